@@ -1,0 +1,276 @@
+"""The Actions phase: a player's turn, the management board, the Bank, and Confirm.
+
+On their turn a player places engineers on one free action space and performs its action
+(rulebook "II. Actions"): `build` takes the next construction space of their company board;
+a management space is named by its id (`turbine_plus2_left`, `water_place2_left`, ...);
+`bank` puts any number of engineers on the Bank. A space is offered only when its engineers,
+credits and action can all be had, because engineers may not be placed without performing the
+action. The turn ends with `confirm`, which reveals hidden information (refilled contracts).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.construction import can_build
+from bot.rules.content import ManagementSpace
+from bot.rules.engine import Game, Task, task
+from bot.rules.options import Option
+from bot.rules.production import can_produce
+from bot.rules.rewards import apply_reward, refill_contract_offer, rotate_wheel
+
+SECTION_NAMES = {
+    "turbine_station": "Turbine Station",
+    "water_management": "Water Management",
+    "bank": "Bank",
+    "workshop": "Workshop",
+    "machinery_shop": "Machinery Shop",
+    "contract_office": "Contract Office",
+    "patent_office": "Patent Office",
+}
+
+
+def spaces_in_play(game: Game) -> list[ManagementSpace]:
+    """Management spaces used in this game (player count and setup)."""
+    players = game.state.options.players
+    intro = game.state.options.setup == "intro"
+    return [
+        space
+        for space in game.content.management_spaces
+        if space.min_companies <= players and not (intro and space.not_in_introductory_game)
+    ]
+
+
+def space_is_free(game: Game, space: ManagementSpace) -> bool:
+    """True when nobody has placed engineers on this exclusive space this round."""
+    return not space.exclusive or not game.state.spaces.get(space.id)
+
+
+def action_possible(game: Game, company_id: str, space: ManagementSpace, budget: int) -> bool:
+    """Whether the action of this space can be performed with `budget` credits left."""
+    effect = space.effect
+    if "produce" in effect:
+        return can_produce(game, company_id, effect.get("production_bonus", 0), budget)
+    if "take_private_contracts" in effect:
+        return any(game.state.private_offer.get(level) for level in ("green", "yellow", "red"))
+    for expansion in game.expansions:
+        verdict = expansion.action_possible(game, company_id, space, budget)
+        if verdict is not None:
+            return verdict
+    return True
+
+
+def describe_space(game: Game, space: ManagementSpace) -> str:
+    """A label such as 'Turbine Station +2 (2 engineers)'."""
+    section = SECTION_NAMES.get(space.section, space.section)
+    effect = space.effect
+    if "produce" in effect:
+        what = f"produce {effect.get('production_bonus', 0):+d}"
+    elif "water_drops_delayed" in effect:
+        what = f"place {effect['water_drops_delayed']} drops on headstreams"
+    elif "water_drops_flowing" in effect:
+        what = f"place {effect['water_drops_flowing']} flowing drop"
+    elif "rotate_wheel" in effect:
+        what = f"rotate wheel {effect['rotate_wheel']}"
+    elif "take_private_contracts" in effect:
+        what = f"take {effect['take_private_contracts']} contract(s)"
+    elif "machinery_choice" in effect:
+        what = f"{effect['machinery_choice']} machinery of choice"
+    elif "take_advanced_tile_slot" in effect:
+        slot = effect["take_advanced_tile_slot"]
+        offer = game.state.patent_offer
+        tile = offer[slot - 1] if slot <= len(offer) else None
+        what = f"advanced tile {tile}" if tile else "advanced tile"
+    else:
+        parts = [f"{value} {key}" for key, value in effect.items()]
+        what = ", ".join(parts)
+    cost = space.extra_credits + space.action_cost
+    costs = f"{space.engineers} eng." + (f", {cost} credits" if cost else "")
+    return f"{section}: {what} ({costs})"
+
+
+# -- the turn ----------------------------------------------------------------------------
+
+
+def turn_options(game: Game, company_id: str) -> list[Option]:
+    """Every action the player can take now."""
+    company = game.company(company_id)
+    options: list[Option] = []
+    construction = game.content.common.construction_spaces
+    used = company.construction_spaces_used
+    if used < len(construction):
+        space = construction[used]
+        budget = company.credits - space.extra_credits
+        if company.engineers >= space.engineers and budget >= 0 and can_build(game, company_id, budget):
+            fee = f", {space.extra_credits} credits" if space.extra_credits else ""
+            options.append(
+                Option(
+                    "build",
+                    f"Build a structure (construction space {space.ordinal}: {space.engineers} eng.{fee})",
+                    group="Company board",
+                )
+            )
+    for space in spaces_in_play(game):
+        if space.engineers == 0:
+            continue  # the Bank, offered below
+        if not space_is_free(game, space) or company.engineers < space.engineers:
+            continue
+        budget = company.credits - space.extra_credits - space.action_cost
+        if budget < 0 or not action_possible(game, company_id, space, budget):
+            continue
+        options.append(
+            Option(
+                space.id,
+                describe_space(game, space),
+                group=SECTION_NAMES.get(space.section, space.section),
+                data=(("space", space.id),),
+            )
+        )
+    for expansion in game.expansions:
+        options.extend(expansion.turn_options(game, company_id))
+    if company.engineers > 0 and any(s.engineers == 0 for s in spaces_in_play(game)):
+        options.append(Option("bank", "Bank: 1 credit per engineer placed", group="Bank"))
+    return options
+
+
+def _turn_prompt(game: Game, entry: Task) -> str:
+    company = game.company(entry["player"])
+    return f"Round {game.state.round}: choose an action ({company.engineers} engineers left)"
+
+
+@task("turn", options=lambda g, e: turn_options(g, e["player"]), prompt=_turn_prompt)
+def _turn(game: Game, entry: Task, option: Option) -> None:
+    company_id = entry["player"]
+    game.state.turn_open = True
+    game.state.current = company_id
+    game.push({"kind": "confirm", "player": company_id})
+    if option.notation == "build":
+        company = game.company(company_id)
+        space = game.content.common.construction_spaces[company.construction_spaces_used]
+        company.construction_spaces_used += 1
+        game.gain(company_id, "engineers", -space.engineers, f"construction:{space.ordinal}")
+        game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
+        game.push({"kind": "build_structure", "player": company_id, "mode": "construction"})
+    elif option.notation == "bank":
+        game.push({"kind": "bank", "player": company_id})
+    elif option.get("space") is not None:
+        perform_space(game, company_id, game.content.space(option.get("space")))
+    else:
+        for expansion in game.expansions:
+            if expansion.perform_turn_option(game, company_id, option):
+                break
+        else:
+            raise AssertionError(f"no handler for turn option {option.notation!r}")
+
+
+def place_engineers(game: Game, company_id: str, space_id: str, engineers: int, source: str) -> None:
+    """Put engineers from the supply on an action space."""
+    game.gain(company_id, "engineers", -engineers, source)
+    game.state.spaces.setdefault(space_id, []).append([company_id, engineers])
+
+
+def perform_space(game: Game, company_id: str, space: ManagementSpace) -> None:
+    """Place engineers on a management space, pay, and perform its action."""
+    source = f"space:{space.id}"
+    place_engineers(game, company_id, space.id, space.engineers, source)
+    game.gain(company_id, "credits", -(space.extra_credits + space.action_cost), source)
+    perform_effect(game, company_id, space.effect, source)
+
+
+def perform_effect(game: Game, company_id: str, effect: Any, source: str) -> None:
+    """The action of a management space."""
+    if "produce" in effect:
+        game.push(
+            {
+                "kind": "produce",
+                "player": company_id,
+                "bonus": effect.get("production_bonus", 0),
+                "second": False,
+                "source": source.removeprefix("space:"),
+            }
+        )
+    elif "water_drops_delayed" in effect or "water_drops_flowing" in effect:
+        flowing = "water_drops_flowing" in effect
+        game.push(
+            {
+                "kind": "place_drops",
+                "player": company_id,
+                "n": effect["water_drops_flowing" if flowing else "water_drops_delayed"],
+                "flowing": flowing,
+                "optional": False,
+                "source": source,
+            }
+        )
+    elif "take_private_contracts" in effect:
+        game.push(
+            {
+                "kind": "take_contract",
+                "player": company_id,
+                "remaining": effect["take_private_contracts"],
+                "source": source,
+            },
+            {"kind": "discard_contract", "player": company_id},
+        )
+    elif "rotate_wheel" in effect:
+        rotate_wheel(game, company_id, effect["rotate_wheel"], source)
+    else:
+        for expansion in game.expansions:
+            if expansion.perform_effect(game, company_id, effect, source):
+                return
+        apply_reward(game, company_id, effect, source)
+
+
+def _bank_options(game: Game, entry: Task) -> list[Option]:
+    engineers = game.company(entry["player"]).engineers
+    return [
+        Option(
+            f"engineers {count}",
+            f"Place {count} engineer{'s' if count > 1 else ''} on the Bank: +{count} credits",
+            group="Bank",
+            data=(("count", count),),
+        )
+        for count in range(1, engineers + 1)
+    ]
+
+
+@task("bank", options=_bank_options, prompt=lambda g, e: "How many engineers on the Bank?")
+def _bank(game: Game, entry: Task, option: Option) -> None:
+    count = option.get("count")
+    bank = next(space for space in spaces_in_play(game) if space.engineers == 0)
+    place_engineers(game, entry["player"], bank.id, count, "space:bank")
+    game.gain(entry["player"], "credits", count * bank.effect.get("credits_per_engineer", 1), "space:bank")
+
+
+# -- confirm and the next turn -------------------------------------------------------------
+
+
+@task(
+    "confirm",
+    options=lambda g, e: [Option("confirm", "Confirm turn", group="turn")],
+    prompt=lambda g, e: "Confirm your turn (or restart it)",
+    always_ask=True,
+)
+def _confirm(game: Game, entry: Task, option: Option) -> None:
+    revealed = refill_contract_offer(game)
+    game.state.turn_open = False
+    game.emit("turn_end", entry["player"], data={"revealed": revealed})
+    game.push({"kind": "next_turn", "after": entry["player"]})
+
+
+@task("next_turn")
+def _next_turn(game: Game, entry: Task) -> None:
+    """Pass the turn to the next player in turn order who still has engineers."""
+    for expansion in game.expansions:
+        if expansion.extra_turn(game, entry["after"]):
+            return
+    order = game.state.turn_order
+    after = entry.get("after")
+    start = order.index(after) + 1 if after in order else 0
+    for offset in range(len(order)):
+        company_id = order[(start + offset) % len(order)]
+        if game.company(company_id).engineers > 0:
+            game.state.current = company_id
+            game.push({"kind": "turn", "player": company_id})
+            return
+    game.state.current = None
+    game.push({"kind": "water_flow"})

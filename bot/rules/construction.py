@@ -1,0 +1,473 @@
+"""Construction: structure kinds, where they may go, what they cost, and the build decisions.
+
+A construction action (rulebook "Construction Action") runs as three decisions, each applied
+automatically when it has one option: the structure and its space (`base D5U`), the technology
+tile (`tile basic_base`), and the payment (`pay 4e`, or with Solomon `pay 2e 6c`). Only choices
+that can be completed are listed, so a player never gets stuck half-way.
+
+Structures built as a reward (RULINGS 26) need no engineers, tile or machinery; they still pay
+3 credits on a red-outlined Base or Powerhouse space and reveal income at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.engine import Game, Task, task
+from bot.rules.options import Option
+from bot.rules.rewards import apply_reward, rotate_wheel
+from bot.rules.state import Dam
+
+MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers"}
+# Incomes are uncovered by the 2nd, 4th and 5th piece of these structure rows.
+INCOME_TRACKS = ("base", "elevation", "conduit")
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """One way to pay for a structure: machinery of one type, plus a fixed credit fee."""
+
+    machinery: str  # "excavators" or "mixers"
+    amount: int
+    fee: int  # red-outline credits (or a tile's printed credits)
+
+
+@dataclass(frozen=True, slots=True)
+class StructureKind:
+    """A kind of structure piece: where it may stand, what it costs, how it is placed."""
+
+    name: str
+    spaces: Callable[[Game, str, Task], list[str]]
+    costs: Callable[[Game, str, str], list[Cost]]
+    place: Callable[[Game, str, str], None]
+    pieces: Callable[[Game], int]
+
+
+STRUCTURES: dict[str, StructureKind] = {}
+# Technology tile id -> effect applied after a build with it (advanced tiles, officers' tiles).
+TILE_EFFECTS: dict[str, Callable[[Game, str, str, str], None]] = {}
+
+
+def register_structure(kind: StructureKind) -> None:
+    """Add a structure kind (base game kinds here; expansions add theirs)."""
+    if kind.name in STRUCTURES:
+        raise ValueError(f"structure kind {kind.name!r} is registered twice")
+    STRUCTURES[kind.name] = kind
+
+
+# -- the base game's four kinds ---------------------------------------------------------
+
+
+def _base_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
+    areas = constraint.get("areas")
+    own_basins = {
+        game.map.dam_spaces[space].basin
+        for space, dam in game.state.dams.items()
+        if dam.owner == company_id
+    }
+    return [
+        space.id
+        for space in game.map.dam_spaces.values()
+        if space.id not in game.state.dams
+        and space.basin not in own_basins
+        and (not areas or game.map.area_of(space.id) in areas)
+    ]
+
+
+def _base_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
+    space = game.map.dam_spaces[space_id]
+    excavators = space.base_cost_excavators
+    if game.has_officer_power(company_id, "wilhelm_adler"):
+        excavators = 3  # Wilhelm Adler: Bases cost 3 excavators in any area.
+    return [Cost("excavators", excavators, space.extra_credits_for_base)]
+
+
+def _place_base(game: Game, company_id: str, space_id: str) -> None:
+    game.state.dams[space_id] = Dam(owner=company_id, level=1, water=0)
+
+
+def _elevation_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
+    top = 1 + game.content.costs.max_elevations_per_base
+    return [
+        space
+        for space, dam in game.state.dams.items()
+        if dam.owner == company_id and dam.level < top
+    ]
+
+
+def _elevation_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
+    # Elevations never pay the red-outline fee.
+    return [Cost("mixers", game.map.dam_spaces[space_id].elevation_cost_mixers, 0)]
+
+
+def _place_elevation(game: Game, company_id: str, space_id: str) -> None:
+    game.state.dams[space_id].level += 1
+
+
+def _conduit_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
+    limit = constraint.get("max_production")
+    return [
+        space.id
+        for space in game.map.conduit_spaces.values()
+        if space.id not in game.state.conduits and (limit is None or space.production <= limit)
+    ]
+
+
+def _conduit_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
+    space = game.map.conduit_spaces[space_id]
+    costs = [Cost("excavators", space.cost_excavators, 0)]
+    if game.has_officer_power(company_id, "jill_mcdowell"):
+        # Jill McDowell: 1 concrete mixer per production point instead (never mixed).
+        costs.append(Cost("mixers", space.production, 0))
+    return costs
+
+
+def _place_conduit(game: Game, company_id: str, space_id: str) -> None:
+    game.state.conduits[space_id] = company_id
+
+
+def _powerhouse_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
+    own_basins = {
+        game.map.powerhouse_spaces[space].basin
+        for space, owner in game.state.powerhouses.items()
+        if owner == company_id
+    }
+    return [
+        space.id
+        for space in game.map.powerhouse_spaces.values()
+        if space.id not in game.state.powerhouses and space.basin not in own_basins
+    ]
+
+
+def _powerhouse_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
+    built = game.company(company_id).placed["powerhouse"]
+    table = game.content.common.powerhouse_cost_mixers
+    mixers = table[min(built, len(table) - 1)]
+    return [Cost("mixers", mixers, game.map.powerhouse_spaces[space_id].extra_credits)]
+
+
+def _place_powerhouse(game: Game, company_id: str, space_id: str) -> None:
+    game.state.powerhouses[space_id] = company_id
+
+
+def _pieces(kind: str) -> Callable[[Game], int]:
+    return lambda game: game.content.common.pieces[kind]
+
+
+for _kind in (
+    StructureKind("base", _base_spaces, _base_costs, _place_base, _pieces("base")),
+    StructureKind(
+        "elevation", _elevation_spaces, _elevation_costs, _place_elevation, _pieces("elevation")
+    ),
+    StructureKind("conduit", _conduit_spaces, _conduit_costs, _place_conduit, _pieces("conduit")),
+    StructureKind(
+        "powerhouse", _powerhouse_spaces, _powerhouse_costs, _place_powerhouse, _pieces("powerhouse")
+    ),
+):
+    register_structure(_kind)
+
+
+# -- payments ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Machinery and credits actually paid for one construction (fee excluded)."""
+
+    excavators: int
+    mixers: int
+    credits: int  # credits paid instead of machinery (Solomon P. Jordan)
+
+    @property
+    def notation(self) -> str:
+        """E.g. 'pay 4e', 'pay 2m', 'pay 1e 9c'."""
+        parts = []
+        if self.excavators:
+            parts.append(f"{self.excavators}e")
+        if self.mixers:
+            parts.append(f"{self.mixers}m")
+        if self.credits:
+            parts.append(f"{self.credits}c")
+        return "pay " + (" ".join(parts) if parts else "0")
+
+    def describe(self) -> str:
+        """E.g. '4 excavators', '1 excavator + 9 credits'."""
+        parts = []
+        if self.excavators:
+            parts.append(f"{self.excavators} excavator{'s' if self.excavators > 1 else ''}")
+        if self.mixers:
+            parts.append(f"{self.mixers} mixer{'s' if self.mixers > 1 else ''}")
+        if self.credits:
+            parts.append(f"{self.credits} credits")
+        return " + ".join(parts) if parts else "nothing"
+
+
+def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
+    """Every affordable way to pay `cost` with `budget` credits left after the fee."""
+    company = game.company(company_id)
+    have = company.excavators if cost.machinery == "excavators" else company.mixers
+    # Solomon P. Jordan: each required machinery may be replaced by 3 credits.
+    replaceable = cost.amount if game.has_officer_power(company_id, "solomon_p_jordan") else 0
+    out = []
+    for replaced in range(replaceable + 1):
+        machinery = cost.amount - replaced
+        credits = 3 * replaced
+        if machinery > have or credits + cost.fee > budget:
+            continue
+        if cost.machinery == "excavators":
+            out.append(Payment(machinery, 0, credits))
+        else:
+            out.append(Payment(0, machinery, credits))
+    return out
+
+
+def tiles_for(game: Game, company_id: str, kind: str) -> list[str]:
+    """Technology tiles in the supply that can build this kind of structure."""
+    out = []
+    for tile_id in game.company(company_id).tiles:
+        builds = tile_builds(game, company_id, tile_id)
+        if kind in builds:
+            out.append(tile_id)
+    return out
+
+
+def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
+    """The structure kinds a tile can build for this company now."""
+    tile = game.content.tiles[tile_id]
+    if tile.builds == "any":
+        return set(STRUCTURES)
+    builds = {tile.builds}
+    for expansion in game.expansions:
+        builds = expansion.tile_builds(game, company_id, tile_id, builds)
+    return builds
+
+
+def build_choices(game: Game, company_id: str, budget: int) -> list[tuple[str, str, int]]:
+    """(kind, space, cheapest credits) for every structure a construction action can build."""
+    company = game.company(company_id)
+    out = []
+    for kind in STRUCTURES.values():
+        if company.placed.get(kind.name, 0) >= kind.pieces(game):
+            continue
+        if not tiles_for(game, company_id, kind.name):
+            continue
+        for space in kind.spaces(game, company_id, {}):
+            best = None
+            for cost in kind.costs(game, company_id, space):
+                for payment in payments(game, company_id, cost, budget):
+                    total = payment.credits + cost.fee
+                    best = total if best is None else min(best, total)
+            if best is not None:
+                out.append((kind.name, space, best))
+    return out
+
+
+def can_build(game: Game, company_id: str, budget: int) -> bool:
+    """True when at least one construction can be completed within `budget` credits."""
+    return bool(build_choices(game, company_id, budget))
+
+
+def space_text(game: Game, space_id: str) -> str:
+    """E.g. 'D5U (hill, red)'."""
+    area = game.map.area_of(space_id)
+    red = ""
+    if space_id in game.map.dam_spaces and game.map.dam_spaces[space_id].red_outline:
+        red = ", red"
+    if space_id in game.map.powerhouse_spaces and game.map.powerhouse_spaces[space_id].red_outline:
+        red = ", red"
+    if space_id in game.map.conduit_spaces:
+        return f"{space_id} ({area}, value {game.map.conduit_spaces[space_id].production})"
+    return f"{space_id} ({area}{red})"
+
+
+def _cost_text(game: Game, company_id: str, kind: str, space: str) -> str:
+    costs = STRUCTURES[kind].costs(game, company_id, space)
+    texts = []
+    for cost in costs:
+        text = f"{cost.amount} {MACHINERY_WORD[cost.machinery]}"
+        if cost.fee:
+            text += f" + {cost.fee} credits"
+        texts.append(text)
+    return " or ".join(texts)
+
+
+# -- the construction decisions ----------------------------------------------------------
+
+
+def _structure_options(game: Game, entry: Task) -> list[Option]:
+    company_id = entry["player"]
+    options = []
+    budget = game.company(company_id).credits
+    for kind, space, _credits in build_choices(game, company_id, budget):
+        label = f"{kind.capitalize()} on {space_text(game, space)}: {_cost_text(game, company_id, kind, space)}"
+        options.append(
+            Option(f"{kind} {space}", label, group=kind, data=(("kind", kind), ("space", space)))
+        )
+    return options
+
+
+@task("build_structure", options=_structure_options, prompt=lambda g, e: "Build what, and where?")
+def _build_structure(game: Game, entry: Task, option: Option) -> None:
+    game.push(
+        {
+            "kind": "build_tile",
+            "player": entry["player"],
+            "structure": option.get("kind"),
+            "space": option.get("space"),
+        }
+    )
+
+
+def _tile_options(game: Game, entry: Task) -> list[Option]:
+    company_id = entry["player"]
+    kind = STRUCTURES[entry["structure"]]
+    budget = game.company(company_id).credits
+    affordable = any(
+        payments(game, company_id, cost, budget)
+        for cost in kind.costs(game, company_id, entry["space"])
+    )
+    if not affordable:
+        return []
+    options = []
+    for tile_id in dict.fromkeys(tiles_for(game, company_id, entry["structure"])):
+        tile = game.content.tiles[tile_id]
+        label = f"Use tile {tile_id}"
+        if tile.effect_text:
+            label += f": {tile.effect_text}"
+        options.append(Option(f"tile {tile_id}", label, group="tiles", data=(("tile", tile_id),)))
+    return options
+
+
+@task(
+    "build_tile",
+    options=_tile_options,
+    prompt=lambda g, e: f"Which technology tile builds the {e['structure']} on {e['space']}?",
+)
+def _build_tile(game: Game, entry: Task, option: Option) -> None:
+    game.push({**entry, "kind": "build_pay", "tile": option.get("tile")})
+
+
+def _pay_options(game: Game, entry: Task) -> list[Option]:
+    company_id = entry["player"]
+    budget = game.company(company_id).credits
+    options = []
+    for cost in STRUCTURES[entry["structure"]].costs(game, company_id, entry["space"]):
+        for payment in payments(game, company_id, cost, budget):
+            label = f"Pay {payment.describe()}"
+            if cost.fee:
+                label += f" (+{cost.fee} credits for the red outline)"
+            options.append(
+                Option(
+                    payment.notation,
+                    label,
+                    group="payment",
+                    data=(
+                        ("excavators", payment.excavators),
+                        ("mixers", payment.mixers),
+                        ("credits", payment.credits),
+                        ("fee", cost.fee),
+                    ),
+                )
+            )
+    return options
+
+
+@task("build_pay", options=_pay_options, prompt=lambda g, e: f"How do you pay for the {e['structure']}?")
+def _build_pay(game: Game, entry: Task, option: Option) -> None:
+    company_id = entry["player"]
+    company = game.company(company_id)
+    tile_id = entry["tile"]
+    segment = company.wheel[company.wheel_open]
+    company.tiles.remove(tile_id)
+    segment.tiles.append(tile_id)
+    excavators, mixers = option.get("excavators"), option.get("mixers")
+    company.excavators -= excavators
+    company.mixers -= mixers
+    segment.excavators += excavators
+    segment.mixers += mixers
+    game.emit(
+        "wheel_load",
+        company_id,
+        data={"tile": tile_id, "excavators": excavators, "mixers": mixers},
+    )
+    game.gain(company_id, "credits", -option.get("credits"), "construction:machinery-as-credits")
+    rotate_wheel(game, company_id, 1, "construction")
+    place_structure(game, company_id, entry["structure"], entry["space"], fee=option.get("fee"))
+    effect = TILE_EFFECTS.get(tile_id)
+    if effect is not None:
+        effect(game, company_id, entry["structure"], entry["space"])
+
+
+def place_structure(game: Game, company_id: str, kind: str, space: str, *, fee: int) -> None:
+    """Put a structure piece on the map: pay the fee, place it, uncover income at once."""
+    game.gain(company_id, "credits", -fee, f"red-outline:{space}")
+    STRUCTURES[kind].place(game, company_id, space)
+    company = game.company(company_id)
+    company.placed[kind] = company.placed.get(kind, 0) + 1
+    count = company.placed[kind]
+    game.emit("build", company_id, source=kind, data={"structure": kind, "space": space, "piece": count})
+    if kind in INCOME_TRACKS:
+        for income in game.content.companies[company_id].income:
+            if income.track == kind and income.after_piece == count:
+                apply_reward(game, company_id, income.reward, f"income:{kind}:{count}")
+
+
+# -- structures as rewards -----------------------------------------------------------------
+
+
+def _reward_build_options(game: Game, entry: Task) -> list[Option]:
+    company_id = entry["player"]
+    kind = STRUCTURES[entry["structure"]]
+    company = game.company(company_id)
+    if company.placed.get(kind.name, 0) >= kind.pieces(game):
+        return []
+    options = []
+    for space in kind.spaces(game, company_id, entry):
+        fee = kind.costs(game, company_id, space)[0].fee
+        if fee > company.credits:
+            continue
+        label = f"Free {kind.name} on {space_text(game, space)}"
+        if fee:
+            label += f" (pay {fee} credits)"
+        options.append(
+            Option(f"{kind.name} {space}", label, group=kind.name, data=(("space", space), ("fee", fee)))
+        )
+    if options:
+        options.append(Option(f"{kind.name} none", f"Build no {kind.name}", group=kind.name))
+    return options
+
+
+@task(
+    "reward_build",
+    options=_reward_build_options,
+    prompt=lambda g, e: f"Build a free {e['structure']} ({e['source']})?",
+)
+def _reward_build(game: Game, entry: Task, option: Option) -> None:
+    space = option.get("space")
+    if space is None:
+        return
+    place_structure(game, entry["player"], entry["structure"], space, fee=option.get("fee"))
+
+
+def structure_count(game: Game, company_id: str, kind: str) -> int:
+    """Pieces of this kind the company has on the map."""
+    return game.company(company_id).placed.get(kind, 0)
+
+
+def pieces_by_location(game: Game, company_id: str) -> list[tuple[str, int, Any]]:
+    """(kind, basin, space) for every piece the company has on the map (elevations included)."""
+    out: list[tuple[str, int, Any]] = []
+    for space, dam in game.state.dams.items():
+        if dam.owner == company_id:
+            basin = game.map.dam_spaces[space].basin
+            out.append(("base", basin, space))
+            out.extend(("elevation", basin, space) for _ in range(dam.level - 1))
+    for space, owner in game.state.conduits.items():
+        if owner == company_id:
+            out.append(("conduit", game.map.conduit_spaces[space].from_basin, space))
+    for space, owner in game.state.powerhouses.items():
+        if owner == company_id:
+            out.append(("powerhouse", game.map.powerhouse_spaces[space].basin, space))
+    return out

@@ -1,0 +1,361 @@
+"""The engine: a game state plus the machinery that turns answers into state changes.
+
+How the flow works. The state holds a stack of pending *tasks* (plain dicts, top last). A task
+is either automatic (it runs and may push more tasks) or a decision (it lists options for one
+player and waits). `Game.apply` checks an answer against the current decision's legal options,
+applies it, then advances: automatic tasks run, decisions with exactly one option are applied
+automatically (logged with `auto`), until a real choice is needed or the game ends. Because
+tasks are data in the state, a stored state continues exactly where it stopped, and a replay of
+the answers reproduces it.
+
+Task kinds are registered with `@task(kind)` (see `bot.rules.hooks` for the expansion points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.content import Content, MapData, load_content
+from bot.rules.errors import GameOver, IllegalMove, MalformedNotation, NotYourDecision
+from bot.rules.events import Event
+from bot.rules.options import Decision, Option, normalize
+from bot.rules.state import NEUTRAL, Company, GameState
+
+ENGINE_VERSION = "0.1.0"
+
+Task = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TaskHandler:
+    """How one kind of task runs (automatic) or asks (decision)."""
+
+    kind: str
+    run: Callable[[Game, Task], None] | None = None
+    options: Callable[[Game, Task], list[Option]] | None = None
+    apply: Callable[[Game, Task, Option], None] | None = None
+    prompt: Callable[[Game, Task], str] | None = None
+    # Decisions that are never applied automatically even with one option (Confirm).
+    always_ask: bool = False
+
+    @property
+    def is_decision(self) -> bool:
+        """True when this task waits for a player's answer."""
+        return self.options is not None
+
+
+HANDLERS: dict[str, TaskHandler] = {}
+
+
+def task(
+    kind: str,
+    *,
+    options: Callable[[Game, Task], list[Option]] | None = None,
+    prompt: Callable[[Game, Task], str] | None = None,
+    always_ask: bool = False,
+) -> Callable[[Callable], Callable]:
+    """Register a task kind: decorate its `run` (automatic) or its `apply` (with `options`)."""
+
+    def register(func: Callable) -> Callable:
+        if kind in HANDLERS:
+            raise ValueError(f"task kind {kind!r} is registered twice")
+        if options is None:
+            HANDLERS[kind] = TaskHandler(kind, run=func)
+        else:
+            HANDLERS[kind] = TaskHandler(
+                kind, options=options, apply=func, prompt=prompt, always_ask=always_ask
+            )
+        return func
+
+    return register
+
+
+class Game:
+    """A game in progress: state, content, and the decision/option/apply contract."""
+
+    def __init__(self, state: GameState, content: Content | None = None) -> None:
+        self.state = state
+        self.content = content or load_content()
+        self.map: MapData = self.content.maps[state.options.map]
+        self.events: list[Event] = []
+        self._decisions: list[Decision] | None = None
+        # Imported here so that registering every task kind happens before first use.
+        from bot.rules import hooks
+
+        self.expansions = hooks.active_expansions(state.options.expansions)
+
+    # -- queries -----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once final scoring is done."""
+        return self.state.finished
+
+    def decisions(self) -> list[Decision]:
+        """The pending decisions: one, or one per player while they act simultaneously."""
+        if self._decisions is None:
+            self._decisions = self._compute_decisions()
+        return self._decisions
+
+    def decision(self, player: str | None = None) -> Decision | None:
+        """The pending decision (of `player`, when several players may act)."""
+        for decision in self.decisions():
+            if player is None or decision.player == player:
+                return decision
+        return None
+
+    @property
+    def turn_in_progress(self) -> bool:
+        """True while a player's turn has started and awaits Confirm."""
+        return self.state.turn_open
+
+    def company(self, company_id: str) -> Company:
+        """Return one company's state."""
+        return self.state.companies[company_id]
+
+    def officer_of(self, company_id: str) -> str:
+        """The executive officer of a company."""
+        return self.state.companies[company_id].officer
+
+    def has_officer_power(self, company_id: str, officer: str) -> bool:
+        """True when the company may use this officer's ability now (own officer or a copy)."""
+        company = self.state.companies[company_id]
+        return company.officer == officer or company.extra.get("copied_officer") == officer
+
+    def ability_active(self, company_id: str) -> bool:
+        """True once the company board's special ability is unlocked (3rd powerhouse)."""
+        company = self.state.companies[company_id]
+        return company.placed["powerhouse"] >= self.content.common.ability_after_powerhouses
+
+    # -- answering -----------------------------------------------------------------------
+    def parse(self, notation: str, player: str | None = None) -> Option:
+        """Return the legal option for `notation`, or raise a specific RuleError."""
+        if self.state.finished:
+            raise GameOver(f"'{notation}' cannot be played: the game is over")
+        text = normalize(notation)
+        if not text:
+            raise MalformedNotation("an empty notation is not a move; choose one of the options")
+        from bot.rules.notation import check_syntax
+
+        check_syntax(text)
+        decisions = self.decisions()
+        if player is None:
+            if len(decisions) != 1:
+                names = ", ".join(d.player for d in decisions)
+                raise NotYourDecision(
+                    f"'{text}': several players decide now ({names}); say which player answers"
+                )
+            decision = decisions[0]
+        else:
+            decision = self.decision(player)
+            if decision is None:
+                waiting = ", ".join(sorted({d.player for d in decisions})) or "nobody"
+                raise NotYourDecision(
+                    f"'{text}': it is not {player}'s decision now (waiting for {waiting})"
+                )
+        option = decision.find(text)
+        if option is None:
+            from bot.rules.notation import explain_illegal
+
+            raise IllegalMove(explain_illegal(self, decision, text))
+        return option
+
+    def apply(self, notation: str | Option, player: str | None = None) -> list[Event]:
+        """Apply one answer; return the events it caused (automatic follow-ups included)."""
+        text = notation.notation if isinstance(notation, Option) else notation
+        option = self.parse(text, player)
+        decisions = self.decisions()
+        decision = next(d for d in decisions if d.find(option.notation) is option)
+        self.events = []
+        self._answer(decision, option)
+        self.state.decisions += 1
+        self._advance()
+        return self.events
+
+    def advance(self) -> list[Event]:
+        """Run automatic tasks until a decision is pending (used after setup and loading)."""
+        self.events = []
+        self._advance()
+        return self.events
+
+    # -- the loop ------------------------------------------------------------------------
+    def _compute_decisions(self) -> list[Decision]:
+        stack = self.state.stack
+        if not stack:
+            return []
+        top = stack[-1]
+        if top["kind"] == "simultaneous":
+            out = []
+            for company_id in self.state.turn_order:
+                queue = top["pending"].get(company_id) or []
+                if queue:
+                    out.append(self._decision_for(queue[0], simultaneous=True))
+            return out
+        handler = HANDLERS[top["kind"]]
+        if not handler.is_decision:
+            return []
+        return [self._decision_for(top)]
+
+    def _decision_for(self, entry: Task, *, simultaneous: bool = False) -> Decision:
+        handler = HANDLERS[entry["kind"]]
+        assert handler.options is not None
+        options = handler.options(self, entry)
+        prompt = handler.prompt(self, entry) if handler.prompt else entry["kind"]
+        return Decision(
+            player=entry["player"],
+            kind=entry["kind"],
+            prompt=prompt,
+            options=tuple(options),
+            simultaneous=simultaneous,
+        )
+
+    def _answer(self, decision: Decision, option: Option) -> None:
+        self._decisions = None
+        top = self.state.stack[-1]
+        if top["kind"] == "simultaneous":
+            queue = top["pending"][decision.player]
+            entry = queue.pop(0)
+            top["answers"].append([decision.player, entry, option.notation])
+            self.emit("answer", decision.player, text=option.label, data={"notation": option.notation})
+            return
+        entry = self.state.stack.pop()
+        handler = HANDLERS[entry["kind"]]
+        assert handler.apply is not None
+        self.emit("answer", decision.player, text=option.label, data={"notation": option.notation})
+        handler.apply(self, entry, option)
+
+    def _advance(self) -> None:
+        stack = self.state.stack
+        while stack and not self.state.finished:
+            self._decisions = None
+            top = stack[-1]
+            if top["kind"] == "simultaneous":
+                if self._advance_simultaneous(top):
+                    continue
+                return
+            handler = HANDLERS[top["kind"]]
+            if not handler.is_decision:
+                stack.pop()
+                assert handler.run is not None
+                handler.run(self, top)
+                continue
+            decision = self._decision_for(top)
+            if not decision.options:
+                # Nothing is possible (e.g. a reward build with no free space): skip it.
+                stack.pop()
+                self.emit("skipped", top.get("player"), text=f"nothing possible for {decision.prompt}")
+                continue
+            if len(decision.options) == 1 and not handler.always_ask:
+                stack.pop()
+                option = decision.options[0]
+                self.emit(
+                    "auto",
+                    decision.player,
+                    text=option.label,
+                    data={"notation": option.notation},
+                )
+                assert handler.apply is not None
+                handler.apply(self, top, option)
+                continue
+            self._decisions = [decision]
+            return
+        self._decisions = None
+
+    def _advance_simultaneous(self, top: Task) -> bool:
+        """Auto-answer single-option entries; when all are answered, apply them in turn order."""
+        for company_id in self.state.turn_order:
+            queue = top["pending"].get(company_id) or []
+            while queue:
+                decision = self._decision_for(queue[0], simultaneous=True)
+                if len(decision.options) > 1:
+                    break
+                entry = queue.pop(0)
+                if decision.options:
+                    option = decision.options[0]
+                    self.emit("auto", company_id, text=option.label, data={"notation": option.notation})
+                    top["answers"].append([company_id, entry, option.notation])
+        if any(top["pending"].get(c) for c in self.state.turn_order):
+            return False
+        self.state.stack.pop()
+        order = {company_id: index for index, company_id in enumerate(self.state.turn_order)}
+        answers = sorted(top["answers"], key=lambda answer: order[answer[0]])
+        for company_id, entry, notation in reversed(answers):
+            self.push({"kind": "answered", "player": company_id, "entry": entry, "notation": notation})
+        return True
+
+    # -- helpers for task handlers ---------------------------------------------------------
+    def push(self, *tasks: Task) -> None:
+        """Schedule tasks so that the first one given runs first."""
+        for entry in reversed(tasks):
+            self.state.stack.append(entry)
+
+    def emit(
+        self,
+        kind: str,
+        company: str | None = None,
+        amount: int = 0,
+        source: str = "",
+        text: str = "",
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        """Record an event."""
+        self.events.append(Event(kind, company, amount, source, text, data or {}))
+
+    def gain(self, company_id: str, resource: str, amount: int, source: str) -> int:
+        """Change one counter of a company (credits, vp, excavators, mixers, engineers).
+
+        VP never go below zero (the track has no negative spaces); the event records the
+        change actually made, so VP always equal 10 plus the sum of VP events.
+        """
+        if amount == 0:
+            return 0
+        company = self.state.companies[company_id]
+        before = getattr(company, resource)
+        after = before + amount
+        if after < 0:
+            if resource != "vp":
+                raise AssertionError(f"{company_id} would have {after} {resource}")
+            after = 0
+        setattr(company, resource, after)
+        change = after - before
+        if change:
+            self.emit(resource, company_id, change, source)
+        return change
+
+    def add_energy(self, company_id: str, amount: int, source: str) -> None:
+        """Advance a company's Energy marker."""
+        if amount <= 0:
+            return
+        self.state.companies[company_id].energy += amount
+        self.emit("energy", company_id, amount, source)
+
+    def dam_capacity(self, space_id: str) -> int:
+        """How many drops the dam on this space holds (0 when no dam is built)."""
+        dam = self.state.dams.get(space_id)
+        if dam is None:
+            return 0
+        capacity = dam.level
+        for expansion in self.expansions:
+            capacity = expansion.dam_capacity(self, space_id, dam, capacity)
+        if dam.owner != NEUTRAL and dam.level == 3 and self.has_officer_power(dam.owner, "graziano_del_monte"):
+            capacity = 4
+        return capacity
+
+    def capacities(self) -> dict[str, int]:
+        """Capacity of every built dam."""
+        return {space: self.dam_capacity(space) for space in self.state.dams}
+
+    def water_levels(self) -> dict[str, int]:
+        """Water held by every built dam."""
+        return {space: dam.water for space, dam in self.state.dams.items()}
+
+    def companies_in_order(self) -> list[str]:
+        """Company ids in current turn order."""
+        return list(self.state.turn_order)
+
+    def reward_parts(self, reward: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
+        """A reward's entries: plain gains first, then the rest in printed order."""
+        plain = ("credits", "vp", "excavators", "mixers", "energy")
+        yield from ((key, reward[key]) for key in plain if key in reward)
+        yield from ((key, value) for key, value in reward.items() if key not in plain)

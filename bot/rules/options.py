@@ -1,0 +1,82 @@
+"""Decisions and their options: the values the engine offers and accepts.
+
+Every option has a short, stable text notation (a stored format: once released the parser
+keeps accepting it), a human label of at most 80 characters, an optional description of at
+most 100, and a group used to order and page options (e.g. the management-board section).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+LABEL_MAX = 80
+DESCRIPTION_MAX = 100
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Canonical spelling of a notation: trimmed, single spaces, lower-case verbs.
+
+    Ids keep their canonical case (D5U, C1L, P5_0, HA): the first word is lower-cased, the
+    others are matched case-insensitively by `Decision.find`.
+    """
+    return _SPACES.sub(" ", text.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal answer to a decision."""
+
+    notation: str
+    label: str
+    group: str = ""
+    description: str = ""
+    # Structured parameters for the handler that applies the option (never shown to users).
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.label) > LABEL_MAX:
+            object.__setattr__(self, "label", self.label[: LABEL_MAX - 1] + "…")
+        if len(self.description) > DESCRIPTION_MAX:
+            object.__setattr__(
+                self, "description", self.description[: DESCRIPTION_MAX - 1] + "…"
+            )
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return one structured parameter."""
+        for name, value in self.data:
+            if name == key:
+                return value
+        return default
+
+    def __repr__(self) -> str:
+        return f"Option({self.notation!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A pending choice for one player: a prompt and the full sorted list of legal options."""
+
+    player: str
+    kind: str
+    prompt: str
+    options: tuple[Option, ...]
+    # True when several players may answer their own decisions in any order (income phase).
+    simultaneous: bool = False
+    _index: dict[str, Option] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for option in self.options:
+            self._index[option.notation.lower()] = option
+
+    def find(self, notation: str) -> Option | None:
+        """Return the option with this notation (case-insensitive), or None."""
+        return self._index.get(normalize(notation).lower())
+
+    @property
+    def notations(self) -> list[str]:
+        """The notations of all options, in order."""
+        return [option.notation for option in self.options]

@@ -1,0 +1,450 @@
+"""Rewards and the small decisions they cause: wheel, water drops, machinery, contracts.
+
+A reward is a table in the content's vocabulary (see the data files' header). `apply_reward`
+applies the plain gains at once (credits, VP, machinery, energy), then the other parts in
+printed order; parts that need a choice become tasks (decisions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations_with_replacement
+from typing import Any
+
+from bot.rules.engine import Game, Task, task
+from bot.rules.maps import flow_drop
+from bot.rules.options import Option
+from bot.rules.state import NEUTRAL
+
+# -- the construction wheel ---------------------------------------------------------------
+
+
+def rotate_wheel(game: Game, company_id: str, steps: int, source: str) -> None:
+    """Turn a company's wheel `steps` single segments, taking back what reaches the opening.
+
+    RULINGS 18: the wheel has 6 segments; content placed in the open segment comes back after
+    six single-segment rotations counted from its placement.
+    """
+    company = game.company(company_id)
+    segments = len(company.wheel)
+    for _ in range(steps):
+        company.wheel_open = (company.wheel_open + 1) % segments
+        segment = company.wheel[company.wheel_open]
+        if segment.is_empty():
+            continue
+        company.tiles.extend(segment.tiles)
+        company.excavators += segment.excavators
+        company.mixers += segment.mixers
+        game.emit(
+            "wheel_return",
+            company_id,
+            source=source,
+            data={
+                "tiles": list(segment.tiles),
+                "excavators": segment.excavators,
+                "mixers": segment.mixers,
+            },
+        )
+        segment.tiles.clear()
+        segment.excavators = 0
+        segment.mixers = 0
+    game.emit("wheel_rotate", company_id, steps, source)
+
+
+# -- water ----------------------------------------------------------------------------------
+
+
+def flow_one_drop(game: Game, start_basin: int, source: str, *, released: bool = False) -> None:
+    """Move one drop entering `start_basin` down the rivers until a dam holds it or it leaves.
+
+    RULINGS 1: a drop released by a production starts at the powerhouse, in that basin, and
+    passes that basin's dams first. RULINGS 2: the USA gains 1 energy for each basin the drop
+    enters that holds a USA powerhouse (ability active), except the basin of release.
+    """
+    result = flow_drop(
+        game.map,
+        start_basin,
+        game.capacities(),
+        game.water_levels(),
+        skip_powerhouses_of_first=released,
+    )
+    if result.stopped_at is not None:
+        game.state.dams[result.stopped_at].water += 1
+    game.emit(
+        "water",
+        source=source,
+        data={
+            "from": start_basin,
+            "stopped_at": result.stopped_at,
+            "exit": result.exit,
+            "path": list(result.basins_entered),
+        },
+    )
+    entered = result.basins_entered[1:] if released else result.basins_entered
+    for company_id in game.state.turn_order:
+        if game.content.companies[company_id].ability_key != "usa_flow_energy":
+            continue
+        if not game.ability_active(company_id):
+            continue
+        for basin in entered:
+            spaces = game.map.basins[basin].powerhouse_spaces
+            if any(game.state.powerhouses.get(space) == company_id for space in spaces):
+                game.add_energy(company_id, 1, "ability:usa")
+
+
+def flow_from_headstream(game: Game, headstream: str, source: str) -> None:
+    """A drop leaves a headstream tile and flows at once."""
+    flow_one_drop(game, game.map.headstream_feeds[headstream], source)
+
+
+def _drops_options(game: Game, entry: Task) -> list[Option]:
+    headstreams = game.map.headstreams
+    options = []
+    verb = "flowing" if entry["flowing"] else "on the headstream"
+    for count in range(entry["n"], 0, -1):
+        for combo in combinations_with_replacement(headstreams, count):
+            notation = "drops " + " ".join(combo)
+            label = f"{count} drop{'s' if count > 1 else ''} {verb}: {', '.join(combo)}"
+            options.append(Option(notation, label, group="water", data=(("at", combo),)))
+    if entry.get("optional"):
+        options.append(Option("drops none", "Place no water drops", group="water"))
+    return options
+
+
+def _drops_prompt(game: Game, entry: Task) -> str:
+    how = "they flow at once" if entry["flowing"] else "they flow in the Water Flow phase"
+    return f"Place up to {entry['n']} water drop(s) on headstreams ({how})"
+
+
+@task("place_drops", options=_drops_options, prompt=_drops_prompt)
+def _place_drops(game: Game, entry: Task, option: Option) -> None:
+    for headstream in option.get("at", ()):
+        if entry["flowing"]:
+            flow_from_headstream(game, headstream, entry["source"])
+        else:
+            game.state.headstream_water[headstream] = (
+                game.state.headstream_water.get(headstream, 0) + 1
+            )
+            game.emit("drop_placed", entry["player"], source=entry["source"], data={"at": headstream})
+
+
+# -- machinery ------------------------------------------------------------------------------
+
+
+def _machinery_options(game: Game, entry: Task) -> list[Option]:
+    total = entry["n"]
+    options = []
+    for excavators in range(total, -1, -1):
+        mixers = total - excavators
+        parts = []
+        if excavators:
+            parts.append(f"{excavators} excavator{'s' if excavators > 1 else ''}")
+        if mixers:
+            parts.append(f"{mixers} concrete mixer{'s' if mixers > 1 else ''}")
+        options.append(
+            Option(
+                f"machines {excavators}e{mixers}m",
+                "Take " + " + ".join(parts),
+                group="machinery",
+                data=(("excavators", excavators), ("mixers", mixers)),
+            )
+        )
+    return options
+
+
+@task(
+    "machinery_choice",
+    options=_machinery_options,
+    prompt=lambda g, e: f"Choose {e['n']} machiner{'ies' if e['n'] > 1 else 'y'}",
+)
+def _machinery_choice(game: Game, entry: Task, option: Option) -> None:
+    game.gain(entry["player"], "excavators", option.get("excavators"), entry["source"])
+    game.gain(entry["player"], "mixers", option.get("mixers"), entry["source"])
+
+
+# -- contracts ------------------------------------------------------------------------------
+
+
+def contract_level(contract_id: int) -> str:
+    """The pile a private contract belongs to ("green", "yellow", "red")."""
+    return {2: "green", 3: "yellow", 4: "red"}[contract_id // 100]
+
+
+def contract_limit(game: Game, company_id: str) -> int:
+    """How many face-up contracts a company may hold."""
+    limit = game.content.officers[game.officer_of(company_id)].contract_limit or 3
+    for expansion in game.expansions:
+        limit = expansion.contract_limit(game, company_id, limit)
+    return limit
+
+
+def _fulfil_options(game: Game, entry: Task) -> list[Option]:
+    """Contracts this energy can fulfil: own face-up ones and (production only) national ones."""
+    company_id = entry["player"]
+    energy = entry["energy"]
+    # RULINGS 10: France's -3 applies only to energy from a production action.
+    discount = 0
+    if entry.get("production") and game.content.companies[company_id].ability_key == (
+        "france_contract_minus3"
+    ):
+        if game.ability_active(company_id):
+            discount = 3
+    cap = entry.get("max_energy")
+    options = []
+    candidates = [(cid, "own") for cid in game.company(company_id).contracts]
+    if entry.get("national"):
+        candidates += [(cid, "national") for cid in game.state.national_offer]
+    for contract_id, where in candidates:
+        contract = game.content.contracts[contract_id]
+        if cap is not None and contract.energy > cap:
+            continue
+        if entry.get("levels") and contract.kind not in entry["levels"]:
+            continue
+        if entry.get("requires_energy", True) and contract.energy - discount > energy:
+            continue
+        label = f"Fulfil {contract.kind} contract {contract_id} ({contract.energy} energy): "
+        label += describe_reward(contract.reward)
+        options.append(
+            Option(f"contract {contract_id}", label, group=f"contracts {where}", data=(("id", contract_id),))
+        )
+    if options:
+        options.append(Option("contract none", "Fulfil no contract", group="contracts"))
+    return options
+
+
+def _fulfil_prompt(game: Game, entry: Task) -> str:
+    if entry.get("requires_energy", True):
+        return f"Fulfil a contract with {entry['energy']} energy?"
+    return "Fulfil a contract (reward)"
+
+
+@task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
+def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
+    contract_id = option.get("id")
+    if contract_id is not None:
+        fulfil_contract(game, entry["player"], contract_id)
+
+
+def fulfil_contract(game: Game, company_id: str, contract_id: int) -> None:
+    """Turn a contract face down in the company's supply and take its reward."""
+    company = game.company(company_id)
+    if contract_id in company.contracts:
+        company.contracts.remove(contract_id)
+    else:
+        game.state.national_offer.remove(contract_id)
+    company.fulfilled.append(contract_id)
+    contract = game.content.contracts[contract_id]
+    game.emit("contract", company_id, source=f"contract:{contract_id}", data={"id": contract_id})
+    apply_reward(game, company_id, contract.reward, f"contract:{contract_id}")
+
+
+def _take_options(game: Game, entry: Task) -> list[Option]:
+    options = []
+    for level in ("green", "yellow", "red"):
+        for contract_id in game.state.private_offer.get(level, []):
+            contract = game.content.contracts[contract_id]
+            label = f"Take {level} {contract_id} ({contract.energy} energy): "
+            label += describe_reward(contract.reward)
+            options.append(
+                Option(f"take {contract_id}", label, group=f"contracts {level}", data=(("id", contract_id),))
+            )
+    return options
+
+
+@task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
+def _take_contract(game: Game, entry: Task, option: Option) -> None:
+    contract_id = option.get("id")
+    level = contract_level(contract_id)
+    game.state.private_offer[level].remove(contract_id)
+    game.state.pending_refill.append(level)
+    game.company(entry["player"]).contracts.append(contract_id)
+    game.emit("contract_taken", entry["player"], source=entry["source"], data={"id": contract_id})
+    if entry["remaining"] > 1:
+        game.push({**entry, "remaining": entry["remaining"] - 1})
+
+
+def _discard_options(game: Game, entry: Task) -> list[Option]:
+    company = game.company(entry["player"])
+    if len(company.contracts) <= contract_limit(game, entry["player"]):
+        return []
+    options = []
+    for contract_id in company.contracts:
+        contract = game.content.contracts[contract_id]
+        options.append(
+            Option(
+                f"discard {contract_id}",
+                f"Discard {contract.kind} contract {contract_id} ({contract.energy} energy)",
+                group="contracts",
+                data=(("id", contract_id),),
+            )
+        )
+    return options
+
+
+@task(
+    "discard_contract",
+    options=_discard_options,
+    prompt=lambda g, e: f"Too many contracts: discard down to {contract_limit(g, e['player'])}",
+)
+def _discard_contract(game: Game, entry: Task, option: Option) -> None:
+    company = game.company(entry["player"])
+    company.contracts.remove(option.get("id"))
+    game.emit("contract_discarded", entry["player"], data={"id": option.get("id")})
+    if len(company.contracts) > contract_limit(game, entry["player"]):
+        game.push(dict(entry))
+
+
+def refill_contract_offer(game: Game) -> list[int]:
+    """Reveal replacements for the private contracts taken this turn (at Confirm)."""
+    revealed = []
+    for level in game.state.pending_refill:
+        pile = game.state.private_piles.get(level, [])
+        if pile:
+            contract_id = pile.pop(0)
+            game.state.private_offer[level].append(contract_id)
+            revealed.append(contract_id)
+    game.state.pending_refill.clear()
+    if revealed:
+        game.emit("contracts_revealed", data={"ids": revealed})
+    return revealed
+
+
+# -- rewards --------------------------------------------------------------------------------
+
+_REWARD_TEXT = {
+    "credits": "{} credits",
+    "vp": "{} VP",
+    "excavators": "{} excavators",
+    "mixers": "{} mixers",
+    "machinery_choice": "{} machinery of choice",
+    "rotate_wheel": "rotate wheel {}",
+    "water_drops_delayed": "{} drops on headstreams",
+    "water_drops_flowing": "{} flowing drops",
+    "energy": "{} energy",
+    "energy_produced": "{} energy (may fulfil)",
+    "build_conduit_max_production": "free conduit (value ≤ {})",
+    "build_powerhouse": "free powerhouse",
+    "build_elevation": "{} free elevations",
+    "fulfill_contract_max_energy": "fulfil a contract ≤ {} energy",
+    "fulfill_any_contract": "fulfil any contract",
+    "advanced_technology_tile": "free advanced tile",
+}
+
+
+def describe_reward(reward: Mapping[str, Any]) -> str:
+    """A short text for a reward table, e.g. '2 credits, rotate wheel 1'."""
+    parts = []
+    for key, value in reward.items():
+        if key == "build_base_in_areas":
+            parts.append("free base in " + "/".join(value))
+        elif key in _REWARD_TEXT:
+            parts.append(_REWARD_TEXT[key].format(value))
+        else:
+            parts.append(f"{key} {value}")
+    return ", ".join(parts)
+
+
+def apply_reward(
+    game: Game,
+    company_id: str,
+    reward: Mapping[str, Any],
+    source: str,
+    *,
+    defer: list[Task] | None = None,
+) -> None:
+    """Apply a reward; choices become tasks (pushed, or collected into `defer`)."""
+    tasks: list[Task] = []
+    for key, value in game.reward_parts(reward):
+        if key in ("credits", "vp", "excavators", "mixers"):
+            game.gain(company_id, key, value, source)
+        elif key == "energy":
+            # RULINGS 21: plain energy never fulfils a contract.
+            game.add_energy(company_id, value, source)
+        elif key == "rotate_wheel":
+            rotate_wheel(game, company_id, value, source)
+        elif key == "machinery_choice":
+            tasks.append({"kind": "machinery_choice", "player": company_id, "n": value, "source": source})
+        elif key in ("water_drops_delayed", "water_drops_flowing"):
+            # RULINGS 28: a reward placing n drops may place 1 to n or be declined.
+            tasks.append(
+                {
+                    "kind": "place_drops",
+                    "player": company_id,
+                    "n": value,
+                    "flowing": key == "water_drops_flowing",
+                    "optional": True,
+                    "source": source,
+                }
+            )
+        elif key == "energy_produced":
+            game.add_energy(company_id, value, source)
+            tasks.append(
+                {
+                    "kind": "fulfil_contract",
+                    "player": company_id,
+                    "energy": value,
+                    "production": False,
+                    "national": False,
+                    "source": source,
+                }
+            )
+        elif key in ("fulfill_contract_max_energy", "fulfill_any_contract"):
+            tasks.append(
+                {
+                    "kind": "fulfil_contract",
+                    "player": company_id,
+                    "energy": 0,
+                    "requires_energy": False,
+                    "max_energy": value if key == "fulfill_contract_max_energy" else None,
+                    "national": False,
+                    "source": source,
+                }
+            )
+        elif key == "build_elevation":
+            tasks.extend(
+                {"kind": "reward_build", "player": company_id, "structure": "elevation", "source": source}
+                for _ in range(value)
+            )
+        elif key == "build_powerhouse":
+            tasks.append(
+                {"kind": "reward_build", "player": company_id, "structure": "powerhouse", "source": source}
+            )
+        elif key == "build_conduit_max_production":
+            tasks.append(
+                {
+                    "kind": "reward_build",
+                    "player": company_id,
+                    "structure": "conduit",
+                    "max_production": value,
+                    "source": source,
+                }
+            )
+        elif key == "build_base_in_areas":
+            tasks.append(
+                {
+                    "kind": "reward_build",
+                    "player": company_id,
+                    "structure": "base",
+                    "areas": list(value),
+                    "source": source,
+                }
+            )
+        else:
+            for expansion in game.expansions:
+                if expansion.apply_reward_part(game, company_id, key, value, source, tasks):
+                    break
+            else:
+                raise KeyError(f"reward key {key!r} ({source}) has no handler")
+    if defer is not None:
+        defer.extend(tasks)
+    else:
+        game.push(*tasks)
+
+
+def dam_owner_water(game: Game, company_id: str) -> int:
+    """Drops held by the company's own dams (end-game VP; RULINGS 19)."""
+    return sum(
+        dam.water
+        for dam in game.state.dams.values()
+        if dam.owner == company_id and dam.owner != NEUTRAL
+    )
