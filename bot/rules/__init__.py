@@ -1,1 +1,45 @@
-"""bot/rules package."""
+"""The Barrage rules engine: pure, deterministic, no I/O.
+
+Public API:
+    new_game(options) -> Game         set up a game (bot.rules.setup)
+    Game.decisions() / decision()     what must be decided now
+    Game.apply(notation, player)      answer; returns events
+    replay(options, records)          rebuild a game from its log (bot.rules.replay)
+    GameState.to_json / from_json     stored states
+"""
+
+from __future__ import annotations
+
+# Importing these modules registers their task kinds with the engine.
+from bot.rules import actions, construction, flow, production, rewards  # noqa: F401
+from bot.rules.engine import ENGINE_VERSION, Game
+from bot.rules.errors import (
+    GameOver,
+    IllegalMove,
+    MalformedNotation,
+    NotYourDecision,
+    PositionError,
+    RuleError,
+)
+from bot.rules.events import Event
+from bot.rules.options import Decision, Option
+from bot.rules.setup import SetupError, new_game
+from bot.rules.state import GameOptions, GameState
+
+__all__ = [
+    "ENGINE_VERSION",
+    "Decision",
+    "Event",
+    "Game",
+    "GameOptions",
+    "GameOver",
+    "GameState",
+    "IllegalMove",
+    "MalformedNotation",
+    "NotYourDecision",
+    "Option",
+    "PositionError",
+    "RuleError",
+    "SetupError",
+    "new_game",
+]

@@ -1,0 +1,120 @@
+"""Game setup: every pile shuffled once by the engine's PRNG, in a fixed, documented order.
+
+Draw order from `SplitMix64(seed)` (changing it changes every game, so it is part of the
+engine version): introductory pairings to seats, first turn order, headstream tiles, bonus
+tiles, objective tile, national contracts, the three private contract piles (green, yellow,
+red), neutral dams (mountain, hill, plain), then whatever expansions set up.
+
+The introductory game (rulebook "Introductory Player Setup"): the four fixed pairings of
+company, officer and starting contract are dealt at random to the seats (for 2 or 3 players
+a random subset), and the first turn order is random — the rulebook's table fixes an order we
+do not have (reference uncertainty 13), so a random one stands in for it. Each company gets
+the four basic technology tiles plus the wild tile, no Patent Office, and the bonus tile for
+advanced technology is left out.
+"""
+
+from __future__ import annotations
+
+from bot.rules.content import Content, load_content
+from bot.rules.engine import ENGINE_VERSION, Game
+from bot.rules.prng import SplitMix64
+from bot.rules.state import NEUTRAL, Company, Dam, GameOptions, GameState
+
+BASIC_TILES = ("basic_base", "basic_elevation", "basic_conduit", "basic_powerhouse")
+PRIVATE_LEVELS = ("green", "yellow", "red")
+
+
+class SetupError(ValueError):
+    """Options that do not describe a game the engine can set up."""
+
+
+def check_options(options: GameOptions, content: Content) -> None:
+    """Refuse impossible options with a clear message."""
+    if not 2 <= options.players <= 4:
+        raise SetupError(f"Barrage is played by 2 to 4 players, not {options.players}")
+    if options.setup not in ("intro", "full"):
+        raise SetupError(f"setup must be 'intro' or 'full', not {options.setup!r}")
+    if options.map not in content.maps:
+        raise SetupError(f"unknown map {options.map!r}; maps: {', '.join(content.maps)}")
+    from bot.rules.hooks import EXPANSIONS
+
+    for name in options.expansions:
+        if name not in EXPANSIONS:
+            known = ", ".join(sorted(EXPANSIONS)) or "none yet"
+            raise SetupError(f"unknown expansion {name!r}; available: {known}")
+
+
+def new_game(options: GameOptions, content: Content | None = None) -> Game:
+    """Set up a new game and advance it to the first decision."""
+    content = content or load_content()
+    check_options(options, content)
+    if options.setup == "full":
+        raise SetupError("the full game's draft setup is not available yet; use setup 'intro'")
+    rng = SplitMix64(options.seed)
+    state = GameState(options=options, engine_version=ENGINE_VERSION)
+
+    matchups = list(content.introductory_matchups)
+    rng.shuffle(matchups)
+    for seat, matchup in enumerate(matchups[: options.players]):
+        officer = content.officers[matchup.officer]
+        start = officer.starting_resources
+        company = Company(
+            id=matchup.company,
+            seat=seat,
+            officer=matchup.officer,
+            credits=start.get("credits", 6),
+            excavators=start.get("excavators", 6),
+            mixers=start.get("mixers", 4),
+            engineers=start.get("engineers", 12),
+            vp=content.common.starting_vp,
+            tiles=[*BASIC_TILES, "basic_wild"],
+            contracts=[matchup.starting_contract],
+        )
+        company.tiles.extend(officer.special_tiles)
+        state.companies[company.id] = company
+        state.seats.append(company.id)
+    order = list(state.seats)
+    rng.shuffle(order)
+    state.turn_order = order
+
+    game_map = content.maps[options.map]
+    tiles = [tile.id for tile in content.headstream_tiles]
+    rng.shuffle(tiles)
+    state.headstream_tiles = dict(zip(game_map.headstreams, tiles, strict=False))
+    state.headstream_water = dict.fromkeys(game_map.headstreams, 0)
+
+    bonus = [
+        tile.id
+        for tile in content.bonus_tiles.values()
+        if tile.set == "base" and tile.in_introductory_game
+    ]
+    rng.shuffle(bonus)
+    state.bonus_tiles = bonus[: content.costs.rounds]
+
+    objectives = [tile.id for tile in content.objective_tiles.values() if tile.set == "base"]
+    rng.shuffle(objectives)
+    state.objective = objectives[0]
+
+    nationals = [c.id for c in content.contracts_of_kind("national") if c.set == "base"]
+    rng.shuffle(nationals)
+    state.national_offer = nationals[: options.players - 1]
+
+    for level in PRIVATE_LEVELS:
+        pile = [c.id for c in content.contracts_of_kind(level) if c.set == "base"]
+        rng.shuffle(pile)
+        state.private_offer[level] = pile[:2]
+        state.private_piles[level] = pile[2:]
+
+    for area in game_map.neutral_dam_areas:
+        candidates = list(area.candidate_dam_spaces)
+        for _ in range(area.count):
+            space = candidates.pop(rng.below(len(candidates)))
+            state.dams[space] = Dam(owner=NEUTRAL, level=area.dam_level, water=game_map.neutral_dam_drops)
+
+    game = Game(state, content)
+    for expansion in game.expansions:
+        expansion.setup(game, rng)
+    state.phase = "income"
+    state.stack.append({"kind": "round_start"})
+    game.advance()
+    return game
