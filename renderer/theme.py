@@ -111,7 +111,7 @@ _LIGHT: dict[str, str] = {
     "basin": "#fbfaf5",
     "basin outline": "#6f6a5e",
     "river": "#2f7fd0",
-    "conduit path": "#7a7468",
+    "conduit path": "#8f897c",
     "space": "#ffffff",
     "space outline": "#3a372f",
     "red outline": "#d01c1c",
