@@ -34,12 +34,13 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     sizes = theme.views["map"].text
     image = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
     draw = ImageDraw.Draw(image)
-    d.text_at(
+    d.text(
         draw,
         layout.title_at,
         MAP_TITLES.get(layout.map_id, layout.map_id),
         sizes["title"],
         theme.colour("text"),
+        anchor="la",
     )
 
     for area, (rect, _) in layout.bands.items():
@@ -66,7 +67,7 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     for basin in layout.basins.values():
         x0, y0, x1, y1 = basin.badge
         draw.ellipse(basin.badge, fill=theme.colour("basin outline"))
-        d.text_centred(
+        d.text(
             draw,
             ((x0 + x1) // 2, (y0 + y1) // 2),
             str(basin.id),
@@ -82,7 +83,7 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
         font_size = sizes["heading"]
         box = draw.textbbox(label_at, AREA_NAMES[area], font=font(font_size, "bold"))
         draw.rectangle((box[0] - 6, box[1] - 4, box[2] + 6, box[3] + 4), fill=theme.colour(area))
-        d.text_at(draw, label_at, AREA_NAMES[area], font_size, theme.colour("band text"))
+        d.text(draw, label_at, AREA_NAMES[area], font_size, theme.colour("band text"), anchor="la")
     return image
 
 
@@ -130,11 +131,11 @@ def _draw_space(
     line = sizes["label"] + 8
     if kind in ("dam", "conduit", "headstream"):
         # Two lines: the id on top, the second line for production or what the state adds.
-        d.text_centred(draw, (cx, y0 + 4 + line // 2), space_id, sizes["label"], ink)
+        d.text(draw, (cx, y0 + 4 + line // 2), space_id, sizes["label"], ink)
         if kind == "conduit":
             conduit = map_data.conduit_spaces[space_id]
             text = f"{conduit.production}→{conduit.to_basin}"
-            d.text_centred(
+            d.text(
                 draw,
                 (cx, y0 + 4 + line + line // 2),
                 text,
@@ -143,7 +144,7 @@ def _draw_space(
                 "regular",
             )
     else:
-        d.text_centred(draw, (cx, (y0 + y1) // 2), space_id, sizes["label"], ink)
+        d.text(draw, (cx, (y0 + y1) // 2), space_id, sizes["label"], ink)
 
 
 @functools.lru_cache(maxsize=16)

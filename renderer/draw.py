@@ -11,28 +11,17 @@ from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
 
 
-def text_centred(
-    draw: ImageDraw.ImageDraw,
-    centre: Point,
-    text: str,
-    size: int,
-    fill: str,
-    weight: Weight = "bold",
-) -> None:
-    """Draw ``text`` centred on ``centre`` (middle of the ink box, not of the baseline)."""
-    draw.text(centre, text, font=font(size, weight), fill=fill, anchor="mm")
-
-
-def text_at(
+def text(
     draw: ImageDraw.ImageDraw,
     at: Point,
-    text: str,
+    content: str,
     size: int,
     fill: str,
     weight: Weight = "bold",
+    anchor: str = "mm",
 ) -> None:
-    """Draw ``text`` with its top-left corner at ``at``."""
-    draw.text(at, text, font=font(size, weight), fill=fill, anchor="la")
+    """Draw ``content`` at ``at``; the default anchor centres it on the ink, not the baseline."""
+    draw.text(at, content, font=font(size, weight), fill=fill, anchor=anchor)
 
 
 def box(

@@ -27,7 +27,7 @@ HEADING = VIEWS["map"].text["heading"]
 MARGIN = 12  # canvas edge to band edge
 GUTTER = 34  # horizontal gap between basins; rivers and conduits run down these
 MIN_GUTTER = 22
-CHANNEL = 46  # vertical gap between bands; rivers and conduits run across these
+CHANNEL = 60  # vertical gap between bands; rivers and conduits run across these
 PAD = 8  # inside a basin, around its spaces
 GAP = 6  # between two spaces
 BAND_HEADER = HEADING + 12  # the band's name ("MOUNTAINS")
@@ -346,6 +346,10 @@ def _channel_above(layout: Mapping[str, Any], band: str) -> int:
     return min(tops) - PAD - CHANNEL // 2 + 4
 
 
+def _band_of(basin: Mapping[str, Any]) -> str:
+    return basin["area"] if basin["dam_spaces"] else "bottom"
+
+
 def _route_rivers(
     layout: dict[str, Any],
     topology: Mapping[str, Any],
@@ -377,7 +381,12 @@ def _route_rivers(
             t = layout["basin"][str(to)]
             end = ((t["rect"][0] + t["rect"][2]) // 2, t["rect"][1])
             end_band = t["band"]
-        path = _route(layout, (cx, rect[3]), band, end, end_band, gutters, lane=-6)
+        # Neighbouring rivers cross a channel in different lanes, so two rivers that run on
+        # from each other's ends never read as one; a river skipping a band takes its own lane.
+        skips = end_band is not None and BANDS.index(end_band) - BANDS.index(band) > 1
+        index = sorted(x["id"] for x in basins.values() if _band_of(x) == band).index(b["id"])
+        lane = -24 if skips else (-8 if index % 2 == 0 else 8)
+        path = _route(layout, (cx, rect[3]), band, end, end_band, gutters, lane=lane)
         layout["river"].append({"from": b["id"], "to": to, "path": path})
 
 
@@ -402,7 +411,7 @@ def _route_conduits(
             end,
             dst["band"],
             gutters,
-            lane=10 if c["side"] == "left" else 16,
+            lane=18 if c["side"] == "left" else 24,
         )
         # Leave the basin straight down from the conduit before joining the channel.
         space["path"] = [[start_x, y1], *path[1:]] if path[0] == [start_x, y1] else path
