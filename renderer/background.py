@@ -1,0 +1,159 @@
+"""Static backgrounds: everything of a view that does not change during a game, drawn once."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderer import draw as d
+from renderer.fonts import font
+from renderer.layout import AREA_NAMES, MapLayout, map_layout
+from renderer.theme import Theme, get_theme
+
+MAP_TITLES = {
+    "base": "Map",
+    "five_player": "Map (4-5 players)",
+    "colorado": "Colorado map",
+    "nile": "Nile map",
+}
+
+RIVER_WIDTH = 12
+CONDUIT_WIDTH = 4
+RED_OUTLINE_WIDTH = 5
+
+
+def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image.Image:
+    """Draw the static map: areas, basins, rivers, conduit pipes and every labelled space.
+
+    ``map_data`` is the engine's MapData (``bot.rules.content``): basins, dam_spaces,
+    conduit_spaces and powerhouse_spaces keyed by their ids.
+    """
+    sizes = theme.views["map"].text
+    image = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    d.text(
+        draw,
+        layout.title_at,
+        MAP_TITLES.get(layout.map_id, layout.map_id),
+        sizes["title"],
+        theme.colour("text"),
+        anchor="la",
+    )
+
+    for area, (rect, _) in layout.bands.items():
+        d.box(draw, rect, theme.colour(area), theme.colour(area), width=1, radius=14)
+
+    for basin in layout.basins.values():
+        d.box(
+            draw,
+            basin.rect,
+            theme.colour("basin"),
+            theme.colour("basin outline"),
+            width=2,
+            radius=12,
+        )
+
+    # Conduit pipes go under the rivers: the rivers carry the flow the eye should follow first.
+    for conduit_id in map_data.conduit_spaces:
+        path = layout.spaces[conduit_id].path
+        d.polyline(draw, path, theme.colour("conduit path"), CONDUIT_WIDTH)
+        d.arrowhead(draw, path[-1], path[-2], 16, theme.colour("conduit path"))
+
+    _draw_rivers(draw, layout, theme)
+
+    for basin in layout.basins.values():
+        x0, y0, x1, y1 = basin.badge
+        draw.ellipse(basin.badge, fill=theme.colour("basin outline"))
+        d.text(
+            draw,
+            ((x0 + x1) // 2, (y0 + y1) // 2),
+            str(basin.id),
+            sizes["label"],
+            theme.colour("basin"),
+        )
+
+    for space in layout.spaces.values():
+        _draw_space(draw, space.id, space.kind, space.rect, map_data, theme)
+
+    # Area names go on top, on a patch of their band's colour, so no line runs through them.
+    for area, (_, label_at) in layout.bands.items():
+        font_size = sizes["heading"]
+        box = draw.textbbox(label_at, AREA_NAMES[area], font=font(font_size, "bold"))
+        draw.rectangle((box[0] - 6, box[1] - 4, box[2] + 6, box[3] + 4), fill=theme.colour(area))
+        d.text(draw, label_at, AREA_NAMES[area], font_size, theme.colour("band text"), anchor="la")
+    return image
+
+
+def _draw_rivers(draw: ImageDraw.ImageDraw, layout: MapLayout, theme: Theme) -> None:
+    colour = theme.colour("river")
+    for basin in layout.basins.values():
+        d.polyline(draw, basin.river, colour, RIVER_WIDTH)
+    for river in layout.rivers:
+        path = river.path
+        d.polyline(draw, path, colour, RIVER_WIDTH)
+        d.arrowhead(draw, path[-1], path[-2], 30, colour)
+        # Mark the direction on every long stretch too, so a river can be followed mid-way.
+        for a, b in itertools.pairwise(path):
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 160:
+                mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+                d.arrowhead(
+                    draw,
+                    (mid[0] + (b[0] - a[0]) // 12, mid[1] + (b[1] - a[1]) // 12),
+                    mid,
+                    28,
+                    colour,
+                )
+
+
+def _draw_space(
+    draw: ImageDraw.ImageDraw,
+    space_id: str,
+    kind: str,
+    rect: tuple[int, int, int, int],
+    map_data: Any,
+    theme: Theme,
+) -> None:
+    sizes = theme.views["map"].text
+    x0, y0, x1, y1 = rect
+    cx = (x0 + x1) // 2
+    red = False
+    if kind == "dam":
+        red = map_data.dam_spaces[space_id].red_outline
+    elif kind == "powerhouse":
+        red = map_data.powerhouse_spaces[space_id].red_outline
+    fill = {"headstream": "headstream", "exit": "exit"}.get(kind, "space")
+    outline = theme.colour("red outline") if red else theme.colour("space outline")
+    d.box(draw, rect, theme.colour(fill), outline, width=RED_OUTLINE_WIDTH if red else 2)
+    ink = theme.colour("space text") if fill == "space" else theme.colour("text")
+    line = sizes["label"] + 8
+    if kind in ("dam", "conduit", "headstream"):
+        # Two lines: the id on top, the second line for production or what the state adds.
+        d.text(draw, (cx, y0 + 4 + line // 2), space_id, sizes["label"], ink)
+        if kind == "conduit":
+            conduit = map_data.conduit_spaces[space_id]
+            text = f"{conduit.production}→{conduit.to_basin}"
+            d.text(
+                draw,
+                (cx, y0 + 4 + line + line // 2),
+                text,
+                sizes["value"],
+                theme.colour("production"),
+                "regular",
+            )
+    else:
+        d.text(draw, (cx, (y0 + y1) // 2), space_id, sizes["label"], ink)
+
+
+@functools.lru_cache(maxsize=16)
+def map_background(map_id: str, theme_name: str = "light") -> Image.Image:
+    """Return the cached static background of ``map_id``; callers must ``copy()`` before drawing."""
+    from bot.rules.content import (
+        load_content,  # the engine's content; imported late, as it is large
+    )
+
+    return draw_map_background(
+        load_content().maps[map_id], map_layout(map_id), get_theme(theme_name)
+    )

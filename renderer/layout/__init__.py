@@ -1,0 +1,116 @@
+"""Layout data: pixel geometry of every view, keyed by the engine's ids (schema in README.md)."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+Rect = tuple[int, int, int, int]
+Point = tuple[int, int]
+Path = tuple[Point, ...]
+
+MAP_LAYOUTS = ("base", "five_player", "colorado", "nile")
+AREA_NAMES = {"mountain": "MOUNTAINS", "hill": "HILLS", "plain": "PLAINS"}
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceLayout:
+    """Where one selectable map space is drawn; conduits also carry their pipe's path."""
+
+    id: str
+    kind: str  # "dam", "conduit", "powerhouse", "headstream" or "exit"
+    rect: Rect
+    path: Path = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BasinLayout:
+    """Where one basin is drawn: its panel, number badge, band and inner river line."""
+
+    id: int
+    band: str
+    rect: Rect
+    badge: Rect
+    river: Path
+
+
+@dataclass(frozen=True, slots=True)
+class RiverLayout:
+    """A river from a headstream or basin to a basin or exit, drawn along ``path``."""
+
+    source: str | int
+    target: str | int
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class MapLayout:
+    """The whole map view's geometry."""
+
+    map_id: str
+    width: int
+    height: int
+    title_at: Point
+    bands: Mapping[str, tuple[Rect, Point]]  # area -> (rect, label position)
+    basins: Mapping[int, BasinLayout]
+    spaces: Mapping[str, SpaceLayout]
+    rivers: tuple[RiverLayout, ...]
+
+
+def _rect(v: Any) -> Rect:
+    x0, y0, x1, y1 = (int(n) for n in v)
+    return (x0, y0, x1, y1)
+
+
+def _point(v: Any) -> Point:
+    x, y = (int(n) for n in v)
+    return (x, y)
+
+
+def _path(v: Any) -> Path:
+    return tuple(_point(p) for p in v)
+
+
+def read_toml(name: str) -> dict[str, Any]:
+    """Parse the packaged layout file ``name`` (e.g. "base.toml")."""
+    return tomllib.loads(resources.files(__name__).joinpath(name).read_text("utf-8"))
+
+
+def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
+    """Build a MapLayout from parsed layout TOML."""
+    view = data["view"]
+    bands = {k: (_rect(v["rect"]), _point(v["label_at"])) for k, v in data["band"].items()}
+    basins = {
+        int(k): BasinLayout(
+            int(k), v["band"], _rect(v["rect"]), _rect(v["badge"]), _path(v["river"])
+        )
+        for k, v in data["basin"].items()
+    }
+    spaces = {
+        k: SpaceLayout(k, v["kind"], _rect(v["rect"]), _path(v.get("path", ())))
+        for k, v in data["space"].items()
+    }
+    rivers = tuple(RiverLayout(r["from"], r["to"], _path(r["path"])) for r in data["river"])
+    return MapLayout(
+        map_id=view["map"],
+        width=int(view["width"]),
+        height=int(view["height"]),
+        title_at=_point(view["title_at"]),
+        bands=MappingProxyType(bands),
+        basins=MappingProxyType(basins),
+        spaces=MappingProxyType(spaces),
+        rivers=rivers,
+    )
+
+
+@functools.cache
+def map_layout(map_id: str) -> MapLayout:
+    """Return the packaged layout of the map ``map_id`` (cached)."""
+    if map_id not in MAP_LAYOUTS:
+        raise ValueError(f"no layout for map {map_id!r}; expected one of {list(MAP_LAYOUTS)}")
+    return parse_map_layout(read_toml(f"{map_id}.toml"))

@@ -1,0 +1,468 @@
+"""Developer tool: draft a map layout file from a map's topology TOML.
+
+Usage: ``python -m renderer.layout.generate MAP.toml > renderer/layout/NAME.toml``.
+
+The committed layout files are the source of truth and may be edited by hand; this tool only
+produces a first schematic arrangement (mountains on top, hills, plains, then the bottom
+basins; rivers and conduits routed through the gaps) so a new map needs data, not code.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from renderer.fonts import font
+from renderer.layout import AREA_NAMES
+from renderer.theme import VIEWS
+
+WIDTH = VIEWS["map"].width
+LABEL = VIEWS["map"].text["label"]
+VALUE = VIEWS["map"].text["value"]
+HEADING = VIEWS["map"].text["heading"]
+
+MARGIN = 12  # canvas edge to band edge
+GUTTER = 34  # horizontal gap between basins; rivers and conduits run down these
+MIN_GUTTER = 22
+CHANNEL = 60  # vertical gap between bands; rivers and conduits run across these
+PAD = 8  # inside a basin, around its spaces
+GAP = 6  # between two spaces
+BAND_HEADER = HEADING + 12  # the band's name ("MOUNTAINS")
+TITLE = 64
+HEADSTREAM_ROW = 96
+EXIT_ROW = 70
+LINE = LABEL + 8  # height of one line of text inside a space
+BADGE = LABEL + 14  # diameter of the basin number badge
+
+BANDS = ("mountain", "hill", "plain", "bottom")
+
+
+def text_width(text: str, size: int = LABEL) -> int:
+    """Return the pixel width of ``text`` in the bold label font."""
+    return round(font(size, "bold").getlength(text))
+
+
+def box_size(lines: Sequence[str]) -> tuple[int, int]:
+    """Return the size of a space box holding ``lines`` of label-sized text."""
+    width = max(text_width(t) for t in lines) + 2 * PAD
+    return max(width, 2 * LINE), len(lines) * LINE + PAD
+
+
+@dataclass
+class Item:
+    """One thing placed inside a basin: a space box or the basin badge."""
+
+    key: str
+    size: tuple[int, int]
+    rect: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+@dataclass
+class BasinPlan:
+    """The spaces of one basin and the rows they are arranged in."""
+
+    id: int
+    band: str
+    rows: list[list[Item]] = field(default_factory=list)
+    rect: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def width_needed(self) -> int:
+        """Return the narrowest width that fits the widest row."""
+        return (
+            max(sum(i.size[0] for i in row) + GAP * (len(row) - 1) for row in self.rows) + 2 * PAD
+        )
+
+    def height_needed(self) -> int:
+        """Return the height the rows take."""
+        return (
+            sum(max(i.size[1] for i in row) for row in self.rows)
+            + GAP * (len(self.rows) - 1)
+            + 2 * PAD
+        )
+
+
+def _flow(items: Iterable[Item], width: int) -> list[list[Item]]:
+    """Break ``items`` into rows no wider than ``width``."""
+    rows: list[list[Item]] = [[]]
+    used = 0
+    for item in items:
+        need = item.size[0] + (GAP if rows[-1] else 0)
+        if rows[-1] and used + need > width:
+            rows.append([])
+            used = 0
+            need = item.size[0]
+        rows[-1].append(item)
+        used += need
+    return [r for r in rows if r]
+
+
+def plan_basin(
+    basin: Mapping[str, Any], conduits: Mapping[str, Mapping[str, Any]], width: int
+) -> BasinPlan:
+    """Arrange one basin's spaces in rows that fit ``width`` (water order: top to bottom)."""
+    band = basin["area"] if basin["dam_spaces"] else "bottom"
+    plan = BasinPlan(basin["id"], band)
+    inner = width - 2 * PAD
+    badge = Item(f"basin:{basin['id']}", (BADGE, BADGE))
+    powerhouses = [Item(p, box_size([p])) for p in basin["powerhouse_spaces"]]
+    # Water passes the powerhouses first, then the upper dam, then the lower one.
+    if powerhouses:
+        plan.rows.extend(_flow([badge, *powerhouses], inner))
+    dams = {d[-1]: Item(d, box_size([d, "0"])) for d in basin["dam_spaces"]}
+    cons = [
+        Item(c, box_size([c, f"{conduits[c]['production']}→{conduits[c]['to_basin']}"]))
+        for c in basin["conduit_spaces"]
+    ]
+    if dams:
+        upper, lower = dams["U"], dams["L"]
+        left, right = cons
+        if left.size[0] + upper.size[0] + right.size[0] + 2 * GAP <= inner:
+            plan.rows.append([left, upper, right])
+            plan.rows.append([lower])
+        else:
+            plan.rows.extend([[upper], [lower], [left, right]])
+        if not powerhouses:
+            # No powerhouse row to carry the badge: it goes beside the upper dam.
+            plan.rows[0].insert(0, badge)
+    elif not powerhouses:
+        plan.rows.insert(0, [badge])
+    return plan
+
+
+def place_rows(plan: BasinPlan) -> list[Item]:
+    """Give every item of ``plan`` its rectangle inside ``plan.rect``; return the items."""
+    x0, y0, x1, _ = plan.rect
+    cx = (x0 + x1) // 2
+    y = y0 + PAD
+    placed: list[Item] = []
+    for row in plan.rows:
+        h = max(i.size[1] for i in row)
+        if len(row) == 2 and row[0].key.startswith("basin:") and row[1].key.startswith("D"):
+            # Badge on the left, the dam centred on the river.
+            xs = [x0 + PAD, max(cx - row[1].size[0] // 2, x0 + PAD + row[0].size[0] + GAP)]
+        elif len(row) == 4 and row[0].key.startswith("basin:") and row[1].key.startswith("C"):
+            badge, _left, mid, right = row
+            xs = [
+                x0 + PAD,
+                x0 + 2 * PAD + badge.size[0],
+                cx - mid.size[0] // 2,
+                x1 - PAD - right.size[0],
+            ]
+        elif len(row) == 3 and not row[0].key.startswith(("P", "basin")):
+            # Conduit, upper dam, conduit: conduits hug the basin's sides, the dam is centred.
+            _left, mid, right = row
+            xs = [x0 + PAD, cx - mid.size[0] // 2, x1 - PAD - right.size[0]]
+        elif len(row) == 2 and row[0].key.startswith("C"):
+            xs = [x0 + PAD, x1 - PAD - row[1].size[0]]
+        else:
+            total = sum(i.size[0] for i in row) + GAP * (len(row) - 1)
+            xs = []
+            x = cx - total // 2
+            for i in row:
+                xs.append(x)
+                x += i.size[0] + GAP
+        for item, x in zip(row, xs, strict=True):
+            top = y + (h - item.size[1]) // 2
+            item.rect = (x, top, x + item.size[0], top + item.size[1])
+            placed.append(item)
+        y += h + GAP
+    return placed
+
+
+def _basin_widths(plans: Sequence[BasinPlan], avail: int) -> list[int]:
+    """Share ``avail`` pixels among ``plans`` in proportion to what each needs."""
+    need = [p.width_needed() for p in plans]
+    extra = max(0, avail - sum(need))
+    return [n + extra // len(plans) for n in need]
+
+
+def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
+    """Return layout data (see README schema) for the map ``topology``."""
+    basins = {b["id"]: b for b in topology["basin"]}
+    conduits = {c["id"]: c for c in topology["conduit_space"]}
+    by_band: dict[str, list[Mapping[str, Any]]] = {b: [] for b in BANDS}
+    for b in basins.values():
+        by_band[b["area"] if b["dam_spaces"] else "bottom"].append(b)
+
+    layout: dict[str, Any] = {
+        "view": {"width": WIDTH},
+        "band": {},
+        "basin": {},
+        "space": {},
+        "river": [],
+    }
+    y = TITLE + HEADSTREAM_ROW + CHANNEL // 2
+    gutters: dict[str, list[int]] = {}
+    for band in BANDS:
+        members = sorted(by_band[band], key=lambda b: b["id"])
+        if not members:
+            continue
+        n = len(members)
+        plans = [
+            plan_basin(b, conduits, (WIDTH - 2 * MARGIN - (n + 1) * GUTTER) // n) for b in members
+        ]
+        # Narrow the gutters (never below a river's width plus a margin) when the basins need it.
+        spare = WIDTH - 2 * MARGIN - sum(p.width_needed() for p in plans)
+        gutter = max(MIN_GUTTER, min(GUTTER, spare // (n + 1)))
+        avail = WIDTH - 2 * MARGIN - (n + 1) * gutter
+        widths = _basin_widths(plans, avail)
+        header = 0 if band == "bottom" else BAND_HEADER
+        band_top = y
+        top = y + header
+        height = max(p.height_needed() for p in plans)
+        # Spread the spare width evenly so the gutters line up as straight lanes.
+        x = MARGIN + gutter
+        gutters[band] = [MARGIN + gutter // 2]
+        for plan, w in zip(plans, widths, strict=True):
+            plan.rect = (x, top, x + w, top + height)
+            x += w + gutter
+            gutters[band].append(x - gutter // 2)
+        band_rect = [MARGIN, band_top, WIDTH - MARGIN, top + height + PAD]
+        if band == "bottom":
+            # The bottom basins are plains too: extend the plains band around them.
+            layout["band"]["plain"]["rect"][3] = band_rect[3]
+        else:
+            # The area's name sits between the first two basins, clear of the rivers entering them.
+            centres = [(p.rect[0] + p.rect[2]) // 2 for p in plans[:2]]
+            label_x = max(
+                MARGIN + gutter, sum(centres) // 2 - text_width(AREA_NAMES[band], HEADING) // 2
+            )
+            layout["band"][band] = {"rect": band_rect, "label_at": [label_x, band_top + 6]}
+        for plan in plans:
+            for item in place_rows(plan):
+                if item.key.startswith("basin:"):
+                    layout["basin"].setdefault(str(plan.id), {})["badge"] = list(item.rect)
+                    continue
+                layout["space"][item.key] = {"rect": list(item.rect)}
+        for plan in plans:
+            entry = layout["basin"].setdefault(str(plan.id), {})
+            entry.update({"band": band, "rect": list(plan.rect)})
+        y = band_rect[3] + CHANNEL
+
+    for k, v in layout["space"].items():
+        v["kind"] = {"D": "dam", "C": "conduit", "P": "powerhouse"}[k[0]]
+    height = y - CHANNEL // 2 + EXIT_ROW + MARGIN
+    layout["view"]["height"] = height
+    layout["view"]["title_at"] = [MARGIN + 6, 10]
+
+    _place_headstreams(layout, topology)
+    _place_exits(layout, topology, height)
+    _route_rivers(layout, topology, basins, gutters)
+    _route_conduits(layout, topology, basins, gutters)
+    return layout
+
+
+def _basin_centre_x(layout: Mapping[str, Any], basin_id: int) -> int:
+    x0, _, x1, _ = layout["basin"][str(basin_id)]["rect"]
+    return (x0 + x1) // 2
+
+
+def _place_headstreams(layout: dict[str, Any], topology: Mapping[str, Any]) -> None:
+    w, h = box_size(["HA", "0 0 0 0"])
+    y = TITLE + (HEADSTREAM_ROW - h) // 2
+    for hs in topology["headstream"]:
+        cx = _basin_centre_x(layout, hs["feeds_basin"])
+        layout["space"][hs["id"]] = {
+            "kind": "headstream",
+            "rect": [cx - w // 2, y, cx + w // 2, y + h],
+        }
+
+
+def _place_exits(layout: dict[str, Any], topology: Mapping[str, Any], height: int) -> None:
+    exits = topology["map"]["exits"]
+    w, h = box_size(["EXIT_L"])
+    y = height - MARGIN - h
+    for exit_id in exits:
+        feeders = [b["id"] for b in topology["basin"] if b["river_to"] == exit_id]
+        cx = sum(_basin_centre_x(layout, b) for b in feeders) // len(feeders)
+        if exit_id == "EXIT_L":
+            cx = min(cx, MARGIN + w // 2)
+        elif exit_id == "EXIT_R":
+            cx = max(cx, WIDTH - MARGIN - w // 2)
+        layout["space"][exit_id] = {"kind": "exit", "rect": [cx - w // 2, y, cx + w // 2, y + h]}
+
+
+def _band_index(band: str) -> int:
+    return BANDS.index(band)
+
+
+def _route(
+    layout: Mapping[str, Any],
+    start: tuple[int, int],
+    start_band: str,
+    end: tuple[int, int],
+    end_band: str | None,
+    gutters: Mapping[str, list[int]],
+    lane: int,
+) -> list[list[int]]:
+    """Route a line from ``start`` down to ``end`` through the channels and gutters."""
+    bands = [b for b in BANDS if b in gutters]
+    i = bands.index(start_band)
+    j = bands.index(end_band) if end_band else len(bands)
+    x, y = start
+    points = [[x, y]]
+    if i == j:
+        # A neighbour in the same band: climb the nearest gutter to the channel above, cross over.
+        g = min(gutters[start_band], key=lambda g: abs(g - (x + end[0]) // 2))
+        above = _channel_above(layout, start_band) + lane
+        return [
+            [x, y],
+            [x, y + PAD + GAP],
+            [g, y + PAD + GAP],
+            [g, above],
+            [end[0], above],
+            [end[0], end[1]],
+        ]
+    for k in range(i, j):
+        channel_y = _channel_below(layout, bands[k], gutters) + lane
+        points.append([x, channel_y])
+        if k + 1 < j:
+            # Cross the next band down the gutter nearest to the way we are heading.
+            aim = (x + end[0]) // 2
+            x = min(gutters[bands[k + 1]], key=lambda g: abs(g - aim))
+            points.append([x, channel_y])
+        else:
+            x = end[0]
+            points.append([x, channel_y])
+    points.append([end[0], end[1]])
+    # Drop repeated points.
+    out: list[list[int]] = []
+    for p in points:
+        if not out or out[-1] != p:
+            out.append(p)
+    return out
+
+
+def _channel_below(layout: Mapping[str, Any], band: str, gutters: Mapping[str, list[int]]) -> int:
+    bottoms = [b["rect"][3] for b in layout["basin"].values() if b["band"] == band]
+    return max(bottoms) + PAD + CHANNEL // 2
+
+
+def _channel_above(layout: Mapping[str, Any], band: str) -> int:
+    tops = [b["rect"][1] for b in layout["basin"].values() if b["band"] == band]
+    return min(tops) - PAD - CHANNEL // 2 + 4
+
+
+def _band_of(basin: Mapping[str, Any]) -> str:
+    return basin["area"] if basin["dam_spaces"] else "bottom"
+
+
+def _route_rivers(
+    layout: dict[str, Any],
+    topology: Mapping[str, Any],
+    basins: Mapping[int, Mapping[str, Any]],
+    gutters: Mapping[str, list[int]],
+) -> None:
+    for hs in topology["headstream"]:
+        x0, _, x1, y1 = layout["space"][hs["id"]]["rect"]
+        target = layout["basin"][str(hs["feeds_basin"])]["rect"]
+        layout["river"].append(
+            {
+                "from": hs["id"],
+                "to": hs["feeds_basin"],
+                "path": [[(x0 + x1) // 2, y1], [(x0 + x1) // 2, target[1]]],
+            }
+        )
+    for b in basins.values():
+        rect = layout["basin"][str(b["id"])]["rect"]
+        band = layout["basin"][str(b["id"])]["band"]
+        cx = (rect[0] + rect[2]) // 2
+        # Inside the basin the river runs down the middle, past the powerhouses and both dams.
+        layout["basin"][str(b["id"])]["river"] = [[cx, rect[1]], [cx, rect[3]]]
+        to = b["river_to"]
+        if isinstance(to, str):
+            ex = layout["space"][to]["rect"]
+            end = ((ex[0] + ex[2]) // 2, ex[1])
+            end_band = None
+        else:
+            t = layout["basin"][str(to)]
+            end = ((t["rect"][0] + t["rect"][2]) // 2, t["rect"][1])
+            end_band = t["band"]
+        # Neighbouring rivers cross a channel in different lanes, so two rivers that run on
+        # from each other's ends never read as one; a river skipping a band takes its own lane.
+        skips = end_band is not None and BANDS.index(end_band) - BANDS.index(band) > 1
+        index = sorted(x["id"] for x in basins.values() if _band_of(x) == band).index(b["id"])
+        lane = -24 if skips else (-8 if index % 2 == 0 else 8)
+        path = _route(layout, (cx, rect[3]), band, end, end_band, gutters, lane=lane)
+        layout["river"].append({"from": b["id"], "to": to, "path": path})
+
+
+def _route_conduits(
+    layout: dict[str, Any],
+    topology: Mapping[str, Any],
+    basins: Mapping[int, Mapping[str, Any]],
+    gutters: Mapping[str, list[int]],
+) -> None:
+    for c in topology["conduit_space"]:
+        space = layout["space"][c["id"]]
+        x0, _, x1, y1 = space["rect"]
+        src = layout["basin"][str(c["from_basin"])]
+        dst = layout["basin"][str(c["to_basin"])]
+        offset = -28 if c["side"] == "left" else 28
+        end = ((dst["rect"][0] + dst["rect"][2]) // 2 + offset, dst["rect"][1])
+        start_x = x0 + 14 if c["side"] == "left" else x1 - 14
+        path = _route(
+            layout,
+            (start_x, y1),
+            src["band"],
+            end,
+            dst["band"],
+            gutters,
+            lane=18 if c["side"] == "left" else 24,
+        )
+        # Leave the basin straight down from the conduit before joining the channel.
+        space["path"] = [[start_x, y1], *path[1:]] if path[0] == [start_x, y1] else path
+
+
+def to_toml(layout: Mapping[str, Any], map_id: str) -> str:
+    """Serialise ``layout`` as TOML in a stable, diff-friendly order."""
+
+    def arr(v: Sequence[Any]) -> str:
+        return "[" + ", ".join(arr(x) if isinstance(x, list) else _scalar(x) for x in v) + "]"
+
+    out = [
+        f"# Layout of the {map_id!r} map view: pixel geometry keyed by the engine's ids.",
+        "# Drafted by renderer/layout/generate.py, then free to edit by hand.",
+        "# Schema: renderer/layout/README.md.",
+        "",
+        "[view]",
+    ]
+    out += [
+        f"{k} = {arr(v) if isinstance(v, list) else _scalar(v)}" for k, v in layout["view"].items()
+    ]
+    out.append(f'map = "{map_id}"')
+    for band, v in layout["band"].items():
+        out += ["", f"[band.{band}]"] + [f"{k} = {arr(x)}" for k, x in v.items()]
+    for bid, v in sorted(layout["basin"].items(), key=lambda kv: int(kv[0])):
+        out += ["", f'[basin."{bid}"]']
+        out += [f"{k} = {arr(x) if isinstance(x, list) else _scalar(x)}" for k, x in v.items()]
+    for sid, v in layout["space"].items():
+        out += ["", f"[space.{sid}]"]
+        out += [f"{k} = {arr(x) if isinstance(x, list) else _scalar(x)}" for k, x in v.items()]
+    for r in layout["river"]:
+        out += [
+            "",
+            "[[river]]",
+            f"from = {_scalar(r['from'])}",
+            f"to = {_scalar(r['to'])}",
+            f"path = {arr(r['path'])}",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def _scalar(v: Any) -> str:
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+def main(argv: Sequence[str]) -> None:
+    """Print the drafted layout of the map TOML named in ``argv``."""
+    with open(argv[1], "rb") as f:
+        topology = tomllib.load(f)
+    print(to_toml(generate(topology), topology["map"]["id"]), end="")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,168 @@
+"""Themes as data: colours keyed by role, company styles, and text sizes per view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+Shape = Literal["circle", "square", "triangle", "diamond", "hexagon"]
+
+# A partial view is shown about 400 points wide on a phone and text must be at least 10 points
+# there, so the smallest text of such a view must be at least width / PHONE_TEXT_RATIO pixels.
+PHONE_WIDTH_POINTS = 400
+PHONE_MIN_TEXT_POINTS = 10
+PHONE_TEXT_RATIO = PHONE_WIDTH_POINTS // PHONE_MIN_TEXT_POINTS
+
+PARTIAL_VIEWS = ("map", "shared", "company")
+ALL_VIEWS = (*PARTIAL_VIEWS, "full")
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyStyle:
+    """How one company's pieces look: colour paired with a letter and a shape."""
+
+    company: str
+    fill: str
+    outline: str  # contrasts with fill, so white and black pieces stand out on any ground
+    letter: str
+    ink: str  # colour of the letter printed on the piece
+    shape: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class ViewStyle:
+    """Canvas width of one view and its text sizes in pixels, keyed by role."""
+
+    width: int
+    text: Mapping[str, int]
+    partial: bool
+
+    def min_text(self) -> int:
+        """Return the smallest text size this view uses."""
+        return min(self.text.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """A complete look: role colours, company styles and view sizes."""
+
+    name: str
+    colours: Mapping[str, str]
+    companies: Mapping[str, CompanyStyle]
+    views: Mapping[str, ViewStyle]
+
+    def colour(self, role: str) -> str:
+        """Return the colour of ``role`` (a KeyError names a role the theme lacks)."""
+        return self.colours[role]
+
+    def company(self, company_id: str) -> CompanyStyle:
+        """Return the style of ``company_id``."""
+        return self.companies[company_id]
+
+
+def _frozen(mapping: Mapping[str, object]) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+# Company colours are the reference data's display colours. Letters and shapes differ per
+# company so that players who cannot tell the colours apart can still tell the pieces apart.
+COMPANIES: Mapping[str, CompanyStyle] = _frozen(
+    {
+        "usa": CompanyStyle("usa", "#be2748", "#ffffff", "U", "#ffffff", "circle"),
+        "germany": CompanyStyle("germany", "#1b1b1b", "#f2f2f2", "G", "#ffffff", "square"),
+        "italy": CompanyStyle("italy", "#13757e", "#ffffff", "I", "#ffffff", "triangle"),
+        "france": CompanyStyle("france", "#ffffff", "#1b1b1b", "F", "#1b1b1b", "diamond"),
+        "netherlands": CompanyStyle("netherlands", "#ea4e1b", "#1b1b1b", "N", "#1b1b1b", "hexagon"),
+    }
+)
+
+
+def _sizes(small: int, label: int, value: int, heading: int, title: int) -> dict[str, int]:
+    return {"small": small, "label": label, "value": value, "heading": heading, "title": title}
+
+
+# Text roles: "small" is the least legible text a view may use (still >= width / 40 on a
+# partial view), "label" names spaces with their engine ids, "value" prints numbers on
+# spaces, "heading" names sections and "title" names the view.
+VIEWS: Mapping[str, ViewStyle] = _frozen(
+    {
+        "map": ViewStyle(1200, _frozen(_sizes(30, 30, 32, 36, 44)), partial=True),
+        "shared": ViewStyle(1200, _frozen(_sizes(30, 30, 32, 36, 44)), partial=True),
+        "company": ViewStyle(1000, _frozen(_sizes(26, 26, 30, 32, 40)), partial=True),
+        # The full board is meant to be zoomed into (its caption says so), so it may use
+        # text below the phone rule.
+        "full": ViewStyle(2400, _frozen(_sizes(30, 30, 32, 36, 44)), partial=False),
+    }
+)
+
+# Roles shared by both themes; only the colours differ.
+_LIGHT: dict[str, str] = {
+    "background": "#f4f1e8",
+    "panel": "#ffffff",
+    "panel outline": "#8a8577",
+    "text": "#1b1b1b",
+    "text muted": "#55524a",
+    "mountain": "#c9c2b8",
+    "hill": "#cfdcb0",
+    "plain": "#e6e0b8",
+    "band text": "#4a463e",
+    "basin": "#fbfaf5",
+    "basin outline": "#6f6a5e",
+    "river": "#2f7fd0",
+    "conduit path": "#8f897c",
+    "space": "#ffffff",
+    "space outline": "#3a372f",
+    "red outline": "#d01c1c",
+    "neutral": "#8c8c8c",
+    "water": "#1f6fd1",
+    "headstream": "#d7ebfa",
+    "exit": "#9fc3e6",
+    "highlight": "#ffcc00",
+    "production": "#1b1b1b",
+    "space text": "#1b1b1b",
+}
+
+_DARK: dict[str, str] = {
+    "background": "#23262b",
+    "panel": "#2f333a",
+    "panel outline": "#8e949e",
+    "text": "#f2f2f2",
+    "text muted": "#b9bdc4",
+    "mountain": "#5b5650",
+    "hill": "#4d5d3d",
+    "plain": "#6a6242",
+    "band text": "#e4e0d6",
+    "basin": "#393d44",
+    "basin outline": "#a9a397",
+    "river": "#58a6f0",
+    "conduit path": "#b8b2a4",
+    "space": "#e9e7e1",
+    "space outline": "#101010",
+    "red outline": "#ff4a4a",
+    "neutral": "#9a9a9a",
+    "water": "#4aa3ff",
+    "headstream": "#2b4a66",
+    "exit": "#35597d",
+    "highlight": "#ffd21a",
+    "production": "#1b1b1b",
+    "space text": "#1b1b1b",
+}
+
+THEMES: Mapping[str, Theme] = _frozen(
+    {
+        "light": Theme("light", _frozen(_LIGHT), COMPANIES, VIEWS),
+        "dark": Theme("dark", _frozen(_DARK), COMPANIES, VIEWS),
+    }
+)
+
+DEFAULT_THEME = "light"
+
+
+def get_theme(name: str = DEFAULT_THEME) -> Theme:
+    """Return the theme called ``name`` ("light" or "dark")."""
+    try:
+        return THEMES[name]
+    except KeyError:
+        raise ValueError(f"unknown theme {name!r}; expected one of {sorted(THEMES)}") from None
