@@ -597,8 +597,8 @@ def build_companies(ref: Path, out: Path) -> None:
         """\
 Company boards.
 [common]: what every board shares. income_after_piece: an income space is uncovered by the 2nd,
-4th and 5th piece of a track; every uncovered income pays in every income phase and once at once
-when uncovered. powerhouse_bonus_after: after building n powerhouses the permanent production
+4th and 5th piece of a track; every uncovered income pays in every income phase, and also at
+once when it is uncovered. powerhouse_bonus_after: after building n powerhouses the permanent production
 bonus grows by the value (keys are piece counts). The company ability works from the
 ability_after_powerhouses-th powerhouse on. powerhouse_cost_mixers: cost of the 1st..4th.
 [[construction_space]]: the four construction action spaces of each board, used left to right.

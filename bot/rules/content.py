@@ -1703,6 +1703,7 @@ def packaged_files() -> dict[str, str]:
 __all__ = [
     "AREAS",
     "KNOWN_REWARD_KEYS",
+    "OBJECTIVE_VP_BY_PLACE",
     "Area",
     "Basin",
     "BonusTile",
@@ -1735,4 +1736,5 @@ __all__ = [
     "TechTile",
     "build_content",
     "load_content",
+    "packaged_files",
 ]
