@@ -540,6 +540,15 @@ def test_broken_copy_raises_content_error(name: str, old: str, new: str, words: 
         assert word in message, f"{word!r} not in {message!r}"
 
 
+def test_unexpected_shape_still_names_the_file() -> None:
+    """A row of the wrong shape is a ContentError naming the file, not a crash."""
+    files = broken(
+        "companies.toml", '{ track = "base", after_piece = 2, reward = { rotate_wheel = 1 } }', "3"
+    )
+    with pytest.raises(ContentError, match=r"^companies\.toml: "):
+        load_content(files)
+
+
 def test_provenance_mark_must_be_known() -> None:
     """A provenance mark other than text/reconstructed is refused."""
     files = broken("nile.toml", 'provenance = { id = "text"', 'provenance = { id = "guess"')
