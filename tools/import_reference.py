@@ -597,9 +597,9 @@ def build_companies(ref: Path, out: Path) -> None:
         """\
 Company boards.
 [common]: what every board shares. income_after_piece: an income space is uncovered by the 2nd,
-4th and 5th piece of a track; every uncovered income pays in every income phase and once at once
-when uncovered. powerhouse_bonus_after: after building n powerhouses the permanent production
-bonus grows by the value (keys are piece counts). The company ability works from the
+4th and 5th piece of a track; every uncovered income pays in every income phase, and also at
+once when it is uncovered. powerhouse_bonus_after: after building n powerhouses the permanent
+production bonus grows by the value (keys are piece counts). The company ability works from the
 ability_after_powerhouses-th powerhouse on. powerhouse_cost_mixers: cost of the 1st..4th.
 [[construction_space]]: the four construction action spaces of each board, used left to right.
 [[company]]: income = {track, after_piece, reward} with the reward vocabulary of content.py.
@@ -1035,7 +1035,7 @@ def build_expansion(ref: Path, out: Path, name: str, title: str) -> None:
                 r = dict(r)
                 # A structured effect carries the fact; the prose copy is dropped (labels are
                 # rendered from the effect).
-                if "text" in r and ("effect" in r or "reward" in r or "action_effect" in r):
+                if "text" in r and _has_effect(r):
                     r.pop("text")
                     r.get("provenance", {}).pop("text", None)
                 rows.append(row(r))
@@ -1055,6 +1055,110 @@ def build_expansion(ref: Path, out: Path, name: str, title: str) -> None:
 every table and row has `provenance` (field -> "text" | "reconstructed"). Filter by set.""",
         result,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Verification: re-read both sides and compare the facts the transforms carried over.
+# ---------------------------------------------------------------------------------------------
+
+
+def _strip_provenance(value: Any) -> Any:
+    """The data without provenance tables."""
+    if isinstance(value, dict):
+        return {k: _strip_provenance(v) for k, v in value.items() if k != "provenance"}
+    if isinstance(value, list):
+        return [_strip_provenance(v) for v in value]
+    return value
+
+
+def verify(ref: Path, out: Path) -> None:
+    """Fail loudly if a written file lost or changed a fact of the reference."""
+
+    def ours(name: str) -> dict[str, Any]:
+        return _strip_provenance(load(out, name))
+
+    for name in ("base_map.toml", "five_player_map.toml", "colorado_map.toml", "nile_map.toml"):
+        theirs, mine = load(ref, name), ours(name)
+        for table, value in theirs.items():
+            if table in ("river", "headstream_tile"):
+                continue  # checked against river_to / written to headstream_tiles.toml
+            if table == "map":
+                assert all(mine["map"][k] == v for k, v in value.items()), (name, table)
+            else:
+                assert _strip_provenance(value) == mine[table], (name, table)
+    for name in ("colorado.toml", "nile.toml"):
+        theirs, mine = load(ref, name), ours(name)
+        for table, value in theirs.items():
+            if isinstance(value, list):
+                value = [
+                    {k: v for k, v in r.items() if not (k == "text" and _has_effect(r))}
+                    for r in value
+                ]
+            assert _strip_provenance(value) == mine[table], (name, table)
+    theirs = load(ref, "contracts.toml")
+    facts = {
+        c["id"]: (c["energy"], c["reward"])
+        for k, v in theirs.items()
+        if k.endswith("_contract")
+        for c in v
+    }
+    assert facts == {
+        c["id"]: (c["energy"], c["reward"]) for c in ours("contracts.toml")["contract"]
+    }
+    assert load(ref, "management_board.toml")["space"] == ours("management_board.toml")["space"]
+    lwp, mine = load(ref, "leeghwater.toml"), ours("leeghwater.toml")
+    assert lwp["external_work"] == [
+        {k: v for k, v in w.items() if k != "set"} for w in mine["external_work"]
+    ]
+    keys = ("id", "name", "cost", "vp", "action_effect", "action_spaces")
+    assert [[b[k] for k in keys] for b in lwp["private_building"]] == [
+        [b[k] for k in keys] for b in mine["private_building"]
+    ]
+    assert lwp["building_space"] == mine["building_space"]
+    assert lwp["external_work_space"] == mine["external_work_space"]
+    comp, mine = load(ref, "companies.toml"), ours("companies.toml")
+    for table in ("construction_space", "introductory_matchup"):
+        assert comp[table] == mine[table], table
+    assert [c["income"] for c in comp["company"]] == [c["income"] for c in mine["company"]]
+    keys = (
+        "id",
+        "impl_id",
+        "name",
+        "set",
+        "starting_resources",
+        "personal_action_spaces",
+        "special_tiles",
+        "special_pieces",
+        "contract_limit",
+    )
+    officers = zip(
+        load(ref, "officers.toml")["officer"], ours("officers.toml")["officer"], strict=True
+    )
+    assert all(o.get(k) == m.get(k) for o, m in officers for k in keys)
+    tiles = {t["id"]: t for t in ours("technology_tiles.toml")["tile"]}
+    for kind, rows in load(ref, "technology_tiles.toml").items():
+        for t in rows if isinstance(rows, list) else []:
+            for key in ("builds", "level", "set", "engineer_free", "games"):
+                assert key not in t or tiles[t["id"]][key] == t[key], (kind, t["id"], key)
+    energy, mine = load(ref, "energy_track.toml"), ours("energy_track.toml")
+    assert [{**t, "vp": t.get("vp", 0)} for t in energy["credit_threshold"]] == mine[
+        "credit_threshold"
+    ]
+    assert energy["bonus_sections"] == mine["bonus_sections"]
+    keys = ("id", "set", "vp_each", "in_introductory_game")
+    bonus = zip(
+        load(ref, "bonus_tiles.toml")["bonus_tile"],
+        ours("bonus_tiles.toml")["bonus_tile"],
+        strict=True,
+    )
+    assert all(b[k] == m[k] for b, m in bonus for k in keys)
+    tiles_ref = load(ref, "base_map.toml")["headstream_tile"]
+    assert tiles_ref == ours("headstream_tiles.toml")["headstream_tile"]
+
+
+def _has_effect(r: dict[str, Any]) -> bool:
+    """The row carries a structured effect, so its prose copy was dropped."""
+    return any(k in r for k in ("effect", "reward", "action_effect"))
 
 
 def main() -> None:
@@ -1081,6 +1185,7 @@ def main() -> None:
     build_leeghwater(ref, out)
     build_expansion(ref, out, "colorado.toml", "The Colorado Connection")
     build_expansion(ref, out, "nile.toml", "The Nile Affair")
+    verify(ref, out)
 
 
 if __name__ == "__main__":

@@ -592,18 +592,16 @@ class _File:
         """An error naming this file and the table/id."""
         return ContentError(f"{self.name}: {where}: {message}")
 
-    def table(self, key: str, *, where: str = "") -> dict[str, Any]:
+    def table(self, key: str) -> dict[str, Any]:
         """A required table."""
-        value = self.data.get(key) if not where else None
-        if value is None or not isinstance(value, dict):
+        value = self.data.get(key)
+        if not isinstance(value, dict):
             raise self.fail(f"[{key}]", "missing table")
         return value
 
-    def rows(self, key: str, *, optional: bool = False) -> list[dict[str, Any]]:
-        """A required (or optional) array of tables."""
+    def rows(self, key: str) -> list[dict[str, Any]]:
+        """A required array of tables."""
         value = self.data.get(key)
-        if value is None and optional:
-            return []
         if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
             raise self.fail(f"[[{key}]]", "missing array of tables")
         return value
@@ -1094,7 +1092,7 @@ def _load_headstream_tiles(f: _File) -> tuple[HeadstreamTile, ...]:
         drops = f.int_list(r, w, "drops_per_round")
         if len(drops) != 4 or min(drops) < 0:
             raise f.fail(w, "drops_per_round must give 4 non-negative counts (rounds 1-4)")
-        out.append(HeadstreamTile(id=f.get(r, w, "id", int), drops_per_round=drops))  # type: ignore[arg-type]
+        out.append(HeadstreamTile(id=f.get(r, w, "id", int), drops_per_round=drops))
     return tuple(out)
 
 
@@ -1149,7 +1147,7 @@ def _load_companies(f: _File) -> tuple[dict[str, Company], CommonBoard, list[dic
                 raise f.fail(we, f"after_piece {after} is not one of {common.income_after_piece!r}")
             income.append(
                 IncomeEntry(track=track, after_piece=after, reward=f.reward(e, we, "reward"))
-            )  # type: ignore[arg-type]
+            )
         keys = [(e.track, e.after_piece) for e in income]
         if len(set(keys)) != len(keys):
             raise f.fail(wc, "two incomes on the same track and piece")
@@ -1214,7 +1212,7 @@ def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
             id=r["id"],
             kind=kind,
             builds=f.one_of(r, w, "builds", TILE_BUILDS),
-            level=level,  # type: ignore[arg-type]
+            level=level,
             set=f.one_of(r, w, "set", SETS),
             games=f.one_of(r, w, "games", ("all", "introductory_only", "leeghwater_only"), None),
             engineer_free=f.get(r, w, "engineer_free", bool),
@@ -1245,7 +1243,7 @@ def _load_contracts(f: _File) -> tuple[dict[int, Contract], Mapping[str, Any]]:
         out[cid] = Contract(
             id=cid,
             kind=kind,
-            energy=f.int_in(r, w, "energy", 1, 30),  # type: ignore[arg-type]
+            energy=f.int_in(r, w, "energy", 1, 30),
             reward=f.reward(r, w, "reward"),
             set=f.one_of(r, w, "set", SETS),
         )
@@ -1577,6 +1575,16 @@ def _load_packaged() -> Content:
     return build_content(packaged_files())
 
 
+def _guarded(f: _File, loader: Callable[..., Any], *args: Any) -> Any:
+    """Run a loader; a shape no check foresaw still becomes a ContentError naming the file."""
+    try:
+        return loader(f, *args)
+    except ContentError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
+        raise ContentError(f"{f.name}: malformed data ({type(exc).__name__}: {exc})") from exc
+
+
 def build_content(files: Mapping[str, str]) -> Content:
     """Build and validate Content from file texts (name -> TOML); tests pass broken copies."""
     missing = [n for n in DATA_FILES if n not in files]
@@ -1584,15 +1592,15 @@ def build_content(files: Mapping[str, str]) -> Content:
         raise ContentError(f"{missing[0]}: missing data file")
     f = {name: _parse(name, files[name]) for name in DATA_FILES}
 
-    maps = {map_id: _load_map(f[name], map_id) for map_id, name in MAP_FILES.items()}
-    companies, common, matchup_rows = _load_companies(f["companies.toml"])
-    officers = _load_officers(f["officers.toml"])
-    tiles, wheel = _load_tiles(f["technology_tiles.toml"])
-    contracts, contract_setup = _load_contracts(f["contracts.toml"])
-    bonus = _load_bonus(f["bonus_tiles.toml"])
-    objectives, vp_by_place = _load_objectives(f["objective_tiles.toml"])
-    spaces, space_counts = _load_management(f["management_board.toml"])
-    works, buildings, bspaces, wspaces, lwp_setup = _load_leeghwater(f["leeghwater.toml"])
+    maps = {map_id: _guarded(f[name], _load_map, map_id) for map_id, name in MAP_FILES.items()}
+    companies, common, matchup_rows = _guarded(f["companies.toml"], _load_companies)
+    officers = _guarded(f["officers.toml"], _load_officers)
+    tiles, wheel = _guarded(f["technology_tiles.toml"], _load_tiles)
+    contracts, contract_setup = _guarded(f["contracts.toml"], _load_contracts)
+    bonus = _guarded(f["bonus_tiles.toml"], _load_bonus)
+    objectives, vp_by_place = _guarded(f["objective_tiles.toml"], _load_objectives)
+    spaces, space_counts = _guarded(f["management_board.toml"], _load_management)
+    works, buildings, bspaces, wspaces, lwp_setup = _guarded(f["leeghwater.toml"], _load_leeghwater)
 
     fc = f["companies.toml"]
     matchups = []
@@ -1633,8 +1641,8 @@ def build_content(files: Mapping[str, str]) -> Content:
         if b not in bonus:
             raise fl.fail("[setup]", f"bonus_tiles_added names unknown bonus tile {b!r}")
 
-    colorado = _check_expansion(f["colorado.toml"])
-    nile = _check_expansion(f["nile.toml"])
+    colorado = _guarded(f["colorado.toml"], _check_expansion)
+    nile = _guarded(f["nile.toml"], _check_expansion)
     for name, exp in (("colorado.toml", colorado), ("nile.toml", nile)):
         setup = exp.get("setup", EMPTY)
         if setup.get("bonus_tile_added") not in bonus:
@@ -1648,7 +1656,7 @@ def build_content(files: Mapping[str, str]) -> Content:
             )
 
     gc = f["game_constants.toml"]
-    costs = _load_costs(gc, wheel)
+    costs = _guarded(gc, _load_costs, wheel)
     if costs.powerhouse_mixers_by_ordinal != common.powerhouse_cost_mixers:
         raise gc.fail(
             "[cost.powerhouse]", "by_ordinal disagrees with companies.toml powerhouse_cost_mixers"
@@ -1677,9 +1685,9 @@ def build_content(files: Mapping[str, str]) -> Content:
         bonus_tiles=MappingProxyType(bonus),
         objective_tiles=MappingProxyType(objectives),
         management_spaces=spaces,
-        energy_track=_load_energy(f["energy_track.toml"]),
+        energy_track=_guarded(f["energy_track.toml"], _load_energy),
         costs=costs,
-        headstream_tiles=_load_headstream_tiles(f["headstream_tiles.toml"]),
+        headstream_tiles=_guarded(f["headstream_tiles.toml"], _load_headstream_tiles),
         introductory_matchups=tuple(matchups),
         external_works=MappingProxyType(works),
         private_buildings=MappingProxyType(buildings),
@@ -1703,6 +1711,7 @@ def packaged_files() -> dict[str, str]:
 __all__ = [
     "AREAS",
     "KNOWN_REWARD_KEYS",
+    "OBJECTIVE_VP_BY_PLACE",
     "Area",
     "Basin",
     "BonusTile",
@@ -1735,4 +1744,5 @@ __all__ = [
     "TechTile",
     "build_content",
     "load_content",
+    "packaged_files",
 ]
