@@ -290,6 +290,14 @@ class Game:
         for entry in reversed(tasks):
             self.state.stack.append(entry)
 
+    def chain(self, entry: Task, follower: Task) -> None:
+        """Schedule the task that naturally follows `entry`, unless `entry` asked to stop.
+
+        Positions run a single phase by pushing its task with `"stop": True`.
+        """
+        if not entry.get("stop"):
+            self.push(follower)
+
     def emit(
         self,
         kind: str,

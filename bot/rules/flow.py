@@ -40,7 +40,7 @@ def _round_start(game: Game, entry: Task) -> None:
     tasks: list[Task] = []
     if pending:
         tasks.append({"kind": "simultaneous", "pending": pending, "answers": []})
-    tasks += [{"kind": "headstreams"}, {"kind": "actions_start"}]
+    tasks.append({"kind": "headstreams", "stop": entry.get("stop", False)})
     game.push(*tasks)
 
 
@@ -61,14 +61,16 @@ def _answered(game: Game, entry: Task) -> None:
 def _headstreams(game: Game, entry: Task) -> None:
     """Rounds 1-4: each headstream tile adds its drops for the round."""
     state = game.state
-    if state.round > len(game.content.headstream_tiles[0].drops_per_round):
-        return
+    rounds_with_water = len(game.content.headstream_tiles[0].drops_per_round)
     tiles = {tile.id: tile for tile in game.content.headstream_tiles}
     for headstream, tile_id in state.headstream_tiles.items():
+        if state.round > rounds_with_water:
+            break
         drops = tiles[tile_id].drops_per_round[state.round - 1]
         if drops:
             state.headstream_water[headstream] = state.headstream_water.get(headstream, 0) + drops
             game.emit("headstream", amount=drops, data={"at": headstream})
+    game.chain(entry, {"kind": "actions_start"})
 
 
 @task("actions_start")
@@ -90,7 +92,7 @@ def _water_flow(game: Game, entry: Task) -> None:
         state.headstream_water[headstream] = 0
         for _ in range(drops):
             flow_from_headstream(game, headstream, "water-flow")
-    game.push({"kind": "scoring"})
+    game.chain(entry, {"kind": "scoring"})
 
 
 # -- IV. Scoring ----------------------------------------------------------------------------
@@ -175,7 +177,8 @@ def _scoring(game: Game, entry: Task) -> None:
             "vp": {cid: game.company(cid).vp for cid in state.seats},
         }
     )
-    game.push({"kind": "end_of_round" if state.round < game.content.costs.rounds else "end_game"})
+    last = state.round >= game.content.costs.rounds
+    game.chain(entry, {"kind": "end_game" if last else "end_of_round"})
 
 
 # -- V. End of round --------------------------------------------------------------------------
@@ -212,7 +215,7 @@ def _end_of_round(game: Game, entry: Task) -> None:
     for expansion in game.expansions:
         expansion.end_of_round(game)
     state.round += 1
-    game.push({"kind": "round_start"})
+    game.chain(entry, {"kind": "round_start"})
 
 
 # -- end of the game --------------------------------------------------------------------------
