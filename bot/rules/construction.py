@@ -43,6 +43,7 @@ class StructureKind:
     costs: Callable[[Game, str, str], list[Cost]]
     place: Callable[[Game, str, str], None]
     pieces: Callable[[Game], int]
+    expansion: str = ""  # the expansion that adds this kind ("" for the base game)
 
 
 STRUCTURES: dict[str, StructureKind] = {}
@@ -223,6 +224,12 @@ def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payme
     return out
 
 
+def kinds_in_play(game: Game) -> list[StructureKind]:
+    """Structure kinds of the base game and of this game's expansions."""
+    active = set(game.state.options.expansions)
+    return [kind for kind in STRUCTURES.values() if not kind.expansion or kind.expansion in active]
+
+
 def tiles_for(game: Game, company_id: str, kind: str) -> list[str]:
     """Technology tiles in the supply that can build this kind of structure."""
     out = []
@@ -237,7 +244,7 @@ def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
     """The structure kinds a tile can build for this company now."""
     tile = game.content.tiles[tile_id]
     if tile.builds == "any":
-        return set(STRUCTURES)
+        return {kind.name for kind in kinds_in_play(game)}
     builds = {tile.builds}
     for expansion in game.expansions:
         builds = expansion.tile_builds(game, company_id, tile_id, builds)
@@ -248,7 +255,7 @@ def build_choices(game: Game, company_id: str, budget: int) -> list[tuple[str, s
     """(kind, space, cheapest credits) for every structure a construction action can build."""
     company = game.company(company_id)
     out = []
-    for kind in STRUCTURES.values():
+    for kind in kinds_in_play(game):
         if company.placed.get(kind.name, 0) >= kind.pieces(game):
             continue
         if not tiles_for(game, company_id, kind.name):
@@ -270,8 +277,11 @@ def can_build(game: Game, company_id: str, budget: int) -> bool:
 
 
 def space_text(game: Game, space_id: str) -> str:
-    """E.g. 'D5U (hill, red)'."""
-    area = game.map.area_of(space_id)
+    """E.g. 'D5U (hill, red)'; an expansion's own space is named as it is."""
+    try:
+        area = game.map.area_of(space_id)
+    except KeyError:
+        return space_id
     red = ""
     if space_id in game.map.dam_spaces and game.map.dam_spaces[space_id].red_outline:
         red = ", red"

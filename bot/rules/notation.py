@@ -92,7 +92,7 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
     verb = verb.lower()
     verbs = {option.notation.split(" ")[0].lower() for option in decision.options}
     intro = f"'{text}' is not legal now"
-    if decision.kind == "turn":
+    if decision.kind == "turn" and (verb in ("build", "bank") or verb not in VERBS):
         reason = _explain_turn(game, decision.player, verb)
         if reason:
             return f"{intro}: {reason}"
@@ -102,7 +102,7 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
         return f"{intro}: {_explain_production(game, decision.player, rest)}"
     elif verb == "contract" and "contract" in verbs:
         return f"{intro}: contract {rest} is not one you can fulfil with this energy"
-    if verb not in verbs and not (decision.kind == "turn" and _SPACE_ID.match(verb)):
+    if verb not in verbs:
         sample = ", ".join(option.notation for option in decision.options[:4])
         more = "…" if len(decision.options) > 4 else ""
         return f"{intro}: the question is “{decision.prompt}”; answer with e.g. {sample}{more}"

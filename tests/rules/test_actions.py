@@ -227,3 +227,23 @@ def test_jill_may_pay_a_conduit_with_mixers() -> None:
     value = game.map.conduit_spaces["C5L"].production
     assert f"pay {2 * value}e" in notations or 2 * value > 6
     assert f"pay {value}m" in notations
+
+
+def test_income_choices_are_asked_of_everyone_at_once() -> None:
+    """RULINGS 29: both players choose in any order; answers apply in turn order."""
+    game = load_position(
+        '[game]\nplayers = 2\nturn_order = ["france", "usa"]\nphase = "income"\nround = 2\n'
+        '[map]\nD5U = { owner = "usa", level = 2 }\nD6U = { owner = "usa", level = 2 }\n'
+        'D7U = { owner = "france", level = 1 }\nD8U = { owner = "france", level = 1 }\n'
+    )
+    decisions = game.decisions()
+    assert {d.player for d in decisions} == {"france", "usa"}
+    assert all(d.simultaneous for d in decisions)
+    game.apply("machines 0e1m", "usa")  # the later player may answer first
+    assert game.state.companies["usa"].mixers == 4  # not applied until everyone answered
+    events = game.apply("machines 1e0m", "france")
+    order = [e.company for e in events if e.kind in ("excavators", "mixers") and e.amount > 0]
+    assert order[:2] == ["france", "usa"]
+    assert game.state.companies["usa"].mixers == 5
+    assert game.state.companies["france"].excavators == 7
+    assert game.decision().kind == "turn"
