@@ -244,6 +244,10 @@ class DemoBot(commands.Bot):
         self.tree.add_command(modtools)
         await self.tree.sync()
 
+    async def on_ready(self) -> None:
+        """Say so (the subprocess test reads it)."""
+        log.info("demo bot ready as %s", self.user)
+
 
 def main() -> None:
     """Entry point of the demo bot process."""

@@ -255,10 +255,11 @@ async def test_error_log_fails_at_once(fake: FakeDiscord, bot: DemoBot) -> None:
 async def test_bot_as_separate_process(fake: FakeDiscord) -> None:
     """The demo bot runs as its own process, pointed at the fake by environment variables."""
     extra = {"PYTHONPATH": str(TESTS_DIR)}
-    async with run_bot_process(fake, ["-m", "e2e.demobot"], extra_env=extra, cwd=TESTS_DIR):
+    async with run_bot_process(fake, ["-m", "e2e.demobot"], extra_env=extra, cwd=TESTS_DIR) as bot:
         assert fake.sessions[0].identify["token"] == fake.token
         message = await (await fake.alice.slash("demo card", colour="olive")).reply(timeout=10)
         assert message.content == "olive card" and message.png
+        await fake.wait_for(lambda: "demo bot ready as Barrage Bot" in bot.text)
 
 
 def test_apply_endpoint_overrides_from_env(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .env import API_BASE_VAR, GATEWAY_VAR, TOKEN_VAR, apply_endpoint_overrides_from_env
 from .errors import FakeDiscordError
 from .model import Attachment, Callback, Channel, Guild, InteractionRecord, Message, Role
-from .runner import run_bot, run_bot_process
+from .runner import BotProcess, run_bot, run_bot_process
 from .server import FakeDiscord
 from .users import FakeUser, Invocation
 
@@ -22,6 +22,7 @@ __all__ = [
     "GATEWAY_VAR",
     "TOKEN_VAR",
     "Attachment",
+    "BotProcess",
     "Callback",
     "Channel",
     "FakeDiscord",

@@ -49,6 +49,39 @@ async def run_bot(
             await client.__aexit__(None, None, None)
 
 
+class BotProcess:
+    """A bot running as a child process; its output is collected as it runs."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        """Start draining the process's output (a full pipe would block the bot)."""
+        self.process = process
+        self.output: list[str] = []
+        assert process.stdout is not None
+        self._drain = asyncio.create_task(self._read(process.stdout))
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        """Collect lines until the process closes its output."""
+        while line := await stream.readline():
+            self.output.append(line.decode(errors="replace").rstrip("\n"))
+
+    @property
+    def text(self) -> str:
+        """Everything the process printed so far (stdout and stderr together)."""
+        return "\n".join(self.output)
+
+    async def stop(self) -> int:
+        """Terminate (then kill) the process and return its exit code."""
+        if self.process.returncode is None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 5)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+        await self._drain
+        return self.process.returncode or 0
+
+
 @contextlib.asynccontextmanager
 async def run_bot_process(
     fake: FakeDiscord,
@@ -57,8 +90,11 @@ async def run_bot_process(
     extra_env: dict[str, str] | None = None,
     cwd: str | Path | None = None,
     timeout: float = 15.0,
-) -> AsyncIterator[asyncio.subprocess.Process]:
-    """Run `python *args` with the fake's env variables; yield once it has connected."""
+) -> AsyncIterator[BotProcess]:
+    """Run `python *args` with the fake's env variables; yield once it has connected.
+
+    A traceback in the process's output fails the fake (in-process ERROR logs do the same).
+    """
     env = {**os.environ, **fake.env(), **(extra_env or {})}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -66,24 +102,21 @@ async def run_bot_process(
         env=env,
         cwd=cwd,
         stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
+    bot = BotProcess(process)
     try:
         waiter = asyncio.create_task(fake.wait_connected(timeout))
         exited = asyncio.create_task(process.wait())
         done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
         if exited in done:
             waiter.cancel()
-            _, err = await process.communicate()
-            raise FakeDiscordError(f"bot process exited {process.returncode}:\n{err.decode()}")
+            await bot.stop()
+            raise FakeDiscordError(f"bot process exited {process.returncode}:\n{bot.text}")
         exited.cancel()
         waiter.result()
-        yield process
+        yield bot
     finally:
-        if process.returncode is None:
-            process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), 5)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+        await bot.stop()
+        if "Traceback (most recent call last)" in bot.text:
+            fake.fail(f"the bot process printed a traceback:\n{bot.text}")

@@ -1020,7 +1020,7 @@ class FakeDiscord:
         callback = Callback(type=kind, data=data, files=files, at=now, status=400)
         record.callbacks.append(callback)
         what = f"interaction {record.id} ({_describe(record)})"
-        if len(record.callbacks) > 1:
+        if record.acknowledged:
             raise ApiError(
                 400,
                 40060,
@@ -1107,7 +1107,7 @@ class FakeDiscord:
                 404, 10015, "Unknown Webhook", fail=f"{what}: follow-up before acknowledging"
             )
         data = call.body or {}
-        _check_body(data, call.files, f"{what}")
+        _check_body(data, call.files, what)
         original = self.messages.get(record.original_id or 0)
         ack = record.ack
         if ack is not None and ack.type == 5 and original is not None and original.loading:
