@@ -181,6 +181,24 @@ async def dm(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("sent", ephemeral=True)
 
 
+class RenameModal(discord.ui.Modal, title="Rename the game"):
+    """A one-field modal."""
+
+    name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="New name", custom_id="demo:name", max_length=40
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Confirm privately."""
+        await interaction.response.send_message(f"renamed to {self.name.value}", ephemeral=True)
+
+
+@demo.command(name="rename", description="Opens a modal")
+async def rename(interaction: discord.Interaction) -> None:
+    """Answer with a modal (callback type 9)."""
+    await interaction.response.send_modal(RenameModal())
+
+
 @demo.command(name="emojis", description="Calls a route the fake does not implement")
 async def emojis(interaction: discord.Interaction) -> None:
     """Used by the unknown-route test."""

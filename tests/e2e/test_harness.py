@@ -95,6 +95,16 @@ async def test_select_answers_ephemerally(fake: FakeDiscord, bot: DemoBot) -> No
         await fake.carol.select(message, "demo:pick:0", ["purple"])
 
 
+async def test_modal_submit(fake: FakeDiscord, bot: DemoBot) -> None:
+    """A command opening a modal (type 9), then the user submitting it (interaction type 5)."""
+    opened = await fake.dave.slash("demo rename")
+    assert opened.ack.type == 9 and opened.ack.data["title"] == "Rename the game"
+    with pytest.raises(FakeDiscordError, match="length 41"):
+        await fake.dave.submit_modal(opened, {"demo:name": "x" * 41})
+    submitted = await fake.dave.submit_modal(opened, {"demo:name": "Dam"})
+    assert (await submitted.reply()).content == "renamed to Dam"
+
+
 async def test_two_users_click_at_once(fake: FakeDiscord, bot: DemoBot) -> None:
     """Two clicks on the same public message at the same moment are both acknowledged."""
     message = await (await fake.alice.slash("demo card", colour="gold")).reply()

@@ -148,3 +148,15 @@ def choice_errors(choices: list[dict[str, Any]]) -> list[str]:
         if isinstance(value, str) and len(value) > MAX_CHOICE_NAME:
             errors.append(f"choice value {value[:20]!r} is {len(value)} characters")
     return errors
+
+
+def modal_errors(modal: dict[str, Any]) -> list[str]:
+    """Check a modal: title, custom_id and 1 to 5 components."""
+    errors: list[str] = []
+    if not 1 <= len(modal.get("title") or "") <= 45:
+        errors.append("modal title must be 1..45 characters")
+    if not 1 <= len(modal.get("custom_id") or "") <= MAX_CUSTOM_ID:
+        errors.append("modal custom_id must be 1..100 characters")
+    if not 1 <= len(modal.get("components") or []) <= 5:
+        errors.append("a modal holds 1..5 components")
+    return errors

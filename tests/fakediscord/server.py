@@ -1073,6 +1073,8 @@ class FakeDiscord:
             return ["a deferred response may only carry the EPHEMERAL flag"]
         if kind == 8:
             return limits.choice_errors(list(data.get("choices") or []))
+        if kind == 9:
+            return limits.modal_errors(data)
         return []
 
     def _interaction_message(
@@ -1521,7 +1523,8 @@ def _describe(record: InteractionRecord) -> str:
             options = options[0].get("options") or []
         kind = "autocomplete" if record.type == 4 else "slash"
         return f"{kind} /{' '.join(parts)}"
-    return f"component {data.get('custom_id')!r}"
+    kind = "modal" if record.type == 5 else "component"
+    return f"{kind} {data.get('custom_id')!r}"
 
 
 def _check_body(data: dict[str, Any], files: dict[int, tuple[str, bytes]], where: str) -> None:

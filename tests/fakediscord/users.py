@@ -92,6 +92,32 @@ class FakeUser:
         data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": list(values)}
         return await self._component_interaction(stored, data)
 
+    async def submit_modal(self, opened: Invocation, values: dict[str, str]) -> Invocation:
+        """Fill in and submit the modal the bot opened (callback type 9) with text values."""
+        if opened.ack.type != 9 or opened.record.user_id != self.id:
+            raise FakeDiscordError(f"interaction {opened.id} did not open a modal for {self.name}")
+        modal = opened.ack.data
+        inputs = {i["custom_id"]: i for i in _text_inputs(modal.get("components") or [])}
+        unknown = set(values) - set(inputs)
+        if unknown:
+            raise FakeDiscordError(f"modal has no text inputs {sorted(unknown)}: {sorted(inputs)}")
+        for custom_id, item in inputs.items():
+            text = values.get(custom_id, "")
+            if item.get("required", True) and not text:
+                raise FakeDiscordError(f"modal input {custom_id!r} is required")
+            if text and not item.get("min_length", 0) <= len(text) <= item.get("max_length", 4000):
+                raise FakeDiscordError(
+                    f"modal input {custom_id!r}: length {len(text)} out of range"
+                )
+        components = [_submitted(c, values) for c in modal.get("components") or []]
+        data = {"custom_id": modal["custom_id"], "components": components}
+        channel = self.fake.channels[opened.record.channel_id]
+        source = self.fake.messages.get(opened.record.source_message_id or 0)
+        record = await self.fake.send_interaction(self, channel, 5, data, message=source)
+        invocation = Invocation(self.fake, record, source_edits=source.edits if source else 0)
+        await invocation.acknowledged()
+        return invocation
+
     def _component(self, message: Message | int, custom_id: str) -> tuple[Message, dict[str, Any]]:
         """The current state of the message and the enabled component on it."""
         message_id = message if isinstance(message, int) else message.id
@@ -214,6 +240,32 @@ class Invocation:
             timeout=timeout,
             what=f"follow-up {index} of interaction {self.id}",
         )
+
+
+def _text_inputs(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Text inputs of a modal, inside action rows (type 1) or labels (type 18)."""
+    found = []
+    for item in components:
+        if item.get("type") == 1:
+            found += _text_inputs(item.get("components") or [])
+        elif item.get("type") == 18:
+            found += _text_inputs([item["component"]])
+        elif item.get("type") == 4:
+            found.append(item)
+    return found
+
+
+def _submitted(item: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
+    """The modal-submit shape of one modal component, keeping its nesting."""
+    if item.get("type") == 1:
+        return {"type": 1, "components": [_submitted(c, values) for c in item["components"]]}
+    if item.get("type") == 18:
+        return {"type": 18, "component": _submitted(item["component"], values)}
+    return {
+        "type": item["type"],
+        "custom_id": item.get("custom_id"),
+        "value": values.get(item.get("custom_id", ""), ""),
+    }
 
 
 def build_command_data(
