@@ -1,0 +1,1 @@
+"""End-to-end tests of the fake Discord harness (this package puts tests/ on sys.path)."""
