@@ -50,16 +50,18 @@ def main() -> None:
         decisions_per_game.append(count)
 
     print(f"{games} random 4-player introductory games")
-    print(f"{'decision':<20}{'n':>7}{'list p50':>10}{'p99':>9}{'max':>9}{'apply p50':>11}{'p99':>9}{'max':>9}  (ms)")
+    print(
+        f"{'decision':<20}{'n':>7}{'list p50':>10}{'p99':>9}{'max':>9}{'apply p50':>11}{'p99':>9}{'max':>9}  (ms)"
+    )
     for kind in sorted(listing):
         lst = [t * 1000 for t in listing[kind]]
         app = [t * 1000 for t in applying[kind]]
         print(
-            f"{kind:<20}{len(lst):>7}{percentile(lst, .5):>10.3f}{percentile(lst, .99):>9.3f}"
-            f"{max(lst):>9.3f}{percentile(app, .5):>11.3f}{percentile(app, .99):>9.3f}{max(app):>9.3f}"
+            f"{kind:<20}{len(lst):>7}{percentile(lst, 0.5):>10.3f}{percentile(lst, 0.99):>9.3f}"
+            f"{max(lst):>9.3f}{percentile(app, 0.5):>11.3f}{percentile(app, 0.99):>9.3f}{max(app):>9.3f}"
         )
     every = [t * 1000 for times in listing.values() for t in times]
-    print(f"all decisions: list p99 {percentile(every, .99):.3f} ms (target < 5 ms)")
+    print(f"all decisions: list p99 {percentile(every, 0.99):.3f} ms (target < 5 ms)")
     print(
         f"complete game: median {statistics.median(whole) * 1000:.1f} ms, max {max(whole) * 1000:.1f} ms"
         f" (target < 500 ms), {statistics.median(decisions_per_game):.0f} decisions"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
-from tests.rules.test_random_games import play_random_game  # noqa: E402
+from tests.rules.test_random_games import play_random_game
 
 
 def main() -> None:
@@ -29,7 +29,9 @@ def main() -> None:
             print(f"seed {seed} ({players} players) failed:")
             traceback.print_exc()
     elapsed = time.perf_counter() - start
-    print(f"{games} games, {failures} failures, {elapsed:.1f} s ({elapsed / games * 1000:.1f} ms/game)")
+    print(
+        f"{games} games, {failures} failures, {elapsed:.1f} s ({elapsed / games * 1000:.1f} ms/game)"
+    )
     sys.exit(1 if failures else 0)
 
 

@@ -101,7 +101,11 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
     if used < len(construction):
         space = construction[used]
         budget = company.credits - space.extra_credits
-        if company.engineers >= space.engineers and budget >= 0 and can_build(game, company_id, budget):
+        if (
+            company.engineers >= space.engineers
+            and budget >= 0
+            and can_build(game, company_id, budget)
+        ):
             fee = f", {space.extra_credits} credits" if space.extra_credits else ""
             options.append(
                 Option(
@@ -163,7 +167,9 @@ def _turn(game: Game, entry: Task, option: Option) -> None:
             raise AssertionError(f"no handler for turn option {option.notation!r}")
 
 
-def place_engineers(game: Game, company_id: str, space_id: str, engineers: int, source: str) -> None:
+def place_engineers(
+    game: Game, company_id: str, space_id: str, engineers: int, source: str
+) -> None:
     """Put engineers from the supply on an action space."""
     game.gain(company_id, "engineers", -engineers, source)
     game.state.spaces.setdefault(space_id, []).append([company_id, engineers])
@@ -238,7 +244,9 @@ def _bank(game: Game, entry: Task, option: Option) -> None:
     count = option.get("count")
     bank = next(space for space in spaces_in_play(game) if space.engineers == 0)
     place_engineers(game, entry["player"], bank.id, count, "space:bank")
-    game.gain(entry["player"], "credits", count * bank.effect.get("credits_per_engineer", 1), "space:bank")
+    game.gain(
+        entry["player"], "credits", count * bank.effect.get("credits_per_engineer", 1), "space:bank"
+    )
 
 
 # -- confirm and the next turn -------------------------------------------------------------

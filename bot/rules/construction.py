@@ -164,7 +164,11 @@ for _kind in (
     ),
     StructureKind("conduit", _conduit_spaces, _conduit_costs, _place_conduit, _pieces("conduit")),
     StructureKind(
-        "powerhouse", _powerhouse_spaces, _powerhouse_costs, _place_powerhouse, _pieces("powerhouse")
+        "powerhouse",
+        _powerhouse_spaces,
+        _powerhouse_costs,
+        _place_powerhouse,
+        _pieces("powerhouse"),
     ),
 ):
     register_structure(_kind)
@@ -384,7 +388,11 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task("build_pay", options=_pay_options, prompt=lambda g, e: f"How do you pay for the {e['structure']}?")
+@task(
+    "build_pay",
+    options=_pay_options,
+    prompt=lambda g, e: f"How do you pay for the {e['structure']}?",
+)
 def _build_pay(game: Game, entry: Task, option: Option) -> None:
     company_id = entry["player"]
     company = game.company(company_id)
@@ -417,7 +425,9 @@ def place_structure(game: Game, company_id: str, kind: str, space: str, *, fee: 
     company = game.company(company_id)
     company.placed[kind] = company.placed.get(kind, 0) + 1
     count = company.placed[kind]
-    game.emit("build", company_id, source=kind, data={"structure": kind, "space": space, "piece": count})
+    game.emit(
+        "build", company_id, source=kind, data={"structure": kind, "space": space, "piece": count}
+    )
     if kind in INCOME_TRACKS:
         for income in game.content.companies[company_id].income:
             if income.track == kind and income.after_piece == count:
@@ -442,7 +452,12 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
         if fee:
             label += f" (pay {fee} credits)"
         options.append(
-            Option(f"{kind.name} {space}", label, group=kind.name, data=(("space", space), ("fee", fee)))
+            Option(
+                f"{kind.name} {space}",
+                label,
+                group=kind.name,
+                data=(("space", space), ("fee", fee)),
+            )
         )
     if options:
         options.append(Option(f"{kind.name} none", f"Build no {kind.name}", group=kind.name))

@@ -217,7 +217,9 @@ class Game:
             queue = top["pending"][decision.player]
             entry = queue.pop(0)
             top["answers"].append([decision.player, entry, option.notation])
-            self.emit("answer", decision.player, text=option.label, data={"notation": option.notation})
+            self.emit(
+                "answer", decision.player, text=option.label, data={"notation": option.notation}
+            )
             return
         entry = self.state.stack.pop()
         handler = HANDLERS[entry["kind"]]
@@ -244,7 +246,9 @@ class Game:
             if not decision.options:
                 # Nothing is possible (e.g. a reward build with no free space): skip it.
                 stack.pop()
-                self.emit("skipped", top.get("player"), text=f"nothing possible for {decision.prompt}")
+                self.emit(
+                    "skipped", top.get("player"), text=f"nothing possible for {decision.prompt}"
+                )
                 continue
             if len(decision.options) == 1 and not handler.always_ask:
                 stack.pop()
@@ -273,7 +277,9 @@ class Game:
                 entry = queue.pop(0)
                 if decision.options:
                     option = decision.options[0]
-                    self.emit("auto", company_id, text=option.label, data={"notation": option.notation})
+                    self.emit(
+                        "auto", company_id, text=option.label, data={"notation": option.notation}
+                    )
                     top["answers"].append([company_id, entry, option.notation])
         if any(top["pending"].get(c) for c in self.state.turn_order):
             return False
@@ -281,7 +287,9 @@ class Game:
         order = {company_id: index for index, company_id in enumerate(self.state.turn_order)}
         answers = sorted(top["answers"], key=lambda answer: order[answer[0]])
         for company_id, entry, notation in reversed(answers):
-            self.push({"kind": "answered", "player": company_id, "entry": entry, "notation": notation})
+            self.push(
+                {"kind": "answered", "player": company_id, "entry": entry, "notation": notation}
+            )
         return True
 
     # -- helpers for task handlers ---------------------------------------------------------
@@ -346,7 +354,11 @@ class Game:
         capacity = dam.level
         for expansion in self.expansions:
             capacity = expansion.dam_capacity(self, space_id, dam, capacity)
-        if dam.owner != NEUTRAL and dam.level == 3 and self.has_officer_power(dam.owner, "graziano_del_monte"):
+        if (
+            dam.owner != NEUTRAL
+            and dam.level == 3
+            and self.has_officer_power(dam.owner, "graziano_del_monte")
+        ):
             capacity = 4
         return capacity
 

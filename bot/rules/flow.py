@@ -201,7 +201,9 @@ def _end_of_round(game: Game, entry: Task) -> None:
     for cid in state.seats:
         company = game.company(cid)
         company.energy = 0
-        placed = sum(count for space in state.spaces.values() for owner, count in space if owner == cid)
+        placed = sum(
+            count for space in state.spaces.values() for owner, count in space if owner == cid
+        )
         if placed:
             game.gain(cid, "engineers", placed, "end-of-round")
     state.spaces.clear()
@@ -284,7 +286,9 @@ def objective_awards(counts: dict[str, int], vp_by_place: tuple[int, ...]) -> di
     place = 0
     while place < len(ranked):
         tied = [cid for cid, count in ranked if count == ranked[place][1]]
-        pool = sum(vp_by_place[p] if p < len(vp_by_place) else 0 for p in range(place, place + len(tied)))
+        pool = sum(
+            vp_by_place[p] if p < len(vp_by_place) else 0 for p in range(place, place + len(tied))
+        )
         for cid in tied:
             awards[cid] = ceil(pool / len(tied)) if pool else 0
         place += len(tied)

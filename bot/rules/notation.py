@@ -152,7 +152,7 @@ def _explain_turn(game: Game, company_id: str, verb: str) -> str:
 
 
 def _explain_placement(game: Game, company_id: str, kind: str, space_id: str) -> str:
-    space_id = space_id.upper() if kind != "powerhouse" else space_id.upper()
+    space_id = space_id.upper()
     try:
         game.map.space(space_id)
     except KeyError:
@@ -164,7 +164,10 @@ def _explain_placement(game: Game, company_id: str, kind: str, space_id: str) ->
         if space_id in state.dams:
             return f"{space_id} already holds a dam"
         basin = game.map.dam_spaces[space_id].basin
-        if any(game.map.dam_spaces[s].basin == basin and d.owner == company_id for s, d in state.dams.items()):
+        if any(
+            game.map.dam_spaces[s].basin == basin and d.owner == company_id
+            for s, d in state.dams.items()
+        ):
             return f"you already have a Base in basin {basin}"
     elif kind == "elevation":
         dam = state.dams.get(space_id)
@@ -183,7 +186,10 @@ def _explain_placement(game: Game, company_id: str, kind: str, space_id: str) ->
         if space_id in state.powerhouses:
             return f"{space_id} already holds a powerhouse"
         basin = game.map.powerhouse_spaces[space_id].basin
-        if any(game.map.powerhouse_spaces[s].basin == basin and o == company_id for s, o in state.powerhouses.items()):
+        if any(
+            game.map.powerhouse_spaces[s].basin == basin and o == company_id
+            for s, o in state.powerhouses.items()
+        ):
             return f"you already have a Powerhouse in basin {basin}"
     company = game.company(company_id)
     if company.placed.get(kind, 0) >= game.content.common.pieces.get(kind, 0):
@@ -212,6 +218,8 @@ def _explain_production(game: Game, company_id: str, rest: str) -> str:
     conduit = game.map.conduit_spaces[conduit_id]
     if conduit.from_basin != game.map.dam_spaces[dam_id].basin:
         return f"conduit {conduit_id} does not start in the basin of {dam_id}"
-    if not any(game.state.powerhouses.get(p) == company_id for p in conduit.connects_powerhouse_spaces):
+    if not any(
+        game.state.powerhouses.get(p) == company_id for p in conduit.connects_powerhouse_spaces
+    ):
         return f"you have no powerhouse at the end of {conduit_id} (basin {conduit.to_basin})"
     return "that production is not possible (energy below 1, or you cannot pay the conduit's owner)"

@@ -41,9 +41,7 @@ class Option:
         if len(self.label) > LABEL_MAX:
             object.__setattr__(self, "label", self.label[: LABEL_MAX - 1] + "…")
         if len(self.description) > DESCRIPTION_MAX:
-            object.__setattr__(
-                self, "description", self.description[: DESCRIPTION_MAX - 1] + "…"
-            )
+            object.__setattr__(self, "description", self.description[: DESCRIPTION_MAX - 1] + "…")
 
     def get(self, key: str, default: Any = None) -> Any:
         """Return one structured parameter."""

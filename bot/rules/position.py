@@ -105,7 +105,9 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
     else:
         for company_id, fields in data.get("company", {}).items():
             if company_id not in state.companies:
-                raise PositionError(f"[company.{company_id}] is not in this game ({', '.join(state.seats)})")
+                raise PositionError(
+                    f"[company.{company_id}] is not in this game ({', '.join(state.seats)})"
+                )
             _apply_company_fields(game, company_id, fields)
     for key in ("round",):
         if key in meta:
@@ -206,7 +208,16 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
     state.turn_order = list(order)
 
 
-_INT_FIELDS = ("credits", "excavators", "mixers", "engineers", "vp", "energy", "construction_spaces_used", "wheel_open")
+_INT_FIELDS = (
+    "credits",
+    "excavators",
+    "mixers",
+    "engineers",
+    "vp",
+    "energy",
+    "construction_spaces_used",
+    "wheel_open",
+)
 
 
 def _apply_company_fields(game: Game, company_id: str, fields: dict[str, Any]) -> None:
@@ -240,9 +251,13 @@ def _set_map(game: Game, section: dict[str, Any]) -> None:
     for space_id, value in section.items():
         if space_id in game.map.dam_spaces:
             if not isinstance(value, dict):
-                raise PositionError(f"[map] {space_id} needs {{ owner = ..., level = ..., water = ... }}")
+                raise PositionError(
+                    f"[map] {space_id} needs {{ owner = ..., level = ..., water = ... }}"
+                )
             state.dams[space_id] = Dam(
-                owner=str(value["owner"]), level=int(value.get("level", 1)), water=int(value.get("water", 0))
+                owner=str(value["owner"]),
+                level=int(value.get("level", 1)),
+                water=int(value.get("water", 0)),
             )
         elif space_id in game.map.conduit_spaces:
             state.conduits[space_id] = str(value)
@@ -269,7 +284,9 @@ def check_position(game: Game) -> None:
     for table, name in ((state.conduits, "conduit"), (state.powerhouses, "powerhouse")):
         for space_id, owner in table.items():
             if owner not in state.seats:
-                raise PositionError(f"{name} {space_id} belongs to {owner!r}, who is not in the game")
+                raise PositionError(
+                    f"{name} {space_id} belongs to {owner!r}, who is not in the game"
+                )
     for company_id in state.seats:
         company = state.companies[company_id]
         seen: dict[tuple[str, int], str] = {}
@@ -282,7 +299,9 @@ def check_position(game: Game) -> None:
                 seen[kind, basin] = space
         for kind in STRUCTURE_KINDS:
             if company.placed[kind] > content.common.pieces[kind]:
-                raise PositionError(f"{company_id} has {company.placed[kind]} {kind}s; a company owns {content.common.pieces[kind]}")
+                raise PositionError(
+                    f"{company_id} has {company.placed[kind]} {kind}s; a company owns {content.common.pieces[kind]}"
+                )
         for tile in company.tiles + company.wheel_tiles():
             if tile not in content.tiles:
                 raise PositionError(f"{company_id} has an unknown technology tile {tile!r}")

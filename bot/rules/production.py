@@ -54,7 +54,10 @@ def systems(game: Game, company_id: str, *, exclude_powerhouse: str | None = Non
                 continue
             conduit = game.map.conduit_spaces[conduit_space]
             for powerhouse in conduit.connects_powerhouse_spaces:
-                if state.powerhouses.get(powerhouse) == company_id and powerhouse != exclude_powerhouse:
+                if (
+                    state.powerhouses.get(powerhouse) == company_id
+                    and powerhouse != exclude_powerhouse
+                ):
                     out.append(System(dam_space, conduit_space, powerhouse))
     return out
 
@@ -89,7 +92,9 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
         for drops in range(1, water + 1):
             if owner != company_id and drops > credits:
                 break  # 1 credit per drop to the conduit's owner
-            energy = production_energy(game, company_id, system.conduit, drops, bonus, second=second)
+            energy = production_energy(
+                game, company_id, system.conduit, drops, bonus, second=second
+            )
             if energy < 1:
                 continue
             fee = f", pay {owner} {drops}" if owner != company_id else ""

@@ -125,7 +125,9 @@ def _place_drops(game: Game, entry: Task, option: Option) -> None:
             game.state.headstream_water[headstream] = (
                 game.state.headstream_water.get(headstream, 0) + 1
             )
-            game.emit("drop_placed", entry["player"], source=entry["source"], data={"at": headstream})
+            game.emit(
+                "drop_placed", entry["player"], source=entry["source"], data={"at": headstream}
+            )
 
 
 # -- machinery ------------------------------------------------------------------------------
@@ -183,12 +185,10 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     energy = entry["energy"]
     # RULINGS 10: France's -3 applies only to energy from a production action.
+    ability = game.content.companies[company_id].ability_key
     discount = 0
-    if entry.get("production") and game.content.companies[company_id].ability_key == (
-        "france_contract_minus3"
-    ):
-        if game.ability_active(company_id):
-            discount = 3
+    if entry.get("production") and ability == "france_contract_minus3":
+        discount = 3 if game.ability_active(company_id) else 0
     cap = entry.get("max_energy")
     options = []
     candidates = [(cid, "own") for cid in game.company(company_id).contracts]
@@ -205,7 +205,12 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
         label = f"Fulfil {contract.kind} contract {contract_id} ({contract.energy} energy): "
         label += describe_reward(contract.reward)
         options.append(
-            Option(f"contract {contract_id}", label, group=f"contracts {where}", data=(("id", contract_id),))
+            Option(
+                f"contract {contract_id}",
+                label,
+                group=f"contracts {where}",
+                data=(("id", contract_id),),
+            )
         )
     if options:
         options.append(Option("contract none", "Fulfil no contract", group="contracts"))
@@ -246,7 +251,12 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
             label = f"Take {level} {contract_id} ({contract.energy} energy): "
             label += describe_reward(contract.reward)
             options.append(
-                Option(f"take {contract_id}", label, group=f"contracts {level}", data=(("id", contract_id),))
+                Option(
+                    f"take {contract_id}",
+                    label,
+                    group=f"contracts {level}",
+                    data=(("id", contract_id),),
+                )
             )
     return options
 
@@ -363,7 +373,9 @@ def apply_reward(
         elif key == "rotate_wheel":
             rotate_wheel(game, company_id, value, source)
         elif key == "machinery_choice":
-            tasks.append({"kind": "machinery_choice", "player": company_id, "n": value, "source": source})
+            tasks.append(
+                {"kind": "machinery_choice", "player": company_id, "n": value, "source": source}
+            )
         elif key in ("water_drops_delayed", "water_drops_flowing"):
             # RULINGS 28: a reward placing n drops may place 1 to n or be declined.
             tasks.append(
@@ -402,12 +414,22 @@ def apply_reward(
             )
         elif key == "build_elevation":
             tasks.extend(
-                {"kind": "reward_build", "player": company_id, "structure": "elevation", "source": source}
+                {
+                    "kind": "reward_build",
+                    "player": company_id,
+                    "structure": "elevation",
+                    "source": source,
+                }
                 for _ in range(value)
             )
         elif key == "build_powerhouse":
             tasks.append(
-                {"kind": "reward_build", "player": company_id, "structure": "powerhouse", "source": source}
+                {
+                    "kind": "reward_build",
+                    "player": company_id,
+                    "structure": "powerhouse",
+                    "source": source,
+                }
             )
         elif key == "build_conduit_max_production":
             tasks.append(

@@ -109,7 +109,9 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
         candidates = list(area.candidate_dam_spaces)
         for _ in range(area.count):
             space = candidates.pop(rng.below(len(candidates)))
-            state.dams[space] = Dam(owner=NEUTRAL, level=area.dam_level, water=game_map.neutral_dam_drops)
+            state.dams[space] = Dam(
+                owner=NEUTRAL, level=area.dam_level, water=game_map.neutral_dam_drops
+            )
 
     game = Game(state, content)
     for expansion in game.expansions:

@@ -34,7 +34,9 @@ class Ledger:
                 "vp": company.vp,
                 "excavators": company.excavators + sum(s.excavators for s in company.wheel),
                 "mixers": company.mixers + sum(s.mixers for s in company.wheel),
-                "engineers": game.content.officers[company.officer].starting_resources.get("engineers", 12),
+                "engineers": game.content.officers[company.officer].starting_resources.get(
+                    "engineers", 12
+                ),
             }
             tiles[cid] = Counter(company.tiles + company.wheel_tiles())
         ledger = cls(start=start, tiles=tiles)
@@ -71,7 +73,9 @@ def check(game: Game, ledger: Ledger) -> None:
         for key in ("credits", "excavators", "mixers", "engineers", "vp", "energy"):
             assert getattr(company, key) >= 0, f"{cid} has negative {key}"
         start = ledger.start[cid]
-        assert company.credits == start["credits"] + ledger.sums[cid]["credits"], f"{cid} credits drift"
+        assert company.credits == start["credits"] + ledger.sums[cid]["credits"], (
+            f"{cid} credits drift"
+        )
         assert company.vp == start["vp"] + ledger.sums[cid]["vp"], f"{cid} VP != 10 + VP events"
         wheel_e = sum(s.excavators for s in company.wheel)
         wheel_m = sum(s.mixers for s in company.wheel)
@@ -81,7 +85,9 @@ def check(game: Game, ledger: Ledger) -> None:
         if state.phase != "finished":
             assert company.energy == ledger.energy[cid], f"{cid} energy != energy events this round"
         # Engineers: supply + management spaces + construction spaces = the company's engineers.
-        on_spaces = sum(n for placements in state.spaces.values() for who, n in placements if who == cid)
+        on_spaces = sum(
+            n for placements in state.spaces.values() for who, n in placements if who == cid
+        )
         used = company.construction_spaces_used
         on_board = sum(s.engineers for s in game.content.common.construction_spaces[:used])
         assert company.engineers + on_spaces + on_board == start["engineers"], f"{cid} engineers"

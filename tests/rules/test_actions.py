@@ -55,7 +55,10 @@ def test_powerhouse_cost_rises_with_each_one_built() -> None:
     play(game, "italy", "build")
     labels = {o.notation: o.label for o in game.decision().options}
     assert "4 mixers" in labels["powerhouse P8_0"]  # third powerhouse: 2 + 2
-    assert "4 mixers + 3 credits" in labels["powerhouse P8_1"] or "red" not in labels["powerhouse P8_1"]
+    assert (
+        "4 mixers + 3 credits" in labels["powerhouse P8_1"]
+        or "red" not in labels["powerhouse P8_1"]
+    )
 
 
 def test_fourth_construction_space_needs_3_engineers_and_3_credits() -> None:

@@ -41,7 +41,17 @@ def test_every_option_round_trips_and_applies(seed: int) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "fly to the moon", "pay four", "produce D1L", "drops", "machines 2", "contract x", "?!"],
+    [
+        "",
+        "   ",
+        "fly to the moon",
+        "pay four",
+        "produce D1L",
+        "drops",
+        "machines 2",
+        "contract x",
+        "?!",
+    ],
 )
 def test_malformed_notation_is_refused_with_the_input_quoted(text: str) -> None:
     game = new_game(GameOptions(players=3, seed=1))

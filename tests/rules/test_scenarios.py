@@ -53,7 +53,7 @@ def test_water_flow_example_drops_1_to_5() -> None:
 
 def scoring_position(energies: dict[str, int], extra: str = "") -> str:
     lines = "\n".join(f"[company.{cid}]\nenergy = {energy}" for cid, energy in energies.items())
-    return f"[game]\n{FOUR}phase = \"scoring\"\nrun = \"phase\"\n{extra}\n{lines}\n"
+    return f'[game]\n{FOUR}phase = "scoring"\nrun = "phase"\n{extra}\n{lines}\n'
 
 
 def test_first_and_second_place_with_a_tie_for_second() -> None:
@@ -72,14 +72,22 @@ def test_tie_for_first_shares_eight_rounded_up() -> None:
 def test_energy_track_credits_and_the_zero_space_penalty() -> None:
     """Paul gains 4 credits, Joanna and Sophia 3; Viktor 3 credits but loses 3 VP."""
     game = load_position(scoring_position({"usa": 9, "germany": 5, "france": 5, "italy": 0}))
-    credits = {e.company: e.amount for e in game.events if e.kind == "credits" and e.source == "scoring:energy-track"}
+    credits = {
+        e.company: e.amount
+        for e in game.events
+        if e.kind == "credits" and e.source == "scoring:energy-track"
+    }
     assert credits == {"usa": 4, "germany": 3, "france": 3, "italy": 3}
     assert vp_by(game.events, "scoring:energy-track") == {"italy": -3}
 
 
 def test_energy_past_30_counts_as_30_for_credits() -> None:
     game = load_position(scoring_position({"usa": 41, "germany": 30, "france": 1, "italy": 2}))
-    credits = {e.company: e.amount for e in game.events if e.kind == "credits" and e.source == "scoring:energy-track"}
+    credits = {
+        e.company: e.amount
+        for e in game.events
+        if e.kind == "credits" and e.source == "scoring:energy-track"
+    }
     assert credits["usa"] == credits["germany"] == 8
     # First place uses the true totals (RULINGS 5).
     assert vp_by(game.events, "scoring:energy-placement")["usa"] == 6
@@ -145,9 +153,19 @@ def test_end_of_round_updates_turn_order_and_returns_engineers() -> None:
 
 def test_objective_ties_split_the_places_they_occupy() -> None:
     # Two tied for first share 15 + 10; the next is third.
-    assert objective_awards({"a": 5, "b": 5, "c": 3, "d": 1}, (15, 10, 5)) == {"a": 13, "b": 13, "c": 5, "d": 0}
+    assert objective_awards({"a": 5, "b": 5, "c": 3, "d": 1}, (15, 10, 5)) == {
+        "a": 13,
+        "b": 13,
+        "c": 5,
+        "d": 0,
+    }
     # RULINGS 7: two tied for third in a 4-player game get (5 + 0) / 2, rounded up.
-    assert objective_awards({"a": 5, "b": 4, "c": 2, "d": 2}, (15, 10, 5)) == {"a": 15, "b": 10, "c": 3, "d": 3}
+    assert objective_awards({"a": 5, "b": 4, "c": 2, "d": 2}, (15, 10, 5)) == {
+        "a": 15,
+        "b": 10,
+        "c": 3,
+        "d": 3,
+    }
     # Three tied for first share 30.
     assert objective_awards({"a": 1, "b": 1, "c": 1}, (15, 10, 5)) == {"a": 10, "b": 10, "c": 10}
 

@@ -58,7 +58,9 @@ class ToyExpansion(Expansion):
         game.gain(company_id, "engineers", -1, f"space:{YARD}")
         game.state.spaces.setdefault(YARD, []).append([company_id, 1])
         game.gain(company_id, "credits", -1, f"space:{YARD}")
-        game.push({"kind": "reward_build", "player": company_id, "structure": "statue", "source": YARD})
+        game.push(
+            {"kind": "reward_build", "player": company_id, "structure": "statue", "source": YARD}
+        )
         return True
 
     def round_scoring(self, game: Game) -> None:
