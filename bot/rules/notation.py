@@ -49,7 +49,7 @@ for _verb, _args in {
     "elevation": rf"{_ID}",
     "conduit": rf"{_ID}",
     "powerhouse": rf"{_ID}",
-    "tile": rf"{_ID}",
+    "tile": rf"{_ID}( {_ID})?",
     "pay": r"(\d+[emc])( \d+[emc]){0,2}|0",
     "produce": rf"{_ID} {_ID} \d{{1,2}}|none",
     "contract": r"\d+|none",
