@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from bot.rules.content import Content
 from bot.rules.engine import Game, Task, task
+from bot.rules.notation import register_verb
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.state import GameState
 
 PILES = ("I", "II", "III")
 SLOTS = 3
+
+register_verb("patent", r"[1-3]")  # `patent 2`: the free tile of a reward, by slot
 
 
 def deal_patent_office(state: GameState, content: Content, rng: SplitMix64) -> None:
