@@ -57,7 +57,7 @@ TILE_USES: dict[str, Callable[[Game, str, str], list[TileUse]]] = {}
 
 @dataclass(frozen=True, slots=True)
 class TileUse:
-    """One way to build with a tile: `tile` goes onto the wheel, `acts_as` gives builds and effect."""
+    """A way to build with a tile: `tile` goes on the wheel, `acts_as` gives builds and effect."""
 
     tile: str
     acts_as: str

@@ -1,4 +1,4 @@
-"""Every base executive officer, each in a scenario: set up, mutate, play notations, check numbers."""
+"""Every base executive officer in a scenario: set up, mutate, play notations, check numbers."""
 
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ def test_adv_1_base_adds_a_drop_to_each_empty_own_dam() -> None:
     game = prepare(game, cid, tiles=["adv_1_base"])
     play(game, "build", "base D8L", "tile adv_1_base", "pay 3e")
     dams = game.state.dams
-    assert (dams["D8L"].water, dams["D5L"].water, dams["D6L"].water, dams["D7L"].water) == (1, 1, 1, 0)
+    water = [dams[space].water for space in ("D8L", "D5L", "D6L", "D7L")]
+    assert water == [1, 1, 1, 0]
 
 
 def test_adv_1_elevation_turns_the_wheel_per_elevation() -> None:
