@@ -38,11 +38,19 @@ class SetupError(ValueError):
     """Options that do not describe a game the engine can set up."""
 
 
+SETUPS = ("intro", "full")  # what `GameOptions.setup` may be
+
+
+def maps_for(players: int) -> list[str]:
+    """The base-game maps a game of this many players may be set up on (offered by the service)."""
+    return ["base", "five_player"] if players == 4 else ["base"]
+
+
 def check_options(options: GameOptions, content: Content) -> None:
     """Refuse impossible options with a clear message."""
     if not 2 <= options.players <= 4:
         raise SetupError(f"Barrage is played by 2 to 4 players, not {options.players}")
-    if options.setup not in ("intro", "full"):
+    if options.setup not in SETUPS:
         raise SetupError(f"setup must be 'intro' or 'full', not {options.setup!r}")
     if options.map not in content.maps:
         raise SetupError(f"unknown map {options.map!r}; maps: {', '.join(content.maps)}")

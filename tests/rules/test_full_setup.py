@@ -140,3 +140,11 @@ def test_five_player_map_for_four_players() -> None:
     assert {game.map.area_of(space) for space in state.dams} == {"mountain", "hill", "plain"}
     with pytest.raises(SetupError, match="4 players"):
         new_game(GameOptions(players=3, setup="full", map="five_player"))
+
+
+def test_maps_offered_per_player_count() -> None:
+    from bot.rules.setup import SETUPS, maps_for
+
+    assert SETUPS == ("intro", "full")
+    assert maps_for(2) == maps_for(3) == ["base"]
+    assert maps_for(4) == ["base", "five_player"]
