@@ -102,6 +102,8 @@ def describe_space(game: Game, space: ManagementSpace) -> str:
 TurnLister = Callable[[Game, str], list[Option]]
 TurnPerformer = Callable[[Game, str, Option], None]
 TURN_ACTIONS: dict[str, tuple[TurnLister, TurnPerformer]] = {}
+# Verb of such an action -> why it is not available to a company now (for illegal-move messages).
+TURN_ACTION_REASONS: dict[str, Callable[[Game, str], str]] = {}
 
 
 def register_turn_action(name: str, lister: TurnLister, performer: TurnPerformer) -> None:

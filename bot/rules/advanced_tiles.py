@@ -15,7 +15,7 @@ engineer-free use. Anton's tile itself goes onto the wheel; the copied tile stay
 
 from __future__ import annotations
 
-from bot.rules.actions import register_turn_action
+from bot.rules.actions import TURN_ACTION_REASONS, register_turn_action
 from bot.rules.construction import (
     TILE_COSTS,
     TILE_EFFECTS,
@@ -244,3 +244,17 @@ def _free_build(game: Game, company_id: str, option: Option) -> None:
 
 
 register_turn_action("build_free", _free_build_options, _free_build)
+
+
+def _why_not_free(game: Game, company_id: str) -> str:
+    if game.company(company_id).extra.get("passed_round") == game.state.round:
+        return "you have passed for this round"
+    if not _has_free_tile(game, company_id):
+        return "you have no engineer-free tile (adv_1_powerhouse, adv_3_base) in your supply"
+    return "your engineer-free tile cannot build anywhere you can pay for now"
+
+
+TURN_ACTION_REASONS["build_free"] = _why_not_free
+TURN_ACTION_REASONS["pass"] = lambda game, company_id: (
+    "passing is for a company with no engineers left that could still build without them"
+)

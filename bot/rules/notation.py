@@ -116,9 +116,11 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
 
 
 def _explain_turn(game: Game, company_id: str, verb: str) -> str:
-    from bot.rules.actions import spaces_in_play
+    from bot.rules.actions import TURN_ACTION_REASONS, spaces_in_play
 
     company = game.company(company_id)
+    if verb in TURN_ACTION_REASONS:
+        return TURN_ACTION_REASONS[verb](game, company_id)
     if verb == "build":
         spaces = game.content.common.construction_spaces
         used = company.construction_spaces_used

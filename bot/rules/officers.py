@@ -16,7 +16,13 @@ in his tile, which she does not own (BGA lists him all the same).
 
 from __future__ import annotations
 
-from bot.rules.actions import place_engineers, register_turn_action, take_action, turn_options
+from bot.rules.actions import (
+    TURN_ACTION_REASONS,
+    place_engineers,
+    register_turn_action,
+    take_action,
+    turn_options,
+)
 from bot.rules.engine import Game, Task, task
 from bot.rules.notation import register_verb
 from bot.rules.options import Option
@@ -77,6 +83,21 @@ def _mahiri(game: Game, company_id: str, option: Option) -> None:
 
 
 register_turn_action("mahiri", _mahiri_options, _mahiri)
+
+
+def _why_not_mahiri(game: Game, company_id: str) -> str:
+    company = game.company(company_id)
+    if company.officer != MAHIRI:
+        return "only Mahiri Sekibo's company has that action space"
+    space = _next_space(game, company_id)
+    if space is None:
+        return "both of Mahiri's action spaces are used this round"
+    if company.engineers < 2:
+        return "Mahiri needs 1 engineer to copy and 1 more for the action that follows"
+    return f"the second use costs {space[1]} credits; you have {company.credits}"
+
+
+TURN_ACTION_REASONS["mahiri"] = _why_not_mahiri
 
 
 def _copy_options(game: Game, entry: Task) -> list[Option]:

@@ -172,3 +172,21 @@ def test_mahiri_copying_viktor_and_her_engineers_come_back() -> None:
     play(game, "contract none", "confirm")
     HANDLERS["end_of_round"].run(game, {"kind": "end_of_round"})
     assert game.company(cid).engineers == 12
+
+
+def test_illegal_full_game_actions_are_explained() -> None:
+    import pytest
+
+    from bot.rules import IllegalMove
+
+    game, cid = mahiri_game()
+    game.state.spaces["mahiri_1"] = [[cid, 1]]
+    game = prepare(game, cid, credits=2)
+    with pytest.raises(IllegalMove, match="second use costs 3 credits; you have 2"):
+        game.apply("mahiri")
+    with pytest.raises(IllegalMove, match="no engineer-free tile"):
+        game.apply("build_free")
+    other = game.state.turn_order[1]
+    game = prepare(game, other)
+    with pytest.raises(IllegalMove, match="only Mahiri Sekibo"):
+        game.apply("mahiri")
