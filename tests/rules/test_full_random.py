@@ -83,3 +83,20 @@ def test_random_games_use_the_full_game_features() -> None:
                     seen.add(event.source)
     assert {"patent_1", "patent_2", "patent_3", "pick", "start"} <= seen
     assert any(s.startswith("tile:adv_") for s in seen)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_replaying_the_answers_gives_the_same_state(players: int) -> None:
+    options = GameOptions(players=players, setup="full", seed=100 + players)
+    game = new_game(options)
+    rng = SplitMix64(players)
+    log: list[tuple[str, str]] = []
+    while not game.is_over:
+        decision = game.decisions()[0]
+        option = decision.options[rng.below(len(decision.options))]
+        game.apply(option, decision.player)
+        log.append((decision.player, option.notation))
+    again = new_game(options)
+    for player, notation in log:
+        again.apply(notation, player)
+    assert again.state.to_json() == game.state.to_json()
