@@ -11,7 +11,17 @@ Public API:
 from __future__ import annotations
 
 # Importing these modules registers their task kinds with the engine.
-from bot.rules import actions, construction, flow, production, rewards  # noqa: F401
+from bot.rules import (  # noqa: F401
+    actions,
+    advanced_tiles,
+    construction,
+    draft,
+    flow,
+    officers,
+    patent,
+    production,
+    rewards,
+)
 from bot.rules.engine import ENGINE_VERSION, Game
 from bot.rules.errors import (
     GameOver,

@@ -10,6 +10,7 @@ action. The turn ends with `confirm`, which reveals hidden information (refilled
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.rules.construction import can_build
@@ -53,6 +54,10 @@ def action_possible(game: Game, company_id: str, space: ManagementSpace, budget:
         return can_produce(game, company_id, effect.get("production_bonus", 0), budget)
     if "take_private_contracts" in effect:
         return any(game.state.private_offer.get(level) for level in ("green", "yellow", "red"))
+    if "take_advanced_tile_slot" in effect:
+        slot = effect["take_advanced_tile_slot"]
+        offer = game.state.patent_offer
+        return slot <= len(offer) and offer[slot - 1] is not None
     for expansion in game.expansions:
         verdict = expansion.action_possible(game, company_id, space, budget)
         if verdict is not None:
@@ -90,6 +95,30 @@ def describe_space(game: Game, space: ManagementSpace) -> str:
 
 
 # -- the turn ----------------------------------------------------------------------------
+
+# Turn actions outside the management board and the company board (an officer's own action
+# space, an engineer-free build): name -> (list its options, perform one). Their options carry
+# ("action", name) in their data.
+TurnLister = Callable[[Game, str], list[Option]]
+TurnPerformer = Callable[[Game, str, Option], None]
+TURN_ACTIONS: dict[str, tuple[TurnLister, TurnPerformer]] = {}
+# Verb of such an action -> why it is not available to a company now (for illegal-move messages).
+TURN_ACTION_REASONS: dict[str, Callable[[Game, str], str]] = {}
+
+
+def register_turn_action(name: str, lister: TurnLister, performer: TurnPerformer) -> None:
+    """Add a kind of turn action (listed after the management board's spaces)."""
+    if name in TURN_ACTIONS:
+        raise ValueError(f"turn action {name!r} is registered twice")
+    TURN_ACTIONS[name] = (lister, performer)
+
+
+def can_act(game: Game, company_id: str) -> bool:
+    """True when the company still takes turns this round: engineers left, or a turn action
+    that needs none (an engineer-free technology tile)."""
+    if game.company(company_id).engineers > 0:
+        return True
+    return any(lister(game, company_id) for lister, _ in TURN_ACTIONS.values())
 
 
 def turn_options(game: Game, company_id: str) -> list[Option]:
@@ -130,6 +159,8 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
                 data=(("space", space.id),),
             )
         )
+    for lister, _performer in TURN_ACTIONS.values():
+        options.extend(lister(game, company_id))
     for expansion in game.expansions:
         options.extend(expansion.turn_options(game, company_id))
     if company.engineers > 0 and any(s.engineers == 0 for s in spaces_in_play(game)):
@@ -148,6 +179,11 @@ def _turn(game: Game, entry: Task, option: Option) -> None:
     game.state.turn_open = True
     game.state.current = company_id
     game.push({"kind": "confirm", "player": company_id})
+    take_action(game, company_id, option)
+
+
+def take_action(game: Game, company_id: str, option: Option) -> None:
+    """Perform one turn option (after `turn`, or after Mahiri's copy)."""
     if option.notation == "build":
         company = game.company(company_id)
         space = game.content.common.construction_spaces[company.construction_spaces_used]
@@ -159,6 +195,8 @@ def _turn(game: Game, entry: Task, option: Option) -> None:
         game.push({"kind": "bank", "player": company_id})
     elif option.get("space") is not None:
         perform_space(game, company_id, game.content.space(option.get("space")))
+    elif option.get("action") in TURN_ACTIONS:
+        TURN_ACTIONS[option.get("action")][1](game, company_id, option)
     else:
         for expansion in game.expansions:
             if expansion.perform_turn_option(game, company_id, option):
@@ -276,7 +314,7 @@ def _next_turn(game: Game, entry: Task) -> None:
     start = order.index(after) + 1 if after in order else 0
     for offset in range(len(order)):
         company_id = order[(start + offset) % len(order)]
-        if game.company(company_id).engineers > 0:
+        if can_act(game, company_id):
             game.state.current = company_id
             game.push({"kind": "turn", "player": company_id})
             return

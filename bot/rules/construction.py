@@ -20,7 +20,7 @@ from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.state import Dam
 
-MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers"}
+MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers", "any": "machineries"}
 # Incomes are uncovered by the 2nd, 4th and 5th piece of these structure rows.
 INCOME_TRACKS = ("base", "elevation", "conduit")
 
@@ -29,7 +29,7 @@ INCOME_TRACKS = ("base", "elevation", "conduit")
 class Cost:
     """One way to pay for a structure: machinery of one type, plus a fixed credit fee."""
 
-    machinery: str  # "excavators" or "mixers"
+    machinery: str  # "excavators", "mixers" or "any" (either kind, mixed freely)
     amount: int
     fee: int  # red-outline credits (or a tile's printed credits)
 
@@ -49,6 +49,26 @@ class StructureKind:
 STRUCTURES: dict[str, StructureKind] = {}
 # Technology tile id -> effect applied after a build with it (advanced tiles, officers' tiles).
 TILE_EFFECTS: dict[str, Callable[[Game, str, str, str], None]] = {}
+# Technology tile id -> how it changes a structure's costs: (game, company, kind, space, costs).
+TILE_COSTS: dict[str, Callable[[Game, str, str, str, list[Cost]], list[Cost]]] = {}
+# Technology tile id -> the ways a company can use it now, when it acts as other tiles
+# (Anton Krylov's tile imitates a tile on his wheel).
+TILE_USES: dict[str, Callable[[Game, str, str], list[TileUse]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class TileUse:
+    """A way to build with a tile: `tile` goes on the wheel, `acts_as` gives builds and effect."""
+
+    tile: str
+    acts_as: str
+
+    @property
+    def notation(self) -> str:
+        """E.g. 'tile basic_base' or 'tile anton_tile adv_2_base'."""
+        if self.acts_as == self.tile:
+            return f"tile {self.tile}"
+        return f"tile {self.tile} {self.acts_as}"
 
 
 def register_structure(kind: StructureKind) -> None:
@@ -219,7 +239,14 @@ def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payme
     for replaced in range(replaceable + 1):
         machinery = cost.amount - replaced
         credits = 3 * replaced
-        if machinery > have or credits + cost.fee > budget:
+        if credits + cost.fee > budget:
+            continue
+        if cost.machinery == "any":
+            for excavators in range(min(machinery, company.excavators), -1, -1):
+                if machinery - excavators <= company.mixers:
+                    out.append(Payment(excavators, machinery - excavators, credits))
+            continue
+        if machinery > have:
             continue
         if cost.machinery == "excavators":
             out.append(Payment(machinery, 0, credits))
@@ -236,12 +263,33 @@ def kinds_in_play(game: Game) -> list[StructureKind]:
 
 def tiles_for(game: Game, company_id: str, kind: str) -> list[str]:
     """Technology tiles in the supply that can build this kind of structure."""
-    out = []
-    for tile_id in game.company(company_id).tiles:
-        builds = tile_builds(game, company_id, tile_id)
-        if kind in builds:
-            out.append(tile_id)
+    return list(dict.fromkeys(use.tile for use in uses_for(game, company_id, kind)))
+
+
+def tile_uses(game: Game, company_id: str) -> list[TileUse]:
+    """Every way to use the tiles in the company's supply."""
+    out: list[TileUse] = []
+    for tile_id in dict.fromkeys(game.company(company_id).tiles):
+        special = TILE_USES.get(tile_id)
+        out.extend(special(game, company_id, tile_id) if special else [TileUse(tile_id, tile_id)])
     return out
+
+
+def uses_for(game: Game, company_id: str, kind: str, *, free_only: bool = False) -> list[TileUse]:
+    """Tile uses that build this kind (only engineer-free tiles when `free_only`)."""
+    return [
+        use
+        for use in tile_uses(game, company_id)
+        if kind in tile_builds(game, company_id, use.acts_as)
+        and (not free_only or game.content.tiles[use.acts_as].engineer_free)
+    ]
+
+
+def tile_costs(game: Game, company_id: str, kind: str, space: str, acts_as: str) -> list[Cost]:
+    """The ways to pay for a structure built with a tile acting as `acts_as`."""
+    costs = STRUCTURES[kind].costs(game, company_id, space)
+    modifier = TILE_COSTS.get(acts_as)
+    return modifier(game, company_id, kind, space, costs) if modifier else costs
 
 
 def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
@@ -255,29 +303,39 @@ def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
     return builds
 
 
-def build_choices(game: Game, company_id: str, budget: int) -> list[tuple[str, str, int]]:
+def build_choices(
+    game: Game, company_id: str, budget: int, *, free_only: bool = False
+) -> list[tuple[str, str, int]]:
     """(kind, space, cheapest credits) for every structure a construction action can build."""
     company = game.company(company_id)
     out = []
     for kind in kinds_in_play(game):
         if company.placed.get(kind.name, 0) >= kind.pieces(game):
             continue
-        if not tiles_for(game, company_id, kind.name):
+        uses = uses_for(game, company_id, kind.name, free_only=free_only)
+        if not uses:
             continue
+        # Tiles without a cost rule share the printed costs: cost each rule once.
+        modifiers = list(dict.fromkeys(TILE_COSTS.get(use.acts_as) for use in uses))
         for space in kind.spaces(game, company_id, {}):
+            printed = kind.costs(game, company_id, space)
             best = None
-            for cost in kind.costs(game, company_id, space):
-                for payment in payments(game, company_id, cost, budget):
-                    total = payment.credits + cost.fee
-                    best = total if best is None else min(best, total)
+            for modifier in modifiers:
+                costs = (
+                    modifier(game, company_id, kind.name, space, printed) if modifier else printed
+                )
+                for cost in costs:
+                    for payment in payments(game, company_id, cost, budget):
+                        total = payment.credits + cost.fee
+                        best = total if best is None else min(best, total)
             if best is not None:
                 out.append((kind.name, space, best))
     return out
 
 
-def can_build(game: Game, company_id: str, budget: int) -> bool:
+def can_build(game: Game, company_id: str, budget: int, *, free_only: bool = False) -> bool:
     """True when at least one construction can be completed within `budget` credits."""
-    return bool(build_choices(game, company_id, budget))
+    return bool(build_choices(game, company_id, budget, free_only=free_only))
 
 
 def space_text(game: Game, space_id: str) -> str:
@@ -314,7 +372,9 @@ def _structure_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     options = []
     budget = game.company(company_id).credits
-    for kind, space, _credits in build_choices(game, company_id, budget):
+    for kind, space, _credits in build_choices(
+        game, company_id, budget, free_only=entry.get("free", False)
+    ):
         label = f"{kind.capitalize()} on {space_text(game, space)}: {_cost_text(game, company_id, kind, space)}"
         options.append(
             Option(f"{kind} {space}", label, group=kind, data=(("kind", kind), ("space", space)))
@@ -330,27 +390,31 @@ def _build_structure(game: Game, entry: Task, option: Option) -> None:
             "player": entry["player"],
             "structure": option.get("kind"),
             "space": option.get("space"),
+            "free": entry.get("free", False),
         }
     )
 
 
 def _tile_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
-    kind = STRUCTURES[entry["structure"]]
+    kind, space = entry["structure"], entry["space"]
     budget = game.company(company_id).credits
-    affordable = any(
-        payments(game, company_id, cost, budget)
-        for cost in kind.costs(game, company_id, entry["space"])
-    )
-    if not affordable:
-        return []
     options = []
-    for tile_id in dict.fromkeys(tiles_for(game, company_id, entry["structure"])):
-        tile = game.content.tiles[tile_id]
-        label = f"Use tile {tile_id}"
+    for use in uses_for(game, company_id, kind, free_only=entry.get("free", False)):
+        if not any(
+            payments(game, company_id, cost, budget)
+            for cost in tile_costs(game, company_id, kind, space, use.acts_as)
+        ):
+            continue
+        tile = game.content.tiles[use.acts_as]
+        label = f"Use tile {use.tile}" + (f" as {use.acts_as}" if use.acts_as != use.tile else "")
         if tile.effect_text:
             label += f": {tile.effect_text}"
-        options.append(Option(f"tile {tile_id}", label, group="tiles", data=(("tile", tile_id),)))
+        options.append(
+            Option(
+                use.notation, label, group="tiles", data=(("tile", use.tile), ("as", use.acts_as))
+            )
+        )
     return options
 
 
@@ -360,14 +424,15 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: f"Which technology tile builds the {e['structure']} on {e['space']}?",
 )
 def _build_tile(game: Game, entry: Task, option: Option) -> None:
-    game.push({**entry, "kind": "build_pay", "tile": option.get("tile")})
+    game.push({**entry, "kind": "build_pay", "tile": option.get("tile"), "as": option.get("as")})
 
 
 def _pay_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     budget = game.company(company_id).credits
     options = []
-    for cost in STRUCTURES[entry["structure"]].costs(game, company_id, entry["space"]):
+    acts_as = entry.get("as") or entry["tile"]
+    for cost in tile_costs(game, company_id, entry["structure"], entry["space"], acts_as):
         for payment in payments(game, company_id, cost, budget):
             label = f"Pay {payment.describe()}"
             if cost.fee:
@@ -413,7 +478,7 @@ def _build_pay(game: Game, entry: Task, option: Option) -> None:
     game.gain(company_id, "credits", -option.get("credits"), "construction:machinery-as-credits")
     rotate_wheel(game, company_id, 1, "construction")
     place_structure(game, company_id, entry["structure"], entry["space"], fee=option.get("fee"))
-    effect = TILE_EFFECTS.get(tile_id)
+    effect = TILE_EFFECTS.get(entry.get("as") or tile_id)
     if effect is not None:
         effect(game, company_id, entry["structure"], entry["space"])
 

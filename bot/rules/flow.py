@@ -7,6 +7,7 @@ from math import ceil
 
 from bot.rules.construction import pieces_by_location, structure_count
 from bot.rules.engine import HANDLERS, Game, Task, task
+from bot.rules.patent import refresh_patent_office
 from bot.rules.rewards import apply_reward, dam_owner_water, flow_from_headstream
 
 ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bonus tile.
@@ -214,6 +215,7 @@ def _end_of_round(game: Game, entry: Task) -> None:
         if back:
             game.gain(cid, "engineers", back, "end-of-round")
         company.construction_spaces_used = 0
+    refresh_patent_office(game)
     for expansion in game.expansions:
         expansion.end_of_round(game)
     state.round += 1

@@ -9,6 +9,7 @@ Grammar (one verb, then its arguments; ids as in the data files, case-insensitiv
 | `bank`, then `engineers 3` | put engineers on the Bank |
 | `base D5U`, `elevation D5U`, `conduit C1L`, `powerhouse P5_0` | what to build and where (`… none` declines a free one) |
 | `tile basic_base` | the technology tile to build with |
+| `tile anton_tile adv_2_base` | Anton Krylov's tile, imitating a tile on his wheel |
 | `pay 4e`, `pay 2m`, `pay 1e 9c` | the payment: excavators, mixers, credits instead of machinery |
 | `produce D1L C1L 2` | two drops from dam D1L through conduit C1L (`produce none` declines) |
 | `contract 201` / `contract none` | fulfil a contract, or none |
@@ -16,6 +17,10 @@ Grammar (one verb, then its arguments; ids as in the data files, case-insensitiv
 | `drops HA HB` / `drops none` | water drops placed on headstreams, in order |
 | `machines 1e0m` | machinery of your choice: 1 excavator, 0 mixers |
 | `confirm` | end your turn |
+| `pick usa`, `start 3` | full-game draft: a company/officer pair, then a starting contract |
+| `patent_1` … `patent_3`; `patent 2` | Patent Office spaces; a free tile's slot (a reward) |
+| `build_free`, `pass` | build with an engineer-free tile; stop acting with no engineers left |
+| `mahiri`, then `copy viktor_fiesler` | Mahiri's action space: copy an officer, then act |
 
 Notation is a stored format: once released, the parser keeps accepting every form above.
 """
@@ -49,7 +54,7 @@ for _verb, _args in {
     "elevation": rf"{_ID}",
     "conduit": rf"{_ID}",
     "powerhouse": rf"{_ID}",
-    "tile": rf"{_ID}",
+    "tile": rf"{_ID}( {_ID})?",
     "pay": r"(\d+[emc])( \d+[emc]){0,2}|0",
     "produce": rf"{_ID} {_ID} \d{{1,2}}|none",
     "contract": r"\d+|none",
@@ -92,7 +97,10 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
     verb = verb.lower()
     verbs = {option.notation.split(" ")[0].lower() for option in decision.options}
     intro = f"'{text}' is not legal now"
-    if decision.kind == "turn" and (verb in ("build", "bank") or verb not in VERBS):
+    from bot.rules.actions import TURN_ACTION_REASONS
+
+    turn_verb = verb in ("build", "bank") or verb in TURN_ACTION_REASONS or verb not in VERBS
+    if decision.kind == "turn" and turn_verb:
         reason = _explain_turn(game, decision.player, verb)
         if reason:
             return f"{intro}: {reason}"
@@ -111,9 +119,11 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
 
 
 def _explain_turn(game: Game, company_id: str, verb: str) -> str:
-    from bot.rules.actions import spaces_in_play
+    from bot.rules.actions import TURN_ACTION_REASONS, spaces_in_play
 
     company = game.company(company_id)
+    if verb in TURN_ACTION_REASONS:
+        return TURN_ACTION_REASONS[verb](game, company_id)
     if verb == "build":
         spaces = game.content.common.construction_spaces
         used = company.construction_spaces_used

@@ -118,6 +118,8 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
             )
     if second and options:
         options.append(Option("produce none", "No second production", group="production"))
+    elif entry.get("optional") and options:
+        options.append(Option("produce none", "Do not produce", group="production"))
     return options
 
 

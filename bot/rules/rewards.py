@@ -14,6 +14,7 @@ from typing import Any
 from bot.rules.engine import Game, Task, task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option
+from bot.rules.patent import take_patent_tile
 from bot.rules.state import NEUTRAL
 
 # -- the construction wheel ---------------------------------------------------------------
@@ -450,6 +451,13 @@ def apply_reward(
                     "areas": list(value),
                     "source": source,
                 }
+            )
+        elif key == "take_advanced_tile_slot":
+            take_patent_tile(game, company_id, value, source)
+        elif key == "advanced_technology_tile":
+            tasks.extend(
+                {"kind": "take_patent_free", "player": company_id, "source": source}
+                for _ in range(value)
             )
         else:
             for expansion in game.expansions:

@@ -1,9 +1,17 @@
 """Game setup: every pile shuffled once by the engine's PRNG, in a fixed, documented order.
 
 Draw order from `SplitMix64(seed)` (changing it changes every game, so it is part of the
-engine version): introductory pairings to seats, first turn order, headstream tiles, bonus
-tiles, objective tile, national contracts, the three private contract piles (green, yellow,
-red), neutral dams (mountain, hill, plain), then whatever expansions set up.
+engine version): introductory pairings to seats and first turn order — or, in the full game,
+the draft's draws (`bot.rules.draft`: company boards, officers, starting contracts, first
+picker, Mahiri's spare officers) — then headstream tiles, bonus tiles, objective tile, national
+contracts, the three private contract piles (green, yellow, red), neutral dams (mountain, hill,
+plain), in the full game the Patent Office piles I, II, III (`bot.rules.patent`), then
+whatever expansions set up.
+
+The full game (rulebook "Full Game Player Setup"): the players draft their companies, officers
+and starting contracts (decisions before round 1); no wild basic tiles; all six base bonus
+tiles are shuffled and five placed; the Patent Office is in play. The 4/5-player map
+(`map="five_player"`) may be chosen for 4 players (reference README, uncertainty 8).
 
 The introductory game (rulebook "Introductory Player Setup"): the four fixed pairings of
 company, officer and starting contract are dealt at random to the seats (for 2 or 3 players
@@ -16,7 +24,9 @@ advanced technology is left out.
 from __future__ import annotations
 
 from bot.rules.content import Content, load_content
+from bot.rules.draft import deal_draft, start_draft
 from bot.rules.engine import ENGINE_VERSION, Game
+from bot.rules.patent import deal_patent_office
 from bot.rules.prng import SplitMix64
 from bot.rules.state import NEUTRAL, Company, Dam, GameOptions, GameState
 
@@ -28,14 +38,24 @@ class SetupError(ValueError):
     """Options that do not describe a game the engine can set up."""
 
 
+SETUPS = ("intro", "full")  # what `GameOptions.setup` may be
+
+
+def maps_for(players: int) -> list[str]:
+    """The base-game maps a game of this many players may be set up on (offered by the service)."""
+    return ["base", "five_player"] if players == 4 else ["base"]
+
+
 def check_options(options: GameOptions, content: Content) -> None:
     """Refuse impossible options with a clear message."""
     if not 2 <= options.players <= 4:
         raise SetupError(f"Barrage is played by 2 to 4 players, not {options.players}")
-    if options.setup not in ("intro", "full"):
+    if options.setup not in SETUPS:
         raise SetupError(f"setup must be 'intro' or 'full', not {options.setup!r}")
     if options.map not in content.maps:
         raise SetupError(f"unknown map {options.map!r}; maps: {', '.join(content.maps)}")
+    if options.map == "five_player" and options.players != 4:
+        raise SetupError("the 4/5-player map is played by 4 players")
     from bot.rules.hooks import EXPANSIONS
 
     for name in options.expansions:
@@ -44,15 +64,9 @@ def check_options(options: GameOptions, content: Content) -> None:
             raise SetupError(f"unknown expansion {name!r}; available: {known}")
 
 
-def new_game(options: GameOptions, content: Content | None = None) -> Game:
-    """Set up a new game and advance it to the first decision."""
-    content = content or load_content()
-    check_options(options, content)
-    if options.setup == "full":
-        raise SetupError("the full game's draft setup is not available yet; use setup 'intro'")
-    rng = SplitMix64(options.seed)
-    state = GameState(options=options, engine_version=ENGINE_VERSION)
-
+def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> None:
+    """Deal the fixed introductory pairings to the seats and draw the first turn order."""
+    options = state.options
     matchups = list(content.introductory_matchups)
     rng.shuffle(matchups)
     for seat, matchup in enumerate(matchups[: options.players]):
@@ -77,6 +91,19 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     rng.shuffle(order)
     state.turn_order = order
 
+
+def new_game(options: GameOptions, content: Content | None = None) -> Game:
+    """Set up a new game and advance it to the first decision."""
+    content = content or load_content()
+    check_options(options, content)
+    full = options.setup == "full"
+    rng = SplitMix64(options.seed)
+    state = GameState(options=options, engine_version=ENGINE_VERSION)
+    if full:
+        deal_draft(state, content, rng)
+    else:
+        _deal_introductory(state, content, rng)
+
     game_map = content.maps[options.map]
     tiles = [tile.id for tile in content.headstream_tiles]
     rng.shuffle(tiles)
@@ -86,7 +113,7 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     bonus = [
         tile.id
         for tile in content.bonus_tiles.values()
-        if tile.set == "base" and tile.in_introductory_game
+        if tile.set == "base" and (full or tile.in_introductory_game)
     ]
     rng.shuffle(bonus)
     state.bonus_tiles = bonus[: content.costs.rounds]
@@ -112,11 +139,16 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
             state.dams[space] = Dam(
                 owner=NEUTRAL, level=area.dam_level, water=game_map.neutral_dam_drops
             )
+    if full:
+        deal_patent_office(state, content, rng)
 
     game = Game(state, content)
     for expansion in game.expansions:
         expansion.setup(game, rng)
-    state.phase = "income"
     state.stack.append({"kind": "round_start"})
+    if full:
+        start_draft(game)
+    else:
+        state.phase = "income"
     game.advance()
     return game
