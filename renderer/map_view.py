@@ -37,7 +37,16 @@ def draw_map(state: GameState, theme: Theme, highlight: Collection[str] = ()) ->
     for space_id, dam in state.dams.items():
         if space_id in layout.spaces:
             red = map_data.dam_spaces[space_id].red_outline
-            _dam(draw, layout.spaces[space_id].rect, space_id, dam.owner, dam.level, dam.water, red, theme)
+            _dam(
+                draw,
+                layout.spaces[space_id].rect,
+                space_id,
+                dam.owner,
+                dam.level,
+                dam.water,
+                red,
+                theme,
+            )
     for space_id, owner in state.conduits.items():
         if space_id in layout.spaces:
             production = map_data.conduit_spaces[space_id].production
@@ -57,7 +66,9 @@ def draw_map(state: GameState, theme: Theme, highlight: Collection[str] = ()) ->
             )
     for space_id in highlight:
         if space_id in layout.spaces:
-            d.ring(draw, layout.spaces[space_id].rect, theme.colour("highlight"), theme.colour("text"))
+            d.ring(
+                draw, layout.spaces[space_id].rect, theme.colour("highlight"), theme.colour("text")
+            )
     return image
 
 
@@ -146,9 +157,7 @@ def _conduit(
     d.text(draw, (x1 - 24, cy), str(production), sizes["value"], ink, "regular")
 
 
-def _powerhouse(
-    draw: ImageDraw.ImageDraw, rect: Rect, owner: str, red: bool, theme: Theme
-) -> None:
+def _powerhouse(draw: ImageDraw.ImageDraw, rect: Rect, owner: str, red: bool, theme: Theme) -> None:
     # A built powerhouse space is no longer selectable, so its id gives way to the owner's
     # letter: the box is too small for both at phone size.
     sizes = theme.views["map"].text
@@ -166,6 +175,8 @@ def _headstream(
     line = sizes["label"] + 8
     cy = y0 + 4 + line + line // 2 - 2
     if tile is not None:
-        d.text(draw, (x0 + 10, cy), f"T{tile}", sizes["small"], theme.colour("text"), "regular", "lm")
+        d.text(
+            draw, (x0 + 10, cy), f"T{tile}", sizes["small"], theme.colour("text"), "regular", "lm"
+        )
     if water:
         d.drop(draw, (x1 - 24, cy + 5), 15, theme.colour("water"), water, "#ffffff", sizes["small"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 PHASES = {
@@ -63,3 +63,28 @@ def phase_text(phase: str) -> str:
 def plural(n: int, word: str) -> str:
     """Return "1 drop" / "2 drops"."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def highlight_ids(notations: Iterable[str]) -> set[str]:
+    """Return the ids named by option notations, to highlight: "base D5U" -> D5U, "take 210" -> 210.
+
+    A bare action-space notation ("bank", "build") names itself; the verb of other notations
+    is dropped, and ids are upper-cased the way the map spells them when they are map ids.
+    """
+    ids: set[str] = set()
+    for notation in notations:
+        words = notation.split()
+        if len(words) == 1:
+            ids.add(words[0])
+            continue
+        for word in words[1:]:
+            if word.isdigit() and len(word) < 3:
+                continue  # a count ("engineers 3", drops in "produce D1L C1L 2")
+            ids.add(
+                word
+                if word.islower() and "_" in word
+                else word.upper()
+                if word[0].isalpha() and len(word) <= 5
+                else word
+            )
+    return ids

@@ -15,6 +15,14 @@ MARGIN = 12
 PAD = 12
 
 
+DY_BELOW_ENERGY = 30
+
+
+def _shift(values: list[int], dy: int) -> None:
+    for i in range(1, len(values), 2):
+        values[i] += dy
+
+
 def _fmt(values: Iterable[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
@@ -33,9 +41,9 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
     x0, x1 = MARGIN, WIDTH_SHARED - MARGIN
     points["title"] = [18, 10]
     rects["turn_order"] = [x0, 72, x1, 132]
-    rects["energy"] = [x0, 142, x1, 410]
+    rects["energy"] = [x0, 142, x1, 440]
     # The track: 31 cells (0..30) with room above for up to three rows of markers.
-    rects["energy_track"] = [42, 322, 1158, 352]
+    rects["energy_track"] = [42, 352, 1158, 382]
     rects["bonus"] = [x0, 420, x1, 700]
     width = (x1 - x0 - 2 * PAD - 4 * 8) // 5
     lists["bonus_tiles"] = [
@@ -47,9 +55,11 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
     col = (x1 - x0 - 2 * PAD - 2 * 10) // 3
     for i, level in enumerate(("green", "yellow", "red")):
         cx = x0 + PAD + i * (col + 10)
-        points[f"level_{level}"] = [cx, 760]
-        lists[f"private_{level}"] = [[cx, 800 + j * 94, cx + col, 800 + j * 94 + 86] for j in range(2)]
-    points["national"] = [x0 + PAD, 992]
+        points[f"level_{level}"] = [cx, 778]
+        lists[f"private_{level}"] = [
+            [cx, 800 + j * 94, cx + col, 800 + j * 94 + 86] for j in range(2)
+        ]
+    points["national"] = [x0 + PAD, 1008]
     lists["national"] = [
         [x0 + PAD + i * (col + 10), 1032, x0 + PAD + i * (col + 10) + col, 1118] for i in range(4)
     ][:3]
@@ -94,13 +104,22 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
         y += 4
     rects["management"] = [x0, top, x1, y + 8]
     height = y + 8 + MARGIN
+    # Everything below the energy panel moves down: the panel holds four rows of markers.
+    for table in (rects, points, headings, spaces):
+        for key, value in table.items():
+            if key not in ("energy", "energy_track", "title", "turn_order"):
+                _shift(value, DY_BELOW_ENERGY)
+    for value in lists.values():
+        for r in value:
+            _shift(r, DY_BELOW_ENERGY)
+    height += DY_BELOW_ENERGY
     out += ["[view]", f"width = {WIDTH_SHARED}", f"height = {height}", ""]
     out += _tables(rects, lists, points)
     out.append("[heading]")
-    out += [f'{k} = {_fmt(v)}' for k, v in headings.items()]
+    out += [f"{k} = {_fmt(v)}" for k, v in headings.items()]
     out.append("")
     out.append("[space]")
-    out += [f'{k} = {_fmt(v)}' for k, v in spaces.items()]
+    out += [f"{k} = {_fmt(v)}" for k, v in spaces.items()]
     return "\n".join(out) + "\n"
 
 
@@ -127,7 +146,12 @@ def company_toml() -> str:
     sw = (x1 - x0 - 2 * PAD - 2 * 14) // 3
     ring = [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)]
     lists["wheel_segments"] = [
-        [x0 + PAD + c * (sw + 14), 266 + r * 162, x0 + PAD + c * (sw + 14) + sw, 266 + r * 162 + 150]
+        [
+            x0 + PAD + c * (sw + 14),
+            266 + r * 162,
+            x0 + PAD + c * (sw + 14) + sw,
+            266 + r * 162 + 150,
+        ]
         for c, r in ring
     ]
     rects["tiles"] = [x0, 604, x1, 724]
@@ -148,9 +172,9 @@ def company_toml() -> str:
         [x0 + PAD + 330 + j * (cw2 + 10), 1092, x0 + PAD + 330 + j * (cw2 + 10) + cw2, 1158]
         for j in range(4)
     ]
-    rects["contracts"] = [x0, 1184, x1, 1420]
-    lists["contract_slots"] = [[x0 + PAD, 1230 + j * 44, x1 - PAD, 1270 + j * 44] for j in range(4)]
-    height = 1420 + MARGIN
+    rects["contracts"] = [x0, 1184, x1, 1464]
+    lists["contract_slots"] = [[x0 + PAD, 1230 + j * 44, x1 - PAD, 1270 + j * 44] for j in range(5)]
+    height = 1464 + MARGIN
     out += ["[view]", f"width = {WIDTH_COMPANY}", f"height = {height}", ""]
     out += _tables(rects, lists, points)
     return "\n".join(out) + "\n"

@@ -1,0 +1,118 @@
+"""The renderer's entry points: ``render`` (PNG bytes of one view) and ``render_score_sheet``."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw
+
+from bot.rules.state import GameState
+from renderer import draw as d
+from renderer.company_view import draw_company
+from renderer.map_view import draw_map
+from renderer.score_sheet import draw_score_sheet
+from renderer.shared_view import draw_shared
+from renderer.theme import ALL_VIEWS, Theme, get_theme
+
+# zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
+# would rerun the compressor for a few per cent at twice the time.
+PNG_OPTIONS = {"compress_level": 6, "optimize": False}
+FULL_CAPTION = (
+    "Full board: zoom in to read it. The map, shared and company views are sized for phones."
+)
+GAP = 16
+
+
+def render(
+    state: GameState,
+    *,
+    view: str = "map",
+    company: str | None = None,
+    theme: str = "light",
+    highlight: Iterable[str] = (),
+) -> bytes:
+    """Return a PNG of one view of ``state`` ("map", "shared", "company" or "full").
+
+    ``company`` picks the board of the company view (default: whose turn it is, else the first
+    seat); ``highlight`` lists ids to mark as legal choices (spaces, contracts, tiles, "build").
+    The state is only read.
+    """
+    return encode(render_image(state, view=view, company=company, theme=theme, highlight=highlight))
+
+
+def render_image(
+    state: GameState,
+    *,
+    view: str = "map",
+    company: str | None = None,
+    theme: str = "light",
+    highlight: Iterable[str] = (),
+) -> Image.Image:
+    """Return one view as a Pillow image (``render`` without the PNG encoding)."""
+    if view not in ALL_VIEWS:
+        raise ValueError(f"unknown view {view!r}; expected one of {list(ALL_VIEWS)}")
+    look = get_theme(theme)
+    lit = frozenset(str(h) for h in highlight)
+    if view == "map":
+        return draw_map(state, look, lit)
+    if view == "shared":
+        return draw_shared(state, look, lit)
+    if view == "company":
+        return draw_company(state, _company(state, company), look, lit)
+    return draw_full(state, look, lit)
+
+
+def render_score_sheet(
+    state: GameState, events: Iterable[object], *, theme: str = "light"
+) -> bytes:
+    """Return a PNG of the score sheet: final VP by source (from ``events``) and per-round charts."""
+    return encode(draw_score_sheet(state, list(events), get_theme(theme)))
+
+
+def encode(image: Image.Image) -> bytes:
+    """Return ``image`` as PNG bytes."""
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", **PNG_OPTIONS)
+    return buf.getvalue()
+
+
+def _company(state: GameState, company: str | None) -> str:
+    if company is None:
+        return state.current if state.current in state.companies else state.seats[0]
+    if company not in state.companies:
+        raise ValueError(
+            f"no company {company!r} in this game; expected one of {sorted(state.companies)}"
+        )
+    return company
+
+
+def draw_full(
+    state: GameState, theme: Theme, highlight: frozenset[str] = frozenset()
+) -> Image.Image:
+    """Return everything in one image: map and shared boards side by side, company boards below."""
+    sizes = theme.views["full"].text
+    top = 60
+    map_image = draw_map(state, theme, highlight)
+    shared = draw_shared(state, theme, highlight)
+    # Company boards at half scale: the full board is for zooming, and four full-size boards
+    # would double the pixels to encode.
+    boards = [draw_company(state, cid, theme, highlight).reduce(2) for cid in state.seats]
+    bw, bh = boards[0].size if boards else (0, 0)
+    left_w = map_image.width
+    rows = (len(boards) + 1) // 2
+    left_h = map_image.height + GAP + rows * (bh + GAP)
+    width = left_w + GAP + shared.width
+    height = top + max(left_h, shared.height)
+    image = Image.new("RGB", (width, height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    d.text(
+        draw, (18, top // 2), FULL_CAPTION, sizes["label"], theme.colour("text"), "regular", "lm"
+    )
+    image.paste(map_image, (0, top))
+    image.paste(shared, (left_w + GAP, top))
+    for i, board in enumerate(boards):
+        x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
+        y = top + map_image.height + GAP + (i // 2) * (bh + GAP)
+        image.paste(board, (x, y))
+    return image
