@@ -1,4 +1,4 @@
-"""The company board view: resources, construction wheel, tiles, structures and incomes, contracts."""
+"""The company board view: resources, wheel, tiles, structures and incomes, contracts."""
 
 from __future__ import annotations
 

@@ -58,7 +58,8 @@ def describe(state: GameState) -> str:
             + "."
         )
     heads = [
-        f"{hs} tile {state.headstream_tiles.get(hs, '?')} with {plural(state.headstream_water.get(hs, 0), 'drop')} waiting"
+        f"{hs} tile {state.headstream_tiles.get(hs, '?')} with "
+        f"{plural(state.headstream_water.get(hs, 0), 'drop')} waiting"
         for hs in sorted(state.headstream_tiles)
     ]
     if heads:

@@ -149,7 +149,7 @@ def _conduit(
     sizes = theme.views["map"].text
     fill, outline, ink, letter = _owner_colours(owner, theme)
     _fill_space(draw, rect, fill, outline, False, theme)
-    x0, y0, x1, y1 = rect
+    x0, y0, x1, _y1 = rect
     line = sizes["label"] + 8
     d.text(draw, ((x0 + x1) // 2, y0 + 4 + line // 2), space_id, sizes["label"], ink)
     cy = y0 + 4 + line + line // 2
@@ -171,7 +171,7 @@ def _headstream(
     draw: ImageDraw.ImageDraw, rect: Rect, tile: int | None, water: int, theme: Theme
 ) -> None:
     sizes = theme.views["map"].text
-    x0, y0, x1, y1 = rect
+    x0, y0, x1, _y1 = rect
     line = sizes["label"] + 8
     cy = y0 + 4 + line + line // 2 - 2
     if tile is not None:

@@ -66,7 +66,7 @@ def render_image(
 def render_score_sheet(
     state: GameState, events: Iterable[object], *, theme: str = "light"
 ) -> bytes:
-    """Return a PNG of the score sheet: final VP by source (from ``events``) and per-round charts."""
+    """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts."""
     return encode(draw_score_sheet(state, list(events), get_theme(theme)))
 
 

@@ -28,7 +28,7 @@ OTHER = "Other"
 
 
 def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[str, int]]:
-    """Return {company: {category: VP}} from the VP events; "Start" and "Other" make totals exact."""
+    """Return {company: {category: VP}} from VP events; "Start" and "Other" keep totals exact."""
     start = content().costs.starting_vp
     table: dict[str, dict[str, int]] = {cid: defaultdict(int) for cid in state.companies}
     for event in events:

@@ -1,4 +1,4 @@
-"""The shared boards view: round and turn order, energy track, bonus tiles, contracts, management."""
+"""The shared boards view: round, turn order, energy, bonus tiles, contracts, management."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def _turn_order(
     draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme
 ) -> None:
     sizes = theme.views["shared"].text
-    x0, y0, x1, y1 = layout.rects["turn_order"]
+    x0, y0, _x1, y1 = layout.rects["turn_order"]
     cy = (y0 + y1) // 2
     d.text(draw, (x0 + 6, cy), "Turn order", sizes["label"], theme.colour("text"), anchor="lm")
     x = x0 + 200
