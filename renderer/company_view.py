@@ -199,17 +199,18 @@ def draw_company(
             income = incomes.get((kind, n), "")
             if built:
                 # An uncovered income pays every round: drawn bold on an "active" edge.
+                # The piece has left its slot: an empty grey slot, so white pieces still contrast.
                 d.box(
                     draw,
                     rect,
-                    theme.colour("panel"),
+                    theme.colour("unused"),
                     theme.colour("active") if income else theme.colour("panel outline"),
                     4 if income else 2,
                 )
                 label = income or "✓"
                 ink = text
             else:
-                d.box(draw, rect, style.fill, style.outline, 2)
+                d.box(draw, rect, style.fill, style.outline, 3)
                 label, ink = income, style.ink
             if label:
                 d.text(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterable
 
@@ -9,10 +10,11 @@ from PIL import Image, ImageDraw
 
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer.company_view import draw_company
+from renderer.background import map_background
+from renderer.company_view import company_background, draw_company
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
-from renderer.shared_view import draw_shared
+from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import ALL_VIEWS, Theme, get_theme
 
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
@@ -22,6 +24,7 @@ FULL_CAPTION = (
     "Full board: zoom in to read it. The map, shared and company views are sized for phones."
 )
 GAP = 16
+PALETTE_COLOURS = 128
 
 
 def render(
@@ -38,7 +41,13 @@ def render(
     seat); ``highlight`` lists ids to mark as legal choices (spaces, contracts, tiles, "build").
     The state is only read.
     """
-    return encode(render_image(state, view=view, company=company, theme=theme, highlight=highlight))
+    image = render_image(state, view=view, company=company, theme=theme, highlight=highlight)
+    if view == "full":
+        # The full board has four times a partial view's pixels: mapped onto a fixed palette it
+        # encodes about four times faster and half as large, which keeps it under 150 ms and
+        # 500 KB. Partial views stay RGB: they meet their targets with exact antialiasing.
+        image = image.quantize(palette=palette(theme), dither=Image.Dither.NONE)
+    return encode(image)
 
 
 def render_image(
@@ -75,6 +84,35 @@ def encode(image: Image.Image) -> bytes:
     buf = io.BytesIO()
     image.save(buf, format="PNG", **PNG_OPTIONS)
     return buf.getvalue()
+
+
+@functools.lru_cache(maxsize=8)
+def palette(theme_name: str) -> Image.Image:
+    """Return a 128-colour palette image for ``theme_name``, drawn from its static images once.
+
+    Its sources are every theme colour and company colour (as swatches) and the static
+    backgrounds, so pieces, highlights and the antialiased edges of text all map closely.
+    """
+    theme = get_theme(theme_name)
+    colours = [*theme.colours.values()]
+    for style in theme.companies.values():
+        colours += [style.fill, style.outline, style.ink]
+    swatch = Image.new("RGB", (32 * len(colours), 32))
+    for i, colour in enumerate(colours):
+        swatch.paste(colour, (32 * i, 0, 32 * i + 32, 32))
+    sources = [
+        swatch,
+        map_background("base", theme_name),
+        shared_background(4, "intro", theme_name),
+        *(company_background(cid, theme_name) for cid in theme.companies),
+    ]
+    width = max(s.width for s in sources)
+    sheet = Image.new("RGB", (width, sum(s.height for s in sources)), theme.colour("background"))
+    y = 0
+    for source in sources:
+        sheet.paste(source, (0, y))
+        y += source.height
+    return sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
 
 
 def _company(state: GameState, company: str | None) -> str:

@@ -9,10 +9,10 @@ from PIL import Image, ImageChops, ImageColor
 
 from bot.rules.state import Dam, GameState
 from renderer.describe import describe
-from renderer.render import render, render_image
-from renderer.words import highlight_ids
 from renderer.layout import board_layout, map_layout
+from renderer.render import render, render_image
 from renderer.theme import PARTIAL_VIEWS, THEMES, get_theme
+from renderer.words import highlight_ids
 
 Rect = tuple[int, int, int, int]
 
