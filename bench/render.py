@@ -3,37 +3,23 @@
 from __future__ import annotations
 
 import io
-import random
 import statistics
 import sys
 import time
 
 from PIL import Image
 
-from bot.rules import GameOptions, GameState, new_game
 from renderer.render import PNG_OPTIONS, palette, render, render_image
+from renderer.samples import midgame_state
 
 RUNS = 15
 VIEWS = ("map", "shared", "company", "full")
 TARGET_MS = {"map": 80, "shared": 80, "company": 80, "full": 150}
 
 
-def midgame() -> GameState:
-    """Return round 3 of a seeded random 4-player game (the docs/ samples' position)."""
-    game = new_game(GameOptions(players=4, seed=3))
-    rng = random.Random(1)
-    while not game.is_over and game.state.round < 3:
-        decision = rng.choice(game.decisions())
-        game.apply(rng.choice(decision.options).notation, decision.player)
-    for _ in range(25):
-        decision = rng.choice(game.decisions())
-        game.apply(rng.choice(decision.options).notation, decision.player)
-    return game.state
-
-
 def main(runs: int = RUNS) -> None:
     """Time every view of the mid-game position and print a table."""
-    state = midgame()
+    state = midgame_state()
     for view in VIEWS:  # warm the static backgrounds: they are drawn once per process
         render(state, view=view)
     print(f"PNG options: {PNG_OPTIONS}; {runs} runs per view")

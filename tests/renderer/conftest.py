@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import functools
-import random
 
 import pytest
 
 from bot.rules import GameOptions, GameState, new_game
+from renderer.samples import midgame_state
 
 
 @functools.cache
 def _midgame_json() -> dict:
-    game = new_game(GameOptions(players=4, seed=3))
-    rng = random.Random(1)
-    while not game.is_over and game.state.round < 3:
-        decision = rng.choice(game.decisions())
-        game.apply(rng.choice(decision.options).notation, decision.player)
-    for _ in range(25):
-        decision = rng.choice(game.decisions())
-        game.apply(rng.choice(decision.options).notation, decision.player)
-    return game.state.to_json()
+    return midgame_state().to_json()
 
 
 @pytest.fixture

@@ -57,7 +57,8 @@ def test_full_view_holds_map_and_shared_side_by_side(midgame: GameState, theme: 
     image = _decode(render(midgame, view="full", theme=theme))
     assert image.width == EXPECTED_SIZE["map"][0] + 16 + EXPECTED_SIZE["shared"][0]
     assert image.height >= EXPECTED_SIZE["shared"][1]
-    assert image.mode == "RGB"
+    # A palette image (see render.palette) without a transparent index is still opaque.
+    assert image.mode in ("RGB", "P") and "transparency" not in image.info
 
 
 def test_render_does_not_change_the_state(midgame: GameState) -> None:
