@@ -1,1 +1,15 @@
-"""renderer package."""
+"""Board renderer: pure functions from a game state to PNG images and a text description.
+
+render(state, *, view="map"|"shared"|"company"|"full", company=None, theme="light",
+       highlight=()) -> bytes
+render_score_sheet(state, events, *, theme="light") -> bytes
+describe(state) -> str
+"""
+
+from __future__ import annotations
+
+from renderer.describe import describe
+from renderer.render import render, render_image, render_score_sheet
+from renderer.words import highlight_ids
+
+__all__ = ["describe", "highlight_ids", "render", "render_image", "render_score_sheet"]

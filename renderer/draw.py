@@ -9,6 +9,7 @@ from PIL import ImageDraw
 
 from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
+from renderer.theme import CompanyStyle
 
 
 def text(
@@ -76,3 +77,82 @@ def shape_points(shape: str, centre: Point, radius: float) -> list[tuple[float, 
         )
         for i in range(sides)
     ]
+
+
+def piece(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    radius: int,
+    style: CompanyStyle,
+    letter_size: int,
+) -> None:
+    """Draw a company's piece: its shape in its colour with its letter, for colour-blind players."""
+    cx, cy = centre
+    # A triangle's letter sits low and needs more room, so the triangle is drawn larger.
+    # Polygons look smaller than a circle of the same radius and must still hold the letter.
+    r = radius * {"triangle": 1.35, "square": 1.3, "diamond": 1.15, "hexagon": 1.05}.get(
+        style.shape, 1.0
+    )
+    ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
+    if style.shape == "circle":
+        draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), fill=style.fill, outline=style.outline, width=3
+        )
+    else:
+        pts = shape_points(
+            style.shape, (cx, cy + (radius * 0.25 if style.shape == "triangle" else 0)), r
+        )
+        draw.polygon(pts, fill=style.fill, outline=style.outline, width=3)
+    text(draw, (cx, ly), style.letter, letter_size, style.ink)
+
+
+def drop(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    radius: int,
+    fill: str,
+    number: int | None = None,
+    ink: str = "#ffffff",
+    size: int = 30,
+) -> None:
+    """Draw a water drop (a circle with a point on top), optionally with a number inside."""
+    cx, cy = centre
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=fill)
+    top = cy - radius * 1.6
+    draw.polygon(
+        [
+            (cx, top),
+            (cx + radius * 0.8, cy - radius * 0.55),
+            (cx - radius * 0.8, cy - radius * 0.55),
+        ],
+        fill=fill,
+    )
+    if number is not None:
+        text(draw, (cx, cy + 1), str(number), size, ink)
+
+
+def ring(draw: ImageDraw.ImageDraw, rect: Rect, colour: str, edge: str, width: int = 6) -> None:
+    """Draw a highlight ring just outside ``rect``, with a thin contrasting edge around it."""
+    x0, y0, x1, y1 = rect
+    g = width
+    draw.rounded_rectangle(
+        (x0 - g - 2, y0 - g - 2, x1 + g + 1, y1 + g + 1), radius=12, outline=edge, width=2
+    )
+    draw.rounded_rectangle(
+        (x0 - g, y0 - g, x1 + g - 1, y1 + g - 1), radius=10, outline=colour, width=g
+    )
+
+
+def fit(content: str, size: int, width: int, weight: Weight = "regular") -> str:
+    """Return ``content`` cut with an ellipsis so it fits ``width`` pixels at ``size``."""
+    f = font(size, weight)
+    if f.getlength(content) <= width:
+        return content
+    while content and f.getlength(content + "…") > width:
+        content = content[:-1]
+    return content + "…"
+
+
+def text_width(content: str, size: int, weight: Weight = "regular") -> float:
+    """Return the advance width of ``content`` in pixels."""
+    return font(size, weight).getlength(content)

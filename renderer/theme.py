@@ -122,6 +122,14 @@ _LIGHT: dict[str, str] = {
     "highlight": "#ffcc00",
     "production": "#1b1b1b",
     "space text": "#1b1b1b",
+    "contract green": "#2e8b3e",
+    "contract yellow": "#d9a800",
+    "contract red": "#c8372d",
+    "contract national": "#4a6fa5",
+    "track": "#e9e4d4",
+    "track mark": "#6f6a5e",
+    "unused": "#e4e0d4",
+    "active": "#2f9e44",
 }
 
 _DARK: dict[str, str] = {
@@ -148,6 +156,14 @@ _DARK: dict[str, str] = {
     "highlight": "#ffd21a",
     "production": "#1b1b1b",
     "space text": "#1b1b1b",
+    "contract green": "#3fae52",
+    "contract yellow": "#e8bd1c",
+    "contract red": "#e0554a",
+    "contract national": "#6f95cf",
+    "track": "#3d424a",
+    "track mark": "#a9a397",
+    "unused": "#2a2d32",
+    "active": "#51cf66",
 }
 
 THEMES: Mapping[str, Theme] = _frozen(

@@ -114,3 +114,48 @@ def map_layout(map_id: str) -> MapLayout:
     if map_id not in MAP_LAYOUTS:
         raise ValueError(f"no layout for map {map_id!r}; expected one of {list(MAP_LAYOUTS)}")
     return parse_map_layout(read_toml(f"{map_id}.toml"))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """A board view's geometry (shared boards, company board): named rects, rect lists, points.
+
+    ``spaces`` places the selectable spaces of the board by engine id (management spaces);
+    ``headings`` places section headings by section id.
+    """
+
+    name: str
+    width: int
+    height: int
+    rects: Mapping[str, Rect]
+    lists: Mapping[str, tuple[Rect, ...]]
+    points: Mapping[str, Point]
+    spaces: Mapping[str, Rect]
+    headings: Mapping[str, Point]
+
+
+def parse_board_layout(name: str, data: Mapping[str, Any]) -> BoardLayout:
+    """Build a BoardLayout from parsed layout TOML."""
+    return BoardLayout(
+        name=name,
+        width=int(data["view"]["width"]),
+        height=int(data["view"]["height"]),
+        rects=MappingProxyType({k: _rect(v) for k, v in data.get("rect", {}).items()}),
+        lists=MappingProxyType(
+            {k: tuple(_rect(r) for r in v) for k, v in data.get("rects", {}).items()}
+        ),
+        points=MappingProxyType({k: _point(v) for k, v in data.get("point", {}).items()}),
+        spaces=MappingProxyType({k: _rect(v) for k, v in data.get("space", {}).items()}),
+        headings=MappingProxyType({k: _point(v) for k, v in data.get("heading", {}).items()}),
+    )
+
+
+BOARD_LAYOUTS = ("shared", "company")
+
+
+@functools.cache
+def board_layout(name: str) -> BoardLayout:
+    """Return the packaged layout of the board view ``name`` ("shared" or "company")."""
+    if name not in BOARD_LAYOUTS:
+        raise ValueError(f"no board layout {name!r}; expected one of {list(BOARD_LAYOUTS)}")
+    return parse_board_layout(name, read_toml(f"{name}.toml"))

@@ -1,0 +1,67 @@
+"""A text summary of a game state, for captions, accessibility and tests."""
+
+from __future__ import annotations
+
+from bot.rules.state import NEUTRAL, GameState
+from renderer.content import content
+from renderer.map_view import ROUNDS, company_name
+from renderer.theme import get_theme
+from renderer.words import phase_text, plural
+
+
+def describe(state: GameState) -> str:
+    """Return a plain-text summary: round, phase, turn order, each company, the map's water."""
+    c = content()
+    lines: list[str] = []
+    if state.finished:
+        ranking = state.result.get("ranking", [])
+        places = ", ".join(
+            f"{r['place']}. {company_name(r['company'])} {r['vp']} VP" for r in ranking
+        )
+        lines.append(f"Game over. {places}".rstrip())
+    else:
+        lines.append(f"Round {state.round} of {ROUNDS}, phase {phase_text(state.phase)}.")
+    order = ", ".join(company_name(cid) for cid in state.turn_order)
+    lines.append(f"Turn order: {order}.")
+    if state.current and not state.finished:
+        lines.append(f"{company_name(state.current)} to play.")
+    styles = get_theme().companies
+    for cid, co in state.companies.items():
+        officer = c.officers.get(co.officer)
+        placed = ", ".join(
+            f"{co.placed.get(k, 0)} {k}" for k in ("base", "elevation", "conduit", "powerhouse")
+        )
+        contracts = ", ".join(str(x) for x in co.contracts) or "none"
+        lines.append(
+            f"{company_name(cid)} ({styles[cid].letter}, {styles[cid].shape}; "
+            f"{officer.name if officer else co.officer}): {co.vp} VP, {co.energy} energy, "
+            f"{co.credits} credits, {co.excavators} excavators, {co.mixers} mixers, "
+            f"{co.engineers} engineers; built {placed}; contracts {contracts}; "
+            f"{len(co.fulfilled)} fulfilled."
+        )
+    dams = [
+        f"{sid} {'neutral' if d.owner == NEUTRAL else company_name(d.owner)} level {d.level} "
+        f"holding {plural(d.water, 'drop')}"
+        for sid, d in state.dams.items()
+    ]
+    lines.append("Dams: " + ("; ".join(dams) if dams else "none") + ".")
+    if state.conduits:
+        lines.append(
+            "Conduits: "
+            + ", ".join(f"{s} {company_name(o)}" for s, o in state.conduits.items())
+            + "."
+        )
+    if state.powerhouses:
+        lines.append(
+            "Powerhouses: "
+            + ", ".join(f"{s} {company_name(o)}" for s, o in state.powerhouses.items())
+            + "."
+        )
+    heads = [
+        f"{hs} tile {state.headstream_tiles.get(hs, '?')} with "
+        f"{plural(state.headstream_water.get(hs, 0), 'drop')} waiting"
+        for hs in sorted(state.headstream_tiles)
+    ]
+    if heads:
+        lines.append("Headstreams: " + "; ".join(heads) + ".")
+    return "\n".join(lines)

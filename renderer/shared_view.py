@@ -1,0 +1,358 @@
+"""The shared boards view: round, turn order, energy, bonus tiles, contracts, management."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection
+
+from PIL import Image, ImageDraw
+
+from bot.rules.state import GameState
+from renderer import draw as d
+from renderer.content import content
+from renderer.layout import BoardLayout, Rect, board_layout
+from renderer.map_view import ROUNDS, company_name
+from renderer.theme import Theme, get_theme
+from renderer.words import phase_text, reward_text
+
+SECTION_NAMES = {
+    "turbine_station": "Turbine station (produce)",
+    "water_management": "Water management",
+    "bank": "Bank",
+    "workshop": "Workshop (rotate the wheel)",
+    "machinery_shop": "Machinery shop",
+    "contract_office": "Contract office",
+    "patent_office": "Patent office",
+}
+LEVELS = ("green", "yellow", "red")
+TRACK_CELLS = 31  # energy 0..30; more is shown at 30
+
+
+def _in_play(space, players: int, setup: str) -> bool:
+    return space.min_companies <= players and not (
+        setup == "intro" and space.not_in_introductory_game
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def shared_background(players: int, setup: str, theme_name: str) -> Image.Image:
+    """Return the static part of the shared view for a game size (callers ``copy()`` it)."""
+    theme = get_theme(theme_name)
+    layout = board_layout("shared")
+    sizes = theme.views["shared"].text
+    image = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    for name in ("energy", "bonus", "contracts", "management"):
+        d.box(draw, layout.rects[name], theme.colour("panel"), theme.colour("panel outline"))
+    x0, y0, _, _ = layout.rects["energy"]
+    d.text(draw, (x0 + 12, y0 + 8), "Energy this round", sizes["heading"], text, anchor="la")
+    _, _, x1, _ = layout.rects["energy"]
+    d.text(draw, (x1 - 12, y0 + 12), "bonus tile needs 6+", sizes["small"], muted, "regular", "ra")
+    _track(draw, layout.rects["energy_track"], theme)
+    x0, y0, _, _ = layout.rects["bonus"]
+    d.text(draw, (x0 + 12, y0 + 8), "Round bonus tiles", sizes["heading"], text, anchor="la")
+    x0, y0, _, _ = layout.rects["contracts"]
+    d.text(draw, (x0 + 12, y0 + 8), "Contract offer", sizes["heading"], text, anchor="la")
+    for level in LEVELS:
+        at = layout.points[f"level_{level}"]
+        draw.rectangle(
+            (at[0], at[1] - 14, at[0] + 28, at[1] + 14), fill=theme.colour(f"contract {level}")
+        )
+        d.text(draw, (at[0] + 38, at[1]), f"private {level}", sizes["label"], text, anchor="lm")
+    at = layout.points["national"]
+    draw.rectangle(
+        (at[0], at[1] - 14, at[0] + 28, at[1] + 14), fill=theme.colour("contract national")
+    )
+    d.text(draw, (at[0] + 38, at[1]), "national", sizes["label"], text, anchor="lm")
+    at = layout.points["patent"]
+    d.text(draw, (at[0], at[1] + 28), "Patent tiles", sizes["label"], text, anchor="lm")
+    x0, y0, _, _ = layout.rects["management"]
+    d.text(draw, (x0 + 12, y0 + 8), "Management board", sizes["heading"], text, anchor="la")
+    for section, at in layout.headings.items():
+        d.text(draw, at, SECTION_NAMES.get(section, section), sizes["label"], muted, anchor="la")
+    for space in content().management_spaces:
+        if space.id in layout.spaces:
+            _space(draw, layout.spaces[space.id], space, _in_play(space, players, setup), theme)
+    return image
+
+
+def _track(draw: ImageDraw.ImageDraw, rect: Rect, theme: Theme) -> None:
+    sizes = theme.views["shared"].text
+    x0, y0, x1, y1 = rect
+    cell = (x1 - x0) / TRACK_CELLS
+    bonus = set(content().energy_track.bonus_section_min_energy)
+    for i in range(TRACK_CELLS):
+        cx0 = x0 + round(i * cell)
+        fill = theme.colour("track mark") if i in bonus else theme.colour("track")
+        draw.rectangle((cx0, y0, x0 + round((i + 1) * cell) - 2, y1), fill=fill)
+        if i % 6 == 0 or i == TRACK_CELLS - 1:
+            d.text(
+                draw,
+                (cx0 + cell / 2, y1 + 22),
+                str(i),
+                sizes["small"],
+                theme.colour("text"),
+                "regular",
+            )
+
+
+def _space(draw: ImageDraw.ImageDraw, rect: Rect, space, in_play: bool, theme: Theme) -> None:
+    sizes = theme.views["shared"].text
+    x0, y0, x1, y1 = rect
+    fill = theme.colour("panel") if in_play else theme.colour("unused")
+    ink = theme.colour("text") if in_play else theme.colour("text muted")
+    if space.red_outline:
+        d.box(draw, rect, fill, theme.colour("red outline"), width=4)
+    else:
+        d.box(draw, rect, fill, theme.colour("panel outline"), width=2)
+    cy = (y0 + y1) // 2
+    # Engineers needed as pips, as on the board: a number would cost text width we lack.
+    for i in range(space.engineers):
+        px = x0 + 16 + i * 16
+        draw.ellipse((px - 6, cy - 6, px + 6, cy + 6), fill=ink)
+    tx = x0 + 16 + max(space.engineers, 1) * 16
+    d.text(draw, (tx, cy), space.id, sizes["label"], ink, "regular", "lm")
+    if space.action_cost:
+        d.text(draw, (x1 - 12, cy), f"{space.action_cost}c", sizes["small"], ink, "regular", "rm")
+
+
+def draw_shared(state: GameState, theme: Theme, highlight: Collection[str] = ()) -> Image.Image:
+    """Return the shared boards view of ``state`` as a new RGB image."""
+    layout = board_layout("shared")
+    image = shared_background(state.options.players, state.options.setup, theme.name).copy()
+    draw = ImageDraw.Draw(image)
+    sizes = theme.views["shared"].text
+    text = theme.colour("text")
+    title = (
+        "Game over"
+        if state.finished
+        else f"Round {state.round} of {ROUNDS} · {phase_text(state.phase)}"
+    )
+    d.text(draw, layout.points["title"], title, sizes["title"], text, anchor="la")
+    _turn_order(draw, layout, state, theme)
+    _energy(draw, layout, state, theme)
+    _bonus(draw, layout, state, theme)
+    _contracts(draw, layout, state, theme, highlight)
+    _occupants(draw, layout, state, theme)
+    for space_id in highlight:
+        if space_id in layout.spaces:
+            d.ring(draw, layout.spaces[space_id], theme.colour("highlight"), text, width=5)
+    return image
+
+
+def _turn_order(
+    draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme
+) -> None:
+    sizes = theme.views["shared"].text
+    x0, y0, _x1, y1 = layout.rects["turn_order"]
+    cy = (y0 + y1) // 2
+    d.text(draw, (x0 + 6, cy), "Turn order", sizes["label"], theme.colour("text"), anchor="lm")
+    x = x0 + 200
+    for cid in state.turn_order:
+        name = company_name(cid)
+        width = 52 + int(d.text_width(name, sizes["label"])) + 16
+        if cid == state.current and not state.finished:
+            d.box(
+                draw,
+                (x - 4, y0, x + width - 8, y1),
+                theme.colour("highlight"),
+                theme.colour("text"),
+                2,
+                10,
+            )
+        d.piece(draw, (x + 22, cy), 20, theme.company(cid), sizes["small"])
+        ink = "#1b1b1b" if cid == state.current else theme.colour("text")
+        d.text(draw, (x + 48, cy), name, sizes["label"], ink, "regular", "lm")
+        x += width + 8
+
+
+def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
+    sizes = theme.views["shared"].text
+    x0, y0, x1, _ = layout.rects["energy_track"]
+    cell = (x1 - x0) / TRACK_CELLS
+    # Markers on nearby cells would overlap, so each goes on the lowest free row above the track.
+    rows: list[list[float]] = [[] for _ in range(4)]
+    companies = sorted(state.companies.values(), key=lambda c: (c.energy, c.seat))
+    for company in companies:
+        cx = x0 + (min(company.energy, TRACK_CELLS - 1) + 0.5) * cell
+        row = next(
+            (i for i, xs in enumerate(rows) if all(abs(cx - x) >= 44 for x in xs)), len(rows) - 1
+        )
+        rows[row].append(cx)
+        cy = y0 - 24 - row * 40
+        d.piece(draw, (round(cx), cy), 20, theme.company(company.id), sizes["small"])
+
+
+def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
+    sizes = theme.views["shared"].text
+    tiles = content().bonus_tiles
+    for i, (rect, tile_id) in enumerate(
+        zip(layout.lists["bonus_tiles"], state.bonus_tiles, strict=False)
+    ):
+        rnd = i + 1
+        current = rnd == state.round and not state.finished
+        past = rnd < state.round or state.finished
+        fill = theme.colour("highlight") if current else theme.colour("panel")
+        ink = "#1b1b1b" if current else theme.colour("text muted" if past else "text")
+        d.box(
+            draw,
+            rect,
+            fill,
+            theme.colour("text") if current else theme.colour("panel outline"),
+            4 if current else 2,
+        )
+        x0, y0, x1, y1 = rect
+        cx = (x0 + x1) // 2
+        tile = tiles.get(tile_id)
+        vp = f" · {tile.vp_each}VP" if tile else ""
+        d.text(draw, (cx, y0 + 26), f"R{rnd}{vp}", sizes["label"], ink)
+        d.text(
+            draw,
+            (cx, y0 + 66),
+            d.fit(tile_id, sizes["small"], x1 - x0 - 10),
+            sizes["small"],
+            ink,
+            "regular",
+        )
+        d.text(
+            draw,
+            (cx, y0 + 104),
+            "now" if current else ("done" if past else ""),
+            sizes["small"],
+            ink,
+            "regular",
+        )
+    x0, y0, x1, y1 = layout.rects["objective"]
+    d.text(
+        draw, (x0, (y0 + y1) // 2), "Objective:", sizes["label"], theme.colour("text"), anchor="lm"
+    )
+    d.text(
+        draw,
+        (x0 + 180, (y0 + y1) // 2),
+        state.objective or "—",
+        sizes["label"],
+        theme.colour("text"),
+        "regular",
+        "lm",
+    )
+
+
+def _contract_box(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    contract_id: int | None,
+    level: str,
+    theme: Theme,
+    lit: bool,
+) -> None:
+    sizes = theme.views["shared"].text
+    x0, y0, x1, y1 = rect
+    if contract_id is None:
+        d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
+        d.text(
+            draw,
+            ((x0 + x1) // 2, (y0 + y1) // 2),
+            "empty",
+            sizes["small"],
+            theme.colour("text muted"),
+            "regular",
+        )
+        return
+    contract = content().contracts.get(contract_id)
+    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+    draw.rectangle((x0 + 3, y0 + 3, x0 + 16, y1 - 3), fill=theme.colour(f"contract {level}"))
+    energy = f" · {contract.energy}⚡" if contract else ""
+    d.text(
+        draw,
+        (x0 + 26, y0 + 22),
+        f"{contract_id}{energy}",
+        sizes["label"],
+        theme.colour("text"),
+        anchor="lm",
+    )
+    if contract:
+        reward = d.fit(reward_text(contract.reward), sizes["small"], x1 - x0 - 36)
+        d.text(
+            draw, (x0 + 26, y0 + 62), reward, sizes["small"], theme.colour("text"), "regular", "lm"
+        )
+    if lit:
+        d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
+
+
+def _contracts(
+    draw: ImageDraw.ImageDraw,
+    layout: BoardLayout,
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str],
+) -> None:
+    lit = {str(h) for h in highlight}
+    for level in LEVELS:
+        offer = state.private_offer.get(level, [])
+        for i, rect in enumerate(layout.lists[f"private_{level}"]):
+            cid = offer[i] if i < len(offer) else None
+            _contract_box(draw, rect, cid, level, theme, str(cid) in lit)
+    for i, rect in enumerate(layout.lists["national"]):
+        cid = state.national_offer[i] if i < len(state.national_offer) else None
+        _contract_box(draw, rect, cid, "national", theme, str(cid) in lit)
+    sizes = theme.views["shared"].text
+    if not state.patent_offer:
+        x0, y0, _, y1 = layout.lists["patent"][0]
+        d.text(
+            draw,
+            (x0, (y0 + y1) // 2),
+            "not in the introductory game",
+            sizes["small"],
+            theme.colour("text muted"),
+            "regular",
+            "lm",
+        )
+        return
+    for rect, tile in zip(layout.lists["patent"], state.patent_offer, strict=False):
+        x0, y0, x1, y1 = rect
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+        label = d.fit(tile or "empty", sizes["small"], x1 - x0 - 12)
+        d.text(
+            draw,
+            ((x0 + x1) // 2, (y0 + y1) // 2),
+            label,
+            sizes["small"],
+            theme.colour("text"),
+            "regular",
+        )
+        if tile and tile in lit:
+            d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
+
+
+def _occupants(
+    draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme
+) -> None:
+    sizes = theme.views["shared"].text
+    for space_id, placements in state.spaces.items():
+        rect = layout.spaces.get(space_id)
+        if rect is None or not placements:
+            continue
+        x0, y0, x1, y1 = rect
+        cy = (y0 + y1) // 2
+        # Exclusive spaces hold one company at their right end; the Bank fills from its middle.
+        x = x1 - 96 if len(placements) == 1 and x1 - x0 < 800 else x0 + 420
+        for company_id, engineers in placements:
+            d.box(
+                draw,
+                (x - 8, y0 + 3, x + 84, y1 - 3),
+                theme.colour("panel"),
+                theme.colour("panel"),
+                1,
+                6,
+            )
+            d.piece(draw, (x + 18, cy), 20, theme.company(company_id), sizes["small"])
+            d.text(
+                draw,
+                (x + 44, cy),
+                f"×{engineers}",
+                sizes["small"],
+                theme.colour("text"),
+                anchor="lm",
+            )
+            x += 100

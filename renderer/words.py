@@ -1,0 +1,90 @@
+"""Short texts for the pictures: rewards, phases and names, short enough to fit their boxes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+PHASES = {
+    "setup": "setup",
+    "income": "income",
+    "actions": "actions",
+    "water_flow": "water flow",
+    "scoring": "scoring",
+    "end_of_round": "end of round",
+    "end": "final scoring",
+    "finished": "game over",
+}
+
+AREA_LETTERS = {"mountain": "M", "hill": "H", "plain": "P"}
+
+
+def reward_text(reward: Mapping[str, Any]) -> str:
+    """Return a compact reward, e.g. "5VP 1exc" or "Base M/H" (what a contract or income gives)."""
+    parts: list[str] = []
+    for key, value in reward.items():
+        match key:
+            case "vp":
+                parts.append(f"{value}VP")
+            case "credits":
+                parts.append(f"{value}c")
+            case "excavators":
+                parts.append(f"{value}exc")
+            case "mixers":
+                parts.append(f"{value}mix")
+            case "machinery_choice":
+                parts.append(f"{value}mach")
+            case "rotate_wheel":
+                parts.append(f"rot{value}")
+            case "energy":
+                parts.append(f"+{value}⚡")
+            case "water_drops_flowing":
+                parts.append(f"{value}flow")
+            case "water_drops_delayed":
+                parts.append(f"{value}drop")
+            case "build_base_in_areas":
+                parts.append("Base " + "/".join(AREA_LETTERS.get(a, a) for a in value))
+            case "build_conduit_max_production":
+                parts.append(f"Conduit≤{value}")
+            case "build_elevation":
+                parts.append("Elev.")
+            case "build_powerhouse":
+                parts.append("P.house")
+            case _:
+                parts.append(f"{key} {value}")
+    return " ".join(parts)
+
+
+def phase_text(phase: str) -> str:
+    """Return the phase as players say it."""
+    return PHASES.get(phase, phase.replace("_", " "))
+
+
+def plural(n: int, word: str) -> str:
+    """Return "1 drop" / "2 drops"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def highlight_ids(notations: Iterable[str]) -> set[str]:
+    """Return the ids named by option notations, to highlight: "base D5U" -> D5U, "take 210" -> 210.
+
+    A bare action-space notation ("bank", "build") names itself; the verb of other notations
+    is dropped, and ids are upper-cased the way the map spells them when they are map ids.
+    """
+    ids: set[str] = set()
+    for notation in notations:
+        words = notation.split()
+        if len(words) == 1:
+            ids.add(words[0])
+            continue
+        for word in words[1:]:
+            if word.isdigit() and len(word) < 3:
+                continue  # a count ("engineers 3", drops in "produce D1L C1L 2")
+            ids.add(
+                word
+                if word.islower() and "_" in word
+                else word.upper()
+                if word[0].isalpha() and len(word) <= 5
+                else word
+            )
+    return ids

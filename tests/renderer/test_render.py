@@ -1,0 +1,262 @@
+"""Rendered views decode at their expected size and show what the state says."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops, ImageColor
+
+from bot.rules.state import Dam, GameState
+from renderer.describe import describe
+from renderer.layout import board_layout, map_layout
+from renderer.render import render, render_image
+from renderer.theme import PARTIAL_VIEWS, THEMES, get_theme
+from renderer.words import highlight_ids
+
+Rect = tuple[int, int, int, int]
+
+
+def _decode(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def _differs(a: Image.Image, b: Image.Image, rect: Rect) -> bool:
+    return ImageChops.difference(a.crop(rect), b.crop(rect)).getbbox() is not None
+
+
+def _count(image: Image.Image, rect: Rect, colour: str) -> int:
+    rgb = ImageColor.getrgb(colour)
+    colours = image.crop(rect).convert("RGB").getcolors(maxcolors=1 << 20) or []
+    return sum(n for n, c in colours if c == rgb)
+
+
+EXPECTED_SIZE = {
+    "map": (map_layout("base").width, map_layout("base").height),
+    "shared": (board_layout("shared").width, board_layout("shared").height),
+    "company": (board_layout("company").width, board_layout("company").height),
+}
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("view", PARTIAL_VIEWS)
+def test_partial_views_decode_with_the_layout_size(
+    midgame: GameState, view: str, theme: str
+) -> None:
+    image = _decode(render(midgame, view=view, theme=theme))
+    assert image.format == "PNG"
+    assert image.size == EXPECTED_SIZE[view]
+    assert image.size[0] == get_theme(theme).views[view].width
+    assert image.mode == "RGB"  # opaque on Discord's light and dark themes
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_full_view_holds_map_and_shared_side_by_side(midgame: GameState, theme: str) -> None:
+    image = _decode(render(midgame, view="full", theme=theme))
+    assert image.width == EXPECTED_SIZE["map"][0] + 16 + EXPECTED_SIZE["shared"][0]
+    assert image.height >= EXPECTED_SIZE["shared"][1]
+    # A palette image (see render.palette) without a transparent index is still opaque.
+    assert image.mode in ("RGB", "P") and "transparency" not in image.info
+
+
+def test_render_does_not_change_the_state(midgame: GameState) -> None:
+    before = midgame.to_json()
+    for view in ("map", "shared", "company", "full"):
+        render(midgame, view=view, highlight={"D5U", "bank"})
+    assert midgame.to_json() == before
+
+
+def test_unknown_view_and_company_are_refused(fresh: GameState) -> None:
+    with pytest.raises(ValueError, match="'board'"):
+        render(fresh, view="board")
+    with pytest.raises(ValueError, match="'spain'"):
+        render(fresh, view="company", company="spain")
+
+
+def _centre_band(rect: Rect) -> Rect:
+    x0, y0, x1, y1 = rect
+    return (x0 + 6, y0 + 6, x1 - 6, y1 - 6)
+
+
+def test_a_base_shows_its_owner_colour_on_its_space(fresh: GameState) -> None:
+    rect = map_layout("base").spaces["D5L"].rect
+    empty = render_image(fresh, view="map")
+    fresh.dams["D5L"] = Dam(owner="usa", level=1, water=0)
+    built = render_image(fresh, view="map")
+    usa = get_theme().company("usa").fill
+    assert _count(empty, _centre_band(rect), usa) == 0
+    assert _count(built, _centre_band(rect), usa) > 1000
+
+
+def test_a_dam_holding_two_drops_shows_2(fresh: GameState) -> None:
+    rect = map_layout("base").spaces["D5U"].rect
+    fresh.dams["D5U"] = Dam(owner="usa", level=2, water=0)
+    dry = render_image(fresh, view="map")
+    fresh.dams["D5U"] = Dam(owner="usa", level=2, water=2)
+    wet = render_image(fresh, view="map")
+    fresh.dams["D5U"] = Dam(owner="usa", level=2, water=1)
+    one = render_image(fresh, view="map")
+    water = get_theme().colour("water")
+    assert _count(dry, rect, water) == 0
+    assert _count(wet, rect, water) > 300
+    # The number itself is drawn: one drop and two drops differ inside the drop mark.
+    assert _differs(wet, one, rect)
+
+
+def test_dam_level_changes_the_space(fresh: GameState) -> None:
+    rect = map_layout("base").spaces["D1L"].rect
+    fresh.dams["D1L"] = Dam(owner="italy", level=1)
+    low = render_image(fresh, view="map")
+    fresh.dams["D1L"] = Dam(owner="italy", level=3)
+    assert _differs(low, render_image(fresh, view="map"), rect)
+
+
+def test_neutral_dam_is_grey(fresh: GameState) -> None:
+    rect = map_layout("base").spaces["D8L"].rect
+    fresh.dams["D8L"] = Dam(owner="neutral", level=3, water=3)
+    image = render_image(fresh, view="map")
+    assert _count(image, _centre_band(rect), get_theme().colour("neutral")) > 800
+
+
+def test_conduit_and_powerhouse_show_their_owner(fresh: GameState) -> None:
+    layout = map_layout("base")
+    fresh.conduits["C7L"] = "italy"
+    fresh.powerhouses["P9_0"] = "italy"
+    image = render_image(fresh, view="map")
+    italy = get_theme().company("italy").fill
+    assert _count(image, _centre_band(layout.spaces["C7L"].rect), italy) > 800
+    assert _count(image, _centre_band(layout.spaces["P9_0"].rect), italy) > 500
+
+
+def test_red_outline_is_kept_on_a_built_space(fresh: GameState) -> None:
+    x0, y0, x1, _ = map_layout("base").spaces["D5U"].rect
+    fresh.dams["D5U"] = Dam(owner="germany", level=1)
+    image = render_image(fresh, view="map")
+    red = ImageColor.getrgb(get_theme().colour("red outline"))
+    assert image.getpixel(((x0 + x1) // 2, y0 + 2)) == red
+
+
+def test_headstream_drops_are_shown(fresh: GameState) -> None:
+    rect = map_layout("base").spaces["HA"].rect
+    fresh.headstream_water["HA"] = 0
+    dry = render_image(fresh, view="map")
+    fresh.headstream_water["HA"] = 2
+    wet = render_image(fresh, view="map")
+    assert _count(dry, rect, get_theme().colour("water")) == 0
+    assert _count(wet, rect, get_theme().colour("water")) > 300
+
+
+@pytest.mark.parametrize(("view", "space_id"), [("map", "D9U"), ("shared", "bank")])
+def test_highlight_marks_the_space(fresh: GameState, view: str, space_id: str) -> None:
+    layout = map_layout("base").spaces if view == "map" else board_layout("shared").spaces
+    rect = layout[space_id] if view == "shared" else layout[space_id].rect
+    x0, y0, x1, y1 = rect
+    ring = (x0 - 8, y0 - 8, x1 + 8, y1 + 8)
+    plain = render_image(fresh, view=view)
+    lit = render_image(fresh, view=view, highlight=[space_id])
+    assert (
+        _count(lit, ring, get_theme().colour("highlight"))
+        > _count(plain, ring, get_theme().colour("highlight")) + 200
+    )
+
+
+def test_engineers_on_a_management_space_show_there(fresh: GameState) -> None:
+    rect = board_layout("shared").spaces["workshop_rotate2_left"]
+    before = render_image(fresh, view="shared")
+    fresh.spaces["workshop_rotate2_left"] = [["france", 2]]
+    after = render_image(fresh, view="shared")
+    assert _differs(before, after, rect)
+    other = board_layout("shared").spaces["workshop_rotate2_right"]
+    assert not _differs(before, after, other)
+
+
+def test_energy_marker_moves_with_energy(fresh: GameState) -> None:
+    x0, y0, x1, _ = board_layout("shared").rects["energy_track"]
+    above = (x0, y0 - 180, x1, y0)
+    before = render_image(fresh, view="shared")
+    fresh.companies["usa"].energy = 12
+    after = render_image(fresh, view="shared")
+    usa = get_theme().company("usa").fill
+    cell = (x1 - x0) / 31
+    at12 = (int(x0 + 12 * cell), y0 - 60, int(x0 + 13 * cell), y0)
+    assert _count(before, at12, usa) == 0
+    assert _count(after, at12, usa) > 100
+    assert _differs(before, after, above)
+
+
+def test_contract_offer_and_highlight(midgame: GameState) -> None:
+    contract = midgame.private_offer["green"][0]
+    rect = board_layout("shared").lists["private_green"][0]
+    plain = render_image(midgame, view="shared")
+    lit = render_image(midgame, view="shared", highlight=[str(contract)])
+    assert _differs(plain, lit, (rect[0] - 8, rect[1] - 8, rect[2] + 8, rect[3] + 8))
+
+
+def test_company_view_shows_resources_and_wheel(fresh: GameState) -> None:
+    layout = board_layout("company")
+    before = render_image(fresh, view="company", company="usa")
+    fresh.companies["usa"].credits = 17
+    fresh.companies["usa"].wheel[1].excavators = 3
+    after = render_image(fresh, view="company", company="usa")
+    assert _differs(before, after, layout.lists["resources"][0])
+    assert not _differs(before, after, layout.lists["resources"][1])
+    assert _differs(before, after, layout.lists["wheel_segments"][1])  # open is 0: +1 is next
+
+
+def test_company_view_shows_an_uncovered_income(fresh: GameState) -> None:
+    cell = board_layout("company").lists["cells_base"][1]
+    before = render_image(fresh, view="company", company="germany")
+    fresh.companies["germany"].placed["base"] = 2
+    after = render_image(fresh, view="company", company="germany")
+    active = get_theme().colour("active")
+    assert _count(before, cell, active) == 0
+    assert _count(after, cell, active) > 200
+
+
+def test_company_view_defaults_to_the_player_to_act(midgame: GameState) -> None:
+    assert midgame.current
+    default = render_image(midgame, view="company")
+    assert not _differs(
+        default,
+        render_image(midgame, view="company", company=midgame.current),
+        (0, 0, *default.size),
+    )
+
+
+def test_highlight_ids_from_option_notations() -> None:
+    ids = highlight_ids(
+        ["base D5U", "take 210", "bank", "produce D1L C1L 2", "tile basic_base", "drops HA HB"]
+    )
+    assert ids >= {"D5U", "210", "bank", "D1L", "C1L", "basic_base", "HA", "HB"}
+    assert "2" not in ids
+
+
+def test_describe_says_what_the_state_says(fresh: GameState) -> None:
+    fresh.dams["D5U"] = Dam(owner="usa", level=2, water=2)
+    fresh.headstream_water["HB"] = 3
+    text = describe(fresh)
+    assert f"Round {fresh.round} of 5" in text
+    assert "D5U USA level 2 holding 2 drops" in text
+    assert "HB tile" in text and "3 drops waiting" in text
+    for company in fresh.companies.values():
+        assert f"{company.vp} VP" in text
+    assert "Turn order:" in text
+
+
+def test_board_layouts_place_every_management_space_inside_the_canvas() -> None:
+    from bot.rules.content import load_content
+
+    layout = board_layout("shared")
+    rects = list(layout.spaces.values())
+    for space in load_content().management_spaces:
+        x0, y0, x1, y1 = layout.spaces[space.id]
+        assert 0 <= x0 < x1 <= layout.width and 0 <= y0 < y1 <= layout.height, space.id
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    for name in ("shared", "company"):
+        board = board_layout(name)
+        for rect in [*board.rects.values(), *(r for rs in board.lists.values() for r in rs)]:
+            assert 0 <= rect[0] < rect[2] <= board.width and 0 <= rect[1] < rect[3] <= board.height

@@ -1,0 +1,45 @@
+"""The score sheet: VP by source adds up to each company's VP; the picture decodes."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from bot.rules import GameOptions, new_game
+from renderer.render import render_score_sheet
+from renderer.score_sheet import vp_breakdown
+
+
+def _finished_game():
+    game = new_game(GameOptions(players=4, seed=3))
+    rng = random.Random(1)
+    events = []
+    while not game.is_over:
+        decision = rng.choice(game.decisions())
+        events += game.apply(rng.choice(decision.options).notation, decision.player)
+    return game.state, events
+
+
+def test_breakdown_sums_to_final_vp_without_other() -> None:
+    state, events = _finished_game()
+    table = vp_breakdown(state, events)
+    for cid, rows in table.items():
+        assert sum(rows.values()) == state.companies[cid].vp
+        assert "Other" not in rows
+
+
+def test_missing_events_go_to_other_so_totals_still_match() -> None:
+    state, _ = _finished_game()
+    table = vp_breakdown(state, [])
+    for cid, rows in table.items():
+        assert sum(rows.values()) == state.companies[cid].vp
+
+
+def test_score_sheet_decodes_and_is_opaque() -> None:
+    state, events = _finished_game()
+    before = state.to_json()
+    image = Image.open(io.BytesIO(render_score_sheet(state, events, theme="dark")))
+    assert image.width == 1200 and image.mode == "RGB"
+    assert state.to_json() == before
