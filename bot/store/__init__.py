@@ -32,6 +32,7 @@ from bot.store.errors import (
     StaleVersionError,
     StoreError,
 )
+from bot.store.migrate import latest_version as latest_schema_version
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "StoreError",
     "SupportsBackup",
     "UserSettings",
+    "latest_schema_version",
     "open_store",
     "system_clock",
 ]
