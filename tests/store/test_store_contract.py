@@ -23,6 +23,10 @@ from bot.store import (
 # -- games -----------------------------------------------------------------------------
 
 
+def test_backend_implements_the_interface(store: Store) -> None:
+    assert isinstance(store, Store)
+
+
 async def test_create_game_stores_everything(store: Store, clock: FakeClock) -> None:
     game = await new_game(store)
     again = await store.get_game(game.id)
