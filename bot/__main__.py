@@ -16,7 +16,14 @@ import discord
 
 from bot.config import ENV_CONFIG, ENV_TOKEN, Config, ConfigError, load_config
 from bot.logs import REDACTED, setup_logging
-from bot.store import MigrationError, SchemaTooNewError, Store, open_store, system_clock
+from bot.store import (
+    MigrationError,
+    SchemaTooNewError,
+    Store,
+    SupportsBackup,
+    open_store,
+    system_clock,
+)
 from bot.store.backup import run_backups
 
 log = logging.getLogger(__name__)
@@ -66,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return asyncio.run(serve(config))
+    except KeyboardInterrupt:  # Ctrl-C before the signal handlers were installed
+        return 130
     except Exception:
         log.exception("barrage-bot stopped by an unexpected error")
         return 1
@@ -107,11 +116,11 @@ def _on_signal(sig: signal.Signals, stop: asyncio.Event) -> None:
 
 def _start_backups(config: Config, store: Store) -> asyncio.Task[None] | None:
     """Start the backup schedule, unless it is off or the backend has no file backups."""
-    if config.backup.interval_hours <= 0 or not hasattr(store, "backup"):
+    if config.backup.interval_hours <= 0 or not isinstance(store, SupportsBackup):
         return None
     return asyncio.create_task(
         run_backups(
-            store,  # type: ignore[arg-type]
+            store,
             config.backup.directory,
             interval_ms=int(config.backup.interval_hours * 3_600_000),
             keep=config.backup.keep,
