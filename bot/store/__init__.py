@@ -1,1 +1,72 @@
-"""bot/store package."""
+"""Persistence for games behind the `Store` interface; SQLite is the embedded backend."""
+
+from __future__ import annotations
+
+import os
+
+from bot.store.base import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    RECORD_KINDS,
+    STATUSES,
+    Clock,
+    Game,
+    LogEntry,
+    OutboxItem,
+    Reminder,
+    Seat,
+    Snapshot,
+    Store,
+    SupportsBackup,
+    UserSettings,
+    system_clock,
+)
+from bot.store.errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    InvalidDataError,
+    InvalidExportError,
+    MigrationError,
+    SchemaTooNewError,
+    StaleVersionError,
+    StoreError,
+)
+from bot.store.migrate import latest_version as latest_schema_version
+from bot.store.sqlite import SqliteStore
+
+__all__ = [
+    "ABANDONED",
+    "ACTIVE",
+    "FINISHED",
+    "RECORD_KINDS",
+    "STATUSES",
+    "ChannelBusyError",
+    "Clock",
+    "Game",
+    "GameNotFoundError",
+    "InvalidDataError",
+    "InvalidExportError",
+    "LogEntry",
+    "MigrationError",
+    "OutboxItem",
+    "Reminder",
+    "SchemaTooNewError",
+    "Seat",
+    "Snapshot",
+    "SqliteStore",
+    "StaleVersionError",
+    "Store",
+    "StoreError",
+    "SupportsBackup",
+    "UserSettings",
+    "latest_schema_version",
+    "open_store",
+    "system_clock",
+]
+
+
+async def open_store(database: str | os.PathLike[str], *, clock: Clock = system_clock) -> Store:
+    """Open the store named by the configuration: for now always a SQLite file path."""
+    # A "postgresql://" URL will select the PostgreSQL backend here.
+    return await SqliteStore.open(database, clock=clock)

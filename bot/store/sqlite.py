@@ -1,0 +1,888 @@
+"""The SQLite backend of the store (aiosqlite, WAL), the embedded default."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import sqlite3
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.store.base import (
+    ACTIVE,
+    STATUSES,
+    Clock,
+    Game,
+    LogEntry,
+    OutboxItem,
+    Reminder,
+    Seat,
+    Snapshot,
+    UserSettings,
+    check_int64,
+    dump_json,
+    system_clock,
+)
+from bot.store.errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    InvalidDataError,
+    StaleVersionError,
+)
+from bot.store.export import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, parse_export
+from bot.store.migrate import migrate
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Db = aiosqlite.Connection
+
+# Extended result codes of a violated PRIMARY KEY / UNIQUE constraint.
+_UNIQUE_CODES = frozenset({sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_CONSTRAINT_UNIQUE})
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, options, seed, engine_version, creator_id, "
+    "created_at, updated_at, ended_at, "
+    "(SELECT COALESCE(MAX(seq), 0) FROM log WHERE log.game_id = games.id)"
+)
+_OUTBOX_COLUMNS = "id, game_id, version, channel_id, payload, created_at, attempts, claim_token"
+_REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_token"
+
+
+def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
+    """Whether an IntegrityError comes from a PRIMARY KEY or UNIQUE constraint."""
+    return getattr(exc, "sqlite_errorcode", None) in _UNIQUE_CODES
+
+
+def _new_claim() -> str:
+    """A fresh claim token: proves that a later mark_sent comes from the claimant."""
+    return secrets.token_hex(8)
+
+
+def _check_record(record: object, index: int) -> str:
+    """Return a log record's kind, or raise InvalidDataError if the record is malformed."""
+    if not isinstance(record, Mapping):
+        raise InvalidDataError(f"record {index} must be a mapping, not {type(record).__name__}")
+    kind = record.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise InvalidDataError(f"record {index} needs a non-empty string 'kind'")
+    return kind
+
+
+class SqliteStore:
+    """A Store on one SQLite file, through one aiosqlite connection (one thread).
+
+    Each operation is one transaction (BEGIN IMMEDIATE for writes). An asyncio.Lock keeps
+    coroutines that share this connection out of each other's transactions; it is not
+    what makes concurrent writers safe — other instances and processes have their own
+    connections, and the database's constraints and locks decide between them.
+    """
+
+    def __init__(
+        self,
+        db: Db,
+        path: str,
+        *,
+        clock: Clock,
+        outbox_backoff_ms: tuple[int, int] = (5_000, 3_600_000),
+        outbox_max_attempts: int = 20,
+    ) -> None:
+        """Wrap an open, migrated connection; use `SqliteStore.open` instead."""
+        self._db = db
+        self._path = path
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._backoff_base, self._backoff_cap = outbox_backoff_ms
+        self._max_attempts = outbox_max_attempts
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock = system_clock,
+        busy_timeout_ms: int = 10_000,
+        **options: Any,
+    ) -> SqliteStore:
+        """Open (creating if needed) and migrate the database file at `path`."""
+        path = os.fspath(path)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, Python adds nothing.
+        db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+        try:
+            async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                mode = await cur.fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                log.warning("database %s: WAL mode unavailable (got %s)", path, mode)
+            # NORMAL is safe in WAL mode: a crash of the process never loses a commit; a
+            # power cut can roll back the last commits but never corrupts the file.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await migrate(db, path=path)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path, clock=clock, **options)
+
+    async def __aenter__(self) -> SqliteStore:
+        """Use the store as an async context manager that closes it."""
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Close the store."""
+        await self.close()
+
+    async def close(self) -> None:
+        """Let running transactions finish, then close the connection."""
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._db.close()
+
+    # -- transactions ------------------------------------------------------------------
+
+    async def _tx(self, body: Callable[[Db], Awaitable[T]], *, write: bool = True) -> T:
+        """Run `body` in one transaction; the transaction finishes even if we are cancelled."""
+        # Shielded so that a cancelled caller cannot leave the shared connection inside
+        # an open transaction: the task commits or rolls back on its own.
+        task = asyncio.ensure_future(self._run_tx(body, write))
+        self._tasks.add(task)
+        task.add_done_callback(self._tx_done)
+        return await asyncio.shield(task)
+
+    def _tx_done(self, task: asyncio.Future[Any]) -> None:
+        """Forget a finished transaction; retrieve its error so that none goes unreported."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("store transaction failed: %r", task.exception())
+
+    async def _run_tx(self, body: Callable[[Db], Awaitable[T]], write: bool) -> T:
+        """BEGIN, run `body`, COMMIT; ROLLBACK on any error."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                result = await body(self._db)
+                await self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+            return result
+
+    # -- games -------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        options: Mapping[str, Any],
+        seed: int,
+        engine_version: str,
+        seats: Sequence[int],
+    ) -> Game:
+        """Create an active game with a new store-wide id (see Store.create_game)."""
+        if not isinstance(options, Mapping):
+            raise InvalidDataError("options must be a mapping")
+        if not isinstance(engine_version, str) or not engine_version:
+            raise InvalidDataError("engine_version must be a non-empty string")
+        row = {
+            "guild_id": check_int64(guild_id, "guild_id"),
+            "channel_id": check_int64(channel_id, "channel_id"),
+            "status": ACTIVE,
+            "options": dump_json(dict(options), "options"),
+            "seed": check_int64(seed, "seed"),
+            "engine_version": engine_version,
+            "creator_id": check_int64(creator_id, "creator_id"),
+            "created_at": None,
+            "ended_at": None,
+        }
+        history = [
+            {"seat": i, "user_id": check_int64(u, "seat user id"), "joined_at": None}
+            for i, u in enumerate(seats)
+        ]
+
+        async def body(db: Db) -> Game:
+            now = self._clock()
+            game_id = await self._insert_game(db, {**row, "created_at": now}, now)
+            await self._insert_seats(db, game_id, history, now)
+            return await self._load_game(db, game_id)
+
+        return await self._tx(body)
+
+    async def _insert_game(self, db: Db, row: dict[str, Any], now: int) -> int:
+        """Insert a games row and return its id; ChannelBusyError if the channel is taken."""
+        try:
+            async with db.execute(
+                "INSERT INTO games (guild_id, channel_id, status, options, seed, engine_version,"
+                " creator_id, created_at, updated_at, ended_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    row["guild_id"],
+                    row["channel_id"],
+                    row["status"],
+                    row["options"],
+                    row["seed"],
+                    row["engine_version"],
+                    row["creator_id"],
+                    row["created_at"],
+                    now,
+                    row["ended_at"],
+                ),
+            ) as cur:
+                (game_id,) = await cur.fetchone()  # type: ignore[misc]
+        except sqlite3.IntegrityError as exc:
+            if not _is_unique_violation(exc):
+                raise
+            busy = await _active_id(db, row["channel_id"])
+            raise ChannelBusyError(row["channel_id"], busy) from None
+        return int(game_id)
+
+    async def _insert_seats(
+        self, db: Db, game_id: int, history: Sequence[Mapping[str, Any]], now: int
+    ) -> None:
+        """Insert seat rows; a None joined_at means now."""
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, joined_at, replaced_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    s["seat"],
+                    s["user_id"],
+                    now if s.get("joined_at") is None else s["joined_at"],
+                    s.get("replaced_at"),
+                )
+                for s in history
+            ],
+        )
+
+    async def get_game(self, game_id: int) -> Game:
+        """The game with this id (see Store.get_game)."""
+        return await self._tx(lambda db: self._load_game(db, game_id), write=False)
+
+    async def active_game(self, channel_id: int) -> Game | None:
+        """The channel's active game, if any."""
+
+        async def body(db: Db) -> Game | None:
+            game_id = await _active_id(db, channel_id)
+            return None if game_id is None else await self._load_game(db, game_id)
+
+        return await self._tx(body, write=False)
+
+    async def list_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        status: str | None = None,
+        limit: int = 100,
+    ) -> list[Game]:
+        """Games matching every given filter, newest first (see Store.list_games)."""
+        where, params = [], []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if user_id is not None:
+            where.append(
+                "id IN (SELECT game_id FROM seats WHERE user_id = ? AND replaced_at IS NULL)"
+            )
+            params.append(user_id)
+        sql = f"SELECT {_GAME_COLUMNS} FROM games"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id DESC LIMIT ?"
+        params.append(limit)
+
+        async def body(db: Db) -> list[Game]:
+            rows = await db.execute_fetchall(sql, params)
+            seats = await _load_seats(db, [r[0] for r in rows])
+            return [_game_from_row(r, seats.get(r[0], ())) for r in rows]
+
+        return await self._tx(body, write=False)
+
+    async def set_status(self, game_id: int, status: str) -> Game:
+        """Change a game's status (see Store.set_status)."""
+        if status not in STATUSES:
+            raise InvalidDataError(f"unknown status {status!r}; expected one of {sorted(STATUSES)}")
+
+        async def body(db: Db) -> Game:
+            game = await self._load_game(db, game_id)
+            now = self._clock()
+            ended_at = None if status == ACTIVE else (game.ended_at or now)
+            try:
+                await db.execute(
+                    "UPDATE games SET status = ?, updated_at = ?, ended_at = ? WHERE id = ?",
+                    (status, now, ended_at, game_id),
+                )
+            except sqlite3.IntegrityError as exc:
+                if not _is_unique_violation(exc):
+                    raise
+                raise ChannelBusyError(
+                    game.channel_id, await _active_id(db, game.channel_id)
+                ) from None
+            if status != ACTIVE:
+                # Nobody is waited for in a game that is over.
+                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+            return await self._load_game(db, game_id)
+
+        return await self._tx(body)
+
+    async def replace_seat(self, game_id: int, seat: int, user_id: int) -> Game:
+        """Give a seat to another user, keeping the history (see Store.replace_seat)."""
+        check_int64(user_id, "user_id")
+
+        async def body(db: Db) -> Game:
+            game = await self._load_game(db, game_id)
+            current = {s.seat: s.user_id for s in game.seats}
+            if seat not in current:
+                raise InvalidDataError(f"game {game_id} has no seat {seat}")
+            if current[seat] == user_id:
+                raise InvalidDataError(f"user {user_id} already sits at seat {seat}")
+            now = self._clock()
+            await db.execute(
+                "UPDATE seats SET replaced_at = ? WHERE game_id = ? AND seat = ?"
+                " AND replaced_at IS NULL",
+                (now, game_id, seat),
+            )
+            await self._insert_seats(db, game_id, [{"seat": seat, "user_id": user_id}], now)
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return await self._load_game(db, game_id)
+
+        return await self._tx(body)
+
+    async def _load_game(self, db: Db, game_id: int) -> Game:
+        """Read one game with its seats; GameNotFoundError if absent."""
+        async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as c:
+            row = await c.fetchone()
+        if row is None:
+            raise GameNotFoundError(game_id)
+        seats = await _load_seats(db, [game_id])
+        return _game_from_row(row, seats.get(game_id, ()))
+
+    # -- the log -----------------------------------------------------------------------
+
+    async def append(
+        self,
+        game_id: int,
+        expected_version: int,
+        records: Sequence[Mapping[str, Any]],
+        *,
+        snapshot: Any = None,
+        outbox: Sequence[Mapping[str, Any]] = (),
+    ) -> int:
+        """Append records, snapshot and outbox atomically (see Store.append)."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise InvalidDataError("expected_version must be an integer")
+        if expected_version < 0:
+            raise InvalidDataError(f"expected_version must be >= 0, not {expected_version}")
+        if not records:
+            raise InvalidDataError("append needs at least one record")
+        rows = [
+            (expected_version + i, _check_record(r, i), dump_json(dict(r), f"record {i}"))
+            for i, r in enumerate(records, start=1)
+        ]
+        new_version = expected_version + len(rows)
+        state = None if snapshot is None else dump_json(snapshot, "snapshot")
+        payloads = [dump_json(dict(p), "outbox payload") for p in outbox]
+
+        async def body(db: Db) -> int:
+            async with db.execute("SELECT channel_id FROM games WHERE id = ?", (game_id,)) as c:
+                game = await c.fetchone()
+            if game is None:
+                raise GameNotFoundError(game_id)
+            if expected_version > 0 and not await _has_seq(db, game_id, expected_version):
+                # Not a race (versions only grow): the caller invented a version.
+                raise InvalidDataError(
+                    f"game {game_id} has no version {expected_version} to append after"
+                )
+            now = self._clock()
+            try:
+                await db.executemany(
+                    "INSERT INTO log (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, seq, kind, body_, now) for seq, kind, body_ in rows],
+                )
+            except sqlite3.IntegrityError as exc:
+                if not _is_unique_violation(exc):
+                    raise
+                # The (game_id, seq) key decided: someone else appended at this version.
+                current = await _max_seq(db, game_id)
+                raise StaleVersionError(game_id, expected_version, current) from None
+            if state is not None:
+                await db.execute(
+                    "INSERT INTO snapshots (game_id, version, state, created_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (game_id, new_version, state, now),
+                )
+            if payloads:
+                await db.executemany(
+                    "INSERT INTO outbox (game_id, version, channel_id, payload, created_at,"
+                    " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game_id, new_version, game[0], p, now, now) for p in payloads],
+                )
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return new_version
+
+        return await self._tx(body)
+
+    async def version(self, game_id: int) -> int:
+        """The game's version (see Store.version)."""
+
+        async def body(db: Db) -> int:
+            await self._load_game(db, game_id)
+            return await _max_seq(db, game_id)
+
+        return await self._tx(body, write=False)
+
+    async def read_log(
+        self, game_id: int, *, after: int = 0, upto: int | None = None
+    ) -> list[LogEntry]:
+        """Log records with after < seq <= upto, in order (see Store.read_log)."""
+        sql = "SELECT seq, kind, body, created_at FROM log WHERE game_id = ? AND seq > ?"
+        params: list[Any] = [game_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        sql += " ORDER BY seq"
+
+        async def body(db: Db) -> list[LogEntry]:
+            await self._load_game(db, game_id)
+            rows = await db.execute_fetchall(sql, params)
+            return [LogEntry(game_id, r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+        return await self._tx(body, write=False)
+
+    async def latest_snapshot(
+        self, game_id: int, *, at_or_before: int | None = None
+    ) -> Snapshot | None:
+        """The newest snapshot at or before a version (see Store.latest_snapshot)."""
+        sql = "SELECT version, state, created_at FROM snapshots WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if at_or_before is not None:
+            sql += " AND version <= ?"
+            params.append(at_or_before)
+        sql += " ORDER BY version DESC LIMIT 1"
+
+        async def body(db: Db) -> Snapshot | None:
+            async with db.execute(sql, params) as cur:
+                row = await cur.fetchone()
+            return None if row is None else Snapshot(game_id, row[0], json.loads(row[1]), row[2])
+
+        return await self._tx(body, write=False)
+
+    # -- the outbox --------------------------------------------------------------------
+
+    async def claim_outbox(self, *, limit: int = 10, lease_ms: int = 60_000) -> list[OutboxItem]:
+        """Claim due announcements with one UPDATE (see Store.claim_outbox)."""
+
+        async def body(db: Db) -> list[OutboxItem]:
+            now = self._clock()
+            # Only the oldest unfinished item of each game is eligible, so a game's
+            # announcements are posted in the order its turns were committed.
+            rows = await db.execute_fetchall(
+                "UPDATE outbox SET claim_token = ?, claimed_until = ?, attempts = attempts + 1"
+                " WHERE id IN (SELECT o.id FROM outbox AS o"
+                "  WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?"
+                "  AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"
+                "  AND NOT EXISTS (SELECT 1 FROM outbox AS e WHERE e.game_id = o.game_id"
+                "   AND e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL)"
+                "  ORDER BY o.id LIMIT ?)"
+                f" RETURNING {_OUTBOX_COLUMNS}",
+                (_new_claim(), now + lease_ms, now, now, limit),
+            )
+            return sorted((_outbox_from_row(r) for r in rows), key=lambda i: i.id)
+
+        return await self._tx(body)
+
+    async def mark_sent(self, item_id: int, claim: str, message_id: int) -> bool:
+        """Record a posted announcement (see Store.mark_sent)."""
+        check_int64(message_id, "message_id")
+
+        async def body(db: Db) -> bool:
+            cur = await db.execute(
+                "UPDATE outbox SET sent_at = ?, message_id = ?, claim_token = NULL,"
+                " claimed_until = NULL, last_error = NULL"
+                " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
+                (self._clock(), message_id, item_id, claim),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(body)
+
+    def backoff_ms(self, attempts: int) -> int:
+        """How long to wait before the next try after `attempts` failed ones."""
+        return min(self._backoff_base * 2 ** max(attempts - 1, 0), self._backoff_cap)
+
+    async def retry_outbox(self, item_id: int, claim: str, error: str) -> int | None:
+        """Release a failed announcement for a later retry (see Store.retry_outbox)."""
+
+        async def body(db: Db) -> int | None:
+            async with db.execute(
+                "SELECT attempts FROM outbox WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
+                (item_id, claim),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None  # the claim was lost: whoever holds it now decides
+            now = self._clock()
+            attempts = int(row[0])
+            if attempts >= self._max_attempts:
+                await db.execute(
+                    "UPDATE outbox SET failed_at = ?, last_error = ?, claim_token = NULL,"
+                    " claimed_until = NULL WHERE id = ?",
+                    (now, error[:1000], item_id),
+                )
+                log.warning("outbox item %d given up after %d attempts", item_id, attempts)
+                return None
+            due = now + self.backoff_ms(attempts)
+            await db.execute(
+                "UPDATE outbox SET next_attempt_at = ?, last_error = ?, claim_token = NULL,"
+                " claimed_until = NULL WHERE id = ?",
+                (due, error[:1000], item_id),
+            )
+            return due
+
+        return await self._tx(body)
+
+    async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
+        """A game's unsent announcements, oldest first (see Store.pending_outbox)."""
+
+        async def body(db: Db) -> list[OutboxItem]:
+            rows = await db.execute_fetchall(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND sent_at IS NULL"
+                " AND failed_at IS NULL ORDER BY id",
+                (game_id,),
+            )
+            return [_outbox_from_row(r) for r in rows]
+
+        return await self._tx(body, write=False)
+
+    # -- reminders ---------------------------------------------------------------------
+
+    async def set_reminder(
+        self, game_id: int, user_id: int, due_at: int, *, sent_count: int = 0
+    ) -> None:
+        """Create or replace a reminder schedule (see Store.set_reminder)."""
+        check_int64(user_id, "user_id")
+        check_int64(due_at, "due_at")
+
+        async def body(db: Db) -> None:
+            await self._load_game(db, game_id)
+            # A new schedule also voids any claim on the old one.
+            await db.execute(
+                "INSERT INTO reminders (game_id, user_id, due_at, sent_count)"
+                " VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET due_at = excluded.due_at,"
+                " sent_count = excluded.sent_count, claim_token = NULL, claimed_until = NULL",
+                (game_id, user_id, due_at, sent_count),
+            )
+
+        await self._tx(body)
+
+    async def clear_reminders(self, game_id: int, user_id: int | None = None) -> None:
+        """Drop one player's or all of a game's reminders (see Store.clear_reminders)."""
+        if user_id is None:
+            sql, params = "DELETE FROM reminders WHERE game_id = ?", (game_id,)
+        else:
+            sql, params = (
+                "DELETE FROM reminders WHERE game_id = ? AND user_id = ?",
+                (
+                    game_id,
+                    user_id,
+                ),
+            )
+
+        async def body(db: Db) -> None:
+            await db.execute(sql, params)
+
+        await self._tx(body)
+
+    async def reminders(self, game_id: int) -> list[Reminder]:
+        """A game's reminder schedules (see Store.reminders)."""
+
+        async def body(db: Db) -> list[Reminder]:
+            rows = await db.execute_fetchall(
+                f"SELECT {_REMINDER_COLUMNS} FROM reminders WHERE game_id = ? ORDER BY user_id",
+                (game_id,),
+            )
+            return [_reminder_from_row(r) for r in rows]
+
+        return await self._tx(body, write=False)
+
+    async def claim_reminders(self, *, limit: int = 50, lease_ms: int = 60_000) -> list[Reminder]:
+        """Claim due reminders with one atomic UPDATE (see Store.claim_reminders)."""
+
+        async def body(db: Db) -> list[Reminder]:
+            now = self._clock()
+            rows = await db.execute_fetchall(
+                "UPDATE reminders SET claim_token = ?, claimed_until = ?"
+                " WHERE (game_id, user_id) IN (SELECT r.game_id, r.user_id FROM reminders AS r"
+                "  JOIN games AS g ON g.id = r.game_id"
+                "  WHERE g.status = 'active' AND r.due_at <= ?"
+                "  AND (r.claimed_until IS NULL OR r.claimed_until <= ?)"
+                "  ORDER BY r.due_at, r.game_id, r.user_id LIMIT ?)"
+                f" RETURNING {_REMINDER_COLUMNS}",
+                (_new_claim(), now + lease_ms, now, now, limit),
+            )
+            return sorted(
+                (_reminder_from_row(r) for r in rows), key=lambda r: (r.due_at, r.game_id)
+            )
+
+        return await self._tx(body)
+
+    async def reminder_sent(self, reminder: Reminder, *, next_due_at: int | None) -> bool:
+        """Record a sent reminder and schedule or drop the next (see Store.reminder_sent)."""
+        if reminder.claim is None:
+            raise InvalidDataError("reminder_sent needs a reminder from claim_reminders")
+        key = (reminder.game_id, reminder.user_id, reminder.claim)
+
+        async def body(db: Db) -> bool:
+            if next_due_at is None:
+                cur = await db.execute(
+                    "DELETE FROM reminders WHERE game_id = ? AND user_id = ? AND claim_token = ?",
+                    key,
+                )
+            else:
+                cur = await db.execute(
+                    "UPDATE reminders SET due_at = ?, sent_count = sent_count + 1,"
+                    " last_sent_at = ?, claim_token = NULL, claimed_until = NULL"
+                    " WHERE game_id = ? AND user_id = ? AND claim_token = ?",
+                    (next_due_at, self._clock(), *key),
+                )
+            return cur.rowcount == 1
+
+        return await self._tx(body)
+
+    # -- per-user settings -------------------------------------------------------------
+
+    async def get_user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings, defaults if none (see Store.get_user_settings)."""
+
+        async def body(db: Db) -> UserSettings:
+            async with db.execute(
+                "SELECT time_zone, quiet_start, quiet_end, dm_opt_in, skip_confirm,"
+                " reminder_hours, updated_at FROM user_settings WHERE user_id = ?",
+                (user_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return UserSettings(user_id)
+            tz, q_start, q_end, dm, skip, hours, updated = row
+            return UserSettings(user_id, tz, q_start, q_end, bool(dm), bool(skip), hours, updated)
+
+        return await self._tx(body, write=False)
+
+    async def put_user_settings(self, settings: UserSettings) -> UserSettings:
+        """Store a user's settings (see Store.put_user_settings)."""
+
+        async def body(db: Db) -> UserSettings:
+            now = self._clock()
+            s = settings
+            await db.execute(
+                "INSERT INTO user_settings (user_id, time_zone, quiet_start, quiet_end,"
+                " dm_opt_in, skip_confirm, reminder_hours, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone,"
+                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
+                " dm_opt_in = excluded.dm_opt_in, skip_confirm = excluded.skip_confirm,"
+                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+                (
+                    s.user_id,
+                    s.time_zone,
+                    s.quiet_start,
+                    s.quiet_end,
+                    s.dm_opt_in,
+                    s.skip_confirm,
+                    s.reminder_hours,
+                    now,
+                ),
+            )
+            return UserSettings(
+                s.user_id,
+                s.time_zone,
+                s.quiet_start,
+                s.quiet_end,
+                s.dm_opt_in,
+                s.skip_confirm,
+                s.reminder_hours,
+                now,
+            )
+
+        return await self._tx(body)
+
+    # -- moving games ------------------------------------------------------------------
+
+    async def export_game(self, game_id: int) -> dict[str, Any]:
+        """The whole game as one JSON-able document (see Store.export_game)."""
+
+        async def body(db: Db) -> dict[str, Any]:
+            game = await self._load_game(db, game_id)
+            rows = await db.execute_fetchall(
+                "SELECT seq, body, created_at FROM log WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+            return {
+                "format": EXPORT_FORMAT,
+                "format_version": EXPORT_FORMAT_VERSION,
+                "source_game_id": game.id,
+                "status": game.status,
+                "options": dict(game.options),
+                "seed": game.seed,
+                "engine_version": game.engine_version,
+                "creator_id": game.creator_id,
+                "created_at": game.created_at,
+                "ended_at": game.ended_at,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "user_id": s.user_id,
+                        "joined_at": s.joined_at,
+                        "replaced_at": s.replaced_at,
+                    }
+                    for s in game.seat_history
+                ],
+                "log": [{"seq": r[0], "at": r[2], "record": json.loads(r[1])} for r in rows],
+            }
+
+        return await self._tx(body, write=False)
+
+    async def import_game(self, doc: Mapping[str, Any], *, guild_id: int, channel_id: int) -> Game:
+        """Insert an exported game under a new id (see Store.import_game)."""
+        parsed = parse_export(doc)
+        row = {
+            "guild_id": check_int64(guild_id, "guild_id"),
+            "channel_id": check_int64(channel_id, "channel_id"),
+            "status": parsed.status,
+            "options": dump_json(parsed.options, "options"),
+            "seed": parsed.seed,
+            "engine_version": parsed.engine_version,
+            "creator_id": parsed.creator_id,
+            "created_at": parsed.created_at,
+            "ended_at": parsed.ended_at,
+        }
+        log_rows = [
+            (seq, _check_record(rec, seq), dump_json(rec, f"log record {seq}"), at)
+            for seq, at, rec in parsed.log
+        ]
+
+        async def body(db: Db) -> Game:
+            now = self._clock()
+            game_id = await self._insert_game(db, row, now)
+            await self._insert_seats(db, game_id, parsed.seats, now)
+            await db.executemany(
+                "INSERT INTO log (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, *r) for r in log_rows],
+            )
+            return await self._load_game(db, game_id)
+
+        return await self._tx(body)
+
+    # -- backup ------------------------------------------------------------------------
+
+    async def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Write a consistent copy of the live database to `dest` (SQLite's backup API)."""
+        await asyncio.to_thread(_backup_file, self._path, os.fspath(dest))
+
+
+def _backup_file(source: str, dest: str) -> None:
+    """Copy a live database with the backup API, through a temporary file renamed into place."""
+    # Copying the file itself is unsafe in WAL mode: commits may still sit in the -wal file.
+    partial = dest + ".partial"
+    if os.path.exists(partial):
+        os.remove(partial)
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    os.replace(partial, dest)
+
+
+async def _active_id(db: Db, channel_id: int) -> int | None:
+    """The id of the channel's active game, if any."""
+    async with db.execute(
+        "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    return None if row is None else int(row[0])
+
+
+async def _max_seq(db: Db, game_id: int) -> int:
+    """The highest log sequence number of a game (its version), 0 for an empty log."""
+    async with db.execute(
+        "SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def _has_seq(db: Db, game_id: int, seq: int) -> bool:
+    """Whether the game's log has a record with this sequence number."""
+    async with db.execute("SELECT 1 FROM log WHERE game_id = ? AND seq = ?", (game_id, seq)) as cur:
+        return await cur.fetchone() is not None
+
+
+async def _load_seats(db: Db, game_ids: Sequence[int]) -> dict[int, tuple[Seat, ...]]:
+    """The seat history of each game, by game id."""
+    if not game_ids:
+        return {}
+    marks = ", ".join("?" for _ in game_ids)
+    rows = await db.execute_fetchall(
+        "SELECT game_id, seat, user_id, joined_at, replaced_at FROM seats"
+        f" WHERE game_id IN ({marks}) ORDER BY game_id, seat, joined_at, id",
+        list(game_ids),
+    )
+    seats: dict[int, list[Seat]] = {}
+    for game_id, *rest in rows:
+        seats.setdefault(game_id, []).append(Seat(*rest))
+    return {k: tuple(v) for k, v in seats.items()}
+
+
+def _game_from_row(row: Sequence[Any], seats: tuple[Seat, ...]) -> Game:
+    """Build a Game from a `_GAME_COLUMNS` row."""
+    (gid, guild, channel, status, options, seed, engine, creator, created, updated, ended, ver) = (
+        row
+    )
+    return Game(
+        id=gid,
+        guild_id=guild,
+        channel_id=channel,
+        status=status,
+        options=json.loads(options),
+        seed=seed,
+        engine_version=engine,
+        creator_id=creator,
+        created_at=created,
+        updated_at=updated,
+        ended_at=ended,
+        version=ver,
+        seat_history=seats,
+    )
+
+
+def _outbox_from_row(row: Sequence[Any]) -> OutboxItem:
+    """Build an OutboxItem from an `_OUTBOX_COLUMNS` row."""
+    item_id, game_id, version, channel_id, payload, created_at, attempts, claim = row
+    return OutboxItem(
+        item_id, game_id, version, channel_id, json.loads(payload), created_at, attempts, claim
+    )
+
+
+def _reminder_from_row(row: Sequence[Any]) -> Reminder:
+    """Build a Reminder from a `_REMINDER_COLUMNS` row."""
+    return Reminder(*row)
