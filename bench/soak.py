@@ -1,4 +1,4 @@
-"""Soak test: thousands of seeded random games with every invariant checked after each action.
+"""Soak test: thousands of seeded random games (introductory and full) with every invariant checked after each action.
 
 Run before resolving engine work: .venv/bin/python bench/soak.py [games] [first_seed]
 """
@@ -23,7 +23,10 @@ def main() -> None:
     for seed in range(first, first + games):
         players = 2 + seed % 3
         try:
-            play_random_game(players, seed)
+            if seed % 2:
+                random_full_game(players, seed)  # the full game's own invariants
+            else:
+                play_random_game(players, seed)  # introductory game, every ledger invariant
         except Exception:
             failures += 1
             print(f"seed {seed} ({players} players) failed:")
