@@ -12,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
+from tests.rules.test_full_random import random_full_game
 from tests.rules.test_random_games import play_random_game
 
 

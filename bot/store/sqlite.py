@@ -792,7 +792,14 @@ class SqliteStore:
 
     async def backup(self, dest: str | os.PathLike[str]) -> None:
         """Write a consistent copy of the live database to `dest` (SQLite's backup API)."""
-        await asyncio.to_thread(_backup_file, self._path, os.fspath(dest))
+        copy = asyncio.ensure_future(asyncio.to_thread(_backup_file, self._path, os.fspath(dest)))
+        try:
+            await asyncio.shield(copy)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped: let it finish so that shutting down never leaves
+            # a half-written backup behind, then pass the cancellation on.
+            await copy
+            raise
 
 
 def _backup_file(source: str, dest: str) -> None:
