@@ -16,7 +16,7 @@ from typing import Any
 from bot.rules.construction import can_build
 from bot.rules.content import ManagementSpace
 from bot.rules.engine import Game, Task, task
-from bot.rules.options import Option
+from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward, refill_contract_offer, rotate_wheel
 
@@ -269,7 +269,7 @@ def _bank_options(game: Game, entry: Task) -> list[Option]:
     return [
         Option(
             f"engineers {count}",
-            f"Place {count} engineer{'s' if count > 1 else ''} on the Bank: +{count} credits",
+            f"Place {counted(count, 'engineer')} on the Bank: +{count} credits",
             group="Bank",
             data=(("count", count),),
         )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.engine import Game, Task, task
-from bot.rules.options import Option
+from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.state import Dam
 
@@ -219,14 +219,7 @@ class Payment:
 
     def describe(self) -> str:
         """E.g. '4 excavators', '1 excavator + 9 credits'."""
-        parts = []
-        if self.excavators:
-            parts.append(f"{self.excavators} excavator{'s' if self.excavators > 1 else ''}")
-        if self.mixers:
-            parts.append(f"{self.mixers} mixer{'s' if self.mixers > 1 else ''}")
-        if self.credits:
-            parts.append(f"{self.credits} credits")
-        return " + ".join(parts) if parts else "nothing"
+        return machinery_text(self.excavators, self.mixers, self.credits)
 
 
 def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:

@@ -26,6 +26,21 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text.strip())
 
 
+def counted(count: int, noun: str) -> str:
+    """'1 drop', '2 drops': a count with its noun, for labels."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def machinery_text(excavators: int, mixers: int, credits: int = 0) -> str:
+    """E.g. '2 excavators + 1 mixer', '1 excavator + 9 credits'; 'nothing' when all are 0."""
+    parts = [
+        counted(n, noun)
+        for n, noun in ((excavators, "excavator"), (mixers, "mixer"), (credits, "credit"))
+        if n
+    ]
+    return " + ".join(parts) or "nothing"
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One legal answer to a decision."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.rules.engine import Game, Task, task
-from bot.rules.options import Option
+from bot.rules.options import Option, counted
 from bot.rules.rewards import flow_one_drop
 from bot.rules.state import NEUTRAL
 
@@ -99,7 +99,7 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
                 continue
             fee = f", pay {owner} {drops}" if owner != company_id else ""
             label = (
-                f"{drops} drop{'s' if drops > 1 else ''} {system.dam}→{system.conduit}→"
+                f"{counted(drops, 'drop')} {system.dam}→{system.conduit}→"
                 f"{system.powerhouse}: {energy} energy{fee}"
             )
             options.append(

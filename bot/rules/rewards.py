@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.rules.engine import Game, Task, task
 from bot.rules.maps import flow_drop
-from bot.rules.options import Option
+from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
 from bot.rules.state import NEUTRAL
 
@@ -105,7 +105,7 @@ def _drops_options(game: Game, entry: Task) -> list[Option]:
     for count in range(entry["n"], 0, -1):
         for combo in combinations_with_replacement(headstreams, count):
             notation = "drops " + " ".join(combo)
-            label = f"{count} drop{'s' if count > 1 else ''} {verb}: {', '.join(combo)}"
+            label = f"{counted(count, 'drop')} {verb}: {', '.join(combo)}"
             options.append(Option(notation, label, group="water", data=(("at", combo),)))
     if entry.get("optional"):
         options.append(Option("drops none", "Place no water drops", group="water"))
@@ -139,15 +139,10 @@ def _machinery_options(game: Game, entry: Task) -> list[Option]:
     options = []
     for excavators in range(total, -1, -1):
         mixers = total - excavators
-        parts = []
-        if excavators:
-            parts.append(f"{excavators} excavator{'s' if excavators > 1 else ''}")
-        if mixers:
-            parts.append(f"{mixers} concrete mixer{'s' if mixers > 1 else ''}")
         options.append(
             Option(
                 f"machines {excavators}e{mixers}m",
-                "Take " + " + ".join(parts),
+                "Take " + machinery_text(excavators, mixers),
                 group="machinery",
                 data=(("excavators", excavators), ("mixers", mixers)),
             )
