@@ -77,6 +77,11 @@ def company_background(company_id: str, theme_name: str) -> Image.Image:
     return image
 
 
+def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
+    """Return everything ``draw_company`` reads of ``state``: equal keys draw equal boards."""
+    return (company_id, repr(state.companies[company_id]), state.current, state.finished)
+
+
 def draw_company(
     state: GameState, company_id: str, theme: Theme, highlight: Collection[str] = ()
 ) -> Image.Image:

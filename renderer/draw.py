@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
@@ -22,7 +23,22 @@ def text(
     anchor: str = "mm",
 ) -> None:
     """Draw ``content`` at ``at``; the default anchor centres it on the ink, not the baseline."""
-    draw.text(at, content, font=font(size, weight), fill=fill, anchor=anchor)
+    if not content:
+        return
+    mask, left, top = text_mask(content, size, weight, anchor)
+    # Rasterising glyphs is most of a view's drawing time and the same labels recur in every
+    # picture, so each label's coverage mask is rendered once and stamped in its colour.
+    draw.bitmap((round(at[0]) + left, round(at[1]) + top), mask, fill=fill)
+
+
+@functools.lru_cache(maxsize=4096)
+def text_mask(content: str, size: int, weight: Weight, anchor: str) -> tuple[Image.Image, int, int]:
+    """Return the antialiased coverage mask of ``content`` and its offset from the anchor point."""
+    f = font(size, weight)
+    left, top, right, bottom = f.getbbox(content, anchor=anchor)
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), content, font=f, fill=255, anchor=anchor)
+    return mask, left, top
 
 
 def box(

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 
 from PIL import Image, ImageDraw
 
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.background import map_background
-from renderer.company_view import company_background, draw_company
+from renderer.company_view import company_background, company_key, draw_company
+from renderer.layout import Point, board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
@@ -24,6 +26,7 @@ FULL_CAPTION = (
     "Full board: zoom in to read it. The map, shared and company views are sized for phones."
 )
 GAP = 16
+TOP = 60  # the caption strip above the full board
 PALETTE_COLOURS = 128
 
 
@@ -41,13 +44,15 @@ def render(
     seat); ``highlight`` lists ids to mark as legal choices (spaces, contracts, tiles, "build").
     The state is only read.
     """
-    image = render_image(state, view=view, company=company, theme=theme, highlight=highlight)
+    look, lit = _check(view, theme, highlight)
     if view == "full":
-        # The full board has four times a partial view's pixels: mapped onto a fixed palette it
-        # encodes about four times faster and half as large, which keeps it under 150 ms and
-        # 500 KB. Partial views stay RGB: they meet their targets with exact antialiasing.
-        image = image.quantize(palette=palette(theme), dither=Image.Dither.NONE)
-    return encode(image)
+        # The full board has four times a partial view's pixels: on a fixed palette it encodes
+        # about four times faster and half as large, which keeps it under 150 ms and 500 KB.
+        # Partial views stay RGB: they meet their targets with exact antialiasing.
+        return encode(_full_palette(state, look, lit))
+    return encode(
+        _view(state, view, _company(state, company) if view == "company" else None, look, lit)
+    )
 
 
 def render_image(
@@ -58,18 +63,90 @@ def render_image(
     theme: str = "light",
     highlight: Iterable[str] = (),
 ) -> Image.Image:
-    """Return one view as a Pillow image (``render`` without the PNG encoding)."""
+    """Return one view as a new RGB Pillow image (``render`` without the PNG encoding)."""
+    look, lit = _check(view, theme, highlight)
+    if view == "full":
+        return draw_full(state, look, lit)
+    cid = _company(state, company) if view == "company" else None
+    return _view(state, view, cid, look, lit).copy()
+
+
+def _check(view: str, theme: str, highlight: Iterable[str]) -> tuple[Theme, frozenset[str]]:
     if view not in ALL_VIEWS:
         raise ValueError(f"unknown view {view!r}; expected one of {list(ALL_VIEWS)}")
-    look = get_theme(theme)
-    lit = frozenset(str(h) for h in highlight)
-    if view == "map":
-        return draw_map(state, look, lit)
-    if view == "shared":
-        return draw_shared(state, look, lit)
+    return get_theme(theme), frozenset(str(h) for h in highlight)
+
+
+class _ImageCache:
+    """A least-recently-used cache of finished images, bounded by their pixel memory."""
+
+    def __init__(self, budget_bytes: int) -> None:
+        self.budget = budget_bytes
+        self.used = 0
+        self.images: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+
+    def get(self, key: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
+        """Return the image cached under ``key``, drawing it with ``make`` on a miss."""
+        image = self.images.get(key)
+        if image is not None:
+            self.images.move_to_end(key)
+            return image
+        image = make()
+        self.images[key] = image
+        self.used += _bytes(image)
+        while self.used > self.budget and len(self.images) > 1:
+            _, old = self.images.popitem(last=False)
+            self.used -= _bytes(old)
+        return image
+
+    def clear(self) -> None:
+        """Forget every image."""
+        self.images.clear()
+        self.used = 0
+
+
+def _bytes(image: Image.Image) -> int:
+    return image.width * image.height * (1 if image.mode in ("P", "L") else 4)
+
+
+# The game service renders the partial views of a state and then, on request, the full board
+# of the same state; one turn changes one company's board. Finished views are kept (keyed by
+# everything they are drawn from) so the full board is composed from them instead of drawn
+# twice, and unchanged company boards are reused. Cached images are never handed out.
+_VIEWS = _ImageCache(64 * 1024 * 1024)
+
+
+def clear_caches() -> None:
+    """Forget every finished view (static backgrounds and text stay cached); for benchmarks."""
+    _VIEWS.clear()
+
+
+def _view(
+    state: GameState, view: str, company: str | None, theme: Theme, lit: frozenset[str]
+) -> Image.Image:
+    """Return the cached image of one partial view; callers must not draw on it."""
     if view == "company":
-        return draw_company(state, _company(state, company), look, lit)
-    return draw_full(state, look, lit)
+        assert company is not None
+        key = ("company", company_key(state, company), theme.name, lit)
+        return _VIEWS.get(key, lambda: draw_company(state, company, theme, lit))
+    draw_view = draw_map if view == "map" else draw_shared
+    return _VIEWS.get((view, repr(state), theme.name, lit), lambda: draw_view(state, theme, lit))
+
+
+def _small_board(state: GameState, company: str, theme: Theme, lit: frozenset[str]) -> Image.Image:
+    # Company boards at half scale: the full board is for zooming, and four full-size boards
+    # would double the pixels to encode.
+    key = ("small company", company_key(state, company), theme.name, lit)
+    return _VIEWS.get(key, lambda: _view(state, "company", company, theme, lit).reduce(2))
+
+
+def _quantized(
+    key: tuple[object, ...], image: Callable[[], Image.Image], theme: Theme
+) -> Image.Image:
+    return _VIEWS.get(
+        ("palette", *key, theme.name),
+        lambda: image().quantize(palette=palette(theme.name), dither=Image.Dither.NONE),
+    )
 
 
 def render_score_sheet(
@@ -125,32 +202,91 @@ def _company(state: GameState, company: str | None) -> str:
     return company
 
 
+def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[str, Point]]]:
+    """Return the full board's size and where its parts go: map, shared, then company boards."""
+    map_layout_ = map_layout(state.options.map)
+    shared = board_layout("shared")
+    company = board_layout("company")
+    bw, bh = company.width // 2, company.height // 2
+    seats = [cid for cid in state.seats if cid in state.companies]
+    rows = (len(seats) + 1) // 2
+    left_w = map_layout_.width
+    left_h = map_layout_.height + GAP + rows * (bh + GAP)
+    places: list[tuple[str, Point]] = [("map", (0, TOP)), ("shared", (left_w + GAP, TOP))]
+    for i, cid in enumerate(seats):
+        x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
+        y = TOP + map_layout_.height + GAP + (i // 2) * (bh + GAP)
+        places.append((cid, (x, y)))
+    height = TOP + max(left_h, shared.height)
+    return left_w + GAP + shared.width, height, places
+
+
+def _part(state: GameState, name: str, theme: Theme, lit: frozenset[str]) -> Image.Image:
+    if name in ("map", "shared"):
+        return _view(state, name, None, theme, lit)
+    return _small_board(state, name, theme, lit)
+
+
 def draw_full(
     state: GameState, theme: Theme, highlight: frozenset[str] = frozenset()
 ) -> Image.Image:
-    """Return everything in one image: map and shared boards side by side, company boards below."""
-    sizes = theme.views["full"].text
-    top = 60
-    map_image = draw_map(state, theme, highlight)
-    shared = draw_shared(state, theme, highlight)
-    # Company boards at half scale: the full board is for zooming, and four full-size boards
-    # would double the pixels to encode.
-    boards = [draw_company(state, cid, theme, highlight).reduce(2) for cid in state.seats]
-    bw, bh = boards[0].size if boards else (0, 0)
-    left_w = map_image.width
-    rows = (len(boards) + 1) // 2
-    left_h = map_image.height + GAP + rows * (bh + GAP)
-    width = left_w + GAP + shared.width
-    height = top + max(left_h, shared.height)
+    """Return everything in one RGB image: map and shared boards side by side, boards below."""
+    width, height, places = _arrangement(state, theme)
     image = Image.new("RGB", (width, height), theme.colour("background"))
-    draw = ImageDraw.Draw(image)
-    d.text(
-        draw, (18, top // 2), FULL_CAPTION, sizes["label"], theme.colour("text"), "regular", "lm"
-    )
-    image.paste(map_image, (0, top))
-    image.paste(shared, (left_w + GAP, top))
-    for i, board in enumerate(boards):
-        x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
-        y = top + map_image.height + GAP + (i // 2) * (bh + GAP)
-        image.paste(board, (x, y))
+    image.paste(_caption(theme.name), (0, 0))
+    for name, at in places:
+        image.paste(_part(state, name, theme, highlight), at)
     return image
+
+
+def _full_palette(state: GameState, theme: Theme, lit: frozenset[str]) -> Image.Image:
+    """Return the full board on the theme's palette, composed from palette images of its parts.
+
+    Mapping each part onto the palette once (and keeping it) gives the same pixels as mapping
+    the composed board, without redrawing or remapping the parts a turn did not change.
+    """
+    width, height, places = _arrangement(state, theme)
+    pal = palette(theme.name)
+    image = Image.new("P", (width, height), _background_index(theme.name))
+    image.putpalette(pal.getpalette())
+    image.paste(_caption_palette(theme.name), (0, 0))
+    for name, at in places:
+        if name in ("map", "shared"):
+            key: tuple[object, ...] = (name, repr(state), lit)
+        else:
+            key = ("small company", company_key(state, name), lit)
+        image.paste(_quantized(key, lambda n=name: _part(state, n, theme, lit), theme), at)
+    return image
+
+
+@functools.lru_cache(maxsize=8)
+def _caption(theme_name: str) -> Image.Image:
+    """Return the full board's caption strip."""
+    theme = get_theme(theme_name)
+    width = map_layout("base").width + GAP + board_layout("shared").width
+    strip = Image.new("RGB", (width, TOP), theme.colour("background"))
+    sizes = theme.views["full"].text
+    d.text(
+        ImageDraw.Draw(strip),
+        (18, TOP // 2),
+        FULL_CAPTION,
+        sizes["label"],
+        theme.colour("text"),
+        "regular",
+        "lm",
+    )
+    return strip
+
+
+@functools.lru_cache(maxsize=8)
+def _caption_palette(theme_name: str) -> Image.Image:
+    """Return the caption strip on the theme's palette."""
+    return _caption(theme_name).quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=8)
+def _background_index(theme_name: str) -> int:
+    swatch = Image.new("RGB", (1, 1), get_theme(theme_name).colour("background"))
+    index = swatch.quantize(palette=palette(theme_name), dither=Image.Dither.NONE).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index

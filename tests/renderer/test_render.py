@@ -260,3 +260,27 @@ def test_board_layouts_place_every_management_space_inside_the_canvas() -> None:
         board = board_layout(name)
         for rect in [*board.rects.values(), *(r for rs in board.lists.values() for r in rs)]:
             assert 0 <= rect[0] < rect[2] <= board.width and 0 <= rect[1] < rect[3] <= board.height
+
+
+def test_full_board_composed_from_cached_parts_matches_a_fresh_drawing(midgame: GameState) -> None:
+    from renderer.render import clear_caches, palette
+
+    for view in ("map", "shared"):
+        render(midgame, view=view)
+    composed = _decode(render(midgame, view="full")).convert("RGB")
+    clear_caches()
+    fresh = render_image(midgame, view="full").quantize(
+        palette=palette("light"), dither=Image.Dither.NONE
+    )
+    assert ImageChops.difference(composed, fresh.convert("RGB")).getbbox() is None
+
+
+def test_a_rendered_view_follows_the_state_and_callers_cannot_spoil_the_cache(
+    fresh: GameState,
+) -> None:
+    first = render_image(fresh, view="map")
+    first.paste("#ff00ff", (0, 0, 400, 400))  # the caller owns its copy
+    again = render_image(fresh, view="map")
+    assert again.getpixel((10, 10)) != (255, 0, 255)
+    fresh.dams["D5U"] = Dam(owner="usa")
+    assert _differs(again, render_image(fresh, view="map"), map_layout("base").spaces["D5U"].rect)
