@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.content import content
+from renderer.fonts import Weight
 from renderer.layout import board_layout
 from renderer.theme import Theme, get_theme
 from renderer.words import reward_text
@@ -21,9 +22,29 @@ RESOURCES = (
     ("engineers", "engineers left"),
 )
 KINDS = ("base", "elevation", "conduit", "powerhouse")
+CELL_PADDING = 8  # pixels of a structure cell kept clear of its income text
 
 
-def _incomes(company_id: str) -> dict[tuple[str, int], str]:
+def cell_lines(label: str, size: int, width: int, weight: Weight = "regular") -> list[str]:
+    """Return ``label`` as the lines it is drawn in within ``width``: one, else two halves."""
+    if not label or d.text_width(label, size, weight) <= width:
+        return [label] if label else []
+    words = label.split()
+    # Split where the longer line is shortest, so "2VP 1mach" becomes "2VP" over "1mach".
+    best = min(
+        range(1, len(words)),
+        key=lambda i: max(
+            d.text_width(" ".join(words[:i]), size, weight),
+            d.text_width(" ".join(words[i:]), size, weight),
+        ),
+        default=0,
+    )
+    if not best:
+        return [d.fit(label, size, width, weight)]
+    return [d.fit(" ".join(part), size, width, weight) for part in (words[:best], words[best:])]
+
+
+def incomes_of(company_id: str) -> dict[tuple[str, int], str]:
     """Return the text of each income or bonus a structure row uncovers, keyed by (kind, piece)."""
     c = content()
     out = {(i.track, i.after_piece): reward_text(i.reward) for i in c.companies[company_id].income}
@@ -183,7 +204,7 @@ def draw_company(
             d.ring(draw, chip, theme.colour("highlight"), text, width=4)
         x += w + 10
 
-    incomes = _incomes(company_id)
+    incomes = incomes_of(company_id)
     pieces = c.common.pieces
     for kind in KINDS:
         placed = company.placed.get(kind, 0)
@@ -217,14 +238,13 @@ def draw_company(
             else:
                 d.box(draw, rect, style.fill, style.outline, 3)
                 label, ink = income, style.ink
-            if label:
+            weight = "bold" if built else "regular"
+            lines = cell_lines(label, sizes["small"], x1 - x0 - CELL_PADDING, weight)
+            step = sizes["small"] + 2
+            top = (y0 + y1) // 2 - (len(lines) - 1) * step / 2
+            for j, line in enumerate(lines):
                 d.text(
-                    draw,
-                    ((x0 + x1) // 2, (y0 + y1) // 2),
-                    d.fit(label, sizes["small"], x1 - x0 - 8),
-                    sizes["small"],
-                    ink,
-                    "bold" if built else "regular",
+                    draw, ((x0 + x1) // 2, round(top + j * step)), line, sizes["small"], ink, weight
                 )
 
     for i, rect in enumerate(layout.lists["construction_spaces"]):

@@ -284,3 +284,22 @@ def test_a_rendered_view_follows_the_state_and_callers_cannot_spoil_the_cache(
     assert again.getpixel((10, 10)) != (255, 0, 255)
     fresh.dams["D5U"] = Dam(owner="usa")
     assert _differs(again, render_image(fresh, view="map"), map_layout("base").spaces["D5U"].rect)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_every_income_text_fits_its_structure_cell(theme: str) -> None:
+    from renderer import draw as d
+    from renderer.company_view import CELL_PADDING, KINDS, cell_lines, incomes_of
+    from renderer.content import content
+
+    size = get_theme(theme).views["company"].text["small"]
+    layout = board_layout("company")
+    for company_id in content().companies:
+        for (kind, n), label in incomes_of(company_id).items():
+            x0, y0, x1, y1 = layout.lists[f"cells_{kind}"][n - 1]
+            assert kind in KINDS
+            for weight in ("regular", "bold"):  # covered and uncovered
+                lines = cell_lines(label, size, x1 - x0 - CELL_PADDING, weight)
+                assert " ".join(lines) == label, (company_id, kind, n, lines)
+                assert all(d.text_width(ln, size, weight) <= x1 - x0 - CELL_PADDING for ln in lines)
+                assert len(lines) * (size + 2) <= y1 - y0
