@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from PIL import Image, ImageDraw
 
@@ -25,6 +25,8 @@ CATEGORIES: Mapping[str, str] = {
     "end": "End (resources, water)",
 }
 OTHER = "Other"
+CHART_MARKER = 18  # radius of a company's marker on the charts
+CHART_SPREAD = 42  # sideways step between markers of equal value
 
 
 def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[str, int]]:
@@ -148,34 +150,66 @@ def _chart(
     d.text(draw, (x0 + 12, y0 + 8), title, sizes["heading"], text, anchor="la")
     px0, py0, px1, py1 = x0 + 90, y0 + 70, x1 - 40, y1 - 60
     rounds = max((len(v) for v in series.values()), default=0)
-    top = max([1, *(max(v) for v in series.values() if v)])
-    step = max(1, -(-top // 4))
+    # The scale starts at 0, or below it when a company ended a round in debt of VP.
+    high = max([1, *(max(v) for v in series.values() if v)])
+    low = min([0, *(min(v) for v in series.values() if v)])
+    step = max(1, -(-(high - low) // 4))
+    while high > (low // step) * step + 4 * step:
+        step += 1
+    low = (low // step) * step
     top = step * 4
     for i in range(5):
         yy = py1 - (py1 - py0) * i / 4
         draw.line((px0, yy, px1, yy), fill=theme.colour("track"), width=2)
-        d.text(draw, (px0 - 12, yy), str(step * i), sizes["small"], muted, "regular", "rm")
+        d.text(draw, (px0 - 12, yy), str(low + step * i), sizes["small"], muted, "regular", "rm")
     n = max(rounds, 1)
 
-    def at(i: int, v: int, k: int) -> tuple[float, float]:
-        # Companies with equal values are nudged sideways so every line stays visible.
-        x = px0 + (px1 - px0) * (i + 0.5) / n + (k - len(series) / 2) * 8
-        return x, py1 - (py1 - py0) * v / top
+    def y_of(v: int) -> float:
+        return py1 - (py1 - py0) * (v - low) / top
+
+    points = chart_points(series, lambda i: px0 + (px1 - px0) * (i + 0.5) / n, y_of)
 
     for i in range(rounds):
         d.text(
             draw,
-            (px0 + (px1 - px0) * (i + 0.5) / n, py1 + 30),
+            (px0 + (px1 - px0) * (i + 0.5) / n, py1 + 44),
             f"R{i + 1}",
             sizes["small"],
             muted,
             "regular",
         )
-    for k, (cid, values) in enumerate(series.items()):
+    for cid, pts in points.items():
         style = theme.company(cid)
-        pts = [at(i, v, k) for i, v in enumerate(values)]
         if len(pts) > 1:
             draw.line(pts, fill=style.outline, width=8, joint="curve")
             draw.line(pts, fill=style.fill, width=4, joint="curve")
         for p in pts:
-            d.piece(draw, (round(p[0]), round(p[1])), 20, style, sizes["small"])
+            d.piece(draw, (round(p[0]), round(p[1])), CHART_MARKER, style, sizes["small"])
+
+
+def chart_points(
+    series: Mapping[str, list[int]],
+    x_of: Callable[[int], float],
+    y_of: Callable[[int], float],
+) -> dict[str, list[tuple[float, float]]]:
+    """Return each series' marker centres: round ``i`` at ``x_of(i)``, value ``v`` at ``y_of(v)``.
+
+    Markers of one round whose values lie within a marker's height of each other would hide
+    one another: such a group is spread sideways, centred on the round, in series order.
+    """
+    points: dict[str, list[tuple[float, float]]] = {cid: [] for cid in series}
+    rounds = max((len(v) for v in series.values()), default=0)
+    for i in range(rounds):
+        here = sorted(
+            (y_of(v[i]), k, cid) for k, (cid, v) in enumerate(series.items()) if i < len(v)
+        )
+        groups: list[list[tuple[float, int, str]]] = []
+        for item in here:
+            if groups and item[0] - groups[-1][-1][0] < 2 * CHART_MARKER + 6:
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+        for group in groups:
+            for j, (y, _, cid) in enumerate(sorted(group, key=lambda g: g[1])):
+                points[cid].append((x_of(i) + (j - (len(group) - 1) / 2) * CHART_SPREAD, y))
+    return points

@@ -26,6 +26,10 @@ SECTION_NAMES = {
 }
 LEVELS = ("green", "yellow", "red")
 TRACK_CELLS = 31  # energy 0..30; more is shown at 30
+MARKER_ROWS = 5
+MARKER_RADIUS = 18
+MARKER_STEP = 46  # between rows (and between markers sharing a row)
+MARKER_GAP = 26  # from the track's top to the lowest row's centre
 
 
 def _in_play(space, players: int, setup: str) -> bool:
@@ -171,17 +175,19 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
     sizes = theme.views["shared"].text
     x0, y0, x1, _ = layout.rects["energy_track"]
     cell = (x1 - x0) / TRACK_CELLS
-    # Markers on nearby cells would overlap, so each goes on the lowest free row above the track.
-    rows: list[list[float]] = [[] for _ in range(4)]
+    # Markers on nearby cells would overlap, so each goes on the lowest free row above the
+    # track; the panel has room for one row per company (five), clear of its heading.
+    rows: list[list[float]] = [[] for _ in range(MARKER_ROWS)]
     companies = sorted(state.companies.values(), key=lambda c: (c.energy, c.seat))
     for company in companies:
         cx = x0 + (min(company.energy, TRACK_CELLS - 1) + 0.5) * cell
         row = next(
-            (i for i, xs in enumerate(rows) if all(abs(cx - x) >= 44 for x in xs)), len(rows) - 1
+            (i for i, xs in enumerate(rows) if all(abs(cx - x) >= MARKER_STEP for x in xs)),
+            len(rows) - 1,
         )
         rows[row].append(cx)
-        cy = y0 - 24 - row * 40
-        d.piece(draw, (round(cx), cy), 20, theme.company(company.id), sizes["small"])
+        cy = y0 - MARKER_GAP - row * MARKER_STEP
+        d.piece(draw, (round(cx), cy), MARKER_RADIUS, theme.company(company.id), sizes["small"])
 
 
 def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:

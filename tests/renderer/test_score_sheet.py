@@ -43,3 +43,24 @@ def test_score_sheet_decodes_and_is_opaque() -> None:
     image = Image.open(io.BytesIO(render_score_sheet(state, events, theme="dark")))
     assert image.width == 1200 and image.mode == "RGB"
     assert state.to_json() == before
+
+
+def test_chart_markers_of_equal_or_close_values_do_not_overlap() -> None:
+    from renderer.score_sheet import CHART_MARKER, chart_points
+
+    series = {
+        "usa": [0, 5, 7],
+        "italy": [0, 5, 8],
+        "germany": [0, 1, 7],
+        "france": [0, 5, 20],
+        "netherlands": [0, 9, 7],
+    }
+    points = chart_points(series, lambda i: 200.0 * (i + 1), lambda v: 400.0 - 10 * v)
+    for i in range(3):
+        here = [pts[i] for pts in points.values()]
+        for a in range(len(here)):
+            for b in range(a + 1, len(here)):
+                (xa, ya), (xb, yb) = here[a], here[b]
+                assert abs(xa - xb) >= 2 * CHART_MARKER or abs(ya - yb) >= 2 * CHART_MARKER
+        # A group stays within its round's column (200 px wide here).
+        assert max(x for x, _ in here) - min(x for x, _ in here) < 200
