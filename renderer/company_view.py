@@ -7,13 +7,15 @@ from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
-from bot.rules.state import GameState
+from bot.rules.draft import TILES as DRAFT_TILES
+from bot.rules.officers import MAHIRI, MAHIRI_SPACES
+from bot.rules.state import Company, GameState
 from renderer import draw as d
 from renderer.content import content
 from renderer.fonts import Weight
-from renderer.layout import board_layout
+from renderer.layout import BoardLayout, board_layout
 from renderer.theme import Theme, get_theme
-from renderer.words import reward_text
+from renderer.words import reward_text, tile_effect
 
 RESOURCES = (
     ("credits", "credits"),
@@ -66,7 +68,7 @@ def company_background(company_id: str, theme_name: str) -> Image.Image:
     text, muted = theme.colour("text"), theme.colour("text muted")
     style = theme.company(company_id)
     d.piece(draw, layout.points["piece"], 22, style, sizes["value"])
-    for name in ("wheel", "tiles", "structures", "construction", "contracts"):
+    for name in ("wheel", "tiles", "structures", "construction", "contracts", "officer"):
         d.box(draw, layout.rects[name], theme.colour("panel"), theme.colour("panel outline"))
     x0, y0, x1, _ = layout.rects["wheel"]
     d.text(draw, (x0 + 12, y0 + 8), "Construction wheel", sizes["heading"], text, anchor="la")
@@ -98,9 +100,51 @@ def company_background(company_id: str, theme_name: str) -> Image.Image:
     return image
 
 
+def board_of(state: GameState, company_id: str) -> Company:
+    """Return the company to draw: the state's, or during the draft a preview of the offer."""
+    company = state.companies.get(company_id)
+    if company is not None:
+        return company
+    offer = draft_offer(state)
+    if company_id not in offer:
+        raise ValueError(f"no company {company_id!r} in this game or its draft offer")
+    officer = content().officers[offer[company_id]]
+    start = officer.starting_resources
+    # What the company will start with if picked now (bot.rules.draft.seat_companies).
+    return Company(
+        id=company_id,
+        seat=-1,
+        officer=officer.id,
+        credits=start.get("credits", 6),
+        excavators=start.get("excavators", 6),
+        mixers=start.get("mixers", 4),
+        engineers=start.get("engineers", 12),
+        vp=content().common.starting_vp,
+        tiles=[*DRAFT_TILES, *officer.special_tiles],
+    )
+
+
+def draft_offer(state: GameState) -> dict[str, str]:
+    """Return {company: officer} of the boards still on offer in the full game's draft."""
+    draft = state.extra.get("draft") or {}
+    return {board: officer for board, officer in draft.get("pairs", [])}
+
+
 def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     """Return everything ``draw_company`` reads of ``state``: equal keys draw equal boards."""
-    return (company_id, repr(state.companies[company_id]), state.current, state.finished)
+    board = board_of(state, company_id)
+    mahiri = _mahiri_occupants(state, board)
+    return (company_id, repr(board), state.current, state.finished, mahiri)
+
+
+def _mahiri_occupants(state: GameState, company: Company) -> tuple[str, ...]:
+    """Return, per Mahiri space, the company on it ("" when free); () for other officers."""
+    if company.officer != MAHIRI:
+        return ()
+    return tuple(
+        next((str(owner) for owner, _n in state.spaces.get(space, [])), "")
+        for space, _credits in MAHIRI_SPACES
+    )
 
 
 def draw_company(
@@ -109,7 +153,8 @@ def draw_company(
     """Return the board view of ``company_id`` in ``state`` as a new RGB image."""
     layout = board_layout("company")
     c = content()
-    company = state.companies[company_id]
+    company = board_of(state, company_id)
+    preview = company_id not in state.companies
     image = company_background(company_id, theme.name).copy()
     draw = ImageDraw.Draw(image)
     sizes = theme.views["company"].text
@@ -130,6 +175,8 @@ def draw_company(
     )
     turn = " · to play" if state.current == company_id and not state.finished else ""
     subtitle = f"{company.vp} VP · {company.energy}⚡ this round · seat {company.seat + 1}{turn}"
+    if preview:
+        subtitle = f"draft offer: pick {company_id} · starts with these"
     d.text(draw, layout.points["subtitle"], subtitle, sizes["value"], text, "regular", "la")
 
     for (attr, label), rect in zip(RESOURCES, layout.lists["resources"], strict=True):
@@ -186,7 +233,10 @@ def draw_company(
     x0, y0, x1, y1 = layout.rects["tiles"]
     x, y = x0 + 12, y0 + 64
     for tile in company.tiles or ["none"]:
-        w = int(d.text_width(tile, sizes["small"])) + 20
+        # Basic tiles say what they build in their id; the others carry their effect, short.
+        effect = "" if tile.startswith("basic_") else tile_effect(tile)
+        label = f"{tile}: {effect}" if effect else tile
+        w = int(d.text_width(label, sizes["small"])) + 20
         if x + w > x1 - 8:
             x, y = x0 + 12, y + 40
         chip = (x, y - 17, x + w, y + 17)
@@ -194,7 +244,7 @@ def draw_company(
         d.text(
             draw,
             (x + 10, y),
-            tile,
+            label,
             sizes["small"],
             text if company.tiles else muted,
             "regular",
@@ -312,4 +362,41 @@ def draw_company(
         "regular",
         "lm",
     )
+    _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     return image
+
+
+def _officer(
+    draw: ImageDraw.ImageDraw,
+    layout: BoardLayout,
+    company: Company,
+    mahiri: tuple[str, ...],
+    theme: Theme,
+    lit: Collection[str],
+) -> None:
+    """Draw the officer panel: the ability in brief, or Mahiri's two action spaces."""
+    sizes = theme.views["company"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    officer = content().officers.get(company.officer)
+    x0, y0, x1, _ = layout.rects["officer"]
+    name = officer.name if officer else company.officer or "none"
+    d.text(draw, (x0 + 12, y0 + 8), f"Officer: {name}", sizes["heading"], text, anchor="la")
+    if company.officer != MAHIRI:
+        ability = officer.ability_text if officer else ""
+        for j, line in enumerate(d.wrap(ability, sizes["small"], x1 - x0 - 24, 2)):
+            d.text(draw, (x0 + 12, y0 + 62 + j * 30), line, sizes["small"], muted, "regular", "lm")
+        return
+    for (space, credits), rect, occupant in zip(
+        MAHIRI_SPACES, layout.lists["officer_spaces"], mahiri, strict=True
+    ):
+        sx0, sy0, sx1, sy1 = rect
+        cy = (sy0 + sy1) // 2
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+        draw.ellipse((sx0 + 10, cy - 7, sx0 + 24, cy + 7), fill=text)
+        d.text(draw, (sx0 + 34, cy), space, sizes["label"], text, "regular", "lm")
+        if occupant:
+            d.piece(draw, (sx1 - 30, cy), 20, theme.company(occupant), sizes["small"])
+        elif credits:
+            d.text(draw, (sx1 - 12, cy), f"+{credits}c", sizes["small"], text, "regular", "rm")
+        if space in lit or ("mahiri" in lit and not occupant):
+            d.ring(draw, rect, theme.colour("highlight"), text, width=4)

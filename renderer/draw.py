@@ -172,3 +172,18 @@ def fit(content: str, size: int, width: int, weight: Weight = "regular") -> str:
 def text_width(content: str, size: int, weight: Weight = "regular") -> float:
     """Return the advance width of ``content`` in pixels."""
     return font(size, weight).getlength(content)
+
+
+def wrap(content: str, size: int, width: int, lines: int, weight: Weight = "regular") -> list[str]:
+    """Return ``content`` broken into at most ``lines`` lines of ``width``; the last may be cut."""
+    f = font(size, weight)
+    out: list[str] = []
+    words = content.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and f.getlength(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        out.append(line)
+    if words and out:
+        out[-1] = fit(f"{out[-1]} {' '.join(words)}", size, width, weight)
+    return [fit(line, size, width, weight) for line in out]

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.background import map_background
-from renderer.company_view import company_background, company_key, draw_company
+from renderer.company_view import company_background, company_key, draft_offer, draw_company
 from renderer.layout import Point, board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
@@ -193,13 +193,23 @@ def palette(theme_name: str) -> Image.Image:
 
 
 def _company(state: GameState, company: str | None) -> str:
+    boards = board_ids(state)
     if company is None:
-        return state.current if state.current in state.companies else state.seats[0]
-    if company not in state.companies:
-        raise ValueError(
-            f"no company {company!r} in this game; expected one of {sorted(state.companies)}"
-        )
+        if state.current in boards:
+            return state.current
+        if not boards:
+            raise ValueError("no company boards in this game yet")
+        return boards[0]
+    if company not in boards:
+        raise ValueError(f"no company {company!r} in this game; expected one of {sorted(boards)}")
     return company
+
+
+def board_ids(state: GameState) -> list[str]:
+    """Return the company boards to show: by seat, or during the draft the boards on offer."""
+    if state.companies:
+        return [cid for cid in state.seats if cid in state.companies]
+    return list(draft_offer(state))
 
 
 def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[str, Point]]]:
@@ -208,7 +218,7 @@ def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[s
     shared = board_layout("shared")
     company = board_layout("company")
     bw, bh = company.width // 2, company.height // 2
-    seats = [cid for cid in state.seats if cid in state.companies]
+    seats = board_ids(state)
     rows = (len(seats) + 1) // 2
     left_w = map_layout_.width
     left_h = map_layout_.height + GAP + rows * (bh + GAP)

@@ -7,13 +7,14 @@ from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
+from bot.rules.draft import seat_player
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.content import content
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.map_view import ROUNDS, company_name
 from renderer.theme import Theme, get_theme
-from renderer.words import phase_text, reward_text
+from renderer.words import phase_text, reward_text, tile_effect
 
 SECTION_NAMES = {
     "turbine_station": "Turbine station (produce)",
@@ -134,8 +135,11 @@ def draw_shared(state: GameState, theme: Theme, highlight: Collection[str] = ())
         else f"Round {state.round} of {ROUNDS} · {phase_text(state.phase)}"
     )
     d.text(draw, layout.points["title"], title, sizes["title"], text, anchor="la")
-    _turn_order(draw, layout, state, theme)
-    _energy(draw, layout, state, theme)
+    if draft_state(state):
+        _draft(draw, layout, state, theme, highlight)
+    else:
+        _turn_order(draw, layout, state, theme)
+        _energy(draw, layout, state, theme)
     _bonus(draw, layout, state, theme)
     _contracts(draw, layout, state, theme, highlight)
     _occupants(draw, layout, state, theme)
@@ -318,17 +322,108 @@ def _contracts(
     for rect, tile in zip(layout.lists["patent"], state.patent_offer, strict=False):
         x0, y0, x1, y1 = rect
         d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
-        label = d.fit(tile or "empty", sizes["small"], x1 - x0 - 12)
-        d.text(
-            draw,
-            ((x0 + x1) // 2, (y0 + y1) // 2),
-            label,
-            sizes["small"],
-            theme.colour("text"),
-            "regular",
-        )
+        cx, width = (x0 + x1) // 2, x1 - x0 - 12
+        label = d.fit(tile or "empty", sizes["small"], width)
+        d.text(draw, (cx, y0 + 28), label, sizes["small"], theme.colour("text"), "regular")
+        effect = d.fit(tile_effect(tile) if tile else "", sizes["small"], width)
+        d.text(draw, (cx, y1 - 30), effect, sizes["small"], theme.colour("text muted"), "regular")
         if tile and tile in lit:
             d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
+
+
+def draft_state(state: GameState) -> bool:
+    """True while the full game's draft is on: no companies yet, boards on offer."""
+    return not state.companies and bool(state.extra.get("draft"))
+
+
+def _draft(
+    draw: ImageDraw.ImageDraw,
+    layout: BoardLayout,
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str],
+) -> None:
+    """Draw the draft: picking order with the picks made, and the boards and contracts on offer."""
+    sizes = theme.views["shared"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    c = content()
+    draft = state.extra["draft"]
+    picks = {seat: board for seat, board, _officer, _contract in draft.get("picks", [])}
+    order = draft.get("order", [])
+    picker = order[len(picks)] if len(picks) < len(order) else None
+    lit = {h.lower() for h in highlight}
+
+    x0, y0, _x1, y1 = layout.rects["turn_order"]
+    cy = (y0 + y1) // 2
+    d.text(draw, (x0 + 6, cy), "Picking", sizes["label"], text, anchor="lm")
+    x = x0 + 150
+    for seat in order:
+        label = seat_player(seat)
+        width = int(d.text_width(label, sizes["label"])) + (64 if seat in picks else 24)
+        if seat == picker:
+            d.box(draw, (x - 4, y0, x + width, y1), theme.colour("highlight"), text, 2, 10)
+        tx = x + 6
+        if seat in picks:
+            d.piece(draw, (x + 24, cy), 20, theme.company(picks[seat]), sizes["small"])
+            tx = x + 50
+        ink = "#1b1b1b" if seat == picker else text
+        d.text(draw, (tx, cy), label, sizes["label"], ink, "regular", "lm")
+        x += width + 14
+
+    rect = layout.rects["draft"]
+    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
+    rx0, ry0, rx1, _ = rect
+    heading = f"Draft: {seat_player(picker)} picks" if picker is not None else "Draft"
+    d.text(draw, (rx0 + 12, ry0 + 8), heading, sizes["heading"], text, anchor="la")
+    spares = [c.officers[o].name for o in state.extra.get("spare_officers", []) if o in c.officers]
+    if spares:
+        spare = d.fit("Mahiri may also copy " + ", ".join(spares), sizes["small"], 560)
+        d.text(draw, (rx1 - 12, ry0 + 14), spare, sizes["small"], muted, "regular", "ra")
+    for box, (board, officer) in zip(
+        layout.lists["draft_pairs"], draft.get("pairs", []), strict=False
+    ):
+        bx0, by0, bx1, by1 = box
+        by = (by0 + by1) // 2
+        d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
+        d.piece(draw, (bx0 + 28, by), 18, theme.company(board), sizes["small"])
+        notation = f"pick {board}"
+        d.text(draw, (bx0 + 54, by), notation, sizes["label"], text, anchor="lm")
+        nx = bx0 + 54 + int(d.text_width(notation, sizes["label"], "bold")) + 16
+        name = c.officers[officer].name if officer in c.officers else officer
+        d.text(
+            draw,
+            (nx, by),
+            d.fit(name, sizes["small"], bx1 - nx - 8),
+            sizes["small"],
+            text,
+            "regular",
+            "lm",
+        )
+        if notation in lit:
+            d.ring(draw, box, theme.colour("highlight"), text, width=5)
+    for box, contract_id in zip(
+        layout.lists["draft_starting"], draft.get("starting", []), strict=False
+    ):
+        bx0, by0, bx1, by1 = box
+        by = (by0 + by1) // 2
+        d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
+        notation = f"start {contract_id}"
+        d.text(draw, (bx0 + 12, by), notation, sizes["label"], text, anchor="lm")
+        contract = c.contracts.get(contract_id)
+        if contract:
+            nx = bx0 + 12 + int(d.text_width(notation, sizes["label"], "bold")) + 14
+            terms = f"{contract.energy}⚡ → {reward_text(contract.reward)}"
+            d.text(
+                draw,
+                (nx, by),
+                d.fit(terms, sizes["small"], bx1 - nx - 8),
+                sizes["small"],
+                text,
+                "regular",
+                "lm",
+            )
+        if notation in lit:
+            d.ring(draw, box, theme.colour("highlight"), text, width=5)
 
 
 def _occupants(

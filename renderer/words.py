@@ -18,6 +18,37 @@ PHASES = {
 
 AREA_LETTERS = {"mountain": "M", "hill": "H", "plain": "P"}
 
+# A technology tile's effect in a few words (the full text is tiles' ``effect_text``): what a
+# patent tile or a tile in a supply does, short enough for its box on a phone.
+TILE_EFFECTS = {
+    "basic_base": "Base",
+    "basic_elevation": "Elevation",
+    "basic_conduit": "Conduit",
+    "basic_powerhouse": "Powerhouse",
+    "basic_wild": "any structure",
+    "adv_1_base": "+1 drop dry dams",
+    "adv_1_elevation": "rotate 1/Elev.",
+    "adv_1_conduit": "2c per prod.",
+    "adv_1_powerhouse": "no engineers",
+    "adv_1_wild": "any, no red 3c",
+    "adv_2_base": "produce: Bases",
+    "adv_2_elevation": "fill the dam",
+    "adv_2_conduit": "≤5 excavators",
+    "adv_2_powerhouse": "produce +2",
+    "adv_2_wild": "exc = mix",
+    "adv_3_base": "no eng., no exc.",
+    "adv_3_elevation": "3VP/dam lvl 2+",
+    "adv_3_conduit": "produce 2×prod.",
+    "adv_3_powerhouse": "3VP/P.house",
+    "adv_3_wild": "any, 3VP/adv.",
+    "anton_tile": "copies a tile",
+}
+
+
+def tile_effect(tile_id: str) -> str:
+    """Return a tile's effect in a few words ("" for an unknown tile)."""
+    return TILE_EFFECTS.get(tile_id, "")
+
 
 def reward_text(reward: Mapping[str, Any]) -> str:
     """Return a compact reward, e.g. "5VP 1exc" or "Base M/H" (what a contract or income gives)."""
@@ -65,6 +96,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+DRAFT_VERBS = ("pick", "start")
+
+
 def highlight_ids(notations: Iterable[str]) -> set[str]:
     """Return the ids named by option notations, to highlight: "base D5U" -> D5U, "take 210" -> 210.
 
@@ -74,6 +108,9 @@ def highlight_ids(notations: Iterable[str]) -> set[str]:
     ids: set[str] = set()
     for notation in notations:
         words = notation.split()
+        if len(words) == 2 and words[0] in DRAFT_VERBS:
+            ids.add(notation)  # "pick usa", "start 3": the draft offer is keyed by notation
+            continue
         if len(words) == 1:
             ids.add(words[0])
             continue
