@@ -382,48 +382,48 @@ def _draft(
     for box, (board, officer) in zip(
         layout.lists["draft_pairs"], draft.get("pairs", []), strict=False
     ):
-        bx0, by0, bx1, by1 = box
-        by = (by0 + by1) // 2
-        d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
-        d.piece(draw, (bx0 + 28, by), 18, theme.company(board), sizes["small"])
-        notation = f"pick {board}"
-        d.text(draw, (bx0 + 54, by), notation, sizes["label"], text, anchor="lm")
-        nx = bx0 + 54 + int(d.text_width(notation, sizes["label"], "bold")) + 16
         name = c.officers[officer].name if officer in c.officers else officer
-        d.text(
-            draw,
-            (nx, by),
-            d.fit(name, sizes["small"], bx1 - nx - 8),
-            sizes["small"],
-            text,
-            "regular",
-            "lm",
-        )
-        if notation in lit:
-            d.ring(draw, box, theme.colour("highlight"), text, width=5)
+        _offer_row(draw, box, f"pick {board}", name, board, theme, lit)
     for box, contract_id in zip(
         layout.lists["draft_starting"], draft.get("starting", []), strict=False
     ):
-        bx0, by0, bx1, by1 = box
-        by = (by0 + by1) // 2
-        d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
-        notation = f"start {contract_id}"
-        d.text(draw, (bx0 + 12, by), notation, sizes["label"], text, anchor="lm")
         contract = c.contracts.get(contract_id)
-        if contract:
-            nx = bx0 + 12 + int(d.text_width(notation, sizes["label"], "bold")) + 14
-            terms = f"{contract.energy}⚡ → {reward_text(contract.reward)}"
-            d.text(
-                draw,
-                (nx, by),
-                d.fit(terms, sizes["small"], bx1 - nx - 8),
-                sizes["small"],
-                text,
-                "regular",
-                "lm",
-            )
-        if notation in lit:
-            d.ring(draw, box, theme.colour("highlight"), text, width=5)
+        terms = f"{contract.energy}⚡ → {reward_text(contract.reward)}" if contract else ""
+        _offer_row(draw, box, f"start {contract_id}", terms, None, theme, lit)
+
+
+def _offer_row(
+    draw: ImageDraw.ImageDraw,
+    box: Rect,
+    notation: str,
+    detail: str,
+    company: str | None,
+    theme: Theme,
+    lit: Collection[str],
+) -> None:
+    """Draw one draft choice: its notation in bold, what it brings, the company's piece."""
+    sizes = theme.views["shared"].text
+    text = theme.colour("text")
+    bx0, by0, bx1, by1 = box
+    by = (by0 + by1) // 2
+    d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
+    x = bx0 + 12
+    if company:
+        d.piece(draw, (bx0 + 28, by), 18, theme.company(company), sizes["small"])
+        x = bx0 + 54
+    d.text(draw, (x, by), notation, sizes["label"], text, anchor="lm")
+    x += int(d.text_width(notation, sizes["label"], "bold")) + 14
+    d.text(
+        draw,
+        (x, by),
+        d.fit(detail, sizes["small"], bx1 - x - 8),
+        sizes["small"],
+        text,
+        "regular",
+        "lm",
+    )
+    if notation in lit:
+        d.ring(draw, box, theme.colour("highlight"), text, width=5)
 
 
 def _occupants(
