@@ -23,6 +23,13 @@ MAP_TITLES = {
 RIVER_WIDTH = 12
 CONDUIT_WIDTH = 4
 RED_OUTLINE_WIDTH = 5
+NILE_WIDTH = 34
+# Zones and sites (what a row of spaces belongs to) are tinted; their spaces are plain.
+FEATURE_FILLS = {
+    "construction_site": "site",
+    "irrigation_zone": "nile",
+    "river_source": "headstream",
+}
 
 
 def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image.Image:
@@ -62,6 +69,9 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
         d.polyline(draw, path, theme.colour("conduit path"), CONDUIT_WIDTH)
         d.arrowhead(draw, path[-1], path[-2], 16, theme.colour("conduit path"))
 
+    if layout.course:
+        # The Nile: a broad band under the rivers, so its course reads at a glance.
+        d.polyline(draw, layout.course, theme.colour("nile"), NILE_WIDTH)
     _draw_rivers(draw, layout, theme)
 
     for basin in layout.basins.values():
@@ -78,6 +88,8 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     for space in layout.spaces.values():
         _draw_space(draw, space.id, space.kind, space.rect, map_data, theme)
 
+    _draw_features(draw, layout, map_data, theme)
+
     # Area names go on top, on a patch of their band's colour, so no line runs through them.
     for area, (_, label_at) in layout.bands.items():
         font_size = sizes["heading"]
@@ -85,6 +97,32 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
         draw.rectangle((box[0] - 6, box[1] - 4, box[2] + 6, box[3] + 4), fill=theme.colour(area))
         d.text(draw, label_at, AREA_NAMES[area], font_size, theme.colour("band text"), anchor="la")
     return image
+
+
+def _draw_features(
+    draw: ImageDraw.ImageDraw, layout: MapLayout, map_data: Any, theme: Theme
+) -> None:
+    """Draw the expansion features' panel: every feature a box labelled with its id."""
+    if layout.feature_panel is None:
+        return
+    sizes = theme.views["map"].text
+    text = theme.colour("text")
+    d.box(draw, layout.feature_panel, theme.colour("panel"), theme.colour("panel outline"))
+    x0, y0, _, _ = layout.feature_panel
+    d.text(draw, (x0 + 12, y0 + 8), layout.feature_title, sizes["heading"], text, anchor="la")
+    red = {
+        f["id"]
+        for f in map_data.features.get("irrigation_action_space", ())
+        if f.get("red_outline")
+    }
+    for feature in layout.features.values():
+        fill = FEATURE_FILLS.get(feature.kind, "space")
+        outline = theme.colour("red outline" if feature.id in red else "space outline")
+        width = RED_OUTLINE_WIDTH if feature.id in red else 2
+        d.box(draw, feature.rect, theme.colour(fill), outline, width=width)
+        fx0, fy0, fx1, fy1 = feature.rect
+        ink = theme.colour("space text") if fill == "space" else text
+        d.text(draw, ((fx0 + fx1) // 2, (fy0 + fy1) // 2), feature.id, sizes["label"], ink)
 
 
 def _draw_rivers(draw: ImageDraw.ImageDraw, layout: MapLayout, theme: Theme) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -49,6 +49,15 @@ class RiverLayout:
 
 
 @dataclass(frozen=True, slots=True)
+class FeatureLayout:
+    """An expansion map feature (construction site, settlement, irrigation zone or space, ...)."""
+
+    id: str
+    kind: str
+    rect: Rect
+
+
+@dataclass(frozen=True, slots=True)
 class MapLayout:
     """The whole map view's geometry."""
 
@@ -60,6 +69,10 @@ class MapLayout:
     basins: Mapping[int, BasinLayout]
     spaces: Mapping[str, SpaceLayout]
     rivers: tuple[RiverLayout, ...]
+    features: Mapping[str, FeatureLayout] = field(default_factory=dict)
+    feature_panel: Rect | None = None  # the panel holding the features, with its title
+    feature_title: str = ""
+    course: Path = ()  # the Nile's course
 
 
 def _rect(v: Any) -> Rect:
@@ -96,6 +109,10 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
         for k, v in data["space"].items()
     }
     rivers = tuple(RiverLayout(r["from"], r["to"], _path(r["path"])) for r in data["river"])
+    features = {
+        k: FeatureLayout(k, v["kind"], _rect(v["rect"])) for k, v in data.get("feature", {}).items()
+    }
+    panel = data.get("features", {})
     return MapLayout(
         map_id=view["map"],
         width=int(view["width"]),
@@ -105,6 +122,10 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
         basins=MappingProxyType(basins),
         spaces=MappingProxyType(spaces),
         rivers=rivers,
+        features=MappingProxyType(features),
+        feature_panel=_rect(panel["rect"]) if "rect" in panel else None,
+        feature_title=str(panel.get("title", "")),
+        course=_path(data.get("course", {}).get("path", ())),
     )
 
 

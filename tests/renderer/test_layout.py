@@ -151,3 +151,58 @@ def test_conduit_pipes_end_at_their_target_basin(layout: MapLayout) -> None:
             b.id for b in layout.basins.values() if b.rect[0] <= x <= b.rect[2] and y == b.rect[1]
         ]
         assert len(hits) == 1, f"{space.id} ends at {(x, y)}, on no single basin's top edge"
+
+
+# Feature tables of the engine's map data that the map view must place, by layout kind.
+FEATURE_TABLES = {
+    "construction_site": "construction_site",
+    "settlement_space": "settlement",
+    "irrigation_zone": "irrigation_zone",
+    "irrigation_space": "irrigation_space",
+    "irrigation_action_space": "irrigation_action",
+    "river_source_token": "river_source",
+}
+
+
+def test_expansion_features_each_have_a_labelled_place(layout: MapLayout) -> None:
+    from renderer.content import content
+
+    features = content().maps[layout.map_id].features
+    expected = {
+        f["id"]: kind for table, kind in FEATURE_TABLES.items() for f in features.get(table, ())
+    }
+    assert {k: v.kind for k, v in layout.features.items()} == expected
+    canvas = (0, 0, layout.width, layout.height)
+    size = get_theme().views["map"].text["label"]
+    placed = list(layout.features.values())
+    for i, feature in enumerate(placed):
+        assert layout.feature_panel is not None
+        assert _inside(feature.rect, layout.feature_panel), feature.id
+        assert _inside(feature.rect, canvas), feature.id
+        assert font(size, "bold").getlength(feature.id) <= feature.rect[2] - feature.rect[0] - 4
+        assert size <= feature.rect[3] - feature.rect[1]
+        for other in placed[i + 1 :]:
+            assert not _overlap(feature.rect, other.rect), (feature.id, other.id)
+        for space in layout.spaces.values():
+            assert not _overlap(feature.rect, space.rect), (feature.id, space.id)
+    if layout.feature_panel is not None:
+        assert _inside(layout.feature_panel, canvas)
+        for basin in layout.basins.values():
+            assert not _overlap(layout.feature_panel, basin.rect)
+
+
+def test_the_nile_course_runs_from_its_headstream_through_its_basins_to_an_exit(
+    layout: MapLayout,
+) -> None:
+    from renderer.content import content
+
+    setup = content().maps[layout.map_id].features.get("map", ({},))[0]
+    course = setup.get("nile_course")
+    if not course:
+        assert not layout.course
+        return
+    assert len(layout.course) == len(course)
+    for point, place in zip(layout.course, course, strict=True):
+        rect = layout.basins[place].rect if isinstance(place, int) else layout.spaces[place].rect
+        x, y = point
+        assert rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3], place

@@ -303,3 +303,25 @@ def test_every_income_text_fits_its_structure_cell(theme: str) -> None:
                 assert " ".join(lines) == label, (company_id, kind, n, lines)
                 assert all(d.text_width(ln, size, weight) <= x1 - x0 - CELL_PADDING for ln in lines)
                 assert len(lines) * (size + 2) <= y1 - y0
+
+
+@pytest.mark.parametrize("map_id", ["base", "five_player", "colorado", "nile"])
+def test_the_map_view_draws_a_state_on_every_map(map_id: str) -> None:
+    from bot.rules import GameOptions, new_game
+    from renderer.content import content
+
+    if map_id in ("base", "five_player"):
+        state = new_game(GameOptions(players=4, seed=2, map=map_id)).state
+    else:
+        # Colorado and the Nile have no rules in the engine yet: a base game moved onto them.
+        state = new_game(GameOptions(players=4, seed=2)).state
+        state.options.map = map_id
+    layout = map_layout(map_id)
+    dam = sorted(content().maps[map_id].dam_spaces)[0]
+    empty = render_image(state, view="map")
+    assert empty.size == (layout.width, layout.height)
+    state.dams[dam] = Dam(owner="italy", level=2, water=1)
+    built = render_image(state, view="map")
+    fill = get_theme().company("italy").fill
+    assert _count(built, _centre_band(layout.spaces[dam].rect), fill) > 500
+    assert _count(empty, _centre_band(layout.spaces[dam].rect), fill) == 0
