@@ -159,6 +159,7 @@ def ring(draw: ImageDraw.ImageDraw, rect: Rect, colour: str, edge: str, width: i
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def fit(content: str, size: int, width: int, weight: Weight = "regular") -> str:
     """Return ``content`` cut with an ellipsis so it fits ``width`` pixels at ``size``."""
     f = font(size, weight)
@@ -169,12 +170,16 @@ def fit(content: str, size: int, width: int, weight: Weight = "regular") -> str:
     return content + "…"
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(content: str, size: int, weight: Weight = "regular") -> float:
     """Return the advance width of ``content`` in pixels."""
     return font(size, weight).getlength(content)
 
 
-def wrap(content: str, size: int, width: int, lines: int, weight: Weight = "regular") -> list[str]:
+@functools.lru_cache(maxsize=256)
+def wrap(
+    content: str, size: int, width: int, lines: int, weight: Weight = "regular"
+) -> tuple[str, ...]:
     """Return ``content`` broken into at most ``lines`` lines of ``width``; the last may be cut."""
     f = font(size, weight)
     out: list[str] = []
@@ -186,4 +191,4 @@ def wrap(content: str, size: int, width: int, lines: int, weight: Weight = "regu
         out.append(line)
     if words and out:
         out[-1] = fit(f"{out[-1]} {' '.join(words)}", size, width, weight)
-    return [fit(line, size, width, weight) for line in out]
+    return tuple(fit(line, size, width, weight) for line in out)

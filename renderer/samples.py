@@ -19,3 +19,35 @@ def midgame_state(seed: int = 3, moves_into_round_3: int = 25) -> GameState:
         decision = rng.choice(game.decisions())
         game.apply(rng.choice(decision.options).notation, decision.player)
     return game.state
+
+
+def draft_state() -> GameState:
+    """Return the first pick of a seeded 4-player full game's draft."""
+    return new_game(GameOptions(players=4, seed=4, setup="full")).state
+
+
+def write_samples(folder: str) -> list[str]:
+    """Write the docs/ sample renders into ``folder`` and return their file names."""
+    from pathlib import Path
+
+    from renderer.background import map_background
+    from renderer.render import render
+
+    out = Path(folder)
+    state = midgame_state()
+    files = {
+        f"sample-{view}.png": render(state, view=view) for view in ("map", "shared", "company")
+    }
+    files["sample-full.png"] = render(state, view="full")
+    files["sample-draft-shared.png"] = render(draft_state(), view="shared")
+    for name, png in files.items():
+        (out / name).write_bytes(png)
+    for map_id in ("base", "nile"):
+        map_background(map_id).save(out / f"renderer-background-{map_id}.png")
+    return [*files, "renderer-background-base.png", "renderer-background-nile.png"]
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("\n".join(write_samples(sys.argv[1] if len(sys.argv) > 1 else "docs")))
