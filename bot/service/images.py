@@ -29,9 +29,12 @@ def render_json(state_json: Mapping[str, Any], view: str, company: str | None, t
 class RendererPool:
     """Renders in a worker pool and keeps the newest PNGs in a bounded LRU cache.
 
-    kind "thread" (the default: see bench/service_render.py — Pillow releases the GIL while
-    it rasterises and encodes, and a thread needs no state pickling or process start-up),
-    "process", or "inline" (render on the calling thread; for tests and the console).
+    kind "thread" (the default), "process", or "inline" (render on the calling thread; for
+    tests and the console). bench/service_render.py, 24 map views requested at once with 2
+    workers: thread 36 ms alone, 27.6/s, event-loop lag max 5 ms; process 64 ms alone
+    (pickling the state, a cold worker), 27.3/s, lag max 4.5 ms; inline blocks the loop for
+    the whole burst (863 ms). Threads are as fast, answer a lone request sooner and share
+    the cache's process, so they are the default.
     """
 
     def __init__(
