@@ -35,3 +35,11 @@ def total(events: list[Event], kind: str, source: str = "") -> int:
 def auto(events: list[Event]) -> list[str]:
     """Notations the engine applied automatically."""
     return [e.data["notation"] for e in events if e.kind == "auto"]
+
+
+def again(game: Game, player: str) -> Game:
+    """The same state with a fresh turn for `player` (as if their next turn came)."""
+    state = game.state
+    state.stack[-1] = {"kind": "turn", "player": player}
+    state.current = player
+    return Game(state)
