@@ -101,3 +101,18 @@ def test_bonus_tiles_count_works_and_buildings() -> None:
     game.state.extra["leeghwater"]["building_spaces"][tile][0] = cid
     assert BONUS_COUNTERS["external_works"](game, cid) == 2
     assert BONUS_COUNTERS["buildings"](game, cid) == 1
+
+
+def test_illegal_moves_say_why() -> None:
+    from bot.rules import IllegalMove
+    from bot.rules.position import load_position
+    from tests.rules.leeghwater_helpers import lwp
+
+    game = lwp('[leeghwater]\nworks = ["A1", "", "A3"]\n')
+    with pytest.raises(IllegalMove, match="slot 2 is taken"):
+        game.apply("external_work_2", "germany")
+    with pytest.raises(IllegalMove, match="activated"):
+        game.apply("use cofferdam", "germany")
+    base = load_position('[game]\nplayers = 2\nturn_order = ["usa", "italy"]\n')
+    with pytest.raises(IllegalMove, match="does not use"):
+        base.apply("external_work_1", "usa")

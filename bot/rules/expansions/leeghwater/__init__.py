@@ -30,9 +30,10 @@ Decisions where the texts are silent (besides those in the modules' docstrings):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.rules.actions import TURN_ACTION_REASONS
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.leeghwater import board, buildings, officers, works
 from bot.rules.hooks import Expansion, register_expansion
@@ -108,3 +109,51 @@ class Leeghwater(Expansion):
 
     def final_scoring(self, game: Game) -> None:
         board.final_scoring(game)
+
+
+def _why_not(what: str, reason: Callable[[Game, str], str]) -> Callable[[Game, str], str]:
+    """An illegal-move reason that first says when the game has no Leeghwater."""
+
+    def explain(game: Game, company_id: str) -> str:
+        if board.KEY not in game.state.options.expansions:
+            return f"{what} belongs to The Leeghwater Project, which this game does not use"
+        return reason(game, company_id)
+
+    return explain
+
+
+def _work_reason(slot: int) -> Callable[[Game, str], str]:
+    def reason(game: Game, company_id: str) -> str:
+        work = game.state.extra[board.KEY]["works"][slot - 1]
+        if work is None:
+            return f"the External Work of slot {slot} is taken this round"
+        return (
+            f"External Work {works.work_text(game, work)} needs 2 engineers and its "
+            "machineries in your supply (the wheel's do not count)"
+        )
+
+    return reason
+
+
+for _slot in (1, 2, 3):
+    TURN_ACTION_REASONS[f"external_work_{_slot}"] = _why_not(
+        "an External Work", _work_reason(_slot)
+    )
+TURN_ACTION_REASONS["use"] = _why_not(
+    "a Private Building",
+    lambda game, company_id: (
+        "you may use only a Private Building you have activated, once per round, when its "
+        "space's engineers and credits and its action can all be had"
+    ),
+)
+TURN_ACTION_REASONS["margot"] = _why_not(
+    "Margot Fouché's space",
+    lambda game, company_id: (
+        "Margot Fouché's space (1 engineer, once per round) runs the action of a Private "
+        "Building you activated, when that action can be performed"
+    ),
+)
+TURN_ACTION_REASONS["margot_bank"] = _why_not(
+    "Margot Fouché's ability",
+    lambda game, company_id: "only Mahiri Sekibo copying Margot Fouché may do this",
+)
