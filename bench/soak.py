@@ -1,4 +1,5 @@
-"""Soak test: thousands of seeded random games (introductory and full) with every invariant checked after each action.
+"""Soak test: thousands of seeded random games (introductory, full, and every third one with
+The Leeghwater Project) with every invariant checked after each action.
 
 Run before resolving engine work: .venv/bin/python bench/soak.py [games] [first_seed]
 """
@@ -24,7 +25,12 @@ def main() -> None:
     for seed in range(first, first + games):
         players = 2 + seed % 3
         try:
-            if seed % 2:
+            if seed % 3 == 0:
+                # Every third seed: The Leeghwater Project (player count varied separately,
+                # since seed % 3 is fixed here).
+                players = 2 + (seed // 3) % 3
+                random_full_game(players, seed, expansions=("leeghwater",))
+            elif seed % 2:
                 random_full_game(players, seed)  # the full game's own invariants
             else:
                 play_random_game(players, seed)  # introductory game, every ledger invariant

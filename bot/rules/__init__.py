@@ -11,11 +11,13 @@ Public API:
 from __future__ import annotations
 
 # Importing these modules registers their task kinds with the engine.
+# Importing the expansions registers them (`bot.rules.hooks.EXPANSIONS`).
 from bot.rules import (  # noqa: F401
     actions,
     advanced_tiles,
     construction,
     draft,
+    expansions,
     flow,
     officers,
     patent,

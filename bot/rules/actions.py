@@ -189,6 +189,10 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
         space = game.content.common.construction_spaces[company.construction_spaces_used]
         company.construction_spaces_used += 1
         game.gain(company_id, "engineers", -space.engineers, f"construction:{space.ordinal}")
+        for expansion in game.expansions:
+            expansion.engineers_placed(
+                game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers
+            )
         game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
         game.push({"kind": "build_structure", "player": company_id, "mode": "construction"})
     elif option.notation == "bank":
@@ -206,11 +210,21 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
 
 
 def place_engineers(
-    game: Game, company_id: str, space_id: str, engineers: int, source: str
+    game: Game,
+    company_id: str,
+    space_id: str,
+    engineers: int,
+    source: str,
+    *,
+    printed: int | None = None,
 ) -> None:
-    """Put engineers from the supply on an action space."""
+    """Put engineers from the supply on an action space (`printed`: what the space shows,
+    0 for any number as on the Bank; by default the engineers placed)."""
     game.gain(company_id, "engineers", -engineers, source)
     game.state.spaces.setdefault(space_id, []).append([company_id, engineers])
+    shown = engineers if printed is None else printed
+    for expansion in game.expansions:
+        expansion.engineers_placed(game, company_id, space_id, engineers, shown)
 
 
 def perform_space(game: Game, company_id: str, space: ManagementSpace) -> None:
@@ -281,7 +295,7 @@ def _bank_options(game: Game, entry: Task) -> list[Option]:
 def _bank(game: Game, entry: Task, option: Option) -> None:
     count = option.get("count")
     bank = next(space for space in spaces_in_play(game) if space.engineers == 0)
-    place_engineers(game, entry["player"], bank.id, count, "space:bank")
+    place_engineers(game, entry["player"], bank.id, count, "space:bank", printed=0)
     game.gain(
         entry["player"], "credits", count * bank.effect.get("credits_per_engineer", 1), "space:bank"
     )

@@ -15,6 +15,8 @@ engineer-free use. Anton's tile itself goes onto the wheel; the copied tile stay
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.rules.actions import TURN_ACTION_REASONS, register_turn_action
 from bot.rules.construction import (
     TILE_COSTS,
@@ -56,14 +58,14 @@ def _no_red_fee(
     game: Game, company_id: str, kind: str, space: str, costs: list[Cost]
 ) -> list[Cost]:
     """adv_1_wild: the red-outlined map space's 3 credits are skipped."""
-    return [Cost(cost.machinery, cost.amount, 0) for cost in costs]
+    return [replace(cost, fee=0) for cost in costs]
 
 
 def _any_machinery(
     game: Game, company_id: str, kind: str, space: str, costs: list[Cost]
 ) -> list[Cost]:
     """adv_2_wild: excavators and mixers stand in for each other freely."""
-    return [Cost("any", cost.amount, cost.fee) for cost in costs]
+    return [Cost("any", cost.amount + cost.mixers, cost.fee) for cost in costs]
 
 
 def _conduit_cap(

@@ -27,11 +27,25 @@ INCOME_TRACKS = ("base", "elevation", "conduit")
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """One way to pay for a structure: machinery of one type, plus a fixed credit fee."""
+    """One way to pay for a structure: machinery of one type, plus a fixed credit fee.
+
+    A two-kind cost (an expansion's structure, e.g. a Private Building) is `excavators` with
+    `mixers` due as well; the base game's costs have `mixers = 0`.
+    """
 
     machinery: str  # "excavators", "mixers" or "any" (either kind, mixed freely)
     amount: int
     fee: int  # red-outline credits (or a tile's printed credits)
+    mixers: int = 0  # mixers due besides `amount` excavators (two-kind costs only)
+
+    def describe(self) -> str:
+        """E.g. '4 excavators', '2 excavators + 1 mixers + 3 credits'."""
+        text = f"{self.amount} {MACHINERY_WORD[self.machinery]}"
+        if self.mixers:
+            text += f" + {self.mixers} mixers"
+        if self.fee:
+            text += f" + {self.fee} credits"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +243,8 @@ def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payme
     # Solomon P. Jordan: each required machinery may be replaced by 3 credits.
     replaceable = cost.amount if game.has_officer_power(company_id, "solomon_p_jordan") else 0
     out = []
+    if cost.mixers:
+        return _two_kind_payments(game, company_id, cost, budget)
     for replaced in range(replaceable + 1):
         machinery = cost.amount - replaced
         credits = 3 * replaced
@@ -245,6 +261,22 @@ def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payme
             out.append(Payment(machinery, 0, credits))
         else:
             out.append(Payment(0, machinery, credits))
+    return out
+
+
+def _two_kind_payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
+    """Payments of `amount` excavators plus `mixers` mixers (Solomon: 3 credits for any)."""
+    company = game.company(company_id)
+    solomon = game.has_officer_power(company_id, "solomon_p_jordan")
+    out = []
+    for swap_e in range(cost.amount + 1 if solomon else 1):
+        for swap_m in range(cost.mixers + 1 if solomon else 1):
+            credits = 3 * (swap_e + swap_m)
+            excavators, mixers = cost.amount - swap_e, cost.mixers - swap_m
+            if credits + cost.fee > budget:
+                continue
+            if excavators <= company.excavators and mixers <= company.mixers:
+                out.append(Payment(excavators, mixers, credits))
     return out
 
 
@@ -349,13 +381,7 @@ def space_text(game: Game, space_id: str) -> str:
 
 def _cost_text(game: Game, company_id: str, kind: str, space: str) -> str:
     costs = STRUCTURES[kind].costs(game, company_id, space)
-    texts = []
-    for cost in costs:
-        text = f"{cost.amount} {MACHINERY_WORD[cost.machinery]}"
-        if cost.fee:
-            text += f" + {cost.fee} credits"
-        texts.append(text)
-    return " or ".join(texts)
+    return " or ".join(cost.describe() for cost in costs)
 
 
 # -- the construction decisions ----------------------------------------------------------
@@ -453,12 +479,25 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
 )
 def _build_pay(game: Game, entry: Task, option: Option) -> None:
     company_id = entry["player"]
-    company = game.company(company_id)
     tile_id = entry["tile"]
+    load_wheel(game, company_id, tile_id, option.get("excavators"), option.get("mixers"))
+    game.gain(company_id, "credits", -option.get("credits"), "construction:machinery-as-credits")
+    rotate_wheel(game, company_id, 1, "construction")
+    place_structure(game, company_id, entry["structure"], entry["space"], fee=option.get("fee"))
+    effect = TILE_EFFECTS.get(entry.get("as") or tile_id)
+    if effect is not None:
+        effect(game, company_id, entry["structure"], entry["space"])
+
+
+def load_wheel(
+    game: Game, company_id: str, tile_id: str | None, excavators: int, mixers: int, source: str = ""
+) -> None:
+    """Move a tile (if any) and machinery from the supply into the wheel's open segment."""
+    company = game.company(company_id)
     segment = company.wheel[company.wheel_open]
-    company.tiles.remove(tile_id)
-    segment.tiles.append(tile_id)
-    excavators, mixers = option.get("excavators"), option.get("mixers")
+    if tile_id is not None:
+        company.tiles.remove(tile_id)
+        segment.tiles.append(tile_id)
     company.excavators -= excavators
     company.mixers -= mixers
     segment.excavators += excavators
@@ -466,14 +505,9 @@ def _build_pay(game: Game, entry: Task, option: Option) -> None:
     game.emit(
         "wheel_load",
         company_id,
+        source=source,
         data={"tile": tile_id, "excavators": excavators, "mixers": mixers},
     )
-    game.gain(company_id, "credits", -option.get("credits"), "construction:machinery-as-credits")
-    rotate_wheel(game, company_id, 1, "construction")
-    place_structure(game, company_id, entry["structure"], entry["space"], fee=option.get("fee"))
-    effect = TILE_EFFECTS.get(entry.get("as") or tile_id)
-    if effect is not None:
-        effect(game, company_id, entry["structure"], entry["space"])
 
 
 def place_structure(game: Game, company_id: str, kind: str, space: str, *, fee: int) -> None:

@@ -37,15 +37,20 @@ def seat_player(seat: int) -> str:
     return f"seat{seat}"
 
 
-def deal_draft(state: GameState, content: Content, rng: SplitMix64) -> None:
-    """Draw boards, officers, starting contracts, the first picker and Mahiri's spares."""
+def deal_draft(
+    state: GameState, content: Content, rng: SplitMix64, sets: tuple[str, ...] = ("base",)
+) -> None:
+    """Draw boards, officers, starting contracts, the first picker and Mahiri's spares.
+
+    `sets`: the content sets in play (an expansion's boards and officers join the pools).
+    """
     players = state.options.players
-    boards = [company.id for company in content.companies.values() if company.set == "base"]
+    boards = [company.id for company in content.companies.values() if company.set in sets]
     rng.shuffle(boards)
     officers = [
         officer.id
         for officer in content.officers.values()
-        if officer.set == "base" and officer.implemented == "always"
+        if officer.set in sets and officer.implemented != "never"
     ]
     rng.shuffle(officers)
     starting = [c.id for c in content.contracts_of_kind("starting") if c.set == "base"]
@@ -156,6 +161,8 @@ def seat_companies(game: Game, picks: list[list[Any]]) -> None:
             contracts=[contract_id],
         )
         companies[seat] = company
+        for expansion in game.expansions:
+            expansion.new_company(game, company)
     state.companies = {companies[seat].id: companies[seat] for seat in sorted(companies)}
     state.seats = list(state.companies)
     state.turn_order = [board for _seat, board, _officer, _contract in reversed(picks)]

@@ -6,11 +6,18 @@ and the engine calls its hooks at these points:
 
 | hook | called when |
 |---|---|
+| `content_sets` (class attribute) | the base setup's pools (company boards, officers, bonus tiles, advanced tiles) also draw the content of these sets |
+| `refuse(options)` | checking a new game's options: a reason to refuse them, or None |
 | `setup(game, rng)` | after the base setup's draws (draw order is part of the engine version) |
+| `new_company(game, company)` | a company is created (draft, introductory deal, position) |
+| `load_position(game, section)` | a position is loaded: the expansion's own `[<name>]` table |
 | `turn_options(game, company)` / `perform_turn_option(...)` | listing and taking a turn's actions (new action spaces) |
 | `action_possible`, `perform_effect`, `apply_reward_part` | new effect and reward keys |
 | `tile_builds`, `dam_capacity`, `contract_limit` | officer and tile effects that bend base rules |
 | `after_production`, `income`, `extra_turn` | ability hooks in the flow of a round |
+| `engineers_placed` | engineers go onto an action space (officers who care which pieces they are) |
+| `contract_fulfilled` | a contract was fulfilled by a `fulfil_contract` decision |
+| `copy_ends` | Mahiri Sekibo's copy of an officer ends (end of her turn's action) |
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
 
 Other extension points, which are registries rather than methods:
@@ -27,7 +34,7 @@ space, a structure kind and a scoring step without editing a base module.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,13 +42,40 @@ if TYPE_CHECKING:
     from bot.rules.engine import Game, Task
     from bot.rules.options import Option
     from bot.rules.prng import SplitMix64
-    from bot.rules.state import Dam
+    from bot.rules.state import Company, Dam, GameOptions
 
 
 class Expansion:
     """Base class: every hook does nothing, so an expansion overrides only what it needs."""
 
     name = ""
+    # Content sets (the data files' `set`) whose boards, officers, bonus and advanced tiles join
+    # the base game's pools in a game with this expansion.
+    content_sets: tuple[str, ...] = ()
+
+    @classmethod
+    def refuse(cls, options: GameOptions) -> str | None:
+        """Why a game with these options cannot use this expansion; None when it can."""
+        return None
+
+    def new_company(self, game: Game, company: Company) -> None:
+        """A company was just created: add the expansion's pieces, tiles and data."""
+
+    def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
+        """Apply the position's `[<expansion name>]` table (after the base position is set)."""
+
+    def engineers_placed(
+        self, game: Game, company_id: str, space_id: str, count: int, printed: int
+    ) -> None:
+        """`count` engineers went onto `space_id`, which prints `printed` (0: any number)."""
+
+    def contract_fulfilled(
+        self, game: Game, company_id: str, contract_id: int, entry: Task
+    ) -> None:
+        """A `fulfil_contract` decision (`entry`) fulfilled this contract."""
+
+    def copy_ends(self, game: Game, company_id: str, officer: str) -> None:
+        """Mahiri Sekibo's copy of `officer` ends (it lasted her turn's action)."""
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         """Add the expansion's components to a new game."""
@@ -115,6 +149,14 @@ def register_expansion(cls: type[Expansion]) -> type[Expansion]:
         raise ValueError(f"{cls.__name__} needs a name")
     EXPANSIONS[cls.name] = cls
     return cls
+
+
+def content_sets(names: Iterable[str]) -> tuple[str, ...]:
+    """The content sets a game with these expansions draws from: "base" and theirs."""
+    sets = ["base"]
+    for name in names:
+        sets.extend(EXPANSIONS[name].content_sets)
+    return tuple(dict.fromkeys(sets))
 
 
 def active_expansions(names: Iterable[str]) -> tuple[Expansion, ...]:

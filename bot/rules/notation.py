@@ -22,6 +22,9 @@ Grammar (one verb, then its arguments; ids as in the data files, case-insensitiv
 | `build_free`, `pass` | build with an engineer-free tile; stop acting with no engineers left |
 | `mahiri`, then `copy viktor_fiesler` | Mahiri's action space: copy an officer, then act |
 
+Expansions add their own verbs with `register_verb` (The Leeghwater Project's are listed in
+`bot.rules.expansions.leeghwater`).
+
 Notation is a stored format: once released, the parser keeps accepting every form above.
 """
 

@@ -147,4 +147,7 @@ def _turn_after_copy(game: Game, entry: Task, option: Option) -> None:
 @task("mahiri_end")
 def _mahiri_end(game: Game, entry: Task) -> None:
     """The copy lasts for the rest of the turn only."""
-    game.company(entry["player"]).extra.pop("copied_officer", None)
+    officer = game.company(entry["player"]).extra.pop("copied_officer", None)
+    if officer:
+        for expansion in game.expansions:
+            expansion.copy_ends(game, entry["player"], officer)

@@ -22,13 +22,15 @@ SLOTS = 3
 register_verb("patent", r"[1-3]")  # `patent 2`: the free tile of a reward, by slot
 
 
-def deal_patent_office(state: GameState, content: Content, rng: SplitMix64) -> None:
-    """Shuffle piles I, II, III (in that order) and turn up three tiles."""
+def deal_patent_office(
+    state: GameState, content: Content, rng: SplitMix64, sets: tuple[str, ...] = ("base",)
+) -> None:
+    """Shuffle piles I, II, III (in that order) and turn up three tiles (tiles of `sets`)."""
     for level, pile in enumerate(PILES, start=1):
         tiles = [
             tile.id
             for tile in content.tiles.values()
-            if tile.kind == "advanced" and tile.set == "base" and tile.level == level
+            if tile.kind == "advanced" and tile.set in sets and tile.level == level
         ]
         rng.shuffle(tiles)
         state.patent_piles[pile] = tiles

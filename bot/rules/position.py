@@ -48,6 +48,8 @@ with the stated seed (so a short position still has piles, tiles and contracts t
     [spaces]                    # engineers on management spaces this round
     turbine_plus2_left = [["italy", 2]]
 
+    [<expansion>]               # e.g. [leeghwater]: the expansion's own table (its docstring)
+
 Structure counts on the company boards are derived from the map. `check_position` refuses a
 position that breaks a rule of the game (two bases of one company in a basin, a level-4 dam,
 more water than a dam holds, more pieces than a company owns, unknown ids...).
@@ -141,6 +143,11 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
             counts[kind] += 1
         state.companies[company_id].placed.update(counts)
     check_position(game)
+    for expansion in game.expansions:
+        expansion.load_position(game, data.get(expansion.name, {}))
+    for name in set(data) - {"game", "contracts", "company", "map", "spaces"}:
+        if name not in state.options.expansions:
+            raise PositionError(f"[{name}] is not a section of a position of this game")
     phase = str(meta.get("phase", "actions"))
     stop = meta.get("run", "on") == "phase"
     if phase == "actions":
@@ -201,6 +208,8 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
         )
         state.companies[company_id] = company
         state.seats.append(company_id)
+        for expansion in game.expansions:
+            expansion.new_company(game, company)
         _apply_company_fields(game, company_id, fields)
     for company_id in fields_by_company:
         if company_id not in order:

@@ -224,6 +224,8 @@ def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.get("id")
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
+        for expansion in game.expansions:
+            expansion.contract_fulfilled(game, entry["player"], contract_id, entry)
 
 
 def fulfil_contract(game: Game, company_id: str, contract_id: int) -> None:

@@ -10,7 +10,8 @@ whatever expansions set up.
 
 The full game (rulebook "Full Game Player Setup"): the players draft their companies, officers
 and starting contracts (decisions before round 1); no wild basic tiles; all six base bonus
-tiles are shuffled and five placed; the Patent Office is in play. The 4/5-player map
+tiles are shuffled and five placed; the Patent Office is in play. An expansion's
+`content_sets` add its boards, officers, bonus and advanced tiles to these pools. The 4/5-player map
 (`map="five_player"`) may be chosen for 4 players (reference README, uncertainty 8).
 
 The introductory game (rulebook "Introductory Player Setup"): the four fixed pairings of
@@ -26,6 +27,7 @@ from __future__ import annotations
 from bot.rules.content import Content, load_content
 from bot.rules.draft import deal_draft, start_draft
 from bot.rules.engine import ENGINE_VERSION, Game
+from bot.rules.hooks import content_sets
 from bot.rules.patent import deal_patent_office
 from bot.rules.prng import SplitMix64
 from bot.rules.state import NEUTRAL, Company, Dam, GameOptions, GameState
@@ -62,6 +64,9 @@ def check_options(options: GameOptions, content: Content) -> None:
         if name not in EXPANSIONS:
             known = ", ".join(sorted(EXPANSIONS)) or "none yet"
             raise SetupError(f"unknown expansion {name!r}; available: {known}")
+        reason = EXPANSIONS[name].refuse(options)
+        if reason:
+            raise SetupError(reason)
 
 
 def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> None:
@@ -97,10 +102,11 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     content = content or load_content()
     check_options(options, content)
     full = options.setup == "full"
+    sets = content_sets(options.expansions)
     rng = SplitMix64(options.seed)
     state = GameState(options=options, engine_version=ENGINE_VERSION)
     if full:
-        deal_draft(state, content, rng)
+        deal_draft(state, content, rng, sets)
     else:
         _deal_introductory(state, content, rng)
 
@@ -113,7 +119,7 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     bonus = [
         tile.id
         for tile in content.bonus_tiles.values()
-        if tile.set == "base" and (full or tile.in_introductory_game)
+        if tile.set in sets and (full or tile.in_introductory_game)
     ]
     rng.shuffle(bonus)
     state.bonus_tiles = bonus[: content.costs.rounds]
@@ -140,9 +146,13 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
                 owner=NEUTRAL, level=area.dam_level, water=game_map.neutral_dam_drops
             )
     if full:
-        deal_patent_office(state, content, rng)
+        deal_patent_office(state, content, rng, sets)
 
     game = Game(state, content)
+    if not full:
+        for company in state.companies.values():
+            for expansion in game.expansions:
+                expansion.new_company(game, company)
     for expansion in game.expansions:
         expansion.setup(game, rng)
     state.stack.append({"kind": "round_start"})

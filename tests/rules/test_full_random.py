@@ -30,9 +30,13 @@ def check_invariants(game: Game, vp_events: dict[str, int]) -> None:
         assert company.engineers + engineers_out(game, cid) == 12, cid
 
 
-def random_full_game(players: int, seed: int, map_id: str = "base") -> Game:
+def random_full_game(
+    players: int, seed: int, map_id: str = "base", expansions: tuple[str, ...] = ()
+) -> Game:
     """Play a full game to its end choosing uniformly among the listed options."""
-    game = new_game(GameOptions(players=players, setup="full", seed=seed, map=map_id))
+    game = new_game(
+        GameOptions(players=players, setup="full", seed=seed, map=map_id, expansions=expansions)
+    )
     rng = SplitMix64(seed * 7919 + players)
     vp_events: dict[str, int] = {}
     steps = 0

@@ -1,0 +1,5 @@
+"""The expansions the engine knows; importing this package registers each of them."""
+
+from __future__ import annotations
+
+from bot.rules.expansions import leeghwater  # noqa: F401

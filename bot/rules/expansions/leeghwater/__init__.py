@@ -1,0 +1,159 @@
+"""The Leeghwater Project (`GameOptions(setup="full", expansions=("leeghwater",))`).
+
+Everything comes through the engine's hook points (`bot.rules.hooks`); the base game knows
+none of it. Modules: `board` (setup, the Extra Management board's state, round refresh, end
+scoring, the position table), `works` (External Works, Leslie Spencer, the Loan Agency),
+`buildings` (the "building" structure kind, its tiles, the ten Private Buildings' actions,
+Margot Fouché), `officers` (the Netherlands, Tommaso Battista, Simone Luciani).
+
+Setup (rulebook "General Setup", "Choosing the Companies"): the expansion's content set adds
+the Netherlands board, the four officers (drafted with the base ones; Mahiri's spares come
+from the same pile), the two bonus tiles (drawn with the six base ones) and the three
+advanced tiles to the base setup's pools; `board.setup_board` documents its own draws. Every
+company gets the basic Building tile and five Building pieces. Not with the introductory
+setup (rulebook "Introduction"): refused with a SetupError.
+
+Notation (see each module): `external_work_1`..`_3`, `work discard|wheel`, `loan A3`,
+`building cofferdam_0`, `use cofferdam` / `use none`, `margot cofferdam`, `margot_bank
+cofferdam`, `dam D5U` / `dam none`, `retrieve adv_1_base`, `segment 2 1e1m`, `architect
+yes|no`.
+
+Decisions where the texts are silent (besides those in the modules' docstrings):
+- RULINGS 24: at 2 and at 3 players the building space marked for 4 players (index 1 beside
+  every tile, the reference's data) is blocked; nothing else is blocked at 2 players, because
+  the "3+" marks are not in our data.
+- The External Works piles run out after 15 tiles; an empty slot is then left empty.
+- The three External Works spaces each take one company per round (the tile is taken).
+- The bonus tile "external_works" counts every External Work completed, Loan Agency ones
+  included; "buildings" counts the Private Buildings activated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.rules.actions import TURN_ACTION_REASONS
+from bot.rules.engine import Game, Task
+from bot.rules.expansions.leeghwater import board, buildings, officers, works
+from bot.rules.hooks import Expansion, register_expansion
+from bot.rules.options import Option
+from bot.rules.prng import SplitMix64
+from bot.rules.state import Company, GameOptions
+
+
+@register_expansion
+class Leeghwater(Expansion):
+    """The Leeghwater Project."""
+
+    name = board.KEY
+    content_sets = (board.KEY,)
+
+    @classmethod
+    def refuse(cls, options: GameOptions) -> str | None:
+        if options.setup != "full":
+            return (
+                "The Leeghwater Project is played with the full game only "
+                "(setup='full'), not with the introductory setup"
+            )
+        return None
+
+    def setup(self, game: Game, rng: SplitMix64) -> None:
+        board.setup_board(game, rng)
+
+    def new_company(self, game: Game, company: Company) -> None:
+        board.new_company(game, company)
+        officers.new_company(game, company)
+
+    def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
+        board.load_position(game, section)
+
+    def turn_options(self, game: Game, company_id: str) -> list[Option]:
+        return works.work_options(game, company_id) + buildings.action_options(game, company_id)
+
+    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
+        how = option.get("lw")
+        if how == "work":
+            works.perform_work(game, company_id, option.get("slot"))
+        elif how in ("use", "margot", "margot_bank"):
+            buildings.perform_action(game, company_id, option)
+        else:
+            return False
+        return True
+
+    def engineers_placed(
+        self, game: Game, company_id: str, space_id: str, count: int, printed: int
+    ) -> None:
+        officers.engineers_placed(game, company_id, count, printed)
+
+    def contract_limit(self, game: Game, company_id: str, limit: int) -> int:
+        return officers.contract_limit(game, company_id, limit)
+
+    def contract_fulfilled(
+        self, game: Game, company_id: str, contract_id: int, entry: Task
+    ) -> None:
+        officers.contract_fulfilled(game, company_id, contract_id, entry)
+
+    def copy_ends(self, game: Game, company_id: str, officer: str) -> None:
+        officers.copy_ends(game, company_id, officer)
+
+    def after_production(self, game: Game, company_id: str, entry: Task) -> None:
+        officers.after_production(game, company_id, entry)
+
+    def extra_turn(self, game: Game, company_id: str) -> bool:
+        return officers.extra_turn(game, company_id)
+
+    def end_of_round(self, game: Game) -> None:
+        board.refresh_works(game)
+        officers.end_of_round(game)
+
+    def final_scoring(self, game: Game) -> None:
+        board.final_scoring(game)
+
+
+def _why_not(what: str, reason: Callable[[Game, str], str]) -> Callable[[Game, str], str]:
+    """An illegal-move reason that first says when the game has no Leeghwater."""
+
+    def explain(game: Game, company_id: str) -> str:
+        if board.KEY not in game.state.options.expansions:
+            return f"{what} belongs to The Leeghwater Project, which this game does not use"
+        return reason(game, company_id)
+
+    return explain
+
+
+def _work_reason(slot: int) -> Callable[[Game, str], str]:
+    def reason(game: Game, company_id: str) -> str:
+        work = game.state.extra[board.KEY]["works"][slot - 1]
+        if work is None:
+            return f"the External Work of slot {slot} is taken this round"
+        return (
+            f"External Work {works.work_text(game, work)} needs 2 engineers and its "
+            "machineries in your supply (the wheel's do not count)"
+        )
+
+    return reason
+
+
+for _slot in (1, 2, 3):
+    TURN_ACTION_REASONS[f"external_work_{_slot}"] = _why_not(
+        "an External Work", _work_reason(_slot)
+    )
+TURN_ACTION_REASONS["use"] = _why_not(
+    "a Private Building",
+    lambda game, company_id: (
+        "you may use only a Private Building you have activated, once per round, when its "
+        "space's engineers and credits and its action can all be had"
+    ),
+)
+TURN_ACTION_REASONS["margot"] = _why_not(
+    "Margot Fouché's space",
+    lambda game, company_id: (
+        "Margot Fouché's space (1 engineer, once per round) runs the action of a Private "
+        "Building you activated, when that action can be performed"
+    ),
+)
+TURN_ACTION_REASONS["margot_bank"] = _why_not(
+    "Margot Fouché's ability",
+    lambda game, company_id: "only Mahiri Sekibo copying Margot Fouché may do this",
+)

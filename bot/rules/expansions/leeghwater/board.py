@@ -1,0 +1,192 @@
+"""The Extra Management board: its state, setup, round refresh, scoring and position table.
+
+State (`state.extra["leeghwater"]`):
+- `work_piles`: {"A": [...], "B": [...], "C": [...]}, top of each pile first;
+- `works`: the three face-up External Works by slot (None once taken this round);
+- `buildings`: the five Private Building tiles in play, in drawn order;
+- `building_spaces`: {tile: [who, who, who, who]} for the four building spaces beside each
+  tile, each None (free), "blocked" (a piece of a company not in use; RULINGS 24) or a company.
+
+Per company (`company.extra`): `external_works` (the tiles completed, face down in the supply),
+and the officers' data of `officers.py`.
+
+Engineers on the expansion's action spaces are kept in `state.spaces` like the management
+board's, so they come back at the end of the round: `external_work_1`..`_3`,
+`building_<tile>` (placements in order: the first is the left space, the others the right
+ones), `margot` (Margot Fouché's tile) and the Bank (Mahiri's copy of Margot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.rules.engine import Game
+from bot.rules.errors import PositionError
+from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.patent import PILES, SLOTS, draw_tiles
+from bot.rules.prng import SplitMix64
+from bot.rules.state import Company
+
+KEY = "leeghwater"
+BLOCKED = "blocked"
+
+
+def lw(game: Game) -> dict[str, Any]:
+    """The expansion's part of the state."""
+    return game.state.extra[KEY]
+
+
+def setup_board(game: Game, rng: SplitMix64) -> None:
+    """Rulebook "General Setup" 2, 3 and 5 (in that draw order) and the player-count blocks.
+
+    Draws from the game's PRNG after the base setup: External Work piles A, B, C shuffled
+    (in that order); the ten Private Buildings shuffled, the first five in play; then one tile
+    drawn out of each Patent Office pile I, II, III (the face-up tiles go back on top of pile
+    I first, so the removal happens before they are turned up, as printed) and three tiles
+    turned up again. Step 4 (the bonus tiles) is the base setup's draw, with this expansion's
+    `content_sets`.
+    """
+    content = game.content
+    state = game.state
+    setup = content.leeghwater_setup
+    piles: dict[str, list[str]] = {}
+    for pile in setup["external_work_piles"]:
+        tiles = [w.id for w in content.external_works.values() if w.pile == pile]
+        rng.shuffle(tiles)
+        piles[pile] = tiles
+    buildings = [b.id for b in content.private_buildings.values() if b.set == KEY]
+    rng.shuffle(buildings)
+    buildings = buildings[: setup["private_buildings_in_game"]]
+    players = state.options.players
+    # RULINGS 24: spaces whose min_players exceeds the player count hold a piece of a
+    # company not in use. The reference marks only index 1 ("4"): it is blocked at 2 and at
+    # 3 players; the printed "3+" marks are not in our data, so nothing more closes at 2.
+    row = [None if space.min_players <= players else BLOCKED for space in content.building_spaces]
+    state.extra[KEY] = {
+        "work_piles": piles,
+        "works": [],
+        "buildings": buildings,
+        "building_spaces": {tile: list(row) for tile in buildings},
+    }
+    lw(game)["works"] = draw_works(game, setup["external_works_face_up"])
+    if state.patent_offer:
+        first = state.patent_piles[PILES[0]]
+        state.patent_piles[PILES[0]] = [t for t in state.patent_offer if t is not None] + first
+        removed = []
+        for pile in PILES:
+            tiles = state.patent_piles[pile]
+            for _ in range(setup["advanced_tiles_removed_per_level"]):
+                if tiles:
+                    removed.append(tiles.pop(rng.below(len(tiles))))
+        state.patent_offer = draw_tiles(state, SLOTS)
+        state.extra[KEY]["advanced_removed"] = removed
+
+
+def draw_works(game: Game, count: int) -> list[str | None]:
+    """Take `count` External Works from pile A, then B, then C (None when all are empty)."""
+    piles = lw(game)["work_piles"]
+    out: list[str | None] = []
+    for _ in range(count):
+        pile = next((piles[p] for p in ("A", "B", "C") if piles.get(p)), None)
+        out.append(pile.pop(0) if pile else None)
+    return out
+
+
+def refresh_works(game: Game) -> None:
+    """End of round: the face-up External Works left go back to the box; three new ones."""
+    board = lw(game)
+    discarded = [w for w in board["works"] if w is not None]
+    board["works"] = draw_works(
+        game, game.content.leeghwater_setup["external_works_discard_and_draw"]
+    )
+    game.emit("works_refresh", data={"discarded": discarded, "offer": list(board["works"])})
+
+
+def new_company(game: Game, company: Company) -> None:
+    """Rulebook "Choosing the Companies" 3-5: the board extension's five Building pieces (a
+    count, `placed["building"]`) and the basic Building tile."""
+    tile = game.content.leeghwater_setup["basic_tile_added"]
+    if tile not in company.tiles:
+        company.tiles.append(tile)
+    company.placed.setdefault("building", 0)
+    company.extra.setdefault("external_works", [])
+
+
+def buildings_of(game: Game, company_id: str) -> list[str]:
+    """The Private Building tiles this company has activated (a Building beside them)."""
+    spaces = lw(game)["building_spaces"]
+    return [tile for tile in lw(game)["buildings"] if company_id in spaces[tile]]
+
+
+BONUS_COUNTERS["external_works"] = lambda g, c: len(g.company(c).extra.get("external_works", []))
+BONUS_COUNTERS["buildings"] = lambda g, c: len(buildings_of(g, c)) if KEY in g.state.extra else 0
+
+
+def final_scoring(game: Game) -> None:
+    """Rulebook "End of the Game": each activated Private Building's VP."""
+    for company_id in game.state.seats:
+        for tile in buildings_of(game, company_id):
+            vp = game.content.private_buildings[tile].vp
+            game.gain(company_id, "vp", vp, f"end:building:{tile}")
+
+
+def load_position(game: Game, section: Mapping[str, Any]) -> None:
+    """The position's `[leeghwater]` table.
+
+        [leeghwater]
+        works = ["A1", "B2", ""]          # face-up External Works by slot ("" = taken)
+        work_piles = { A = ["A3"], B = [], C = ["C1"] }
+        buildings = ["cofferdam", "wind_farm", "loan_agency", "research_lab", "robot_factory"]
+        built = { cofferdam = ["usa", "", "italy"] }   # companies on building spaces 0..3
+        used = { cofferdam = ["italy"] }               # action users this round, in order
+
+    Each company's completed works go in `[company.X] extra = { external_works = ["A2"] }`.
+    """
+    content = game.content
+    board = lw(game)
+    unknown = set(section) - {"works", "work_piles", "buildings", "built", "used"}
+    if unknown:
+        raise PositionError(f"[leeghwater] has unknown keys: {', '.join(sorted(unknown))}")
+    if "works" in section:
+        works = [w or None for w in section["works"]]
+        if len(works) != SLOTS:
+            raise PositionError("[leeghwater] works lists the three slots")
+        board["works"] = works
+    if "work_piles" in section:
+        board["work_piles"] = {p: list(section["work_piles"].get(p, [])) for p in "ABC"}
+    for work in [*board["works"], *(w for p in board["work_piles"].values() for w in p)]:
+        if work is not None and work not in content.external_works:
+            raise PositionError(f"[leeghwater] unknown External Work {work!r}")
+    if "buildings" in section:
+        tiles = list(section["buildings"])
+        for tile in tiles:
+            if tile not in content.private_buildings:
+                raise PositionError(f"[leeghwater] unknown Private Building {tile!r}")
+        old = next(iter(board["building_spaces"].values()))
+        row = [BLOCKED if who == BLOCKED else None for who in old]
+        board["buildings"] = tiles
+        board["building_spaces"] = {tile: list(row) for tile in tiles}
+    for tile, who in section.get("built", {}).items():
+        if tile not in board["building_spaces"]:
+            raise PositionError(f"[leeghwater] built: {tile!r} is not a building in play")
+        row = board["building_spaces"][tile]
+        for index, company_id in enumerate(who):
+            if not company_id:
+                continue
+            if company_id not in game.state.companies:
+                raise PositionError(f"[leeghwater] built: {company_id!r} is not in the game")
+            if row[index] is not None:
+                raise PositionError(f"[leeghwater] built: {tile} space {index} is {row[index]}")
+            if company_id in row:
+                raise PositionError(f"[leeghwater] built: {company_id} has two Buildings at {tile}")
+            row[index] = company_id
+    for company_id in game.state.seats:
+        game.company(company_id).placed["building"] = len(buildings_of(game, company_id))
+    for tile, users in section.get("used", {}).items():
+        if tile not in board["building_spaces"]:
+            raise PositionError(f"[leeghwater] used: {tile!r} is not a building in play")
+        spaces = content.private_buildings[tile].action_spaces
+        game.state.spaces[f"building_{tile}"] = [
+            [company_id, spaces[index].engineers] for index, company_id in enumerate(users)
+        ]

@@ -1,0 +1,429 @@
+"""Private Buildings: the "building" structure kind, its technology tiles, and the actions.
+
+Building (rulebook "Private Buildings"): a construction like any other — engineers on the
+company board, a tile that builds Buildings (basic_building, the adv_*_building tiles, a wild
+tile) and the machineries on the wheel. The space is `<tile>_<index>`, one of the four building
+spaces beside a Private Building tile (`building cofferdam_0`); the cost is the tile's, a
+red-outlined space (index 2, 3) adds 3 credits, and a company has at most one Building beside
+each tile. Buildings give no income.
+
+Actions (`use cofferdam`): only for companies with a Building beside the tile, once per round
+per tile and company; the round's first user takes the left space, later users a right space
+(RULINGS 11; the right spaces' costs are the reference's, uncertainty 10). A space is offered
+only when its engineers, credits (the space's and the action's own) and action can all be had.
+
+Decisions of ours where the texts are silent:
+- adv_1_building's immediate action (no engineers, the action's own credits) does not occupy
+  an action space and is not the round's use of that building; it may be declined.
+- adv_1_wild (skip a red outline's 3 credits) also skips a red building space's 3 credits;
+  adv_2_wild lets the Building's machineries be paid in either kind.
+- Research Lab (RULINGS 25): a segment holding at least 2 machineries; the player picks the
+  mix of the half (rounded down) taken back. Development Office: any tile on the wheel (Leslie's
+  included); its segment's machineries stay.
+- Cofferdam: a neutral dam or an own dam with room; the drop does not flow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.actions import place_engineers
+from bot.rules.construction import (
+    TILE_COSTS,
+    TILE_EFFECTS,
+    Cost,
+    StructureKind,
+    register_structure,
+)
+from bot.rules.engine import Game, Task, task
+from bot.rules.expansions.leeghwater.board import KEY, buildings_of, lw
+from bot.rules.expansions.leeghwater.works import loan_possible
+from bot.rules.notation import register_verb
+from bot.rules.options import Option, counted
+from bot.rules.production import can_produce
+from bot.rules.rewards import apply_reward
+from bot.rules.state import NEUTRAL
+
+MARGOT = "margot_fouche"
+MARGOT_SPACE = "margot"
+
+register_verb("building", r"[a-z_]+_[0-3]")
+register_verb("use", r"[a-z_]+")
+register_verb("margot", r"[a-z_]+")
+register_verb("margot_bank", r"[a-z_]+")
+register_verb("dam", r"[A-Za-z0-9_]+|none")
+register_verb("retrieve", r"[a-z0-9_]+")
+register_verb("segment", r"[0-5] \d+e\d+m")
+
+
+def split_space(space_id: str) -> tuple[str, int]:
+    """'cofferdam_2' → ('cofferdam', 2)."""
+    tile, _, index = space_id.rpartition("_")
+    return tile, int(index)
+
+
+# -- the structure kind ----------------------------------------------------------------------
+
+
+def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
+    out = []
+    for tile, row in lw(game)["building_spaces"].items():
+        if company_id in row:
+            continue  # one Building per tile and company
+        out.extend(f"{tile}_{index}" for index, who in enumerate(row) if who is None)
+    return out
+
+
+def _building_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
+    tile, index = split_space(space_id)
+    cost = game.content.private_buildings[tile].cost
+    fee = game.content.building_spaces[index].extra_credits
+    excavators, mixers = cost.get("excavators", 0), cost.get("mixers", 0)
+    if not excavators:
+        return [Cost("mixers", mixers, fee)]
+    return [Cost("excavators", excavators, fee, mixers=mixers)]
+
+
+def _place_building(game: Game, company_id: str, space_id: str) -> None:
+    tile, index = split_space(space_id)
+    lw(game)["building_spaces"][tile][index] = company_id
+
+
+register_structure(
+    StructureKind(
+        "building",
+        _building_spaces,
+        _building_costs,
+        _place_building,
+        lambda game: game.content.leeghwater_setup["building_pieces_per_company"],
+        expansion=KEY,
+    )
+)
+
+
+# -- the three advanced Building tiles ------------------------------------------------------
+
+
+def _one_kind_only(
+    game: Game, company_id: str, kind: str, space: str, costs: list[Cost]
+) -> list[Cost]:
+    """adv_2_building: pay only one of the two machinery kinds (a one-kind cost is free)."""
+    out = []
+    for cost in costs:
+        if cost.mixers:
+            out += [
+                Cost("excavators", cost.amount, cost.fee),
+                Cost("mixers", cost.mixers, cost.fee),
+            ]
+        else:
+            out.append(Cost(cost.machinery, 0, cost.fee))
+    return out
+
+
+def _adv_1_building(game: Game, company_id: str, kind: str, space: str) -> None:
+    """Use the action of the building just activated now, without engineers."""
+    tile, _index = split_space(space)
+    building = game.content.private_buildings[tile]
+    if effect_possible(game, company_id, tile, game.company(company_id).credits):
+        game.push({"kind": "building_now", "player": company_id, "tile": tile})
+    else:
+        game.emit("skipped", company_id, text=f"{building.name}'s action is not possible now")
+
+
+def _adv_3_building(game: Game, company_id: str, kind: str, space: str) -> None:
+    """Score the building's end-game VP now as well."""
+    tile, _index = split_space(space)
+    game.gain(company_id, "vp", game.content.private_buildings[tile].vp, "tile:adv_3_building")
+
+
+TILE_COSTS["adv_2_building"] = _one_kind_only
+TILE_EFFECTS["adv_1_building"] = _adv_1_building
+TILE_EFFECTS["adv_3_building"] = _adv_3_building
+
+
+def _now_options(game: Game, entry: Task) -> list[Option]:
+    building = game.content.private_buildings[entry["tile"]]
+    return [
+        Option(f"use {entry['tile']}", f"{building.name}: {building.action_text}", group="tiles"),
+        Option("use none", "Do not use it now", group="tiles"),
+    ]
+
+
+@task(
+    "building_now",
+    options=_now_options,
+    prompt=lambda g, e: "adv_1_building: use the building's action now (no engineers)?",
+)
+def _building_now(game: Game, entry: Task, option: Option) -> None:
+    if option.notation != "use none":
+        perform_effect(game, entry["player"], entry["tile"], "tile:adv_1_building")
+
+
+# -- the actions -------------------------------------------------------------------------------
+
+
+def action_cost(game: Game, tile: str) -> int:
+    """Credits the action itself shows (besides a right space's credits)."""
+    return game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
+
+
+def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool:
+    """True when the building's action can be performed with `budget` credits."""
+    effect = game.content.private_buildings[tile].action_effect
+    budget -= effect.get("action_cost_credits", 0)
+    company = game.company(company_id)
+    if budget < 0:
+        return False
+    if "place_drop_in_dam" in effect:
+        return bool(drop_targets(game, company_id, neutral=True, exclude=None))
+    if "produce" in effect:
+        return can_produce(game, company_id, effect.get("production_bonus", 0), budget)
+    if "fulfill_any_contract" in effect:
+        return bool(company.contracts)
+    if "retrieve_tile_from_wheel" in effect:
+        return bool(company.wheel_tiles())
+    if "retrieve_half_machinery_from_segment" in effect:
+        return any(s.excavators + s.mixers >= 2 for s in company.wheel)
+    if "external_work_for_credits" in effect:
+        return loan_possible(game, budget, effect["credits_per_machinery"])
+    return True
+
+
+def perform_effect(game: Game, company_id: str, tile: str, source: str) -> None:
+    """Pay the action's own credits and perform it."""
+    effect: dict[str, Any] = dict(game.content.private_buildings[tile].action_effect)
+    game.gain(company_id, "credits", -effect.pop("action_cost_credits", 0), source)
+    game.emit("building_action", company_id, source=source, data={"building": tile})
+    if "place_drop_in_dam" in effect:
+        game.push(drop_task(company_id, neutral=True, exclude=None, source=source))
+    elif "produce" in effect:
+        game.push(
+            {
+                "kind": "produce",
+                "player": company_id,
+                "bonus": effect.get("production_bonus", 0),
+                "second": False,
+                "source": source,
+            }
+        )
+    elif "retrieve_tile_from_wheel" in effect:
+        game.push({"kind": "retrieve_tile", "player": company_id, "source": source})
+    elif "retrieve_half_machinery_from_segment" in effect:
+        game.push({"kind": "research_lab", "player": company_id, "source": source})
+    elif "external_work_for_credits" in effect:
+        game.push(
+            {"kind": "loan_work", "player": company_id, "per": effect["credits_per_machinery"]}
+        )
+    else:
+        apply_reward(game, company_id, effect, source)
+
+
+def _used_tile(game: Game, company_id: str, tile: str) -> bool:
+    return any(who == company_id for who, _n in game.state.spaces.get(f"building_{tile}", []))
+
+
+def action_options(game: Game, company_id: str) -> list[Option]:
+    """`use <tile>` for each activated building whose action space the company can take."""
+    company = game.company(company_id)
+    out = []
+    for tile in buildings_of(game, company_id):
+        if _used_tile(game, company_id, tile):
+            continue
+        building = game.content.private_buildings[tile]
+        taken = len(game.state.spaces.get(f"building_{tile}", []))
+        if taken >= len(building.action_spaces):
+            continue
+        space = building.action_spaces[taken]
+        budget = company.credits - space.extra_credits
+        if company.engineers < space.engineers or not effect_possible(
+            game, company_id, tile, budget
+        ):
+            continue
+        side = "left" if taken == 0 else "right"
+        cost = space.extra_credits + action_cost(game, tile)
+        costs = f"{space.engineers} eng." + (f", {cost} credits" if cost else "")
+        out.append(
+            Option(
+                f"use {tile}",
+                f"{building.name} ({side}, {costs}): {building.action_text}",
+                group="Private Buildings",
+                data=(("lw", "use"), ("tile", tile)),
+            )
+        )
+    if company.officer == MARGOT and not game.state.spaces.get(MARGOT_SPACE):
+        out += _margot_options(game, company_id, "margot")
+    elif company.extra.get("copied_officer") == MARGOT:
+        out += _margot_options(game, company_id, "margot_bank")
+    return out
+
+
+def _margot_options(game: Game, company_id: str, verb: str) -> list[Option]:
+    """Margot's own space (1 engineer), or Mahiri's copy: 1 engineer on the Bank, no credit."""
+    company = game.company(company_id)
+    if company.engineers < 1:
+        return []
+    where = "Margot's tile" if verb == "margot" else "the Bank (no credit)"
+    out = []
+    for tile in buildings_of(game, company_id):
+        if not effect_possible(game, company_id, tile, company.credits):
+            continue
+        building = game.content.private_buildings[tile]
+        cost = action_cost(game, tile)
+        costs = "1 eng." + (f", {cost} credits" if cost else "")
+        out.append(
+            Option(
+                f"{verb} {tile}",
+                f"{building.name} via {where} ({costs}): {building.action_text}",
+                group="Executive officer",
+                data=(("lw", verb), ("tile", tile)),
+            )
+        )
+    return out
+
+
+def perform_action(game: Game, company_id: str, option: Option) -> None:
+    """Place the engineers for a building action (`use`, `margot`, `margot_bank`) and act."""
+    tile = option.get("tile")
+    how = option.get("lw")
+    source = f"building:{tile}"
+    if how == "use":
+        building = game.content.private_buildings[tile]
+        space_id = f"building_{tile}"
+        taken = len(game.state.spaces.get(space_id, []))
+        space = building.action_spaces[taken]
+        place_engineers(game, company_id, space_id, space.engineers, f"space:{space_id}")
+        game.gain(company_id, "credits", -space.extra_credits, f"space:{space_id}")
+    elif how == "margot":
+        place_engineers(game, company_id, MARGOT_SPACE, 1, "officer:margot_fouche")
+    else:
+        bank = next(s for s in game.content.management_spaces if s.engineers == 0)
+        place_engineers(game, company_id, bank.id, 1, "officer:margot_fouche", printed=0)
+    perform_effect(game, company_id, tile, source)
+
+
+# -- drops straight into a dam (Cofferdam, the Netherlands) ---------------------------------------
+
+
+def drop_targets(game: Game, company_id: str, *, neutral: bool, exclude: str | None) -> list[str]:
+    """Dams that may take a drop: own (and neutral when allowed) dams with room."""
+    out = []
+    for space_id, dam in game.state.dams.items():
+        if space_id == exclude or dam.water >= game.dam_capacity(space_id):
+            continue
+        if dam.owner == company_id or (neutral and dam.owner == NEUTRAL):
+            out.append(space_id)
+    return out
+
+
+def drop_task(company_id: str, *, neutral: bool, exclude: str | None, source: str) -> Task:
+    """A `drop_in_dam` decision."""
+    return {
+        "kind": "drop_in_dam",
+        "player": company_id,
+        "neutral": neutral,
+        "exclude": exclude,
+        "source": source,
+    }
+
+
+def _drop_options(game: Game, entry: Task) -> list[Option]:
+    targets = drop_targets(
+        game, entry["player"], neutral=entry["neutral"], exclude=entry.get("exclude")
+    )
+    out = []
+    for space_id in targets:
+        dam = game.state.dams[space_id]
+        whose = "neutral" if dam.owner == NEUTRAL else "your"
+        out.append(
+            Option(
+                f"dam {space_id}",
+                f"1 drop into {whose} dam {space_id} ({dam.water}/{game.dam_capacity(space_id)})",
+                group="water",
+                data=(("at", space_id),),
+            )
+        )
+    if out:
+        out.append(Option("dam none", "Place no drop", group="water"))
+    return out
+
+
+@task(
+    "drop_in_dam",
+    options=_drop_options,
+    prompt=lambda g, e: "Put 1 water drop from the supply straight into a dam?",
+)
+def _drop_in_dam(game: Game, entry: Task, option: Option) -> None:
+    space_id = option.get("at")
+    if space_id is None:
+        return
+    game.state.dams[space_id].water += 1
+    game.emit("drop_added", entry["player"], 1, entry["source"], data={"at": space_id})
+
+
+# -- Development Office and Research Lab ------------------------------------------------------------
+
+
+def _retrieve_options(game: Game, entry: Task) -> list[Option]:
+    return [
+        Option(f"retrieve {tile}", f"Take {tile} back from your wheel", group="wheel")
+        for tile in dict.fromkeys(game.company(entry["player"]).wheel_tiles())
+    ]
+
+
+@task(
+    "retrieve_tile",
+    options=_retrieve_options,
+    prompt=lambda g, e: "Development Office: which tile comes back from your wheel?",
+)
+def _retrieve_tile(game: Game, entry: Task, option: Option) -> None:
+    company = game.company(entry["player"])
+    tile = option.notation.split(" ", 1)[1]
+    for segment in company.wheel:
+        if tile in segment.tiles:
+            segment.tiles.remove(tile)
+            break
+    company.tiles.append(tile)
+    game.emit("tile_back", entry["player"], source=entry["source"], data={"tile": tile})
+
+
+def _lab_options(game: Game, entry: Task) -> list[Option]:
+    out = []
+    for index, segment in enumerate(game.company(entry["player"]).wheel):
+        half = (segment.excavators + segment.mixers) // 2
+        if not half:
+            continue
+        for excavators in range(min(half, segment.excavators), -1, -1):
+            mixers = half - excavators
+            if mixers > segment.mixers:
+                break
+            out.append(
+                Option(
+                    f"segment {index} {excavators}e{mixers}m",
+                    f"Segment {index}: take back {counted(excavators, 'excavator')}, "
+                    f"{counted(mixers, 'mixer')}",
+                    group="wheel",
+                    data=(("segment", index), ("excavators", excavators), ("mixers", mixers)),
+                )
+            )
+    return out
+
+
+@task(
+    "research_lab",
+    options=_lab_options,
+    prompt=lambda g, e: "Research Lab: take back half of one wheel segment's machineries",
+)
+def _research_lab(game: Game, entry: Task, option: Option) -> None:
+    company = game.company(entry["player"])
+    segment = company.wheel[option.get("segment")]
+    excavators, mixers = option.get("excavators"), option.get("mixers")
+    segment.excavators -= excavators
+    segment.mixers -= mixers
+    company.excavators += excavators
+    company.mixers += mixers
+    game.emit(
+        "wheel_return",
+        entry["player"],
+        source=entry["source"],
+        data={"tiles": [], "excavators": excavators, "mixers": mixers},
+    )

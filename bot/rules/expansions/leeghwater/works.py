@@ -1,0 +1,170 @@
+"""External Works (rulebook "External Works"), Leslie Spencer's wheel and the Loan Agency.
+
+`external_work_2` places 2 engineers on the space of the second face-up tile; then `work
+discard` pays its machineries from the personal supply to the general supply (never from the
+wheel), or — Leslie Spencer with her tile in her supply, or Mahiri copying her — `work wheel`
+puts them (and Leslie's tile) in the open segment and turns the wheel one segment (RULINGS 20:
+what comes back returns before the reward). The tile goes face down to the company's supply
+and its reward is taken at once; special rewards are the base game's reward tasks (RULINGS 26:
+no engineers, tile or machinery; 3 credits on a red Base or Powerhouse space; RULINGS 28: they
+may be declined). A space is offered only when its machineries are in the supply.
+"""
+
+from __future__ import annotations
+
+from bot.rules.actions import place_engineers
+from bot.rules.construction import load_wheel
+from bot.rules.engine import Game, Task, task
+from bot.rules.expansions.leeghwater.board import lw
+from bot.rules.notation import register_verb
+from bot.rules.options import Option, machinery_text
+from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
+
+LESLIE = "leslie_spencer"
+LESLIE_TILE = "leslie_tile"
+
+register_verb("work", r"discard|wheel")
+register_verb("loan", r"[A-Ca-c]\d")
+
+
+def work_cost(game: Game, work_id: str) -> tuple[int, int]:
+    """(excavators, mixers) shown on an External Work tile."""
+    cost = game.content.external_works[work_id].cost
+    return cost.get("excavators", 0), cost.get("mixers", 0)
+
+
+def work_text(game: Game, work_id: str) -> str:
+    """E.g. 'A3: 2 mixers → 4 VP, free base in plain'."""
+    excavators, mixers = work_cost(game, work_id)
+    reward = describe_reward(game.content.external_works[work_id].reward)
+    return f"{work_id}: {machinery_text(excavators, mixers)} → {reward}"
+
+
+def work_options(game: Game, company_id: str) -> list[Option]:
+    """The External Work spaces the company can use now."""
+    company = game.company(company_id)
+    out = []
+    for space in game.content.external_work_spaces:
+        work = lw(game)["works"][space.tile_slot - 1]
+        if work is None or game.state.spaces.get(space.id) or company.engineers < space.engineers:
+            continue
+        excavators, mixers = work_cost(game, work)
+        if company.excavators < excavators or company.mixers < mixers:
+            continue
+        out.append(
+            Option(
+                space.id,
+                f"External Work {work_text(game, work)} ({space.engineers} eng.)",
+                group="External Works",
+                data=(("lw", "work"), ("slot", space.tile_slot)),
+            )
+        )
+    return out
+
+
+def perform_work(game: Game, company_id: str, slot: int) -> None:
+    """Place the engineers on the External Work space of `slot`; payment follows."""
+    space = next(s for s in game.content.external_work_spaces if s.tile_slot == slot)
+    place_engineers(game, company_id, space.id, space.engineers, f"space:{space.id}")
+    game.push({"kind": "work_payment", "player": company_id, "slot": slot})
+
+
+def can_use_wheel(game: Game, company_id: str) -> bool:
+    """Leslie with her tile in the supply, or Mahiri copying Leslie (no tile needed)."""
+    company = game.company(company_id)
+    if company.officer == LESLIE:
+        return LESLIE_TILE in company.tiles
+    return company.extra.get("copied_officer") == LESLIE
+
+
+def _payment_options(game: Game, entry: Task) -> list[Option]:
+    work = lw(game)["works"][entry["slot"] - 1]
+    excavators, mixers = work_cost(game, work)
+    what = machinery_text(excavators, mixers)
+    out = [Option("work discard", f"Discard {what} to the general supply", group="External Works")]
+    if can_use_wheel(game, entry["player"]):
+        tile = " with Leslie's tile" if game.company(entry["player"]).officer == LESLIE else ""
+        out.append(
+            Option(
+                "work wheel",
+                f"Put {what}{tile} on your wheel and turn it 1 (Leslie Spencer)",
+                group="External Works",
+            )
+        )
+    return out
+
+
+@task(
+    "work_payment",
+    options=_payment_options,
+    prompt=lambda g, e: "How do you give the External Work's machineries?",
+)
+def _work_payment(game: Game, entry: Task, option: Option) -> None:
+    company_id = entry["player"]
+    company = game.company(company_id)
+    work = lw(game)["works"][entry["slot"] - 1]
+    excavators, mixers = work_cost(game, work)
+    source = f"external_work:{work}"
+    if option.notation == "work wheel":
+        tile = LESLIE_TILE if company.officer == LESLIE else None
+        load_wheel(game, company_id, tile, excavators, mixers, source)
+        rotate_wheel(game, company_id, 1, "officer:leslie_spencer")
+    else:
+        game.gain(company_id, "excavators", -excavators, source)
+        game.gain(company_id, "mixers", -mixers, source)
+    complete_work(game, company_id, entry["slot"], source)
+
+
+def complete_work(game: Game, company_id: str, slot: int, source: str) -> None:
+    """Take the tile of `slot` face down into the supply and apply its reward."""
+    board = lw(game)
+    work = board["works"][slot - 1]
+    board["works"][slot - 1] = None
+    game.company(company_id).extra.setdefault("external_works", []).append(work)
+    game.emit("external_work", company_id, source=source, data={"work": work, "slot": slot})
+    apply_reward(game, company_id, game.content.external_works[work].reward, source)
+
+
+# -- the Loan Agency's action ------------------------------------------------------------------
+
+
+def loan_price(game: Game, work_id: str, per: int) -> int:
+    """Credits the Loan Agency asks for an External Work: `per` per machinery shown."""
+    return per * sum(work_cost(game, work_id))
+
+
+def loan_possible(game: Game, budget: int, per: int) -> bool:
+    """True when a face-up External Work can be paid with `budget` credits."""
+    return any(w and loan_price(game, w, per) <= budget for w in lw(game)["works"])
+
+
+def _loan_options(game: Game, entry: Task) -> list[Option]:
+    credits = game.company(entry["player"]).credits
+    out = []
+    for slot, work in enumerate(lw(game)["works"], start=1):
+        if work is None:
+            continue
+        price = loan_price(game, work, entry["per"])
+        if price > credits:
+            continue
+        reward = describe_reward(game.content.external_works[work].reward)
+        out.append(
+            Option(
+                f"loan {work}",
+                f"Complete {work} for {price} credits → {reward}",
+                group="External Works",
+                data=(("slot", slot), ("price", price)),
+            )
+        )
+    return out
+
+
+@task(
+    "loan_work",
+    options=_loan_options,
+    prompt=lambda g, e: "Loan Agency: which External Work do you complete with credits?",
+)
+def _loan_work(game: Game, entry: Task, option: Option) -> None:
+    source = "building:loan_agency"
+    game.gain(entry["player"], "credits", -option.get("price"), source)
+    complete_work(game, entry["player"], option.get("slot"), source)
