@@ -1,1 +1,69 @@
-"""bot/service package."""
+"""The game service: the application layer driven by Discord, the console and the tests.
+
+Plain ids in, plain data out (no discord types). See `GameService` for the commands,
+`OutboxSender` for delivering announcements, `ReminderRunner` for reminders.
+"""
+
+from __future__ import annotations
+
+from bot.service.errors import (
+    GameMovedOn,
+    GameOverError,
+    ImportRefused,
+    InvalidMove,
+    InvalidSettings,
+    LobbyError,
+    NoGameHere,
+    NotAPlayer,
+    NotYourTurn,
+    PermissionDenied,
+    ServiceError,
+)
+from bot.service.outbox import AnnouncementPort, OutboxSender
+from bot.service.service import UNCHANGED, GameService
+from bot.service.types import (
+    VIEWS,
+    Actor,
+    Announcement,
+    GameSummary,
+    Image,
+    ImageRequest,
+    OptionView,
+    Outcome,
+    PanelView,
+    ReminderNotice,
+    ScoreRow,
+    ScoreView,
+    ServiceConfig,
+)
+
+__all__ = [
+    "UNCHANGED",
+    "VIEWS",
+    "Actor",
+    "Announcement",
+    "AnnouncementPort",
+    "GameMovedOn",
+    "GameOverError",
+    "GameService",
+    "GameSummary",
+    "Image",
+    "ImageRequest",
+    "ImportRefused",
+    "InvalidMove",
+    "InvalidSettings",
+    "LobbyError",
+    "NoGameHere",
+    "NotAPlayer",
+    "NotYourTurn",
+    "OptionView",
+    "OutboxSender",
+    "Outcome",
+    "PanelView",
+    "PermissionDenied",
+    "ReminderNotice",
+    "ScoreRow",
+    "ScoreView",
+    "ServiceConfig",
+    "ServiceError",
+]

@@ -224,6 +224,11 @@ class Store(Protocol):
         """Give a seat to another user, keeping the previous occupant in the history."""
         ...
 
+    async def set_seats(self, game_id: int, user_ids: Sequence[int]) -> Game:
+        """Make the current seating exactly `user_ids` by seat index: a seat whose occupant
+        differs is replaced (history kept), seats beyond the list are vacated."""
+        ...
+
     # -- the log -----------------------------------------------------------------------
 
     async def append(
@@ -276,6 +281,10 @@ class Store(Protocol):
 
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
         """A game's announcements not yet sent nor given up on, oldest first."""
+        ...
+
+    async def last_message_id(self, game_id: int, *, before_item: int | None = None) -> int | None:
+        """The message id of the game's newest sent announcement (older than `before_item`)."""
         ...
 
     # -- reminders ---------------------------------------------------------------------

@@ -16,6 +16,7 @@ import aiosqlite
 
 from bot.store.base import (
     ACTIVE,
+    INT64_MAX,
     STATUSES,
     Clock,
     Game,
@@ -362,6 +363,34 @@ class SqliteStore:
 
         return await self._tx(body)
 
+    async def set_seats(self, game_id: int, user_ids: Sequence[int]) -> Game:
+        """Make the current seating `user_ids` (see Store.set_seats)."""
+        wanted = [check_int64(u, "seat user id") for u in user_ids]
+
+        async def body(db: Db) -> Game:
+            game = await self._load_game(db, game_id)
+            current = {s.seat: s.user_id for s in game.seats}
+            now = self._clock()
+            changed = False
+            for seat in sorted(current):
+                if seat >= len(wanted) or current[seat] != wanted[seat]:
+                    await db.execute(
+                        "UPDATE seats SET replaced_at = ? WHERE game_id = ? AND seat = ?"
+                        " AND replaced_at IS NULL",
+                        (now, game_id, seat),
+                    )
+                    changed = True
+            new = [{"seat": i, "user_id": u} for i, u in enumerate(wanted) if current.get(i) != u]
+            if new:
+                await self._insert_seats(db, game_id, new, now)
+                changed = True
+            if not changed:
+                return game
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return await self._load_game(db, game_id)
+
+        return await self._tx(body)
+
     async def _load_game(self, db: Db, game_id: int) -> Game:
         """Read one game with its seats; GameNotFoundError if absent."""
         async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as c:
@@ -554,6 +583,21 @@ class SqliteStore:
             return due
 
         return await self._tx(body)
+
+    async def last_message_id(self, game_id: int, *, before_item: int | None = None) -> int | None:
+        """The newest sent announcement's message id (see Store.last_message_id)."""
+        limit = INT64_MAX if before_item is None else before_item
+
+        async def body(db: Db) -> int | None:
+            async with db.execute(
+                "SELECT message_id FROM outbox WHERE game_id = ? AND id < ?"
+                " AND sent_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+                (game_id, limit),
+            ) as cur:
+                row = await cur.fetchone()
+            return None if row is None else int(row[0])
+
+        return await self._tx(body, write=False)
 
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
         """A game's unsent announcements, oldest first (see Store.pending_outbox)."""

@@ -1,0 +1,75 @@
+"""The service's refusals: one root class, a subclass per reason, every message specific."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.service.types import PanelView
+
+
+class ServiceError(Exception):
+    """A command was refused; nothing changed. `str(error)` is the message for the user."""
+
+
+class NoGameHere(ServiceError):
+    """The channel (or the given id) has no game the command could apply to."""
+
+
+class NotAPlayer(ServiceError):
+    """The user does not sit at this game."""
+
+
+class NotYourTurn(ServiceError):
+    """The user sits at the game, but another player must decide now."""
+
+
+class GameMovedOn(ServiceError):
+    """The command was made for an older version; `current` is the acting user's decision now."""
+
+    def __init__(self, message: str, current: PanelView | None = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class PermissionDenied(ServiceError):
+    """Only the creator, a manager of the channel, or the player concerned may do this."""
+
+
+class InvalidMove(ServiceError):
+    """The engine refused a notation; `notation` is the first one that failed."""
+
+    def __init__(self, message: str, notation: str | None = None) -> None:
+        super().__init__(message)
+        self.notation = notation
+
+
+class LobbyError(ServiceError):
+    """A lobby refusal: full, already joined, not enough players, already started."""
+
+
+class GameOverError(ServiceError):
+    """The game has ended (or was abandoned); only views remain."""
+
+
+class InvalidSettings(ServiceError):
+    """A user setting was refused (e.g. an unknown time zone)."""
+
+
+class ImportRefused(ServiceError):
+    """An exported game could not be imported (bad shape, or its log does not replay)."""
+
+
+__all__ = [
+    "GameMovedOn",
+    "GameOverError",
+    "ImportRefused",
+    "InvalidMove",
+    "InvalidSettings",
+    "LobbyError",
+    "NoGameHere",
+    "NotAPlayer",
+    "NotYourTurn",
+    "PermissionDenied",
+    "ServiceError",
+]
