@@ -96,7 +96,9 @@ def find_topics(typed: str, limit: int = 25) -> list[Topic]:
     """Topics whose key or name contains what was typed (all words), at most `limit`."""
     words = typed.lower().split()
     hits = [
-        t for t in topics().values() if all(w in t.key.lower() or w in t.name.lower() for w in words)
+        t
+        for t in topics().values()
+        if all(w in t.key.lower() or w in t.name.lower() for w in words)
     ]
     return hits[:limit]
 

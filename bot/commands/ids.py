@@ -11,7 +11,8 @@ Scheme (all fields separated by ":", at most 100 characters):
 - ``brg:rs:{game}:{version}`` Restart turn;
 - ``brg:play:{game}`` the public "Play your turn" button (opens the panel where it was left);
 - ``brg:lb:{game}:{action}`` the lobby buttons (join, leave, start);
-- ``brg:pv:{game}:{version}:{view}`` "Post to channel" under a private view.
+- ``brg:pv:{game}:{view}`` "Post to channel" under a private view (it posts the view of
+  the latest committed state: b_map, b_shared, b_full, c_{company}, log, score).
 
 Never a bare index: an option is named by its notation, and a stale version is detected
 by the service (the store's version check), so a click can never pick the wrong answer.
@@ -88,9 +89,9 @@ def lobby_id(game_id: int, action: str) -> str:
     return f"{PREFIX}:lb:{game_id}:{action}"
 
 
-def post_id(game_id: int, version: int, view: str) -> str:
-    """The custom_id of Post to channel under a private view (e.g. 'board:map', 'score')."""
-    return f"{PREFIX}:pv:{game_id}:{version}:{view}"
+def post_id(game_id: int, view: str) -> str:
+    """The custom_id of Post to channel under a private view (e.g. 'b_map', 'score')."""
+    return f"{PREFIX}:pv:{game_id}:{view}"
 
 
 # Templates for discord.ui.DynamicItem (they must match the whole custom_id).
@@ -100,4 +101,4 @@ PAGE_TEMPLATE = rf"{PREFIX}:pg:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"
 RESTART_TEMPLATE = rf"{PREFIX}:rs:(?P<game>\d+):(?P<version>\d+)"
 PLAY_TEMPLATE = rf"{PREFIX}:play:(?P<game>\d+)"
 LOBBY_TEMPLATE = rf"{PREFIX}:lb:(?P<game>\d+):(?P<action>join|leave|start)"
-POST_TEMPLATE = rf"{PREFIX}:pv:(?P<game>\d+):(?P<version>\d+):(?P<view>[a-z_]+(?::[A-Za-z0-9_]+)?)"
+POST_TEMPLATE = rf"{PREFIX}:pv:(?P<game>\d+):(?P<view>[a-z0-9_]+)"
