@@ -76,6 +76,8 @@ class BarrageBot(discord.Client):
         self.clock = clock
         self.tree = BarrageTree(self)
         self.tree.add_command(barrage)
+        # Deliver a commit's announcement at once instead of at the next poll.
+        service.on_commit = self.kick_outbox
         self.announcer = DiscordAnnouncer(self)
         self.outbox = OutboxSender(service.store, self.announcer, clock, service=service)
         self.reminders = ReminderRunner(service, self.announcer, clock)

@@ -63,6 +63,6 @@ async def show_lobby_outcome(
 ) -> None:
     """Edit the lobby message: the new player list, or the started game without buttons."""
     bot_of(interaction).kick_outbox()
-    closed = action == "start" or outcome.committed or "closed" in outcome.text.lower()
-    view = None if closed else lobby_view(outcome.game_id)
+    # After the start, the turn announcements take over; the lobby keeps no buttons.
+    view = None if action == "start" else lobby_view(outcome.game_id)
     await send(interaction, outcome.text, view=view, update=True)
