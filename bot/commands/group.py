@@ -95,17 +95,13 @@ async def new(
     except discord.Forbidden:
         await send(interaction, "🔒 I lack the Create Public Threads permission in this channel.")
         return
-    try:
-        outcome = await service.create_game(
-            actor_of(interaction, channel_id=opened.id),
-            players=players,
-            setup=setup,
-            expansions=chosen,
-            seed=seed,
-        )
-    except Exception:
-        await opened.delete()
-        raise
+    outcome = await service.create_game(
+        actor_of(interaction, channel_id=opened.id),
+        players=players,
+        setup=setup,
+        expansions=chosen,
+        seed=seed,
+    )
     await opened.send(outcome.text, view=lobby_view(outcome.game_id))
     await send(interaction, f"🧵 Game opened in {opened.mention}: join it there.")
 
