@@ -49,6 +49,11 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Read the settings, set up logging and run the bot until SIGINT or SIGTERM."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["console"]:  # the terminal client (bot/console) needs no settings
+        from bot.console import main as console_main
+
+        return console_main(argv[1:])
     args = _parse_args(argv)
     try:
         config = load_config(args.config)

@@ -19,7 +19,9 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.images import RendererPool
 from bot.service.outbox import AnnouncementPort, OutboxSender
+from bot.service.reminders import ReminderRunner
 from bot.service.service import UNCHANGED, GameService
 from bot.service.types import (
     VIEWS,
@@ -62,6 +64,8 @@ __all__ = [
     "PanelView",
     "PermissionDenied",
     "ReminderNotice",
+    "ReminderRunner",
+    "RendererPool",
     "ScoreRow",
     "ScoreView",
     "ServiceConfig",

@@ -1,42 +1,220 @@
-"""GameService: the application layer — lobby, seats, turns, views, export and import."""
+"""GameService: the application layer — lobby, seats, turns, views, export and import.
+
+The lobby lives in the log: a game exists in the store from creation (status "active",
+the creator in seat 0); `join` / `leave` records list who is in, and the store's seats are
+kept equal to that list (`Store.set_seats`) so "my games" finds lobbies too. `start` writes
+the seats in join order and the first commit. See bot/service/loading.py for every record
+kind and how a game is loaded; every commit writes its snapshot and its announcement in the
+same `Store.append`.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import logging
-from collections.abc import Mapping, Sequence
+import random
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.rules import Event, Game, RuleError, SetupError, new_game
+from bot.rules.engine import ENGINE_VERSION
+from bot.service import quiet
+from bot.service.errors import (
+    GameMovedOn,
+    GameOverError,
+    ImportRefused,
+    InvalidMove,
+    InvalidSettings,
+    LobbyError,
+    NoGameHere,
+    NotAPlayer,
+    NotYourTurn,
+    PermissionDenied,
+    ServiceError,
+)
+from bot.service.images import RendererPool
+from bot.service.loading import Loaded, copy_game, effective_chain, engine_options, load
+from bot.service.text import company_name, company_text, event_lines, source_group
 from bot.service.types import (
+    VIEWS,
     Actor,
     GameSummary,
+    ImageRequest,
+    OptionView,
     Outcome,
     PanelView,
+    ScoreRow,
     ScoreView,
     ServiceConfig,
 )
-from bot.store import Clock, Store, UserSettings
+from bot.store import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    ChannelBusyError,
+    Clock,
+    GameNotFoundError,
+    InvalidDataError,
+    InvalidExportError,
+    LogEntry,
+    StaleVersionError,
+    Store,
+    UserSettings,
+)
+from bot.store import Game as StoredGame
+from bot.store.export import parse_export
 
 log = logging.getLogger(__name__)
 
 #: "Leave this setting unchanged" in update_settings.
 UNCHANGED: Any = object()
 
+HOUR_MS = 3_600_000
+#: What a skipped seat answers, in order of preference (else the first option).
+_SKIP_PREFERENCE = ("bank", "pass", "confirm")
+
 
 class GameService:
-    """One channel's game from creation to final score; plain ids in, plain data out."""
+    """One channel's game from creation to final score; plain ids in, plain data out.
+
+    Any number of instances (in one or several processes) may share a store: the store's
+    (game, version) uniqueness decides races; the in-memory cache is keyed by version and
+    checked against the store at every command.
+    """
 
     def __init__(
         self,
         store: Store,
         *,
         clock: Clock,
-        renderer_pool: Any = None,
+        renderer_pool: RendererPool | None = None,
         config: ServiceConfig | None = None,
+        on_commit: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.config = config or ServiceConfig()
-        self.renderer_pool = renderer_pool
+        self.renderer_pool = renderer_pool or RendererPool(
+            cache_size=self.config.image_cache_size, theme=self.config.theme
+        )
+        #: Called after every commit (e.g. to wake the OutboxSender).
+        self.on_commit = on_commit
+        self._cache: OrderedDict[int, Loaded] = OrderedDict()
+        self._history: OrderedDict[tuple[int, int], tuple[list[str], dict[str, Any]]] = (
+            OrderedDict()
+        )
+        self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # -- loading -------------------------------------------------------------------------
+
+    async def _load(self, meta: StoredGame) -> Loaded:
+        """The game at the store's version: from the cache if it is still current."""
+        cached = self._cache.get(meta.id)
+        if cached is not None and cached.version == meta.version:
+            cached.meta = meta
+            self._cache.move_to_end(meta.id)
+            return cached
+        loaded = await load(self.store, meta)
+        self._remember(loaded)
+        if loaded.started:
+            await self._repair(loaded)
+        return loaded
+
+    def _remember(self, loaded: Loaded) -> None:
+        self._cache[loaded.meta.id] = loaded
+        self._cache.move_to_end(loaded.meta.id)
+        while len(self._cache) > self.config.autocomplete_cache_size:
+            self._cache.popitem(last=False)
+
+    async def _repair(self, loaded: Loaded) -> None:
+        """Bring the store's derived data (seats, status) in line with the log."""
+        if loaded.started and tuple(loaded.seats) != loaded.meta.player_ids:
+            loaded.meta = await self.store.set_seats(loaded.meta.id, loaded.seats)
+        if loaded.meta.status == ACTIVE and loaded.game is not None and loaded.game.is_over:
+            loaded.meta = await self.store.set_status(loaded.meta.id, FINISHED)
+        if loaded.meta.status == ACTIVE and loaded.abandoned:
+            loaded.meta = await self.store.set_status(loaded.meta.id, ABANDONED)
+
+    async def _reload(self, game_id: int) -> Loaded:
+        self._cache.pop(game_id, None)
+        return await self._load(await self.store.get_game(game_id))
+
+    async def _here(self, actor: Actor) -> Loaded:
+        """The active game of the actor's channel."""
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None:
+            raise NoGameHere(
+                "There is no game in this channel. Create one with `new` (2–4 players)."
+            )
+        return await self._load(meta)
+
+    async def _playing(self, actor: Actor) -> Loaded:
+        """The channel's game, which must be started and not over."""
+        loaded = await self._here(actor)
+        if not loaded.started:
+            raise LobbyError(
+                f"The game in this channel has not started yet ({len(loaded.lobby)} joined); "
+                "the creator or a channel manager can start it."
+            )
+        if loaded.game is None or loaded.game.is_over:
+            raise GameOverError("This game is over; the board, log and scores can still be viewed.")
+        return loaded
+
+    async def _target(self, channel_or_game_id: int, by_game_id: bool) -> Loaded:
+        """A game for a view: by id, or the channel's active game."""
+        if by_game_id:
+            try:
+                meta = await self.store.get_game(channel_or_game_id)
+            except GameNotFoundError:
+                raise NoGameHere(f"There is no game #{channel_or_game_id}.") from None
+        else:
+            meta = await self.store.active_game(channel_or_game_id)
+            if meta is None:
+                raise NoGameHere(
+                    "There is no active game in this channel (finished games: ask by game id)."
+                )
+        loaded = await self._load(meta)
+        if not loaded.started or loaded.committed is None:
+            raise NoGameHere(f"Game #{meta.id} has not started yet: there is no board to show.")
+        return loaded
+
+    def _company(self, loaded: Loaded, actor: Actor) -> str:
+        """The actor's company, or NotAPlayer."""
+        if actor.channel_id != loaded.meta.channel_id:
+            raise NoGameHere("That game is played in another channel; act there.")
+        company = loaded.company_of_user(actor.user_id)
+        if company is None:
+            raise NotAPlayer(
+                "You do not play in this game; you can still look at the board, log and scores."
+            )
+        return company
+
+    def _may_manage(self, loaded: Loaded, actor: Actor, what: str) -> None:
+        """Creator or channel manager; else PermissionDenied naming who may."""
+        if actor.channel_id != loaded.meta.channel_id:
+            raise PermissionDenied(f"To {what}, use the command in the game's own channel.")
+        if actor.user_id != loaded.meta.creator_id and not actor.can_manage:
+            raise PermissionDenied(
+                f"Only the game's creator or a member with Manage Channels (Manage Threads in a "
+                f"thread) may {what}."
+            )
+
+    def _waiting_users(self, loaded: Loaded) -> tuple[int, ...]:
+        users = []
+        for player in loaded.players_deciding():
+            user = loaded.user_of_player(player)
+            if user is not None and user not in users:
+                users.append(user)
+        return tuple(users)
+
+    def _waiting_text(self, loaded: Loaded) -> str:
+        players = loaded.players_deciding()
+        return ", ".join(company_name(p) for p in players) or "nobody"
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -52,35 +230,201 @@ class GameService:
         reminder_hours: int | None = None,
     ) -> Outcome:
         """Open a lobby in the actor's channel for up to `players`; the creator joins."""
-        raise NotImplementedError
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**62)
+        try:
+            new_game(engine_options_for(players, setup, map, expansions, seed))
+        except (SetupError, RuleError, ValueError, KeyError) as exc:
+            raise LobbyError(f"These options cannot start a game: {exc}") from None
+        if reminder_hours is not None and reminder_hours <= 0:
+            raise LobbyError("Reminder hours must be a positive number of hours.")
+        options = {
+            "players": players,
+            "setup": setup,
+            "map": map,
+            "expansions": list(expansions),
+            "reminder_hours": reminder_hours,
+        }
+        try:
+            meta = await self.store.create_game(
+                guild_id=actor.guild_id,
+                channel_id=actor.channel_id,
+                creator_id=actor.user_id,
+                options=options,
+                seed=seed,
+                engine_version=ENGINE_VERSION,
+                seats=[actor.user_id],
+            )
+        except ChannelBusyError as exc:
+            raise LobbyError(
+                f"This channel already has a game (#{exc.args[1] if len(exc.args) > 1 else '?'}); "
+                "finish or abandon it first, or use another channel or thread."
+            ) from None
+        text = (
+            f"New Barrage game #{meta.id}: {players} players, {setup} setup. "
+            f"<@{actor.user_id}> joined (1/{players}). Join it, then the creator starts it."
+        )
+        return Outcome(meta.id, meta.version, text, public=True)
 
     async def join(self, actor: Actor) -> Outcome:
         """Join the lobby in the actor's channel."""
-        raise NotImplementedError
+        return await self._lobby_change(actor, "join")
 
     async def leave(self, actor: Actor) -> Outcome:
-        """Leave the lobby (the creator leaving with nobody else closes it)."""
-        raise NotImplementedError
+        """Leave the lobby (the creator cannot: abandon the lobby instead)."""
+        return await self._lobby_change(actor, "leave")
+
+    async def _lobby_change(self, actor: Actor, kind: str) -> Outcome:
+        for _ in range(5):  # a race with another join only means: read again and retry
+            loaded = await self._here(actor)
+            if loaded.started:
+                raise LobbyError("The game has already started; ask for a seat replacement.")
+            size = int(loaded.options.get("players", 4))
+            if kind == "join":
+                if actor.user_id in loaded.lobby:
+                    raise LobbyError("You have already joined this game.")
+                if len(loaded.lobby) >= size:
+                    raise LobbyError(f"The game is full ({size} of {size}).")
+                lobby = [*loaded.lobby, actor.user_id]
+            else:
+                if actor.user_id not in loaded.lobby:
+                    raise LobbyError("You are not in this game's lobby.")
+                if actor.user_id == loaded.meta.creator_id:
+                    raise LobbyError("The creator cannot leave; abandon the game instead.")
+                lobby = [u for u in loaded.lobby if u != actor.user_id]
+            try:
+                version = await self.store.append(
+                    loaded.meta.id, loaded.version, [{"kind": kind, "user": actor.user_id}]
+                )
+            except StaleVersionError:
+                continue
+            await self.store.set_seats(loaded.meta.id, lobby)
+            verb = "joined" if kind == "join" else "left"
+            text = f"<@{actor.user_id}> {verb} game #{loaded.meta.id} ({len(lobby)}/{size})."
+            return Outcome(loaded.meta.id, version, text, public=True)
+        raise GameMovedOn("The lobby is busy; try again.")
 
     async def start(self, actor: Actor) -> Outcome:
         """Start the lobby's game (creator or manager): seats in join order, then setup."""
-        raise NotImplementedError
+        async with self._locks[actor.channel_id]:
+            loaded = await self._here(actor)
+            self._may_manage(loaded, actor, "start the game")
+            if loaded.started:
+                raise LobbyError("The game has already started.")
+            if len(loaded.lobby) < 2:
+                raise LobbyError(
+                    f"Not enough players: {len(loaded.lobby)} joined, at least 2 are needed."
+                )
+            seats = list(loaded.lobby)
+            game = new_game(engine_options(loaded.meta, len(seats)))
+            records: list[dict[str, Any]] = [{"kind": "start", "seats": seats}]
+            started = replace_loaded(loaded, seats)
+            started.game = game
+            text = "The game begins. Seats: " + ", ".join(
+                f"{i + 1}. <@{u}> ({company_name(started.company_of_seat(i))})"
+                for i, u in enumerate(seats)
+            )
+            outcome = await self._land(
+                started, game, records, [], None, None, reason="start", header=text
+            )
+            return outcome
 
     async def abandon(self, actor: Actor) -> Outcome:
         """Abandon the channel's game (creator or manager); it keeps its log."""
-        raise NotImplementedError
+        loaded = await self._here(actor)
+        self._may_manage(loaded, actor, "abandon the game")
+        text = f"Game #{loaded.meta.id} was abandoned by <@{actor.user_id}>."
+        payload = self._payload(
+            loaded, text, reason="abandon", images=(), mention=None, silent=True, button=False
+        )
+        version = await self._append(
+            loaded, [{"kind": "abandon", "by": actor.user_id}], outbox=[payload]
+        )
+        await self.store.set_status(loaded.meta.id, ABANDONED)
+        self._cache.pop(loaded.meta.id, None)
+        self._notify()
+        return Outcome(loaded.meta.id, version, text, committed=True)
+
+    def _seat_index(self, loaded: Loaded, seat_or_user: int) -> int:
+        if 0 <= seat_or_user < len(loaded.seats):
+            return seat_or_user
+        if seat_or_user in loaded.seats:
+            return loaded.seats.index(seat_or_user)
+        raise ServiceError(
+            f"{seat_or_user} is neither a seat (0..{len(loaded.seats) - 1}) nor a seated player."
+        )
 
     async def replace_seat(self, actor: Actor, seat_or_user: int, new_user_id: int) -> Outcome:
-        """Give a seat (seat index 0..3, or the user id sitting there) to another user."""
-        raise NotImplementedError
+        """Give a seat (seat index, or the user id sitting there) to another user."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            self._may_manage(loaded, actor, "replace a player")
+            seat = self._seat_index(loaded, seat_or_user)
+            if new_user_id in loaded.seats:
+                raise LobbyError(f"<@{new_user_id}> already plays in this game.")
+            old = loaded.seats[seat]
+            company = loaded.company_of_seat(seat)
+            text = (
+                f"<@{new_user_id}> takes over {company_name(company)} (seat {seat + 1}) "
+                f"from <@{old}>."
+            )
+            seats = list(loaded.seats)
+            seats[seat] = new_user_id
+            after = replace_loaded(loaded, seats)
+            payload = self._announcement(after, text, "replace")
+            record = {"kind": "replace", "seat": seat, "old": old, "new": new_user_id}
+            version = await self._append(loaded, [record], outbox=[payload])
+            await self.store.set_seats(loaded.meta.id, seats)
+            after = await self._reload(loaded.meta.id)
+            await self._schedule_reminders(after)
+            self._notify()
+            return Outcome(loaded.meta.id, version, text, committed=True)
 
     async def skip_seat(self, actor: Actor, seat_or_user: int) -> Outcome:
         """Mark a vanished seat as skipped: from now on it passes every turn automatically."""
-        raise NotImplementedError
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            self._may_manage(loaded, actor, "skip a player")
+            seat = self._seat_index(loaded, seat_or_user)
+            if seat in loaded.skipped:
+                raise ServiceError(f"Seat {seat + 1} is already skipped.")
+            company = loaded.company_of_seat(seat)
+            text = f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
+            payload = self._announcement(loaded, text, "skip")
+            version = await self._append(loaded, [{"kind": "skip", "seat": seat}], outbox=[payload])
+            after = await self._reload(loaded.meta.id)
+            if after.tail and after.seat_of_player(after.tail[0].get("player")) == seat:
+                # A skipped player's half-played turn is dropped before passing for it.
+                await self._append(after, [{"kind": "revert", "to": after.commit_version}])
+                after = await self._reload(loaded.meta.id)
+            await self._auto_skipped(after)
+            self._notify()
+            return Outcome(loaded.meta.id, version, text, committed=True)
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:
         """Rewind to the start of an earlier committed turn (manager only; announced)."""
-        raise NotImplementedError
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            if actor.channel_id != loaded.meta.channel_id or not actor.can_manage:
+                raise PermissionDenied(
+                    "Only a member with Manage Channels (Manage Threads in a thread) may rewind."
+                )
+            versions = [seq for seq, _ in loaded.commits]
+            if to_version not in versions or to_version >= loaded.commit_version:
+                earlier = ", ".join(str(v) for v in versions[-6:-1]) or "none"
+                raise ServiceError(
+                    f"Version {to_version} is not the start of an earlier committed turn "
+                    f"(recent ones: {earlier})."
+                )
+            snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=to_version)
+            if snap is None or snap.version != to_version:
+                raise ServiceError(f"There is no saved state at version {to_version}.")
+            game = Game(_state_from_json(snap.state))
+            records = [{"kind": "revert", "to": to_version}]
+            text = f"<@{actor.user_id}> rewound the game to version {to_version}."
+            return await self._land(
+                loaded, game, records, [], actor.user_id, None, reason="rewind", header=text
+            )
 
     # -- play --------------------------------------------------------------------------
 
@@ -92,29 +436,425 @@ class GameService:
         expected_version: int | None = None,
     ) -> Outcome:
         """Answer the actor's decision with one or more notations, all or nothing."""
-        raise NotImplementedError
+        if isinstance(notations, str):
+            notations = [notations]
+        notations = [n for n in notations if n.strip()]
+        if not notations:
+            raise InvalidMove("Give at least one move (pick an option from the list).")
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            company = self._company(loaded, actor)
+            self._check_version(loaded, actor, expected_version)
+            assert loaded.game is not None
+            if loaded.game.decision(company) is None:
+                raise NotYourTurn(
+                    f"It is not your decision now: waiting for {self._waiting_text(loaded)}."
+                )
+            settings = await self.store.get_user_settings(actor.user_id)
+            trial = copy_game(loaded.game)
+            records: list[dict[str, Any]] = []
+            events: list[Event] = []
+            for i, text in enumerate(notations):
+                done = " Nothing was played." if i else ""
+                if trial.decision(company) is None:
+                    raise InvalidMove(
+                        f"'{text}' was refused: after '{notations[i - 1]}' you have nothing "
+                        f"more to decide.{done}",
+                        text,
+                    )
+                try:
+                    option = trial.parse(text, company)
+                    events.extend(trial.apply(option, company))
+                except RuleError as exc:
+                    raise InvalidMove(f"'{text}' was refused: {exc}.{done}", text) from None
+                records.append(_decision(option.notation, company, actor.user_id))
+            following = trial.decision(company)
+            if settings.skip_confirm and following is not None and following.kind == "confirm":
+                events.extend(trial.apply("confirm", company))
+                records.append(_decision("confirm", company, actor.user_id))
+            return await self._land(loaded, trial, records, events, actor.user_id, company)
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
-        raise NotImplementedError
+        return await self.play(actor, ["confirm"], expected_version=expected_version)
+
+    def _check_version(self, loaded: Loaded, actor: Actor, expected: int | None) -> None:
+        if expected is not None and expected != loaded.version:
+            raise GameMovedOn(
+                f"The game moved on (that prompt was for version {expected}, it is now at "
+                f"{loaded.version}); here is your current decision.",
+                self._panel(loaded, actor.user_id),
+            )
 
     async def restart_turn(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Throw away the actor's turn in progress: back to where it began."""
-        raise NotImplementedError
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            company = self._company(loaded, actor)
+            self._check_version(loaded, actor, expected_version)
+            if not loaded.tail:
+                raise ServiceError("There is nothing to restart: your turn has not begun.")
+            if any(r.get("player") != company for r in loaded.tail):
+                raise ServiceError(
+                    "Only the player whose turn is in progress can restart it "
+                    f"(it is {self._waiting_text(loaded)}'s)."
+                )
+            version = await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
+            after = await self._reload(loaded.meta.id)
+            panel = self._panel(after, actor.user_id)
+            return Outcome(after.meta.id, version, "Your turn was restarted.", decision=panel)
 
     async def undo(self, actor: Actor) -> Outcome:
         """Undo the actor's last committed turn, if nobody acted since and nothing was revealed."""
-        raise NotImplementedError
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            company = self._company(loaded, actor)
+            if len(loaded.commits) < 2:
+                raise ServiceError("There is no committed turn to undo.")
+            _, last = loaded.commits[-1]
+            if last.get("user") != actor.user_id or last.get("reason") != "turn":
+                raise ServiceError(
+                    "You can only undo your own turn, and only while it is the last one "
+                    "committed; someone else acted since."
+                )
+            if not last.get("undoable"):
+                raise ServiceError(
+                    "That turn cannot be undone: hidden information was revealed at its "
+                    "confirmation (new contracts), or it ended a round."
+                )
+            if loaded.tail:
+                raise ServiceError(
+                    f"{company_name(loaded.tail[0].get('player'))} has already started their "
+                    "turn; undo is no longer possible."
+                )
+            previous = loaded.commits[-2][0]
+            snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=previous)
+            if snap is None or snap.version != previous:
+                raise ServiceError("That turn cannot be undone: its starting state was not saved.")
+            game = Game(_state_from_json(snap.state))
+            records = [{"kind": "revert", "to": previous}]
+            text = f"{company_name(company)} (<@{actor.user_id}>) took back their last turn."
+            return await self._land(
+                loaded, game, records, [], actor.user_id, company, reason="undo", header=text
+            )
+
+    async def _land(
+        self,
+        loaded: Loaded,
+        game: Game,
+        records: list[dict[str, Any]],
+        events: list[Event],
+        user: int | None,
+        company: str | None,
+        *,
+        reason: str | None = None,
+        header: str | None = None,
+    ) -> Outcome:
+        """Append the records (and a commit when the game reached a boundary)."""
+        commit = reason is not None or _at_boundary(game)
+        turn_events = [*loaded.tail_events, *events] if reason is None else list(events)
+        new = replace_loaded(loaded, loaded.seats)
+        new.game = game
+        if commit:
+            if reason is None:
+                reason = _commit_reason(game, turn_events)
+            revealed = any(e.kind == "turn_end" and e.data.get("revealed") for e in turn_events)
+            round_changed = loaded.committed is not None and (
+                game.state.round != loaded.committed.round
+            )
+            undoable = reason == "turn" and not revealed and not round_changed
+            records.append(
+                {
+                    "kind": "commit",
+                    "reason": reason,
+                    "player": company,
+                    "user": user,
+                    "undoable": undoable,
+                }
+            )
+            new.committed = copy.deepcopy(game.state)
+            new.commit_version = loaded.version + len(records)
+            text = header or _turn_header(company, user)
+            lines = event_lines(turn_events)[-self.config.announce_lines :]
+            body = "\n".join([text, *lines]) if lines else text
+            payload = await self._announcement_checked(new, body, reason)
+            state_json = game.state.to_json()
+        try:
+            version = await self.store.append(
+                loaded.meta.id,
+                loaded.version,
+                records,
+                snapshot=state_json if commit else None,
+                outbox=[payload] if commit else (),
+            )
+        except StaleVersionError:
+            fresh = await self._reload(loaded.meta.id)
+            panel = self._panel(fresh, user) if user is not None else None
+            raise GameMovedOn(
+                "Another command landed first; the game moved on. Here is your current decision.",
+                panel,
+            ) from None
+        if reason in ("undo", "rewind", "start"):
+            new = await self._reload(loaded.meta.id)
+            if reason == "start":
+                await self.store.set_seats(new.meta.id, new.seats)
+        else:
+            base = loaded.version
+            new.version = version
+            new.meta = replace(loaded.meta, version=version)
+            new.chain = [*loaded.chain, *((base + i + 1, r) for i, r in enumerate(records))]
+            if commit:
+                new.commits = [*loaded.commits, (version, records[-1])]
+                new.tail, new.tail_events = [], []
+            else:
+                new.tail = [*loaded.tail, *records]
+                new.tail_events = turn_events
+            self._remember(new)
+        if commit:
+            if game.is_over:
+                new.meta = await self.store.set_status(new.meta.id, FINISHED)
+            else:
+                await self._schedule_reminders(new)
+                new = await self._auto_skipped(new)
+            self._notify()
+        panel = self._panel(new, user) if user is not None else None
+        if commit:
+            text = "Game over: final scores are posted." if game.is_over else "Turn committed."
+            if reason in ("start", "undo", "rewind"):
+                text = header or text
+        else:
+            text = "Noted; finish your turn."
+        return Outcome(new.meta.id, new.version, text, decision=panel, committed=commit)
+
+    async def _auto_skipped(self, loaded: Loaded) -> Loaded:
+        """Answer for skipped seats until someone else must decide."""
+        for _ in range(2000):
+            if loaded.game is None or loaded.game.is_over:
+                return loaded
+            skipped = [
+                d
+                for d in loaded.game.decisions()
+                if loaded.seat_of_player(d.player) in loaded.skipped
+            ]
+            if not skipped:
+                return loaded
+            decision = skipped[0]
+            notation = next(
+                (n for n in _SKIP_PREFERENCE if decision.find(n) is not None),
+                decision.options[0].notation,
+            )
+            trial = copy_game(loaded.game)
+            events = trial.apply(notation, decision.player)
+            record = _decision(notation, decision.player, None)
+            record["auto"] = "skipped seat"
+            await self._land(loaded, trial, [record], events, None, decision.player)
+            loaded = await self._load(await self.store.get_game(loaded.meta.id))
+        raise RuntimeError("skipped seats did not reach another player's decision")
+
+    async def _append(
+        self, loaded: Loaded, records: list[dict[str, Any]], *, outbox: Sequence[Any] = ()
+    ) -> int:
+        try:
+            return await self.store.append(loaded.meta.id, loaded.version, records, outbox=outbox)
+        except StaleVersionError:
+            raise GameMovedOn("Another command landed first; try again.") from None
+
+    def _notify(self) -> None:
+        if self.on_commit is not None:
+            self.on_commit()
+
+    # -- announcements and reminders -----------------------------------------------------
+
+    def _payload(
+        self,
+        loaded: Loaded,
+        text: str,
+        *,
+        reason: str,
+        images: Sequence[ImageRequest],
+        mention: int | None,
+        silent: bool,
+        button: bool,
+    ) -> dict[str, Any]:
+        return {
+            "text": text,
+            "images": [i.to_json() for i in images],
+            "mention_user_id": mention,
+            "silent": silent,
+            "play_button": button,
+            "reason": reason,
+            "guild_id": loaded.meta.guild_id,
+        }
+
+    def _announcement(self, loaded: Loaded, text: str, reason: str) -> dict[str, Any]:
+        """An announcement of the committed state (no quiet-hours check)."""
+        waiting = self._waiting_users(loaded)
+        over = loaded.game is not None and loaded.game.is_over
+        images = (ImageRequest(loaded.meta.id, loaded.commit_version, "map"),)
+        return self._payload(
+            loaded,
+            text,
+            reason=reason,
+            images=images,
+            mention=None if over or not waiting else waiting[0],
+            silent=False,
+            button=not over,
+        )
+
+    async def _announcement_checked(self, loaded: Loaded, text: str, reason: str) -> dict[str, Any]:
+        """An announcement whose mention respects the next player's quiet hours."""
+        assert loaded.game is not None
+        if loaded.game.is_over:
+            text = f"{text}\n\nThe game is over.\n{self._final_text(loaded)}"
+            reason = "end"
+        else:
+            text = f"{text}\n\nNext: {self._waiting_text(loaded)}."
+        payload = self._announcement(loaded, text, reason)
+        mention = payload["mention_user_id"]
+        if mention is not None:
+            settings = await self.store.get_user_settings(mention)
+            payload["silent"] = quiet.in_quiet_hours(settings, self.clock())
+        return payload
+
+    def _final_text(self, loaded: Loaded) -> str:
+        assert loaded.game is not None
+        ranking = loaded.game.state.result.get("ranking", [])
+        lines = []
+        for entry in ranking:
+            user = loaded.user_of_player(entry["company"])
+            lines.append(
+                f"{entry['place']}. {company_name(entry['company'])} (<@{user}>): {entry['vp']} VP"
+            )
+        return "\n".join(lines)
+
+    async def _schedule_reminders(self, loaded: Loaded) -> None:
+        """After a commit: one reminder for each player who must decide now."""
+        await self.store.clear_reminders(loaded.meta.id)
+        now = self.clock()
+        for user in self._waiting_users(loaded):
+            settings = await self.store.get_user_settings(user)
+            if quiet.in_quiet_hours(settings, now):
+                # The announcement went out silently: the ping follows when quiet hours end.
+                due = quiet.quiet_end(settings, now)
+            else:
+                due = quiet.not_quiet(
+                    settings, now + self.reminder_hours(loaded, settings) * HOUR_MS
+                )
+            await self.store.set_reminder(loaded.meta.id, user, due)
+
+    def reminder_hours(self, loaded: Loaded, settings: UserSettings) -> int:
+        """Hours between reminders: the player's setting, else the game's, else the default."""
+        if settings.reminder_hours:
+            return settings.reminder_hours
+        game_hours = loaded.options.get("reminder_hours")
+        return int(game_hours) if game_hours else self.config.reminder_hours
+
+    async def game_for_reminder(self, game_id: int) -> Loaded | None:
+        """The loaded game (for the ReminderRunner), or None if it is gone."""
+        try:
+            return await self._load(await self.store.get_game(game_id))
+        except GameNotFoundError:
+            return None
+
+    def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
+        """Users with a pending decision in a loaded game."""
+        return self._waiting_users(loaded)
 
     # -- views -------------------------------------------------------------------------
 
     async def panel(self, actor: Actor) -> PanelView:
         """The actor's current decision (their turn in progress included)."""
-        raise NotImplementedError
+        loaded = await self._playing(actor)
+        self._company(loaded, actor)
+        return self._panel(loaded, actor.user_id)
+
+    def _panel(self, loaded: Loaded, user_id: int) -> PanelView:
+        game = loaded.game
+        company = loaded.company_of_user(user_id)
+        waiting = self._waiting_users(loaded)
+        if game is None or company is None or game.is_over:
+            prompt = "The game is over." if game is not None and game.is_over else "Not playing."
+            return PanelView(
+                loaded.meta.id,
+                loaded.version,
+                user_id,
+                company,
+                prompt,
+                "none",
+                (),
+                waiting_for=waiting,
+                flag=loaded.flag,
+            )
+        decision = game.decision(company)
+        mine = bool(loaded.tail) and all(r.get("player") == company for r in loaded.tail)
+        done = tuple(event_lines(loaded.tail_events)) if mine else ()
+        last = loaded.commits[-1][1] if loaded.commits else {}
+        can_undo = (
+            last.get("user") == user_id
+            and last.get("reason") == "turn"
+            and bool(last.get("undoable"))
+            and not loaded.tail
+            and len(loaded.commits) > 1
+        )
+        if decision is None:
+            return PanelView(
+                loaded.meta.id,
+                loaded.version,
+                user_id,
+                company,
+                f"Waiting for {self._waiting_text(loaded)}.",
+                "wait",
+                (),
+                done=done,
+                can_undo=can_undo,
+                waiting_for=waiting,
+                flag=loaded.flag,
+            )
+        options = tuple(
+            OptionView(o.notation, o.label, o.group, o.description) for o in decision.options
+        )
+        return PanelView(
+            game_id=loaded.meta.id,
+            version=loaded.version,
+            user_id=user_id,
+            company=company,
+            prompt=decision.prompt,
+            kind=decision.kind,
+            options=options,
+            done=done,
+            can_restart=mine,
+            can_confirm=decision.kind == "confirm",
+            can_undo=can_undo,
+            simultaneous=decision.simultaneous,
+            waiting_for=waiting,
+            your_turn=True,
+            flag=loaded.flag,
+        )
 
     async def autocomplete(self, actor: Actor, typed: str) -> list[tuple[str, str]]:
         """Up to 25 (label, notation) pairs of the actor's options matching `typed`."""
-        raise NotImplementedError
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None:
+            return []
+        key = (meta.id, meta.version, actor.user_id)
+        choices = self._complete.get(key)
+        if choices is None:
+            loaded = await self._load(meta)
+            company = loaded.company_of_user(actor.user_id)
+            decision = (
+                loaded.game.decision(company)
+                if loaded.game is not None and company and not loaded.game.is_over
+                else None
+            )
+            choices = [] if decision is None else [(o.label, o.notation) for o in decision.options]
+            self._complete[key] = choices
+            while len(self._complete) > self.config.autocomplete_cache_size:
+                self._complete.popitem(last=False)
+        words = typed.casefold().split()
+        hits = [
+            c for c in choices if all(w in c[0].casefold() or w in c[1].casefold() for w in words)
+        ]
+        return hits[:25]
 
     async def board_image(
         self,
@@ -125,33 +865,137 @@ class GameService:
         by_game_id: bool = False,
     ) -> bytes:
         """A PNG of the last committed state of the channel's game (or the game with that id)."""
-        raise NotImplementedError
+        loaded = await self._target(channel_or_game_id, by_game_id)
+        assert loaded.committed is not None
+        return await self._render(
+            loaded.meta.id, loaded.commit_version, loaded.committed, view, company
+        )
+
+    async def _render(
+        self, game_id: int, version: int, state: Any, view: str, company: str | None
+    ) -> bytes:
+        if view not in VIEWS:
+            raise ServiceError(f"Unknown view '{view}'; choose one of {', '.join(VIEWS)}.")
+        if company is not None and company not in state.companies:
+            names = ", ".join(state.companies)
+            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        key = (game_id, version, view, company)
+        return await self.renderer_pool.render(key, state.to_json(), view, company)
+
+    async def render_request(self, request: ImageRequest) -> bytes:
+        """Render an image request of a committed version (for the OutboxSender)."""
+        cached = self._cache.get(request.game_id)
+        if cached is not None and cached.commit_version == request.version and cached.committed:
+            state = cached.committed
+        else:
+            snap = await self.store.latest_snapshot(request.game_id, at_or_before=request.version)
+            if snap is None:
+                raise ServiceError(f"No saved state of game {request.game_id}")
+            state = _state_from_json(snap.state)
+        return await self._render(
+            request.game_id, request.version, state, request.view, request.company
+        )
 
     async def company_summary(
         self, channel_or_game_id: int, company: str | None = None, *, by_game_id: bool = False
     ) -> str:
         """A text summary of one company (default: all companies) at the committed state."""
-        raise NotImplementedError
+        loaded = await self._target(channel_or_game_id, by_game_id)
+        state = loaded.committed
+        assert state is not None
+        if company is not None and company not in state.companies:
+            names = ", ".join(state.companies)
+            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        ids = [company] if company else list(state.companies)
+        return "\n".join(company_text(state, c) for c in ids)
+
+    async def _history_of(self, loaded: Loaded) -> tuple[list[str], dict[str, Any]]:
+        """Log lines and VP by source of the committed game (a replay, cached by version)."""
+        key = (loaded.meta.id, loaded.commit_version)
+        hit = self._history.get(key)
+        if hit is not None:
+            return hit
+        game = new_game(engine_options(loaded.meta, len(loaded.seats)))
+        lines: list[str] = []
+        vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for seq, rec in loaded.chain:
+            if seq > loaded.commit_version:
+                break
+            if rec["kind"] == "commit":
+                continue
+            try:
+                events = game.apply(rec["notation"], rec.get("player"))
+            except RuleError:
+                lines.append("(the rest of the log no longer replays)")
+                break
+            lines.extend(event_lines(events))
+            for e in events:
+                if e.kind == "vp" and e.company:
+                    vp[e.company][source_group(e.source)] += e.amount
+        result = (lines, {c: dict(v) for c, v in vp.items()})
+        self._history[key] = result
+        while len(self._history) > 32:
+            self._history.popitem(last=False)
+        return result
 
     async def log_lines(
         self, channel_or_game_id: int, n: int = 20, *, by_game_id: bool = False
     ) -> list[str]:
         """The last `n` lines of the game's log as text (committed turns only)."""
-        raise NotImplementedError
+        loaded = await self._target(channel_or_game_id, by_game_id)
+        lines, _ = await self._history_of(loaded)
+        return lines[-n:] if n > 0 else []
 
     async def score(self, channel_or_game_id: int, *, by_game_id: bool = False) -> ScoreView:
         """VP now, by source, and the final ranking once the game is over."""
-        raise NotImplementedError
+        loaded = await self._target(channel_or_game_id, by_game_id)
+        state = loaded.committed
+        assert state is not None
+        _, vp = await self._history_of(loaded)
+        ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
+        rows = []
+        for cid, company in state.companies.items():
+            sources = dict(vp.get(cid, {}))
+            start = company.vp - sum(sources.values())
+            if start:
+                sources["start"] = start
+            breakdown = tuple(sorted(sources.items(), key=lambda kv: (-kv[1], kv[0])))
+            rows.append(
+                ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
+            )
+        rows.sort(key=lambda r: (r.rank or 99, -r.vp))
+        return ScoreView(
+            loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows)
+        )
 
     async def my_games(self, guild_id: int, user_id: int) -> list[GameSummary]:
         """The user's active games in this server and whose turn it is in each."""
-        raise NotImplementedError
+        out = []
+        for meta in await self.store.list_games(guild_id=guild_id, user_id=user_id, status=ACTIVE):
+            loaded = await self._load(meta)
+            waiting = self._waiting_users(loaded) if loaded.started else ()
+            stage = "playing" if loaded.started else "lobby"
+            players = tuple(loaded.seats) if loaded.started else tuple(loaded.lobby)
+            out.append(
+                GameSummary(
+                    meta.id,
+                    meta.guild_id,
+                    meta.channel_id,
+                    meta.status,
+                    stage,
+                    players,
+                    waiting,
+                    user_id in waiting,
+                    loaded.committed.round if loaded.committed is not None else None,
+                )
+            )
+        return out
 
     # -- settings ----------------------------------------------------------------------
 
     async def settings(self, user_id: int) -> UserSettings:
         """A user's settings."""
-        raise NotImplementedError
+        return await self.store.get_user_settings(user_id)
 
     async def update_settings(
         self,
@@ -164,14 +1008,155 @@ class GameService:
         reminder_hours: int | None = UNCHANGED,
     ) -> UserSettings:
         """Change some settings; quiet hours are (start, end) minutes after local midnight."""
-        raise NotImplementedError
+        current = await self.store.get_user_settings(user_id)
+        changes: dict[str, Any] = {}
+        if time_zone is not UNCHANGED:
+            if time_zone:
+                try:
+                    ZoneInfo(time_zone)
+                except (ZoneInfoNotFoundError, ValueError):
+                    raise InvalidSettings(
+                        f"'{time_zone}' is not a time zone; use an IANA name like Europe/Berlin."
+                    ) from None
+            changes["time_zone"] = time_zone or None
+        if quiet_hours is not UNCHANGED:
+            start, end = quiet_hours if quiet_hours else (None, None)
+            changes["quiet_start"], changes["quiet_end"] = start, end
+        if dm_opt_in is not UNCHANGED:
+            changes["dm_opt_in"] = bool(dm_opt_in)
+        if skip_confirm is not UNCHANGED:
+            changes["skip_confirm"] = bool(skip_confirm)
+        if reminder_hours is not UNCHANGED:
+            changes["reminder_hours"] = reminder_hours
+        try:
+            new = replace(current, **changes)
+        except InvalidDataError as exc:
+            raise InvalidSettings(f"Those settings cannot be used: {exc}.") from None
+        return await self.store.put_user_settings(new)
 
     # -- moving games ------------------------------------------------------------------
 
     async def export_game(self, actor: Actor, game_id: int | None = None) -> dict[str, Any]:
         """The channel's game (or the game with this id) as a JSON-able document."""
-        raise NotImplementedError
+        if game_id is None:
+            loaded = await self._here(actor)
+            game_id = loaded.meta.id
+        try:
+            return await self.store.export_game(game_id)
+        except GameNotFoundError:
+            raise NoGameHere(f"There is no game #{game_id}.") from None
 
     async def import_game(self, actor: Actor, doc: Mapping[str, Any]) -> Outcome:
         """Import an exported game into the actor's channel (manager), after replaying it."""
-        raise NotImplementedError
+        if not actor.can_manage:
+            raise PermissionDenied(
+                "Only a member with Manage Channels (Manage Threads in a thread) may import."
+            )
+        try:
+            parsed = parse_export(doc)
+        except InvalidExportError as exc:
+            raise ImportRefused(f"That file is not a game export: {exc}.") from None
+        entries = [LogEntry(0, seq, str(rec.get("kind")), rec, at) for seq, at, rec in parsed.log]
+        starts = [e.record for e in entries if e.kind == "start"]
+        if not starts:
+            raise ImportRefused("That game never started; there is nothing to import.")
+        seats = [int(u) for u in starts[-1]["seats"]]
+        probe = StoredGame(
+            0,
+            actor.guild_id,
+            actor.channel_id,
+            parsed.status,
+            parsed.options,
+            parsed.seed,
+            parsed.engine_version,
+            parsed.creator_id,
+            0,
+            0,
+            None,
+            len(entries),
+        )
+        try:
+            game = new_game(engine_options(probe, len(seats)))
+            for seq, rec in effective_chain(entries):
+                if rec["kind"] == "decision":
+                    try:
+                        game.apply(rec["notation"], rec.get("player"))
+                    except RuleError as exc:
+                        raise ImportRefused(
+                            f"The log does not replay: record {seq} ('{rec['notation']}'): {exc}."
+                        ) from None
+        except (SetupError, ValueError, KeyError) as exc:
+            raise ImportRefused(f"The game's options or log are not usable: {exc}.") from None
+        try:
+            meta = await self.store.import_game(
+                doc, guild_id=actor.guild_id, channel_id=actor.channel_id
+            )
+        except ChannelBusyError:
+            raise LobbyError("This channel already has an active game; abandon it first.") from None
+        loaded = await self._reload(meta.id)
+        text = f"Game imported as #{meta.id} ({len(entries)} log records replayed)."
+        if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
+            # A commit of the imported state: its snapshot, announcement and reminders.
+            game = copy_game(loaded.game)
+            if loaded.tail:
+                await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
+                loaded = await self._reload(meta.id)
+                game = copy_game(loaded.game)  # type: ignore[arg-type]
+            return await self._land(loaded, game, [], [], None, None, reason="import", header=text)
+        return Outcome(meta.id, meta.version, text, public=True)
+
+
+def engine_options_for(
+    players: int, setup: str, map: str, expansions: Sequence[str], seed: int
+) -> Any:
+    """Engine options from create_game's arguments."""
+    from bot.rules import GameOptions
+
+    return GameOptions(
+        players=players, setup=setup, map=map, expansions=tuple(expansions), seed=seed
+    )
+
+
+def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
+    """A shallow copy of a loaded game with other seats (lists copied)."""
+    return replace(
+        loaded,
+        seats=list(seats),
+        skipped=set(loaded.skipped),
+        chain=list(loaded.chain),
+        commits=list(loaded.commits),
+        tail=list(loaded.tail),
+        tail_events=list(loaded.tail_events),
+    )
+
+
+def _decision(notation: str, player: str, user: int | None) -> dict[str, Any]:
+    return {"kind": "decision", "notation": notation, "player": player, "user": user}
+
+
+def _at_boundary(game: Game) -> bool:
+    """A commit point: no turn in progress and no simultaneous choices half answered."""
+    if game.is_over:
+        return True
+    if game.turn_in_progress:
+        return False
+    return not any(d.simultaneous for d in game.decisions())
+
+
+def _commit_reason(game: Game, events: Sequence[Event]) -> str:
+    if game.is_over:
+        return "end"
+    if any(e.kind == "turn_end" for e in events):
+        return "turn"
+    return "choice"
+
+
+def _turn_header(company: str | None, user: int | None) -> str:
+    who = company_name(company)
+    return f"{who} (<@{user}>) played:" if user is not None else f"{who} played:"
+
+
+def _state_from_json(data: Any) -> Any:
+    from bot.rules import GameState
+
+    return GameState.from_json(data)

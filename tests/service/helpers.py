@@ -1,0 +1,85 @@
+"""Helpers for the service tests: a settable clock, a recording port, scripted players."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from bot.service import Actor, Announcement, GameService, ReminderNotice
+from bot.service.errors import NotYourTurn
+
+GUILD = 1000
+CHANNEL = 2000
+OTHER_CHANNEL = 2001
+USERS = (11, 12, 13, 14)
+SPECTATOR = 99
+
+
+class FakeClock:
+    """A settable clock in UTC ms; tests never read the wall clock."""
+
+    def __init__(self, start: int = 1_700_000_000_000) -> None:
+        self.now = start
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now += ms
+
+
+@dataclass
+class RecordingPort:
+    """An AnnouncementPort that keeps what it was given."""
+
+    posted: list[Announcement] = field(default_factory=list)
+    stripped: list[int] = field(default_factory=list)
+    reminders: list[ReminderNotice] = field(default_factory=list)
+    fail: int = 0
+
+    async def post(self, announcement: Announcement) -> int:
+        if self.fail:
+            self.fail -= 1
+            raise ConnectionError("Discord is down")
+        self.posted.append(announcement)
+        return 900_000 + len(self.posted)
+
+    async def strip_buttons(self, channel_id: int, message_id: int) -> None:
+        self.stripped.append(message_id)
+
+    async def remind(self, notice: ReminderNotice) -> None:
+        self.reminders.append(notice)
+
+
+def actor(user: int, *, channel: int = CHANNEL, manage: bool = False) -> Actor:
+    """An actor in the test guild."""
+    return Actor(user, GUILD, channel, manage)
+
+
+async def started_game(
+    service: GameService, players: int = 2, *, seed: int = 7, setup: str = "intro"
+) -> int:
+    """Create, fill and start a game in CHANNEL; return its id."""
+    outcome = await service.create_game(actor(USERS[0]), players=players, seed=seed, setup=setup)
+    for user in USERS[1:players]:
+        await service.join(actor(user))
+    await service.start(actor(USERS[0]))
+    return outcome.game_id
+
+
+async def random_step(service: GameService, rng: random.Random, players: int, game_id: int) -> bool:
+    """One random legal answer by whoever must decide; False once the game is over."""
+    if (await service.store.get_game(game_id)).status != "active":
+        return False
+    for user in USERS[:players]:
+        try:
+            panel = await service.panel(actor(user))
+        except NotYourTurn:
+            continue
+        if panel.prompt == "The game is over.":
+            return False
+        if panel.options:
+            notation = rng.choice(panel.options).notation
+            await service.play(actor(user), [notation], expected_version=panel.version)
+            return True
+    raise AssertionError("nobody has a decision, but the game is not over")

@@ -1,0 +1,64 @@
+"""Complete games through the service with scripted random players."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.service import GameService, OutboxSender
+from tests.service.helpers import (
+    CHANNEL,
+    USERS,
+    FakeClock,
+    RecordingPort,
+    random_step,
+    started_game,
+)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+async def test_complete_game(
+    service: GameService, clock: FakeClock, players: int, seed: int
+) -> None:
+    game_id = await started_game(service, players, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while await random_step(service, rng, players, game_id):
+        clock.advance(60_000)
+        steps += 1
+        assert steps < 5000
+    meta = await service.store.get_game(game_id)
+    assert meta.status == "finished"
+    score = await service.score(game_id, by_game_id=True)
+    assert score.over
+    assert [row.rank for row in score.rows] == sorted(row.rank for row in score.rows)
+    assert {row.user_id for row in score.rows} == set(USERS[:players])
+    for row in score.rows:
+        assert sum(vp for _, vp in row.breakdown) == row.vp
+
+    # Every commit wrote exactly one announcement; delivering twice posts nothing more.
+    log = await service.store.read_log(game_id)
+    commits = [e for e in log if e.kind == "commit"]
+    port = RecordingPort()
+    sender = OutboxSender(service.store, port, clock, service=service)
+    assert await sender.run_once() == len(commits)
+    assert await sender.run_once() == 0
+    assert [a.version for a in port.posted] == [e.seq for e in commits]
+    assert port.posted[-1].reason == "end" and not port.posted[-1].play_button
+    assert port.posted[-1].mention_user_id is None
+    assert "The game is over." in port.posted[-1].text
+    # Each announcement mentions one user: the next to act, a seated player.
+    assert {a.mention_user_id for a in port.posted[:-1]} <= set(USERS[:players])
+    assert port.stripped == [a_id for a_id in range(900_001, 900_000 + len(commits))]
+    assert await service.store.active_game(CHANNEL) is None
+
+
+async def test_full_setup_starts_with_the_draft(service: GameService) -> None:
+    await started_game(service, 2, setup="full")
+    from tests.service.helpers import actor
+
+    panels = [await service.panel(actor(u)) for u in USERS[:2]]
+    assert any(p.options for p in panels)
+    deciding = next(p for p in panels if p.options)
+    assert deciding.company is not None and deciding.company.startswith("seat")
