@@ -21,7 +21,9 @@ from fakediscord import FakeDiscord, FakeUser, Message, run_bot
 from bot.commands import ids
 from bot.commands.client import BarrageBot
 from bot.service import Actor, GameService, NoGameHere, PanelView, ServiceConfig
+from bot.rules import RuleError
 from bot.service.images import RendererPool
+from bot.service.loading import copy_game, load
 from bot.store import open_store
 
 HOUR_MS = 3_600_000
@@ -30,7 +32,7 @@ INTRO_KINDS = frozenset(
     {
         "turn", "bank", "build_structure", "build_tile", "build_pay", "place_drops",
         "take_contract", "discard_contract", "fulfil_contract", "machinery_choice",
-        "produce", "confirm",
+        "produce", "reward_build", "confirm",
     }
 )  # fmt: skip
 #: Weights that make a random player visit the rarer decisions (production, contracts).
@@ -109,6 +111,27 @@ async def wait_turn_message(fake: FakeDiscord, channel: Any = None, after: int =
     )
 
 
+async def start_game(
+    fake: FakeDiscord, players: list[FakeUser], *, seed: int, channel: Any = None, **options: Any
+) -> tuple[int, Message]:
+    """The first player creates a game, the others join by button, the creator starts it.
+
+    Returns the game id and the first turn message.
+    """
+    ch = fake.channel(channel or fake.general)
+    creator = players[0]
+    lobby = await (
+        await creator.slash(
+            "barrage new", in_channel=ch, players=len(players), seed=seed, **options
+        )
+    ).reply()
+    game_id = int(next(c for c in lobby.custom_ids if c.startswith("brg:lb:")).split(":")[2])
+    for user in players[1:]:
+        await (await user.click(lobby, ids.lobby_id(game_id, "join"))).reply()
+    await (await creator.click(lobby, ids.lobby_id(game_id, "start"))).reply()
+    return game_id, await wait_turn_message(fake, ch)
+
+
 @dataclass
 class Stats:
     """What a driven game went through."""
@@ -149,9 +172,26 @@ class Driver:
         except NoGameHere:
             return None
 
-    def choose(self, panel: PanelView) -> str:
-        """A random option, weighted towards the rarer decisions."""
+    async def choose(self, panel: PanelView) -> str:
+        """A random option; while some decision kind has not been seen, one that leads there.
+
+        The look-ahead tries each option on a copy of the game loaded from the store (read
+        only), so that one seeded game visits every kind of decision.
+        """
         options = list(panel.options)
+        unseen = INTRO_KINDS - set(self.stats.kinds)
+        if unseen and panel.company:
+            meta = await self.bot.service.store.get_game(panel.game_id)
+            game = (await load(self.bot.service.store, meta)).game
+            assert game is not None
+            for option in self.rng.sample(options, len(options)):
+                trial = copy_game(game)
+                try:
+                    trial.apply(option.notation, panel.company)
+                except RuleError:
+                    continue
+                if {d.kind for d in trial.decisions()} & unseen:
+                    return option.notation
         if panel.kind == "turn":
             weights = [GROUP_WEIGHTS.get(o.group, 1) for o in options]
             return self.rng.choices(options, weights)[0].notation
@@ -177,6 +217,11 @@ class Driver:
 
     async def answer(self, user: FakeUser, panel_message: Message, target: str) -> Message:
         """Pick `target` on the panel: a button, or the select (turning pages to find it)."""
+        pages = [c for c in panel_message.custom_ids if c.startswith("brg:pg:")]
+        if pages and self.rng.random() < 0.3:
+            # Browse first, as people do: it exercises the page buttons.
+            panel_message = await self._turn_page(user, panel_message, "Next")
+        direction = "Next"
         for _ in range(12):
             for custom_id in option_ids(panel_message):
                 match = re.fullmatch(ids.OPTION_TEMPLATE, custom_id)
@@ -193,16 +238,32 @@ class Driver:
                 if any(c.startswith("brg:pg:") for c in panel_message.custom_ids):
                     self.stats.paged_selects += 1
                 return await self._act(user.select(panel_message, select, [hit]))
-            nxt = next(
-                c
-                for c in panel_message.custom_ids
-                if c.startswith("brg:pg:")
-                and not panel_message.component(c).get("disabled")
-                and panel_message.component(c)["label"].startswith("Next")
-            )
-            self.stats.page_turns += 1
-            panel_message = await self._act(user.click(panel_message, nxt), records=False)
+            if self._page_button(panel_message, direction) is None:
+                direction = "Previous" if direction == "Next" else "Next"
+            panel_message = await self._turn_page(user, panel_message, direction)
         raise AssertionError(f"{target!r} not found on the panel")
+
+    @staticmethod
+    def _page_button(message: Message, label: str) -> str | None:
+        """The enabled page button whose label mentions `label`."""
+        return next(
+            (
+                c
+                for c in message.custom_ids
+                if c.startswith("brg:pg:")
+                and not message.component(c).get("disabled")
+                and label in message.component(c)["label"]
+            ),
+            None,
+        )
+
+    async def _turn_page(self, user: FakeUser, message: Message, label: str) -> Message:
+        """Press Next or Previous (if enabled)."""
+        custom_id = self._page_button(message, label)
+        if custom_id is None:
+            return message
+        self.stats.page_turns += 1
+        return await self._act(user.click(message, custom_id), records=False)
 
     async def _act(self, pending: Any, *, records: bool = True) -> Message:
         invocation = await pending
@@ -240,7 +301,7 @@ class Driver:
                 restart = next(c for c in message.custom_ids if c.startswith("brg:rs:"))
                 message = await self._act(user.click(message, restart))
             else:
-                target = self.choose(panel)
+                target = await self.choose(panel)
                 if self.rng.random() < typed_share:
                     message = await self.type_moves(user, target)
                 else:
