@@ -20,8 +20,8 @@ from fakediscord import FakeDiscord, FakeUser, Message, run_bot
 
 from bot.commands import ids
 from bot.commands.client import BarrageBot
-from bot.service import Actor, GameService, NoGameHere, PanelView, ServiceConfig
 from bot.rules import RuleError
+from bot.service import Actor, GameService, NoGameHere, PanelView, ServiceConfig
 from bot.service.images import RendererPool
 from bot.service.loading import copy_game, load
 from bot.store import open_store

@@ -40,7 +40,7 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
                 (m for m in fake.channel_messages(fake.general) if "The game is over" in m.content),
                 None,
             ),
-            timeout=60,
+            timeout=30,
             what="the final announcement",
         )
         assert final.components == [] or not any("brg:play" in c for c in final.custom_ids)
@@ -59,4 +59,3 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
         assert len(records) == sum(by_kind.values())
         assert stats.paged_selects >= 1 and stats.page_turns >= 1 and stats.do_commands >= 1
         assert set(stats.kinds) >= INTRO_KINDS, INTRO_KINDS - set(stats.kinds)
-        print(f"{turns} turns, {stats}")
