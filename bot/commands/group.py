@@ -203,37 +203,52 @@ async def undo(interaction: discord.Interaction) -> None:
 CompanyChoice = Literal["usa", "germany", "italy", "france", "netherlands"]
 
 
+GameId = app_commands.Range[int, 1, 2**53]
+GAME_HELP = "A game's number, e.g. a finished one (default: this channel's game)"
+
+
 @barrage.command(name="board", description="See the board privately (then post it if you like)")
-@app_commands.describe(view="Which picture", company="The company board to show (view company)")
+@app_commands.describe(
+    view="Which picture", company="The company board to show (view company)", game=GAME_HELP
+)
 async def board(
     interaction: discord.Interaction,
     view: Literal["map", "shared", "company", "full"] = "map",
     company: CompanyChoice | None = None,
+    game: GameId | None = None,
 ) -> None:
     """A board picture of the last committed state."""
     if view == "company":
-        await show_private(interaction, view_key("company", company=company))
+        key = view_key("company", company=company)
     else:
-        await show_private(interaction, view_key("board", board=view))
+        key = view_key("board", board=view)
+    await show_private(interaction, key, ref=game, by_game_id=game is not None)
 
 
 @barrage.command(name="company", description="One company's board and resources, privately")
-@app_commands.describe(company="Which company (all of them if left out)")
-async def company(interaction: discord.Interaction, company: CompanyChoice | None = None) -> None:
+@app_commands.describe(company="Which company (all of them if left out)", game=GAME_HELP)
+async def company(
+    interaction: discord.Interaction,
+    company: CompanyChoice | None = None,
+    game: GameId | None = None,
+) -> None:
     """A company summary (with its board picture when one company is named)."""
-    await show_private(interaction, view_key("company", company=company))
+    key = view_key("company", company=company)
+    await show_private(interaction, key, ref=game, by_game_id=game is not None)
 
 
 @barrage.command(name="log", description="The game's recent log, privately")
-async def log_(interaction: discord.Interaction) -> None:
+@app_commands.describe(game=GAME_HELP)
+async def log_(interaction: discord.Interaction, game: GameId | None = None) -> None:
     """The last lines of the log."""
-    await show_private(interaction, "log")
+    await show_private(interaction, "log", ref=game, by_game_id=game is not None)
 
 
 @barrage.command(name="score", description="Victory points and where they came from, privately")
-async def score(interaction: discord.Interaction) -> None:
-    """The score table."""
-    await show_private(interaction, "score")
+@app_commands.describe(game=GAME_HELP)
+async def score(interaction: discord.Interaction, game: GameId | None = None) -> None:
+    """The score table (the final ranking once the game is over)."""
+    await show_private(interaction, "score", ref=game, by_game_id=game is not None)
 
 
 @barrage.command(name="games", description="Your games in this server and whose turn it is")

@@ -46,6 +46,9 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
         assert final.components == [] or not any("brg:play" in c for c in final.custom_ids)
         score = await bot.service.score(game_id, by_game_id=True)
         assert score.over and [r.rank for r in score.rows] == sorted(r.rank for r in score.rows)
+        # The finished game stays viewable by its number.
+        shown = await (await fake.dave.slash("barrage score", game=game_id)).reply()
+        assert shown.ephemeral and "Final score" in shown.content
 
         # Every record in the log was produced by one fake-Discord interaction.
         records = await bot.service.store.read_log(game_id)
