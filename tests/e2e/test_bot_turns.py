@@ -192,3 +192,22 @@ async def test_missing_attach_files_is_explained(fake_discord: FakeDiscord, tmp_
         _, turn = await start_game(fake, [fake.alice, fake.bob], seed=6)
         assert turn.attachments == [] and "Attach Files" in turn.content
         assert turn.custom_ids == [f"brg:play:{turn.custom_ids[0].split(':')[2]}"]
+
+
+async def test_quiet_hours_make_the_turn_message_silent(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A player in their quiet hours is mentioned without a push notification."""
+    fake = fake_discord
+    async with barrage_bot(fake, tmp_path / "db.sqlite3", FakeClock()):
+        for user in (fake.alice, fake.bob):
+            zones = await user.autocomplete(
+                "barrage settings", focused="time_zone", time_zone="Europe/Ber"
+            )
+            assert {"name": "Europe/Berlin", "value": "Europe/Berlin"} in zones
+            saved = await (
+                await user.slash("barrage settings", quiet_hours="0-23:59", time_zone="UTC")
+            ).reply()
+            assert saved.ephemeral and "00:00–23:59" in saved.content
+        _, turn = await start_game(fake, [fake.alice, fake.bob], seed=8)
+        assert turn.silent and turn.notified == [] and len(turn.mentions) == 1
