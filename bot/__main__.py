@@ -11,9 +11,6 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
-import aiohttp
-import discord
-
 from bot.config import ENV_CONFIG, ENV_TOKEN, Config, ConfigError, load_config
 from bot.logs import REDACTED, setup_logging
 from bot.store import (
@@ -136,30 +133,11 @@ def _start_backups(config: Config, store: Store) -> asyncio.Task[None] | None:
 
 
 async def run_bot(config: Config, store: Store, stop: asyncio.Event) -> int:
-    """The Discord side: log in and stay connected until `stop` is set.
+    """The Discord side: the game service, slash commands and buttons, until `stop` is set."""
+    # Imported here so that `--check-config` and the console start without discord.py's cost.
+    from bot.commands.runner import run_discord
 
-    For now only a gateway connection with the default, non-privileged intents; the
-    command tree, its sync policy and the outbox sender plug in here.
-    """
-    client = discord.Client(intents=discord.Intents.default())
-    async with client:
-        try:
-            await client.login(config.discord.token.reveal())
-        except discord.LoginFailure:
-            log.error("Discord refused the bot token (from %s or discord.token)", ENV_TOKEN)
-            return 1
-        except (aiohttp.ClientError, OSError) as exc:
-            log.error("cannot reach Discord: %s", exc)
-            return 1
-        connection = asyncio.create_task(client.connect(reconnect=True), name="gateway")
-        stopping = asyncio.create_task(stop.wait(), name="stop")
-        await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        stopping.cancel()
-        await client.close()
-        # Re-raise a gateway failure (e.g. PrivilegedIntentsRequired); a close is normal.
-        await connection
-    log.info("disconnected from Discord")
-    return 0
+    return await run_discord(config, store, stop)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,138 @@
+"""The AnnouncementPort for Discord: turn messages, stripped buttons, reminder pings."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from bot.commands.panel import play_view
+from bot.service import Announcement, ReminderNotice
+
+log = logging.getLogger(__name__)
+
+MISSING_ATTACH = (
+    "⚠️ I lack the **Attach Files** permission in this channel, so the board picture is "
+    "missing. A moderator can allow it in the channel's settings."
+)
+#: Discord's error code for "Missing Permissions".
+MISSING_PERMISSIONS = 50013
+
+
+class MissingPermission(Exception):
+    """The bot may not post in a game's channel; the outbox retries later."""
+
+
+class DiscordAnnouncer:
+    """Posts the service's announcements and reminders through a discord.py client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        """Keep the client (its connection is used lazily, when posting)."""
+        self.client = client
+
+    def _channel(self, channel_id: int) -> discord.abc.Messageable:
+        """The channel from the cache, or a partial one (e.g. an archived thread)."""
+        channel = self.client.get_channel(channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            return channel
+        return self.client.get_partial_messageable(channel_id)
+
+    def _may_attach(self, channel: discord.abc.Messageable) -> bool:
+        """Whether the bot may attach files there (True when unknown: Discord decides)."""
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            me = channel.guild.me
+            if me is not None:
+                return channel.permissions_for(me).attach_files
+        return True
+
+    async def post(self, announcement: Announcement) -> int:
+        """Post a turn message; it pings only the next player, silently in quiet hours."""
+        channel = self._channel(announcement.channel_id)
+        mention = announcement.mention_user_id
+        text = announcement.text
+        if mention and f"<@{mention}>" not in text:
+            text = f"<@{mention}> {text}"
+        files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
+        if files and not self._may_attach(channel):
+            files, text = [], f"{text}\n{MISSING_ATTACH}"
+        view = play_view(announcement.game_id) if announcement.play_button else None
+        allowed = discord.AllowedMentions(
+            users=[discord.Object(mention)] if mention else False,
+            roles=False,
+            everyone=False,
+            replied_user=False,
+        )
+        kwargs = {
+            "allowed_mentions": allowed,
+            "silent": announcement.silent,
+            # The outbox id makes a repeated delivery after a crash recognisable.
+            "nonce": f"brg{announcement.outbox_id}"[:25],
+        }
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            message = await channel.send(text[:2000], files=files, **kwargs)
+        except discord.Forbidden as exc:
+            if files and exc.code == MISSING_PERMISSIONS:
+                # Probably Attach Files (the cache may not know): post without the picture.
+                message = await self._send_or_explain(channel, f"{text}\n{MISSING_ATTACH}", kwargs)
+            else:
+                raise self._missing(announcement.channel_id, exc) from None
+        return message.id
+
+    async def _send_or_explain(
+        self, channel: discord.abc.Messageable, text: str, kwargs: dict
+    ) -> discord.Message:
+        """Send text only; a refusal now means the bot may not post at all."""
+        try:
+            return await channel.send(text[:2000], **kwargs)
+        except discord.Forbidden as exc:
+            raise self._missing(getattr(channel, "id", 0), exc) from None
+
+    def _missing(self, channel_id: int, exc: discord.Forbidden) -> MissingPermission:
+        """Log clearly (not as a bug) and build the error the outbox retries on."""
+        log.warning(
+            "cannot post in channel %d: %s (the bot needs View Channel, Send Messages, "
+            "Send Messages in Threads and Attach Files there)",
+            channel_id,
+            exc.text or exc,
+        )
+        return MissingPermission(f"missing permission in channel {channel_id}: {exc.text}")
+
+    async def strip_buttons(self, channel_id: int, message_id: int) -> None:
+        """Remove the Play button from an earlier turn message."""
+        message = self._channel(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
+        try:
+            await message.edit(view=None)
+        except discord.NotFound:
+            log.info("turn message %d in channel %d is gone", message_id, channel_id)
+        except discord.Forbidden as exc:
+            log.warning("cannot edit message %d in channel %d: %s", message_id, channel_id, exc)
+
+    async def remind(self, notice: ReminderNotice) -> None:
+        """Ping the player in the game's channel, and by DM when they asked for it."""
+        channel = self._channel(notice.channel_id)
+        text = notice.text
+        if f"<@{notice.user_id}>" not in text:
+            text = f"<@{notice.user_id}> {text}"
+        allowed = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+        try:
+            await channel.send(text[:2000], allowed_mentions=allowed)
+        except discord.Forbidden as exc:
+            # Logged as a warning by _missing; a reminder is not worth an error report.
+            self._missing(notice.channel_id, exc)
+        if notice.dm:
+            await self._dm(notice)
+
+    async def _dm(self, notice: ReminderNotice) -> None:
+        """A DM copy of the reminder (people may close their DMs: that is fine)."""
+        try:
+            user = self.client.get_user(notice.user_id) or await self.client.fetch_user(
+                notice.user_id
+            )
+            await user.send(
+                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}"
+            )
+        except discord.HTTPException as exc:
+            log.info("no DM reminder for user %d: %s", notice.user_id, exc)

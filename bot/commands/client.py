@@ -1,0 +1,130 @@
+"""The Discord bot: the command tree, persistent components, the outbox and reminders."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.commands.announce import DiscordAnnouncer
+from bot.commands.group import barrage
+from bot.commands.lobby import LobbyButton
+from bot.commands.panel import OptionButton, OptionSelect, PageButton, PlayButton, RestartButton
+from bot.commands.replies import reply_error
+from bot.commands.sync import SyncState, sync_commands
+from bot.commands.viewing import PostButton
+from bot.service import GameService, OutboxSender
+from bot.service.reminders import ReminderRunner
+from bot.store import Clock
+
+log = logging.getLogger(__name__)
+
+DYNAMIC_ITEMS = (
+    OptionButton,
+    OptionSelect,
+    PageButton,
+    RestartButton,
+    PlayButton,
+    LobbyButton,
+    PostButton,
+)
+
+
+def intents() -> discord.Intents:
+    """The default intents, without any privileged one (members, presences, content)."""
+    chosen = discord.Intents.default()
+    chosen.members = False
+    chosen.presences = False
+    chosen.message_content = False
+    return chosen
+
+
+class BarrageTree(app_commands.CommandTree["BarrageBot"]):
+    """The command tree, with one error handler for every slash command."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Refusals become ephemeral replies; anything else is logged as a bug."""
+        await reply_error(interaction, error)
+
+
+class BarrageBot(discord.Client):
+    """Barrage in Discord: slash commands and buttons over the game service."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        clock: Clock,
+        sync_policy: str = "on-change",
+        test_guild_id: int | None = None,
+        sync_state: Path | None = None,
+        outbox_interval_s: float = 5.0,
+        reminder_interval_s: float = 60.0,
+        **options: Any,
+    ) -> None:
+        """Build the client; nothing connects until `start`."""
+        options.setdefault("intents", intents())
+        super().__init__(**options)
+        self.service = service
+        self.clock = clock
+        self.tree = BarrageTree(self)
+        self.tree.add_command(barrage)
+        # Deliver a commit's announcement at once instead of at the next poll.
+        service.on_commit = self.kick_outbox
+        self.announcer = DiscordAnnouncer(self)
+        self.outbox = OutboxSender(service.store, self.announcer, clock, service=service)
+        self.reminders = ReminderRunner(service, self.announcer, clock)
+        self.sync_policy = sync_policy
+        self.test_guild_id = test_guild_id
+        self.sync_state = SyncState(sync_state) if sync_state else None
+        self.outbox_interval_s = outbox_interval_s
+        self.reminder_interval_s = reminder_interval_s
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def setup_hook(self) -> None:
+        """Register the persistent components, sync the commands, start the background work."""
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await sync_commands(
+            self.tree,
+            policy=self.sync_policy,
+            guild_id=self.test_guild_id,
+            state=self.sync_state,
+        )
+        self._stop.clear()
+        self._tasks = [
+            asyncio.create_task(
+                self.outbox.run(self._stop, interval_s=self.outbox_interval_s), name="outbox"
+            ),
+            asyncio.create_task(
+                self.reminders.run(self._stop, interval_s=self.reminder_interval_s),
+                name="reminders",
+            ),
+        ]
+
+    def kick_outbox(self) -> None:
+        """Deliver committed announcements now rather than at the next poll."""
+        self.outbox.wake()
+
+    async def close(self) -> None:
+        """Stop the background work (letting a delivery finish), then disconnect."""
+        self._stop.set()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                try:
+                    await asyncio.wait_for(task, 10)
+                except TimeoutError:
+                    log.warning("background task %s did not stop in time", task.get_name())
+        self._tasks = []
+        await super().close()
+
+    async def on_ready(self) -> None:
+        """Log where the bot is."""
+        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))

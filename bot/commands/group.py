@@ -1,0 +1,469 @@
+"""The /barrage command group: thin translations from slash commands to the service."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+import zoneinfo
+from functools import cache
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.commands import help as help_texts
+from bot.commands.actor import actor_of
+from bot.commands.lobby import lobby_view
+from bot.commands.panel import bot_of, company_name, company_names, open_panel, show_outcome
+from bot.commands.replies import send, within_budget
+from bot.commands.viewing import show_private, view_key
+from bot.service import UNCHANGED, Outcome
+
+log = logging.getLogger(__name__)
+
+MOVE_SEPARATOR = ";"
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+barrage = app_commands.Group(
+    name="barrage",
+    description="Play Barrage in this channel: a turn-based game of dams, water and energy",
+    guild_only=True,
+)
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """IANA time zone names, sorted."""
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """Show an outcome: public text in the channel, otherwise the actor's panel or text."""
+    bot_of(interaction).kick_outbox()
+    if outcome.public and not outcome.committed:
+        await send(interaction, outcome.text, ephemeral=False, mention=outcome.mention_user_id)
+    elif outcome.decision is not None:
+        await show_outcome(interaction, outcome, update=False)
+    else:
+        await send(interaction, outcome.text or "Done.")
+
+
+# -- lobby ------------------------------------------------------------------------------
+
+
+@barrage.command(name="new", description="Open a game in this channel (or a new thread)")
+@app_commands.describe(
+    players="How many players (2 to 4)",
+    setup="Introductory (fixed pairings) or full setup (draft)",
+    expansions="Expansions, separated by commas (none yet)",
+    seed="A seed to replay the same setup (random if left out)",
+    thread="Open a thread for this game instead of using the channel",
+)
+async def new(
+    interaction: discord.Interaction,
+    players: app_commands.Range[int, 2, 4] = 3,
+    setup: Literal["intro", "full"] = "intro",
+    expansions: str = "",
+    seed: app_commands.Range[int, 0, 2**53] | None = None,
+    thread: bool = False,
+) -> None:
+    """Create a lobby; others join with its buttons."""
+    service = bot_of(interaction).service
+    chosen = tuple(e.strip() for e in expansions.split(",") if e.strip())
+    if not thread:
+        outcome = await within_budget(
+            interaction,
+            service.create_game(
+                actor_of(interaction), players=players, setup=setup, expansions=chosen, seed=seed
+            ),
+        )
+        await send(interaction, outcome.text, view=lobby_view(outcome.game_id), ephemeral=False)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        await send(interaction, "A game thread can only be opened in a text channel.")
+        return
+    try:
+        opened = await channel.create_thread(
+            name=f"Barrage ({players} players)",
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,  # the longest: a game lives for days
+        )
+    except discord.Forbidden:
+        await send(interaction, "🔒 I lack the Create Public Threads permission in this channel.")
+        return
+    outcome = await service.create_game(
+        actor_of(interaction, channel_id=opened.id),
+        players=players,
+        setup=setup,
+        expansions=chosen,
+        seed=seed,
+    )
+    await opened.send(outcome.text, view=lobby_view(outcome.game_id))
+    await send(interaction, f"🧵 Game opened in {opened.mention}: join it there.")
+
+
+@barrage.command(name="join", description="Join the game waiting for players in this channel")
+async def join(interaction: discord.Interaction) -> None:
+    """Take a seat in the lobby."""
+    service = bot_of(interaction).service
+    await reply_outcome(
+        interaction, await within_budget(interaction, service.join(actor_of(interaction)))
+    )
+
+
+@barrage.command(name="leave", description="Leave the lobby of this channel's game")
+async def leave(interaction: discord.Interaction) -> None:
+    """Give up a seat before the start."""
+    service = bot_of(interaction).service
+    await reply_outcome(
+        interaction, await within_budget(interaction, service.leave(actor_of(interaction)))
+    )
+
+
+@barrage.command(name="start", description="Start this channel's game with the players who joined")
+async def start(interaction: discord.Interaction) -> None:
+    """Start (the creator or a moderator)."""
+    service = bot_of(interaction).service
+    await reply_outcome(
+        interaction, await within_budget(interaction, service.start(actor_of(interaction)))
+    )
+
+
+# -- playing ----------------------------------------------------------------------------
+
+
+@barrage.command(name="play", description="Open your private turn panel (buttons)")
+async def play(interaction: discord.Interaction) -> None:
+    """The panel, as the Play your turn button opens it."""
+    await open_panel(interaction)
+
+
+def split_moves(text: str) -> list[str]:
+    """'a; b ;c' -> ['a', 'b', 'c'] (empty parts dropped)."""
+    return [part.strip() for part in text.split(MOVE_SEPARATOR) if part.strip()]
+
+
+async def moves_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Legal moves matching the last part typed (label shown, notation as the value)."""
+    done, _, typed = current.rpartition(MOVE_SEPARATOR)
+    prefix = f"{done.strip()}{MOVE_SEPARATOR} " if done.strip() else ""
+    try:
+        found = await bot_of(interaction).service.autocomplete(actor_of(interaction), typed.strip())
+    except Exception as error:
+        log.debug("no suggestions: %s", error)
+        return []
+    choices = []
+    for label, notation in found[:25]:
+        value = prefix + notation
+        if len(value) <= 100:
+            choices.append(app_commands.Choice(name=label[:100], value=value))
+    return choices
+
+
+@barrage.command(name="do", description="Play moves by typing; separate several with ';'")
+@app_commands.describe(moves="Your move (suggestions as you type); several separated by ';'")
+@app_commands.autocomplete(moves=moves_autocomplete)
+async def do(interaction: discord.Interaction, moves: app_commands.Range[str, 1, 1000]) -> None:
+    """Play one or more notations, all or nothing; the service re-validates each."""
+    notations = split_moves(moves)
+    if not notations:
+        await send(interaction, "Type a move (suggestions appear as you type).")
+        return
+    outcome = await within_budget(
+        interaction, bot_of(interaction).service.play(actor_of(interaction), notations)
+    )
+    await show_outcome(interaction, outcome, update=False)
+
+
+@barrage.command(name="restart", description="Take back your turn in progress")
+async def restart(interaction: discord.Interaction) -> None:
+    """Restart the turn: back to where it began."""
+    service = bot_of(interaction).service
+    outcome = await within_budget(interaction, service.restart_turn(actor_of(interaction)))
+    await show_outcome(interaction, outcome, update=False)
+
+
+@barrage.command(name="undo", description="Undo your last confirmed turn (before anyone acts)")
+async def undo(interaction: discord.Interaction) -> None:
+    """Undo a committed turn."""
+    service = bot_of(interaction).service
+    await reply_outcome(
+        interaction, await within_budget(interaction, service.undo(actor_of(interaction)))
+    )
+
+
+# -- looking ----------------------------------------------------------------------------
+
+CompanyChoice = Literal["usa", "germany", "italy", "france", "netherlands"]
+
+
+GameId = app_commands.Range[int, 1, 2**53]
+GAME_HELP = "A game's number, e.g. a finished one (default: this channel's game)"
+
+
+@barrage.command(name="board", description="See the board privately (then post it if you like)")
+@app_commands.describe(
+    view="Which picture", company="The company board to show (view company)", game=GAME_HELP
+)
+async def board(
+    interaction: discord.Interaction,
+    view: Literal["map", "shared", "company", "full"] = "map",
+    company: CompanyChoice | None = None,
+    game: GameId | None = None,
+) -> None:
+    """A board picture of the last committed state."""
+    if view == "company":
+        key = view_key("company", company=company)
+    else:
+        key = view_key("board", board=view)
+    await show_private(interaction, key, ref=game, by_game_id=game is not None)
+
+
+@barrage.command(name="company", description="One company's board and resources, privately")
+@app_commands.describe(company="Which company (all of them if left out)", game=GAME_HELP)
+async def company(
+    interaction: discord.Interaction,
+    company: CompanyChoice | None = None,
+    game: GameId | None = None,
+) -> None:
+    """A company summary (with its board picture when one company is named)."""
+    key = view_key("company", company=company)
+    await show_private(interaction, key, ref=game, by_game_id=game is not None)
+
+
+@barrage.command(name="log", description="The game's recent log, privately")
+@app_commands.describe(game=GAME_HELP)
+async def log_(interaction: discord.Interaction, game: GameId | None = None) -> None:
+    """The last lines of the log."""
+    await show_private(interaction, "log", ref=game, by_game_id=game is not None)
+
+
+@barrage.command(name="score", description="Victory points and where they came from, privately")
+@app_commands.describe(game=GAME_HELP)
+async def score(interaction: discord.Interaction, game: GameId | None = None) -> None:
+    """The score table (the final ranking once the game is over)."""
+    await show_private(interaction, "score", ref=game, by_game_id=game is not None)
+
+
+@barrage.command(name="games", description="Your games in this server and whose turn it is")
+async def games(interaction: discord.Interaction) -> None:
+    """List the user's games."""
+    service = bot_of(interaction).service
+    found = await within_budget(
+        interaction, service.my_games(interaction.guild_id or 0, interaction.user.id)
+    )
+    if not found:
+        await send(interaction, "You have no games in this server. `/barrage new` opens one.")
+        return
+    lines = []
+    for g in found:
+        if g.your_turn:
+            state = "**your turn**"
+        elif g.waiting_for:
+            state = "waiting for " + ", ".join(f"<@{u}>" for u in g.waiting_for)
+        else:
+            state = g.stage
+        where = f"<#{g.channel_id}>"
+        round_text = f", round {g.round}" if g.round else ""
+        lines.append(f"• Game {g.game_id} in {where} ({g.stage}{round_text}): {state}")
+    await send(interaction, "\n".join(lines)[:2000])
+
+
+# -- settings ---------------------------------------------------------------------------
+
+_QUIET = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
+
+
+def parse_quiet_hours(text: str) -> tuple[int, int] | None:
+    """'22-7' or '22:30-07:00' -> minutes after midnight; 'off' -> None; else ValueError."""
+    if text.strip().lower() in ("off", "none", "no"):
+        return None
+    match = _QUIET.match(text)
+    if not match:
+        raise ValueError("quiet hours look like 22-7 or 22:30-07:00 (or off)")
+    h1, m1, h2, m2 = (int(x or 0) for x in match.groups())
+    if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
+        raise ValueError("quiet hours need times between 00:00 and 23:59")
+    return h1 * 60 + m1, h2 * 60 + m2
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+async def zone_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """IANA zone names containing what was typed."""
+    typed = current.strip().lower().replace(" ", "_")
+    found = [z for z in time_zones() if typed in z.lower()]
+    return [app_commands.Choice(name=z, value=z) for z in found[:25]]
+
+
+@barrage.command(name="settings", description="Your reminders, quiet hours, DMs and Confirm step")
+@app_commands.describe(
+    reminder_hours="Hours before you are reminded of your turn (0: server default)",
+    quiet_hours="No pings in these hours, e.g. 22-7 or 22:30-07:00, or off",
+    time_zone="Your time zone (for quiet hours), e.g. Europe/Berlin",
+    dm="Also notify me by direct message",
+    skip_confirm="End my turns without the Confirm step",
+)
+@app_commands.autocomplete(time_zone=zone_autocomplete)
+async def settings(
+    interaction: discord.Interaction,
+    reminder_hours: app_commands.Range[int, 0, 168] | None = None,
+    quiet_hours: str | None = None,
+    time_zone: str | None = None,
+    dm: bool | None = None,
+    skip_confirm: bool | None = None,
+) -> None:
+    """Show or change the user's settings."""
+    service = bot_of(interaction).service
+    changes: dict[str, object] = {}
+    if quiet_hours is not None:
+        try:
+            changes["quiet_hours"] = parse_quiet_hours(quiet_hours)
+        except ValueError as exc:
+            await send(interaction, f"⚙️ Settings: {exc}.")
+            return
+    if time_zone is not None:
+        changes["time_zone"] = time_zone.strip()
+    if dm is not None:
+        changes["dm_opt_in"] = dm
+    if skip_confirm is not None:
+        changes["skip_confirm"] = skip_confirm
+    if reminder_hours is not None:
+        changes["reminder_hours"] = reminder_hours or None
+    if changes:
+        current = await within_budget(
+            interaction,
+            service.update_settings(
+                interaction.user.id, **{k: changes.get(k, UNCHANGED) for k in changes}
+            ),
+        )
+    else:
+        current = await within_budget(interaction, service.settings(interaction.user.id))
+    quiet = (
+        f"{_hhmm(current.quiet_start)}–{_hhmm(current.quiet_end)}"
+        if current.quiet_start is not None and current.quiet_end is not None
+        else "off"
+    )
+    lines = [
+        "**Your settings**" + (" (saved)" if changes else ""),
+        f"• Reminders after: {current.reminder_hours or 'the server default of'} hours"
+        if current.reminder_hours
+        else "• Reminders: the server default",
+        f"• Quiet hours: {quiet} ({current.time_zone or 'UTC'})",
+        f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
+        f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
+    ]
+    await send(interaction, "\n".join(lines))
+
+
+# -- moderation -------------------------------------------------------------------------
+
+
+@barrage.command(name="replace", description="Give a player's seat to someone else (moderators)")
+@app_commands.describe(player="Who sits there now", new_player="Who takes over the company")
+async def replace(
+    interaction: discord.Interaction, player: discord.Member, new_player: discord.Member
+) -> None:
+    """Replace a vanished player."""
+    service = bot_of(interaction).service
+    outcome = await within_budget(
+        interaction, service.replace_seat(actor_of(interaction), player.id, new_player.id)
+    )
+    await reply_outcome(interaction, outcome)
+
+
+@barrage.command(name="skip", description="Let a vanished player pass every turn (moderators)")
+@app_commands.describe(player="The player who vanished")
+async def skip(interaction: discord.Interaction, player: discord.Member) -> None:
+    """Skip a seat from now on."""
+    service = bot_of(interaction).service
+    outcome = await within_budget(interaction, service.skip_seat(actor_of(interaction), player.id))
+    await reply_outcome(interaction, outcome)
+
+
+@barrage.command(name="rewind", description="Rewind to the start of an earlier turn (moderators)")
+@app_commands.describe(version="The log position where that turn began (see /barrage log)")
+async def rewind(
+    interaction: discord.Interaction, version: app_commands.Range[int, 0, 10_000_000]
+) -> None:
+    """Rewind the game."""
+    service = bot_of(interaction).service
+    outcome = await within_budget(interaction, service.rewind(actor_of(interaction), version))
+    await reply_outcome(interaction, outcome)
+
+
+@barrage.command(name="abandon", description="End this channel's game without a result")
+@app_commands.describe(confirm="Set to True to really abandon the game")
+async def abandon(interaction: discord.Interaction, confirm: bool) -> None:
+    """Abandon (the creator or a moderator); the log is kept."""
+    if not confirm:
+        await send(interaction, "Nothing changed: set `confirm` to True to abandon the game.")
+        return
+    service = bot_of(interaction).service
+    await reply_outcome(
+        interaction, await within_budget(interaction, service.abandon(actor_of(interaction)))
+    )
+
+
+@barrage.command(name="export", description="Download this channel's game as a JSON file")
+async def export(interaction: discord.Interaction) -> None:
+    """Export the game (anyone may: it holds no hidden information beyond the log)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    doc = await bot_of(interaction).service.export_game(actor_of(interaction))
+    data = json.dumps(doc, indent=1, sort_keys=True).encode()
+    name = f"barrage-game-{doc.get('game', {}).get('id', 'export')}.json"
+    await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])
+
+
+@barrage.command(name="import", description="Continue an exported game here (moderators)")
+@app_commands.describe(file="A JSON file made by /barrage export")
+async def import_(interaction: discord.Interaction, file: discord.Attachment) -> None:
+    """Import a game into this channel (replayed by the service first)."""
+    if file.size > MAX_IMPORT_BYTES:
+        await send(interaction, "📦 Import refused: the file is larger than 5 MB.")
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        doc = json.loads(await file.read())
+    except (ValueError, UnicodeDecodeError):
+        await send(interaction, "📦 Import refused: that file is not JSON from /barrage export.")
+        return
+    if not isinstance(doc, dict):
+        await send(interaction, "📦 Import refused: that file is not JSON from /barrage export.")
+        return
+    outcome = await bot_of(interaction).service.import_game(actor_of(interaction), doc)
+    await reply_outcome(interaction, outcome)
+
+
+# -- help -------------------------------------------------------------------------------
+
+
+async def topic_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Help topics matching what was typed."""
+    return [app_commands.Choice(name=t.name, value=t.key) for t in help_texts.find_topics(current)]
+
+
+@barrage.command(name="help", description="How to play with the bot; companies, officers, tiles")
+@app_commands.describe(topic="A company, officer, tile or contract (how to play if left out)")
+@app_commands.autocomplete(topic=topic_autocomplete)
+async def help_(interaction: discord.Interaction, topic: str | None = None) -> None:
+    """Explain the bot or one piece of the game."""
+    text = help_texts.help_text(topic)
+    if text is None:
+        text = f"No help topic matches {topic!r}; try the suggestions as you type."
+    await send(interaction, text)
+
+
+__all__ = ["barrage", "company_name", "company_names"]

@@ -1,0 +1,118 @@
+"""Help texts: how to play with the bot, and every company, officer, tile and contract."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from bot.rules.content import load_content
+from bot.rules.rewards import describe_reward
+
+MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
+
+HOW_TO_PLAY = """\
+**Playing Barrage with this bot**
+1. `/barrage new` opens a game in this channel (or `thread:true` for its own thread). \
+Others press **Join** on the lobby message (or `/barrage join`); the creator presses **Start**.
+2. After each turn the bot posts the board and pings the next player only. \
+Press **Play your turn** — a private panel opens with your choices as buttons \
+(or a menu with pages when there are many). Each choice is saved at once; \
+**Restart turn** takes your turn back; **Confirm turn** ends it and passes play on.
+3. Lost the panel? Press **Play your turn** again: it reopens where you left off.
+4. Typing instead: `/barrage do` suggests the legal moves as you type; \
+several moves can go in one command, separated by `;`.
+5. Anyone can look: `/barrage board`, `company`, `log`, `score` answer privately, \
+with a **Post to channel** button.
+6. `/barrage undo` takes back your last confirmed turn while nobody else has acted. \
+`/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
+7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
+can `replace` or `skip` a player who vanished, `rewind` and `abandon`.
+Topics: `/barrage help topic:` — a company, an officer, a tile or a contract."""
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """One help topic: a key for autocomplete, a display name and its text."""
+
+    key: str
+    name: str
+    text: str
+
+
+def _clip(text: str) -> str:
+    """Keep a help text inside one message."""
+    return text if len(text) <= MAX_HELP else text[: MAX_HELP - 1] + "…"
+
+
+@cache
+def topics() -> dict[str, Topic]:
+    """Every help topic by key ('play', 'company:usa', 'officer:…', 'tile:…', 'contract:…')."""
+    content = load_content()
+    found = [Topic("play", "How to play with the bot", HOW_TO_PLAY)]
+    for company in content.companies.values():
+        found.append(
+            Topic(
+                f"company:{company.id}",
+                f"Company: {company.name}",
+                f"**{company.name}** (colour {company.color})\n"
+                f"Special ability, unlocked by the third powerhouse: {company.ability_text}",
+            )
+        )
+    for officer in content.officers.values():
+        resources = ", ".join(f"{n} {k}" for k, n in officer.starting_resources.items())
+        extra = f"\nStarts with {resources}." if resources else ""
+        found.append(
+            Topic(
+                f"officer:{officer.id}",
+                f"Officer: {officer.name}",
+                f"**{officer.name}** (executive officer)\n{officer.ability_text}{extra}",
+            )
+        )
+    for tile in content.tiles.values():
+        level = f" level {tile.level}" if tile.level else ""
+        builds = tile.builds if tile.builds != "wild" else "any structure"
+        found.append(
+            Topic(
+                f"tile:{tile.id}",
+                f"Tile: {tile.id}",
+                f"**{tile.id}** ({tile.kind}{level} technology tile, builds: {builds})\n"
+                f"{tile.effect_text}",
+            )
+        )
+    for contract in content.contracts.values():
+        found.append(
+            Topic(
+                f"contract:{contract.id}",
+                f"Contract {contract.id} ({contract.kind})",
+                f"**Contract {contract.id}** ({contract.kind})\n"
+                f"Produce {contract.energy} energy in one production to fulfil it; "
+                f"reward: {describe_reward(contract.reward)}.",
+            )
+        )
+    return {t.key: Topic(t.key, t.name[:100], _clip(t.text)) for t in found}
+
+
+def find_topics(typed: str, limit: int = 25) -> list[Topic]:
+    """Topics whose key or name contains what was typed (all words), at most `limit`."""
+    words = typed.lower().split()
+    hits = [
+        t
+        for t in topics().values()
+        if all(w in t.key.lower() or w in t.name.lower() for w in words)
+    ]
+    return hits[:limit]
+
+
+def help_text(key: str | None) -> str | None:
+    """The text for a topic key or name (None: how to play), or None if unknown."""
+    if not key:
+        return HOW_TO_PLAY
+    table = topics()
+    if key in table:
+        return table[key].text
+    lowered = key.strip().lower()
+    for topic in table.values():
+        if lowered in (topic.key.lower(), topic.name.lower()):
+            return topic.text
+    hits = find_topics(key, limit=2)
+    return hits[0].text if len(hits) == 1 else None

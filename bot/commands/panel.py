@@ -1,0 +1,364 @@
+"""The ephemeral phone panel: the player's decision as buttons or a paged select.
+
+Every component is a DynamicItem: it holds nothing but what its custom_id says (game,
+version, option), so a panel keeps working after a restart, and a click on an old panel is
+re-checked by the service against the current version.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.commands import ids
+from bot.commands.actor import actor_of
+from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
+from bot.commands.replies import reply_error, send, within_budget
+from bot.rules.content import load_content
+from bot.service import GameMovedOn, OptionView, Outcome, PanelView
+
+if TYPE_CHECKING:
+    from bot.commands.client import BarrageBot
+
+MAX_DONE_LINES = 12
+CONTROL_ROW = 4
+
+
+@cache
+def company_names() -> dict[str, str]:
+    """Company display names by id."""
+    return {c.id: c.name for c in load_content().companies.values()}
+
+
+def company_name(company: str | None) -> str:
+    """'Italy' for 'italy'; seats during the draft keep their id."""
+    return company_names().get(company or "", company or "")
+
+
+def bot_of(interaction: discord.Interaction) -> BarrageBot:
+    """The bot that received the interaction (it holds the service)."""
+    return interaction.client  # type: ignore[return-value]
+
+
+def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:
+    """The panel's text: whose turn, what the turn did so far, the question."""
+    lines = [note] if note else []
+    who = company_name(panel.company)
+    if panel.flag:
+        lines.append(f"⚠️ {panel.flag}")
+    if not panel.your_turn or not panel.options:
+        waiting = ", ".join(f"<@{u}>" for u in panel.waiting_for) or "nobody"
+        lines.append(f"**{who}**: nothing for you to decide now — waiting for {waiting}.")
+        return "\n".join(lines)
+    lines.append(f"**{who} — your turn**" if who else "**Your turn**")
+    if panel.done:
+        lines.append("Done this turn:")
+        shown = panel.done[-MAX_DONE_LINES:]
+        if len(panel.done) > len(shown):
+            lines.append(f"• … {len(panel.done) - len(shown)} earlier")
+        lines.extend(f"• {line}" for line in shown)
+    lines.append(f"**{panel.prompt}**")
+    if not use_buttons(panel.options):
+        pages = paginate(panel.options)
+        page = max(0, min(page, len(pages) - 1))
+        lines.append(
+            f"{len(panel.options)} choices — page {page + 1} of {len(pages)}: "
+            f"{page_groups(pages[page])}"
+        )
+    return "\n".join(lines)[:2000]
+
+
+def _style(option: OptionView) -> discord.ButtonStyle:
+    """Confirm stands out in green; everything else is a plain choice."""
+    if option.notation == "confirm":
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.primary
+
+
+def panel_view(panel: PanelView, *, page: int = 0) -> discord.ui.View | None:
+    """The panel's components: options, then the control row (paging, Restart turn)."""
+    if not panel.your_turn or not panel.options:
+        return None
+    view = discord.ui.View(timeout=None)
+    game, version = panel.game_id, panel.version
+    if use_buttons(panel.options):
+        for index, option in enumerate(panel.options):
+            view.add_item(
+                OptionButton(game, version, option.notation, option.label, _style(option)).row_at(
+                    index // BUTTONS_PER_ROW
+                )
+            )
+    else:
+        pages = paginate(panel.options)
+        page = max(0, min(page, len(pages) - 1))
+        view.add_item(OptionSelect(game, version, page, pages[page], len(pages)))
+        if len(pages) > 1:
+            view.add_item(PageButton(game, version, page - 1, "◀ Previous", page > 0))
+            view.add_item(PageButton(game, version, page + 1, "Next ▶", page < len(pages) - 1))
+    if panel.can_restart:
+        view.add_item(RestartButton(game, version))
+    return view
+
+
+async def show_outcome(
+    interaction: discord.Interaction, outcome: Outcome, *, update: bool = True
+) -> None:
+    """After an answer: the panel as it is now (the next question, or who is next)."""
+    bot_of(interaction).kick_outbox()
+    panel = outcome.decision
+    note = outcome.text if not outcome.public else ""
+    if outcome.committed:
+        note = "✅ Turn confirmed." + (f"\n{outcome.text}" if outcome.text else "")
+    if panel is None:
+        await send(interaction, note or "Done.", view=None, update=update)
+        return
+    await send(
+        interaction,
+        panel_content(panel, note=note[:600]),
+        view=panel_view(panel),
+        update=update,
+    )
+
+
+async def answer_option(
+    interaction: discord.Interaction, game_id: int, version: int, token: str, *, hashed: bool
+) -> None:
+    """Play the option a component names, as the clicking user, at the version it shows."""
+    bot = bot_of(interaction)
+    actor = actor_of(interaction)
+    try:
+        notation = token
+        if hashed or token.startswith("#"):
+            current = await within_budget(interaction, bot.service.panel(actor), update=True)
+            found = ids.resolve(token, [o.notation for o in current.options], hashed=hashed)
+            if found is None or current.version != version or current.game_id != game_id:
+                raise GameMovedOn("that choice is no longer on offer", current)
+            notation = found
+        outcome = await within_budget(
+            interaction,
+            bot.service.play(actor, [notation], expected_version=version),
+            update=True,
+        )
+        await show_outcome(interaction, outcome)
+    except Exception as error:
+        await reply_error(interaction, error, update=True)
+
+
+class OptionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.OPTION_TEMPLATE):
+    """One option as a button: ``brg:o:{game}:{version}:{notation}`` (or ``brg:h`` + hash)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        notation: str,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+        *,
+        custom_id: str | None = None,
+    ) -> None:
+        """Build the button (from_custom_id passes the id it was built with)."""
+        custom_id = custom_id or ids.option_id(game_id, version, notation)
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
+        self.game_id, self.version = game_id, version
+        match = re.fullmatch(ids.OPTION_TEMPLATE, custom_id)
+        assert match is not None
+        self.token, self.hashed = match["token"], match["kind"] == "h"
+
+    def row_at(self, row: int) -> OptionButton:
+        """Place the button on a row (and return it, for chaining)."""
+        self.item.row = row
+        return self
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> OptionButton:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]), int(match["version"]), "", custom_id=item.custom_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer with this option."""
+        await answer_option(interaction, self.game_id, self.version, self.token, hashed=self.hashed)
+
+
+class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.SELECT_TEMPLATE):
+    """One page of options as a select: ``brg:s:{game}:{version}:{page}``."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        page: int,
+        options: list[OptionView] | None = None,
+        pages: int = 1,
+    ) -> None:
+        """Build the select for one page (from_custom_id builds it without options)."""
+        choices = [
+            discord.SelectOption(
+                label=o.label[:100],
+                value=ids.select_value(o.notation),
+                description=(o.description or o.group)[:100] or None,
+            )
+            for o in options or []
+        ] or [discord.SelectOption(label="…", value="-")]
+        placeholder = page_groups(options or [])
+        if pages > 1:
+            placeholder = f"{placeholder} ({page + 1}/{pages})"
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.select_id(game_id, version, page),
+                options=choices,
+                placeholder=placeholder[:150],
+                row=0,
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> OptionSelect:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]), int(match["version"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer with the picked option."""
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            await send(interaction, "Pick one of the options.")
+            return
+        await answer_option(interaction, self.game_id, self.version, values[0], hashed=False)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PAGE_TEMPLATE):
+    """Turns the paged select: ``brg:pg:{game}:{version}:{page}``."""
+
+    def __init__(
+        self, game_id: int, version: int, page: int, label: str = "Page", enabled: bool = True
+    ) -> None:
+        """Build the button."""
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.page_id(game_id, version, max(page, 0)),
+                disabled=not enabled,
+                row=CONTROL_ROW,
+            )
+        )
+        self.game_id, self.version, self.page = game_id, version, max(page, 0)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PageButton:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]), int(match["version"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the page (of the current decision; a stale panel gets the current one)."""
+        try:
+            panel = await within_budget(
+                interaction, bot_of(interaction).service.panel(actor_of(interaction)), update=True
+            )
+            stale = panel.version != self.version or panel.game_id != self.game_id
+            note = "⏩ The game moved on: here is your current decision." if stale else ""
+            page = 0 if stale else self.page
+            await send(
+                interaction,
+                panel_content(panel, page=page, note=note),
+                view=panel_view(panel, page=page),
+                update=True,
+            )
+        except Exception as error:
+            await reply_error(interaction, error, update=True)
+
+
+class RestartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.RESTART_TEMPLATE):
+    """Restart turn: ``brg:rs:{game}:{version}``."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        """Build the button."""
+        super().__init__(
+            discord.ui.Button(
+                label="Restart turn",
+                style=discord.ButtonStyle.danger,
+                custom_id=ids.restart_id(game_id, version),
+                row=CONTROL_ROW,
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> RestartButton:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Take the turn back to where it began."""
+        bot = bot_of(interaction)
+        try:
+            outcome = await within_budget(
+                interaction,
+                bot.service.restart_turn(actor_of(interaction), expected_version=self.version),
+                update=True,
+            )
+            await show_outcome(interaction, outcome)
+        except Exception as error:
+            await reply_error(interaction, error, update=True)
+
+
+async def open_panel(
+    interaction: discord.Interaction, *, game_id: int | None = None, note: str = ""
+) -> None:
+    """Send the user's panel privately (or say why there is nothing to decide)."""
+    panel = await within_budget(
+        interaction, bot_of(interaction).service.panel(actor_of(interaction))
+    )
+    if game_id is not None and panel.game_id != game_id:
+        await send(interaction, "🏁 That game is over; this channel has a newer one.")
+        return
+    await send(interaction, panel_content(panel, note=note), view=panel_view(panel))
+
+
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PLAY_TEMPLATE):
+    """The public "Play your turn" button: ``brg:play:{game}``; reopens the panel."""
+
+    def __init__(self, game_id: int) -> None:
+        """Build the button."""
+        super().__init__(
+            discord.ui.Button(
+                label="Play your turn",
+                emoji="🎲",
+                style=discord.ButtonStyle.success,
+                custom_id=ids.play_id(game_id),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PlayButton:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the presser's panel, or refuse privately when it is not their decision."""
+        try:
+            await open_panel(interaction, game_id=self.game_id)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+def play_view(game_id: int) -> discord.ui.View:
+    """The view under a public turn message."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayButton(game_id))
+    return view

@@ -1,0 +1,140 @@
+"""Answering interactions in time, and the one place where errors become replies."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
+
+import discord
+
+from bot.service import (
+    GameMovedOn,
+    GameOverError,
+    ImportRefused,
+    InvalidMove,
+    InvalidSettings,
+    LobbyError,
+    NoGameHere,
+    NotAPlayer,
+    NotYourTurn,
+    PermissionDenied,
+    ServiceError,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Work slower than this is answered by deferring first; Discord's deadline is 3 s.
+BUDGET_S = 1.0
+
+#: Prefix of each refusal, by kind: the message itself comes from the service.
+_PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
+    (GameMovedOn, "⏩ The game moved on"),
+    (NoGameHere, "🔎 No game here"),
+    (NotAPlayer, "🙅 You are not playing in this game"),
+    (NotYourTurn, "⏳ Not your turn"),
+    (PermissionDenied, "🔒 Not allowed"),
+    (InvalidMove, "❌ Not a legal move"),
+    (LobbyError, "🚪 Lobby"),
+    (GameOverError, "🏁 Game over"),
+    (InvalidSettings, "⚙️ Settings"),
+    (ImportRefused, "📦 Import refused"),
+)
+
+
+def error_text(error: ServiceError) -> str:
+    """A specific, friendly one-paragraph refusal."""
+    prefix = next((p for cls, p in _PREFIX if isinstance(error, cls)), "⚠️ Refused")
+    return f"{prefix}: {error}"[:1900]
+
+
+async def within_budget(
+    interaction: discord.Interaction,
+    work: Awaitable[T],
+    *,
+    update: bool = False,
+    budget: float = BUDGET_S,
+) -> T:
+    """Run `work`; if it is slow, acknowledge first so the 3 s deadline is always met.
+
+    `update` defers as an edit of the clicked message (type 6), otherwise as an ephemeral
+    "thinking" reply (type 5). Fast work is answered directly by the caller (type 4 or 7).
+    """
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), budget)
+    except TimeoutError:
+        if not interaction.response.is_done():
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        return await task
+
+
+async def send(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] = (),
+    update: bool = False,
+    ephemeral: bool = True,
+    mention: int | None = None,
+) -> None:
+    """Reply, or edit the clicked message (`update`), whether or not the answer was deferred."""
+    allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
+    kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": allowed}
+    if update:
+        kwargs["view"] = view
+        if files:
+            kwargs["attachments"] = list(files)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+        return
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = list(files)
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+
+
+async def reply_error(
+    interaction: discord.Interaction, error: BaseException, *, update: bool = False
+) -> None:
+    """Turn any error into an ephemeral reply; unexpected ones are logged as bugs.
+
+    A stale click on a panel (`update`) replaces the panel with the current decision.
+    """
+    original = getattr(error, "original", None)
+    if isinstance(error, discord.app_commands.CommandInvokeError) and original is not None:
+        error = original
+    view: discord.ui.View | None = None
+    if isinstance(error, ServiceError):
+        text = error_text(error)
+        if isinstance(error, GameMovedOn) and error.current is not None:
+            from bot.commands.panel import panel_content, panel_view
+
+            text = panel_content(error.current, note=text + ".")
+            view = panel_view(error.current)
+        else:
+            update = False  # a refusal never replaces what the user was looking at
+    elif isinstance(error, discord.app_commands.NoPrivateMessage):
+        text, update = "Barrage games live in server channels; use the command there.", False
+    elif isinstance(error, discord.app_commands.CheckFailure):
+        text, update = f"🔒 Not allowed: {error}", False
+    else:
+        log.error("unexpected error in an interaction", exc_info=error)
+        text, update = "💥 Something went wrong on the bot's side; nothing was changed.", False
+    try:
+        await send(interaction, text, view=view, update=update and view is not None)
+    except discord.HTTPException as exc:
+        log.warning("could not deliver an error reply: %s", exc)

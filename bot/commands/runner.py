@@ -1,0 +1,76 @@
+"""Run the Discord bot until asked to stop: build the service, log in, connect, shut down."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import aiohttp
+import discord
+
+from bot.commands.client import BarrageBot
+from bot.commands.endpoints import apply_endpoint_overrides
+from bot.config import ENV_TOKEN, Config
+from bot.service import GameService, ServiceConfig
+from bot.service.images import RendererPool
+from bot.store import Clock, Store, system_clock
+
+log = logging.getLogger(__name__)
+
+
+def build_service(config: Config, store: Store, clock: Clock) -> GameService:
+    """The game service with the configured reminders and renderer."""
+    service_config = ServiceConfig(
+        reminder_hours=max(1, round(config.reminders.first_after_hours)),
+        reminder_cap=1 + config.reminders.max_repeats,
+        image_cache_size=config.render.cache_size,
+    )
+    pool = RendererPool(
+        kind="thread" if config.render.workers else "inline",
+        workers=max(1, config.render.workers),
+        cache_size=config.render.cache_size,
+    )
+    return GameService(store, clock=clock, renderer_pool=pool, config=service_config)
+
+
+def sync_state_path(config: Config) -> Path:
+    """Where the hash of the last command registration is kept (next to the database)."""
+    database = Path(config.database.path)
+    return database.with_name(database.name + ".commands.json")
+
+
+async def run_discord(
+    config: Config, store: Store, stop: asyncio.Event, *, clock: Clock = system_clock
+) -> int:
+    """Log in, sync the commands if needed, stay connected until `stop`; 0 on a clean stop."""
+    apply_endpoint_overrides()
+    service = build_service(config, store, clock)
+    client = BarrageBot(
+        service,
+        clock=clock,
+        sync_policy=config.discord.sync_commands,
+        test_guild_id=config.discord.test_guild_id,
+        sync_state=sync_state_path(config),
+    )
+    try:
+        async with client:
+            try:
+                await client.login(config.discord.token.reveal())
+            except discord.LoginFailure:
+                log.error("Discord refused the bot token (from %s or discord.token)", ENV_TOKEN)
+                return 1
+            except (aiohttp.ClientError, OSError) as exc:
+                log.error("cannot reach Discord: %s", exc)
+                return 1
+            connection = asyncio.create_task(client.connect(reconnect=True), name="gateway")
+            stopping = asyncio.create_task(stop.wait(), name="stop")
+            await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            await client.close()
+            # Re-raise a gateway failure (e.g. PrivilegedIntentsRequired); a close is normal.
+            await connection
+    finally:
+        service.renderer_pool.close()
+    log.info("disconnected from Discord")
+    return 0

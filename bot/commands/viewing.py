@@ -1,0 +1,132 @@
+"""Views anyone may ask for (board, company, log, score): private first, then postable."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.commands import ids
+from bot.commands.panel import bot_of, company_name
+from bot.commands.replies import reply_error, send
+from bot.service import GameService
+
+LOG_LINES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A rendered view: text and at most one picture."""
+
+    game_id: int
+    text: str
+    png: bytes | None = None
+    filename: str = "board.png"
+
+    def files(self) -> list[discord.File]:
+        """The picture as a discord.File (a fresh one per send: files are consumed)."""
+        return [discord.File(io.BytesIO(self.png), self.filename)] if self.png else []
+
+
+def view_key(kind: str, *, board: str = "map", company: str | None = None) -> str:
+    """The short name of a view, as the Post to channel custom_id carries it."""
+    if kind == "board":
+        return f"b_{board}"
+    if kind == "company":
+        return f"c_{company or 'all'}"
+    return kind
+
+
+async def build_view(service: GameService, ref: int, key: str, *, by_game_id: bool) -> Shown:
+    """Load and render one view of the game in a channel (or with that game id)."""
+    score = await service.score(ref, by_game_id=by_game_id)
+    game_id = score.game_id
+    if key.startswith("b_"):
+        board = key[2:]
+        png = await service.board_image(game_id, board, by_game_id=True)
+        return Shown(game_id, f"Board ({board} view), round {score.round}.", png, f"{board}.png")
+    if key.startswith("c_"):
+        company = None if key == "c_all" else key[2:]
+        text = await service.company_summary(game_id, company, by_game_id=True)
+        png = None
+        if company is not None:
+            png = await service.board_image(game_id, "company", company, by_game_id=True)
+        title = f"**{company_name(company)}**\n" if company else ""
+        return Shown(game_id, (title + text)[:1900], png, f"{company or 'company'}.png")
+    if key == "log":
+        lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True)
+        body = "\n".join(lines) or "Nothing has happened yet."
+        # Keep the newest lines when the log is long.
+        while len(body) > 1900 and "\n" in body:
+            body = body.split("\n", 1)[1]
+        return Shown(game_id, f"**Log**\n{body}"[:1990])
+    if key == "score":
+        title = "**Final score**" if score.over else f"**Score** (round {score.round})"
+        return Shown(game_id, f"{title}\n{score.text()}"[:1990])
+    raise ValueError(f"unknown view {key!r}")
+
+
+def post_view(game_id: int, key: str) -> discord.ui.View:
+    """The Post to channel button under a private view."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PostButton(game_id, key))
+    return view
+
+
+async def show_private(
+    interaction: discord.Interaction, key: str, *, ref: int | None = None, by_game_id: bool = False
+) -> None:
+    """Answer with a private view and a Post to channel button (deferring first: it renders)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = bot_of(interaction).service
+    shown = await build_view(
+        service, ref if ref is not None else interaction.channel_id or 0, key, by_game_id=by_game_id
+    )
+    await send(interaction, shown.text, files=shown.files(), view=post_view(shown.game_id, key))
+
+
+class PostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.POST_TEMPLATE):
+    """Post to channel: ``brg:pv:{game}:{view}`` shows the view to everyone."""
+
+    def __init__(self, game_id: int, key: str) -> None:
+        """Build the button."""
+        super().__init__(
+            discord.ui.Button(
+                label="Post to channel",
+                emoji="📣",
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.post_id(game_id, key),
+            )
+        )
+        self.game_id, self.key = game_id, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PostButton:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]), match["view"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Post the view (of the latest committed state) to the channel, naming who asked."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            bot = bot_of(interaction)
+            shown = await build_view(bot.service, self.game_id, self.key, by_game_id=True)
+            text = f"{shown.text}\n-# shared by {interaction.user.mention}"
+            channel = interaction.channel
+            if not isinstance(channel, discord.abc.Messageable):
+                channel = bot.get_partial_messageable(interaction.channel_id or 0)
+            await channel.send(
+                text[:2000], files=shown.files(), allowed_mentions=discord.AllowedMentions.none()
+            )
+            await send(interaction, "📣 Posted to the channel.")
+        except discord.Forbidden:
+            await send(
+                interaction, "🔒 I may not post in this channel (Send Messages/Attach Files)."
+            )
+        except Exception as error:
+            await reply_error(interaction, error)

@@ -1,0 +1,1 @@
+"""Tests of the Discord adapter that need no fake Discord."""
