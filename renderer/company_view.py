@@ -11,6 +11,7 @@ from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
 from bot.rules.state import Company, GameState
 from renderer import draw as d
+from renderer import leeghwater_view
 from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import BoardLayout, board_layout
@@ -57,8 +58,11 @@ def incomes_of(company_id: str) -> dict[tuple[str, int], str]:
 
 
 @functools.lru_cache(maxsize=64)
-def company_background(company_id: str, theme_name: str) -> Image.Image:
-    """Return the static part of one company's board view (callers ``copy()`` it)."""
+def company_background(company_id: str, theme_name: str, leeghwater: bool = False) -> Image.Image:
+    """Return the static part of one company's board view (callers ``copy()`` it).
+
+    ``leeghwater`` appends The Leeghwater Project's board extension below.
+    """
     theme = get_theme(theme_name)
     layout = board_layout("company")
     sizes = theme.views["company"].text
@@ -97,6 +101,8 @@ def company_background(company_id: str, theme_name: str) -> Image.Image:
         )
     x0, y0, _, _ = layout.rects["contracts"]
     d.text(draw, (x0 + 12, y0 + 8), "Contracts", sizes["heading"], text, anchor="la")
+    if leeghwater:
+        return leeghwater_view.company_static(image, company_id, theme_name)
     return image
 
 
@@ -134,7 +140,8 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     """Return everything ``draw_company`` reads of ``state``: equal keys draw equal boards."""
     board = board_of(state, company_id)
     mahiri = _mahiri_occupants(state, board)
-    return (company_id, repr(board), state.current, state.finished, mahiri)
+    lwp = leeghwater_view.company_key(state, company_id)
+    return (company_id, repr(board), state.current, state.finished, mahiri, lwp)
 
 
 def _mahiri_occupants(state: GameState, company: Company) -> tuple[str, ...]:
@@ -155,7 +162,8 @@ def draw_company(
     c = content()
     company = board_of(state, company_id)
     preview = company_id not in state.companies
-    image = company_background(company_id, theme.name).copy()
+    lwp = leeghwater_view.active(state.options)
+    image = company_background(company_id, theme.name, lwp).copy()
     draw = ImageDraw.Draw(image)
     sizes = theme.views["company"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
@@ -363,6 +371,8 @@ def draw_company(
         "lm",
     )
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
+    if lwp:
+        leeghwater_view.draw_company_extra(draw, state, company, theme, lit)
     return image
 
 

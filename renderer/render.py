@@ -14,6 +14,7 @@ from renderer import draw as d
 from renderer.background import map_background
 from renderer.company_view import company_background, company_key, draft_offer, draw_company
 from renderer.layout import Point, board_layout, map_layout
+from renderer.leeghwater_view import view_height
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
@@ -217,7 +218,9 @@ def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[s
     map_layout_ = map_layout(state.options.map)
     shared = board_layout("shared")
     company = board_layout("company")
-    bw, bh = company.width // 2, company.height // 2
+    # An expansion may append to the shared and company views (The Leeghwater Project does).
+    shared_h = view_height("shared", state.options)
+    bw, bh = company.width // 2, view_height("company", state.options) // 2
     seats = board_ids(state)
     rows = (len(seats) + 1) // 2
     left_w = map_layout_.width
@@ -227,7 +230,7 @@ def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[s
         x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
         y = TOP + map_layout_.height + GAP + (i // 2) * (bh + GAP)
         places.append((cid, (x, y)))
-    height = TOP + max(left_h, shared.height)
+    height = TOP + max(left_h, shared_h)
     return left_w + GAP + shared.width, height, places
 
 

@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 from bot.rules.draft import seat_player
 from bot.rules.state import GameState
 from renderer import draw as d
+from renderer import leeghwater_view
 from renderer.content import content
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.map_view import ROUNDS, company_name
@@ -40,8 +41,13 @@ def _in_play(space, players: int, setup: str) -> bool:
 
 
 @functools.lru_cache(maxsize=32)
-def shared_background(players: int, setup: str, theme_name: str) -> Image.Image:
-    """Return the static part of the shared view for a game size (callers ``copy()`` it)."""
+def shared_background(
+    players: int, setup: str, theme_name: str, leeghwater: bool = False
+) -> Image.Image:
+    """Return the static part of the shared view for a game size (callers ``copy()`` it).
+
+    ``leeghwater`` appends The Leeghwater Project's Extra Management board below.
+    """
     theme = get_theme(theme_name)
     layout = board_layout("shared")
     sizes = theme.views["shared"].text
@@ -79,6 +85,8 @@ def shared_background(players: int, setup: str, theme_name: str) -> Image.Image:
     for space in content().management_spaces:
         if space.id in layout.spaces:
             _space(draw, layout.spaces[space.id], space, _in_play(space, players, setup), theme)
+    if leeghwater:
+        return leeghwater_view.shared_static(image, theme_name)
     return image
 
 
@@ -125,7 +133,9 @@ def _space(draw: ImageDraw.ImageDraw, rect: Rect, space, in_play: bool, theme: T
 def draw_shared(state: GameState, theme: Theme, highlight: Collection[str] = ()) -> Image.Image:
     """Return the shared boards view of ``state`` as a new RGB image."""
     layout = board_layout("shared")
-    image = shared_background(state.options.players, state.options.setup, theme.name).copy()
+    options = state.options
+    lwp = leeghwater_view.active(options)
+    image = shared_background(options.players, options.setup, theme.name, lwp).copy()
     draw = ImageDraw.Draw(image)
     sizes = theme.views["shared"].text
     text = theme.colour("text")
@@ -143,6 +153,8 @@ def draw_shared(state: GameState, theme: Theme, highlight: Collection[str] = ())
     _bonus(draw, layout, state, theme)
     _contracts(draw, layout, state, theme, highlight)
     _occupants(draw, layout, state, theme)
+    if lwp:
+        leeghwater_view.draw_shared_extra(draw, state, theme, highlight)
     for space_id in highlight:
         if space_id in layout.spaces:
             d.ring(draw, layout.spaces[space_id], theme.colour("highlight"), text, width=5)

@@ -42,6 +42,10 @@ TILE_EFFECTS = {
     "adv_3_powerhouse": "3VP/P.house",
     "adv_3_wild": "any, 3VP/adv.",
     "anton_tile": "copies a tile",
+    "adv_1_building": "use it at once",
+    "adv_2_building": "one mach. kind",
+    "adv_3_building": "its VP now too",
+    "leslie_tile": "works onto wheel",
 }
 
 
@@ -78,9 +82,17 @@ def reward_text(reward: Mapping[str, Any]) -> str:
             case "build_conduit_max_production":
                 parts.append(f"Conduit≤{value}")
             case "build_elevation":
-                parts.append("Elev.")
+                parts.append("Elev." if value in (1, True) else f"{value} Elev.")
             case "build_powerhouse":
                 parts.append("P.house")
+            case "fulfill_contract_max_energy":
+                parts.append(f"contract≤{value}⚡")
+            case "fulfill_any_contract":
+                parts.append("a contract")
+            case "advanced_technology_tile":
+                parts.append("adv. tile")
+            case "energy_produced":
+                parts.append(f"produce {value}⚡")
             case _:
                 parts.append(f"{key} {value}")
     return " ".join(parts)

@@ -171,7 +171,7 @@ def parse_board_layout(name: str, data: Mapping[str, Any]) -> BoardLayout:
     )
 
 
-BOARD_LAYOUTS = ("shared", "company")
+BOARD_LAYOUTS = ("shared", "company", "leeghwater_shared", "leeghwater_company")
 
 
 @functools.cache

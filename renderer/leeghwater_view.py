@@ -1,0 +1,447 @@
+"""The Leeghwater Project in pictures: the Extra Management board and each board's extension.
+
+Both are appended below their view when the game uses the expansion (layouts
+`leeghwater_shared.toml` and `leeghwater_company.toml`, whose heights replace the base ones).
+The engine's state is `state.extra["leeghwater"]` (bot/rules/expansions/leeghwater/board.py):
+the three face-up External Works by slot, the piles, the five Private Buildings in drawn order
+and the four building spaces beside each (None, "blocked" or a company). Engineers on the
+expansion's spaces are in `state.spaces`: `external_work_1`..`_3`, `building_<tile>` (in order:
+the first took the left space, the others the right ones) and `margot` (Margot Fouché's tile).
+Every selectable thing carries the id its notation uses: `external_work_2`, `loan B4` (the
+work's id), `building cofferdam_2` (the building space), `use cofferdam` (the tile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.rules.state import Company, GameOptions, GameState
+from renderer import draw as d
+from renderer.content import content
+from renderer.layout import Rect, board_layout
+from renderer.theme import Theme, get_theme
+from renderer.words import reward_text
+
+KEY = "leeghwater"
+BLOCKED = "blocked"
+SHARED = "leeghwater_shared"
+COMPANY = "leeghwater_company"
+ARCHITECT_OFFICER = "tommaso_battista"
+LESLIE = "leslie_spencer"
+LESLIE_TILE = "leslie_tile"
+MARGOT = "margot_fouche"
+MARGOT_SPACE = "margot"
+
+# Each Private Building's action in a few words (the tiles' `action_text` is a sentence);
+# credits before the colon are the action's own price, paid besides a right space's.
+ACTIONS = {
+    "cofferdam": "1 drop into a dam",
+    "control_station": "produce +3",
+    "customer_office": "3c: fulfil a contract",
+    "development_office": "a tile back from the wheel",
+    "energy_relay_field": "1c: +4⚡",
+    "financial_division": "+5c",
+    "loan_agency": "a work for 2c/mach.",
+    "research_lab": "½ a segment's mach. back",
+    "robot_factory": "1c: 2 mach.",
+    "wind_farm": "2c: produce 5⚡",
+}
+
+
+def active(options: GameOptions) -> bool:
+    """True when the game plays The Leeghwater Project."""
+    return KEY in options.expansions
+
+
+def view_height(view: str, options: GameOptions) -> int:
+    """Return the height of the "shared" or "company" view for a game with ``options``."""
+    name = {"shared": SHARED, "company": COMPANY}[view] if active(options) else view
+    return board_layout(name).height
+
+
+def _board(state: GameState) -> dict[str, Any]:
+    return state.extra.get(KEY) or {}
+
+
+def _extend(image: Image.Image, name: str, theme: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """Return ``image`` on a canvas as tall as layout ``name``, and a drawing context on it."""
+    layout = board_layout(name)
+    out = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
+    out.paste(image, (0, 0))
+    return out, ImageDraw.Draw(out)
+
+
+def machinery(cost: dict[str, int] | Any) -> str:
+    """Return a machinery cost in short: "2exc 1mix"."""
+    parts = []
+    if cost.get("excavators"):
+        parts.append(f"{cost['excavators']}exc")
+    if cost.get("mixers"):
+        parts.append(f"{cost['mixers']}mix")
+    return " ".join(parts) or "free"
+
+
+def work_text(work_id: str) -> str:
+    """Return an External Work's cost and reward in short: "4exc → 4VP 2drop rot2"."""
+    work = content().external_works.get(work_id)
+    if work is None:
+        return ""
+    return f"{machinery(work.cost)} → {reward_text(work.reward)}"
+
+
+def action_text(tile: str) -> str:
+    """Return a Private Building's action in a few words."""
+    if tile in ACTIONS:
+        return ACTIONS[tile]
+    building = content().private_buildings.get(tile)
+    return reward_text(building.action_effect) if building else ""
+
+
+# -- the shared view: the Extra Management board --------------------------------------------------
+
+
+def shared_static(image: Image.Image, theme_name: str) -> Image.Image:
+    """Return the shared view's background with the static part of the Extra Management board."""
+    theme = get_theme(theme_name)
+    layout = board_layout(SHARED)
+    sizes = theme.views["shared"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    image, draw = _extend(image, SHARED, theme)
+    d.box(draw, layout.rects["extra"], theme.colour("panel"), theme.colour("panel outline"))
+    title = "Extra management board"
+    d.text(draw, layout.points["title"], title, sizes["heading"], text, anchor="la")
+    d.text(draw, layout.points["works"], "External Works", sizes["label"], muted, anchor="la")
+    heading = "Private Buildings (build on a space, then use)"
+    d.text(draw, layout.points["buildings"], heading, sizes["label"], muted, anchor="la")
+    for space in content().external_work_spaces:
+        rect = layout.spaces.get(space.id)
+        if rect is None:
+            continue
+        x0, y0, _x1, y1 = rect
+        cy = (y0 + y1) // 2
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+        _pips(draw, x0, cy, space.engineers, text)
+        tx = x0 + 16 + max(space.engineers, 1) * 16
+        d.text(draw, (tx, cy), space.id, sizes["label"], text, "regular", "lm")
+    return image
+
+
+def _pips(draw: ImageDraw.ImageDraw, x0: int, cy: int, engineers: int, ink: str) -> None:
+    """Engineers needed as pips, as on the board."""
+    for i in range(engineers):
+        px = x0 + 16 + i * 16
+        draw.ellipse((px - 6, cy - 6, px + 6, cy + 6), fill=ink)
+
+
+def _occupant(
+    draw: ImageDraw.ImageDraw, at: tuple[int, int], company_id: str, engineers: int, theme: Theme
+) -> None:
+    """A company's piece with the engineers it placed, e.g. (I) ×2."""
+    size = theme.views["shared"].text["small"]
+    d.piece(draw, at, 20, theme.company(company_id), size)
+    d.text(draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("text"), anchor="lm")
+
+
+def draw_shared_extra(
+    draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
+) -> None:
+    """Draw the state of the Extra Management board on the extended shared view."""
+    layout = board_layout(SHARED)
+    board = _board(state)
+    sizes = theme.views["shared"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    lit = {str(h) for h in highlight}
+    piles = board.get("work_piles", {})
+    left = " · ".join(f"{p} {len(piles.get(p, []))}" for p in ("A", "B", "C"))
+    d.text(
+        draw, layout.points["piles"], f"piles left: {left}", sizes["small"], muted, "regular", "ra"
+    )
+
+    works = board.get("works", [])
+    for slot, rect in enumerate(layout.lists["work_tiles"], start=1):
+        work = works[slot - 1] if slot - 1 < len(works) else None
+        x0, y0, x1, y1 = rect
+        cy = (y0 + y1) // 2
+        if work is None:
+            d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
+            d.text(draw, (x0 + 14, cy), "taken this round", sizes["small"], muted, "regular", "lm")
+            continue
+        d.box(draw, rect, theme.colour("basin"), theme.colour("panel outline"), 2)
+        d.text(draw, (x0 + 14, cy), work, sizes["label"], text, anchor="lm")
+        tx = x0 + 24 + int(d.text_width(work, sizes["label"], "bold"))
+        terms = d.fit(work_text(work), sizes["small"], x1 - tx - 12)
+        d.text(draw, (tx, cy), terms, sizes["small"], text, "regular", "lm")
+        if work in lit:
+            d.ring(draw, rect, theme.colour("highlight"), text, width=5)
+    for space_id, rect in layout.spaces.items():
+        placements = state.spaces.get(space_id, [])
+        x0, y0, x1, y1 = rect
+        for k, (company_id, engineers) in enumerate(placements):
+            _occupant(draw, (x1 - 70 - 90 * k, (y0 + y1) // 2), company_id, engineers, theme)
+        if space_id in lit:
+            d.ring(draw, rect, theme.colour("highlight"), text, width=5)
+
+    spaces = board.get("building_spaces", {})
+    for slot, tile in enumerate(
+        board.get("buildings", [])[: len(layout.lists["building_headers"])]
+    ):
+        _building(draw, layout, slot, tile, spaces.get(tile, []), state, theme, lit)
+
+
+def _building(
+    draw: ImageDraw.ImageDraw,
+    layout: Any,
+    slot: int,
+    tile: str,
+    row: list[str | None],
+    state: GameState,
+    theme: Theme,
+    lit: Collection[str],
+) -> None:
+    """One Private Building: its id, VP, cost and action, building spaces and action spaces."""
+    c = content()
+    sizes = theme.views["shared"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    building = c.private_buildings.get(tile)
+    x0, y0, x1, y1 = layout.lists["building_headers"][slot]
+    cy = (y0 + y1) // 2
+    if slot:
+        draw.line((x0, y0 - 8, x1, y0 - 8), fill=theme.colour("panel outline"), width=2)
+    d.text(draw, (x0, cy), tile, sizes["label"], text, anchor="lm")
+    if building is not None:
+        tx = x0 + 14 + int(d.text_width(tile, sizes["label"], "bold"))
+        terms = f"{building.vp}VP · cost {machinery(building.cost)} · {action_text(tile)}"
+        d.text(
+            draw,
+            (tx, cy),
+            d.fit(terms, sizes["small"], x1 - tx),
+            sizes["small"],
+            text,
+            "regular",
+            "lm",
+        )
+
+    for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
+        who = row[index] if index < len(row) else BLOCKED
+        space = c.building_spaces[index] if index < len(c.building_spaces) else None
+        red = bool(space and space.red_outline)
+        sx0, sy0, sx1, sy1 = rect
+        sy = (sy0 + sy1) // 2
+        space_id = f"{tile}_{index}"
+        outline = theme.colour("red outline" if red else "panel outline")
+        if who == BLOCKED:
+            d.box(draw, rect, theme.colour("unused"), outline, 4 if red else 2)
+            d.text(draw, (sx0 + 16, sy), space_id, sizes["small"], muted, "regular", "lm")
+            d.text(draw, (sx1 - 12, sy), "blocked", sizes["small"], muted, "regular", "rm")
+            continue
+        d.box(draw, rect, theme.colour("panel"), outline, 4 if red else 2)
+        if who is not None:
+            # A built Building: the owner's piece (colour and letter) on the space.
+            d.piece(draw, (sx0 + 32, sy), 20, theme.company(who), sizes["small"])
+            d.text(draw, (sx0 + 62, sy), space_id, sizes["label"], text, "regular", "lm")
+        else:
+            d.text(draw, (sx0 + 16, sy), space_id, sizes["label"], text, "regular", "lm")
+            if space and space.extra_credits:
+                d.text(
+                    draw,
+                    (sx1 - 12, sy),
+                    f"+{space.extra_credits}c",
+                    sizes["small"],
+                    text,
+                    "regular",
+                    "rm",
+                )
+        if space_id in lit:
+            d.ring(draw, rect, theme.colour("highlight"), text, width=5)
+
+    actions = layout.lists["building_actions"][slot * 4 : slot * 4 + 4]
+    ay = (actions[0][1] + actions[0][3]) // 2
+    d.text(draw, (x0, ay), "use", sizes["label"], text, anchor="lm")
+    placements = state.spaces.get(f"building_{tile}", [])
+    printed = building.action_spaces if building else ()
+    for k, rect in enumerate(actions):
+        ax0, _, ax1, _ = rect
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+        space = printed[k] if k < len(printed) else None
+        engineers = space.engineers if space else 0
+        _pips(draw, ax0, ay, engineers, text)
+        side = "left" if k == 0 else "right"
+        d.text(
+            draw,
+            (ax0 + 16 + max(engineers, 1) * 16, ay),
+            side,
+            sizes["small"],
+            text,
+            "regular",
+            "lm",
+        )
+        if k < len(placements):
+            company_id, placed = placements[k]
+            _occupant(draw, (ax1 - 74, ay), company_id, placed, theme)
+        elif space and space.extra_credits:
+            d.text(
+                draw,
+                (ax1 - 12, ay),
+                f"+{space.extra_credits}c",
+                sizes["small"],
+                text,
+                "regular",
+                "rm",
+            )
+    if tile in lit and len(placements) < len(actions):
+        d.ring(draw, actions[len(placements)], theme.colour("highlight"), text, width=5)
+
+
+# -- the company view: the board extension ------------------------------------------------------
+
+
+def company_static(base: Image.Image, company_id: str, theme_name: str) -> Image.Image:
+    """Return a company board's background with its extension: the Building row's pieces."""
+    theme = get_theme(theme_name)
+    layout = board_layout(COMPANY)
+    sizes = theme.views["company"].text
+    text = theme.colour("text")
+    style = theme.company(company_id)
+    image, draw = _extend(base, COMPANY, theme)
+    d.box(draw, layout.rects["extension"], theme.colour("panel"), theme.colour("panel outline"))
+    x0, y0 = layout.points["title"]
+    d.text(draw, (x0, y0), "Extension (Leeghwater)", sizes["heading"], text, anchor="la")
+    at = layout.points["row_building"]
+    d.text(draw, (at[0], at[1] - 14), "building", sizes["label"], text, anchor="lm")
+    for rect in layout.lists["cells_building"]:
+        d.box(draw, rect, style.fill, style.outline, 3)
+    return image
+
+
+def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
+    """Return what the extension reads of ``state`` beyond the company itself."""
+    if not active(state.options):
+        return ()
+    board = _board(state)
+    built = tuple(
+        (tile, row.index(company_id))
+        for tile, row in board.get("building_spaces", {}).items()
+        if company_id in row
+    )
+    used = tuple(
+        tile
+        for tile, _ in built
+        if any(who == company_id for who, _n in state.spaces.get(f"building_{tile}", []))
+    )
+    margot = tuple(str(who) for who, _n in state.spaces.get(MARGOT_SPACE, []))
+    return (built, used, margot)
+
+
+def draw_company_extra(
+    draw: ImageDraw.ImageDraw,
+    state: GameState,
+    company: Company,
+    theme: Theme,
+    highlight: Collection[str] = (),
+) -> None:
+    """Draw the extension of ``company``: Buildings built and where, works, special pieces."""
+    layout = board_layout(COMPANY)
+    sizes = theme.views["company"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    lit = {str(h) for h in highlight}
+    total = len(layout.lists["cells_building"])
+    placed = company.placed.get("building", 0)
+    at = layout.points["row_building"]
+    d.text(
+        draw, (at[0], at[1] + 14), f"{total - placed} left", sizes["small"], muted, "regular", "lm"
+    )
+    for rect in layout.lists["cells_building"][:placed]:
+        x0, y0, x1, y1 = rect
+        d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
+        d.text(draw, ((x0 + x1) // 2, (y0 + y1) // 2), "built", sizes["small"], text)
+    if "build" in lit and placed < total:
+        d.ring(
+            draw, layout.lists["cells_building"][placed], theme.colour("highlight"), text, width=4
+        )
+
+    built, used, _margot = company_key(state, company.id) or ((), (), ())
+    x0, _y0, x1, _y1 = layout.rects["special"]
+    names = [
+        f"{tile}_{index}" + (" (used this round)" if tile in used else "") for tile, index in built
+    ]
+    line = "Buildings on: " + (", ".join(names) if names else "none yet")
+    ax, ay = layout.points["activated"]
+    for j, part in enumerate(d.wrap(line, sizes["small"], x1 - ax, 2)):
+        d.text(draw, (ax, ay + j * 30), part, sizes["small"], text, "regular", "lm")
+    works = company.extra.get("external_works", [])
+    done = f"External Works done ({len(works)}): " + (" ".join(works) if works else "none")
+    wx, wy = layout.points["works"]
+    d.text(
+        draw, (wx, wy), d.fit(done, sizes["small"], x1 - wx), sizes["small"], text, "regular", "lm"
+    )
+    _special(draw, layout.rects["special"], state, company, theme, lit)
+
+
+def _special(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    state: GameState,
+    company: Company,
+    theme: Theme,
+    lit: Collection[str],
+) -> None:
+    """The officer's special piece: the Architect, Leslie's tile, or Margot's action space."""
+    sizes = theme.views["company"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    x0, y0, x1, y1 = rect
+    cy = (y0 + y1) // 2
+    copied = company.extra.get("copied_officer")
+    if company.officer == ARCHITECT_OFFICER:
+        where = (
+            "on a space until the round ends"
+            if company.extra.get("architect_out")
+            else "in the supply (1 of the engineers)"
+        )
+        line = f"Architect: {where}"
+    elif company.officer == LESLIE:
+        line = f"{LESLIE_TILE}: {_leslie_place(company)}"
+    elif company.officer == MARGOT:
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+        draw.ellipse((x0 + 10, cy - 7, x0 + 24, cy + 7), fill=text)
+        d.text(draw, (x0 + 34, cy), MARGOT_SPACE, sizes["label"], text, "regular", "lm")
+        tx = x0 + 48 + int(d.text_width(MARGOT_SPACE, sizes["label"]))
+        hint = "runs a Building's action you activated"
+        d.text(
+            draw,
+            (tx, cy),
+            d.fit(hint, sizes["small"], x1 - tx - 70),
+            sizes["small"],
+            muted,
+            "regular",
+            "lm",
+        )
+        for who, _n in state.spaces.get(MARGOT_SPACE, []):
+            d.piece(draw, (x1 - 30, cy), 20, theme.company(str(who)), sizes["small"])
+        if MARGOT_SPACE in lit:
+            d.ring(draw, rect, theme.colour("highlight"), text, width=4)
+        return
+    elif copied:
+        officer = content().officers.get(copied)
+        line = f"Mahiri copies {officer.name if officer else copied} this turn"
+    else:
+        d.text(
+            draw, (x0, cy), "No Leeghwater officer piece", sizes["small"], muted, "regular", "lm"
+        )
+        return
+    d.text(
+        draw, (x0, cy), d.fit(line, sizes["small"], x1 - x0), sizes["small"], text, "regular", "lm"
+    )
+
+
+def _leslie_place(company: Company) -> str:
+    """Where Leslie's tile is: in the supply, or on the wheel and when it comes back."""
+    if LESLIE_TILE in company.tiles:
+        return "in the supply (External Works may go on the wheel)"
+    for k in range(len(company.wheel)):
+        segment = company.wheel[(company.wheel_open + k) % len(company.wheel)]
+        if LESLIE_TILE in segment.tiles:
+            return f"on the wheel, back in {k} turn" + ("" if k == 1 else "s")
+    return "not in the supply"
