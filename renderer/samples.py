@@ -21,6 +21,35 @@ def midgame_state(seed: int = 3, moves_into_round_3: int = 25) -> GameState:
     return game.state
 
 
+def leeghwater_state(seed: int = 2, moves_into_round_4: int = 22) -> GameState:
+    """Return round 4 of a seeded 3-player game with The Leeghwater Project.
+
+    The random moves favour the expansion's (External Works, Buildings and their actions) so
+    the sample shows its board in use.
+    """
+    options = GameOptions(players=3, seed=seed, setup="full", expansions=("leeghwater",))
+    game = new_game(options)
+    rng = random.Random(1)
+
+    def move() -> None:
+        decision = rng.choice(game.decisions())
+        options = decision.options
+        ours = [
+            o
+            for o in options
+            if o.notation.split()[0] in ("building", "use", "margot", "build")
+            or o.notation.startswith("external_work")
+        ]
+        choice = rng.choice(ours if ours and rng.random() < 0.7 else options)
+        game.apply(choice.notation, decision.player)
+
+    while not game.is_over and game.state.round < 4:
+        move()
+    for _ in range(moves_into_round_4):
+        move()
+    return game.state
+
+
 def draft_state() -> GameState:
     """Return the first pick of a seeded 4-player full game's draft."""
     return new_game(GameOptions(players=4, seed=4, setup="full")).state
@@ -40,6 +69,7 @@ def write_samples(folder: str) -> list[str]:
     }
     files["sample-full.png"] = render(state, view="full")
     files["sample-draft-shared.png"] = render(draft_state(), view="shared")
+    files["sample-leeghwater-shared.png"] = render(leeghwater_state(), view="shared")
     for name, png in files.items():
         (out / name).write_bytes(png)
     for map_id in ("base", "nile"):

@@ -1,0 +1,281 @@
+"""The Leeghwater Project in the renderer: the Extra Management board and the extensions."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import io
+import random
+from collections.abc import Iterator
+
+import pytest
+from PIL import Image, ImageColor
+
+from bot.rules import GameOptions, GameState, new_game
+from renderer import draw as d
+from renderer import leeghwater_view as lv
+from renderer.company_view import company_background, company_key, draw_company
+from renderer.content import content
+from renderer.layout import board_layout
+from renderer.render import render, render_image
+from renderer.shared_view import draw_shared, shared_background
+from renderer.theme import PHONE_TEXT_RATIO, get_theme
+
+OPTIONS = GameOptions(players=3, seed=1, setup="full", expansions=("leeghwater",))
+
+
+@functools.cache
+def _midgame_json() -> dict:
+    game = new_game(OPTIONS)
+    rng = random.Random(2)
+    while not game.is_over and game.state.round < 3:
+        decision = rng.choice(game.decisions())
+        game.apply(rng.choice(decision.options).notation, decision.player)
+    return game.state.to_json()
+
+
+@pytest.fixture
+def lwp() -> GameState:
+    """Round 3 of a seeded random 3-player game with The Leeghwater Project."""
+    return GameState.from_json(_midgame_json())
+
+
+def _png(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _has_colour(image: Image.Image, box: tuple[int, int, int, int], colour: str) -> bool:
+    """True when ``colour`` fills a good part of ``box`` (a piece drawn there)."""
+    return _colours(image.crop(box)).get(ImageColor.getrgb(colour), 0) >= 60
+
+
+def _colours(image: Image.Image) -> dict[object, int]:
+    """How many pixels of each colour ``image`` has."""
+    return {c: n for n, c in image.getcolors(image.width * image.height) or []}
+
+
+def test_every_view_renders_with_the_expansion(lwp: GameState) -> None:
+    shared = _png(render(lwp, view="shared"))
+    assert shared.size == (1200, board_layout(lv.SHARED).height)
+    for cid in lwp.seats:
+        board = _png(render(lwp, view="company", company=cid, theme="dark"))
+        assert board.size == (1000, board_layout(lv.COMPANY).height)
+    assert _png(render(lwp, view="map")).width == 1200
+    full = _png(render(lwp, view="full"))
+    # The full board holds the taller shared view and boards.
+    assert full.height >= 60 + board_layout(lv.SHARED).height
+
+
+def test_base_games_keep_their_sizes(midgame: GameState) -> None:
+    assert render_image(midgame, view="shared").size == (1200, board_layout("shared").height)
+    assert render_image(midgame, view="company").size == (1000, board_layout("company").height)
+
+
+def test_a_built_building_shows_its_owner_at_its_space(lwp: GameState) -> None:
+    owner = lwp.seats[0]
+    board = lwp.extra["leeghwater"]
+    tile = board["buildings"][2]
+    board["building_spaces"][tile] = [None, "blocked", owner, None]
+    image = render_image(lwp, view="shared")
+    x0, y0, _x1, y1 = board_layout(lv.SHARED).lists["building_spaces"][2 * 4 + 2]
+    cy = (y0 + y1) // 2
+    fill = get_theme().company(owner).fill
+    assert _has_colour(image, (x0 + 6, cy - 24, x0 + 58, cy + 24), fill)
+    # The space beside it is free: no owner's colour there.
+    x0, y0, _x1, y1 = board_layout(lv.SHARED).lists["building_spaces"][2 * 4 + 3]
+    cy = (y0 + y1) // 2
+    assert not _has_colour(image, (x0 + 6, cy - 24, x0 + 58, cy + 24), fill)
+
+
+def test_engineers_on_an_external_work_space_show(lwp: GameState) -> None:
+    who = lwp.seats[1]
+    lwp.spaces["external_work_2"] = [[who, 2]]
+    image = render_image(lwp, view="shared")
+    _x0, y0, x1, y1 = board_layout(lv.SHARED).spaces["external_work_2"]
+    cy = (y0 + y1) // 2
+    fill = get_theme().company(who).fill
+    assert _has_colour(image, (x1 - 100, cy - 24, x1 - 40, cy + 24), fill)
+    _x0, y0, x1, y1 = board_layout(lv.SHARED).spaces["external_work_1"]
+    if not lwp.spaces.get("external_work_1"):
+        cy = (y0 + y1) // 2
+        assert not _has_colour(image, (x1 - 100, cy - 24, x1 - 40, cy + 24), fill)
+
+
+def test_the_left_and_right_action_spaces_show_who_used_them(lwp: GameState) -> None:
+    first, second = lwp.seats[0], lwp.seats[2]
+    tile = lwp.extra["leeghwater"]["buildings"][4]
+    lwp.spaces[f"building_{tile}"] = [[first, 1], [second, 2]]
+    image = render_image(lwp, view="shared")
+    actions = board_layout(lv.SHARED).lists["building_actions"][16:20]
+    for rect, who in ((actions[0], first), (actions[1], second)):
+        _x0, y0, x1, y1 = rect
+        cy = (y0 + y1) // 2
+        fill = get_theme().company(who).fill
+        assert _has_colour(image, (x1 - 100, cy - 24, x1 - 48, cy + 24), fill)
+
+
+@pytest.fixture
+def texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
+    """Every text drawn, with its size."""
+    drawn: list[tuple[str, int]] = []
+    real = d.text
+
+    def record(draw, at, content, size, fill, weight="bold", anchor="mm") -> None:
+        drawn.append((content, size))
+        real(draw, at, content, size, fill, weight, anchor)
+
+    monkeypatch.setattr(d, "text", record)
+    yield drawn
+
+
+def _shared_texts(state: GameState, drawn: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    drawn.clear()
+    shared_background.__wrapped__(3, "full", "light", True)  # its static text too
+    draw_shared(state, get_theme())
+    return list(drawn)
+
+
+def test_the_offer_and_buildings_are_labelled_with_their_notation_ids(
+    lwp: GameState, texts: list[tuple[str, int]]
+) -> None:
+    board = lwp.extra["leeghwater"]
+    board["works"] = ["A3", None, "C5"]
+    shown = {t for t, _ in _shared_texts(lwp, texts)}
+    assert {"A3", "C5", "taken this round"} <= shown
+    assert {"external_work_1", "external_work_2", "external_work_3"} <= shown
+    for tile in board["buildings"]:
+        assert tile in shown  # `use <tile>`
+        assert {f"{tile}_{i}" for i in range(4)} <= shown  # `building <tile>_<i>`
+    assert any(t.startswith("piles left:") for t in shown)
+
+
+def test_external_work_terms_are_short() -> None:
+    assert lv.work_text("A3") == "2mix → 4VP Base P"
+    assert lv.work_text("A1") == "1exc → 3c contract≤4⚡"
+    assert lv.work_text("B2") == "4mix → 2VP 2 Elev."
+    for work in content().external_works:
+        assert "_" not in lv.work_text(work), work  # every reward has a short form
+    for tile in content().private_buildings:
+        if content().private_buildings[tile].set == "leeghwater":
+            assert lv.action_text(tile) in lv.ACTIONS.values()
+
+
+@pytest.mark.parametrize("view", ["shared", "company"])
+def test_phone_text_rule_holds_with_the_expansion(
+    lwp: GameState, texts: list[tuple[str, int]], view: str
+) -> None:
+    if view == "shared":
+        sizes = [s for _, s in _shared_texts(lwp, texts)]
+    else:
+        texts.clear()
+        company_background.__wrapped__(lwp.seats[0], "light", True)
+        draw_company(lwp, lwp.seats[0], get_theme())
+        sizes = [s for _, s in texts]
+    width = get_theme().views[view].width
+    assert min(sizes) * PHONE_TEXT_RATIO >= width
+
+
+def test_the_extension_shows_buildings_works_and_special_pieces(
+    lwp: GameState, texts: list[tuple[str, int]]
+) -> None:
+    cid = lwp.seats[0]
+    company = lwp.companies[cid]
+    board = lwp.extra["leeghwater"]
+    tile = board["buildings"][0]
+    board["building_spaces"][tile] = [cid, "blocked", None, None]
+    company.placed["building"] = 1
+    company.extra["external_works"] = ["A2", "B4"]
+    company.officer = "tommaso_battista"
+    company.extra["architect_out"] = True
+    texts.clear()
+    image = draw_company(lwp, cid, get_theme())
+    shown = [t for t, _ in texts]
+    assert "4 left" in shown
+    assert any(f"{tile}_0" in t for t in shown)
+    assert any("A2 B4" in t for t in shown)
+    assert any(t.startswith("Architect: on a space") for t in shown)
+    # The first Building piece has left its cell; the others still show the company's colour.
+    cells = board_layout(lv.COMPANY).lists["cells_building"]
+    fill = get_theme().company(cid).fill
+    assert not _has_colour(image, cells[0], fill)
+    assert _has_colour(image, cells[1], fill)
+
+
+def test_leslies_tile_and_margots_space(lwp: GameState, texts: list[tuple[str, int]]) -> None:
+    cid = lwp.seats[1]
+    company = lwp.companies[cid]
+    company.officer = "leslie_spencer"
+    company.tiles = [t for t in company.tiles if t != "leslie_tile"]
+    company.wheel[(company.wheel_open + 2) % 6].tiles.append("leslie_tile")
+    texts.clear()
+    draw_company(lwp, cid, get_theme())
+    assert "leslie_tile: on the wheel, back in 2 turns" in [t for t, _ in texts]
+    company.officer = "margot_fouche"
+    lwp.spaces["margot"] = [[cid, 1]]
+    texts.clear()
+    image = draw_company(lwp, cid, get_theme(), highlight={"margot"})
+    assert "margot" in [t for t, _ in texts]
+    _x0, y0, x1, y1 = board_layout(lv.COMPANY).rects["special"]
+    assert _has_colour(image, (x1 - 56, y0, x1 - 4, y1), get_theme().company(cid).fill)
+
+
+def test_the_company_key_follows_the_buildings(lwp: GameState) -> None:
+    cid = lwp.seats[0]
+    before = company_key(lwp, cid)
+    other = copy.deepcopy(lwp)
+    tile = other.extra["leeghwater"]["buildings"][1]
+    other.extra["leeghwater"]["building_spaces"][tile][3] = cid
+    assert company_key(other, cid) != before
+    other.spaces[f"building_{tile}"] = [[cid, 1]]
+    assert company_key(other, cid) != company_key(lwp, cid)
+
+
+def test_highlights_ring_works_spaces_and_buildings(lwp: GameState) -> None:
+    board = lwp.extra["leeghwater"]
+    board["works"] = ["A3", "B1", "C2"]
+    tile = board["buildings"][0]
+    lit = {"external_work_3", "B1", f"{tile}_0", tile}
+    plain = render_image(lwp, view="shared")
+    image = render_image(lwp, view="shared", highlight=lit)
+    layout = board_layout(lv.SHARED)
+    yellow = ImageColor.getrgb(get_theme().colour("highlight"))
+    rects = [
+        layout.spaces["external_work_3"],
+        layout.lists["work_tiles"][1],
+        layout.lists["building_spaces"][0],
+        layout.lists["building_actions"][len(lwp.spaces.get(f"building_{tile}", []))],
+    ]
+    for x0, y0, x1, _y1 in rects:
+        edge = (x0, y0 - 6, x1, y0 - 1)
+        assert yellow in _colours(image.crop(edge))
+        assert yellow not in _colours(plain.crop(edge))
+
+
+def test_the_draft_of_a_leeghwater_game_renders() -> None:
+    state = new_game(OPTIONS).state
+    assert render_image(state, view="shared").height == board_layout(lv.SHARED).height
+    assert render_image(state, view="company").height == board_layout(lv.COMPANY).height
+
+
+@pytest.mark.parametrize("name", [lv.SHARED, lv.COMPANY])
+def test_layout_is_inside_below_the_base_view_and_clear(name: str) -> None:
+    layout = board_layout(name)
+    base = board_layout("shared" if name == lv.SHARED else "company")
+    assert layout.width == base.width and layout.height > base.height
+    boxes = [*layout.spaces.values(), *(r for rects in layout.lists.values() for r in rects)]
+    for x0, y0, x1, y1 in [*boxes, *layout.rects.values()]:
+        assert 0 <= x0 < x1 <= layout.width and base.height <= y0 < y1 <= layout.height
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
+def test_labels_fit_their_spaces() -> None:
+    layout = board_layout(lv.SHARED)
+    size = get_theme().views["shared"].text["label"]
+    x0, _, x1, _ = layout.lists["building_spaces"][0]
+    longest = max(content().private_buildings, key=len) + "_3"
+    # After the owner's piece, with room left for nothing else.
+    assert 62 + d.text_width(longest, size) < x1 - x0
+    x0, _, x1, _ = layout.spaces["external_work_1"]
+    assert 48 + d.text_width("external_work_1", size) < x1 - x0 - 110  # and two occupants
