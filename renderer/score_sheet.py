@@ -14,7 +14,8 @@ from renderer.map_view import company_name
 from renderer.theme import Theme
 
 WIDTH = 1200
-# Event source prefixes ("income:base:2" -> "income") and the row each is counted in.
+# Event source prefixes ("income:base:2" -> "income") and the row each is counted in; a
+# two-part prefix ("end:building") wins over its first part.
 CATEGORIES: Mapping[str, str] = {
     "income": "Income",
     "contract": "Contracts",
@@ -22,6 +23,12 @@ CATEGORIES: Mapping[str, str] = {
     "bonus": "Bonus tiles",
     "objective": "Objective",
     "conduit-use": "Conduits lent",
+    "tile": "Technology tiles",
+    # The Leeghwater Project: works' rewards, Buildings' end VP and what their actions give.
+    "external_work": "External Works",
+    "end:building": "Private Buildings",
+    "tile:adv_3_building": "Private Buildings",
+    "building": "Private Buildings",
     "end": "End (resources, water)",
 }
 OTHER = "Other"
@@ -36,8 +43,9 @@ def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[s
     for event in events:
         if getattr(event, "kind", None) != "vp" or event.company not in table:
             continue
-        prefix = event.source.split(":", 1)[0]
-        table[event.company][CATEGORIES.get(prefix, OTHER)] += event.amount
+        parts = event.source.split(":")
+        category = CATEGORIES.get(":".join(parts[:2])) or CATEGORIES.get(parts[0], OTHER)
+        table[event.company][category] += event.amount
     out: dict[str, dict[str, int]] = {}
     for cid, rows in table.items():
         rows = dict(rows)
@@ -57,7 +65,7 @@ def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -
         state.companies, key=lambda c: -state.companies[c].vp
     )
     ranking = [c for c in ranking if c in state.companies]
-    rows = ["Start", *CATEGORIES.values(), OTHER]
+    rows = ["Start", *dict.fromkeys(CATEGORIES.values()), OTHER]
     rows = [r for r in rows if any(breakdown[c].get(r) for c in ranking) or r == "Start"]
     line = 46
     table_h = 100 + line * (len(rows) + 1)

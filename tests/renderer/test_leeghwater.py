@@ -17,7 +17,8 @@ from renderer import leeghwater_view as lv
 from renderer.company_view import company_background, company_key, draw_company
 from renderer.content import content
 from renderer.layout import board_layout
-from renderer.render import render, render_image
+from renderer.render import render, render_image, render_score_sheet
+from renderer.score_sheet import vp_breakdown
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PHONE_TEXT_RATIO, get_theme
 
@@ -279,3 +280,20 @@ def test_labels_fit_their_spaces() -> None:
     assert 62 + d.text_width(longest, size) < x1 - x0
     x0, _, x1, _ = layout.spaces["external_work_1"]
     assert 48 + d.text_width("external_work_1", size) < x1 - x0 - 110  # and two occupants
+
+
+def test_the_score_sheet_counts_buildings_and_works() -> None:
+    game = new_game(GameOptions(players=3, seed=4, setup="full", expansions=("leeghwater",)))
+    rng = random.Random(4)
+    events = []
+    while not game.is_over:
+        decision = rng.choice(game.decisions())
+        events += game.apply(rng.choice(decision.options).notation, decision.player)
+    table = vp_breakdown(game.state, events)
+    for cid, rows in table.items():
+        assert sum(rows.values()) == game.state.companies[cid].vp
+        assert "Other" not in rows
+    built = {w for row in game.state.extra["leeghwater"]["building_spaces"].values() for w in row}
+    for cid in set(game.state.seats) & built:
+        assert table[cid]["Private Buildings"] > 0
+    assert _png(render_score_sheet(game.state, events)).width == 1200
