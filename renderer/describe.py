@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.rules.state import NEUTRAL, GameState
+from renderer import leeghwater_view
 from renderer.content import content
 from renderer.map_view import ROUNDS, company_name
 from renderer.theme import get_theme
@@ -64,4 +65,5 @@ def describe(state: GameState) -> str:
     ]
     if heads:
         lines.append("Headstreams: " + "; ".join(heads) + ".")
+    lines += leeghwater_view.describe_lines(state)
     return "\n".join(lines)

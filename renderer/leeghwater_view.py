@@ -445,3 +445,21 @@ def _leslie_place(company: Company) -> str:
         if LESLIE_TILE in segment.tiles:
             return f"on the wheel, back in {k} turn" + ("" if k == 1 else "s")
     return "not in the supply"
+
+
+def describe_lines(state: GameState) -> list[str]:
+    """Return the Extra Management board in words, for ``describe``."""
+    if not active(state.options):
+        return []
+    board = _board(state)
+    works = [
+        f"{slot} {work} ({work_text(work)})" if work else f"{slot} taken"
+        for slot, work in enumerate(board.get("works", []), start=1)
+    ]
+    lines = ["External Works: " + ("; ".join(works) if works else "none") + "."]
+    buildings = []
+    for tile, row in board.get("building_spaces", {}).items():
+        owners = [f"{tile}_{i} {who}" for i, who in enumerate(row) if who not in (None, BLOCKED)]
+        buildings.append(f"{tile} ({', '.join(owners) if owners else 'no Buildings'})")
+    lines.append("Private Buildings: " + ("; ".join(buildings) if buildings else "none") + ".")
+    return lines

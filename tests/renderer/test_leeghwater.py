@@ -16,6 +16,7 @@ from renderer import draw as d
 from renderer import leeghwater_view as lv
 from renderer.company_view import company_background, company_key, draw_company
 from renderer.content import content
+from renderer.describe import describe
 from renderer.layout import board_layout
 from renderer.render import render, render_image, render_score_sheet
 from renderer.score_sheet import vp_breakdown
@@ -297,3 +298,13 @@ def test_the_score_sheet_counts_buildings_and_works() -> None:
     for cid in set(game.state.seats) & built:
         assert table[cid]["Private Buildings"] > 0
     assert _png(render_score_sheet(game.state, events)).width == 1200
+
+
+def test_describe_names_the_works_and_buildings(lwp: GameState) -> None:
+    board = lwp.extra["leeghwater"]
+    board["works"] = ["A3", None, "C5"]
+    tile = board["buildings"][0]
+    board["building_spaces"][tile] = [lwp.seats[0], "blocked", None, None]
+    text = describe(lwp)
+    assert "External Works: 1 A3 (2mix → 4VP Base P); 2 taken; 3 C5" in text
+    assert f"{tile}_0 {lwp.seats[0]}" in text
