@@ -280,7 +280,7 @@ def _building(
         )
         if k < len(placements):
             company_id, placed = placements[k]
-            _occupant(draw, (ax1 - 74, ay), company_id, placed, theme)
+            _occupant(draw, (ax1 - 80, ay), company_id, placed, theme)
         elif space and space.extra_credits:
             d.text(
                 draw,
