@@ -242,6 +242,11 @@ def board_ids(state: GameState) -> list[str]:
     return list(draft_offer(state))
 
 
+def full_places(state: GameState) -> dict[str, Point]:
+    """Return where each part of the full board goes: "map", "shared" and the company ids."""
+    return dict(_arrangement(state.options.map, board_ids(state))[2])
+
+
 def _arrangement(map_id: str, seats: list[str]) -> tuple[int, int, list[tuple[str, Point]]]:
     """Return the full board's size and where its parts go: map, shared, then company boards."""
     map_layout_ = map_layout(map_id)
