@@ -1,4 +1,5 @@
-"""Small drawing helpers shared by every view: centred text, boxes, arrows, piece shapes."""
+"""Small drawing helpers shared by every view: centred text, boxes, arrows, piece shapes, and
+a canvas that notes what it draws (and can draw at half scale) for the full board."""
 
 from __future__ import annotations
 

@@ -284,22 +284,18 @@ def draw_full(
 
 
 def _full_palette(state: GameState, theme: Theme, lit: frozenset[str]) -> Image.Image:
-    """Return the full board on the theme's palette: the static canvas with each part's patches.
+    """Return the full board on the theme's palette: static backgrounds with each part's patches.
 
-    Mapping a pixel onto the palette, and halving a board, are the same wherever they are
-    done, so only what the state drew over a static background is mapped (and kept per part);
-    the rest comes from the canvas of static backgrounds, mapped once. The pixels equal those
-    of mapping the composed RGB board (``draw_full``).
+    Mapping a pixel onto the palette is the same wherever it is done, so only what the state
+    drew over a static background is mapped (and kept per part); the backgrounds are mapped
+    once. The pixels equal those of mapping the composed RGB board (``draw_full``).
     """
-    _, _, places = _arrangement(state.options.map, board_ids(state))
-    image = _static_canvas(
-        state.options.map,
-        state.options.players,
-        state.options.setup,
-        tuple(name for name, _ in places[2:]),
-        theme.name,
-    ).copy()
+    width, height, places = _arrangement(state.options.map, board_ids(state))
+    image = Image.new("P", (width, height), _background_index(theme.name))
+    image.putpalette(palette(theme.name).getpalette())
+    image.paste(_caption_palette(theme.name), (0, 0))
     for name, (x, y) in places:
+        image.paste(_static_part(state, name, theme.name), (x, y))
         for (dx, dy), patch in _patches(state, name, theme, lit):
             image.paste(patch, (x + dx, y + dy))
     return image
@@ -326,25 +322,23 @@ def _patches(state: GameState, name: str, theme: Theme, lit: frozenset[str]) -> 
     return _VIEWS.get(key, make)
 
 
-@functools.lru_cache(maxsize=16)
-def _static_canvas(
-    map_id: str, players: int, setup: str, boards: tuple[str, ...], theme_name: str
-) -> Image.Image:
-    """Return the full board's static backgrounds and caption on the palette, composed once."""
-    pal = palette(theme_name)
-    backgrounds = {
-        "map": map_background(map_id, theme_name),
-        "shared": shared_background(players, setup, theme_name),
-    }
-    for cid in boards:
-        backgrounds[cid] = half_background(cid, theme_name)
-    width, height, places = _arrangement(map_id, list(boards))
-    image = Image.new("P", (width, height), _background_index(theme_name))
-    image.putpalette(pal.getpalette())
-    image.paste(_caption_palette(theme_name), (0, 0))
-    for name, at in places:
-        image.paste(backgrounds[name].quantize(palette=pal, dither=Image.Dither.NONE), at)
-    return image
+def _static_part(state: GameState, name: str, theme_name: str) -> Image.Image:
+    """Return the static background of one part of the full board on the palette."""
+    if name == "map":
+        return _on_palette(map_background, state.options.map, theme_name)
+    if name == "shared":
+        return _on_palette(
+            shared_background, state.options.players, state.options.setup, theme_name
+        )
+    return _on_palette(half_background, name, theme_name)
+
+
+@functools.lru_cache(maxsize=64)
+def _on_palette(background: Callable[..., Image.Image], *args: object) -> Image.Image:
+    """Return ``background(*args)`` mapped onto its theme's palette (the last argument)."""
+    theme_name = args[-1]
+    assert isinstance(theme_name, str)
+    return background(*args).quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
 
 
 @functools.lru_cache(maxsize=8)
