@@ -1,5 +1,4 @@
-"""Small drawing helpers shared by every view: centred text, boxes, arrows, piece shapes, and
-a canvas that notes what it draws (and can draw at half scale) for the full board."""
+"""Drawing helpers of every view (text, boxes, pieces) and a canvas that notes what it draws."""
 
 from __future__ import annotations
 
