@@ -273,8 +273,9 @@ class GameService:
         )
         return Outcome(meta.id, meta.version, text, public=True)
 
+    @staticmethod
     def check_new_game(
-        self, *, players: int, setup: str, expansions: Sequence[str] = ()
+        *, players: int, setup: str, expansions: Sequence[str] = ()
     ) -> tuple[str, ...]:
         """The expansion names to store (known, each once), or LobbyError saying what is wrong.
 

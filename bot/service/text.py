@@ -78,7 +78,11 @@ def _leeghwater_text(state: GameState, company: str) -> str:
 
 
 #: Score breakdown groups of event sources whose first part alone says too little.
-_GROUPS = {"end:building": "buildings", "external_work": "external works"}
+_GROUPS = {
+    "end:building": "private buildings",
+    "building": "building actions",
+    "external_work": "external works",
+}
 
 
 def source_group(source: str) -> str:
