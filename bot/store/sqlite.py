@@ -552,6 +552,20 @@ class SqliteStore:
         """How long to wait before the next try after `attempts` failed ones."""
         return min(self._backoff_base * 2 ** max(attempts - 1, 0), self._backoff_cap)
 
+    async def release_outbox(self, item_id: int, claim: str) -> bool:
+        """Give an unsent claim back (see Store.release_outbox)."""
+
+        async def body(db: Db) -> bool:
+            cur = await db.execute(
+                "UPDATE outbox SET claim_token = NULL, claimed_until = NULL,"
+                " attempts = MAX(attempts - 1, 0)"
+                " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
+                (item_id, claim),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(body)
+
     async def retry_outbox(self, item_id: int, claim: str, error: str) -> int | None:
         """Release a failed announcement for a later retry (see Store.retry_outbox)."""
 
