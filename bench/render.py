@@ -1,5 +1,8 @@
 """Print render time (median, max), PNG size, pixel size and save() time per view, mid-game 4p.
 
+Rows marked "lwp" time a 3-player game of The Leeghwater Project, whose shared and company
+views are taller (the Extra Management board, the board extension).
+
 Two scenarios. "cold": every finished view is forgotten before each run (only the static
 backgrounds and text masks stay cached), so the whole picture is drawn. "after partials": the
 game service's order after a turn — map, shared and every company board of the state first,
@@ -16,7 +19,7 @@ import time
 from PIL import Image
 
 from renderer.render import PNG_OPTIONS, clear_caches, render
-from renderer.samples import midgame_state
+from renderer.samples import leeghwater_state, midgame_state
 
 RUNS = 15
 VIEWS = ("map", "shared", "company", "full")
@@ -47,26 +50,29 @@ def _time(state, view: str, runs: int, warm: bool) -> tuple[list[float], list[fl
 
 
 def main(runs: int = RUNS) -> None:
-    """Time every view of the mid-game position and print a table."""
-    state = midgame_state()
-    for view in VIEWS:  # warm the static backgrounds and text: drawn once per process
-        render(state, view=view)
+    """Time every view of the mid-game positions and print a table."""
+    base, lwp = midgame_state(), leeghwater_state()
+    for state in (base, lwp):
+        for view in VIEWS:  # warm the static backgrounds and text: drawn once per process
+            render(state, view=view)
     print(f"PNG options: {PNG_OPTIONS}; {runs} runs per view")
     print(
-        f"{'view':<22} {'pixels':>10} {'median ms':>9} {'max ms':>7} {'save ms':>8} "
+        f"{'view':<26} {'pixels':>10} {'median ms':>9} {'max ms':>7} {'save ms':>8} "
         f"{'draw ms':>8} {'draw/save':>9} {'PNG KB':>7} {'target':>7}"
     )
-    rows = [(view, False) for view in VIEWS] + [("full", True)]
-    for view, warm in rows:
+    rows = [(base, "", view, False) for view in VIEWS] + [(base, "", "full", True)]
+    rows += [(lwp, "lwp ", view, False) for view in ("shared", "company", "full")]
+    rows += [(lwp, "lwp ", "full", True)]
+    for state, label, view, warm in rows:
         totals, saves, png = _time(state, view, runs, warm)
         width, height = Image.open(io.BytesIO(png)).size
         median, save = statistics.median(totals) * 1000, statistics.median(saves) * 1000
         draw = median - save
         ok = median < TARGET_MS[view] and (view != "full" or len(png) < 500 * 1024)
         ok = ok and draw <= save / 2
-        name = f"{view} ({'after partials' if warm else 'cold'})"
+        name = f"{label}{view} ({'after partials' if warm else 'cold'})"
         print(
-            f"{name:<22} {width:>4}x{height:<5} {median:>9.1f} "
+            f"{name:<26} {width:>4}x{height:<5} {median:>9.1f} "
             f"{max(totals) * 1000:>7.1f} {save:>8.1f} {draw:>8.1f} {draw / save:>9.2f} "
             f"{len(png) / 1024:>7.0f} {'ok' if ok else 'MISSED':>7}"
         )

@@ -1,5 +1,6 @@
-"""Soak test: thousands of seeded random games (introductory, full, and every third one with
-The Leeghwater Project) with every invariant checked after each action.
+"""Soak test: thousands of seeded random games (introductory, full, every third one with
+The Leeghwater Project, every fifth one on the Nile with The Nile Affair, half of those with
+Leeghwater too) with every invariant checked after each action.
 
 Run before resolving engine work: .venv/bin/python bench/soak.py [games] [first_seed]
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from tests.rules.test_full_random import random_full_game
+from tests.rules.test_nile_random import play_nile_game
 from tests.rules.test_random_games import play_random_game
 
 
@@ -25,7 +27,12 @@ def main() -> None:
     for seed in range(first, first + games):
         players = 2 + seed % 3
         try:
-            if seed % 3 == 0:
+            if seed % 5 == 4:
+                # Every fifth seed: The Nile Affair, every ledger invariant (irrigation too).
+                players = 2 + (seed // 5) % 3
+                extra = ("leeghwater",) if (seed // 5) % 2 else ()
+                play_nile_game(players, seed, expansions=("nile", *extra))
+            elif seed % 3 == 0:
                 # Every third seed: The Leeghwater Project (player count varied separately,
                 # since seed % 3 is fixed here).
                 players = 2 + (seed // 3) % 3

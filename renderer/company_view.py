@@ -14,8 +14,8 @@ from renderer import draw as d
 from renderer import leeghwater_view
 from renderer.content import content
 from renderer.fonts import Weight
-from renderer.layout import BoardLayout, board_layout
-from renderer.theme import Theme, get_theme
+from renderer.layout import BoardLayout, Rect, board_layout
+from renderer.theme import CompanyStyle, Theme, get_theme
 from renderer.words import reward_text, tile_effect
 
 RESOURCES = (
@@ -101,9 +101,68 @@ def company_background(company_id: str, theme_name: str, leeghwater: bool = Fals
         )
     x0, y0, _, _ = layout.rects["contracts"]
     d.text(draw, (x0 + 12, y0 + 8), "Contracts", sizes["heading"], text, anchor="la")
+    # What looks the same all game: the resource boxes, the wheel's ring of segments (the
+    # first is the open one) and the structures not yet built with the incomes they hide.
+    for (_attr, label), rect in zip(RESOURCES, layout.lists["resources"], strict=True):
+        x0, _, x1, y1 = rect
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
+        d.text(draw, ((x0 + x1) // 2, y1 - 22), label, sizes["small"], muted, "regular")
+    for k, rect in enumerate(layout.lists["wheel_segments"]):
+        x0, y0, _, _ = rect
+        is_open = k == 0
+        fill = theme.colour("highlight") if is_open else theme.colour("basin")
+        outline = text if is_open else theme.colour("panel outline")
+        d.box(draw, rect, fill, outline, 3 if is_open else 2)
+        ink = "#1b1b1b" if is_open else text
+        label = "open" if is_open else f"+{k}"
+        d.text(draw, (x0 + 12, y0 + 20), label, sizes["label"], ink, anchor="lm")
+    incomes = incomes_of(company_id)
+    for kind in KINDS:
+        for n, rect in enumerate(layout.lists[f"cells_{kind}"], start=1):
+            _cell(draw, rect, incomes.get((kind, n), ""), False, style, theme)
     if leeghwater:
         return leeghwater_view.company_static(image, company_id, theme_name)
     return image
+
+
+def _cell(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    income: str,
+    built: bool,
+    style: CompanyStyle,
+    theme: Theme,
+) -> None:
+    """Draw one structure cell: the piece still on it, or built with the income it uncovered."""
+    sizes = theme.views["company"].text
+    x0, y0, x1, y1 = rect
+    if built:
+        # An uncovered income pays every round: drawn bold on an "active" edge.
+        # The piece has left its slot: an empty grey slot, so white pieces still contrast.
+        d.box(
+            draw,
+            rect,
+            theme.colour("unused"),
+            theme.colour("active") if income else theme.colour("panel outline"),
+            4 if income else 2,
+        )
+        label = income or "✓"
+        ink = theme.colour("text")
+    else:
+        d.box(draw, rect, style.fill, style.outline, 3)
+        label, ink = income, style.ink
+    weight = "bold" if built else "regular"
+    lines = cell_lines(label, sizes["small"], x1 - x0 - CELL_PADDING, weight)
+    step = sizes["small"] + 2
+    top = (y0 + y1) // 2 - (len(lines) - 1) * step / 2
+    for j, line in enumerate(lines):
+        d.text(draw, ((x0 + x1) // 2, round(top + j * step)), line, sizes["small"], ink, weight)
+
+
+@functools.lru_cache(maxsize=64)
+def half_background(company_id: str, theme_name: str, leeghwater: bool = False) -> Image.Image:
+    """Return ``company_background`` at half size (callers ``copy()`` it)."""
+    return company_background(company_id, theme_name, leeghwater).reduce(2)
 
 
 def board_of(state: GameState, company_id: str) -> Company:
@@ -155,16 +214,28 @@ def _mahiri_occupants(state: GameState, company: Company) -> tuple[str, ...]:
 
 
 def draw_company(
-    state: GameState, company_id: str, theme: Theme, highlight: Collection[str] = ()
+    state: GameState,
+    company_id: str,
+    theme: Theme,
+    highlight: Collection[str] = (),
+    dirty: list[Rect] | None = None,
+    half: bool = False,
 ) -> Image.Image:
-    """Return the board view of ``company_id`` in ``state`` as a new RGB image."""
+    """Return the board view of ``company_id`` in ``state`` as a new RGB image.
+
+    ``dirty`` collects the boxes drawn over the static background; ``half`` draws the board at
+    half size (for the full board).
+    """
     layout = board_layout("company")
     c = content()
     company = board_of(state, company_id)
     preview = company_id not in state.companies
     lwp = leeghwater_view.active(state.options)
-    image = company_background(company_id, theme.name, lwp).copy()
-    draw = ImageDraw.Draw(image)
+    if half:
+        image = half_background(company_id, theme.name, lwp).copy()
+    else:
+        image = company_background(company_id, theme.name, lwp).copy()
+    draw = d.canvas(image, dirty, half)
     sizes = theme.views["company"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     style = theme.company(company_id)
@@ -187,35 +258,17 @@ def draw_company(
         subtitle = f"draft offer: pick {company_id} · starts with these"
     d.text(draw, layout.points["subtitle"], subtitle, sizes["value"], text, "regular", "la")
 
-    for (attr, label), rect in zip(RESOURCES, layout.lists["resources"], strict=True):
+    for (attr, _label), rect in zip(RESOURCES, layout.lists["resources"], strict=True):
         x0, y0, x1, y1 = rect
-        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
         d.text(draw, ((x0 + x1) // 2, y0 + 32), str(getattr(company, attr)), sizes["title"], text)
-        d.text(draw, ((x0 + x1) // 2, y1 - 22), label, sizes["small"], muted, "regular")
 
     # The wheel drawn as a ring of boxes in the order segments come back to the opening.
     for k, rect in enumerate(layout.lists["wheel_segments"]):
         index = (company.wheel_open + k) % len(company.wheel)
         segment = company.wheel[index]
         x0, y0, x1, y1 = rect
-        is_open = k == 0
-        fill = theme.colour("highlight") if is_open else theme.colour("basin")
-        ink = "#1b1b1b" if is_open else text
-        d.box(
-            draw,
-            rect,
-            fill,
-            text if is_open else theme.colour("panel outline"),
-            3 if is_open else 2,
-        )
-        d.text(
-            draw,
-            (x0 + 12, y0 + 20),
-            "open" if is_open else f"+{k}",
-            sizes["label"],
-            ink,
-            anchor="lm",
-        )
+        # The segment's box and its "open" / "+k" label are in the background.
+        ink = "#1b1b1b" if k == 0 else text
         lines = [*segment.tiles]
         machines = []
         if segment.excavators:
@@ -277,33 +330,9 @@ def draw_company(
             "regular",
             "lm",
         )
-        for n, rect in enumerate(layout.lists[f"cells_{kind}"], start=1):
-            x0, y0, x1, y1 = rect
-            built = n <= placed
-            income = incomes.get((kind, n), "")
-            if built:
-                # An uncovered income pays every round: drawn bold on an "active" edge.
-                # The piece has left its slot: an empty grey slot, so white pieces still contrast.
-                d.box(
-                    draw,
-                    rect,
-                    theme.colour("unused"),
-                    theme.colour("active") if income else theme.colour("panel outline"),
-                    4 if income else 2,
-                )
-                label = income or "✓"
-                ink = text
-            else:
-                d.box(draw, rect, style.fill, style.outline, 3)
-                label, ink = income, style.ink
-            weight = "bold" if built else "regular"
-            lines = cell_lines(label, sizes["small"], x1 - x0 - CELL_PADDING, weight)
-            step = sizes["small"] + 2
-            top = (y0 + y1) // 2 - (len(lines) - 1) * step / 2
-            for j, line in enumerate(lines):
-                d.text(
-                    draw, ((x0 + x1) // 2, round(top + j * step)), line, sizes["small"], ink, weight
-                )
+        # Unbuilt cells are in the background; a built one is drawn over its cell.
+        for n, rect in enumerate(layout.lists[f"cells_{kind}"][:placed], start=1):
+            _cell(draw, rect, incomes.get((kind, n), ""), True, style, theme)
 
     for i, rect in enumerate(layout.lists["construction_spaces"]):
         space = c.common.construction_spaces[i]

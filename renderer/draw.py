@@ -1,4 +1,4 @@
-"""Small drawing helpers shared by every view: centred text, boxes, arrows, piece shapes."""
+"""Drawing helpers of every view (text, boxes, pieces) and a canvas that notes what it draws."""
 
 from __future__ import annotations
 
@@ -104,22 +104,56 @@ def piece(
 ) -> None:
     """Draw a company's piece: its shape in its colour with its letter, for colour-blind players."""
     cx, cy = centre
+    ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
+    if style.shape == "circle":
+        r = radius
+        draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), fill=style.fill, outline=style.outline, width=3
+        )
+    elif isinstance(draw, Recorder) and not isinstance(draw, HalfDraw) and _whole(cx, cy):
+        # Pillow outlines a polygon through a mask the size of the whole image; a cached stamp
+        # of the outlined shape, pasted through its own mask, gives the same pixels.
+        shape, mask, c = _shape_stamp(radius, style, int(cx), int(cy))
+        draw.paste(shape, (int(cx) - c, int(cy) - c), mask)
+    else:
+        draw.polygon(
+            _piece_points(centre, radius, style), fill=style.fill, outline=style.outline, width=3
+        )
+    text(draw, (cx, ly), style.letter, letter_size, style.ink)
+
+
+def _whole(*values: float) -> bool:
+    return all(float(v).is_integer() for v in values)
+
+
+def _piece_points(centre: Point, radius: int, style: CompanyStyle) -> list[tuple[float, float]]:
+    cx, cy = centre
     # A triangle's letter sits low and needs more room, so the triangle is drawn larger.
     # Polygons look smaller than a circle of the same radius and must still hold the letter.
     r = radius * {"triangle": 1.35, "square": 1.3, "diamond": 1.15, "hexagon": 1.05}.get(
         style.shape, 1.0
     )
-    ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
-    if style.shape == "circle":
-        draw.ellipse(
-            (cx - r, cy - r, cx + r, cy + r), fill=style.fill, outline=style.outline, width=3
-        )
-    else:
-        pts = shape_points(
-            style.shape, (cx, cy + (radius * 0.25 if style.shape == "triangle" else 0)), r
-        )
-        draw.polygon(pts, fill=style.fill, outline=style.outline, width=3)
-    text(draw, (cx, ly), style.letter, letter_size, style.ink)
+    return shape_points(
+        style.shape, (cx, cy + (radius * 0.25 if style.shape == "triangle" else 0)), r
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _shape_stamp(
+    radius: int, style: CompanyStyle, cx: int, cy: int
+) -> tuple[Image.Image, Image.Image, int]:
+    """Return a piece's outlined shape at ``cx, cy``, its mask, and its centre's offset in both.
+
+    The corners are computed where the piece goes and moved by whole pixels, so they round
+    exactly as when drawn in place (pieces recur at the same places: turn order, spaces).
+    """
+    c = 2 * radius + 8
+    points = [(x - (cx - c), y - (cy - c)) for x, y in _piece_points((cx, cy), radius, style)]
+    shape = Image.new("RGB", (2 * c, 2 * c))
+    ImageDraw.Draw(shape).polygon(points, fill=style.fill, outline=style.outline, width=3)
+    mask = Image.new("L", shape.size)
+    ImageDraw.Draw(mask).polygon(points, fill=255)
+    return shape, mask, c
 
 
 def drop(
@@ -192,3 +226,223 @@ def wrap(
     if words and out:
         out[-1] = fit(f"{out[-1]} {' '.join(words)}", size, width, weight)
     return tuple(fit(line, size, width, weight) for line in out)
+
+
+class Recorder(ImageDraw.ImageDraw):
+    """An ``ImageDraw`` that notes the box of every drawing call in ``dirty``.
+
+    The full board maps only what a view drew over its static background onto the palette:
+    the rest is taken from the background, mapped once. A box is padded by the stroke width so
+    outlines stay inside it. Calls Pillow makes from inside another call are not noted again.
+    """
+
+    def __init__(self, image: Image.Image, dirty: list[Rect] | None = None) -> None:
+        super().__init__(image)
+        self.image = image
+        self.dirty: list[Rect] = [] if dirty is None else dirty
+        self.depth = 0
+
+    def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
+        """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""
+        x, y = int(at[0]), int(at[1])
+        self.dirty.append((x, y, x + stamp.width, y + stamp.height))
+        self.image.paste(stamp, (x, y), mask)
+
+    def _note(self, xy: object, width: float = 0) -> None:
+        flat: list[float] = []
+        for v in xy:  # type: ignore[attr-defined]
+            if isinstance(v, (tuple, list)):
+                flat.extend(v)
+            else:
+                flat.append(v)
+        pad = math.ceil(width) + 2
+        self.dirty.append(
+            (
+                math.floor(min(flat[0::2])) - pad,
+                math.floor(min(flat[1::2])) - pad,
+                math.ceil(max(flat[0::2])) + pad + 1,
+                math.ceil(max(flat[1::2])) + pad + 1,
+            )
+        )
+
+    def _call(self, method: str, xy: object, width: float, *args: object, **kw: object) -> None:
+        """Note the box of ``xy`` (at the outermost call) and draw with Pillow's ``method``."""
+        if self.depth == 0:
+            xy = self._scale(method, xy)
+            width = self._width(width)
+            self._note(xy, width)
+        self.depth += 1
+        try:
+            getattr(ImageDraw.ImageDraw, method)(self, xy, *args, width=width, **kw)
+        finally:
+            self.depth -= 1
+
+    def _scale(self, method: str, xy: object) -> object:
+        return xy
+
+    def _width(self, width: float) -> float:
+        return width
+
+    def bitmap(self, xy, bitmap, fill=None):  # type: ignore[no-untyped-def]
+        """Stamp ``bitmap`` (a text mask) and note its box."""
+        x, y = xy
+        self.dirty.append((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
+        super().bitmap(xy, bitmap, fill)
+
+    def rectangle(self, xy, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+        """Draw a rectangle and note its box."""
+        self._call("rectangle", xy, width, fill, outline)
+
+    def rounded_rectangle(self, xy, radius=0, fill=None, outline=None, width=1, **kw):  # type: ignore[no-untyped-def]
+        """Draw a rounded rectangle and note its box."""
+        if self.depth == 0:
+            radius = self._width(radius)
+        self._call("rounded_rectangle", xy, width, radius, fill, outline, **kw)
+
+    def ellipse(self, xy, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+        """Draw an ellipse and note its box."""
+        self._call("ellipse", xy, width, fill, outline)
+
+    def polygon(self, xy, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+        """Draw a polygon and note its box."""
+        self._call("polygon", xy, width, fill, outline)
+
+    def line(self, xy, fill=None, width=0, joint=None):  # type: ignore[no-untyped-def]
+        """Draw a line and note its box."""
+        self._call("line", xy, width, fill, joint=joint)
+
+    def pieslice(self, xy, start, end, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+        """Draw a pie slice and note its box."""
+        self._call("pieslice", xy, width, start, end, fill, outline)
+
+    def _everything(self) -> None:
+        self.dirty.append((0, 0, *self.im.size))
+
+    # Calls the views do not make: noted as the whole image, so they stay correct if used.
+    def arc(self, *args, **kw):  # type: ignore[no-untyped-def]
+        """Draw an arc (noted as the whole image)."""
+        self._everything()
+        super().arc(*args, **kw)
+
+    def chord(self, *args, **kw):  # type: ignore[no-untyped-def]
+        """Draw a chord (noted as the whole image)."""
+        self._everything()
+        super().chord(*args, **kw)
+
+    def point(self, *args, **kw):  # type: ignore[no-untyped-def]
+        """Draw points (noted as the whole image)."""
+        self._everything()
+        super().point(*args, **kw)
+
+    def text(self, *args, **kw):  # type: ignore[no-untyped-def]
+        """Draw text (noted as the whole image; views stamp cached masks with ``bitmap``)."""
+        self._everything()
+        super().text(*args, **kw)
+
+    def multiline_text(self, *args, **kw):  # type: ignore[no-untyped-def]
+        """Draw text (noted as the whole image)."""
+        self._everything()
+        super().multiline_text(*args, **kw)
+
+
+class HalfDraw(Recorder):
+    """A ``Recorder`` drawing at half scale: callers give full-size coordinates.
+
+    The full board shows company boards at half size; drawing them so costs a quarter of the
+    pixels of drawing them full size and halving. Text masks are halved on the same pixel grid,
+    so text looks as if the full-size board had been halved; shapes keep hard edges.
+    """
+
+    def _scale(self, method: str, xy: object) -> object:
+        if method in ("rectangle", "rounded_rectangle", "ellipse", "pieslice"):
+            return _half_box(xy)  # type: ignore[arg-type]
+        return [(x / 2, y / 2) for x, y in xy]  # type: ignore[attr-defined]
+
+    def _width(self, width: float) -> float:
+        return max(1, round(width / 2)) if width else 0
+
+    def bitmap(self, xy, bitmap, fill=None):  # type: ignore[no-untyped-def]
+        """Stamp the half-size ``bitmap`` where the full-size one would go."""
+        x, y = xy
+        super().bitmap((x // 2, y // 2), _half_mask(bitmap, x % 2, y % 2), fill)
+
+
+def _half_box(xy: Sequence[float] | Sequence[Sequence[float]]) -> tuple[int, int, int, int]:
+    flat = [v for p in xy for v in p] if isinstance(xy[0], (tuple, list)) else list(xy)
+    x0, y0, x1, y1 = (math.floor(v) for v in flat)  # type: ignore[arg-type]
+    # Inclusive corners: the half-size box covers every half pixel the full-size box touches.
+    return x0 // 2, y0 // 2, x1 // 2, y1 // 2
+
+
+_HALF_MASKS: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _half_mask(mask: Image.Image, dx: int, dy: int) -> Image.Image:
+    """Return ``mask`` halved on the grid of a full-size image it is stamped on at odd ``dx, dy``."""
+    key = (id(mask), dx, dy)
+    hit = _HALF_MASKS.get(key)
+    if hit is not None and hit[0] is mask:
+        return hit[1]
+    if dx or dy:
+        padded = Image.new("L", (mask.width + dx, mask.height + dy), 0)
+        padded.paste(mask, (dx, dy))
+    else:
+        padded = mask
+    small = padded.reduce(2)
+    if len(_HALF_MASKS) > 8192:
+        _HALF_MASKS.clear()
+    # The entry keeps its mask alive, so its id cannot be reused for another mask.
+    _HALF_MASKS[key] = (mask, small)
+    return small
+
+
+def canvas(image: Image.Image, dirty: list[Rect] | None, half: bool = False) -> ImageDraw.ImageDraw:
+    """Return a drawing context on ``image``, noting what it draws in ``dirty`` when given.
+
+    With ``half`` the callers' full-size coordinates are drawn at half scale (``HalfDraw``).
+    """
+    return HalfDraw(image, dirty) if half else Recorder(image, dirty)
+
+
+def regions(boxes: Sequence[Rect], size: tuple[int, int], tile: int) -> list[Rect]:
+    """Return few rectangles, aligned to ``tile``, covering every box clipped to ``size``.
+
+    Boxes mark tiles; each tile row's runs of marked tiles become rectangles, and a run repeated
+    on the rows below grows downwards, so a panel of many small marks becomes one rectangle.
+    """
+    width, height = size
+    cols, rows = -(-width // tile), -(-height // tile)
+    marked = [bytearray(cols) for _ in range(rows)]
+    for x0, y0, x1, y1 in boxes:
+        c0, c1 = max(x0 // tile, 0), min((x1 - 1) // tile, cols - 1)
+        r0, r1 = max(y0 // tile, 0), min((y1 - 1) // tile, rows - 1)
+        if c0 > c1 or r0 > r1:
+            continue
+        span = b"\x01" * (c1 - c0 + 1)
+        for r in range(r0, r1 + 1):
+            marked[r][c0 : c1 + 1] = span
+    out: list[Rect] = []
+    open_runs: dict[tuple[int, int], int] = {}  # (first col, last col) -> first row
+    for r in range(rows + 1):
+        runs: set[tuple[int, int]] = set()
+        if r < rows:
+            line = marked[r]
+            c = line.find(1)
+            while c != -1:
+                end = line.find(0, c)
+                end = cols if end == -1 else end
+                runs.add((c, end - 1))
+                c = line.find(1, end) if end < cols else -1
+        for run in [run for run in open_runs if run not in runs]:
+            first = open_runs.pop(run)
+            out.append(
+                (
+                    run[0] * tile,
+                    first * tile,
+                    min((run[1] + 1) * tile, width),
+                    min(r * tile, height),
+                )
+            )
+        for run in runs:
+            open_runs.setdefault(run, r)
+    return out

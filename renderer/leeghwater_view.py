@@ -126,6 +126,17 @@ def shared_static(image: Image.Image, theme_name: str) -> Image.Image:
         _pips(draw, x0, cy, space.engineers, text)
         tx = x0 + 16 + max(space.engineers, 1) * 16
         d.text(draw, (tx, cy), space.id, sizes["label"], text, "regular", "lm")
+    # The frames of the five Building rows: the game draws five Buildings at setup, so only
+    # what is on them changes (drawn by ``draw_shared_extra``).
+    actions = layout.lists["building_actions"]
+    for slot, (x0, y0, x1, _y1) in enumerate(layout.lists["building_headers"]):
+        if slot:
+            draw.line((x0, y0 - 8, x1, y0 - 8), fill=theme.colour("panel outline"), width=2)
+        row = actions[slot * 4 : slot * 4 + 4]
+        ay = (row[0][1] + row[0][3]) // 2
+        d.text(draw, (x0, ay), "use", sizes["label"], text, anchor="lm")
+        for rect in row:
+            d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
     return image
 
 
@@ -208,8 +219,6 @@ def _building(
     building = c.private_buildings.get(tile)
     x0, y0, x1, y1 = layout.lists["building_headers"][slot]
     cy = (y0 + y1) // 2
-    if slot:
-        draw.line((x0, y0 - 8, x1, y0 - 8), fill=theme.colour("panel outline"), width=2)
     d.text(draw, (x0, cy), tile, sizes["label"], text, anchor="lm")
     if building is not None:
         tx = x0 + 14 + int(d.text_width(tile, sizes["label"], "bold"))
@@ -259,12 +268,11 @@ def _building(
 
     actions = layout.lists["building_actions"][slot * 4 : slot * 4 + 4]
     ay = (actions[0][1] + actions[0][3]) // 2
-    d.text(draw, (x0, ay), "use", sizes["label"], text, anchor="lm")
     placements = state.spaces.get(f"building_{tile}", [])
     printed = building.action_spaces if building else ()
+    # The boxes and the "use" label are in the background (``shared_static``).
     for k, rect in enumerate(actions):
         ax0, _, ax1, _ = rect
-        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
         space = printed[k] if k < len(printed) else None
         engineers = space.engineers if space else 0
         _pips(draw, ax0, ay, engineers, text)

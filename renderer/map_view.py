@@ -17,13 +17,15 @@ from renderer.words import phase_text
 ROUNDS = 5
 
 
-def draw_map(state: GameState, theme: Theme, highlight: Collection[str] = ()) -> Image.Image:
+def draw_map(
+    state: GameState, theme: Theme, highlight: Collection[str] = (), dirty: list[Rect] | None = None
+) -> Image.Image:
     """Return the map view of ``state`` as a new RGB image."""
     map_id = state.options.map
     layout = map_layout(map_id)
     map_data = content().maps[map_id]
     image = map_background(map_id, theme.name).copy()
-    draw = ImageDraw.Draw(image)
+    draw = d.canvas(image, dirty)
     sizes = theme.views["map"].text
 
     d.text(

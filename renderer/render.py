@@ -6,14 +6,23 @@ import functools
 import io
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
-from bot.rules.state import GameState
+from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer.background import map_background
-from renderer.company_view import company_background, company_key, draft_offer, draw_company
-from renderer.layout import Point, board_layout, map_layout
+from renderer.company_view import (
+    company_background,
+    company_key,
+    draft_offer,
+    draw_company,
+    half_background,
+)
+from renderer.layout import Point, Rect, board_layout, map_layout
+from renderer.leeghwater_view import active as leeghwater_active
 from renderer.leeghwater_view import view_height
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
@@ -29,6 +38,8 @@ FULL_CAPTION = (
 GAP = 16
 TOP = 60  # the caption strip above the full board
 PALETTE_COLOURS = 128
+# What a view draws over its background is mapped onto the palette in tiles of this size.
+TILE = 32
 
 
 def render(
@@ -52,7 +63,7 @@ def render(
         # Partial views stay RGB: they meet their targets with exact antialiasing.
         return encode(_full_palette(state, look, lit))
     return encode(
-        _view(state, view, _company(state, company) if view == "company" else None, look, lit)
+        _view(state, view, _company(state, company) if view == "company" else None, look, lit).image
     )
 
 
@@ -69,7 +80,7 @@ def render_image(
     if view == "full":
         return draw_full(state, look, lit)
     cid = _company(state, company) if view == "company" else None
-    return _view(state, view, cid, look, lit).copy()
+    return _view(state, view, cid, look, lit).image.copy()
 
 
 def _check(view: str, theme: str, highlight: Iterable[str]) -> tuple[Theme, frozenset[str]]:
@@ -84,30 +95,49 @@ class _ImageCache:
     def __init__(self, budget_bytes: int) -> None:
         self.budget = budget_bytes
         self.used = 0
-        self.images: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+        self.items: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
 
-    def get(self, key: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
-        """Return the image cached under ``key``, drawing it with ``make`` on a miss."""
-        image = self.images.get(key)
-        if image is not None:
-            self.images.move_to_end(key)
-            return image
-        image = make()
-        self.images[key] = image
-        self.used += _bytes(image)
-        while self.used > self.budget and len(self.images) > 1:
-            _, old = self.images.popitem(last=False)
+    def get(self, key: tuple[object, ...], make: Callable[[], _C]) -> _C:
+        """Return the item cached under ``key``, drawing it with ``make`` on a miss."""
+        item = self.items.get(key)
+        if item is not None:
+            self.items.move_to_end(key)
+            return item  # type: ignore[return-value]
+        item = make()
+        self.items[key] = item
+        self.used += _bytes(item)
+        while self.used > self.budget and len(self.items) > 1:
+            _, old = self.items.popitem(last=False)
             self.used -= _bytes(old)
-        return image
+        return item
 
     def clear(self) -> None:
         """Forget every image."""
-        self.images.clear()
+        self.items.clear()
         self.used = 0
 
 
-def _bytes(image: Image.Image) -> int:
-    return image.width * image.height * (1 if image.mode in ("P", "L") else 4)
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """A partial view and the boxes it drew over its static background."""
+
+    image: Image.Image
+    dirty: tuple[Rect, ...]
+
+
+# A part of the full board on the palette: its static background's place in the cached
+# palette canvas, overlaid with these (offset, palette image) patches of what the state drew.
+_Patches = tuple[tuple[Point, Image.Image], ...]
+_Cached = Image.Image | _Drawn | _Patches
+_C = TypeVar("_C", Image.Image, _Drawn, _Patches)
+
+
+def _bytes(item: _Cached) -> int:
+    if isinstance(item, _Drawn):
+        item = item.image
+    if isinstance(item, tuple):
+        return sum(_bytes(patch) for _, patch in item)
+    return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
 # The game service renders the partial views of a state and then, on request, the full board
@@ -124,29 +154,30 @@ def clear_caches() -> None:
 
 def _view(
     state: GameState, view: str, company: str | None, theme: Theme, lit: frozenset[str]
-) -> Image.Image:
+) -> _Drawn:
     """Return the cached image of one partial view; callers must not draw on it."""
     if view == "company":
         assert company is not None
         key = ("company", company_key(state, company), theme.name, lit)
-        return _VIEWS.get(key, lambda: draw_company(state, company, theme, lit))
+        return _VIEWS.get(key, lambda: _drawn(draw_company, state, company, theme, lit))
     draw_view = draw_map if view == "map" else draw_shared
-    return _VIEWS.get((view, repr(state), theme.name, lit), lambda: draw_view(state, theme, lit))
-
-
-def _small_board(state: GameState, company: str, theme: Theme, lit: frozenset[str]) -> Image.Image:
-    # Company boards at half scale: the full board is for zooming, and four full-size boards
-    # would double the pixels to encode.
-    key = ("small company", company_key(state, company), theme.name, lit)
-    return _VIEWS.get(key, lambda: _view(state, "company", company, theme, lit).reduce(2))
-
-
-def _quantized(
-    key: tuple[object, ...], image: Callable[[], Image.Image], theme: Theme
-) -> Image.Image:
     return _VIEWS.get(
-        ("palette", *key, theme.name),
-        lambda: image().quantize(palette=palette(theme.name), dither=Image.Dither.NONE),
+        (view, repr(state), theme.name, lit), lambda: _drawn(draw_view, state, theme, lit)
+    )
+
+
+def _drawn(draw_view: Callable[..., Image.Image], *args: object) -> _Drawn:
+    dirty: list[Rect] = []
+    image = draw_view(*args, dirty=dirty)
+    return _Drawn(image, tuple(dirty))
+
+
+def _small_board(state: GameState, company: str, theme: Theme, lit: frozenset[str]) -> _Drawn:
+    # Company boards at half scale: the full board is for zooming, and four full-size boards
+    # would double the pixels to encode. Drawn at that size, not halved: a quarter of the work.
+    key = ("small company", company_key(state, company), theme.name, lit)
+    return _VIEWS.get(
+        key, lambda: _drawn(functools.partial(draw_company, half=True), state, company, theme, lit)
     )
 
 
@@ -181,8 +212,8 @@ def palette(theme_name: str) -> Image.Image:
     sources = [
         swatch,
         map_background("base", theme_name),
-        shared_background(4, "intro", theme_name),
-        *(company_background(cid, theme_name) for cid in theme.companies),
+        shared_background(4, "intro", theme_name, False),
+        *(company_background(cid, theme_name, False) for cid in theme.companies),
     ]
     width = max(s.width for s in sources)
     sheet = Image.new("RGB", (width, sum(s.height for s in sources)), theme.colour("background"))
@@ -213,15 +244,22 @@ def board_ids(state: GameState) -> list[str]:
     return list(draft_offer(state))
 
 
-def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[str, Point]]]:
+def full_places(state: GameState) -> dict[str, Point]:
+    """Return where each part of the full board goes: "map", "shared" and the company ids."""
+    return dict(_arrangement(state.options, board_ids(state))[2])
+
+
+def _arrangement(
+    options: GameOptions, seats: list[str]
+) -> tuple[int, int, list[tuple[str, Point]]]:
     """Return the full board's size and where its parts go: map, shared, then company boards."""
-    map_layout_ = map_layout(state.options.map)
+    map_layout_ = map_layout(options.map)
     shared = board_layout("shared")
     company = board_layout("company")
-    # An expansion may append to the shared and company views (The Leeghwater Project does).
-    shared_h = view_height("shared", state.options)
-    bw, bh = company.width // 2, view_height("company", state.options) // 2
-    seats = board_ids(state)
+    # An expansion may append to the shared and company views (The Leeghwater Project does);
+    # company boards are shown at half size, as ``half_background`` halves them.
+    shared_h = view_height("shared", options)
+    bw, bh = company.width // 2, view_height("company", options) // 2
     rows = (len(seats) + 1) // 2
     left_w = map_layout_.width
     left_h = map_layout_.height + GAP + rows * (bh + GAP)
@@ -236,15 +274,15 @@ def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[s
 
 def _part(state: GameState, name: str, theme: Theme, lit: frozenset[str]) -> Image.Image:
     if name in ("map", "shared"):
-        return _view(state, name, None, theme, lit)
-    return _small_board(state, name, theme, lit)
+        return _view(state, name, None, theme, lit).image
+    return _small_board(state, name, theme, lit).image
 
 
 def draw_full(
     state: GameState, theme: Theme, highlight: frozenset[str] = frozenset()
 ) -> Image.Image:
     """Return everything in one RGB image: map and shared boards side by side, boards below."""
-    width, height, places = _arrangement(state, theme)
+    width, height, places = _arrangement(state.options, board_ids(state))
     image = Image.new("RGB", (width, height), theme.colour("background"))
     image.paste(_caption(theme.name), (0, 0))
     for name, at in places:
@@ -253,23 +291,63 @@ def draw_full(
 
 
 def _full_palette(state: GameState, theme: Theme, lit: frozenset[str]) -> Image.Image:
-    """Return the full board on the theme's palette, composed from palette images of its parts.
+    """Return the full board on the theme's palette: static backgrounds with each part's patches.
 
-    Mapping each part onto the palette once (and keeping it) gives the same pixels as mapping
-    the composed board, without redrawing or remapping the parts a turn did not change.
+    Mapping a pixel onto the palette is the same wherever it is done, so only what the state
+    drew over a static background is mapped (and kept per part); the backgrounds are mapped
+    once. The pixels equal those of mapping the composed RGB board (``draw_full``).
     """
-    width, height, places = _arrangement(state, theme)
-    pal = palette(theme.name)
+    width, height, places = _arrangement(state.options, board_ids(state))
     image = Image.new("P", (width, height), _background_index(theme.name))
-    image.putpalette(pal.getpalette())
+    image.putpalette(palette(theme.name).getpalette())
     image.paste(_caption_palette(theme.name), (0, 0))
-    for name, at in places:
-        if name in ("map", "shared"):
-            key: tuple[object, ...] = (name, repr(state), lit)
-        else:
-            key = ("small company", company_key(state, name), lit)
-        image.paste(_quantized(key, lambda n=name: _part(state, n, theme, lit), theme), at)
+    for name, (x, y) in places:
+        image.paste(_static_part(state, name, theme.name), (x, y))
+        for (dx, dy), patch in _patches(state, name, theme, lit):
+            image.paste(patch, (x + dx, y + dy))
     return image
+
+
+def _patches(state: GameState, name: str, theme: Theme, lit: frozenset[str]) -> _Patches:
+    """Return what ``state`` drew over one part's background, on the palette."""
+    if name in ("map", "shared"):
+        key: tuple[object, ...] = ("patches", name, repr(state), theme.name, lit)
+    else:
+        key = ("patches", company_key(state, name), theme.name, lit)
+
+    def make() -> _Patches:
+        if name in ("map", "shared"):
+            drawn = _view(state, name, None, theme, lit)
+        else:
+            drawn = _small_board(state, name, theme, lit)
+        pal = palette(theme.name)
+        return tuple(
+            (box[:2], drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE))
+            for box in d.regions(drawn.dirty, drawn.image.size, TILE)
+        )
+
+    return _VIEWS.get(key, make)
+
+
+def _static_part(state: GameState, name: str, theme_name: str) -> Image.Image:
+    """Return the static background of one part of the full board on the palette."""
+    options = state.options
+    if name == "map":
+        return _on_palette(theme_name, map_background, options.map, theme_name)
+    lwp = leeghwater_active(options)
+    if name == "shared":
+        return _on_palette(
+            theme_name, shared_background, options.players, options.setup, theme_name, lwp
+        )
+    return _on_palette(theme_name, half_background, name, theme_name, lwp)
+
+
+@functools.lru_cache(maxsize=64)
+def _on_palette(
+    theme_name: str, background: Callable[..., Image.Image], *args: object
+) -> Image.Image:
+    """Return ``background(*args)`` mapped onto the palette of ``theme_name``."""
+    return background(*args).quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
 
 
 @functools.lru_cache(maxsize=8)

@@ -130,13 +130,15 @@ def _space(draw: ImageDraw.ImageDraw, rect: Rect, space, in_play: bool, theme: T
         d.text(draw, (x1 - 12, cy), f"{space.action_cost}c", sizes["small"], ink, "regular", "rm")
 
 
-def draw_shared(state: GameState, theme: Theme, highlight: Collection[str] = ()) -> Image.Image:
+def draw_shared(
+    state: GameState, theme: Theme, highlight: Collection[str] = (), dirty: list[Rect] | None = None
+) -> Image.Image:
     """Return the shared boards view of ``state`` as a new RGB image."""
     layout = board_layout("shared")
     options = state.options
     lwp = leeghwater_view.active(options)
     image = shared_background(options.players, options.setup, theme.name, lwp).copy()
-    draw = ImageDraw.Draw(image)
+    draw = d.canvas(image, dirty)
     sizes = theme.views["shared"].text
     text = theme.colour("text")
     title = (

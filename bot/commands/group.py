@@ -57,7 +57,7 @@ async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
 @app_commands.describe(
     players="How many players (2 to 4)",
     setup="Introductory (fixed pairings) or full setup (draft)",
-    expansions="Expansions, separated by commas (none yet)",
+    expansions="leeghwater: The Leeghwater Project (External Works, Private Buildings); full setup only",
     seed="A seed to replay the same setup (random if left out)",
     thread="Open a thread for this game instead of using the channel",
 )
@@ -65,13 +65,13 @@ async def new(
     interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 4] = 3,
     setup: Literal["intro", "full"] = "intro",
-    expansions: str = "",
+    expansions: Literal["none", "leeghwater"] = "none",
     seed: app_commands.Range[int, 0, 2**53] | None = None,
     thread: bool = False,
 ) -> None:
     """Create a lobby; others join with its buttons."""
     service = bot_of(interaction).service
-    chosen = tuple(e.strip() for e in expansions.split(",") if e.strip())
+    chosen = () if expansions == "none" else (expansions,)
     if not thread:
         outcome = await within_budget(
             interaction,
@@ -81,6 +81,8 @@ async def new(
         )
         await send(interaction, outcome.text, view=lobby_view(outcome.game_id), ephemeral=False)
         return
+    # Refuse bad options before a thread is opened for them.
+    service.check_new_game(players=players, setup=setup, expansions=chosen)
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
@@ -456,7 +458,9 @@ async def topic_autocomplete(
 
 
 @barrage.command(name="help", description="How to play with the bot; companies, officers, tiles")
-@app_commands.describe(topic="A company, officer, tile or contract (how to play if left out)")
+@app_commands.describe(
+    topic="A company, officer, tile, contract or expansion (how to play if left out)"
+)
 @app_commands.autocomplete(topic=topic_autocomplete)
 async def help_(interaction: discord.Interaction, topic: str | None = None) -> None:
     """Explain the bot or one piece of the game."""

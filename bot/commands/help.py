@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from bot.rules.content import load_content
+from bot.rules.content import BuildingActionSpace, load_content
 from bot.rules.rewards import describe_reward
 
 MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
@@ -27,7 +28,32 @@ with a **Post to channel** button.
 `/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
 can `replace` or `skip` a player who vanished, `rewind` and `abandon`.
-Topics: `/barrage help topic:` — a company, an officer, a tile or a contract."""
+8. The Leeghwater Project: `/barrage new setup:full expansions:leeghwater`.
+Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
+an External Work, a Private Building or `leeghwater`."""
+
+#: Display names of the content sets that are expansions (a topic says where its piece is from).
+EXPANSION_SETS = {"leeghwater": "The Leeghwater Project"}
+
+LEEGHWATER = """\
+**The Leeghwater Project** (expansion; full setup only)
+Start it with `/barrage new setup:full expansions:leeghwater`. It adds:
+• **External Works** — three face-up tiles on the Extra Management board, drawn from piles \
+A, then B, then C, and replaced each round. Put 2 engineers on a tile's space, give the \
+machineries it shows from your personal supply (never from the wheel) back to the general \
+supply, and take its reward at once. Each tile is taken by one company per round.
+• **Private Buildings** — five of the ten tiles are in play. Build a Building like any \
+structure: engineers on your company board, the Building technology tile and the \
+machineries the tile shows on your wheel (plus 3 credits on a red-outlined space); one \
+Building of yours per tile. An activated tile gives you its special action (the first \
+player in a round takes the cheap left space, later ones a right space; once per round) \
+and its VP at the end of the game.
+• The **Netherlands** company, four officers (Leslie Spencer, Margot Fouché, Simone \
+Luciani, Tommaso Battista), the basic Building tile for everyone, three advanced Building \
+tiles (one random advanced tile of each level leaves the game) and two bonus tiles.
+In the panel the new actions are in the groups "External Works" and "Private Buildings".
+Topics: `work:A1`…`work:C5`, `building:cofferdam`…, `company:netherlands`, \
+`officer:leslie_spencer`, `tile:basic_building`, `bonus:buildings`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,15 +72,19 @@ def _clip(text: str) -> str:
 
 @cache
 def topics() -> dict[str, Topic]:
-    """Every help topic by key ('play', 'company:usa', 'officer:…', 'tile:…', 'contract:…')."""
+    """Every help topic by key: 'play', 'leeghwater', 'company:usa', 'officer:…', 'tile:…',
+    'contract:…', 'work:A1', 'building:cofferdam', 'bonus:…'."""
     content = load_content()
-    found = [Topic("play", "How to play with the bot", HOW_TO_PLAY)]
+    found = [
+        Topic("play", "How to play with the bot", HOW_TO_PLAY),
+        Topic("leeghwater", "Expansion: The Leeghwater Project", LEEGHWATER),
+    ]
     for company in content.companies.values():
         found.append(
             Topic(
                 f"company:{company.id}",
                 f"Company: {company.name}",
-                f"**{company.name}** (colour {company.color})\n"
+                f"**{company.name}** (colour {company.color}){_from(company.set)}\n"
                 f"Special ability, unlocked by the third powerhouse: {company.ability_text}",
             )
         )
@@ -65,7 +95,8 @@ def topics() -> dict[str, Topic]:
             Topic(
                 f"officer:{officer.id}",
                 f"Officer: {officer.name}",
-                f"**{officer.name}** (executive officer)\n{officer.ability_text}{extra}",
+                f"**{officer.name}** (executive officer){_from(officer.set)}\n"
+                f"{officer.ability_text}{extra}",
             )
         )
     for tile in content.tiles.values():
@@ -75,8 +106,22 @@ def topics() -> dict[str, Topic]:
             Topic(
                 f"tile:{tile.id}",
                 f"Tile: {tile.id}",
-                f"**{tile.id}** ({tile.kind}{level} technology tile, builds: {builds})\n"
-                f"{tile.effect_text}",
+                f"**{tile.id}** ({tile.kind}{level} technology tile, builds: {builds})"
+                f"{_from(tile.set)}\n{tile.effect_text}",
+            )
+        )
+    found.extend(_leeghwater_topics())
+    track = content.energy_track
+    for bonus in content.bonus_tiles.values():
+        found.append(
+            Topic(
+                f"bonus:{bonus.id}",
+                f"Bonus tile: {bonus.id.replace('_', ' ')}",
+                f"**Bonus tile {bonus.id}**{_from(bonus.set)}\n"
+                f"Scored at the end of its round: {bonus.vp_each} VP for {bonus.counts_text}. "
+                f"Nothing with under {track.bonus_min_energy} energy that round; "
+                f"{track.malus_per_section} VP less for each section of the energy track "
+                f"you are behind the round number.",
             )
         )
     for contract in content.contracts.values():
@@ -90,6 +135,62 @@ def topics() -> dict[str, Topic]:
             )
         )
     return {t.key: Topic(t.key, t.name[:100], _clip(t.text)) for t in found}
+
+
+def _from(content_set: str) -> str:
+    """' — The Leeghwater Project' for an expansion's piece ('' for the base game's)."""
+    name = EXPANSION_SETS.get(content_set)
+    return f" — {name}" if name else ""
+
+
+def _machineries(cost: Mapping[str, int]) -> str:
+    """'2 excavators + 1 mixer'."""
+    parts = []
+    for kind, n in cost.items():
+        noun = kind if n != 1 else kind.removesuffix("s")
+        parts.append(f"{n} {noun}")
+    return " + ".join(parts) or "nothing"
+
+
+def _leeghwater_topics() -> list[Topic]:
+    """One topic per External Work and per Private Building."""
+    content = load_content()
+    found = []
+    for work in content.external_works.values():
+        reward = describe_reward(work.reward)
+        found.append(
+            Topic(
+                f"work:{work.id}",
+                f"External Work {work.id}: {reward}",
+                f"**External Work {work.id}** (pile {work.pile}){_from(work.set)}\n"
+                f"Put 2 engineers on its space and give {_machineries(work.cost)} from your "
+                f"personal supply (not the wheel) to the general supply; reward at once: "
+                f"{reward}.",
+            )
+        )
+    for building in content.private_buildings.values():
+        left, *right = building.action_spaces
+        later = right[0] if right else left
+        found.append(
+            Topic(
+                f"building:{building.id}",
+                f"Private Building: {building.name}",
+                f"**{building.name}** (Private Building){_from(building.set)}\n"
+                f"Build it for {_machineries(building.cost)} on your wheel with the Building "
+                f"tile (3 credits more on a red-outlined space); worth {building.vp} VP at the "
+                f"end of the game.\nAction, once per round for those who built it: "
+                f"{building.action_text}\nThe first company to use it in a round puts "
+                f"{_engineers(left)} on the left space; later ones put {_engineers(later)} on "
+                f"a right space.",
+            )
+        )
+    return found
+
+
+def _engineers(space: BuildingActionSpace) -> str:
+    """'1 engineer' or '2 engineers and pay 3 credits'."""
+    text = f"{space.engineers} engineer{'s' if space.engineers != 1 else ''}"
+    return text + (f" and pay {space.extra_credits} credits" if space.extra_credits else "")
 
 
 def find_topics(typed: str, limit: int = 25) -> list[Topic]:

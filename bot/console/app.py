@@ -69,7 +69,12 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--setup", choices=("intro", "full"), default="intro")
-    parser.add_argument("--expansions", default="", help="comma-separated expansion names")
+    parser.add_argument(
+        "--expansions",
+        default="",
+        help="comma-separated expansion names: leeghwater (The Leeghwater Project, "
+        "with --setup full)",
+    )
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
     parser.add_argument("--autoplay", action="store_true", help="random legal moves to the end")
@@ -79,6 +84,16 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str]) -> int:
     """Run the console; the exit status is 0 when the game reached its final scoring."""
     args = _parse(argv)
+    try:
+        args.expansions = GameService.check_new_game(
+            players=args.players,
+            setup=args.setup,
+            expansions=args.expansions.split(","),
+        )
+    except ServiceError as exc:
+        # One line, like argparse's own refusals, and the same exit status.
+        print(f"barrage-bot console: error: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="barrage-console-") as tmp:
         db = Path(args.db) if args.db else Path(tmp) / "console.sqlite3"
@@ -114,13 +129,12 @@ async def _open(service: GameService, args: argparse.Namespace) -> int:
     if existing is not None:
         return existing.id
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    expansions = tuple(e for e in args.expansions.split(",") if e)
     outcome = await service.create_game(
         _actor(FIRST_USER),
         players=args.players,
         setup=args.setup,
         seed=seed,
-        expansions=expansions,
+        expansions=args.expansions,
     )
     for user in range(FIRST_USER + 1, FIRST_USER + args.players):
         await service.join(_actor(user))

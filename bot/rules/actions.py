@@ -304,13 +304,29 @@ def _bank(game: Game, entry: Task, option: Option) -> None:
 # -- confirm and the next turn -------------------------------------------------------------
 
 
+def _confirm_options(game: Game, entry: Task) -> list[Option]:
+    """Confirm, and the free actions expansions allow after the main action."""
+    options = [Option("confirm", "Confirm turn", group="turn")]
+    for expansion in game.expansions:
+        options.extend(expansion.confirm_options(game, entry))
+    return options
+
+
 @task(
     "confirm",
-    options=lambda g, e: [Option("confirm", "Confirm turn", group="turn")],
+    options=_confirm_options,
     prompt=lambda g, e: "Confirm your turn (or restart it)",
     always_ask=True,
 )
 def _confirm(game: Game, entry: Task, option: Option) -> None:
+    if option.notation != "confirm":
+        # An expansion's free action: Confirm is asked again once it is done.
+        again = dict(entry)
+        game.push(again)
+        for expansion in game.expansions:
+            if expansion.perform_confirm_option(game, again, option):
+                return
+        raise AssertionError(f"no handler for {option.notation!r} at Confirm")
     revealed = refill_contract_offer(game)
     game.state.turn_open = False
     game.emit("turn_end", entry["player"], data={"revealed": revealed})

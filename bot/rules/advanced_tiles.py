@@ -103,7 +103,7 @@ def _adv_1_base(game: Game, company_id: str, kind: str, space: str) -> None:
     for space_id, dam in game.state.dams.items():
         if dam.owner == company_id and dam.water == 0 and game.dam_capacity(space_id) > 0:
             dam.water = 1
-            game.emit("drop_added", company_id, source="tile:adv_1_base", data={"at": space_id})
+            game.emit("drop_added", company_id, 1, "tile:adv_1_base", data={"at": space_id})
 
 
 def _adv_1_elevation(game: Game, company_id: str, kind: str, space: str) -> None:

@@ -85,6 +85,7 @@ class Game:
         from bot.rules import hooks
 
         self.expansions = hooks.active_expansions(state.options.expansions)
+        self.content = hooks.game_content(self.content, state.options.expansions)
 
     # -- queries -----------------------------------------------------------------------
     @property

@@ -60,7 +60,7 @@ def _answered(game: Game, entry: Task) -> None:
 
 @task("headstreams")
 def _headstreams(game: Game, entry: Task) -> None:
-    """Rounds 1-4: each headstream tile adds its drops for the round."""
+    """Rounds 1-4: each headstream tile adds its drops for the round (then expansions' own)."""
     state = game.state
     rounds_with_water = len(game.content.headstream_tiles[0].drops_per_round)
     tiles = {tile.id: tile for tile in game.content.headstream_tiles}
@@ -71,6 +71,8 @@ def _headstreams(game: Game, entry: Task) -> None:
         if drops:
             state.headstream_water[headstream] = state.headstream_water.get(headstream, 0) + drops
             game.emit("headstream", amount=drops, data={"at": headstream})
+    for expansion in game.expansions:
+        expansion.river_sources(game)
     game.chain(entry, {"kind": "actions_start"})
 
 

@@ -6,7 +6,9 @@ and the engine calls its hooks at these points:
 
 | hook | called when |
 |---|---|
-| `content_sets` (class attribute) | the base setup's pools (company boards, officers, bonus tiles, advanced tiles) also draw the content of these sets |
+| `content_sets` (class attribute) | the base setup's pools (company boards, officers, bonus, objective and advanced tiles, contracts) also draw the content of these sets; a map whose `set` is one of them may be played |
+| `setup_after` (class attribute) | other expansions whose hooks (setup first) run before this one's when both are used |
+| `extend_content(content)` (classmethod) | the game's content gains the expansion's tables (contracts, works, tiles); `game_content` |
 | `refuse(options)` | checking a new game's options: a reason to refuse them, or None |
 | `setup(game, rng)` | after the base setup's draws (draw order is part of the engine version) |
 | `new_company(game, company)` | a company is created (draft, introductory deal, position) |
@@ -15,6 +17,8 @@ and the engine calls its hooks at these points:
 | `action_possible`, `perform_effect`, `apply_reward_part` | new effect and reward keys |
 | `tile_builds`, `dam_capacity`, `contract_limit` | officer and tile effects that bend base rules |
 | `after_production`, `income`, `extra_turn` | ability hooks in the flow of a round |
+| `river_sources(game)` | each round, after the headstream tiles' drops are placed (extra drops) |
+| `confirm_options(game, entry)` / `perform_confirm_option(...)` | free actions offered beside Confirm, after the turn's main action |
 | `engineers_placed` | engineers go onto an action space (officers who care which pieces they are) |
 | `contract_fulfilled` | a contract was fulfilled by a `fulfil_contract` decision |
 | `copy_ends` | Mahiri Sekibo's copy of an officer ends (end of her turn's action) |
@@ -38,7 +42,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.rules.content import ManagementSpace
+    from bot.rules.content import Content, ManagementSpace
     from bot.rules.engine import Game, Task
     from bot.rules.options import Option
     from bot.rules.prng import SplitMix64
@@ -52,6 +56,13 @@ class Expansion:
     # Content sets (the data files' `set`) whose boards, officers, bonus and advanced tiles join
     # the base game's pools in a game with this expansion.
     content_sets: tuple[str, ...] = ()
+    # Expansions whose hooks run before this one's when a game uses both (setup order).
+    setup_after: tuple[str, ...] = ()
+
+    @classmethod
+    def extend_content(cls, content: Content) -> Content:
+        """The content of a game with this expansion (new contracts, works, tiles...)."""
+        return content
 
     @classmethod
     def refuse(cls, options: GameOptions) -> str | None:
@@ -126,6 +137,18 @@ class Expansion:
         """True when the player who just confirmed takes another turn (pushes it itself)."""
         return False
 
+    def river_sources(self, game: Game) -> None:
+        """Income phase: the headstream tiles' drops are placed; add the expansion's own."""
+
+    def confirm_options(self, game: Game, entry: Task) -> list[Option]:
+        """Free actions offered beside Confirm (`entry` is the confirm task of the turn)."""
+        return []
+
+    def perform_confirm_option(self, game: Game, entry: Task, option: Option) -> bool:
+        """Perform an option of `confirm_options` (Confirm is asked again after); True when
+        handled. `entry` is the turn's confirm task, already back on the stack."""
+        return False
+
     def round_scoring(self, game: Game) -> None:
         """Extra steps of the Scoring phase."""
 
@@ -159,6 +182,40 @@ def content_sets(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(sets))
 
 
+def hook_order(names: Iterable[str]) -> tuple[str, ...]:
+    """The names in the order given, except that an expansion follows its `setup_after`."""
+    out: list[str] = []
+    pending = list(dict.fromkeys(names))
+    while pending:
+        for name in pending:
+            if not any(other in pending for other in EXPANSIONS[name].setup_after):
+                out.append(name)
+                pending.remove(name)
+                break
+        else:
+            raise ValueError(f"expansions wait for each other: {pending}")
+    return tuple(out)
+
+
 def active_expansions(names: Iterable[str]) -> tuple[Expansion, ...]:
-    """Instances of the named expansions, in the order given."""
-    return tuple(EXPANSIONS[name]() for name in names)
+    """Instances of the named expansions, in hook order (`hook_order`)."""
+    return tuple(EXPANSIONS[name]() for name in hook_order(names))
+
+
+_CONTENT_CACHE: dict[tuple[int, tuple[str, ...]], tuple[Content, Content]] = {}
+
+
+def game_content(content: Content, names: Iterable[str]) -> Content:
+    """The content of a game with these expansions: each one's `extend_content`, cached."""
+    order = hook_order(names)
+    key = (id(content), order)
+    cached = _CONTENT_CACHE.get(key)
+    if cached is not None and cached[0] is content:
+        return cached[1]
+    extended = content
+    for name in order:
+        extended = EXPANSIONS[name].extend_content(extended)
+    _CONTENT_CACHE[key] = (content, extended)
+    # Extending an extended content again gives itself (a Game built from new_game's content).
+    _CONTENT_CACHE[(id(extended), order)] = (extended, extended)
+    return extended

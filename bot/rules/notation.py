@@ -23,7 +23,7 @@ Grammar (one verb, then its arguments; ids as in the data files, case-insensitiv
 | `mahiri`, then `copy viktor_fiesler` | Mahiri's action space: copy an officer, then act |
 
 Expansions add their own verbs with `register_verb` (The Leeghwater Project's are listed in
-`bot.rules.expansions.leeghwater`).
+`bot.rules.expansions.leeghwater`, The Nile Affair's in `bot.rules.expansions.nile`).
 
 Notation is a stored format: once released, the parser keeps accepting every form above.
 """

@@ -11,7 +11,9 @@ whatever expansions set up.
 The full game (rulebook "Full Game Player Setup"): the players draft their companies, officers
 and starting contracts (decisions before round 1); no wild basic tiles; all six base bonus
 tiles are shuffled and five placed; the Patent Office is in play. An expansion's
-`content_sets` add its boards, officers, bonus and advanced tiles to these pools. The 4/5-player map
+`content_sets` add its boards, officers, bonus, objective and advanced tiles and contracts to
+these pools (`extend_content` adds their data to the game's content), and a map of one of its
+sets may be played; any other expansion map is refused. The 4/5-player map
 (`map="five_player"`) may be chosen for 4 players (reference README, uncertainty 8).
 
 The introductory game (rulebook "Introductory Player Setup"): the four fixed pairings of
@@ -27,7 +29,7 @@ from __future__ import annotations
 from bot.rules.content import Content, load_content
 from bot.rules.draft import deal_draft, start_draft
 from bot.rules.engine import ENGINE_VERSION, Game
-from bot.rules.hooks import content_sets
+from bot.rules.hooks import content_sets, game_content
 from bot.rules.patent import deal_patent_office
 from bot.rules.prng import SplitMix64
 from bot.rules.state import NEUTRAL, Company, Dam, GameOptions, GameState
@@ -59,6 +61,14 @@ def check_options(options: GameOptions, content: Content) -> None:
     if options.map == "five_player" and options.players != 4:
         raise SetupError("the 4/5-player map is played by 4 players")
     from bot.rules.hooks import EXPANSIONS
+
+    map_set = content.maps[options.map].set
+    if map_set not in ("base", "five_player") and not any(
+        map_set in EXPANSIONS[name].content_sets
+        for name in options.expansions
+        if name in EXPANSIONS
+    ):
+        raise SetupError(f"the {options.map!r} map belongs to an expansion this game does not use")
 
     for name in options.expansions:
         if name not in EXPANSIONS:
@@ -101,6 +111,7 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     """Set up a new game and advance it to the first decision."""
     content = content or load_content()
     check_options(options, content)
+    content = game_content(content, options.expansions)
     full = options.setup == "full"
     sets = content_sets(options.expansions)
     rng = SplitMix64(options.seed)
@@ -124,16 +135,16 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     rng.shuffle(bonus)
     state.bonus_tiles = bonus[: content.costs.rounds]
 
-    objectives = [tile.id for tile in content.objective_tiles.values() if tile.set == "base"]
+    objectives = [tile.id for tile in content.objective_tiles.values() if tile.set in sets]
     rng.shuffle(objectives)
     state.objective = objectives[0]
 
-    nationals = [c.id for c in content.contracts_of_kind("national") if c.set == "base"]
+    nationals = [c.id for c in content.contracts_of_kind("national") if c.set in sets]
     rng.shuffle(nationals)
     state.national_offer = nationals[: options.players - 1]
 
     for level in PRIVATE_LEVELS:
-        pile = [c.id for c in content.contracts_of_kind(level) if c.set == "base"]
+        pile = [c.id for c in content.contracts_of_kind(level) if c.set in sets]
         rng.shuffle(pile)
         state.private_offer[level] = pile[:2]
         state.private_piles[level] = pile[2:]

@@ -7,6 +7,9 @@ failed post is retried with the store's back-off; items left over by a crash are
 next start-up. Exactly once: a commit writes one outbox row, and a row is marked sent once.
 A crash after the port posted but before `mark_sent` would post again after the lease: the
 port gets `outbox_id` so that it can deduplicate (Discord: use it as an enforced nonce).
+A sender that is cancelled (shut down) or hits an error mid-batch gives back the claims it
+did not settle, so that they are due at once rather than when their lease ends; one game's
+failed post does not hold up the other games' items of the same batch.
 """
 
 from __future__ import annotations
@@ -69,14 +72,46 @@ class OutboxSender:
         """Claim and deliver what is due now; return how many were delivered."""
         delivered = 0
         while True:
-            items = await self.store.claim_outbox(lease_ms=self.lease_ms)
+            items = await self._claim()
             if not items:
                 return delivered
-            for item in items:
-                if await self._deliver(item):
-                    delivered += 1
-                else:
-                    return delivered  # a failure: the rest waits for its back-off
+            failed = False
+            pending = list(items)
+            try:
+                while pending:
+                    # Each claimed item is a different game's (the store hands out a game's
+                    # oldest only), so one game's failure must not hold up the others.
+                    ok = await self._deliver(pending[0])
+                    pending.pop(0)
+                    delivered += ok
+                    failed = failed or not ok
+            finally:
+                # Cancelled or broken mid-batch: give back what was not delivered, or it
+                # would wait for its lease to end (forever, under a clock that stands still).
+                await self._release(pending)
+            if failed:
+                return delivered  # the failed items wait for their back-off
+
+    async def _claim(self) -> list[OutboxItem]:
+        """Claim due items; a cancellation during the claim gives them back."""
+        # The store finishes a transaction even when its caller is cancelled, so a claim
+        # can land after we stopped waiting for it: wait for it anyway and release it.
+        claim = asyncio.ensure_future(self.store.claim_outbox(lease_ms=self.lease_ms))
+        try:
+            return await asyncio.shield(claim)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await self._release(await claim)
+            raise
+
+    async def _release(self, items: list[OutboxItem]) -> None:
+        """Give claims back unsent (they are due again at once)."""
+        for item in items:
+            assert item.claim is not None
+            try:
+                await self.store.release_outbox(item.id, item.claim)
+            except Exception:  # the lease still ends: the item is only late
+                log.exception("could not release the claim on announcement %d", item.id)
 
     async def _deliver(self, item: OutboxItem) -> bool:
         assert item.claim is not None

@@ -22,6 +22,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.rules import Event, Game, RuleError, SetupError, new_game
 from bot.rules.engine import ENGINE_VERSION
+from bot.rules.hooks import EXPANSIONS
+from bot.rules.state import GameOptions
 from bot.service import quiet
 from bot.service.errors import (
     GameMovedOn,
@@ -74,6 +76,9 @@ log = logging.getLogger(__name__)
 UNCHANGED: Any = object()
 
 HOUR_MS = 3_600_000
+SETUPS = ("intro", "full")
+#: Display names of the expansions (the engine knows them by key only).
+EXPANSION_NAMES = {"leeghwater": "The Leeghwater Project"}
 #: What a skipped seat answers, in order of preference (else the first option).
 _SKIP_PREFERENCE = ("bank", "pass", "confirm")
 
@@ -232,6 +237,7 @@ class GameService:
         """Open a lobby in the actor's channel for up to `players`; the creator joins."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
+        expansions = self.check_new_game(players=players, setup=setup, expansions=expansions)
         try:
             new_game(engine_options_for(players, setup, map, expansions, seed))
         except (SetupError, RuleError, ValueError, KeyError) as exc:
@@ -261,10 +267,36 @@ class GameService:
                 "finish or abandon it first, or use another channel or thread."
             ) from None
         text = (
-            f"New Barrage game #{meta.id}: {players} players, {setup} setup. "
+            f"New Barrage game #{meta.id}: {players} players, {setup} setup"
+            f"{expansions_text(expansions)}. "
             f"<@{actor.user_id}> joined (1/{players}). Join it, then the creator starts it."
         )
         return Outcome(meta.id, meta.version, text, public=True)
+
+    @staticmethod
+    def check_new_game(
+        *, players: int, setup: str, expansions: Sequence[str] = ()
+    ) -> tuple[str, ...]:
+        """The expansion names to store (known, each once), or LobbyError saying what is wrong.
+
+        Cheap and without side effects, so a caller can check before it opens a thread.
+        """
+        if setup not in SETUPS:
+            raise LobbyError(f"Unknown setup '{setup}'; choose {' or '.join(SETUPS)}.")
+        if not 2 <= players <= 4:
+            raise LobbyError(f"A game has 2 to 4 players, not {players}.")
+        names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
+        known = sorted(EXPANSIONS)
+        for name in names:
+            if name not in EXPANSIONS:
+                raise LobbyError(
+                    f"Unknown expansion '{name}'; known: {', '.join(known) or 'none'}."
+                )
+            probe = GameOptions(players=players, setup=setup, expansions=names)
+            reason = EXPANSIONS[name].refuse(probe)
+            if reason is not None:
+                raise LobbyError(f"{reason}.")
+        return names
 
     async def join(self, actor: Actor) -> Outcome:
         """Join the lobby in the actor's channel."""
@@ -1104,6 +1136,13 @@ class GameService:
                 game = copy_game(loaded.game)  # type: ignore[arg-type]
             return await self._land(loaded, game, [], [], None, None, reason="import", header=text)
         return Outcome(meta.id, meta.version, text, public=True)
+
+
+def expansions_text(names: Sequence[str]) -> str:
+    """' with The Leeghwater Project' for a lobby message ('' without expansions)."""
+    if not names:
+        return ""
+    return " with " + " and ".join(EXPANSION_NAMES.get(n, n) for n in names)
 
 
 def engine_options_for(

@@ -118,8 +118,7 @@ class SqliteStore:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, Python adds nothing.
         db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
         try:
-            async with db.execute("PRAGMA journal_mode = WAL") as cur:
-                mode = await cur.fetchone()
+            mode = await _enable_wal(db, busy_timeout_ms)
             if mode is None or str(mode[0]).lower() != "wal":
                 log.warning("database %s: WAL mode unavailable (got %s)", path, mode)
             # NORMAL is safe in WAL mode: a crash of the process never loses a commit; a
@@ -553,6 +552,20 @@ class SqliteStore:
         """How long to wait before the next try after `attempts` failed ones."""
         return min(self._backoff_base * 2 ** max(attempts - 1, 0), self._backoff_cap)
 
+    async def release_outbox(self, item_id: int, claim: str) -> bool:
+        """Give an unsent claim back (see Store.release_outbox)."""
+
+        async def body(db: Db) -> bool:
+            cur = await db.execute(
+                "UPDATE outbox SET claim_token = NULL, claimed_until = NULL,"
+                " attempts = MAX(attempts - 1, 0)"
+                " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
+                (item_id, claim),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(body)
+
     async def retry_outbox(self, item_id: int, claim: str, error: str) -> int | None:
         """Release a failed announcement for a later retry (see Store.retry_outbox)."""
 
@@ -844,6 +857,26 @@ class SqliteStore:
             # a half-written backup behind, then pass the cancellation on.
             await copy
             raise
+
+
+async def _enable_wal(db: aiosqlite.Connection, busy_timeout_ms: int) -> Any:
+    """Switch to WAL, retrying while another process does the same.
+
+    Changing the journal mode needs an exclusive lock, and SQLite reports "database is
+    locked" for it at once instead of waiting in the busy handler when two processes open a
+    new file together; so this waits and retries for up to the busy timeout.
+    """
+    delay, waited = 0.01, 0.0
+    while True:
+        try:
+            async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                return await cur.fetchone()
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or waited * 1000 >= busy_timeout_ms:
+                raise
+        await asyncio.sleep(delay)
+        waited += delay
+        delay = min(delay * 2, 0.2)
 
 
 def _backup_file(source: str, dest: str) -> None:

@@ -29,3 +29,33 @@ def test_lookup_by_key_name_or_words() -> None:
     assert help_text("no such thing at all") is None
     assert [t.key for t in find_topics("wilhelm")] == ["officer:wilhelm_adler"]
     assert len(find_topics("")) == 25
+
+
+def test_the_leeghwater_project_has_topics_that_autocomplete_finds() -> None:
+    """The expansion, each External Work and Private Building, its company, officers, tiles."""
+    content = load_content()
+    keys = set(topics())
+    assert {f"work:{w}" for w in content.external_works} <= keys
+    assert {f"building:{b}" for b in content.private_buildings} <= keys
+    assert {f"bonus:{b}" for b in content.bonus_tiles} <= keys
+    lwp = content.leeghwater_setup
+    assert "The Leeghwater Project" in (help_text("leeghwater") or "")
+    assert "expansions:leeghwater" in (help_text("leeghwater") or "")
+    new_pieces = [
+        f"company:{lwp['company_added']}",
+        *(f"officer:{o}" for o in lwp["officers_added"]),
+        *(f"tile:{t.id}" for t in content.tiles.values() if t.set == "leeghwater"),
+        *(f"bonus:{b}" for b in lwp["bonus_tiles_added"]),
+    ]
+    for key in new_pieces:
+        assert "The Leeghwater Project" in topics()[key].text, key
+    assert "The Leeghwater Project" not in topics()["company:usa"].text
+    # What people type finds the topic.
+    assert [t.key for t in find_topics("netherlands")] == ["company:netherlands"]
+    assert [t.key for t in find_topics("leslie")][:1] == ["officer:leslie_spencer"]
+    assert "building:loan_agency" in [t.key for t in find_topics("loan agency")]
+    assert [t.key for t in find_topics("external work c3")] == ["work:C3"]
+    assert "tile:basic_building" in [t.key for t in find_topics("basic_building")]
+    cofferdam = help_text("Private Building: Cofferdam") or ""
+    assert "2 excavators + 1 mixer" in cofferdam and "3 VP" in cofferdam
+    assert "1 excavator" in (help_text("work:A1") or "")

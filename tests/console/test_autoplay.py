@@ -33,3 +33,48 @@ def test_autoplay_two_players_reaches_final_scoring(tmp_path: Path) -> None:
     assert "1. " in result.stdout and "VP" in result.stdout
     pngs = sorted(out.glob("*.png"))
     assert pngs and pngs[0].read_bytes().startswith(b"\x89PNG")
+
+
+def run_console(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot console ARGS`, captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "console", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_autoplay_leeghwater_three_players_reaches_final_scoring(tmp_path: Path) -> None:
+    out = tmp_path / "images"
+    result = run_console(
+        "--autoplay",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--out",
+        str(out),
+        "--setup",
+        "full",
+        "--expansions",
+        "leeghwater",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "(finished)" in result.stdout
+    # The expansion's VP show in the final score: its buildings and its works.
+    assert "private buildings +" in result.stdout and "external works +" in result.stdout
+    assert sorted(out.glob("*.png"))
+
+
+def test_expansion_refusals_are_one_line_with_status_2() -> None:
+    unknown = run_console("--autoplay", "--setup", "full", "--expansions", "nile")
+    intro = run_console("--autoplay", "--setup", "intro", "--expansions", "leeghwater")
+    assert unknown.returncode == 2 and intro.returncode == 2
+    assert unknown.stderr.strip().splitlines() == [
+        "barrage-bot console: error: Unknown expansion 'nile'; known: leeghwater."
+    ]
+    [line] = intro.stderr.strip().splitlines()
+    assert line.startswith("barrage-bot console: error: ") and "full game only" in line
+    assert unknown.stdout == intro.stdout == ""

@@ -59,6 +59,10 @@ class Ledger:
                 self.water_in += event.amount
             elif event.kind == "drop_placed":
                 self.water_in += 1
+            elif event.kind == "drop_added":
+                self.water_in += event.amount  # a drop from the supply straight into a dam
+            elif event.kind == "drop_removed":
+                self.water_out += event.amount  # a drop leaves a dam for the supply (irrigation)
             elif event.kind == "water":
                 if event.source not in ("water-flow", "released"):
                     self.water_in += 1  # a new drop placed straight into the river

@@ -283,6 +283,20 @@ async def test_outbox_claim_expires_after_lease(
     assert await other_store.mark_sent(taken.id, taken.claim, 2)
 
 
+async def test_outbox_release_gives_a_claim_back_unused(store: Store, clock: FakeClock) -> None:
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
+    [item] = await store.claim_outbox()
+    assert await store.release_outbox(item.id, item.claim)
+    assert not await store.release_outbox(item.id, item.claim)  # the claim is gone
+    [again] = await store.claim_outbox()  # due at once: the clock did not move
+    assert again.id == item.id and again.attempts == 1 and again.claim != item.claim
+    assert not await store.mark_sent(item.id, item.claim, 1)
+    assert await store.mark_sent(again.id, again.claim, 2)
+    assert not await store.release_outbox(again.id, again.claim)  # sent stays sent
+    assert await store.pending_outbox(game.id) == []
+
+
 async def test_outbox_posts_a_games_announcements_in_order(store: Store) -> None:
     a = await new_game(store, channel_id=1)
     b = await new_game(store, channel_id=2)

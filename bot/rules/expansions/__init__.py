@@ -2,4 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules.expansions import leeghwater  # noqa: F401
+from bot.rules.expansions import (
+    leeghwater,  # noqa: F401
+    nile,  # noqa: F401
+)

@@ -25,6 +25,7 @@ Decisions of ours where the texts are silent:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.rules.actions import place_engineers
@@ -167,6 +168,11 @@ def action_cost(game: Game, tile: str) -> int:
     return game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
 
 
+# Effect key of another expansion's Private Building -> whether its action can be performed
+# (company, budget); keys not listed here or below are always possible.
+EFFECT_POSSIBLE: dict[str, Callable[[Game, str, int], bool]] = {}
+
+
 def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool:
     """True when the building's action can be performed with `budget` credits."""
     effect = game.content.private_buildings[tile].action_effect
@@ -174,6 +180,9 @@ def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool
     company = game.company(company_id)
     if budget < 0:
         return False
+    for key, check in EFFECT_POSSIBLE.items():
+        if key in effect:
+            return check(game, company_id, budget)
     if "place_drop_in_dam" in effect:
         return bool(drop_targets(game, company_id, neutral=True, exclude=None))
     if "produce" in effect:

@@ -1,0 +1,125 @@
+"""The Nile Affair (`GameOptions(map="nile", expansions=("nile",))`, with or without Leeghwater).
+
+Everything comes through the engine's hook points (`bot.rules.hooks`); the base game knows
+none of it. Modules: `board` (content, setup, the Nile's extra drops, the zones, irrigation
+scoring, the objective and bonus tiles, the position table) and `irrigation` (the action, the
+Pumping Station, token activation, the new rewards).
+
+The map. The expansion does not set the map: a game is created with `map="nile"` (the
+options are fixed for a game's life and the base setup reads the map before any expansion
+hook runs), and the expansion refuses any other map; the base setup refuses the Nile map
+without the expansion (the map's content set).
+
+Setup (rulebook "Overall Setup"): the content set "nile" adds contracts 216/316/416 to the
+private piles, the bonus tile `irrigation_tokens` to the bonus tiles drawn (5 of them) and the
+objective `dams_on_irrigated_basins` to the objective tiles drawn (1); `extend_content` puts
+the river source tokens RS1-RS8 in place of the headstream tiles; `board.setup_board` deals
+the irrigation stacks and the scoring tokens and, with Leeghwater, thins the External Works
+piles (the Pumping Station and A7/B7/C7 joined Leeghwater's pools through the content set).
+Both the introductory and the full setup may be used ("Use all base game setup rules").
+
+The round: 2 more drops on HB (the Nile's headwaters) in rounds 1-4; the irrigation action
+and token activation (`irrigation`); after the base scoring of every round, irrigation
+scoring (`board.round_scoring`).
+
+Notation: `irrigate IZ_M_A1`, `drain D2U` / `drain none`, `irrigation IM3`, `activate IM3`,
+`choose 1`, `flip IM3` / `flip none`; the Pumping Station is Leeghwater's `use
+pumping_station`.
+
+Decisions where the texts are silent (besides those in the modules' docstrings):
+- Not combinable with The Colorado Connection (nile.toml, reconstructed): refused.
+- Leeghwater's setup runs before the Nile's (`setup_after`) whatever the order of
+  `expansions`, so the works removed come from piles that hold A7/B7/C7.
+- External Works cost and reward data, the Pumping Station's cost, VP and spaces are the
+  reconstructed values of nile.toml.
+- Which rules rest on reconstructed data: the map (basins, which basins connect to which
+  zone, HB feeding basin 2), the river source tokens' drops, the extra drops' rounds, every
+  token's irrigation points and the energy/VP/private-contract token types, the empty
+  spaces' VP, IS5's penalty (never applied: nothing scores after round 5), contracts' ids and
+  energy, the works' piles and costs, the Pumping Station's data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.rules.content import Content
+from bot.rules.engine import Game, Task
+from bot.rules.expansions.leeghwater.buildings import EFFECT_POSSIBLE
+from bot.rules.expansions.nile import board, irrigation
+from bot.rules.hooks import Expansion, register_expansion
+from bot.rules.options import Option
+from bot.rules.prng import SplitMix64
+from bot.rules.state import Company, GameOptions
+
+
+@register_expansion
+class Nile(Expansion):
+    """The Nile Affair."""
+
+    name = board.KEY
+    content_sets = (board.KEY,)
+    setup_after = (board.LEEGHWATER,)
+
+    @classmethod
+    def extend_content(cls, content: Content) -> Content:
+        return board.extend_content(content)
+
+    @classmethod
+    def refuse(cls, options: GameOptions) -> str | None:
+        if options.map != board.MAP:
+            return "The Nile Affair is played on the Nile board: create the game with map='nile'"
+        if "colorado" in options.expansions:
+            return "The Nile Affair and The Colorado Connection each replace the board"
+        return None
+
+    def setup(self, game: Game, rng: SplitMix64) -> None:
+        board.setup_board(game, rng)
+
+    def new_company(self, game: Game, company: Company) -> None:
+        board.new_company(game, company)
+
+    def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
+        board.load_position(game, section)
+
+    def river_sources(self, game: Game) -> None:
+        board.river_sources(game)
+
+    def turn_options(self, game: Game, company_id: str) -> list[Option]:
+        return irrigation.action_options(game, company_id) + irrigation.before_main_options(
+            game, company_id
+        )
+
+    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
+        how = option.get("nile")
+        if how == "irrigate":
+            irrigation.perform_irrigate(game, company_id, option.get("irrigation_space"))
+        elif how == "activate":
+            irrigation.activate_before_main(game, company_id, option.get("token"))
+        else:
+            return False
+        return True
+
+    def confirm_options(self, game: Game, entry: Task) -> list[Option]:
+        return irrigation.confirm_options(game, entry)
+
+    def perform_confirm_option(self, game: Game, entry: Task, option: Option) -> bool:
+        if option.get("nile") != "activate":
+            return False
+        irrigation.activate(game, entry["player"], option.get("token"), entry)
+        return True
+
+    def apply_reward_part(
+        self, game: Game, company_id: str, key: str, value: Any, source: str, tasks: list[Task]
+    ) -> bool:
+        return irrigation.apply_reward_part(game, company_id, key, value, source, tasks)
+
+    def round_scoring(self, game: Game) -> None:
+        board.round_scoring(game)
+
+    def objective_count(self, game: Game, objective: str, company_id: str) -> int | None:
+        return board.objective_count(game, objective, company_id)
+
+
+EFFECT_POSSIBLE["irrigate_from_any_own_dam"] = irrigation.pumping_possible
