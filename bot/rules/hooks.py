@@ -14,11 +14,18 @@ and the engine calls its hooks at these points:
 | `turn_options(game, company)` / `perform_turn_option(...)` | listing and taking a turn's actions (new action spaces) |
 | `action_possible`, `perform_effect`, `apply_reward_part` | new effect and reward keys |
 | `tile_builds`, `dam_capacity`, `contract_limit` | officer and tile effects that bend base rules |
+| `structure_spaces` | where a structure kind may go, narrowed (e.g. no Elevation on a dam with a Bridge) |
 | `after_production`, `income`, `extra_turn` | ability hooks in the flow of a round |
 | `engineers_placed` | engineers go onto an action space (officers who care which pieces they are) |
 | `contract_fulfilled` | a contract was fulfilled by a `fulfil_contract` decision |
 | `copy_ends` | Mahiri Sekibo's copy of an officer ends (end of her turn's action) |
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
+| `map` (class attribute) | the map the expansion is played on: a game left on map "base" gets it |
+
+Expansions are set up and asked in the order they are registered (the import order of
+`bot.rules.expansions`), whatever order `GameOptions.expansions` names them in, so an
+expansion that builds on another's components (Colorado's Heliport on Leeghwater's board)
+is imported after it and finds them in place.
 
 Other extension points, which are registries rather than methods:
 - new task kinds (decisions or automatic steps): `bot.rules.engine.task`;
@@ -52,6 +59,8 @@ class Expansion:
     # Content sets (the data files' `set`) whose boards, officers, bonus and advanced tiles join
     # the base game's pools in a game with this expansion.
     content_sets: tuple[str, ...] = ()
+    # The map this expansion is played on ("" when it uses whatever map the game chose).
+    map = ""
 
     @classmethod
     def refuse(cls, options: GameOptions) -> str | None:
@@ -112,6 +121,12 @@ class Expansion:
         """A dam's capacity after this expansion's effects."""
         return capacity
 
+    def structure_spaces(
+        self, game: Game, company_id: str, kind: str, constraint: Task, spaces: list[str]
+    ) -> list[str]:
+        """The spaces where this structure kind may go now (by default those given)."""
+        return spaces
+
     def contract_limit(self, game: Game, company_id: str, limit: int) -> int:
         """How many face-up contracts a company may hold."""
         return limit
@@ -160,5 +175,6 @@ def content_sets(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def active_expansions(names: Iterable[str]) -> tuple[Expansion, ...]:
-    """Instances of the named expansions, in the order given."""
-    return tuple(EXPANSIONS[name]() for name in names)
+    """Instances of the named expansions, in registration order."""
+    chosen = set(names)
+    return tuple(cls() for name, cls in EXPANSIONS.items() if name in chosen)

@@ -20,9 +20,16 @@ a random subset), and the first turn order is random — the rulebook's table fi
 do not have (reference uncertainty 13), so a random one stands in for it. Each company gets
 the four basic technology tiles plus the wild tile, no Patent Office, and the bonus tile for
 advanced technology is left out.
+
+Expansions (`bot.rules.hooks`): their `content_sets` add bonus tiles, the objective tile and
+private contracts of those sets to the shuffled pools. An expansion with its own map
+(`Expansion.map`) puts a game left on the default "base" map onto it (`resolve_options`); a
+map that belongs to an expansion's set is refused without that expansion.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.rules.content import Content, load_content
 from bot.rules.draft import deal_draft, start_draft
@@ -48,6 +55,19 @@ def maps_for(players: int) -> list[str]:
     return ["base", "five_player"] if players == 4 else ["base"]
 
 
+def resolve_options(options: GameOptions) -> GameOptions:
+    """The options a game is set up with: an expansion's own map replaces the default map."""
+    from bot.rules.hooks import EXPANSIONS
+
+    if options.map != "base":
+        return options
+    for name in options.expansions:
+        cls = EXPANSIONS.get(name)
+        if cls is not None and cls.map:
+            return replace(options, map=cls.map)
+    return options
+
+
 def check_options(options: GameOptions, content: Content) -> None:
     """Refuse impossible options with a clear message."""
     if not 2 <= options.players <= 4:
@@ -67,6 +87,9 @@ def check_options(options: GameOptions, content: Content) -> None:
         reason = EXPANSIONS[name].refuse(options)
         if reason:
             raise SetupError(reason)
+    owner = content.maps[options.map].set
+    if owner in EXPANSIONS and owner not in options.expansions:
+        raise SetupError(f"the {options.map} map belongs to the {owner} expansion; choose it too")
 
 
 def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> None:
@@ -100,6 +123,7 @@ def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> N
 def new_game(options: GameOptions, content: Content | None = None) -> Game:
     """Set up a new game and advance it to the first decision."""
     content = content or load_content()
+    options = resolve_options(options)
     check_options(options, content)
     full = options.setup == "full"
     sets = content_sets(options.expansions)
@@ -124,7 +148,7 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     rng.shuffle(bonus)
     state.bonus_tiles = bonus[: content.costs.rounds]
 
-    objectives = [tile.id for tile in content.objective_tiles.values() if tile.set == "base"]
+    objectives = [tile.id for tile in content.objective_tiles.values() if tile.set in sets]
     rng.shuffle(objectives)
     state.objective = objectives[0]
 
@@ -133,7 +157,7 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     state.national_offer = nationals[: options.players - 1]
 
     for level in PRIVATE_LEVELS:
-        pile = [c.id for c in content.contracts_of_kind(level) if c.set == "base"]
+        pile = [c.id for c in content.contracts_of_kind(level) if c.set in sets]
         rng.shuffle(pile)
         state.private_offer[level] = pile[:2]
         state.private_piles[level] = pile[2:]

@@ -24,6 +24,7 @@ from typing import Any
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.hooks import content_sets
 from bot.rules.patent import PILES, SLOTS, draw_tiles
 from bot.rules.prng import SplitMix64
 from bot.rules.state import Company
@@ -50,12 +51,14 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
     content = game.content
     state = game.state
     setup = content.leeghwater_setup
+    # Another expansion's tiles (its `set`) join only when that expansion is in play too.
+    sets = content_sets(state.options.expansions)
     piles: dict[str, list[str]] = {}
     for pile in setup["external_work_piles"]:
-        tiles = [w.id for w in content.external_works.values() if w.pile == pile]
+        tiles = [w.id for w in content.external_works.values() if w.pile == pile and w.set in sets]
         rng.shuffle(tiles)
         piles[pile] = tiles
-    buildings = [b.id for b in content.private_buildings.values() if b.set == KEY]
+    buildings = [b.id for b in content.private_buildings.values() if b.set in sets]
     rng.shuffle(buildings)
     buildings = buildings[: setup["private_buildings_in_game"]]
     players = state.options.players
