@@ -22,10 +22,10 @@ and the engine calls its hooks at these points:
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
 | `map` (class attribute) | the map the expansion is played on: a game left on map "base" gets it |
 
-Expansions are set up and asked in the order they are registered (the import order of
-`bot.rules.expansions`), whatever order `GameOptions.expansions` names them in, so an
-expansion that builds on another's components (Colorado's Heliport on Leeghwater's board)
-is imported after it and finds them in place.
+Expansions are set up and asked in the order they are registered, whatever order
+`GameOptions.expansions` names them in; an expansion that builds on another's components
+(Colorado's Heliport on Leeghwater's board) imports that expansion first, so it is registered
+first and its setup has run.
 
 Other extension points, which are registries rather than methods:
 - new task kinds (decisions or automatic steps): `bot.rules.engine.task`;

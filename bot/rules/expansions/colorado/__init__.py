@@ -45,6 +45,9 @@ from typing import Any
 
 from bot.rules.actions import TURN_ACTION_REASONS
 from bot.rules.engine import Game, Task
+
+# Registered first, so that its setup runs before Colorado's (which builds on its board).
+from bot.rules.expansions import leeghwater  # noqa: F401
 from bot.rules.expansions.colorado import board, bridges, effects, settlements
 from bot.rules.hooks import Expansion, register_expansion
 from bot.rules.options import Option
