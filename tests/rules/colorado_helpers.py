@@ -10,9 +10,7 @@ from tests.rules.full_helpers import own_dam, prepare
 CO = ("colorado",)
 
 
-def drafted_colorado(
-    players: int = 4, seed: int = 3, expansions: tuple[str, ...] = CO
-) -> Game:
+def drafted_colorado(players: int = 4, seed: int = 3, expansions: tuple[str, ...] = CO) -> Game:
     """A full Colorado game after the draft (first options), with no dams on the map."""
     game = new_game(GameOptions(players=players, setup="full", seed=seed, expansions=expansions))
     while game.state.phase == "draft":
