@@ -1,5 +1,6 @@
-"""Soak test: thousands of seeded random games (introductory, full, and every third one with
-The Leeghwater Project) with every invariant checked after each action.
+"""Soak test: thousands of seeded random games (introductory, full, every third one with
+The Leeghwater Project, and a fifth of the others with The Colorado Connection, half of those
+with Leeghwater too) with every invariant checked after each action.
 
 Run before resolving engine work: .venv/bin/python bench/soak.py [games] [first_seed]
 """
@@ -30,6 +31,11 @@ def main() -> None:
                 # since seed % 3 is fixed here).
                 players = 2 + (seed // 3) % 3
                 random_full_game(players, seed, expansions=("leeghwater",))
+            elif seed % 5 == 1:
+                # The Colorado Connection (its own map), with Leeghwater on every other one.
+                players = 2 + (seed // 5) % 3
+                both = ("leeghwater", "colorado") if (seed // 15) % 2 else ("colorado",)
+                random_full_game(players, seed, expansions=both)
             elif seed % 2:
                 random_full_game(players, seed)  # the full game's own invariants
             else:

@@ -38,8 +38,8 @@ def test_worked_example_bridge_cost_and_no_elevation_afterwards() -> None:
     assert "D2L" in structure_spaces(game, green, elevation, {"lift_bridge": True})
 
 
-def test_cost_sequence_1_3_5_7_and_engineer_stays_on_the_site() -> None:
-    game, a, b = _game()
+def test_cost_sequence_1_3_5_7() -> None:
+    game, _a, b = _game()
     costs = [bridge_cost(game, "CS_M")]
     for space, tile in (("D1L", "BR1"), ("D2L", "BR2"), ("D3L", "BR3")):
         bridged(game, b, space, tile)
@@ -63,7 +63,7 @@ def test_only_own_dams_of_the_area_in_a_basin_without_a_bridge() -> None:
     own_dam(game, a, "D4U")
     game = ready(game, a)
     events = play(game, "site CS_M")  # one tile, one dam: placed without asking
-    assert [e.data["notation"] for e in events if e.kind == "auto"][0] == "bridge BR5 D4U"
+    assert next(e.data["notation"] for e in events if e.kind == "auto") == "bridge BR5 D4U"
     assert board(game)["bridges"] == {"D1U": "BR1", "D4U": "BR5"}
 
 
