@@ -88,3 +88,27 @@ def test_introductory_setup_leaves_the_bridges_bonus_tile_out() -> None:
         game = new_game(GameOptions(players=2, seed=seed, expansions=CO))
         assert "bridges" not in game.state.bonus_tiles
         assert game.map.id == "colorado"
+
+
+def test_position_table_and_illegal_move_reasons() -> None:
+    from bot.rules import IllegalMove
+    from bot.rules.position import load_position
+
+    game = load_position(
+        '[game]\nsetup = "full"\nplayers = 2\nexpansions = ["colorado"]\n'
+        'turn_order = ["usa", "italy"]\n'
+        '[map]\nD1L = { owner = "usa", level = 1, water = 0 }\n'
+        '[colorado]\nsites = { CS_M = ["BR5"] }\nbridges = { D1L = "BR1" }\n'
+        'settlements = { S_M1 = "SB7" }\n'
+    )
+    board = game.state.extra["colorado"]
+    assert board["bridges"] == {"D1L": "BR1"} and board["sites"]["CS_M"] == ["BR5"]
+    assert board["settlements"]["S_M1"] == "SB7"
+    with pytest.raises(IllegalMove, match="Bridge"):
+        game.apply("site CS_H", "usa")
+    plain = new_game(GameOptions(players=2, setup="full", seed=1))
+    while plain.state.phase == "draft":
+        decision = plain.decision()
+        plain.apply(decision.options[0], decision.player)
+    with pytest.raises(IllegalMove, match="Colorado Connection"):
+        plain.apply("settle S_M1", plain.decision().player)
