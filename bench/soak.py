@@ -1,6 +1,7 @@
 """Soak test: thousands of seeded random games (introductory, full, every third one with
-The Leeghwater Project, every fifth one on the Nile with The Nile Affair, half of those with
-Leeghwater too) with every invariant checked after each action.
+The Leeghwater Project, every fifth one on the Nile with The Nile Affair, a fifth of the
+others with The Colorado Connection; half of those with Leeghwater too) with every invariant
+checked after each action.
 
 Run before resolving engine work: .venv/bin/python bench/soak.py [games] [first_seed]
 """
@@ -37,6 +38,11 @@ def main() -> None:
                 # since seed % 3 is fixed here).
                 players = 2 + (seed // 3) % 3
                 random_full_game(players, seed, expansions=("leeghwater",))
+            elif seed % 5 == 1:
+                # The Colorado Connection (its own map), with Leeghwater on every other one.
+                players = 2 + (seed // 5) % 3
+                both = ("leeghwater", "colorado") if (seed // 15) % 2 else ("colorado",)
+                random_full_game(players, seed, expansions=both)
             elif seed % 2:
                 random_full_game(players, seed)  # the full game's own invariants
             else:

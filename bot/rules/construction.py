@@ -280,6 +280,16 @@ def _two_kind_payments(game: Game, company_id: str, cost: Cost, budget: int) -> 
     return out
 
 
+def structure_spaces(
+    game: Game, company_id: str, kind: StructureKind, constraint: Task
+) -> list[str]:
+    """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
+    spaces = kind.spaces(game, company_id, constraint)
+    for expansion in game.expansions:
+        spaces = expansion.structure_spaces(game, company_id, kind.name, constraint, spaces)
+    return spaces
+
+
 def kinds_in_play(game: Game) -> list[StructureKind]:
     """Structure kinds of the base game and of this game's expansions."""
     active = set(game.state.options.expansions)
@@ -342,7 +352,7 @@ def build_choices(
             continue
         # Tiles without a cost rule share the printed costs: cost each rule once.
         modifiers = list(dict.fromkeys(TILE_COSTS.get(use.acts_as) for use in uses))
-        for space in kind.spaces(game, company_id, {}):
+        for space in structure_spaces(game, company_id, kind, {}):
             printed = kind.costs(game, company_id, space)
             best = None
             for modifier in modifiers:
@@ -536,7 +546,7 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
     if company.placed.get(kind.name, 0) >= kind.pieces(game):
         return []
     options = []
-    for space in kind.spaces(game, company_id, entry):
+    for space in structure_spaces(game, company_id, kind, entry):
         fee = kind.costs(game, company_id, space)[0].fee
         if fee > company.credits:
             continue

@@ -1527,6 +1527,63 @@ def _check_expansion(f: _File) -> Mapping[str, Any]:
     return freeze(f.data)
 
 
+def _join_expansion_rows(
+    f: _File,
+    contracts: dict[int, Contract],
+    works: dict[str, ExternalWork],
+    buildings: dict[str, PrivateBuilding],
+) -> None:
+    """An expansion rules file's [[private_contract]], [[external_work]] and
+    [[private_building]] rows join the shared tables, marked with their `set` (setups draw
+    only the sets in play, so a game without the expansion never sees them)."""
+    ranges = {"green": (200, 299), "yellow": (300, 399), "red": (400, 499)}
+    for r in f.rows("private_contract") if "private_contract" in f.data else []:
+        w = f"[[private_contract]] {r.get('id')}"
+        level = f.one_of(r, w, "level", tuple(ranges))
+        cid = f.int_in(r, w, "id", *ranges[level])
+        if cid in contracts:
+            raise f.fail(w, f"contract {cid} already exists")
+        contracts[cid] = Contract(
+            id=cid,
+            kind=level,
+            energy=f.int_in(r, w, "energy", 1, 30),
+            reward=f.reward(r, w, "reward"),
+            set=f.one_of(r, w, "set", SETS),
+        )
+    for r in f.rows("external_work") if "external_work" in f.data else []:
+        w = f"[[external_work]] {r.get('id')}"
+        if r["id"] in works:
+            raise f.fail(w, "External Work already exists")
+        works[r["id"]] = ExternalWork(
+            id=r["id"],
+            pile=f.one_of(r, w, "pile", ("A", "B", "C")),
+            cost=_machinery(f, r, w, "cost"),
+            reward=f.reward(r, w, "reward"),
+            set=f.one_of(r, w, "set", SETS),
+        )
+    for r in f.rows("private_building") if "private_building" in f.data else []:
+        w = f"[[private_building]] {r.get('id')}"
+        if r["id"] in buildings:
+            raise f.fail(w, "Private Building already exists")
+        spaces = tuple(
+            BuildingActionSpace(
+                engineers=f.int_in(s, w, "engineers", 1, 5),
+                extra_credits=f.int_in(s, w, "extra_credits", 0, 10),
+            )
+            for s in f.get(r, w, "action_spaces", list)
+        )
+        buildings[r["id"]] = PrivateBuilding(
+            id=r["id"],
+            name=f.get(r, w, "name", str),
+            cost=_machinery(f, r, w, "cost"),
+            vp=f.int_in(r, w, "vp", 0, 20),
+            action_effect=f.reward(r, w, "action_effect"),
+            action_spaces=spaces,
+            set=f.one_of(r, w, "set", SETS),
+            action_text=f.get(r, w, "action", str, ""),
+        )
+
+
 # ---------------------------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------------------------
@@ -1643,6 +1700,8 @@ def build_content(files: Mapping[str, str]) -> Content:
 
     colorado = _guarded(f["colorado.toml"], _check_expansion)
     nile = _guarded(f["nile.toml"], _check_expansion)
+    # Colorado's contracts, External Works and Heliport join the shared tables (set "colorado").
+    _guarded(f["colorado.toml"], _join_expansion_rows, contracts, works, buildings)
     for name, exp in (("colorado.toml", colorado), ("nile.toml", nile)):
         setup = exp.get("setup", EMPTY)
         if setup.get("bonus_tile_added") not in bonus:

@@ -16,6 +16,7 @@ and the engine calls its hooks at these points:
 | `turn_options(game, company)` / `perform_turn_option(...)` | listing and taking a turn's actions (new action spaces) |
 | `action_possible`, `perform_effect`, `apply_reward_part` | new effect and reward keys |
 | `tile_builds`, `dam_capacity`, `contract_limit` | officer and tile effects that bend base rules |
+| `structure_spaces` | where a structure kind may go, narrowed (e.g. no Elevation on a dam with a Bridge) |
 | `after_production`, `income`, `extra_turn` | ability hooks in the flow of a round |
 | `river_sources(game)` | each round, after the headstream tiles' drops are placed (extra drops) |
 | `confirm_options(game, entry)` / `perform_confirm_option(...)` | free actions offered beside Confirm, after the turn's main action |
@@ -23,6 +24,12 @@ and the engine calls its hooks at these points:
 | `contract_fulfilled` | a contract was fulfilled by a `fulfil_contract` decision |
 | `copy_ends` | Mahiri Sekibo's copy of an officer ends (end of her turn's action) |
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
+| `map` (class attribute) | the map the expansion is played on: a game left on map "base" gets it |
+
+Expansions are set up and asked in the order they are registered, whatever order
+`GameOptions.expansions` names them in; an expansion that builds on another's components
+(Colorado's Heliport on Leeghwater's board) imports that expansion first, so it is registered
+first and its setup has run.
 
 Other extension points, which are registries rather than methods:
 - new task kinds (decisions or automatic steps): `bot.rules.engine.task`;
@@ -63,6 +70,9 @@ class Expansion:
     def extend_content(cls, content: Content) -> Content:
         """The content of a game with this expansion (new contracts, works, tiles...)."""
         return content
+
+    # The map this expansion is played on ("" when it uses whatever map the game chose).
+    map = ""
 
     @classmethod
     def refuse(cls, options: GameOptions) -> str | None:
@@ -122,6 +132,12 @@ class Expansion:
     def dam_capacity(self, game: Game, space_id: str, dam: Dam, capacity: int) -> int:
         """A dam's capacity after this expansion's effects."""
         return capacity
+
+    def structure_spaces(
+        self, game: Game, company_id: str, kind: str, constraint: Task, spaces: list[str]
+    ) -> list[str]:
+        """The spaces where this structure kind may go now (by default those given)."""
+        return spaces
 
     def contract_limit(self, game: Game, company_id: str, limit: int) -> int:
         """How many face-up contracts a company may hold."""

@@ -22,8 +22,9 @@ Grammar (one verb, then its arguments; ids as in the data files, case-insensitiv
 | `build_free`, `pass` | build with an engineer-free tile; stop acting with no engineers left |
 | `mahiri`, then `copy viktor_fiesler` | Mahiri's action space: copy an officer, then act |
 
-Expansions add their own verbs with `register_verb` (The Leeghwater Project's are listed in
-`bot.rules.expansions.leeghwater`, The Nile Affair's in `bot.rules.expansions.nile`).
+Expansions add their own verbs with `register_verb` (listed in the docstrings of
+`bot.rules.expansions.leeghwater`, `bot.rules.expansions.nile` and
+`bot.rules.expansions.colorado`).
 
 Notation is a stored format: once released, the parser keeps accepting every form above.
 """

@@ -22,9 +22,16 @@ a random subset), and the first turn order is random — the rulebook's table fi
 do not have (reference uncertainty 13), so a random one stands in for it. Each company gets
 the four basic technology tiles plus the wild tile, no Patent Office, and the bonus tile for
 advanced technology is left out.
+
+Expansions (`bot.rules.hooks`): their `content_sets` add bonus tiles, the objective tile and
+private contracts of those sets to the shuffled pools. An expansion with its own map
+(`Expansion.map`) puts a game left on the default "base" map onto it (`resolve_options`); a
+map that belongs to an expansion's set is refused without that expansion.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.rules.content import Content, load_content
 from bot.rules.draft import deal_draft, start_draft
@@ -50,6 +57,19 @@ def maps_for(players: int) -> list[str]:
     return ["base", "five_player"] if players == 4 else ["base"]
 
 
+def resolve_options(options: GameOptions) -> GameOptions:
+    """The options a game is set up with: an expansion's own map replaces the default map."""
+    from bot.rules.hooks import EXPANSIONS
+
+    if options.map != "base":
+        return options
+    for name in options.expansions:
+        cls = EXPANSIONS.get(name)
+        if cls is not None and cls.map:
+            return replace(options, map=cls.map)
+    return options
+
+
 def check_options(options: GameOptions, content: Content) -> None:
     """Refuse impossible options with a clear message."""
     if not 2 <= options.players <= 4:
@@ -62,14 +82,6 @@ def check_options(options: GameOptions, content: Content) -> None:
         raise SetupError("the 4/5-player map is played by 4 players")
     from bot.rules.hooks import EXPANSIONS
 
-    map_set = content.maps[options.map].set
-    if map_set not in ("base", "five_player") and not any(
-        map_set in EXPANSIONS[name].content_sets
-        for name in options.expansions
-        if name in EXPANSIONS
-    ):
-        raise SetupError(f"the {options.map!r} map belongs to an expansion this game does not use")
-
     for name in options.expansions:
         if name not in EXPANSIONS:
             known = ", ".join(sorted(EXPANSIONS)) or "none yet"
@@ -77,6 +89,12 @@ def check_options(options: GameOptions, content: Content) -> None:
         reason = EXPANSIONS[name].refuse(options)
         if reason:
             raise SetupError(reason)
+    owner = content.maps[options.map].set
+    if owner in EXPANSIONS and owner not in options.expansions:
+        raise SetupError(
+            f"the {options.map} map belongs to the {owner} expansion this game does not use; "
+            "choose it too"
+        )
 
 
 def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> None:
@@ -110,6 +128,7 @@ def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> N
 def new_game(options: GameOptions, content: Content | None = None) -> Game:
     """Set up a new game and advance it to the first decision."""
     content = content or load_content()
+    options = resolve_options(options)
     check_options(options, content)
     content = game_content(content, options.expansions)
     full = options.setup == "full"

@@ -69,11 +69,11 @@ def test_autoplay_leeghwater_three_players_reaches_final_scoring(tmp_path: Path)
 
 
 def test_expansion_refusals_are_one_line_with_status_2() -> None:
-    unknown = run_console("--autoplay", "--setup", "full", "--expansions", "nile")
+    unknown = run_console("--autoplay", "--setup", "full", "--expansions", "atlantis")
     intro = run_console("--autoplay", "--setup", "intro", "--expansions", "leeghwater")
     assert unknown.returncode == 2 and intro.returncode == 2
     assert unknown.stderr.strip().splitlines() == [
-        "barrage-bot console: error: Unknown expansion 'nile'; known: leeghwater."
+        "barrage-bot console: error: Unknown expansion 'atlantis'; known: colorado, leeghwater, nile."
     ]
     [line] = intro.stderr.strip().splitlines()
     assert line.startswith("barrage-bot console: error: ") and "full game only" in line

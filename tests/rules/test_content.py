@@ -189,13 +189,16 @@ def test_officers_and_tiles(c: Content) -> None:
 
 
 def test_contracts(c: Content) -> None:
-    """55 contracts: 4 starting, 6 national, 15 of each colour."""
-    assert len(c.contracts) == 55
+    """55 base contracts: 4 starting, 6 national, 15 of each colour; Colorado adds 3."""
+    base = [contract for contract in c.contracts.values() if contract.set == "base"]
+    assert len(base) == 55
     counts = {
-        kind: len(c.contracts_of_kind(kind))
+        kind: sum(1 for contract in base if contract.kind == kind)
         for kind in ("starting", "national", "green", "yellow", "red")
     }
     assert counts == {"starting": 4, "national": 6, "green": 15, "yellow": 15, "red": 15}
+    colorado = {cid for cid, contract in c.contracts.items() if contract.set == "colorado"}
+    assert colorado == {215, 315, 415}
     assert c.contracts[209].energy == 3
     assert dict(c.contracts[209].reward) == {"vp": 4, "credits": 2}
     assert c.contracts[305].reward["build_base_in_areas"] == ("plain", "hill")
@@ -284,10 +287,12 @@ def test_costs_and_setup_tables(c: Content) -> None:
     assert (k.rounds, k.starting_vp) == (5, 10)
     assert len(c.headstream_tiles) == 8
     assert c.headstream_tiles[1].drops_per_round == (0, 0, 1, 3)
-    assert len(c.external_works) == 15
+    assert sum(1 for w in c.external_works.values() if w.set == "leeghwater") == 15
+    assert {w.id for w in c.external_works.values() if w.set == "colorado"} == {"A6", "B6", "C6"}
     assert sorted({w.pile for w in c.external_works.values()}) == ["A", "B", "C"]
     assert c.external_works["B1"].reward == {"credits": 5, "energy_produced": 6}
-    assert len(c.private_buildings) == 10
+    assert sum(1 for b in c.private_buildings.values() if b.set == "leeghwater") == 10
+    assert c.private_buildings["heliport"].set == "colorado"
     assert c.private_buildings["financial_division"].action_spaces[1].engineers == 2
     assert len(c.building_spaces) == 4
     assert len(c.external_work_spaces) == 3

@@ -8,7 +8,7 @@ from bot.rules import Game
 from bot.rules.content import load_content
 from tests.rules.leeghwater_helpers import apply_all, auto, lwp, total
 
-WORKS = sorted(load_content().external_works)
+WORKS = sorted(w.id for w in load_content().external_works.values() if w.set == "leeghwater")
 
 
 def work_position(work: str, company: str = "", tables: str = "") -> Game:

@@ -48,8 +48,10 @@ async def deciding_panel(service: GameService, players: int) -> PanelView | None
 
 
 async def test_the_option_is_validated_and_stored(service: GameService) -> None:
-    with pytest.raises(LobbyError, match="Unknown expansion 'nile'; known: leeghwater"):
-        await service.create_game(actor(USERS[0]), players=3, setup="full", expansions=["nile"])
+    with pytest.raises(
+        LobbyError, match="Unknown expansion 'atlantis'; known: colorado, leeghwater, nile"
+    ):
+        await service.create_game(actor(USERS[0]), players=3, setup="full", expansions=["atlantis"])
     with pytest.raises(LobbyError, match="full game only"):
         await service.create_game(actor(USERS[0]), players=3, setup="intro", expansions=LEEGHWATER)
     assert await service.store.active_game(CHANNEL) is None  # nothing was created

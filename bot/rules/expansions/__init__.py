@@ -2,7 +2,4 @@
 
 from __future__ import annotations
 
-from bot.rules.expansions import (
-    leeghwater,  # noqa: F401
-    nile,  # noqa: F401
-)
+from bot.rules.expansions import colorado, leeghwater, nile  # noqa: F401

@@ -51,7 +51,7 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
     content = game.content
     state = game.state
     setup = content.leeghwater_setup
-    # Another expansion's works and buildings (its `content_sets`) join the piles.
+    # Another expansion's works and buildings (its `set`) join only when it is in play too.
     sets = content_sets(state.options.expansions)
     piles: dict[str, list[str]] = {}
     for pile in setup["external_work_piles"]:
