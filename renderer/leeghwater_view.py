@@ -44,6 +44,7 @@ ACTIONS = {
     "development_office": "a tile back from the wheel",
     "energy_relay_field": "1c: +4⚡",
     "financial_division": "+5c",
+    "heliport": "2c: a C settlement's bonus",
     "loan_agency": "a work for 2c/mach.",
     "research_lab": "½ a segment's mach. back",
     "robot_factory": "1c: 2 mach.",

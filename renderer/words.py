@@ -93,6 +93,14 @@ def reward_text(reward: Mapping[str, Any]) -> str:
                 parts.append("adv. tile")
             case "energy_produced":
                 parts.append(f"produce {value}⚡")
+            # The Colorado Connection's External Works, in the piles when both are played.
+            case "build_base_with_bridge":
+                parts.append("Base+bridge")
+            case "settlement_bonus_of_type":
+                parts.append(f"settl. {value} bonus")
+            case "elevation_may_lift_bridge":
+                if value:
+                    parts.append("(lifts bridge)")
             case _:
                 parts.append(f"{key} {value}")
     return " ".join(parts)

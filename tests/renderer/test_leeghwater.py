@@ -158,6 +158,8 @@ def test_external_work_terms_are_short() -> None:
     for work in content().external_works:
         assert "_" not in lv.work_text(work), work  # every reward has a short form
     for tile in content().private_buildings:
+        assert "_" not in lv.action_text(tile), tile
+    for tile in content().private_buildings:
         if content().private_buildings[tile].set == "leeghwater":
             assert lv.action_text(tile) in lv.ACTIONS.values()
 
