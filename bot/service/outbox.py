@@ -7,6 +7,10 @@ failed post is retried with the store's back-off; items left over by a crash are
 next start-up. Exactly once: a commit writes one outbox row, and a row is marked sent once.
 A crash after the port posted but before `mark_sent` would post again after the lease: the
 port gets `outbox_id` so that it can deduplicate (Discord: use it as an enforced nonce).
+
+A claim is never left behind by a live sender: every claimed item ends in `mark_sent`,
+`retry_outbox` (a failed post) or `release_outbox` (not attempted, cancelled mid-post, or the
+bookkeeping itself failed), so only a crashed process waits for the lease to run out.
 """
 
 from __future__ import annotations
@@ -72,13 +76,43 @@ class OutboxSender:
             items = await self.store.claim_outbox(lease_ms=self.lease_ms)
             if not items:
                 return delivered
-            for item in items:
-                if await self._deliver(item):
-                    delivered += 1
-                else:
-                    return delivered  # a failure: the rest waits for its back-off
+            failed = False
+            for index, item in enumerate(items):
+                try:
+                    ok = await self._deliver(item)
+                except BaseException:
+                    # Cancelled (shutdown) or the store failed: the items not yet tried are
+                    # given back now, or they would wait out the lease (forever under a
+                    # test clock that does not move).
+                    await self._release(items[index + 1 :])
+                    raise
+                # Items of other games are independent, so a failure (its game now waits
+                # for its back-off) does not hold up the rest of the batch.
+                delivered += ok
+                failed = failed or not ok
+            if failed:
+                return delivered  # do not spin on a store whose back-off is zero
+
+    async def _release(self, items: list[OutboxItem]) -> None:
+        """Give claims back unattempted (shielded: this also runs while being cancelled)."""
+        for item in items:
+            assert item.claim is not None
+            try:
+                await asyncio.shield(self.store.release_outbox(item.id, item.claim))
+            except Exception:
+                log.exception("could not release announcement %d; it waits for its lease", item.id)
 
     async def _deliver(self, item: OutboxItem) -> bool:
+        """Deliver one claimed item; whatever happens, its claim does not outlive this call."""
+        settled: list[bool] = []  # appended to once mark_sent or retry_outbox has run
+        try:
+            return await self._post(item, settled)
+        except BaseException:
+            if not settled:
+                await self._release([item])
+            raise
+
+    async def _post(self, item: OutboxItem, settled: list[bool]) -> bool:
         assert item.claim is not None
         payload = item.payload
         try:
@@ -106,6 +140,7 @@ class OutboxSender:
             message_id = int(await self.port.post(announcement))
         except Exception as exc:
             due = await self.store.retry_outbox(item.id, item.claim, f"{type(exc).__name__}: {exc}")
+            settled.append(True)
             log.warning(
                 "announcement %d of game %d failed (%s); retry at %s",
                 item.id,
@@ -114,7 +149,9 @@ class OutboxSender:
                 due,
             )
             return False
-        if not await self.store.mark_sent(item.id, item.claim, message_id):
+        sent = await self.store.mark_sent(item.id, item.claim, message_id)
+        settled.append(True)
+        if not sent:
             log.warning("announcement %d: claim lost after posting message %d", item.id, message_id)
             return False
         if previous is not None:
@@ -127,11 +164,13 @@ class OutboxSender:
     async def run(self, stop: asyncio.Event, *, interval_s: float = 5.0) -> None:
         """Deliver at start-up, after each wake-up, and every `interval_s`, until `stop`."""
         while not stop.is_set():
+            # Cleared before delivering: a commit that wakes us during a delivery must not
+            # be forgotten until the next poll.
+            self._wake.clear()
             try:
                 await self.run_once()
             except Exception:
                 log.exception("outbox delivery failed; trying again shortly")
-            self._wake.clear()
             waiters = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())}
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait(waiters, timeout=interval_s, return_when=asyncio.FIRST_COMPLETED)

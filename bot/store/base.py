@@ -279,6 +279,11 @@ class Store(Protocol):
         back-off; return that time, or None once it has used up its attempts."""
         ...
 
+    async def release_outbox(self, item_id: int, claim: str) -> bool:
+        """Give a claimed announcement back unattempted (the sender stopped before or while
+        posting): due again at once, the attempt not counted. False if the claim was lost."""
+        ...
+
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
         """A game's announcements not yet sent nor given up on, oldest first."""
         ...

@@ -584,6 +584,20 @@ class SqliteStore:
 
         return await self._tx(body)
 
+    async def release_outbox(self, item_id: int, claim: str) -> bool:
+        """Give a claim back without counting the attempt (see Store.release_outbox)."""
+
+        async def body(db: Db) -> bool:
+            cur = await db.execute(
+                "UPDATE outbox SET claim_token = NULL, claimed_until = NULL,"
+                " attempts = MAX(attempts - 1, 0)"
+                " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
+                (item_id, claim),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(body)
+
     async def last_message_id(self, game_id: int, *, before_item: int | None = None) -> int | None:
         """The newest sent announcement's message id (see Store.last_message_id)."""
         limit = INT64_MAX if before_item is None else before_item
