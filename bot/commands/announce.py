@@ -66,7 +66,12 @@ class DiscordAnnouncer:
         kwargs = {
             "allowed_mentions": allowed,
             "silent": announcement.silent,
-            # The outbox id makes a repeated delivery after a crash recognisable.
+            # Exactly once across a crash between this post and mark_sent: discord.py 2.7.1
+            # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
+            # so Discord answers a repeated post with the same nonce by returning the first
+            # message instead of posting again. Discord only remembers nonces for a few
+            # minutes, so after a longer outage (lease 60 s + restart) a duplicate is still
+            # possible: at-least-once is the guarantee, the nonce makes a repeat rare.
             "nonce": f"brg{announcement.outbox_id}"[:25],
         }
         if view is not None:

@@ -86,6 +86,9 @@ class BarrageBot(discord.Client):
         self.sync_state = SyncState(sync_state) if sync_state else None
         self.outbox_interval_s = outbox_interval_s
         self.reminder_interval_s = reminder_interval_s
+        #: Lobby message ids by game id (in memory: after a restart a typed join or leave
+        #: posts a fresh lobby message instead of editing the old one).
+        self.lobby_messages: dict[int, int] = {}
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 

@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.commands import help as help_texts
 from bot.commands.actor import actor_of
-from bot.commands.lobby import lobby_view
+from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
 from bot.commands.panel import bot_of, company_name, company_names, open_panel, show_outcome
 from bot.commands.replies import send, within_budget
 from bot.commands.viewing import show_private, view_key
@@ -79,7 +79,10 @@ async def new(
                 actor_of(interaction), players=players, setup=setup, expansions=chosen, seed=seed
             ),
         )
-        await send(interaction, outcome.text, view=lobby_view(outcome.game_id), ephemeral=False)
+        text = await lobby_text(service, outcome.game_id)
+        await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
+        message = await interaction.original_response()
+        remember_lobby(interaction, outcome.game_id, message.id)
         return
     # Refuse bad options before a thread is opened for them.
     service.check_new_game(players=players, setup=setup, expansions=chosen)
@@ -104,26 +107,39 @@ async def new(
         expansions=chosen,
         seed=seed,
     )
-    await opened.send(outcome.text, view=lobby_view(outcome.game_id))
+    lobby = await opened.send(
+        await lobby_text(service, outcome.game_id), view=lobby_view(outcome.game_id)
+    )
+    remember_lobby(interaction, outcome.game_id, lobby.id)
     await send(interaction, f"🧵 Game opened in {opened.mention}: join it there.")
+
+
+async def typed_lobby_change(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """Announce a typed join or leave; the lobby message shows the new player list."""
+    if await refresh_lobby(interaction, outcome):
+        await send(interaction, outcome.text, ephemeral=False)
+        return
+    # The lobby message is unknown (e.g. after a restart): this reply becomes the lobby.
+    text = await lobby_text(bot_of(interaction).service, outcome.game_id, outcome.text)
+    await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
+    message = await interaction.original_response()
+    remember_lobby(interaction, outcome.game_id, message.id)
 
 
 @barrage.command(name="join", description="Join the game waiting for players in this channel")
 async def join(interaction: discord.Interaction) -> None:
     """Take a seat in the lobby."""
     service = bot_of(interaction).service
-    await reply_outcome(
-        interaction, await within_budget(interaction, service.join(actor_of(interaction)))
-    )
+    outcome = await within_budget(interaction, service.join(actor_of(interaction)))
+    await typed_lobby_change(interaction, outcome)
 
 
 @barrage.command(name="leave", description="Leave the lobby of this channel's game")
 async def leave(interaction: discord.Interaction) -> None:
     """Give up a seat before the start."""
     service = bot_of(interaction).service
-    await reply_outcome(
-        interaction, await within_budget(interaction, service.leave(actor_of(interaction)))
-    )
+    outcome = await within_budget(interaction, service.leave(actor_of(interaction)))
+    await typed_lobby_change(interaction, outcome)
 
 
 @barrage.command(name="start", description="Start this channel's game with the players who joined")
@@ -393,8 +409,33 @@ async def skip(interaction: discord.Interaction, player: discord.Member) -> None
     await reply_outcome(interaction, outcome)
 
 
+def rewind_label(version: int, round_: int, player: str) -> str:
+    """'Round 2, Italy's turn (v37)'."""
+    name = company_name(player) or player
+    return f"Round {round_}, {name}'s turn (v{version})"
+
+
+async def rewind_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """The starts of earlier committed turns, newest first, filtered by what was typed."""
+    try:
+        points = await bot_of(interaction).service.rewind_points(actor_of(interaction))
+    except Exception as error:
+        log.debug("no rewind suggestions: %s", error)
+        return []
+    words = current.casefold().split()
+    choices = []
+    for version, round_, player in points:
+        label = rewind_label(version, round_, player)
+        if all(w in label.casefold() for w in words):
+            choices.append(app_commands.Choice(name=label, value=version))
+    return choices[:25]
+
+
 @barrage.command(name="rewind", description="Rewind to the start of an earlier turn (moderators)")
-@app_commands.describe(version="The log position where that turn began (see /barrage log)")
+@app_commands.describe(version="The turn to go back to (suggestions as you type)")
+@app_commands.autocomplete(version=rewind_autocomplete)
 async def rewind(
     interaction: discord.Interaction, version: app_commands.Range[int, 0, 10_000_000]
 ) -> None:
@@ -423,7 +464,7 @@ async def export(interaction: discord.Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     doc = await bot_of(interaction).service.export_game(actor_of(interaction))
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
-    name = f"barrage-game-{doc.get('game', {}).get('id', 'export')}.json"
+    name = f"barrage-game-{doc.get('source_game_id', 'export')}.json"
     await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])
 
 

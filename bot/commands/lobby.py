@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -11,7 +12,9 @@ from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.panel import bot_of
 from bot.commands.replies import reply_error, send, within_budget
-from bot.service import Outcome
+from bot.service import GameService, Outcome
+
+log = logging.getLogger(__name__)
 
 _LABELS = {
     "join": ("Join", discord.ButtonStyle.primary),
@@ -58,11 +61,59 @@ def lobby_view(game_id: int) -> discord.ui.View:
     return view
 
 
+async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
+    """The lobby message: the game's options and everyone who has joined, in seat order."""
+    meta = await service.store.get_game(game_id)
+    size = int(meta.options.get("players", 4))
+    setup = meta.options.get("setup", "intro")
+    players = meta.player_ids or (meta.creator_id,)
+    lines = [f"**Barrage game #{meta.id}**: {size} players, {setup} setup."]
+    if news:
+        lines.append(news)
+    lines.append(f"Players ({len(players)}/{size}):")
+    for seat, user in enumerate(players, 1):
+        lines.append(f"{seat}. <@{user}>" + (" (creator)" if user == meta.creator_id else ""))
+    lines.append("Join with the button; the creator (or a moderator) starts the game.")
+    return "\n".join(lines)[:2000]
+
+
+def remember_lobby(interaction: discord.Interaction, game_id: int, message_id: int) -> None:
+    """Note which message is the game's lobby, so a typed join or leave can edit it."""
+    lobbies = bot_of(interaction).lobby_messages
+    lobbies[game_id] = message_id
+    while len(lobbies) > 1000:  # lobbies are short-lived; forget the oldest
+        lobbies.pop(next(iter(lobbies)))
+
+
 async def show_lobby_outcome(
     interaction: discord.Interaction, outcome: Outcome, action: str
 ) -> None:
     """Edit the lobby message: the new player list, or the started game without buttons."""
-    bot_of(interaction).kick_outbox()
-    # After the start, the turn announcements take over; the lobby keeps no buttons.
-    view = None if action == "start" else lobby_view(outcome.game_id)
-    await send(interaction, outcome.text, view=view, update=True)
+    bot = bot_of(interaction)
+    bot.kick_outbox()
+    if action == "start":
+        # After the start, the turn announcements take over; the lobby keeps no buttons.
+        bot.lobby_messages.pop(outcome.game_id, None)
+        await send(interaction, outcome.text, view=None, update=True)
+        return
+    if interaction.message is not None:
+        remember_lobby(interaction, outcome.game_id, interaction.message.id)
+    text = await lobby_text(bot.service, outcome.game_id, outcome.text)
+    await send(interaction, text, view=lobby_view(outcome.game_id), update=True)
+
+
+async def refresh_lobby(interaction: discord.Interaction, outcome: Outcome) -> bool:
+    """After a typed join or leave: edit the lobby message in place (False if unknown)."""
+    bot = bot_of(interaction)
+    message_id = bot.lobby_messages.get(outcome.game_id)
+    if message_id is None or interaction.channel_id is None:
+        return False
+    text = await lobby_text(bot.service, outcome.game_id)
+    message = bot.get_partial_messageable(interaction.channel_id).get_partial_message(message_id)
+    try:
+        await message.edit(content=text, view=lobby_view(outcome.game_id))
+    except discord.HTTPException as exc:  # deleted, or no longer editable: post a new one
+        log.info("lobby message %d of game %d: %s", message_id, outcome.game_id, exc)
+        bot.lobby_messages.pop(outcome.game_id, None)
+        return False
+    return True

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from bot.commands.client import BarrageBot
 
 MAX_DONE_LINES = 12
+#: The service's texts for a commit that ended the actor's own turn.
+TURN_COMMIT_TEXTS = frozenset({"Turn committed.", "Game over: final scores are posted.", ""})
 CONTROL_ROW = 4
 
 
@@ -110,8 +112,10 @@ async def show_outcome(
     bot_of(interaction).kick_outbox()
     panel = outcome.decision
     note = outcome.text if not outcome.public else ""
-    if outcome.committed:
+    if outcome.committed and outcome.text in TURN_COMMIT_TEXTS:
         note = "✅ Turn confirmed." + (f"\n{outcome.text}" if outcome.text else "")
+    elif outcome.committed:  # an undo, rewind, skip...: its own words, not "confirmed"
+        note = f"✅ {outcome.text}"
     if panel is None:
         await send(interaction, note or "Done.", view=None, update=update)
         return

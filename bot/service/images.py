@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
+import ctypes.util
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
@@ -24,6 +27,33 @@ def render_json(state_json: Mapping[str, Any], view: str, company: str | None, t
 
     state = GameState.from_json(dict(state_json))
     return render(state, view=view, company=company, theme=theme)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, or None elsewhere (musl, macOS)."""
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+
+
+def render_and_trim(
+    state_json: Mapping[str, Any], view: str, company: str | None, theme: str
+) -> bytes:
+    """Render, then hand the freed working memory back to the system.
+
+    A render allocates tens of MB of temporary images; glibc keeps freed memory in the
+    rendering thread's arena, so without the trim the bot's resident memory grows towards
+    the sum of every arena's high-water mark (bench/discord_load.py: see RendererPool).
+    """
+    try:
+        return render_json(state_json, view, company, theme)
+    finally:
+        trim = _malloc_trim()
+        if trim is not None:
+            trim(0)
 
 
 class RendererPool:
@@ -44,7 +74,7 @@ class RendererPool:
         workers: int = 2,
         cache_size: int = 64,
         theme: str = "light",
-        render_fn: Callable[[Mapping[str, Any], str, str | None, str], bytes] = render_json,
+        render_fn: Callable[[Mapping[str, Any], str, str | None, str], bytes] = render_and_trim,
     ) -> None:
         self.kind = kind
         #: The function the worker runs (tests pass a cheap stand-in).

@@ -7,9 +7,10 @@ failed post is retried with the store's back-off; items left over by a crash are
 next start-up. Exactly once: a commit writes one outbox row, and a row is marked sent once.
 A crash after the port posted but before `mark_sent` would post again after the lease: the
 port gets `outbox_id` so that it can deduplicate (Discord: use it as an enforced nonce).
-A sender that is cancelled (shut down) or hits an error mid-batch gives back the claims it
-did not settle, so that they are due at once rather than when their lease ends; one game's
-failed post does not hold up the other games' items of the same batch.
+
+A claim is never left behind by a live sender: every claimed item ends in `mark_sent`,
+`retry_outbox` (a failed post) or `release_outbox` (not attempted, cancelled mid-post, or the
+bookkeeping itself failed), so only a crashed process waits for the lease to run out.
 """
 
 from __future__ import annotations
@@ -76,21 +77,21 @@ class OutboxSender:
             if not items:
                 return delivered
             failed = False
-            pending = list(items)
-            try:
-                while pending:
-                    # Each claimed item is a different game's (the store hands out a game's
-                    # oldest only), so one game's failure must not hold up the others.
-                    ok = await self._deliver(pending[0])
-                    pending.pop(0)
-                    delivered += ok
-                    failed = failed or not ok
-            finally:
-                # Cancelled or broken mid-batch: give back what was not delivered, or it
-                # would wait for its lease to end (forever, under a clock that stands still).
-                await self._release(pending)
+            for index, item in enumerate(items):
+                try:
+                    ok = await self._deliver(item)
+                except BaseException:
+                    # Cancelled (shutdown) or the store failed: the items not yet tried are
+                    # given back now, or they would wait out the lease (forever under a
+                    # test clock that does not move).
+                    await self._release(items[index + 1 :])
+                    raise
+                # Items of other games are independent, so a failure (its game now waits
+                # for its back-off) does not hold up the rest of the batch.
+                delivered += ok
+                failed = failed or not ok
             if failed:
-                return delivered  # the failed items wait for their back-off
+                return delivered  # do not spin on a store whose back-off is zero
 
     async def _claim(self) -> list[OutboxItem]:
         """Claim due items; a cancellation during the claim gives them back."""
@@ -105,15 +106,25 @@ class OutboxSender:
             raise
 
     async def _release(self, items: list[OutboxItem]) -> None:
-        """Give claims back unsent (they are due again at once)."""
+        """Give claims back unattempted (shielded: this also runs while being cancelled)."""
         for item in items:
             assert item.claim is not None
             try:
-                await self.store.release_outbox(item.id, item.claim)
-            except Exception:  # the lease still ends: the item is only late
-                log.exception("could not release the claim on announcement %d", item.id)
+                await asyncio.shield(self.store.release_outbox(item.id, item.claim))
+            except Exception:
+                log.exception("could not release announcement %d; it waits for its lease", item.id)
 
     async def _deliver(self, item: OutboxItem) -> bool:
+        """Deliver one claimed item; whatever happens, its claim does not outlive this call."""
+        settled: list[bool] = []  # appended to once mark_sent or retry_outbox has run
+        try:
+            return await self._post(item, settled)
+        except BaseException:
+            if not settled:
+                await self._release([item])
+            raise
+
+    async def _post(self, item: OutboxItem, settled: list[bool]) -> bool:
         assert item.claim is not None
         payload = item.payload
         try:
@@ -141,6 +152,7 @@ class OutboxSender:
             message_id = int(await self.port.post(announcement))
         except Exception as exc:
             due = await self.store.retry_outbox(item.id, item.claim, f"{type(exc).__name__}: {exc}")
+            settled.append(True)
             log.warning(
                 "announcement %d of game %d failed (%s); retry at %s",
                 item.id,
@@ -149,7 +161,9 @@ class OutboxSender:
                 due,
             )
             return False
-        if not await self.store.mark_sent(item.id, item.claim, message_id):
+        sent = await self.store.mark_sent(item.id, item.claim, message_id)
+        settled.append(True)
+        if not sent:
             log.warning("announcement %d: claim lost after posting message %d", item.id, message_id)
             return False
         if previous is not None:
@@ -162,11 +176,13 @@ class OutboxSender:
     async def run(self, stop: asyncio.Event, *, interval_s: float = 5.0) -> None:
         """Deliver at start-up, after each wake-up, and every `interval_s`, until `stop`."""
         while not stop.is_set():
+            # Cleared before delivering: a commit that wakes us during a delivery must not
+            # be forgotten until the next poll.
+            self._wake.clear()
             try:
                 await self.run_once()
             except Exception:
                 log.exception("outbox delivery failed; trying again shortly")
-            self._wake.clear()
             waiters = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())}
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait(waiters, timeout=interval_s, return_when=asyncio.FIRST_COMPLETED)

@@ -458,6 +458,26 @@ class GameService:
                 loaded, game, records, [], actor.user_id, None, reason="rewind", header=text
             )
 
+    async def rewind_points(self, actor: Actor, limit: int = 25) -> list[tuple[int, int, str]]:
+        """(version, round, player to move) where earlier committed turns began, newest first.
+
+        What `rewind` accepts; for suggestions, so it reads at most `limit` snapshots.
+        """
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None:
+            return []
+        loaded = await self._load(meta)
+        versions = [seq for seq, _ in loaded.commits if seq < loaded.commit_version]
+        points = []
+        for version in reversed(versions[-limit:]):
+            snap = await self.store.latest_snapshot(meta.id, at_or_before=version)
+            if snap is None or snap.version != version:
+                continue  # rewind needs the state saved at that very version
+            state = snap.state if isinstance(snap.state, Mapping) else {}
+            player = state.get("current") or state.get("phase") or "?"
+            points.append((version, int(state.get("round") or 0), str(player)))
+        return points
+
     # -- play --------------------------------------------------------------------------
 
     async def play(
@@ -652,7 +672,7 @@ class GameService:
         panel = self._panel(new, user) if user is not None else None
         if commit:
             text = "Game over: final scores are posted." if game.is_over else "Turn committed."
-            if reason in ("start", "undo", "rewind"):
+            if reason in ("start", "undo", "rewind", "import"):
                 text = header or text
         else:
             text = "Noted; finish your turn."

@@ -280,8 +280,8 @@ class Store(Protocol):
         ...
 
     async def release_outbox(self, item_id: int, claim: str) -> bool:
-        """Give a claimed announcement back unsent and due at once, not counting the claim
-        as an attempt (the sender stopped before it could try); False if the claim was lost."""
+        """Give a claimed announcement back unattempted (the sender stopped before or while
+        posting): due again at once, the attempt not counted. False if the claim was lost."""
         ...
 
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:

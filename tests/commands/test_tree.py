@@ -82,7 +82,7 @@ def test_the_group_has_every_subcommand_and_is_guild_only() -> None:
 
 
 def test_typed_arguments_autocomplete() -> None:
-    """do, settings time_zone and help topic suggest values as the user types."""
+    """do, settings time_zone, rewind version and help topic suggest values as one types."""
     options = {o["name"]: o for o in payload()["options"]}
     auto = {
         (sub, p["name"])
@@ -90,4 +90,9 @@ def test_typed_arguments_autocomplete() -> None:
         for p in o.get("options") or []
         if p.get("autocomplete")
     }
-    assert auto == {("do", "moves"), ("settings", "time_zone"), ("help", "topic")}
+    assert auto == {
+        ("do", "moves"),
+        ("settings", "time_zone"),
+        ("rewind", "version"),
+        ("help", "topic"),
+    }

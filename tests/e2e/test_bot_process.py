@@ -25,7 +25,7 @@ async def test_entry_point_serves_commands_and_syncs_only_on_change(
         reply = await (await fake.alice.slash("barrage help")).reply()
         assert reply.ephemeral and "Play your turn" in reply.content
         lobby = await (await fake.alice.slash("barrage new", players=2)).reply()
-        assert "New Barrage game" in lobby.content
+        assert "Barrage game #" in lobby.content and "Players (1/2)" in lobby.content
     assert await process.stop() == 0
     assert fake.command_puts == 1
     assert fake.global_commands == []

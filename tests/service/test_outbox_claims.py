@@ -1,87 +1,112 @@
-"""Claims the OutboxSender takes are always settled: sent, retried or given back at once."""
+"""The outbox sender never leaves a claim behind while it lives (the clock here never moves).
+
+A claim that is neither marked sent nor retried would wait out its 60 s lease; under a test
+clock that does not move, forever. These cover the ways that could happen: a cancellation
+during the post, a failure of the store's bookkeeping, and the rest of a claimed batch after
+one item failed.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+
+import pytest
 
 from bot.service import Announcement, GameService, OutboxSender
-from tests.service.helpers import (
-    CHANNEL,
-    OTHER_CHANNEL,
-    USERS,
-    FakeClock,
-    RecordingPort,
-    actor,
-)
+from tests.service.conftest import MakeService
+from tests.service.helpers import CHANNEL, USERS, FakeClock, RecordingPort, actor
 
 
-async def two_games(service: GameService) -> None:
-    """Two started games in two channels: each has one announcement (its start) to post."""
-    for channel in (CHANNEL, OTHER_CHANNEL):
-        await service.create_game(actor(USERS[0], channel=channel), players=2, seed=3)
+async def games_in_channels(service: GameService, channels: list[int]) -> list[int]:
+    """A started two-player game in each channel; each has its start announcement pending."""
+    ids = []
+    for channel in channels:
+        outcome = await service.create_game(actor(USERS[0], channel=channel), players=2, seed=3)
         await service.join(actor(USERS[1], channel=channel))
         await service.start(actor(USERS[0], channel=channel))
+        ids.append(outcome.game_id)
+    return ids
 
 
-class BlockingPort(RecordingPort):
-    """A port whose first post hangs until the test cancels the sender."""
+@dataclass
+class HangingPort(RecordingPort):
+    """Posts hang (until cancelled) for the first `hang` calls."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.entered = asyncio.Event()
+    hang: int = 0
+    entered: asyncio.Event | None = None
 
     async def post(self, announcement: Announcement) -> int:
-        self.entered.set()
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
+        if self.hang:
+            self.hang -= 1
+            assert self.entered is not None
+            self.entered.set()
+            await asyncio.Event().wait()  # never set: only a cancellation ends this
+        return await super().post(announcement)
 
 
-async def test_one_games_failure_does_not_hold_up_another_game(
-    service: GameService, clock: FakeClock
+async def test_cancelled_mid_post_gives_every_claim_back(
+    make_service: MakeService, clock: FakeClock
 ) -> None:
-    """Both start announcements are claimed in one batch; the first post fails."""
-    await two_games(service)
+    service = await make_service()
+    games = await games_in_channels(service, [CHANNEL, CHANNEL + 1, CHANNEL + 2])
+    port = HangingPort(hang=1, entered=asyncio.Event())
+    sender = OutboxSender(service.store, port, clock, service=service)
+    task = asyncio.create_task(sender.run_once())
+    await port.entered.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # The clock has not moved: without the release, all three would wait for their lease.
+    pending = [item for g in games for item in await service.store.pending_outbox(g)]
+    assert len(pending) == 3 and all(item.attempts == 0 for item in pending)
+    assert await sender.run_once() == 3
+    assert sorted(a.game_id for a in port.posted) == games
+
+
+async def test_a_failed_post_does_not_hold_up_other_games(
+    make_service: MakeService, clock: FakeClock
+) -> None:
+    service = await make_service()
+    games = await games_in_channels(service, [CHANNEL, CHANNEL + 1, CHANNEL + 2])
     port = RecordingPort(fail=1)
     sender = OutboxSender(service.store, port, clock, service=service)
-    # The clock stands still: a claim left behind would wait for its lease forever.
-    assert await sender.run_once() == 1
-    assert [a.channel_id for a in port.posted] == [OTHER_CHANNEL]
-    assert await sender.run_once() == 0  # the failed one waits for its back-off only
-    clock.advance(10 * 60_000)
-    assert await sender.run_once() == 1
-    assert {a.channel_id for a in port.posted} == {CHANNEL, OTHER_CHANNEL}
+    # The first game's post fails (it backs off); the other two go out in the same run.
+    assert await sender.run_once() == 2
+    assert sorted(a.game_id for a in port.posted) == games[1:]
+    [waiting] = await service.store.pending_outbox(games[0])
+    assert waiting.attempts == 1 and waiting.claim is None
 
 
-async def test_a_cancelled_sender_gives_its_claims_back(
-    service: GameService, clock: FakeClock
+class FailingMarkStore:
+    """A store whose mark_sent fails once (e.g. the disk was briefly full)."""
+
+    def __init__(self, store: object) -> None:
+        self._store = store
+        self.failures = 1
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def mark_sent(self, item_id: int, claim: str, message_id: int) -> bool:
+        if self.failures:
+            self.failures -= 1
+            raise OSError("disk full")
+        return await self._store.mark_sent(item_id, claim, message_id)  # type: ignore[attr-defined]
+
+
+async def test_failed_bookkeeping_releases_the_claim(
+    make_service: MakeService, clock: FakeClock
 ) -> None:
-    """Cancelled mid-post (shutdown), the sender releases the batch; no lease to wait for."""
-    await two_games(service)
-    blocking = BlockingPort()
-    stuck = OutboxSender(service.store, blocking, clock, service=service)
-    task = asyncio.ensure_future(stuck.run_once())
-    await asyncio.wait_for(blocking.entered.wait(), 10)
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    assert task.cancelled()
+    service = await make_service()
+    [game] = await games_in_channels(service, [CHANNEL])
     port = RecordingPort()
-    sender = OutboxSender(service.store, port, clock, service=service)
-    assert await sender.run_once() == 2  # at once, without moving the clock
-    for game_id in {a.game_id for a in port.posted}:
-        assert await service.store.pending_outbox(game_id) == []
-
-
-async def test_a_claim_that_lands_after_cancellation_is_given_back(
-    service: GameService, clock: FakeClock
-) -> None:
-    """The store finishes a claim its caller stopped waiting for; the sender releases it."""
-    await two_games(service)
-    first = RecordingPort()
-    sender = OutboxSender(service.store, first, clock, service=service)
-    task = asyncio.ensure_future(sender.run_once())
-    await asyncio.sleep(0)  # the claim's transaction has started
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    port = RecordingPort()
-    again = OutboxSender(service.store, port, clock, service=service)
-    assert await again.run_once() + len(first.posted) == 2
+    store = FailingMarkStore(service.store)
+    sender = OutboxSender(store, port, clock, service=service)  # type: ignore[arg-type]
+    with pytest.raises(OSError):
+        await sender.run_once()
+    # Posted, but not recorded: it goes out again (with the same outbox id, which Discord's
+    # enforced nonce turns into the same message) instead of stalling.
+    assert await sender.run_once() == 1
+    assert [a.outbox_id for a in port.posted] == [port.posted[0].outbox_id] * 2
+    assert await service.store.pending_outbox(game) == []

@@ -267,6 +267,18 @@ async def test_outbox_gives_up_after_many_attempts(store: Store, clock: FakeCloc
     assert await store.claim_outbox() == []
 
 
+async def test_outbox_release_gives_a_claim_back_at_once(store: Store, clock: FakeClock) -> None:
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
+    [item] = await store.claim_outbox()
+    assert await store.release_outbox(item.id, item.claim)
+    assert not await store.release_outbox(item.id, item.claim)  # that claim is gone
+    [again] = await store.claim_outbox()  # the clock has not moved
+    assert again.id == item.id and again.attempts == 1  # the released try did not count
+    assert await store.mark_sent(again.id, again.claim, 7)
+    assert not await store.release_outbox(again.id, again.claim)  # sent stays sent
+
+
 async def test_outbox_claim_expires_after_lease(
     store: Store, other_store: Store, clock: FakeClock
 ) -> None:

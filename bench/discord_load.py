@@ -1,0 +1,395 @@
+"""Load on the Discord bot: the real `python -m bot` process against the fake Discord (prints figures).
+
+The fake Discord (tests/fakediscord) and the load generator run in this process; the bot is
+a child process (its own event loop, its own memory), talking to the fake over loopback only.
+
+1. Setup: GAMES (200) three-player games, each in its own channel and advanced by a random
+   number of decisions, are written to a fresh database through the service; each keeps its
+   newest announcement for the bot to post at start-up.
+2. Steady load: 50 of them receive actions with Poisson arrivals, on average one every 10 s
+   per game, for `--minutes` (5). An action is, half and half, a spectator's `/barrage board`
+   (a deferred reply with a freshly rendered picture: a rendering action) or one step of the
+   deciding player's turn: autocomplete `/barrage do` for each player to find who decides
+   (these are the autocomplete figures), then `/barrage do` with one suggested move. A step
+   that ends a turn commits it, and the bot posts the new turn message with the board picture
+   (the "announce" row: interaction to posted message, also a rendering action).
+3. Ramp: the same mix at rising rates until the p95 of the rendering actions passes 1 s.
+4. Memory: every one of the 200 games is loaded (autocomplete and a board view in each
+   channel); the bot process's resident memory (VmRSS, and its peak VmHWM) is read from /proc.
+
+Latencies are measured by the fake: from sending the interaction to the accepted callback
+("ack") and to the visible final reply ("reply"). The fake's 3 s acknowledgement deadline is
+raised to 30 s so that an overloaded stage is measured rather than aborted; acknowledgements
+later than 3 s are counted as "late". Targets (issue 7): rendering p95 < 300 ms at 50 games,
+autocomplete p95 < 50 ms, memory < 300 MB.
+
+Run: python bench/discord_load.py [--minutes 5] [--games 200] [--active 50] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the fake Discord lives with the tests
+sys.path.insert(0, str(ROOT))
+
+from fakediscord import Channel, FakeDiscord, FakeUser, run_bot_process  # noqa: E402
+
+from bot.service import Actor, GameService, NotYourTurn, RendererPool  # noqa: E402
+from bot.store import open_store, system_clock  # noqa: E402
+
+VIEWS = ("map", "shared", "full")
+LATE_S = 3.0
+
+
+@dataclass
+class Samples:
+    """Latencies (seconds) by row name, and counters."""
+
+    rows: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    late: int = 0
+    errors: list[str] = field(default_factory=list)
+    refused: int = 0
+
+    def add(self, row: str, seconds: float) -> None:
+        self.rows[row].append(seconds)
+
+    def rendering(self) -> list[float]:
+        """The rendering actions: board replies and turn announcements."""
+        return self.rows["board reply"] + self.rows["announce"]
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) in ms."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def table(samples: Samples, title: str) -> str:
+    """The figures of one stage."""
+    lines = [title, f"  {'row':<18}{'n':>6}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"]
+    order = ["board ack", "board reply", "move ack", "move reply", "announce", "autocomplete"]
+    for name in order + [r for r in samples.rows if r not in order]:
+        values = samples.rows.get(name, [])
+        if values:
+            lines.append(
+                f"  {name:<18}{len(values):>6}{pct(values, 0.5):>9.0f}{pct(values, 0.95):>9.0f}"
+                f"{max(values) * 1000:>9.0f}"
+            )
+    rendering = samples.rendering()
+    lines.append(
+        f"  {'rendering (all)':<18}{len(rendering):>6}{pct(rendering, 0.5):>9.0f}"
+        f"{pct(rendering, 0.95):>9.0f}{max(rendering, default=0) * 1000:>9.0f}"
+    )
+    lines.append(
+        f"  late acks (>3 s): {samples.late}; refusals: {samples.refused}; "
+        f"errors: {len(samples.errors)}"
+    )
+    for error in samples.errors[:5]:
+        lines.append(f"    {error[:160]}")
+    return "\n".join(lines)
+
+
+# -- setup ----------------------------------------------------------------------------
+
+
+async def setup_games(
+    db: Path, fake: FakeDiscord, channels: list[Channel], players: list[FakeUser], seed: int
+) -> None:
+    """Create and advance one game per channel; leave each game's newest announcement due."""
+    store = await open_store(db)
+    service = GameService(store, clock=system_clock, renderer_pool=RendererPool(kind="inline"))
+    rng = random.Random(seed)
+    try:
+        for channel in channels:
+            acts = [Actor(u.id, fake.guild.id, channel.id) for u in players]
+            await service.create_game(acts[0], players=len(players), seed=rng.randrange(2**31))
+            for a in acts[1:]:
+                await service.join(a)
+            await service.start(acts[0])
+            for _ in range(rng.randrange(10, 60)):
+                if not await random_step(service, acts, rng):
+                    break
+        # The bot posts only each game's newest announcement; the older ones count as sent.
+        while items := await store.claim_outbox(limit=500):
+            newest = 0
+            for item in items:
+                pending = await store.pending_outbox(item.game_id)
+                assert item.claim is not None
+                if item.id == pending[-1].id:
+                    await store.release_outbox(item.id, item.claim)
+                    newest += 1
+                else:
+                    await store.mark_sent(item.id, item.claim, 1)
+            if newest == len(items):
+                break
+    finally:
+        await store.close()
+
+
+def now() -> float:
+    """The event loop's clock (the fake stamps interactions and callbacks with it)."""
+    return asyncio.get_running_loop().time()
+
+
+async def random_step(service: GameService, acts: list[Actor], rng: random.Random) -> bool:
+    """One random legal answer by whoever decides; False when the game is over."""
+    for a in acts:
+        try:
+            panel = await service.panel(a)
+        except NotYourTurn:
+            continue
+        if panel.options and panel.your_turn:
+            choice = rng.choice(panel.options).notation
+            await service.play(a, [choice], expected_version=panel.version)
+            return True
+    return False
+
+
+# -- load -----------------------------------------------------------------------------
+
+
+class Load:
+    """Actions on the fake, measured."""
+
+    def __init__(self, fake: FakeDiscord, players: list[FakeUser], spectator: FakeUser) -> None:
+        self.fake, self.players, self.spectator = fake, players, spectator
+        self.samples = Samples()
+        self.rng = random.Random(5)
+
+    def _record(self, row: str, invocation: Any) -> None:
+        ack = invocation.record.ack
+        elapsed = ack.at - invocation.record.created_at
+        self.samples.add(row, elapsed)
+        if elapsed > LATE_S:
+            self.samples.late += 1
+
+    async def board(self, channel: Channel) -> None:
+        """A spectator's board view: deferred, rendered, sent with the picture."""
+        view = self.rng.choice(VIEWS)
+        invocation = await self.spectator.slash("barrage board", in_channel=channel, view=view)
+        self._record("board ack", invocation)
+        message = await invocation.reply(timeout=60)
+        self.samples.add("board reply", now() - invocation.record.created_at)
+        if message.png is None:
+            self.samples.refused += 1
+
+    async def choices(self, user: FakeUser, channel: Channel) -> list[dict[str, Any]]:
+        """Autocomplete /barrage do with nothing typed yet, measured."""
+        started = now()
+        found = await user.autocomplete("barrage do", focused="moves", in_channel=channel, moves="")
+        self.samples.add("autocomplete", now() - started)
+        return found
+
+    async def move(self, channel: Channel) -> None:
+        """One step of the deciding player's turn; a commit is followed to its announcement."""
+        for user in self.players:
+            found = await self.choices(user, channel)
+            if found:
+                break
+        else:
+            return await self.board(channel)  # the game is over: look at it instead
+        value = self.rng.choice(found)["value"]
+        before = max((m.id for m in self.fake.channel_messages(channel)), default=0)
+        invocation = await user.slash("barrage do", in_channel=channel, moves=value)
+        self._record("move ack", invocation)
+        reply = await invocation.reply(timeout=60)
+        self.samples.add("move reply", now() - invocation.record.created_at)
+        if reply.content.startswith(("❌", "⏩", "⏳", "🙅")):
+            self.samples.refused += 1  # a concurrent action changed the decision first
+        if "Turn confirmed" not in reply.content:
+            return
+        posted = await self.fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in self.fake.channel_messages(channel)
+                    if m.id > before and not m.ephemeral and m.png is not None
+                ),
+                None,
+            ),
+            timeout=60,
+            what="the turn message",
+        )
+        assert posted is not None
+        self.samples.add("announce", now() - invocation.record.created_at)
+
+    async def act(self, channel: Channel) -> None:
+        """Board or move, half and half; errors are counted, not raised."""
+        try:
+            if self.rng.random() < 0.5:
+                await self.board(channel)
+            else:
+                await self.move(channel)
+        except Exception as exc:  # a bench reports, the tests judge
+            self.samples.errors.append(f"{type(exc).__name__}: {exc}")
+
+    async def poisson(self, channels: list[Channel], mean_s: float, seconds: float) -> None:
+        """Each channel gets Poisson arrivals with mean interval `mean_s` for `seconds`."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def arrivals(channel: Channel, rng: random.Random) -> None:
+            while True:
+                await asyncio.sleep(rng.expovariate(1 / mean_s))
+                if loop.time() >= end:
+                    return
+                task = asyncio.create_task(self.act(channel))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
+        await asyncio.gather(*(arrivals(c, random.Random(i)) for i, c in enumerate(channels)))
+        if tasks:
+            await asyncio.wait(tasks, timeout=120)
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of a process in MB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
+
+
+async def wait_announced(fake: FakeDiscord, channels: list[Channel], timeout: float) -> None:
+    """Until every channel shows the turn message the bot posts at start-up."""
+    await fake.wait_for(
+        lambda: all(any(m.png is not None for m in fake.channel_messages(c)) for c in channels),
+        timeout=timeout,
+        what="the start-up announcements",
+    )
+
+
+async def main(args: argparse.Namespace) -> int:
+    seconds = args.minutes * 60
+    with tempfile.TemporaryDirectory(prefix="barrage-bench-") as tmp:
+        db = Path(tmp) / "games.sqlite3"
+        async with FakeDiscord(ack_deadline=30.0) as fake:
+            channels = [fake.add_channel(f"game-{i}") for i in range(args.games)]
+            players = [fake.alice, fake.bob, fake.carol]
+            t = time.perf_counter()
+            await setup_games(db, fake, channels, players, args.seed)
+            print(f"setup: {args.games} games in {time.perf_counter() - t:.1f} s")
+            config = Path(tmp) / "config.toml"
+            config.write_text(
+                f"[discord]\ntest_guild_id = {fake.guild.id}\n"
+                f'[database]\npath = "{db}"\n'
+                "[backup]\ninterval_hours = 0\n"
+                '[logging]\nlevel = "WARNING"\n'
+                f"[render]\nworkers = {args.workers}\n"
+            )
+            env = {"BARRAGE_BOT_TOKEN": fake.token, "PYTHONPATH": str(ROOT)}
+            argv = ["-m", "bot", "--config", str(config)]
+            async with run_bot_process(fake, argv, extra_env=env, cwd=ROOT) as bot:
+                pid = bot.process.pid
+                await fake.wait_for(lambda: fake.guild_commands.get(fake.guild.id), timeout=30)
+                print(f"bot pid {pid}: idle RSS {rss_mb(pid)[0]:.0f} MB")
+                t = time.perf_counter()
+                await wait_announced(fake, channels, timeout=300)
+                print(
+                    f"start-up announcements of {args.games} games posted in "
+                    f"{time.perf_counter() - t:.1f} s"
+                )
+                active = channels[: args.active]
+                load = Load(fake, players, fake.dave)
+                for view in VIEWS:  # warm up: the first picture of a view draws its background
+                    invocation = await fake.dave.slash(
+                        "barrage board", in_channel=channels[-1], view=view
+                    )
+                    await invocation.reply(timeout=60)
+                await load.poisson(active, 10.0, seconds)
+                steady = load.samples
+                print()
+                print(
+                    table(
+                        steady,
+                        f"steady: {args.active} games, one action per game per 10 s on average "
+                        f"(Poisson, {args.active / 10:g}/s), {args.minutes:g} min",
+                    )
+                )
+                ramp_rows = []
+                breaking: float | None = None
+                for rate in args.ramp:
+                    load.samples = Samples()
+                    stage_s = max(10.0, seconds / 10)
+                    await load.poisson(active, len(active) / rate, stage_s)
+                    s = load.samples
+                    p95 = pct(s.rendering(), 0.95)
+                    ramp_rows.append(
+                        f"  {rate:>6.0f}/s {len(s.rendering()):>6} {pct(s.rendering(), 0.5):>8.0f}"
+                        f" {p95:>8.0f} {pct(s.rows['autocomplete'], 0.95):>8.0f}"
+                        f" {s.late:>5} {len(s.errors):>6}"
+                    )
+                    print(ramp_rows[-1], flush=True)
+                    if p95 > 1000:
+                        breaking = rate
+                        break
+                print()
+                print(
+                    f"ramp ({max(10.0, seconds / 10):.0f} s a stage, same mix, {args.active} games):"
+                )
+                print("    rate      n  p50 ms   p95 ms  ac95 ms  late errors")
+                print("\n".join(ramp_rows))
+                if breaking is None:
+                    print(f"  rendering p95 stayed under 1 s up to {args.ramp[-1]:g} actions/s")
+                else:
+                    print(f"  rendering p95 passes 1 s at about {breaking:g} actions/s")
+                # Memory with every game loaded.
+                load.samples = Samples()
+                for i in range(0, len(channels), 10):
+                    batch = channels[i : i + 10]
+                    await asyncio.gather(*(load.choices(u, c) for c in batch for u in players))
+                    await asyncio.gather(*(load.board(c) for c in batch))
+                rss, peak = rss_mb(pid)
+                print()
+                print(
+                    f"memory with {args.games} active games loaded: RSS {rss:.0f} MB "
+                    f"(peak {peak:.0f} MB); {len(load.samples.errors)} errors"
+                )
+                ok = pct(steady.rendering(), 0.95) < 300
+                ok &= pct(steady.rows["autocomplete"], 0.95) < 50 and rss < 300
+                print(
+                    "targets (rendering p95 < 300 ms, autocomplete p95 < 50 ms, RSS < 300 MB): "
+                    + ("met" if ok else "MISSED")
+                )
+            errors = [line for line in bot.text.splitlines() if " ERROR " in line]
+            print(f"bot process: exit {bot.process.returncode}, {len(errors)} ERROR lines")
+            for line in errors[:5]:
+                print("  " + line[:200])
+            fake.take_failures()
+    return 0
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=5.0, help="steady-load duration")
+    parser.add_argument("--games", type=int, default=200, help="games in the database")
+    parser.add_argument("--active", type=int, default=50, help="games under load")
+    parser.add_argument("--workers", type=int, default=2, help="the bot's render workers")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ramp",
+        type=lambda s: [float(x) for x in s.split(",")],
+        default=[10, 20, 30, 40, 60, 80, 120],
+        help="total actions per second of the ramp's stages",
+    )
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(parse())))
