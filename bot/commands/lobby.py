@@ -13,6 +13,7 @@ from bot.commands.actor import actor_of
 from bot.commands.panel import bot_of
 from bot.commands.replies import reply_error, send, within_budget
 from bot.service import GameService, Outcome
+from bot.service.service import expansions_text
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,8 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
     size = int(meta.options.get("players", 4))
     setup = meta.options.get("setup", "intro")
     players = meta.player_ids or (meta.creator_id,)
-    lines = [f"**Barrage game #{meta.id}**: {size} players, {setup} setup."]
+    extras = expansions_text(meta.options.get("expansions", ()))
+    lines = [f"**Barrage game #{meta.id}**: {size} players, {setup} setup{extras}."]
     if news:
         lines.append(news)
     lines.append(f"Players ({len(players)}/{size}):")
