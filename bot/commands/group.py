@@ -53,25 +53,45 @@ async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
 # -- lobby ------------------------------------------------------------------------------
 
 
+#: The expansion combinations the engine plays (Colorado and the Nile each replace the board).
+EXPANSION_CHOICES = [
+    app_commands.Choice(name="None: the base game", value="none"),
+    app_commands.Choice(
+        name="The Leeghwater Project: External Works, Private Buildings (full setup)",
+        value="leeghwater",
+    ),
+    app_commands.Choice(
+        name="The Colorado Connection: Bridges, Productive Settlements, its own map",
+        value="colorado",
+    ),
+    app_commands.Choice(name="The Nile Affair: irrigation, its own map", value="nile"),
+    app_commands.Choice(
+        name="Leeghwater + The Colorado Connection (full setup)", value="leeghwater,colorado"
+    ),
+    app_commands.Choice(name="Leeghwater + The Nile Affair (full setup)", value="leeghwater,nile"),
+]
+
+
 @barrage.command(name="new", description="Open a game in this channel (or a new thread)")
 @app_commands.describe(
     players="How many players (2 to 4)",
     setup="Introductory (fixed pairings) or full setup (draft)",
-    expansions="leeghwater: The Leeghwater Project (External Works, Private Buildings); full setup only",
+    expansions="Expansions to play with (Leeghwater needs the full setup)",
     seed="A seed to replay the same setup (random if left out)",
     thread="Open a thread for this game instead of using the channel",
 )
+@app_commands.choices(expansions=EXPANSION_CHOICES)
 async def new(
     interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 4] = 3,
     setup: Literal["intro", "full"] = "intro",
-    expansions: Literal["none", "leeghwater"] = "none",
+    expansions: str = "none",
     seed: app_commands.Range[int, 0, 2**53] | None = None,
     thread: bool = False,
 ) -> None:
     """Create a lobby; others join with its buttons."""
     service = bot_of(interaction).service
-    chosen = () if expansions == "none" else (expansions,)
+    chosen = () if expansions == "none" else tuple(expansions.split(","))
     if not thread:
         outcome = await within_budget(
             interaction,

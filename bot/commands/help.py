@@ -6,8 +6,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from bot.rules.content import BuildingActionSpace, load_content
-from bot.rules.rewards import describe_reward
+from bot.commands.help_boards import (
+    COLORADO_NAME,
+    NILE_NAME,
+    colorado_topics,
+    describe_effect,
+    nile_topics,
+)
+from bot.rules.content import BuildingActionSpace, Content, load_content
+from bot.rules.hooks import EXPANSIONS, game_content
 
 MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
 
@@ -28,12 +35,17 @@ with a **Post to channel** button.
 `/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
 can `replace` or `skip` a player who vanished, `rewind` and `abandon`.
-8. The Leeghwater Project: `/barrage new setup:full expansions:leeghwater`.
+8. Expansions: `/barrage new expansions:` — The Leeghwater Project (full setup), \
+The Colorado Connection or The Nile Affair (each with its own board), alone or with Leeghwater.
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
-an External Work, a Private Building or `leeghwater`."""
+an External Work, a Private Building, `leeghwater`, `colorado` or `nile`."""
 
 #: Display names of the content sets that are expansions (a topic says where its piece is from).
-EXPANSION_SETS = {"leeghwater": "The Leeghwater Project"}
+EXPANSION_SETS = {
+    "leeghwater": "The Leeghwater Project",
+    "colorado": COLORADO_NAME,
+    "nile": NILE_NAME,
+}
 
 LEEGHWATER = """\
 **The Leeghwater Project** (expansion; full setup only)
@@ -73,8 +85,10 @@ def _clip(text: str) -> str:
 @cache
 def topics() -> dict[str, Topic]:
     """Every help topic by key: 'play', 'leeghwater', 'company:usa', 'officer:…', 'tile:…',
-    'contract:…', 'work:A1', 'building:cofferdam', 'bonus:…'."""
-    content = load_content()
+    'contract:…', 'work:A1', 'building:cofferdam', 'bonus:…', 'colorado', 'bridge:BR1',
+    'nile', 'token:IM1'…"""
+    # Every expansion's pieces: the contracts, works and buildings some add to a game's content.
+    content = game_content(load_content(), tuple(EXPANSIONS))
     found = [
         Topic("play", "How to play with the bot", HOW_TO_PLAY),
         Topic("leeghwater", "Expansion: The Leeghwater Project", LEEGHWATER),
@@ -110,7 +124,9 @@ def topics() -> dict[str, Topic]:
                 f"{_from(tile.set)}\n{tile.effect_text}",
             )
         )
-    found.extend(_leeghwater_topics())
+    found.extend(_leeghwater_topics(content))
+    for key, name, text in (*colorado_topics(content), *nile_topics(content)):
+        found.append(Topic(key, name, text))
     track = content.energy_track
     for bonus in content.bonus_tiles.values():
         found.append(
@@ -129,9 +145,9 @@ def topics() -> dict[str, Topic]:
             Topic(
                 f"contract:{contract.id}",
                 f"Contract {contract.id} ({contract.kind})",
-                f"**Contract {contract.id}** ({contract.kind})\n"
+                f"**Contract {contract.id}** ({contract.kind}){_from(contract.set)}\n"
                 f"Produce {contract.energy} energy in one production to fulfil it; "
-                f"reward: {describe_reward(contract.reward)}.",
+                f"reward: {describe_effect(contract.reward)}.",
             )
         )
     return {t.key: Topic(t.key, t.name[:100], _clip(t.text)) for t in found}
@@ -152,12 +168,11 @@ def _machineries(cost: Mapping[str, int]) -> str:
     return " + ".join(parts) or "nothing"
 
 
-def _leeghwater_topics() -> list[Topic]:
+def _leeghwater_topics(content: Content) -> list[Topic]:
     """One topic per External Work and per Private Building."""
-    content = load_content()
     found = []
     for work in content.external_works.values():
-        reward = describe_reward(work.reward)
+        reward = describe_effect(work.reward)
         found.append(
             Topic(
                 f"work:{work.id}",
@@ -179,7 +194,7 @@ def _leeghwater_topics() -> list[Topic]:
                 f"Build it for {_machineries(building.cost)} on your wheel with the Building "
                 f"tile (3 credits more on a red-outlined space); worth {building.vp} VP at the "
                 f"end of the game.\nAction, once per round for those who built it: "
-                f"{building.action_text}\nThe first company to use it in a round puts "
+                f"{building.action_text.rstrip('.')}.\nThe first company to use it in a round puts "
                 f"{_engineers(left)} on the left space; later ones put {_engineers(later)} on "
                 f"a right space.",
             )

@@ -73,7 +73,8 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         "--expansions",
         default="",
         help="comma-separated expansion names: leeghwater (The Leeghwater Project, "
-        "with --setup full)",
+        "with --setup full), colorado (The Colorado Connection) or nile (The Nile Affair); "
+        "colorado and nile bring their own board and exclude each other",
     )
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")

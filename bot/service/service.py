@@ -21,8 +21,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.rules import Event, Game, RuleError, SetupError, new_game
+from bot.rules.content import load_content
 from bot.rules.engine import ENGINE_VERSION
 from bot.rules.hooks import EXPANSIONS
+from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
 from bot.service import quiet
 from bot.service.errors import (
@@ -78,7 +80,11 @@ UNCHANGED: Any = object()
 HOUR_MS = 3_600_000
 SETUPS = ("intro", "full")
 #: Display names of the expansions (the engine knows them by key only).
-EXPANSION_NAMES = {"leeghwater": "The Leeghwater Project"}
+EXPANSION_NAMES = {
+    "leeghwater": "The Leeghwater Project",
+    "colorado": "The Colorado Connection",
+    "nile": "The Nile Affair",
+}
 #: What a skipped seat answers, in order of preference (else the first option).
 _SKIP_PREFERENCE = ("bank", "pass", "confirm")
 
@@ -237,7 +243,11 @@ class GameService:
         """Open a lobby in the actor's channel for up to `players`; the creator joins."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
-        expansions = self.check_new_game(players=players, setup=setup, expansions=expansions)
+        expansions = self.check_new_game(
+            players=players, setup=setup, expansions=expansions, map=map
+        )
+        # The Nile's board (or Colorado's) comes with its expansion: nobody has to name it.
+        map = map_for(expansions, map)
         try:
             new_game(engine_options_for(players, setup, map, expansions, seed))
         except (SetupError, RuleError, ValueError, KeyError) as exc:
@@ -275,11 +285,13 @@ class GameService:
 
     @staticmethod
     def check_new_game(
-        *, players: int, setup: str, expansions: Sequence[str] = ()
+        *, players: int, setup: str, expansions: Sequence[str] = (), map: str = "base"
     ) -> tuple[str, ...]:
         """The expansion names to store (known, each once), or LobbyError saying what is wrong.
 
-        Cheap and without side effects, so a caller can check before it opens a thread.
+        Cheap and without side effects, so a caller can check before it opens a thread. The
+        refusals are the engine's own reasons (an expansion with the wrong setup or map, two
+        expansions that each replace the board).
         """
         if setup not in SETUPS:
             raise LobbyError(f"Unknown setup '{setup}'; choose {' or '.join(SETUPS)}.")
@@ -292,10 +304,25 @@ class GameService:
                 raise LobbyError(
                     f"Unknown expansion '{name}'; known: {', '.join(known) or 'none'}."
                 )
-            probe = GameOptions(players=players, setup=setup, expansions=names)
+        for name in names:
+            # Each expansion is asked on its own board (when none was named), so that two
+            # board-replacing expansions hear "cannot be combined", not "wrong map".
+            own = expansion_map(name) if map == "base" else None
+            probe = GameOptions(
+                players=players, setup=setup, map=own or map_for(names, map), expansions=names
+            )
             reason = EXPANSIONS[name].refuse(probe)
             if reason is not None:
                 raise LobbyError(f"{reason}.")
+        try:
+            check_options(
+                GameOptions(
+                    players=players, setup=setup, map=map_for(names, map), expansions=names
+                ),
+                load_content(),
+            )
+        except SetupError as exc:
+            raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
         return names
 
     async def join(self, actor: Actor) -> Outcome:
@@ -352,7 +379,8 @@ class GameService:
             records: list[dict[str, Any]] = [{"kind": "start", "seats": seats}]
             started = replace_loaded(loaded, seats)
             started.game = game
-            text = "The game begins. Seats: " + ", ".join(
+            names = expansions_text(loaded.options.get("expansions", ()))
+            text = f"The game begins{names}. Seats: " + ", ".join(
                 f"{i + 1}. <@{u}> ({company_name(started.company_of_seat(i))})"
                 for i, u in enumerate(seats)
             )
@@ -1163,6 +1191,26 @@ def expansions_text(names: Sequence[str]) -> str:
     if not names:
         return ""
     return " with " + " and ".join(EXPANSION_NAMES.get(n, n) for n in names)
+
+
+def expansion_map(name: str) -> str | None:
+    """The board an expansion is played on (Colorado declares it; the Nile's is its set's map)."""
+    cls = EXPANSIONS.get(name)
+    if cls is not None and cls.map:
+        return cls.map
+    owned = [m.id for m in load_content().maps.values() if m.set == name]
+    return owned[0] if len(owned) == 1 else None
+
+
+def map_for(expansions: Sequence[str], map: str = "base") -> str:
+    """The map a new game is set up on: an expansion's own board replaces the default one."""
+    if map != "base":
+        return map
+    for name in expansions:
+        own = expansion_map(name)
+        if own:
+            return own
+    return map
 
 
 def engine_options_for(

@@ -7,8 +7,10 @@ from collections.abc import Iterable
 from bot.rules import Event, GameState
 from bot.rules.content import load_content
 
-#: The Leeghwater Project's key in the state's `extra` (and in GameOptions.expansions).
+#: The expansions' keys in the state's `extra` (and in GameOptions.expansions).
 LEEGHWATER = "leeghwater"
+COLORADO = "colorado"
+NILE = "nile"
 
 #: Resource changes worth a line of their own in a log (the rest shows in the pictures).
 _LOGGED_RESOURCES = ("vp",)
@@ -56,7 +58,12 @@ def company_text(state: GameState, company: str) -> str:
         f"{c.engineers} engineers, {c.energy} energy this round; built: {placed}; "
         f"open contracts: {contracts}; fulfilled: {len(c.fulfilled)}"
     )
-    return text + _leeghwater_text(state, company)
+    return (
+        text
+        + _leeghwater_text(state, company)
+        + _colorado_text(state, company)
+        + _nile_text(state, company)
+    )
 
 
 def _leeghwater_text(state: GameState, company: str) -> str:
@@ -77,11 +84,53 @@ def _leeghwater_text(state: GameState, company: str) -> str:
     )
 
 
+def _colorado_text(state: GameState, company: str) -> str:
+    """The Colorado Connection's part: Bridges owned and settlements activated this round."""
+    board = state.extra.get(COLORADO)
+    if not isinstance(board, dict):
+        return ""
+    # A Bridge belongs to whoever owns the dam under it.
+    bridges = [
+        f"{tile} on {space}"
+        for space, tile in board.get("bridges", {}).items()
+        if (dam := state.dams.get(space)) is not None and dam.owner == company
+    ]
+    settled = [
+        f"{space} ({board.get('settlements', {}).get(space, '?')})"
+        for space in board.get("settlements", {})
+        if any(who == company for who, *_ in state.spaces.get(space, ()))
+    ]
+    return (
+        f"; Bridges: {', '.join(bridges) or 'none'}; "
+        f"settlements this round: {', '.join(settled) or 'none'}"
+    )
+
+
+def _nile_text(state: GameState, company: str) -> str:
+    """The Nile Affair's part: irrigation tokens (used ones marked) and scoring tokens won."""
+    if not isinstance(state.extra.get(NILE), dict):
+        return ""
+    extra = state.companies[company].extra
+    down = set(extra.get("irrigation_down", ()))
+    tokens = [f"{t} (used)" if t in down else t for t in extra.get("irrigation", ())]
+    won = extra.get("irrigation_scoring", ())
+    bonus = extra.get("irrigation_bonus", 0)
+    return (
+        f"; irrigation tokens: {', '.join(tokens) or 'none'}"
+        + (f" (+{bonus} irrigation)" if bonus else "")
+        + f"; irrigation scoring tokens: {', '.join(won) or 'none'}"
+    )
+
+
 #: Score breakdown groups of event sources whose first part alone says too little.
 _GROUPS = {
     "end:building": "private buildings",
     "building": "building actions",
     "external_work": "external works",
+    "bridge": "bridges",
+    "settlement": "settlements",
+    "toll": "settlement tolls",
+    "irrigation": "irrigation tokens",
 }
 
 
@@ -89,9 +138,12 @@ def source_group(source: str) -> str:
     """The group of an event source in a score breakdown ('income:base:2' → 'income').
 
     Private Buildings' end VP ('end:building:cofferdam') are their own group, apart from the
-    other end-of-game VP.
+    other end-of-game VP; the Nile's round scoring ('irrigation:round3') is apart from the
+    irrigation tokens' own VP ('irrigation:IM7').
     """
     if not source:
         return "other"
     parts = source.split(":")
+    if parts[0] == "irrigation" and len(parts) > 1 and parts[1].startswith("round"):
+        return "irrigation scoring"
     return _GROUPS.get(":".join(parts[:2])) or _GROUPS.get(parts[0]) or parts[0]

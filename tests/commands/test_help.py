@@ -59,3 +59,32 @@ def test_the_leeghwater_project_has_topics_that_autocomplete_finds() -> None:
     cofferdam = help_text("Private Building: Cofferdam") or ""
     assert "2 excavators + 1 mixer" in cofferdam and "3 VP" in cofferdam
     assert "1 excavator" in (help_text("work:A1") or "")
+
+
+def test_colorado_and_nile_have_topics_that_autocomplete_finds() -> None:
+    """Overviews, every Bridge and settlement tile, irrigation, tokens, sources, buildings."""
+    content = load_content()
+    keys = set(topics())
+    assert {f"bridge:{r['id']}" for r in content.colorado["bridge_tile"]} <= keys
+    assert {f"settlement:{r['id']}" for r in content.colorado["settlement_tile"]} <= keys
+    assert {"settlements:A", "settlements:B", "settlements:C"} <= keys
+    assert {f"token:{r['id']}" for r in content.nile["irrigation_token"]} <= keys
+    types = {r["id"] for r in content.nile["irrigation_effect_type"]}
+    assert {f"tokens:{t}" for t in types} <= keys
+    assert {"colorado", "nile", "irrigation", "irrigation_scoring", "river_sources"} <= keys
+    # The pieces other expansions add to a game's content have topics too.
+    for key in ("building:heliport", "building:pumping_station", "work:C7", "contract:416"):
+        assert key in keys, key
+    assert "The Nile Affair" in topics()["contract:416"].text
+    assert "or 7 VP" in topics()["contract:416"].text  # a choice, in words
+    assert "The Colorado Connection" in topics()["building:heliport"].text
+    assert "3 credits to the bank" in (help_text("colorado") or "")
+    assert "RS8: 2, 0, 1, 0" in (help_text("river_sources") or "")
+    assert "SA1" in (help_text("settlements:A") or "")
+    # What people type finds the topic.
+    assert [t.key for t in find_topics("bridge tile br10")] == ["bridge:BR10"]
+    assert "building:pumping_station" in [t.key for t in find_topics("pumping")]
+    assert [t.key for t in find_topics("river source")] == ["river_sources"]
+    assert "tokens:water" in [t.key for t in find_topics("irrigation tokens water")]
+    assert "settlement:SC8" in [t.key for t in find_topics("sc8")]
+    assert "The Colorado Connection" in HOW_TO_PLAY and "The Nile Affair" in HOW_TO_PLAY

@@ -68,6 +68,24 @@ def test_autoplay_leeghwater_three_players_reaches_final_scoring(tmp_path: Path)
     assert sorted(out.glob("*.png"))
 
 
+def test_autoplay_colorado_with_leeghwater_reaches_final_scoring(tmp_path: Path) -> None:
+    out = tmp_path / "images"
+    result = run_console(
+        "--autoplay", "--players", "2", "--seed", "3", "--out", str(out),
+        "--setup", "full", "--expansions", "leeghwater,colorado",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "(finished)" in result.stdout
+    assert "settlement tolls +" in result.stdout  # this seed's game pays a toll to a Bridge
+    assert sorted(out.glob("*.png"))
+
+
+def test_autoplay_nile_reaches_final_scoring(tmp_path: Path) -> None:
+    result = run_console("--autoplay", "--players", "2", "--seed", "3", "--expansions", "nile")
+    assert result.returncode == 0, result.stderr
+    assert "(finished)" in result.stdout and "irrigation scoring " in result.stdout
+
+
 def test_expansion_refusals_are_one_line_with_status_2() -> None:
     unknown = run_console("--autoplay", "--setup", "full", "--expansions", "atlantis")
     intro = run_console("--autoplay", "--setup", "intro", "--expansions", "leeghwater")
@@ -78,3 +96,7 @@ def test_expansion_refusals_are_one_line_with_status_2() -> None:
     [line] = intro.stderr.strip().splitlines()
     assert line.startswith("barrage-bot console: error: ") and "full game only" in line
     assert unknown.stdout == intro.stdout == ""
+    both = run_console("--autoplay", "--expansions", "colorado,nile")
+    assert both.returncode == 2 and both.stdout == ""
+    [line] = both.stderr.strip().splitlines()
+    assert line.endswith("The Colorado Connection cannot be combined with The Nile Affair.")

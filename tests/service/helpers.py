@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from bot.service import Actor, Announcement, GameService, ReminderNotice
 from bot.service.errors import NotYourTurn
+from bot.service.types import ScoreView
 
 GUILD = 1000
 CHANNEL = 2000
@@ -83,3 +84,19 @@ async def random_step(service: GameService, rng: random.Random, players: int, ga
             await service.play(actor(user), [notation], expected_version=panel.version)
             return True
     raise AssertionError("nobody has a decision, but the game is not over")
+
+
+async def finished_score(service: GameService, game_id: int, players: int) -> ScoreView:
+    """The final score of a finished game, checked: every seat ranked, breakdowns add up."""
+    meta = await service.store.get_game(game_id)
+    assert meta.status == "finished"
+    score = await service.score(game_id, by_game_id=True)
+    assert score.over and {row.user_id for row in score.rows} == set(USERS[:players])
+    for row in score.rows:
+        assert sum(vp for _, vp in row.breakdown) == row.vp
+    return score
+
+
+def score_groups(score: ScoreView) -> set[str]:
+    """The breakdown groups that appear in any row of a score."""
+    return {source for row in score.rows for source, _ in row.breakdown}

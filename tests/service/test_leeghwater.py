@@ -17,6 +17,8 @@ from tests.service.helpers import (
     FakeClock,
     RecordingPort,
     actor,
+    finished_score,
+    score_groups,
 )
 
 LEEGHWATER = ("leeghwater",)
@@ -96,14 +98,8 @@ async def test_complete_leeghwater_game(
         raise AssertionError("the game did not end")
     assert completed and "External Works" in groups and "Private Buildings" in groups
 
-    meta = await service.store.get_game(game_id)
-    assert meta.status == "finished"
-    score = await service.score(game_id, by_game_id=True)
-    assert score.over and {row.user_id for row in score.rows} == set(USERS[:players])
-    sources: set[str] = set()
-    for row in score.rows:
-        assert sum(vp for _, vp in row.breakdown) == row.vp
-        sources.update(source for source, _ in row.breakdown)
+    score = await finished_score(service, game_id, players)
+    sources = score_groups(score)
     # Each Private Building a company activated is worth its VP at the end, in its own group.
     state = (await service._target(game_id, True)).committed
     assert state is not None
