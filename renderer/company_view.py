@@ -227,7 +227,7 @@ def draw_company(
     half size (for the full board).
     """
     layout = board_layout("company")
-    c = content()
+    c = content(state.options.expansions)
     company = board_of(state, company_id)
     preview = company_id not in state.companies
     lwp = leeghwater_view.active(state.options)

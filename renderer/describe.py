@@ -12,7 +12,7 @@ from renderer.words import phase_text, plural
 
 def describe(state: GameState) -> str:
     """Return a plain-text summary: round, phase, turn order, each company, the map's water."""
-    c = content()
+    c = content(state.options.expansions)
     lines: list[str] = []
     if state.finished:
         ranking = state.result.get("ranking", [])

@@ -210,7 +210,7 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
 
 def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
     sizes = theme.views["shared"].text
-    tiles = content().bonus_tiles
+    tiles = content(state.options.expansions).bonus_tiles
     for i, (rect, tile_id) in enumerate(
         zip(layout.lists["bonus_tiles"], state.bonus_tiles, strict=False)
     ):
@@ -269,6 +269,7 @@ def _contract_box(
     level: str,
     theme: Theme,
     lit: bool,
+    expansions: tuple[str, ...] = (),
 ) -> None:
     sizes = theme.views["shared"].text
     x0, y0, x1, y1 = rect
@@ -283,7 +284,7 @@ def _contract_box(
             "regular",
         )
         return
-    contract = content().contracts.get(contract_id)
+    contract = content(expansions).contracts.get(contract_id)
     d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
     draw.rectangle((x0 + 3, y0 + 3, x0 + 16, y1 - 3), fill=theme.colour(f"contract {level}"))
     energy = f" · {contract.energy}⚡" if contract else ""
@@ -316,10 +317,12 @@ def _contracts(
         offer = state.private_offer.get(level, [])
         for i, rect in enumerate(layout.lists[f"private_{level}"]):
             cid = offer[i] if i < len(offer) else None
-            _contract_box(draw, rect, cid, level, theme, str(cid) in lit)
+            _contract_box(draw, rect, cid, level, theme, str(cid) in lit, state.options.expansions)
     for i, rect in enumerate(layout.lists["national"]):
         cid = state.national_offer[i] if i < len(state.national_offer) else None
-        _contract_box(draw, rect, cid, "national", theme, str(cid) in lit)
+        _contract_box(
+            draw, rect, cid, "national", theme, str(cid) in lit, state.options.expansions
+        )
     sizes = theme.views["shared"].text
     if not state.patent_offer:
         x0, y0, _, y1 = layout.lists["patent"][0]
@@ -360,7 +363,7 @@ def _draft(
     """Draw the draft: picking order with the picks made, and the boards and contracts on offer."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
-    c = content()
+    c = content(state.options.expansions)
     draft = state.extra["draft"]
     picks = {seat: board for seat, board, _officer, _contract in draft.get("picks", [])}
     order = draft.get("order", [])
