@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from bot.rules.draft import seat_player
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer import leeghwater_view
+from renderer import leeghwater_view, nile_view
 from renderer.content import content
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.map_view import ROUNDS, company_name
@@ -248,12 +248,16 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
             "regular",
         )
     x0, y0, x1, y1 = layout.rects["objective"]
-    d.text(
-        draw, (x0, (y0 + y1) // 2), "Objective:", sizes["label"], theme.colour("text"), anchor="lm"
-    )
+    cy = (y0 + y1) // 2
+    if nile_view.active(state.options):
+        # Two lines: the objective, then the round's irrigation scoring.
+        cy = y0 + 20
+        line = d.fit(nile_view.scoring_line(state), sizes["small"], x1 - x0)
+        d.text(draw, (x0, y1 - 20), line, sizes["small"], theme.colour("text"), "regular", "lm")
+    d.text(draw, (x0, cy), "Objective:", sizes["label"], theme.colour("text"), anchor="lm")
     d.text(
         draw,
-        (x0 + 180, (y0 + y1) // 2),
+        (x0 + 180, cy),
         state.objective or "—",
         sizes["label"],
         theme.colour("text"),
