@@ -62,7 +62,9 @@ def bridge_cost(state: GameState, site_id: str) -> int | None:
     if site is None:
         return None
     map_data = content(state.options.expansions).maps[state.options.map]
-    built = sum(1 for dam in board(state).get("bridges", {}) if map_data.area_of(dam) == site["area"])
+    built = sum(
+        1 for dam in board(state).get("bridges", {}) if map_data.area_of(dam) == site["area"]
+    )
     sequence = site["bridge_cost_sequence"]
     return int(sequence[min(built, len(sequence) - 1)])
 
@@ -123,7 +125,7 @@ def draw_map_extra(
     settlement_tiles = _rows(state, "settlement_tile")
     settlements = co.get("settlements", {})
     for fid, feature in layout.features.items():
-        x0, y0, x1, y1 = feature.rect
+        x0, _y0, x1, y1 = feature.rect
         line2 = y1 - 6 - (sizes["small"] + 8) // 2
         if feature.kind == "construction_site":
             ink = text
@@ -213,7 +215,9 @@ def describe_lines(state: GameState) -> list[str]:
     settlements = []
     for space, tile in co.get("settlements", {}).items():
         who = settler(state, space)
-        settlements.append(f"{space} {tile}" + (f" (settled by {company_name(who)})" if who else ""))
+        settlements.append(
+            f"{space} {tile}" + (f" (settled by {company_name(who)})" if who else "")
+        )
     return [
         "Construction Sites: " + ("; ".join(sites) if sites else "none") + ".",
         "Bridges: " + ("; ".join(bridges) if bridges else "none") + ".",

@@ -10,8 +10,8 @@ from PIL import Image, ImageDraw
 from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
 from bot.rules.state import Company, GameOptions, GameState
-from renderer import draw as d
 from renderer import colorado_view, leeghwater_view, nile_view
+from renderer import draw as d
 from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import BoardLayout, Rect, board_layout

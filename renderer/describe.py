@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.rules.state import NEUTRAL, GameState
-from renderer import leeghwater_view
+from renderer import colorado_view, leeghwater_view, nile_view
 from renderer.content import content
 from renderer.map_view import ROUNDS, company_name
 from renderer.theme import get_theme
@@ -66,4 +66,6 @@ def describe(state: GameState) -> str:
     if heads:
         lines.append("Headstreams: " + "; ".join(heads) + ".")
     lines += leeghwater_view.describe_lines(state)
+    lines += colorado_view.describe_lines(state)
+    lines += nile_view.describe_lines(state)
     return "\n".join(lines)

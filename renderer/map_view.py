@@ -7,9 +7,9 @@ from collections.abc import Collection
 from PIL import Image, ImageDraw
 
 from bot.rules.state import NEUTRAL, GameState
+from renderer import colorado_view, nile_view
 from renderer import draw as d
 from renderer.background import RED_OUTLINE_WIDTH, map_background
-from renderer import colorado_view, nile_view
 from renderer.content import content
 from renderer.layout import Rect, map_layout
 from renderer.theme import Theme
@@ -184,8 +184,6 @@ def _headstream(
     if tile is not None:
         # Base tiles are numbers (T3); the Nile's river source tokens are named (RS3).
         label = f"T{tile}" if isinstance(tile, int) else str(tile)
-        d.text(
-            draw, (x0 + 10, cy), label, sizes["small"], theme.colour("text"), "regular", "lm"
-        )
+        d.text(draw, (x0 + 10, cy), label, sizes["small"], theme.colour("text"), "regular", "lm")
     if water:
         d.drop(draw, (x1 - 24, cy + 5), 15, theme.colour("water"), water, "#ffffff", sizes["small"])

@@ -20,7 +20,6 @@ from PIL import ImageDraw
 
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.background import feature_label_at
 from renderer.content import content
 from renderer.layout import map_layout
 from renderer.theme import Theme
@@ -116,7 +115,7 @@ def draw_map_extra(
     zones = _map_rows(state, "irrigation_zone")
     sources = _map_rows(state, "river_source_token")
     for fid, feature in layout.features.items():
-        x0, y0, x1, y1 = feature.rect
+        x0, _y0, x1, y1 = feature.rect
         line2 = (x0 + 10, y1 - 6 - (sizes["small"] + 8) // 2)
         width = x1 - x0 - 16
         ring = fid in lit
@@ -130,7 +129,9 @@ def draw_map_extra(
                 ring = ring or top in lit
             else:
                 line = f"{space_rows.get(fid, {}).get('vp_when_empty', 0)}VP showing"
-            d.text(draw, line2, d.fit(line, sizes["small"], width), sizes["small"], ink, "bold", "lm")
+            d.text(
+                draw, line2, d.fit(line, sizes["small"], width), sizes["small"], ink, "bold", "lm"
+            )
         elif feature.kind == "irrigation_action":
             ink = theme.colour("space text")
             who = [str(c) for c, _n in state.spaces.get(fid, [])]
@@ -152,7 +153,15 @@ def draw_map_extra(
         elif feature.kind == "irrigation_zone":
             basins = zones.get(fid, {}).get("connected_basins", [])
             line = "→ " + " ".join(str(b) for b in basins)
-            d.text(draw, line2, d.fit(line, sizes["small"], width), sizes["small"], text, "regular", "lm")
+            d.text(
+                draw,
+                line2,
+                d.fit(line, sizes["small"], width),
+                sizes["small"],
+                text,
+                "regular",
+                "lm",
+            )
         elif feature.kind == "river_source":
             hs = source_of(state, fid)
             drops = sources.get(fid, {}).get("drops_per_round", [])
@@ -161,7 +170,15 @@ def draw_map_extra(
                 line = f"{hs} {now}/rd"
             else:
                 line = "-".join(str(n) for n in drops) or "—"
-            d.text(draw, line2, d.fit(line, sizes["small"], width), sizes["small"], text, "regular", "lm")
+            d.text(
+                draw,
+                line2,
+                d.fit(line, sizes["small"], width),
+                sizes["small"],
+                text,
+                "regular",
+                "lm",
+            )
         else:
             continue
         if ring:

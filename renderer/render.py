@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer.background import map_background
+from renderer.company_view import board_height as company_height
 from renderer.company_view import (
     company_background,
     company_key,
@@ -22,7 +23,6 @@ from renderer.company_view import (
     half_background,
     river_expansion,
 )
-from renderer.company_view import board_height as company_height
 from renderer.layout import Point, Rect, board_layout, map_layout
 from renderer.leeghwater_view import active as leeghwater_active
 from renderer.leeghwater_view import view_height

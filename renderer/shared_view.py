@@ -324,9 +324,7 @@ def _contracts(
             _contract_box(draw, rect, cid, level, theme, str(cid) in lit, state.options.expansions)
     for i, rect in enumerate(layout.lists["national"]):
         cid = state.national_offer[i] if i < len(state.national_offer) else None
-        _contract_box(
-            draw, rect, cid, "national", theme, str(cid) in lit, state.options.expansions
-        )
+        _contract_box(draw, rect, cid, "national", theme, str(cid) in lit, state.options.expansions)
     sizes = theme.views["shared"].text
     if not state.patent_offer:
         x0, y0, _, y1 = layout.lists["patent"][0]

@@ -51,7 +51,9 @@ def _rows_nile(features: dict[str, Any]) -> list[list[tuple[str, str, int]]]:
     return rows
 
 
-def feature_tables(map_id: str, features: dict[str, Any]) -> tuple[Rect, list[tuple[str, str, Rect]]]:
+def feature_tables(
+    map_id: str, features: dict[str, Any]
+) -> tuple[Rect, list[tuple[str, str, Rect]]]:
     """Return the panel's rect and each feature's (id, kind, rect), row by row."""
     rows = _rows_colorado(features) if map_id == "colorado" else _rows_nile(features)
     placed = []
@@ -80,9 +82,7 @@ def bridge_slots(layout: MapLayout) -> dict[int, Rect]:
     others = [s.rect for s in layout.spaces.values()] + [b.badge for b in layout.basins.values()]
     for basin in layout.basins.values():
         dams = [
-            s
-            for s in layout.spaces.values()
-            if s.kind == "dam" and _overlap(s.rect, basin.rect)
+            s for s in layout.spaces.values() if s.kind == "dam" and _overlap(s.rect, basin.rect)
         ]
         if not dams:
             continue
