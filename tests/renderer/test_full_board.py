@@ -10,7 +10,7 @@ from PIL import Image, ImageChops, ImageColor
 from bot.rules.state import Dam, GameState
 from renderer import draw as d
 from renderer.background import map_background
-from renderer.company_view import company_background, draw_company, half_background
+from renderer.company_view import company_background, draw_company, half_background, river_expansion
 from renderer.layout import board_layout, map_layout
 from renderer.leeghwater_view import active, view_height
 from renderer.map_view import draw_map
@@ -23,7 +23,6 @@ from renderer.render import (
     render,
     render_image,
 )
-from renderer.company_view import river_expansion
 from renderer.samples import colorado_state, draft_state, leeghwater_state, nile_state
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import get_theme
