@@ -19,7 +19,7 @@ import time
 from PIL import Image
 
 from renderer.render import PNG_OPTIONS, clear_caches, render
-from renderer.samples import leeghwater_state, midgame_state
+from renderer.samples import colorado_state, leeghwater_state, midgame_state, nile_state
 
 RUNS = 15
 VIEWS = ("map", "shared", "company", "full")
@@ -52,17 +52,21 @@ def _time(state, view: str, runs: int, warm: bool) -> tuple[list[float], list[fl
 def main(runs: int = RUNS) -> None:
     """Time every view of the mid-game positions and print a table."""
     base, lwp = midgame_state(), leeghwater_state()
-    for state in (base, lwp):
+    colorado, nile = colorado_state(), nile_state()
+    for state in (base, lwp, colorado, nile):
         for view in VIEWS:  # warm the static backgrounds and text: drawn once per process
             render(state, view=view)
     print(f"PNG options: {PNG_OPTIONS}; {runs} runs per view")
     print(
-        f"{'view':<26} {'pixels':>10} {'median ms':>9} {'max ms':>7} {'save ms':>8} "
+        f"{'view':<34} {'pixels':>10} {'median ms':>9} {'max ms':>7} {'save ms':>8} "
         f"{'draw ms':>8} {'draw/save':>9} {'PNG KB':>7} {'target':>7}"
     )
     rows = [(base, "", view, False) for view in VIEWS] + [(base, "", "full", True)]
     rows += [(lwp, "lwp ", view, False) for view in ("shared", "company", "full")]
     rows += [(lwp, "lwp ", "full", True)]
+    # The river maps are taller and their boards carry a strip: reported beside the targets.
+    for state, label in ((colorado, "colorado "), (nile, "nile ")):
+        rows += [(state, label, view, False) for view in VIEWS] + [(state, label, "full", True)]
     for state, label, view, warm in rows:
         totals, saves, png = _time(state, view, runs, warm)
         width, height = Image.open(io.BytesIO(png)).size
@@ -72,7 +76,7 @@ def main(runs: int = RUNS) -> None:
         ok = ok and draw <= save / 2
         name = f"{label}{view} ({'after partials' if warm else 'cold'})"
         print(
-            f"{name:<26} {width:>4}x{height:<5} {median:>9.1f} "
+            f"{name:<34} {width:>4}x{height:<5} {median:>9.1f} "
             f"{max(totals) * 1000:>7.1f} {save:>8.1f} {draw:>8.1f} {draw / save:>9.2f} "
             f"{len(png) / 1024:>7.0f} {'ok' if ok else 'MISSED':>7}"
         )

@@ -120,9 +120,16 @@ def _draw_features(
         outline = theme.colour("red outline" if feature.id in red else "space outline")
         width = RED_OUTLINE_WIDTH if feature.id in red else 2
         d.box(draw, feature.rect, theme.colour(fill), outline, width=width)
-        fx0, fy0, fx1, fy1 = feature.rect
         ink = theme.colour("space text") if fill == "space" else text
-        d.text(draw, ((fx0 + fx1) // 2, (fy0 + fy1) // 2), feature.id, sizes["label"], ink)
+        # The id on the first line; the second is for what the state puts there.
+        at = feature_label_at(feature.rect, sizes["label"])
+        d.text(draw, at, feature.id, sizes["label"], ink, anchor="lm")
+
+
+def feature_label_at(rect: tuple[int, int, int, int], size: int) -> tuple[int, int]:
+    """Return where a feature box's id goes: the left of its first text line."""
+    x0, y0, _, _ = rect
+    return x0 + 10, y0 + 6 + (size + 8) // 2
 
 
 def _draw_rivers(draw: ImageDraw.ImageDraw, layout: MapLayout, theme: Theme) -> None:

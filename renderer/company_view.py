@@ -9,9 +9,9 @@ from PIL import Image, ImageDraw
 
 from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
-from bot.rules.state import Company, GameState
+from bot.rules.state import Company, GameOptions, GameState
+from renderer import colorado_view, leeghwater_view, nile_view
 from renderer import draw as d
-from renderer import leeghwater_view
 from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import BoardLayout, Rect, board_layout
@@ -26,6 +26,43 @@ RESOURCES = (
 )
 KINDS = ("base", "elevation", "conduit", "powerhouse")
 CELL_PADDING = 8  # pixels of a structure cell kept clear of its income text
+# The Colorado Connection or The Nile Affair adds a strip of this height below the board
+# (below Leeghwater's extension when both are played): a heading and two lines.
+RIVER_STRIP = 128
+RIVER_TITLES = {"colorado": "The Colorado Connection", "nile": "The Nile Affair"}
+
+
+def river_expansion(options: GameOptions) -> str:
+    """Return "colorado" or "nile" when the game plays one of them (they never combine), else ""."""
+    if colorado_view.active(options):
+        return "colorado"
+    if nile_view.active(options):
+        return "nile"
+    return ""
+
+
+def board_height(options: GameOptions) -> int:
+    """Return the company view's height for a game with ``options``."""
+    height = leeghwater_view.view_height("company", options)
+    return height + (RIVER_STRIP if river_expansion(options) else 0)
+
+
+def _river_static(image: Image.Image, river: str, theme: Theme) -> Image.Image:
+    """Return ``image`` with the strip of the river expansion's company state below it."""
+    top = image.height
+    out = Image.new("RGB", (image.width, top + RIVER_STRIP), theme.colour("background"))
+    out.paste(image, (0, 0))
+    draw = ImageDraw.Draw(out)
+    d.box(draw, river_panel(top), theme.colour("panel"), theme.colour("panel outline"))
+    sizes = theme.views["company"].text
+    title = RIVER_TITLES.get(river, river)
+    d.text(draw, (24, top + 8), title, sizes["heading"], theme.colour("text"), anchor="la")
+    return out
+
+
+def river_panel(top: int) -> Rect:
+    """Return the river strip's panel for a strip starting at ``top``."""
+    return (12, top, 988, top + RIVER_STRIP - 12)
 
 
 def cell_lines(label: str, size: int, width: int, weight: Weight = "regular") -> list[str]:
@@ -58,10 +95,13 @@ def incomes_of(company_id: str) -> dict[tuple[str, int], str]:
 
 
 @functools.lru_cache(maxsize=64)
-def company_background(company_id: str, theme_name: str, leeghwater: bool = False) -> Image.Image:
+def company_background(
+    company_id: str, theme_name: str, leeghwater: bool = False, river: str = ""
+) -> Image.Image:
     """Return the static part of one company's board view (callers ``copy()`` it).
 
-    ``leeghwater`` appends The Leeghwater Project's board extension below.
+    ``leeghwater`` appends The Leeghwater Project's board extension below; ``river``
+    ("colorado" or "nile") then the strip of that expansion.
     """
     theme = get_theme(theme_name)
     layout = board_layout("company")
@@ -121,8 +161,72 @@ def company_background(company_id: str, theme_name: str, leeghwater: bool = Fals
         for n, rect in enumerate(layout.lists[f"cells_{kind}"], start=1):
             _cell(draw, rect, incomes.get((kind, n), ""), False, style, theme)
     if leeghwater:
-        return leeghwater_view.company_static(image, company_id, theme_name)
+        image = leeghwater_view.company_static(image, company_id, theme_name)
+    if river:
+        image = _river_static(image, river, theme)
     return image
+
+
+TILE_HEADING_W = 270  # "Tiles in supply" at heading size, and a gap
+CHIP_H, CHIP_STEP = 34, 40
+
+
+def tile_chips(tiles: list[str], panel: Rect, size: int) -> list[tuple[Rect, str, str]]:
+    """Return (chip, label, tile) for the tiles in supply, laid out to fit ``panel``.
+
+    Three rows: beside the heading, then two full rows. When the labels with effects do not
+    fit, the ids alone; then repeated tiles once with a count ("basic_base ×2"); then as many
+    as fit and a last chip "+n more". Chips never leave the panel.
+    """
+    x0, y0, x1, y1 = panel
+    rows = [(x0 + 12 + TILE_HEADING_W, y0 + 26)] + [
+        (x0 + 12, y0 + 66 + k * CHIP_STEP) for k in range(3)
+    ]
+    rows = [(x, y) for x, y in rows if y + CHIP_H // 2 <= y1 - 4]
+    if not tiles:
+        return _flow([("none", "")], rows, x1, size) or []
+    effects = [
+        (f"{t}: {tile_effect(t)}" if tile_effect(t) and not t.startswith("basic_") else t, t)
+        for t in tiles
+    ]
+    ids = [(t, t) for t in tiles]
+    counts: dict[str, int] = {}
+    for t in tiles:
+        counts[t] = counts.get(t, 0) + 1
+    grouped = [(f"{t} ×{n}" if n > 1 else t, t) for t, n in counts.items()]
+    for labels in (effects, ids, grouped):
+        placed = _flow(labels, rows, x1, size)
+        if placed is not None:
+            return placed
+    # Still too many: as many as fit, then how many more.
+    for keep in range(len(grouped) - 1, -1, -1):
+        rest = sum(counts[t] for _label, t in grouped[keep:])
+        placed = _flow([*grouped[:keep], (f"+{rest} more", "")], rows, x1, size)
+        if placed is not None:
+            return placed
+    return []
+
+
+def _flow(
+    labels: list[tuple[str, str]], rows: list[tuple[int, int]], right: int, size: int
+) -> list[tuple[Rect, str, str]] | None:
+    """Lay chips left to right over ``rows``; None when they do not all fit."""
+    out: list[tuple[Rect, str, str]] = []
+    row = 0
+    if not rows:
+        return None
+    x = rows[0][0]
+    for label, tile in labels:
+        w = int(d.text_width(label, size)) + 20
+        while x + w > right - 8:
+            row += 1
+            if row >= len(rows):
+                return None
+            x = rows[row][0]
+        y = rows[row][1]
+        out.append(((x, y - CHIP_H // 2, x + w, y + CHIP_H // 2), label, tile))
+        x += w + 10
+    return out
 
 
 def _cell(
@@ -160,9 +264,11 @@ def _cell(
 
 
 @functools.lru_cache(maxsize=64)
-def half_background(company_id: str, theme_name: str, leeghwater: bool = False) -> Image.Image:
+def half_background(
+    company_id: str, theme_name: str, leeghwater: bool = False, river: str = ""
+) -> Image.Image:
     """Return ``company_background`` at half size (callers ``copy()`` it)."""
-    return company_background(company_id, theme_name, leeghwater).reduce(2)
+    return company_background(company_id, theme_name, leeghwater, river).reduce(2)
 
 
 def board_of(state: GameState, company_id: str) -> Company:
@@ -200,7 +306,18 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     board = board_of(state, company_id)
     mahiri = _mahiri_occupants(state, board)
     lwp = leeghwater_view.company_key(state, company_id)
-    return (company_id, repr(board), state.current, state.finished, mahiri, lwp)
+    river = _river_lines(state, board) if company_id in state.companies else ()
+    return (company_id, repr(board), state.current, state.finished, mahiri, lwp, river)
+
+
+def _river_lines(state: GameState, company: Company) -> tuple[str, ...]:
+    """The river expansion's lines of a company's strip."""
+    river = river_expansion(state.options)
+    if river == "colorado":
+        return tuple(colorado_view.company_lines(state, company.id))
+    if river == "nile":
+        return tuple(nile_view.company_lines(state, company))
+    return ()
 
 
 def _mahiri_occupants(state: GameState, company: Company) -> tuple[str, ...]:
@@ -227,14 +344,15 @@ def draw_company(
     half size (for the full board).
     """
     layout = board_layout("company")
-    c = content()
+    c = content(state.options.expansions)
     company = board_of(state, company_id)
     preview = company_id not in state.companies
     lwp = leeghwater_view.active(state.options)
+    river = river_expansion(state.options)
     if half:
-        image = half_background(company_id, theme.name, lwp).copy()
+        image = half_background(company_id, theme.name, lwp, river).copy()
     else:
-        image = company_background(company_id, theme.name, lwp).copy()
+        image = company_background(company_id, theme.name, lwp, river).copy()
     draw = d.canvas(image, dirty, half)
     sizes = theme.views["company"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
@@ -291,20 +409,12 @@ def draw_company(
                 "lm",
             )
 
-    x0, y0, x1, y1 = layout.rects["tiles"]
-    x, y = x0 + 12, y0 + 64
-    for tile in company.tiles or ["none"]:
-        # Basic tiles say what they build in their id; the others carry their effect, short.
-        effect = "" if tile.startswith("basic_") else tile_effect(tile)
-        label = f"{tile}: {effect}" if effect else tile
-        w = int(d.text_width(label, sizes["small"])) + 20
-        if x + w > x1 - 8:
-            x, y = x0 + 12, y + 40
-        chip = (x, y - 17, x + w, y + 17)
+    for chip, label, tile in tile_chips(company.tiles, layout.rects["tiles"], sizes["small"]):
+        x0, y0, x1, y1 = chip
         d.box(draw, chip, theme.colour("basin"), theme.colour("panel outline"), 2, 8)
         d.text(
             draw,
-            (x + 10, y),
+            (x0 + 10, (y0 + y1) // 2),
             label,
             sizes["small"],
             text if company.tiles else muted,
@@ -313,7 +423,6 @@ def draw_company(
         )
         if tile in lit:
             d.ring(draw, chip, theme.colour("highlight"), text, width=4)
-        x += w + 10
 
     incomes = incomes_of(company_id)
     pieces = c.common.pieces
@@ -402,6 +511,19 @@ def draw_company(
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     if lwp:
         leeghwater_view.draw_company_extra(draw, state, company, theme, lit)
+    if river and not preview:
+        top = leeghwater_view.view_height("company", state.options)
+        x0, _y0, x1, _y1 = river_panel(top)
+        for j, line in enumerate(_river_lines(state, company)):
+            d.text(
+                draw,
+                (x0 + 12, top + 64 + j * 32),
+                d.fit(line, sizes["small"], x1 - x0 - 24),
+                sizes["small"],
+                text,
+                "regular",
+                "lm",
+            )
     return image
 
 

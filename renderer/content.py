@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 
 @functools.cache
-def content() -> Any:
-    """Return the engine's content (``bot.rules.content.load_content()``), loaded once."""
+def _base() -> Any:
     from bot.rules.content import load_content
 
     return load_content()
+
+
+def content(expansions: Iterable[str] = ()) -> Any:
+    """Return the engine's content, with what ``expansions`` add (contracts 215/216, works...).
+
+    Without expansions it is ``bot.rules.content.load_content()``; with them, the game's own
+    content (``bot.rules.hooks.game_content``), so an expansion's contracts and works resolve.
+    """
+    names = tuple(expansions)
+    if not names:
+        return _base()
+    return _game_content(names)
+
+
+@functools.cache
+def _game_content(names: tuple[str, ...]) -> Any:
+    import bot.rules.expansions  # noqa: F401  (registers every expansion's hooks)
+    from bot.rules.hooks import game_content
+
+    return game_content(_base(), names)

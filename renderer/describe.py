@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.rules.state import NEUTRAL, GameState
-from renderer import leeghwater_view
+from renderer import colorado_view, leeghwater_view, nile_view
 from renderer.content import content
 from renderer.map_view import ROUNDS, company_name
 from renderer.theme import get_theme
@@ -12,7 +12,7 @@ from renderer.words import phase_text, plural
 
 def describe(state: GameState) -> str:
     """Return a plain-text summary: round, phase, turn order, each company, the map's water."""
-    c = content()
+    c = content(state.options.expansions)
     lines: list[str] = []
     if state.finished:
         ranking = state.result.get("ranking", [])
@@ -66,4 +66,6 @@ def describe(state: GameState) -> str:
     if heads:
         lines.append("Headstreams: " + "; ".join(heads) + ".")
     lines += leeghwater_view.describe_lines(state)
+    lines += colorado_view.describe_lines(state)
+    lines += nile_view.describe_lines(state)
     return "\n".join(lines)

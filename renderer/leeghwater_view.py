@@ -45,6 +45,7 @@ ACTIONS = {
     "energy_relay_field": "1c: +4⚡",
     "financial_division": "+5c",
     "heliport": "2c: a C settlement's bonus",
+    "pumping_station": "irrigate from any dam",
     "loan_agency": "a work for 2c/mach.",
     "research_lab": "½ a segment's mach. back",
     "robot_factory": "1c: 2 mach.",
@@ -85,19 +86,19 @@ def machinery(cost: dict[str, int] | Any) -> str:
     return " ".join(parts) or "free"
 
 
-def work_text(work_id: str) -> str:
+def work_text(work_id: str, expansions: tuple[str, ...] = ()) -> str:
     """Return an External Work's cost and reward in short: "4exc → 4VP 2drop rot2"."""
-    work = content().external_works.get(work_id)
+    work = content(expansions).external_works.get(work_id)
     if work is None:
         return ""
     return f"{machinery(work.cost)} → {reward_text(work.reward)}"
 
 
-def action_text(tile: str) -> str:
+def action_text(tile: str, expansions: tuple[str, ...] = ()) -> str:
     """Return a Private Building's action in a few words."""
     if tile in ACTIONS:
         return ACTIONS[tile]
-    building = content().private_buildings.get(tile)
+    building = content(expansions).private_buildings.get(tile)
     return reward_text(building.action_effect) if building else ""
 
 
@@ -184,7 +185,7 @@ def draw_shared_extra(
         d.box(draw, rect, theme.colour("basin"), theme.colour("panel outline"), 2)
         d.text(draw, (x0 + 14, cy), work, sizes["label"], text, anchor="lm")
         tx = x0 + 24 + int(d.text_width(work, sizes["label"], "bold"))
-        terms = d.fit(work_text(work), sizes["small"], x1 - tx - 12)
+        terms = d.fit(work_text(work, state.options.expansions), sizes["small"], x1 - tx - 12)
         d.text(draw, (tx, cy), terms, sizes["small"], text, "regular", "lm")
         if work in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
@@ -214,7 +215,7 @@ def _building(
     lit: Collection[str],
 ) -> None:
     """One Private Building: its id, VP, cost and action, building spaces and action spaces."""
-    c = content()
+    c = content(state.options.expansions)
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     building = c.private_buildings.get(tile)
@@ -223,7 +224,7 @@ def _building(
     d.text(draw, (x0, cy), tile, sizes["label"], text, anchor="lm")
     if building is not None:
         tx = x0 + 14 + int(d.text_width(tile, sizes["label"], "bold"))
-        terms = f"{building.vp}VP · cost {machinery(building.cost)} · {action_text(tile)}"
+        terms = f"{building.vp}VP · cost {machinery(building.cost)} · {action_text(tile, state.options.expansions)}"
         d.text(
             draw,
             (tx, cy),
@@ -462,7 +463,7 @@ def describe_lines(state: GameState) -> list[str]:
         return []
     board = _board(state)
     works = [
-        f"{slot} {work} ({work_text(work)})" if work else f"{slot} taken"
+        f"{slot} {work} ({work_text(work, state.options.expansions)})" if work else f"{slot} taken"
         for slot, work in enumerate(board.get("works", []), start=1)
     ]
     lines = ["External Works: " + ("; ".join(works) if works else "none") + "."]

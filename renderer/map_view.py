@@ -7,6 +7,7 @@ from collections.abc import Collection
 from PIL import Image, ImageDraw
 
 from bot.rules.state import NEUTRAL, GameState
+from renderer import colorado_view, nile_view
 from renderer import draw as d
 from renderer.background import RED_OUTLINE_WIDTH, map_background
 from renderer.content import content
@@ -66,6 +67,10 @@ def draw_map(
                 state.headstream_water.get(hs_id, 0),
                 theme,
             )
+    if colorado_view.active(state.options):
+        colorado_view.draw_map_extra(draw, state, theme, highlight)
+    if nile_view.active(state.options):
+        nile_view.draw_map_extra(draw, state, theme, highlight)
     for space_id in highlight:
         if space_id in layout.spaces:
             d.ring(
@@ -177,8 +182,8 @@ def _headstream(
     line = sizes["label"] + 8
     cy = y0 + 4 + line + line // 2 - 2
     if tile is not None:
-        d.text(
-            draw, (x0 + 10, cy), f"T{tile}", sizes["small"], theme.colour("text"), "regular", "lm"
-        )
+        # Base tiles are numbers (T3); the Nile's river source tokens are named (RS3).
+        label = f"T{tile}" if isinstance(tile, int) else str(tile)
+        d.text(draw, (x0 + 10, cy), label, sizes["small"], theme.colour("text"), "regular", "lm")
     if water:
         d.drop(draw, (x1 - 24, cy + 5), 15, theme.colour("water"), water, "#ffffff", sizes["small"])

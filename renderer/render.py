@@ -14,12 +14,14 @@ from PIL import Image, ImageDraw
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer.background import map_background
+from renderer.company_view import board_height as company_height
 from renderer.company_view import (
     company_background,
     company_key,
     draft_offer,
     draw_company,
     half_background,
+    river_expansion,
 )
 from renderer.layout import Point, Rect, board_layout, map_layout
 from renderer.leeghwater_view import active as leeghwater_active
@@ -259,7 +261,7 @@ def _arrangement(
     # An expansion may append to the shared and company views (The Leeghwater Project does);
     # company boards are shown at half size, as ``half_background`` halves them.
     shared_h = view_height("shared", options)
-    bw, bh = company.width // 2, view_height("company", options) // 2
+    bw, bh = company.width // 2, company_height(options) // 2
     rows = (len(seats) + 1) // 2
     left_w = map_layout_.width
     left_h = map_layout_.height + GAP + rows * (bh + GAP)
@@ -339,7 +341,8 @@ def _static_part(state: GameState, name: str, theme_name: str) -> Image.Image:
         return _on_palette(
             theme_name, shared_background, options.players, options.setup, theme_name, lwp
         )
-    return _on_palette(theme_name, half_background, name, theme_name, lwp)
+    river = river_expansion(options)
+    return _on_palette(theme_name, half_background, name, theme_name, lwp, river)
 
 
 @functools.lru_cache(maxsize=64)

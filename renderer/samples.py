@@ -50,6 +50,42 @@ def leeghwater_state(seed: int = 2, moves_into_round_4: int = 22) -> GameState:
     return game.state
 
 
+def _played(options: GameOptions, verbs: tuple[str, ...], rounds: int, moves: int) -> GameState:
+    """Play random legal moves, favouring ``verbs``, to ``moves`` into round ``rounds``."""
+    game = new_game(options)
+    rng = random.Random(1)
+
+    def move() -> None:
+        decision = rng.choice(game.decisions())
+        ours = [o for o in decision.options if o.notation.split()[0] in verbs]
+        choice = rng.choice(ours if ours and rng.random() < 0.7 else decision.options)
+        game.apply(choice.notation, decision.player)
+
+    while not game.is_over and game.state.round < rounds:
+        move()
+    for _ in range(moves):
+        if game.is_over:
+            break
+        move()
+    return game.state
+
+
+def colorado_state(
+    seed: int = 5, setup: str = "intro", leeghwater: bool = False, moves: int = 20
+) -> GameState:
+    """Return round 3 of a seeded 4-player Colorado game, its Bridges and settlements in use."""
+    expansions = ("colorado", "leeghwater") if leeghwater else ("colorado",)
+    options = GameOptions(players=4, seed=seed, setup=setup, expansions=expansions)
+    return _played(options, ("site", "bridge", "settle"), 3, moves)
+
+
+def nile_state(seed: int = 5, setup: str = "intro", leeghwater: bool = False) -> GameState:
+    """Return round 3 of a seeded 3-player Nile game, irrigation in use."""
+    expansions = ("nile", "leeghwater") if leeghwater else ("nile",)
+    options = GameOptions(players=3, seed=seed, setup=setup, map="nile", expansions=expansions)
+    return _played(options, ("irrigate", "drain", "irrigation", "activate"), 3, 20)
+
+
 def draft_state() -> GameState:
     """Return the first pick of a seeded 4-player full game's draft."""
     return new_game(GameOptions(players=4, seed=4, setup="full")).state
@@ -70,6 +106,8 @@ def write_samples(folder: str) -> list[str]:
     files["sample-full.png"] = render(state, view="full")
     files["sample-draft-shared.png"] = render(draft_state(), view="shared")
     files["sample-leeghwater-shared.png"] = render(leeghwater_state(), view="shared")
+    files["sample-colorado-map.png"] = render(colorado_state(), view="map")
+    files["sample-nile-map.png"] = render(nile_state(), view="map")
     for name, png in files.items():
         (out / name).write_bytes(png)
     for map_id in ("base", "nile"):

@@ -29,8 +29,17 @@ CATEGORIES: Mapping[str, str] = {
     "end:building": "Private Buildings",
     "tile:adv_3_building": "Private Buildings",
     "building": "Private Buildings",
+    # The Colorado Connection: Bridge tiles' rewards and the tolls a Bridge's owner scores;
+    # settlement tiles' rewards.
+    "bridge": "Bridges",
+    "toll": "Bridges",
+    "settlement": "Settlements",
+    # The Nile Affair: tokens' VP when activated; the round's irrigation scoring (below).
+    "irrigation": "Irrigation tokens",
     "end": "End (resources, water)",
 }
+# Sources named by a prefix of their second part ("irrigation:round3").
+PREFIX_CATEGORIES: Mapping[str, str] = {"irrigation:round": "Irrigation scoring"}
 OTHER = "Other"
 CHART_MARKER = 18  # radius of a company's marker on the charts
 CHART_SPREAD = 42  # sideways step between markers of equal value
@@ -44,7 +53,11 @@ def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[s
         if getattr(event, "kind", None) != "vp" or event.company not in table:
             continue
         parts = event.source.split(":")
-        category = CATEGORIES.get(":".join(parts[:2])) or CATEGORIES.get(parts[0], OTHER)
+        category = (
+            next((v for k, v in PREFIX_CATEGORIES.items() if event.source.startswith(k)), None)
+            or CATEGORIES.get(":".join(parts[:2]))
+            or CATEGORIES.get(parts[0], OTHER)
+        )
         table[event.company][category] += event.amount
     out: dict[str, dict[str, int]] = {}
     for cid, rows in table.items():
@@ -65,7 +78,7 @@ def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -
         state.companies, key=lambda c: -state.companies[c].vp
     )
     ranking = [c for c in ranking if c in state.companies]
-    rows = ["Start", *dict.fromkeys(CATEGORIES.values()), OTHER]
+    rows = ["Start", *dict.fromkeys([*CATEGORIES.values(), *PREFIX_CATEGORIES.values()]), OTHER]
     rows = [r for r in rows if any(breakdown[c].get(r) for c in ranking) or r == "Start"]
     line = 46
     table_h = 100 + line * (len(rows) + 1)

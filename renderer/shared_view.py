@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from bot.rules.draft import seat_player
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer import leeghwater_view
+from renderer import leeghwater_view, nile_view
 from renderer.content import content
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.map_view import ROUNDS, company_name
@@ -210,7 +210,7 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
 
 def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
     sizes = theme.views["shared"].text
-    tiles = content().bonus_tiles
+    tiles = content(state.options.expansions).bonus_tiles
     for i, (rect, tile_id) in enumerate(
         zip(layout.lists["bonus_tiles"], state.bonus_tiles, strict=False)
     ):
@@ -248,12 +248,16 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
             "regular",
         )
     x0, y0, x1, y1 = layout.rects["objective"]
-    d.text(
-        draw, (x0, (y0 + y1) // 2), "Objective:", sizes["label"], theme.colour("text"), anchor="lm"
-    )
+    cy = (y0 + y1) // 2
+    if nile_view.active(state.options):
+        # Two lines: the objective, then the round's irrigation scoring.
+        cy = y0 + 20
+        line = d.fit(nile_view.scoring_line(state), sizes["small"], x1 - x0)
+        d.text(draw, (x0, y1 - 20), line, sizes["small"], theme.colour("text"), "regular", "lm")
+    d.text(draw, (x0, cy), "Objective:", sizes["label"], theme.colour("text"), anchor="lm")
     d.text(
         draw,
-        (x0 + 180, (y0 + y1) // 2),
+        (x0 + 180, cy),
         state.objective or "—",
         sizes["label"],
         theme.colour("text"),
@@ -269,6 +273,7 @@ def _contract_box(
     level: str,
     theme: Theme,
     lit: bool,
+    expansions: tuple[str, ...] = (),
 ) -> None:
     sizes = theme.views["shared"].text
     x0, y0, x1, y1 = rect
@@ -283,7 +288,7 @@ def _contract_box(
             "regular",
         )
         return
-    contract = content().contracts.get(contract_id)
+    contract = content(expansions).contracts.get(contract_id)
     d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
     draw.rectangle((x0 + 3, y0 + 3, x0 + 16, y1 - 3), fill=theme.colour(f"contract {level}"))
     energy = f" · {contract.energy}⚡" if contract else ""
@@ -316,10 +321,10 @@ def _contracts(
         offer = state.private_offer.get(level, [])
         for i, rect in enumerate(layout.lists[f"private_{level}"]):
             cid = offer[i] if i < len(offer) else None
-            _contract_box(draw, rect, cid, level, theme, str(cid) in lit)
+            _contract_box(draw, rect, cid, level, theme, str(cid) in lit, state.options.expansions)
     for i, rect in enumerate(layout.lists["national"]):
         cid = state.national_offer[i] if i < len(state.national_offer) else None
-        _contract_box(draw, rect, cid, "national", theme, str(cid) in lit)
+        _contract_box(draw, rect, cid, "national", theme, str(cid) in lit, state.options.expansions)
     sizes = theme.views["shared"].text
     if not state.patent_offer:
         x0, y0, _, y1 = layout.lists["patent"][0]
@@ -360,7 +365,7 @@ def _draft(
     """Draw the draft: picking order with the picks made, and the boards and contracts on offer."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
-    c = content()
+    c = content(state.options.expansions)
     draft = state.extra["draft"]
     picks = {seat: board for seat, board, _officer, _contract in draft.get("picks", [])}
     order = draft.get("order", [])

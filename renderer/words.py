@@ -101,6 +101,41 @@ def reward_text(reward: Mapping[str, Any]) -> str:
             case "elevation_may_lift_bridge":
                 if value:
                     parts.append("(lifts bridge)")
+            # The Colorado Connection's Bridge and settlement tiles.
+            case "produce":
+                parts.append(f"produce {reward.get('production_bonus', 0):+d}")
+            case "production_bonus":
+                pass
+            case "water_drops_flowing_up_to":
+                parts.append(f"≤{value}flow")
+            case "take_back_machinery_per_wheel_segment":
+                parts.append("mach. back")
+            case "copy_own_bridge_effect":
+                parts.append("copy Bridge")
+            case "fulfill_contract_of_level":
+                parts.append(f"{value} contract")
+            case "vp_per_fulfilled_contract":
+                parts.append(f"{value}VP/contract")
+            case "vp_per_energy_section_reached":
+                parts.append(f"{value}VP/section")
+            case "energy_per_own_conduit_production":
+                parts.append("⚡×conduit prod.")
+            case "credits_per_drop_in_own_dams":
+                parts.append(f"{value}c/drop")
+            case "vp_per_own_bridge":
+                parts.append(f"{value}VP/Bridge")
+            case "energy_produced_per_own_powerhouse":
+                parts.append(f"produce {value}⚡/P.house")
+            case "construction_action_without_engineers":
+                parts.append("build, no eng.")
+            case "drop_in_each_own_dam":
+                parts.append(f"{value} drop/dam")
+            case "vp_per_credits_in_supply":
+                parts.append(f"VP per {value}c")
+            case "vp_per_machineries_in_supply":
+                parts.append(f"VP per {value}mach")
+            case "take_private_contracts":
+                parts.append(f"{value} contracts")
             case _:
                 parts.append(f"{key} {value}")
     return " ".join(parts)

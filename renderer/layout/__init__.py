@@ -73,6 +73,7 @@ class MapLayout:
     feature_panel: Rect | None = None  # the panel holding the features, with its title
     feature_title: str = ""
     course: Path = ()  # the Nile's course
+    bridges: Mapping[int, Rect] = field(default_factory=dict)  # basin -> its Bridge tag's slot
 
 
 def _rect(v: Any) -> Rect:
@@ -126,6 +127,9 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
         feature_panel=_rect(panel["rect"]) if "rect" in panel else None,
         feature_title=str(panel.get("title", "")),
         course=_path(data.get("course", {}).get("path", ())),
+        bridges=MappingProxyType(
+            {int(k): _rect(v["rect"]) for k, v in data.get("bridge", {}).items()}
+        ),
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 SHARED_TOP = 2879  # shared.toml's height: the extra board goes below the management board
-COMPANY_TOP = 1612  # company.toml's height: the extension goes under the company board
+COMPANY_TOP = 1622  # company.toml's height: the extension goes under the company board
 BUILDINGS = 5
 BLOCK = 232  # one Private Building: header, two rows of building spaces, its action spaces
 ROW = 52

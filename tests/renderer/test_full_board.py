@@ -10,7 +10,7 @@ from PIL import Image, ImageChops, ImageColor
 from bot.rules.state import Dam, GameState
 from renderer import draw as d
 from renderer.background import map_background
-from renderer.company_view import company_background, draw_company, half_background
+from renderer.company_view import company_background, draw_company, half_background, river_expansion
 from renderer.layout import board_layout, map_layout
 from renderer.leeghwater_view import active, view_height
 from renderer.map_view import draw_map
@@ -23,7 +23,7 @@ from renderer.render import (
     render,
     render_image,
 )
-from renderer.samples import draft_state, leeghwater_state
+from renderer.samples import colorado_state, draft_state, leeghwater_state, nile_state
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import get_theme
 
@@ -90,8 +90,15 @@ def test_the_full_board_shows_what_the_state_says(fresh: GameState) -> None:
 
 
 def _states(midgame: GameState) -> tuple[GameState, ...]:
-    """A base game, the draft of a full game, and a Leeghwater game (taller shared and boards)."""
-    return (midgame, draft_state(), leeghwater_state())
+    """A base game, the draft of a full game, a Leeghwater game (taller shared and boards), a
+    Colorado game with Leeghwater and a Nile game (their maps, the boards' expansion strip)."""
+    return (
+        midgame,
+        draft_state(),
+        leeghwater_state(),
+        colorado_state(setup="full", leeghwater=True),
+        nile_state(),
+    )
 
 
 def _lit(state: GameState) -> list[str]:
@@ -102,6 +109,12 @@ def _lit(state: GameState) -> list[str]:
     if board:
         tiles = board["buildings"]
         lit += ["external_work_1", str(board["works"][0]), f"{tiles[0]}_0", tiles[1]]
+    colorado = state.extra.get("colorado")
+    if colorado:
+        lit += ["CS_M", "S_H1", *colorado["bridges"].values()]
+    nile = state.extra.get("nile")
+    if nile:
+        lit += ["IZ_M_A1", "IZ_H_S2", "RS1", nile["zones"]["IZ_P"]["IZ_P_S1"][-1]]
     return lit
 
 
@@ -138,7 +151,8 @@ def test_recorded_boxes_cover_every_pixel_a_view_draws(midgame: GameState) -> No
         lwp = active(state.options)
         dirty: list[Rect] = []
         view = draw_map(state, theme, lit, dirty=dirty)
-        assert dirty and _outside(view, map_background("base", "dark"), dirty) is None
+        background = map_background(state.options.map, "dark")
+        assert dirty and _outside(view, background, dirty) is None
         dirty = []
         view = draw_shared(state, theme, lit, dirty=dirty)
         options = state.options
@@ -149,7 +163,9 @@ def test_recorded_boxes_cover_every_pixel_a_view_draws(midgame: GameState) -> No
             for half, background in ((False, company_background), (True, half_background)):
                 dirty = []
                 view = draw_company(state, cid, theme, lit, dirty=dirty, half=half)
-                assert _outside(view, background(cid, "dark", lwp), dirty) is None, (cid, half)
+                river = river_expansion(state.options)
+                static = background(cid, "dark", lwp, river)
+                assert _outside(view, static, dirty) is None, (cid, half)
 
 
 def test_the_full_board_holds_the_taller_leeghwater_views() -> None:

@@ -1,0 +1,225 @@
+"""The Colorado Connection in pictures: Bridges on the dams, the Construction Sites, settlements.
+
+The engine's state is `state.extra["colorado"]` (bot/rules/expansions/colorado/board.py):
+`sites` (the Bridge tiles still at each Construction Site), `bridges` ({dam space: Bridge
+tile}; the dam's owner owns the Bridge) and `settlements` ({settlement space: its face-up
+tile}). Engineers on a site or settlement space are in `state.spaces` for the round, so a
+settlement's occupant is who settled there this round. Every selectable thing carries the
+id its notation uses: `site CS_M`, `bridge BR5 D1L` (the tile and the dam), `settle S_M3`,
+`copy_bridge BR5`, `settlement S_H3`.
+
+A basin holds at most one Bridge, so its tag goes in the basin's slot (`[bridge."<basin>"]`
+in the layout), joined to the dam that carries it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from PIL import ImageDraw
+
+from bot.rules.state import GameOptions, GameState
+from renderer import draw as d
+from renderer.background import feature_label_at
+from renderer.content import content
+from renderer.layout import Rect, map_layout
+from renderer.theme import Theme
+from renderer.words import reward_text
+
+KEY = "colorado"
+
+
+def company_name(company_id: str) -> str:
+    """The company's display name ("USA")."""
+    company = content().companies.get(company_id)
+    return company.name if company else company_id
+
+
+def active(options: GameOptions) -> bool:
+    """True when the game plays The Colorado Connection."""
+    return KEY in options.expansions
+
+
+def board(state: GameState) -> dict[str, Any]:
+    """The expansion's part of the state ({} before setup)."""
+    return state.extra.get(KEY) or {}
+
+
+def _rows(state: GameState, table: str) -> dict[str, Any]:
+    data = content(state.options.expansions).colorado
+    return {row["id"]: row for row in data.get(table, ())}
+
+
+def _map_features(state: GameState, table: str) -> dict[str, Any]:
+    features = content(state.options.expansions).maps[state.options.map].features
+    return {row["id"]: row for row in features.get(table, ())}
+
+
+def bridge_cost(state: GameState, site_id: str) -> int | None:
+    """Credits for the next Bridge at a site (1, then 2 more per Bridge built in its area)."""
+    site = _map_features(state, "construction_site").get(site_id)
+    if site is None:
+        return None
+    map_data = content(state.options.expansions).maps[state.options.map]
+    built = sum(
+        1 for dam in board(state).get("bridges", {}) if map_data.area_of(dam) == site["area"]
+    )
+    sequence = site["bridge_cost_sequence"]
+    return int(sequence[min(built, len(sequence) - 1)])
+
+
+def settler(state: GameState, space_id: str) -> str | None:
+    """The company that settled on this space this round, if any."""
+    for who, _n in state.spaces.get(space_id, []):
+        return str(who)
+    return None
+
+
+def bridges_of(state: GameState, company_id: str) -> dict[str, str]:
+    """{dam space: Bridge tile} of the company's Bridges."""
+    return {
+        dam: tile
+        for dam, tile in board(state).get("bridges", {}).items()
+        if dam in state.dams and state.dams[dam].owner == company_id
+    }
+
+
+def _nearest(rect: Rect, point: tuple[int, int]) -> tuple[int, int]:
+    x0, y0, x1, y1 = rect
+    return min(max(point[0], x0), x1), min(max(point[1], y0), y1)
+
+
+def draw_map_extra(
+    draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
+) -> None:
+    """Draw the Bridges on the map and the sites' and settlements' state in the panel."""
+    layout = map_layout(state.options.map)
+    map_data = content(state.options.expansions).maps[state.options.map]
+    sizes = theme.views["map"].text
+    lit = {str(h) for h in highlight}
+    text = theme.colour("text")
+    co = board(state)
+
+    for dam, tile in co.get("bridges", {}).items():
+        space = layout.spaces.get(dam)
+        dam_data = map_data.dam_spaces.get(dam)
+        if space is None or dam_data is None or dam not in state.dams:
+            continue
+        slot = layout.bridges.get(dam_data.basin)
+        if slot is None:
+            continue
+        style = theme.company(state.dams[dam].owner)
+        sx0, sy0, sx1, sy1 = slot
+        centre = ((sx0 + sx1) // 2, (sy0 + sy1) // 2)
+        dx0, dy0, dx1, dy1 = space.rect
+        # The deck joins the tag to its dam, so a Bridge on the upper dam reads as such.
+        a = _nearest(slot, ((dx0 + dx1) // 2, (dy0 + dy1) // 2))
+        b = _nearest(space.rect, centre)
+        draw.line((a, b), fill=style.outline, width=6)
+        d.box(draw, slot, style.fill, style.outline, 3, 10)
+        d.text(draw, centre, tile, sizes["small"], style.ink, "bold")
+        if tile in lit:
+            d.ring(draw, slot, theme.colour("highlight"), text, width=5)
+
+    settlement_tiles = _rows(state, "settlement_tile")
+    settlements = co.get("settlements", {})
+    for fid, feature in layout.features.items():
+        x0, _y0, x1, y1 = feature.rect
+        line2 = y1 - 6 - (sizes["small"] + 8) // 2
+        if feature.kind == "construction_site":
+            ink = text
+            cost = bridge_cost(state, fid)
+            if cost is not None:
+                at = feature_label_at(feature.rect, sizes["label"])
+                label = f"next Bridge {cost}c"
+                d.text(draw, (x1 - 10, at[1]), label, sizes["small"], ink, "regular", "rm")
+            tiles = co.get("sites", {}).get(fid, [])
+            line = " ".join(tiles) if tiles else "no Bridge tiles left"
+            d.text(
+                draw,
+                (x0 + 10, line2),
+                d.fit(line, sizes["small"], x1 - x0 - 20),
+                sizes["small"],
+                ink,
+                "regular",
+                "lm",
+            )
+        elif feature.kind == "settlement":
+            ink = theme.colour("space text")
+            tile = settlements.get(fid)
+            row = settlement_tiles.get(tile or "")
+            line = f"{tile} {reward_text(row['effect'])}" if row else (tile or "no tile")
+            d.text(
+                draw,
+                (x0 + 10, line2),
+                d.fit(line, sizes["small"], x1 - x0 - 16),
+                sizes["small"],
+                ink,
+                "regular",
+                "lm",
+            )
+            who = settler(state, fid)
+            if who:
+                at = feature_label_at(feature.rect, sizes["label"])
+                d.piece(draw, (x1 - 26, at[1]), 18, theme.company(who), sizes["small"])
+            if tile in lit:
+                d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
+        else:
+            continue
+        if fid in lit:
+            d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
+
+
+def company_lines(state: GameState, company_id: str) -> list[str]:
+    """The company's Colorado state in words, for its board: Bridges, settlements."""
+    if not active(state.options):
+        return []
+    tiles = _rows(state, "bridge_tile")
+    built = bridges_of(state, company_id)
+    parts = [
+        f"{tile} on {dam} ({reward_text(tiles[tile]['effect'])})" if tile in tiles else tile
+        for dam, tile in built.items()
+    ]
+    settled = [
+        f"{space} ({board(state).get('settlements', {}).get(space, '?')})"
+        for space in _map_features(state, "settlement_space")
+        if settler(state, space) == company_id
+    ]
+    return [
+        f"Bridges ({len(built)}): " + (", ".join(parts) if parts else "none"),
+        "Settled this round: " + (", ".join(settled) if settled else "none"),
+    ]
+
+
+def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
+    """What the company board reads of the Colorado state."""
+    return tuple(company_lines(state, company_id))
+
+
+def describe_lines(state: GameState) -> list[str]:
+    """The Colorado state in words, for ``describe``."""
+    if not active(state.options):
+        return []
+    co = board(state)
+    sites = [
+        f"{site} (next Bridge {bridge_cost(state, site)} credits; tiles "
+        f"{' '.join(tiles) if tiles else 'none'})"
+        for site, tiles in co.get("sites", {}).items()
+    ]
+    bridges = [
+        f"{tile} on {dam} ({company_name(state.dams[dam].owner)})"
+        for dam, tile in co.get("bridges", {}).items()
+        if dam in state.dams
+    ]
+    settlements = []
+    for space, tile in co.get("settlements", {}).items():
+        who = settler(state, space)
+        settlements.append(
+            f"{space} {tile}" + (f" (settled by {company_name(who)})" if who else "")
+        )
+    return [
+        "Construction Sites: " + ("; ".join(sites) if sites else "none") + ".",
+        "Bridges: " + ("; ".join(bridges) if bridges else "none") + ".",
+        "Settlements: " + ("; ".join(settlements) if settlements else "none") + ".",
+    ]

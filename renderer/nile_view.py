@@ -1,0 +1,242 @@
+"""The Nile Affair in pictures: the irrigation zones, river source tokens, irrigation scoring.
+
+The engine's state is `state.extra["nile"]` (bot/rules/expansions/nile/board.py): `zones`
+({zone: {irrigation space: stack, bottom first}}: the visible token is the last; an empty
+stack shows the space's VP) and `scoring_tokens` (IS1..IS5 not yet awarded). Per company
+(`company.extra`): `irrigation` (tokens held), `irrigation_down` (activated, face down),
+`irrigation_scoring` (scoring tokens won), `irrigation_bonus` (A7's permanent bonus). The
+river source tokens lie on the headstreams (`state.headstream_tiles`, "RS3"). Engineers on
+an irrigation action space are in `state.spaces` for the round. Every selectable thing carries
+the id its notation uses: `irrigate IZ_M_A2`, `drain D2U`, `irrigation IM3`, `activate IM3`,
+`flip IM3`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from PIL import ImageDraw
+
+from bot.rules.state import Company, GameOptions, GameState
+from renderer import draw as d
+from renderer.content import content
+from renderer.layout import map_layout
+from renderer.theme import Theme
+
+KEY = "nile"
+
+
+def company_name(company_id: str) -> str:
+    """The company's display name ("USA")."""
+    company = content().companies.get(company_id)
+    return company.name if company else company_id
+
+
+def active(options: GameOptions) -> bool:
+    """True when the game plays The Nile Affair."""
+    return KEY in options.expansions
+
+
+def board(state: GameState) -> dict[str, Any]:
+    """The expansion's part of the state ({} before setup)."""
+    return state.extra.get(KEY) or {}
+
+
+def _data(state: GameState) -> Any:
+    return content(state.options.expansions).nile
+
+
+def _map_rows(state: GameState, table: str) -> dict[str, Any]:
+    features = content(state.options.expansions).maps[state.options.map].features
+    return {row["id"]: row for row in features.get(table, ())}
+
+
+def token_points(state: GameState) -> dict[str, int]:
+    """Irrigation points of every irrigation token."""
+    return {row["id"]: row["irrigation_points"] for row in _data(state)["irrigation_token"]}
+
+
+def stacks(state: GameState) -> dict[str, list[str]]:
+    """{irrigation space: its stack, bottom first} over every zone."""
+    return {
+        space: list(stack)
+        for zone in board(state).get("zones", {}).values()
+        for space, stack in zone.items()
+    }
+
+
+def visible_vp(state: GameState) -> int:
+    """VP shown by the empty irrigation spaces (the round's irrigation scoring adds them)."""
+    printed = {k: v["vp_when_empty"] for k, v in _map_rows(state, "irrigation_space").items()}
+    return sum(printed.get(space, 0) for space, stack in stacks(state).items() if not stack)
+
+
+def irrigation_total(state: GameState, company: Company) -> int:
+    """A company's irrigation total: its tokens' points, scoring tokens' penalties, A7's bonus."""
+    points = token_points(state)
+    penalties = {row["id"]: row["penalty"] for row in _data(state)["irrigation_scoring_token"]}
+    extra = company.extra
+    return (
+        sum(points.get(t, 0) for t in extra.get("irrigation", []))
+        + sum(penalties.get(t, 0) for t in extra.get("irrigation_scoring", []))
+        + int(extra.get("irrigation_bonus", 0))
+    )
+
+
+def next_scoring_token(state: GameState) -> str | None:
+    """The scoring token this round's irrigation scoring awards (None when none is left)."""
+    left = board(state).get("scoring_tokens", [])
+    for row in _data(state)["irrigation_scoring_token"]:
+        if row["round"] == state.round and row["id"] in left:
+            return str(row["id"])
+    return None
+
+
+def source_of(state: GameState, token: str) -> str | None:
+    """The headstream a river source token lies on, if any."""
+    for hs, tile in state.headstream_tiles.items():
+        if str(tile) == token:
+            return hs
+    return None
+
+
+def draw_map_extra(
+    draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
+) -> None:
+    """Draw the zones' visible tokens, who used the action spaces, where each source lies."""
+    layout = map_layout(state.options.map)
+    sizes = theme.views["map"].text
+    lit = {str(h) for h in highlight}
+    text = theme.colour("text")
+    on_spaces = stacks(state)
+    space_rows = _map_rows(state, "irrigation_space")
+    actions = _map_rows(state, "irrigation_action_space")
+    zones = _map_rows(state, "irrigation_zone")
+    sources = _map_rows(state, "river_source_token")
+    for fid, feature in layout.features.items():
+        x0, _y0, x1, y1 = feature.rect
+        line2 = (x0 + 10, y1 - 6 - (sizes["small"] + 8) // 2)
+        width = x1 - x0 - 16
+        ring = fid in lit
+        if feature.kind == "irrigation_space":
+            ink = theme.colour("space text")
+            stack = on_spaces.get(fid, [])
+            if stack:
+                top = stack[-1]
+                # The visible token, and how many lie under it.
+                line = f"{top} +{len(stack) - 1}" if len(stack) > 1 else top
+                ring = ring or top in lit
+            else:
+                line = f"{space_rows.get(fid, {}).get('vp_when_empty', 0)}VP showing"
+            d.text(
+                draw, line2, d.fit(line, sizes["small"], width), sizes["small"], ink, "bold", "lm"
+            )
+        elif feature.kind == "irrigation_action":
+            ink = theme.colour("space text")
+            who = [str(c) for c, _n in state.spaces.get(fid, [])]
+            if who:
+                for k, company_id in enumerate(who):
+                    d.piece(
+                        draw,
+                        (x0 + 28 + 44 * k, line2[1]),
+                        18,
+                        theme.company(company_id),
+                        sizes["small"],
+                    )
+            else:
+                credits = actions.get(fid, {}).get("extra_credits") or (
+                    3 if actions.get(fid, {}).get("red_outline") else 0
+                )
+                line = f"free · {credits}c" if credits else "free"
+                d.text(draw, line2, line, sizes["small"], ink, "regular", "lm")
+        elif feature.kind == "irrigation_zone":
+            basins = zones.get(fid, {}).get("connected_basins", [])
+            line = "→ " + " ".join(str(b) for b in basins)
+            d.text(
+                draw,
+                line2,
+                d.fit(line, sizes["small"], width),
+                sizes["small"],
+                text,
+                "regular",
+                "lm",
+            )
+        elif feature.kind == "river_source":
+            hs = source_of(state, fid)
+            drops = sources.get(fid, {}).get("drops_per_round", [])
+            if hs:
+                now = drops[state.round - 1] if 0 < state.round <= len(drops) else 0
+                line = f"{hs} {now}/rd"
+            else:
+                line = "-".join(str(n) for n in drops) or "—"
+            d.text(
+                draw,
+                line2,
+                d.fit(line, sizes["small"], width),
+                sizes["small"],
+                text,
+                "regular",
+                "lm",
+            )
+        else:
+            continue
+        if ring:
+            d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
+
+
+def company_lines(state: GameState, company: Company) -> list[str]:
+    """The company's irrigation state in words, for its board."""
+    if not active(state.options):
+        return []
+    extra = company.extra
+    down = set(extra.get("irrigation_down", []))
+    held = [f"{t} (down)" if t in down else f"{t} (up)" for t in extra.get("irrigation", [])]
+    won = extra.get("irrigation_scoring", [])
+    bonus = int(extra.get("irrigation_bonus", 0))
+    total = irrigation_total(state, company)
+    return [
+        f"Irrigation tokens ({len(held)}): " + (", ".join(held) if held else "none"),
+        f"Irrigation total {total} · permanent bonus +{bonus} · scoring tokens: "
+        + (" ".join(won) if won else "none"),
+    ]
+
+
+def scoring_line(state: GameState) -> str:
+    """The round's irrigation scoring: its token, the VP showing, each company's total."""
+    token = next_scoring_token(state)
+    totals = " ".join(
+        f"{theme_letter(cid)}{irrigation_total(state, state.companies[cid])}"
+        for cid in state.turn_order
+        if cid in state.companies
+    )
+    left = " ".join(board(state).get("scoring_tokens", [])) or "none"
+    head = f"Irrigation: {token} this round" if token else "Irrigation: no token this round"
+    return f"{head} · {visible_vp(state)}VP showing · totals {totals} · left {left}"
+
+
+def theme_letter(company_id: str) -> str:
+    """A company's letter (as on its pieces)."""
+    from renderer.theme import get_theme
+
+    return get_theme().company(company_id).letter
+
+
+def describe_lines(state: GameState) -> list[str]:
+    """The Nile state in words, for ``describe``."""
+    if not active(state.options):
+        return []
+    shown = []
+    for space, stack in stacks(state).items():
+        shown.append(f"{space} {stack[-1]} ({len(stack)} left)" if stack else f"{space} empty")
+    lines = ["Irrigation spaces: " + "; ".join(shown) + "."]
+    for cid, company in state.companies.items():
+        held = company.extra.get("irrigation", [])
+        down = set(company.extra.get("irrigation_down", []))
+        tokens = ", ".join(f"{t}{' face down' if t in down else ''}" for t in held) or "none"
+        lines.append(
+            f"{company_name(cid)} irrigation: total {irrigation_total(state, company)}, "
+            f"tokens {tokens}."
+        )
+    lines.append(scoring_line(state) + ".")
+    return lines

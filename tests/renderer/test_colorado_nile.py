@@ -1,0 +1,287 @@
+"""The Colorado Connection and The Nile Affair in the pictures: map features, boards, words."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PIL import ImageColor
+
+from bot.rules.state import GameState
+from renderer import draw as d
+from renderer.colorado_view import bridge_cost
+from renderer.company_view import draw_company, tile_chips
+from renderer.describe import describe
+from renderer.fonts import font
+from renderer.layout import board_layout, map_layout
+from renderer.map_view import draw_map
+from renderer.render import board_ids, render, render_image
+from renderer.samples import colorado_state, nile_state
+from renderer.score_sheet import vp_breakdown
+from renderer.theme import get_theme
+from renderer.words import highlight_ids
+
+Rect = tuple[int, int, int, int]
+
+
+@pytest.fixture(scope="module")
+def colorado() -> GameState:
+    return colorado_state()
+
+
+@pytest.fixture(scope="module")
+def nile() -> GameState:
+    return nile_state()
+
+
+def _states() -> Iterator[GameState]:
+    yield colorado_state()
+    yield colorado_state(setup="full")
+    yield colorado_state(setup="full", leeghwater=True)
+    yield nile_state()
+    yield nile_state(setup="full", leeghwater=True)
+
+
+def _inside(inner: Rect, outer: Rect) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class _Texts:
+    """Records every ``d.text`` call: (content, box drawn, size)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[tuple[str, Rect, int]] = []
+        real = d.text
+
+        def text(draw: Any, at: Any, content: str, size: int, *args: Any, **kw: Any) -> None:
+            if content:
+                weight = args[1] if len(args) > 1 else kw.get("weight", "bold")
+                anchor = args[2] if len(args) > 2 else kw.get("anchor", "mm")
+                mask, left, top = d.text_mask(content, size, weight, anchor)
+                x, y = round(at[0]) + left, round(at[1]) + top
+                self.calls.append((content, (x, y, x + mask.width, y + mask.height), size))
+            real(draw, at, content, size, *args, **kw)
+
+        monkeypatch.setattr(d, "text", text)
+
+    def boxes(self, content: str) -> list[Rect]:
+        return [box for text, box, _size in self.calls if text.startswith(content)]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_view_of_colorado_and_nile_games_renders(theme: str) -> None:
+    for state in _states():
+        for view in ("map", "shared", "full"):
+            assert render(state, view=view, theme=theme)[:4] == b"\x89PNG"
+        for cid in board_ids(state):
+            image = render_image(state, view="company", company=cid, theme=theme)
+            assert image.width == 1000
+        assert render_image(state, view="map", theme=theme).size == (
+            1200,
+            map_layout(state.options.map).height,
+        )
+
+
+def test_a_bridge_shows_its_owners_colour_at_its_dam(colorado: GameState) -> None:
+    bridges = colorado.extra["colorado"]["bridges"]
+    assert bridges, "the sample game should have built a Bridge"
+    layout = map_layout("colorado")
+    image = render_image(colorado, view="map")
+    plain = render_image(dataclasses.replace(colorado, extra={}), view="map")
+    theme = get_theme()
+    for dam, tile in bridges.items():
+        basin = next(b for b in layout.basins.values() if _overlap(b.rect, layout.spaces[dam].rect))
+        slot = layout.bridges[basin.id]
+        owner = theme.company(colorado.dams[dam].owner)
+        fill = ImageColor.getrgb(owner.fill)
+        colours = dict((c, n) for n, c in image.crop(slot).getcolors(1 << 16) or [])
+        assert colours.get(fill, 0) > 500, (dam, tile)
+        assert image.crop(slot).tobytes() != plain.crop(slot).tobytes()
+
+
+def test_settled_spaces_show_the_settler_and_the_tile(
+    colorado: GameState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = map_layout("colorado")
+    settled = {
+        space: who[0][0] for space, who in colorado.spaces.items() if space.startswith("S_") and who
+    }
+    assert settled, "the sample game should have settled somewhere"
+    image = render_image(colorado, view="map")
+    theme = get_theme()
+    for space, who in settled.items():
+        fill = ImageColor.getrgb(theme.company(who).fill)
+        colours = dict(
+            (c, n) for n, c in image.crop(layout.features[space].rect).getcolors(1 << 16)
+        )
+        assert colours.get(fill, 0) > 100, space
+    texts = _Texts(monkeypatch)
+    draw_map(colorado, theme)
+    for space, tile in colorado.extra["colorado"]["settlements"].items():
+        assert any(_inside(b, layout.features[space].rect) for b in texts.boxes(tile)), space
+    for site, tiles in colorado.extra["colorado"]["sites"].items():
+        rect = layout.features[site].rect
+        assert any(
+            _inside(b, rect) for b in texts.boxes(f"next Bridge {bridge_cost(colorado, site)}c")
+        )
+        if tiles:
+            assert any(_inside(b, rect) for b in texts.boxes(tiles[0]))
+
+
+def test_irrigation_tokens_and_users_show_in_their_zone(
+    nile: GameState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = map_layout("nile")
+    texts = _Texts(monkeypatch)
+    draw_map(nile, get_theme())
+    for zone in nile.extra["nile"]["zones"].values():
+        for space, stack in zone.items():
+            rect = layout.features[space].rect
+            shown = stack[-1] if stack else "VP showing"
+            assert any(
+                _inside(b, rect)
+                for b in texts.boxes(shown)
+                + texts.boxes("1VP")
+                + texts.boxes("2VP")
+                + texts.boxes("3VP")
+            ), space
+    for hs, token in nile.headstream_tiles.items():
+        assert any(_inside(b, layout.features[token].rect) for b in texts.boxes(hs))
+        assert any(_inside(b, layout.spaces[hs].rect) for b in texts.boxes(token))
+    used = [s for s in nile.spaces if s.startswith("IZ_")]
+    image = render_image(nile, view="map")
+    theme = get_theme()
+    for space in used:
+        who = nile.spaces[space][0][0]
+        fill = ImageColor.getrgb(theme.company(who).fill)
+        colours = dict(
+            (c, n) for n, c in image.crop(layout.features[space].rect).getcolors(1 << 16)
+        )
+        assert colours.get(fill, 0) > 100, space
+
+
+def test_text_on_the_expansion_views_keeps_the_phone_rule(
+    colorado: GameState, nile: GameState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = _Texts(monkeypatch)
+    theme = get_theme()
+    for state in (colorado, nile):
+        draw_map(state, theme)
+        assert min(size for _t, _b, size in texts.calls) >= 1200 // 40
+        texts.calls.clear()
+        for cid in board_ids(state):
+            draw_company(state, cid, theme)
+        assert min(size for _t, _b, size in texts.calls) >= 1000 // 40
+        texts.calls.clear()
+
+
+@pytest.mark.parametrize("map_id", ["colorado", "nile"])
+def test_feature_boxes_hold_two_lines_and_bridge_slots_are_clear(map_id: str) -> None:
+    layout = map_layout(map_id)
+    size = get_theme().views["map"].text["small"]
+    for feature in layout.features.values():
+        assert feature.rect[3] - feature.rect[1] >= 2 * size + 16, feature.id
+    others = [s.rect for s in layout.spaces.values()] + [b.badge for b in layout.basins.values()]
+    for basin_id, slot in layout.bridges.items():
+        assert font(size, "bold").getlength("BR10") <= slot[2] - slot[0] - 6
+        assert not any(_overlap(slot, o) for o in others), basin_id
+        assert not any(
+            _overlap(slot, b.rect) for b in layout.basins.values() if b.id != basin_id
+        ), basin_id
+        assert any(_inside(slot, band) for band, _ in layout.bands.values()), basin_id
+    if map_id == "colorado":
+        with_dams = {
+            b.id
+            for b in layout.basins.values()
+            if any(s.kind == "dam" and _overlap(s.rect, b.rect) for s in layout.spaces.values())
+        }
+        assert set(layout.bridges) == with_dams
+
+
+def test_many_tiles_in_supply_stay_inside_their_panel(
+    colorado: GameState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid = colorado.seats[0]
+    company = colorado.companies[cid]
+    tiles = ["basic_base", "basic_elevation", "basic_conduit", "basic_powerhouse", "basic_wild"]
+    tiles += ["adv_2_conduit", "adv_1_wild", "adv_3_elevation"]
+    state = dataclasses.replace(
+        colorado,
+        companies={**colorado.companies, cid: dataclasses.replace(company, tiles=tiles)},
+    )
+    layout = board_layout("company")
+    panel = layout.rects["tiles"]
+    texts = _Texts(monkeypatch)
+    draw_company(state, cid, get_theme(), tiles)
+    # Tile ids also show on the wheel, above the panel.
+    below_wheel = layout.rects["wheel"][3]
+    chips = [
+        box
+        for text, box, _ in texts.calls
+        if text.split(" ")[0].rstrip(":") in tiles and box[1] > below_wheel
+    ]
+    assert len(chips) >= 6
+    heading_y = layout.rects["structures"][1]
+    for box in chips:
+        assert _inside(box, panel), box
+        assert box[3] < heading_y
+    # Far too many: as many as fit and "+n more", still inside.
+    many = tile_chips(tiles * 4, panel, 26)
+    assert many[-1][1].startswith("+") or len(many) == len(set(tiles))
+    for chip, _label, _tile in many:
+        assert _inside(chip, panel)
+
+
+def test_highlight_ids_name_the_expansion_notations() -> None:
+    notations = [
+        "site CS_M",
+        "bridge BR5 D1L",
+        "settle S_M3",
+        "irrigate IZ_M_A2",
+        "drain D2U",
+        "irrigation IM3",
+        "activate IM3",
+        "copy_bridge BR10",
+    ]
+    assert {"CS_M", "BR5", "D1L", "S_M3", "IZ_M_A2", "D2U", "IM3", "BR10"} <= highlight_ids(
+        notations
+    )
+
+
+def test_describe_and_score_sheet_know_the_expansions(colorado: GameState, nile: GameState) -> None:
+    text = describe(colorado)
+    assert "Construction Sites:" in text and "Bridges:" in text and "Settlements:" in text
+    text = describe(nile)
+    assert "Irrigation spaces:" in text and "irrigation: total" in text
+
+    @dataclasses.dataclass
+    class Event:
+        kind: str
+        company: str
+        amount: int
+        source: str
+
+    cid = nile.seats[0]
+    events = [
+        Event("vp", cid, 3, "irrigation:round2"),
+        Event("vp", cid, 2, "irrigation:IM7"),
+        Event("vp", cid, 1, "toll:S_M1"),
+        Event("vp", cid, 3, "bridge:BR5"),
+        Event("vp", cid, 2, "settlement:SB6"),
+    ]
+    rows = vp_breakdown(nile, events)[cid]
+    assert rows["Irrigation scoring"] == 3
+    assert rows["Irrigation tokens"] == 2
+    assert rows["Bridges"] == 4
+    assert rows["Settlements"] == 2
