@@ -79,6 +79,7 @@ EXPANSION_CHOICES = [
     expansions="Expansions to play with (Leeghwater needs the full setup)",
     seed="A seed to replay the same setup (random if left out)",
     thread="Open a thread for this game instead of using the channel",
+    board="The standard board, or the larger 4/5-player board (4 players only)",
 )
 @app_commands.choices(expansions=EXPANSION_CHOICES)
 async def new(
@@ -88,15 +89,22 @@ async def new(
     expansions: str = "none",
     seed: app_commands.Range[int, 0, 2**53] | None = None,
     thread: bool = False,
+    board: Literal["standard", "4/5-player"] = "standard",
 ) -> None:
     """Create a lobby; others join with its buttons."""
     service = bot_of(interaction).service
     chosen = () if expansions == "none" else tuple(expansions.split(","))
+    map_id = "five_player" if board == "4/5-player" else "base"
     if not thread:
         outcome = await within_budget(
             interaction,
             service.create_game(
-                actor_of(interaction), players=players, setup=setup, expansions=chosen, seed=seed
+                actor_of(interaction),
+                players=players,
+                setup=setup,
+                expansions=chosen,
+                seed=seed,
+                map=map_id,
             ),
         )
         text = await lobby_text(service, outcome.game_id)
@@ -105,7 +113,7 @@ async def new(
         remember_lobby(interaction, outcome.game_id, message.id)
         return
     # Refuse bad options before a thread is opened for them.
-    service.check_new_game(players=players, setup=setup, expansions=chosen)
+    service.check_new_game(players=players, setup=setup, expansions=chosen, map=map_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
@@ -126,6 +134,7 @@ async def new(
         setup=setup,
         expansions=chosen,
         seed=seed,
+        map=map_id,
     )
     lobby = await opened.send(
         await lobby_text(service, outcome.game_id), view=lobby_view(outcome.game_id)

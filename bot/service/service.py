@@ -375,6 +375,10 @@ class GameService:
                     f"Not enough players: {len(loaded.lobby)} joined, at least 2 are needed."
                 )
             seats = list(loaded.lobby)
+            if loaded.meta.options.get("map") == "five_player" and len(seats) != 4:
+                raise LobbyError(
+                    f"The 4/5-player board is played by 4 players; {len(seats)} have joined."
+                )
             game = new_game(engine_options(loaded.meta, len(seats)))
             records: list[dict[str, Any]] = [{"kind": "start", "seats": seats}]
             started = replace_loaded(loaded, seats)
