@@ -22,7 +22,7 @@ from renderer.company_view import (
     draw_company,
     half_background,
 )
-from renderer.layout import Point, Rect, board_layout, map_layout
+from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.leeghwater_view import active as leeghwater_active
 from renderer.leeghwater_view import view_height
 from renderer.map_view import draw_map
@@ -145,7 +145,7 @@ def _bytes(item: _Cached) -> int:
 # of the same state; one turn changes one company's board. Finished views are kept (keyed by
 # everything they are drawn from) so the full board is composed from them instead of drawn
 # twice, and unchanged company boards are reused. Cached images are never handed out.
-_VIEWS = _ImageCache(64 * 1024 * 1024)
+_VIEWS = _ImageCache(32 * 1024 * 1024)
 
 
 def clear_caches() -> None:
@@ -228,19 +228,49 @@ def _palette(theme_name: str) -> Image.Image:
     swatch = Image.new("RGB", (32 * len(colours), 32))
     for i, colour in enumerate(colours):
         swatch.paste(colour, (32 * i, 0, 32 * i + 32, 32))
-    sources = [
-        swatch,
-        map_background("base", theme_name),
-        shared_background(4, "intro", theme_name, False),
-        *(company_background(cid, theme_name, False) for cid in theme.companies),
+    # The 4-player shared board and the company boards are drawn for the palette only and let
+    # go at once (a game caches those it shows): they are not all held at the same time as
+    # the sheet and the quantizer's buffers, nor afterwards.
+    sources: list[tuple[tuple[int, int], Callable[[], Image.Image]]] = [
+        (swatch.size, lambda: swatch),
+        (_size(map_layout("base")), lambda: map_background("base", theme_name)),
+        (
+            _size(board_layout("shared")),
+            lambda: _uncached(shared_background)(4, "intro", theme_name, False),
+        ),
+        *(
+            (
+                _size(board_layout("company")),
+                functools.partial(_uncached(company_background), cid, theme_name, False),
+            )
+            for cid in theme.companies
+        ),
     ]
-    width = max(s.width for s in sources)
-    sheet = Image.new("RGB", (width, sum(s.height for s in sources)), theme.colour("background"))
+    width = max(size[0] for size, _ in sources)
+    height = sum(size[1] for size, _ in sources)
+    sheet = Image.new("RGB", (width, height), theme.colour("background"))
     y = 0
-    for source in sources:
+    for size, draw_source in sources:
+        source = draw_source()
+        assert source.size == size, (source.size, size)
         sheet.paste(source, (0, y))
         y += source.height
-    return sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+        del source
+    mapped = sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    # Keep the palette, not the 15-megapixel sheet mapped onto it: quantize(palette=...) and
+    # getpalette() read only the palette.
+    kept = Image.new("P", (1, 1))
+    kept.putpalette(mapped.getpalette())
+    return kept
+
+
+def _size(layout: MapLayout | BoardLayout) -> tuple[int, int]:
+    return layout.width, layout.height
+
+
+def _uncached(function: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """The drawing function under an lru_cache."""
+    return getattr(function, "__wrapped__", function)
 
 
 def _company(state: GameState, company: str | None) -> str:
