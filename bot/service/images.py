@@ -174,7 +174,7 @@ class RendererPool:
             )
 
     async def _warm_loop(self) -> None:
-        """Render the wishes oldest first, one at a time, whenever no request is waiting."""
+        """Render the wishes, one at a time, whenever no request is waiting."""
         assert self._executor is not None
         loop = asyncio.get_running_loop()
         if self._warm_up_due:
@@ -188,7 +188,8 @@ class RendererPool:
             await self._idle.wait()
             if not self._wishes:
                 break
-            key, (state, view, company) = self._wishes.popitem(last=False)
+            # Newest first: the state announced last is the one people are about to look at.
+            key, (state, view, company) = self._wishes.popitem()
             if key in self._cache or key in self._inflight:
                 continue
             try:
