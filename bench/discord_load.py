@@ -291,7 +291,7 @@ async def main(args: argparse.Namespace) -> int:
                 f'[database]\npath = "{db}"\n'
                 "[backup]\ninterval_hours = 0\n"
                 '[logging]\nlevel = "WARNING"\n'
-                f"[render]\nworkers = {args.workers}\n"
+                f"[render]\nworkers = {args.workers}\ncache_size = {args.cache_size}\n"
             )
             env = {"BARRAGE_BOT_TOKEN": fake.token, "PYTHONPATH": str(ROOT)}
             argv = ["-m", "bot", "--config", str(config)]
@@ -381,6 +381,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=200, help="games in the database")
     parser.add_argument("--active", type=int, default=50, help="games under load")
     parser.add_argument("--workers", type=int, default=2, help="the bot's render workers")
+    parser.add_argument(
+        "--cache-size",
+        type=int,
+        default=256,
+        help="the bot's [render] cache_size: pictures kept (3 views of each active game fit)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--ramp",

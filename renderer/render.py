@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from renderer.company_view import (
     half_background,
     river_expansion,
 )
-from renderer.layout import Point, Rect, board_layout, map_layout
+from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.leeghwater_view import active as leeghwater_active
 from renderer.leeghwater_view import view_height
 from renderer.map_view import draw_map
@@ -146,7 +147,7 @@ def _bytes(item: _Cached) -> int:
 # of the same state; one turn changes one company's board. Finished views are kept (keyed by
 # everything they are drawn from) so the full board is composed from them instead of drawn
 # twice, and unchanged company boards are reused. Cached images are never handed out.
-_VIEWS = _ImageCache(64 * 1024 * 1024)
+_VIEWS = _ImageCache(32 * 1024 * 1024)
 
 
 def clear_caches() -> None:
@@ -197,9 +198,27 @@ def encode(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-@functools.lru_cache(maxsize=8)
+def warm(theme_name: str = "light") -> None:
+    """Build the static images every full board of the base map needs, ahead of any request."""
+    _background_index(theme_name)
+    _caption_palette(theme_name)
+    _on_palette(theme_name, map_background, "base", theme_name)
+
+
+# Building a palette maps a 15-megapixel sheet (a fifth of a second, 200 MB at its peak):
+# render threads that both need it wait for one build instead of building it twice.
+_PALETTE_LOCK = threading.Lock()
+
+
 def palette(theme_name: str) -> Image.Image:
-    """Return a 128-colour palette image for ``theme_name``, drawn from its static images once.
+    """Return a 128-colour palette image for ``theme_name``, drawn from its static images once."""
+    with _PALETTE_LOCK:
+        return _palette(theme_name)
+
+
+@functools.lru_cache(maxsize=8)
+def _palette(theme_name: str) -> Image.Image:
+    """Build the palette of ``palette``.
 
     Its sources are every theme colour and company colour (as swatches) and the static
     backgrounds, so pieces, highlights and the antialiased edges of text all map closely.
@@ -211,19 +230,49 @@ def palette(theme_name: str) -> Image.Image:
     swatch = Image.new("RGB", (32 * len(colours), 32))
     for i, colour in enumerate(colours):
         swatch.paste(colour, (32 * i, 0, 32 * i + 32, 32))
-    sources = [
-        swatch,
-        map_background("base", theme_name),
-        shared_background(4, "intro", theme_name, False),
-        *(company_background(cid, theme_name, False) for cid in theme.companies),
+    # The 4-player shared board and the company boards are drawn for the palette only and let
+    # go at once (a game caches those it shows): they are not all held at the same time as
+    # the sheet and the quantizer's buffers, nor afterwards.
+    sources: list[tuple[tuple[int, int], Callable[[], Image.Image]]] = [
+        (swatch.size, lambda: swatch),
+        (_size(map_layout("base")), lambda: map_background("base", theme_name)),
+        (
+            _size(board_layout("shared")),
+            lambda: _uncached(shared_background)(4, "intro", theme_name, False),
+        ),
+        *(
+            (
+                _size(board_layout("company")),
+                functools.partial(_uncached(company_background), cid, theme_name, False),
+            )
+            for cid in theme.companies
+        ),
     ]
-    width = max(s.width for s in sources)
-    sheet = Image.new("RGB", (width, sum(s.height for s in sources)), theme.colour("background"))
+    width = max(size[0] for size, _ in sources)
+    height = sum(size[1] for size, _ in sources)
+    sheet = Image.new("RGB", (width, height), theme.colour("background"))
     y = 0
-    for source in sources:
+    for size, draw_source in sources:
+        source = draw_source()
+        assert source.size == size, (source.size, size)
         sheet.paste(source, (0, y))
         y += source.height
-    return sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+        del source
+    mapped = sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    # Keep the palette, not the 15-megapixel sheet mapped onto it: quantize(palette=...) and
+    # getpalette() read only the palette.
+    kept = Image.new("P", (1, 1))
+    kept.putpalette(mapped.getpalette())
+    return kept
+
+
+def _size(layout: MapLayout | BoardLayout) -> tuple[int, int]:
+    return layout.width, layout.height
+
+
+def _uncached(function: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """The drawing function under an lru_cache."""
+    return getattr(function, "__wrapped__", function)
 
 
 def _company(state: GameState, company: str | None) -> str:

@@ -1,7 +1,8 @@
 """The renderer port: PNGs of committed states, rendered in a worker and cached.
 
-The worker gets the state as JSON (an immutable copy taken on the event loop), so a turn
-in progress or a later command can never change what is being drawn. bench/service_render.py
+A committed state is never changed after the commit (the service keeps a deep copy), so a
+thread worker is handed the state object itself; a process worker gets it as JSON. A turn in
+progress or a later command can never change what is being drawn. bench/service_render.py
 measures a thread pool against a process pool; see `RendererPool` for the choice.
 """
 
@@ -14,18 +15,22 @@ import ctypes.util
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from typing import Any
 
 log = logging.getLogger(__name__)
 
+#: A worker's render function: (state or its JSON, view, company, theme) -> PNG.
+RenderFn = Callable[[Any, str, "str | None", str], bytes]
 
-def render_json(state_json: Mapping[str, Any], view: str, company: str | None, theme: str) -> bytes:
-    """Render one view of a state given as JSON (runs in the worker)."""
+
+def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
+    """Render one view of a state (a GameState, or its JSON from a process pool)."""
     from bot.rules import GameState
     from renderer.render import render
 
-    state = GameState.from_json(dict(state_json))
+    if not isinstance(state, GameState):
+        state = GameState.from_json(dict(state))
     return render(state, view=view, company=company, theme=theme)
 
 
@@ -39,9 +44,13 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-def render_and_trim(
-    state_json: Mapping[str, Any], view: str, company: str | None, theme: str
-) -> bytes:
+def _trim() -> None:
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+def render_and_trim(state: Any, view: str, company: str | None, theme: str) -> bytes:
     """Render, then hand the freed working memory back to the system.
 
     A render allocates tens of MB of temporary images; glibc keeps freed memory in the
@@ -49,11 +58,19 @@ def render_and_trim(
     the sum of every arena's high-water mark (bench/discord_load.py: see RendererPool).
     """
     try:
-        return render_json(state_json, view, company, theme)
+        return render_json(state, view, company, theme)
     finally:
-        trim = _malloc_trim()
-        if trim is not None:
-            trim(0)
+        _trim()
+
+
+def warm_renderer(theme: str) -> None:
+    """Build the renderer's static images (backgrounds, the full board's palette) once."""
+    from renderer.render import warm
+
+    try:
+        warm(theme)
+    finally:
+        _trim()
 
 
 class RendererPool:
@@ -65,6 +82,13 @@ class RendererPool:
     (pickling the state, a cold worker), 27.3/s, lag max 4.5 ms; inline blocks the loop for
     the whole burst (863 ms). Threads are as fast, answer a lone request sooner and share
     the cache's process, so they are the default.
+
+    `warm` asks for a picture nobody is waiting for yet (the other views of a state just
+    announced): it is rendered only while no requested render is running, one at a time,
+    so a later request finds it cached without an announcement or a board view ever
+    waiting behind it (bench/discord_load.py: most board views are then cache hits). With
+    `warm_up`, the first render also builds the renderer's static images (backgrounds, the
+    full board's palette) the same way, instead of inside someone's request.
     """
 
     def __init__(
@@ -73,17 +97,33 @@ class RendererPool:
         kind: str = "thread",
         workers: int = 2,
         cache_size: int = 64,
+        cache_bytes: int = 32 * 1024 * 1024,
         theme: str = "light",
-        render_fn: Callable[[Mapping[str, Any], str, str | None, str], bytes] = render_and_trim,
+        render_fn: RenderFn = render_and_trim,
+        warm_up: bool = True,
+        warm_limit: int = 48,
     ) -> None:
         self.kind = kind
         #: The function the worker runs (tests pass a cheap stand-in).
         self.render_fn = render_fn
         self.theme = theme
         self.cache_size = cache_size
+        #: The cache's bound in PNG bytes (besides `cache_size` pictures).
+        self.cache_bytes = cache_bytes
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._cached_bytes = 0
         self._inflight: dict[Hashable, asyncio.Future[bytes]] = {}
         self.renders = 0
+        #: Pictures rendered by `warm` (included in `renders`).
+        self.warmed = 0
+        self.warm_limit = warm_limit
+        self._wishes: OrderedDict[Hashable, tuple[Any, str, str | None]] = OrderedDict()
+        self._warmer: asyncio.Task[None] | None = None
+        # Only the real renderer has static images to build.
+        self._warm_up_due = warm_up and kind != "inline" and render_fn is render_and_trim
+        self._requested = 0  # requested renders running or queued in the executor
+        self._idle = asyncio.Event()
+        self._idle.set()
         self._executor: concurrent.futures.Executor | None
         if kind == "thread":
             self._executor = concurrent.futures.ThreadPoolExecutor(workers, "render")
@@ -94,10 +134,11 @@ class RendererPool:
         else:
             raise ValueError(f"unknown renderer pool kind {kind!r} (thread, process or inline)")
 
-    async def render(
-        self, key: Hashable, state_json: Mapping[str, Any], view: str, company: str | None
-    ) -> bytes:
-        """The PNG for `key` (game, version, view, company), rendered once."""
+    async def render(self, key: Hashable, state: Any, view: str, company: str | None) -> bytes:
+        """The PNG for `key` (game, version, view, company) of a committed state, rendered once.
+
+        `state` is a GameState that nobody changes any more (or its JSON).
+        """
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
@@ -105,20 +146,73 @@ class RendererPool:
         pending = self._inflight.get(key)
         if pending is not None:  # the same picture asked for twice at once: render once
             return await asyncio.shield(pending)
+        if self._warm_up_due:
+            self._start_warmer()
+        self._requested += 1
+        self._idle.clear()
+        try:
+            return await self._render(key, state, view, company)
+        finally:
+            self._requested -= 1
+            if not self._requested:
+                self._idle.set()
+
+    def warm(self, key: Hashable, state: Any, view: str, company: str | None = None) -> None:
+        """Render `key` in the background when the workers are otherwise idle (best effort)."""
+        if self._executor is None or key in self._cache or key in self._inflight:
+            return
+        self._wishes[key] = (state, view, company)
+        self._wishes.move_to_end(key)
+        while len(self._wishes) > self.warm_limit:
+            self._wishes.popitem(last=False)  # the oldest state is the least likely asked for
+        self._start_warmer()
+
+    def _start_warmer(self) -> None:
+        if self._warmer is None or self._warmer.done():
+            self._warmer = asyncio.get_running_loop().create_task(
+                self._warm_loop(), name="render warm-up"
+            )
+
+    async def _warm_loop(self) -> None:
+        """Render the wishes, one at a time, whenever no request is waiting."""
+        assert self._executor is not None
+        loop = asyncio.get_running_loop()
+        if self._warm_up_due:
+            self._warm_up_due = False
+            await self._idle.wait()
+            try:
+                await loop.run_in_executor(self._executor, warm_renderer, self.theme)
+            except Exception:
+                log.exception("building the renderer's static images failed")
+        while self._wishes:
+            await self._idle.wait()
+            if not self._wishes:
+                break
+            # Newest first: the state announced last is the one people are about to look at.
+            key, (state, view, company) = self._wishes.popitem()
+            if key in self._cache or key in self._inflight:
+                continue
+            try:
+                await self._render(key, state, view, company)
+                self.warmed += 1
+            except Exception:
+                log.exception("warming picture %s failed", key)
+
+    async def _render(self, key: Hashable, state: Any, view: str, company: str | None) -> bytes:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bytes] = loop.create_future()
         self._inflight[key] = future
         try:
             if self._executor is None:
-                data = self.render_fn(state_json, view, company, self.theme)
+                data = self.render_fn(state, view, company, self.theme)
             else:
+                if self.kind == "process" and hasattr(state, "to_json"):
+                    state = state.to_json()  # a plain copy pickles faster than the dataclasses
                 data = await loop.run_in_executor(
-                    self._executor, self.render_fn, state_json, view, company, self.theme
+                    self._executor, self.render_fn, state, view, company, self.theme
                 )
             self.renders += 1
-            self._cache[key] = data
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+            self._remember(key, data)
             future.set_result(data)
             return data
         except BaseException as exc:
@@ -128,7 +222,24 @@ class RendererPool:
         finally:
             del self._inflight[key]
 
+    def _remember(self, key: Hashable, data: bytes) -> None:
+        if self.cache_size <= 0:
+            return
+        old = self._cache.pop(key, None)
+        if old is not None:
+            self._cached_bytes -= len(old)
+        self._cache[key] = data
+        self._cached_bytes += len(data)
+        while len(self._cache) > self.cache_size or (
+            self._cached_bytes > self.cache_bytes and len(self._cache) > 1
+        ):
+            _, dropped = self._cache.popitem(last=False)
+            self._cached_bytes -= len(dropped)
+
     def close(self) -> None:
-        """Stop the workers."""
+        """Stop the workers and forget the wishes."""
+        self._wishes.clear()
+        if self._warmer is not None:
+            self._warmer.cancel()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)

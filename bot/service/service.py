@@ -87,6 +87,8 @@ EXPANSION_NAMES = {
 }
 #: What a skipped seat answers, in order of preference (else the first option).
 _SKIP_PREFERENCE = ("bank", "pass", "confirm")
+#: The board views rendered ahead after an announcement (`render_request`).
+WARM_VIEWS = ("map", "shared", "full")
 
 
 class GameService:
@@ -964,7 +966,8 @@ class GameService:
             names = ", ".join(state.companies)
             raise ServiceError(f"There is no company '{company}' in this game ({names}).")
         key = (game_id, version, view, company)
-        return await self.renderer_pool.render(key, state.to_json(), view, company)
+        # The committed states handed here are never changed again: no copy for the worker.
+        return await self.renderer_pool.render(key, state, view, company)
 
     async def render_request(self, request: ImageRequest) -> bytes:
         """Render an image request of a committed version (for the OutboxSender)."""
@@ -976,9 +979,15 @@ class GameService:
             if snap is None:
                 raise ServiceError(f"No saved state of game {request.game_id}")
             state = _state_from_json(snap.state)
-        return await self._render(
+        png = await self._render(
             request.game_id, request.version, state, request.view, request.company
         )
+        # Players and spectators look at the board after an announcement: its other views
+        # are rendered in the background, after this one, so they are usually cached by then.
+        for view in WARM_VIEWS:
+            if view != request.view:
+                self.renderer_pool.warm((request.game_id, request.version, view, None), state, view)
+        return png
 
     async def company_summary(
         self, channel_or_game_id: int, company: str | None = None, *, by_game_id: bool = False
