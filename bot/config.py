@@ -167,7 +167,7 @@ class RenderConfig:
     """[render]: the board pictures."""
 
     workers: int = field(default=2, metadata=check(_non_negative_int))
-    cache_size: int = field(default=64, metadata=check(_non_negative_int))
+    cache_size: int = field(default=256, metadata=check(_non_negative_int))
 
 
 @dataclass(frozen=True)

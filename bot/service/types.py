@@ -210,7 +210,7 @@ class ServiceConfig:
     #: Reminders sent per player per turn at most.
     reminder_cap: int = 3
     #: PNGs kept in the render cache.
-    image_cache_size: int = 64
+    image_cache_size: int = 256
     #: Log lines in an announcement.
     announce_lines: int = 12
     #: Options cached for autocomplete: games kept.
