@@ -108,9 +108,9 @@ async def new(
             ),
         )
         text = await lobby_text(service, outcome.game_id)
-        await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
-        message = await interaction.original_response()
-        remember_lobby(interaction, outcome.game_id, message.id)
+        sent = await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
+        message_id = sent or (await interaction.original_response()).id
+        remember_lobby(interaction, outcome.game_id, message_id)
         return
     # Refuse bad options before a thread is opened for them.
     service.check_new_game(players=players, setup=setup, expansions=chosen, map=map_id)
@@ -150,9 +150,9 @@ async def typed_lobby_change(interaction: discord.Interaction, outcome: Outcome)
         return
     # The lobby message is unknown (e.g. after a restart): this reply becomes the lobby.
     text = await lobby_text(bot_of(interaction).service, outcome.game_id, outcome.text)
-    await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
-    message = await interaction.original_response()
-    remember_lobby(interaction, outcome.game_id, message.id)
+    sent = await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
+    message_id = sent or (await interaction.original_response()).id
+    remember_lobby(interaction, outcome.game_id, message_id)
 
 
 @barrage.command(name="join", description="Join the game waiting for players in this channel")

@@ -84,8 +84,11 @@ async def send(
     update: bool = False,
     ephemeral: bool = True,
     mention: int | None = None,
-) -> None:
-    """Reply, or edit the clicked message (`update`), whether or not the answer was deferred."""
+) -> int | None:
+    """Reply, or edit the clicked message (`update`), whether or not the answer was deferred.
+
+    Returns the new message's id when Discord gave it (a reply), else None.
+    """
     allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
     kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": allowed}
     if update:
@@ -96,15 +99,18 @@ async def send(
             await interaction.edit_original_response(**kwargs)
         else:
             await interaction.response.edit_message(**kwargs)
-        return
+        return None
     if view is not None:
         kwargs["view"] = view
     if files:
         kwargs["files"] = list(files)
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+        return message.id
+    # The callback's answer carries the message id, so no second request is needed for it
+    # (which could also outlive a shutdown that began after the reply).
+    callback = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    return callback.message_id
 
 
 async def reply_error(
