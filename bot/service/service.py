@@ -729,6 +729,9 @@ class GameService:
                 (n for n in _SKIP_PREFERENCE if decision.find(n) is not None),
                 decision.options[0].notation,
             )
+            if decision.kind == "bank":
+                # All its engineers at once: a vanished seat should not take a turn per engineer.
+                notation = decision.options[-1].notation
             trial = copy_game(loaded.game)
             events = trial.apply(notation, decision.player)
             record = _decision(notation, decision.player, None)
