@@ -324,12 +324,21 @@ async def test_outbox_posts_a_games_announcements_in_order(store: Store) -> None
     assert [i.payload["n"] for i in await store.claim_outbox()] == ["a2"]
 
 
+#: Two processes of different instances (hosts).
+HOST_A, HOST_B = ClaimOwner("host-a", "run-1"), ClaimOwner("host-b", "run-1")
+
+
+async def one_announcement(store: Store) -> None:
+    """A game with one announcement waiting in the outbox."""
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
+
+
 async def test_a_live_owner_renews_its_claims_and_no_peer_takes_them(
     store: Store, other_store: Store, clock: FakeClock
 ) -> None:
-    game = await new_game(store)
-    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
-    owner, peer = ClaimOwner("host-a", "run-1"), ClaimOwner("host-b", "run-1")
+    await one_announcement(store)
+    owner, peer = HOST_A, HOST_B
     [held] = await store.claim_outbox(owner=owner, lease_ms=30_000)
     for _ in range(6):  # a minute of renewals every 10 s
         clock.advance(10_000)
@@ -345,9 +354,8 @@ async def test_a_live_owner_renews_its_claims_and_no_peer_takes_them(
 async def test_a_dead_owners_claims_lapse_after_its_last_renewal(
     store: Store, other_store: Store, clock: FakeClock
 ) -> None:
-    game = await new_game(store)
-    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
-    dead, peer = ClaimOwner("host-a", "run-1"), ClaimOwner("host-b", "run-1")
+    await one_announcement(store)
+    dead, peer = HOST_A, HOST_B
     [held] = await store.claim_outbox(owner=dead, lease_ms=30_000)
     clock.advance(10_000)
     await store.renew_outbox_claims(dead, lease_ms=30_000)  # then it dies
