@@ -60,18 +60,20 @@ async def barrage_bot(
     clock: FakeClock,
     *,
     wrap_store: Callable[[Store], Store] | None = None,
+    service_config: ServiceConfig | None = None,
     **options: Any,
 ) -> AsyncIterator[BarrageBot]:
     """A BarrageBot on a fresh (or existing) database, logged in to the fake and ready.
 
-    `wrap_store` puts a test's stand-in (e.g. a store that blocks) between service and store.
+    `wrap_store` puts a test's stand-in (e.g. a store that blocks) between service and store;
+    the service's reminders are daily, twice at most, unless `service_config` says otherwise.
     """
     store = await open_store(db, clock=clock)
     service = GameService(
         wrap_store(store) if wrap_store else store,
         clock=clock,
         renderer_pool=RendererPool(kind="thread", workers=2, cache_size=16),
-        config=ServiceConfig(reminder_hours=24, reminder_cap=2),
+        config=service_config or ServiceConfig(reminder_hours=24, reminder_cap=2),
     )
     options.setdefault("sync_policy", "always")
     options.setdefault("outbox_interval_s", 0.2)

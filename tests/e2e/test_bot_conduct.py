@@ -87,7 +87,8 @@ async def test_lobby_edits_never_ping_its_players_again(
         assert lobby.edits == edits + 2 and carol.mention in lobby.content and lobby.mentions == []
         left = await (await carol.slash("barrage leave")).reply()
         assert "left" in left.content and left.mentions == []
-        assert lobby.edits == edits + 3 and carol.mention not in lobby.content and lobby.mentions == []
+        assert lobby.edits == edits + 3 and carol.mention not in lobby.content
+        assert lobby.mentions == []
         await (await carol.click(lobby, ids.lobby_id(game_id, "join"))).reply()
         assert [u.pings() for u in (alice, bob, carol)] == [[], [], []]
         await (await alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
