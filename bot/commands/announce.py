@@ -66,8 +66,10 @@ class DiscordAnnouncer:
             # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
             # so Discord answers a repeated post with the same nonce by returning the first
             # message instead of posting again. Discord only remembers nonces for a few
-            # minutes, so after a longer outage (lease 60 s + restart) a duplicate is still
-            # possible: at-least-once is the guarantee, the nonce makes a repeat rare.
+            # minutes; the next start of this instance re-posts a crashed run's claims at
+            # once (OutboxSender.recover), well inside that window. Only a crash followed by
+            # minutes of downtime (or a peer waiting out the lease) can still post twice:
+            # at-least-once is the guarantee, the nonce makes a repeat rare.
             "nonce": f"brg{announcement.outbox_id}"[:25],
         }
         if view is not None:
