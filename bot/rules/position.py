@@ -61,6 +61,8 @@ An exported position (`export_position`, `dump_position`) states everything, so 
     copied_officer = "..."       # Mahiri Sekibo's copy during her turn
     extra = { ... }              # data an expansion keeps without a table of its own
 
+    [extra]                      # game data an expansion keeps without a table of its own
+
     [patents]                    # full game: the Patent Office
     offer = ["adv_1_base", "", "adv_2_conduit"]      # by slot ("" = taken this round)
     piles = { I = ["adv_1_elevation"], II = [...], III = [...] }   # top first
@@ -185,7 +187,13 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
         _set_patents(game, data["patents"])
     if "history" in data:
         state.history = [_history_row(row) for row in data["history"]]
-    for name in set(data) - {"game", "contracts", "company", "map", "spaces", "patents", "history"}:
+    state.extra.update(data.get("extra", {}))
+    sections = {"game", "contracts", "company", "map", "spaces", "patents", "history", "extra"}
+    for name in set(data) - sections:
+        if name in ("draft", "result"):
+            raise PositionError(
+                f"[{name}] is only exported: a position loads between the draft and the end"
+            )
         if name not in state.options.expansions:
             raise PositionError(f"[{name}] is not a section of a position of this game")
     phase = str(meta.get("phase", "actions"))
