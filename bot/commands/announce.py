@@ -7,6 +7,7 @@ import logging
 
 import discord
 
+from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
 from bot.service import Announcement, ReminderNotice
 
@@ -57,14 +58,8 @@ class DiscordAnnouncer:
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
-        allowed = discord.AllowedMentions(
-            users=[discord.Object(mention)] if mention else False,
-            roles=False,
-            everyone=False,
-            replied_user=False,
-        )
         kwargs = {
-            "allowed_mentions": allowed,
+            "allowed_mentions": pinging([mention]),
             "silent": announcement.silent,
             # Exactly once across a crash between this post and mark_sent: discord.py 2.7.1
             # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
@@ -121,9 +116,8 @@ class DiscordAnnouncer:
         text = notice.text
         if f"<@{notice.user_id}>" not in text:
             text = f"<@{notice.user_id}> {text}"
-        allowed = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         try:
-            await channel.send(text[:2000], allowed_mentions=allowed)
+            await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]))
         except discord.Forbidden as exc:
             # Logged as a warning by _missing; a reminder is not worth an error report.
             self._missing(notice.channel_id, exc)
@@ -137,7 +131,8 @@ class DiscordAnnouncer:
                 notice.user_id
             )
             await user.send(
-                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}"
+                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}",
+                allowed_mentions=NOBODY,  # the DM itself notifies
             )
         except discord.HTTPException as exc:
             log.info("no DM reminder for user %d: %s", notice.user_id, exc)

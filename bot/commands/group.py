@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.commands import help as help_texts
 from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
+from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, company_name, company_names, open_panel, show_outcome
 from bot.commands.replies import send, within_budget
 from bot.commands.viewing import show_private, view_key
@@ -106,6 +107,7 @@ async def new(
                 seed=seed,
                 map=map_id,
             ),
+            ephemeral=False,  # the lobby is public, however slow the answer
         )
         text = await lobby_text(service, outcome.game_id)
         sent = await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
@@ -137,7 +139,9 @@ async def new(
         map=map_id,
     )
     lobby = await opened.send(
-        await lobby_text(service, outcome.game_id), view=lobby_view(outcome.game_id)
+        await lobby_text(service, outcome.game_id),
+        view=lobby_view(outcome.game_id),
+        allowed_mentions=NOBODY,
     )
     remember_lobby(interaction, outcome.game_id, lobby.id)
     await send(interaction, f"🧵 Game opened in {opened.mention}: join it there.")
@@ -159,7 +163,7 @@ async def typed_lobby_change(interaction: discord.Interaction, outcome: Outcome)
 async def join(interaction: discord.Interaction) -> None:
     """Take a seat in the lobby."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.join(actor_of(interaction)))
+    outcome = await within_budget(interaction, service.join(actor_of(interaction)), ephemeral=False)
     await typed_lobby_change(interaction, outcome)
 
 
@@ -167,7 +171,9 @@ async def join(interaction: discord.Interaction) -> None:
 async def leave(interaction: discord.Interaction) -> None:
     """Give up a seat before the start."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.leave(actor_of(interaction)))
+    outcome = await within_budget(
+        interaction, service.leave(actor_of(interaction)), ephemeral=False
+    )
     await typed_lobby_change(interaction, outcome)
 
 
