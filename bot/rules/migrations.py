@@ -4,7 +4,7 @@ Each entry upgrades a state dict from schema version N to N + 1. `upgrade` appli
 from the stored version to `SCHEMA_VERSION`; a state newer than the engine is refused.
 Schema 1 is the first released format, so the list is empty today; when the state changes,
 add `2: _v1_to_v2` here, bump `state.SCHEMA_VERSION`, and the committed schema-1 states
-(`tests/fixtures/states`) and store (`tests/fixtures/store/games-v1.sqlite3`) must still load
+(`tests/fixtures/states`) and stores (`tests/fixtures/store/games-*.sqlite3`) must still load
 and play on as recorded.
 
 `load_state` is the one way stored states come back (snapshots, imports, render requests).

@@ -1,7 +1,7 @@
 """Games a running bot of an earlier release stored still load and play on to their end.
 
-`tests/fixtures/store/games-vN.sqlite3` (written once per release by
-`make_games_fixture.py`) holds golden games (tests/golden) half played through the service:
+`tests/fixtures/store/games-storeS-stateE.sqlite3` (written once per store or engine-state
+schema by `make_games_fixture.py`) holds golden games (tests/golden) half played through the service:
 turns committed with snapshots, a restarted turn, an undone turn, a turn in progress,
 simultaneous income choices. Each game must load (snapshot through the engine-state
 migrations, then the log) into the position the golden game shows at that step, and play on
@@ -25,7 +25,7 @@ from tests.golden import golden
 from tests.service.conftest import fake_png
 from tests.service.helpers import FakeClock
 
-FIXTURES = sorted((Path(__file__).parents[1] / "fixtures" / "store").glob("games-v*.sqlite3"))
+FIXTURES = sorted((Path(__file__).parents[1] / "fixtures" / "store").glob("games-*.sqlite3"))
 GUILD = 1
 
 
