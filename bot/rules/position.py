@@ -83,6 +83,7 @@ more water than a dam holds, more pieces than a company owns, unknown ids...).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from bot.rules.construction import pieces_by_location
@@ -91,7 +92,7 @@ from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.officers import MAHIRI_SPACES
 from bot.rules.setup import new_game
-from bot.rules.state import NEUTRAL, STRUCTURE_KINDS, Dam, GameOptions, WheelSegment
+from bot.rules.state import NEUTRAL, STRUCTURE_KINDS, Company, Dam, GameOptions, WheelSegment
 
 PHASE_TASKS = {
     "income": "round_start",
@@ -226,7 +227,6 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
             f"turn_order names {len(order)} companies but players = {state.options.players}"
         )
     matchups = {m.company: m for m in content.introductory_matchups}
-    from bot.rules.state import Company
 
     state.companies.clear()
     state.seats.clear()
@@ -370,6 +370,22 @@ def _set_map(game: Game, section: dict[str, Any]) -> None:
             state.powerhouses[space_id] = str(value)
         else:
             raise PositionError(f"[map] {space_id} is not a space of the {game.map.id} map")
+
+
+def company_tables(
+    game: Game, table: str, section: Mapping[str, Any], fields: Iterable[str]
+) -> Iterator[tuple[Company, Mapping[str, Any]]]:
+    """An expansion's `[<table>.company.<id>]` tables, checked: (company, its fields)."""
+    allowed = set(fields)
+    for company_id, values in section.get("company", {}).items():
+        if company_id not in game.state.companies:
+            raise PositionError(f"[{table}.company.{company_id}] is not in this game")
+        unknown = set(values) - allowed
+        if unknown:
+            raise PositionError(
+                f"[{table}.company.{company_id}] has unknown keys: {', '.join(sorted(unknown))}"
+            )
+        yield game.company(company_id), values
 
 
 def action_space_ids(game: Game) -> set[str]:
@@ -530,7 +546,7 @@ def export_position(game: Game) -> dict[str, Any]:
     return out
 
 
-def _export_company(game: Game, company: Any, claimed: set[str]) -> dict[str, Any]:
+def _export_company(game: Game, company: Company, claimed: set[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "officer": company.officer,
         **{key: int(getattr(company, key)) for key in _INT_FIELDS},

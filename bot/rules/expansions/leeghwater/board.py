@@ -26,6 +26,7 @@ from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.hooks import content_sets
 from bot.rules.patent import PILES, SLOTS, draw_tiles
+from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.state import Company
 
@@ -218,22 +219,15 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         ]
     if "advanced_removed" in section:
         board["advanced_removed"] = [str(tile) for tile in section["advanced_removed"]]
-    for company_id, fields in section.get("company", {}).items():
-        if company_id not in game.state.companies:
-            raise PositionError(f"[leeghwater.company.{company_id}] is not in this game")
-        unknown = set(fields) - set(COMPANY_FIELDS)
-        if unknown:
-            raise PositionError(
-                f"[leeghwater.company.{company_id}] has unknown keys: {', '.join(sorted(unknown))}"
-            )
-        extra = game.company(company_id).extra
+    for company, fields in company_tables(game, KEY, section, COMPANY_FIELDS):
+        extra = company.extra
         for key, value in fields.items():
             if key == "external_works":
                 extra[key] = [str(work) for work in value]
             elif key == "simone_limit":
                 # Kept as the fulfilled count it lasts until (officers.contract_limit).
                 if value:
-                    extra["simone_until"] = len(game.company(company_id).fulfilled)
+                    extra["simone_until"] = len(company.fulfilled)
                 else:
                     extra.pop("simone_until", None)
             elif value:

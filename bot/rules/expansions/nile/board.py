@@ -35,6 +35,7 @@ from bot.rules.content import (
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.state import Company
 
@@ -356,17 +357,11 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         nile(game)["scoring_tokens"] = list(section["scoring_tokens"])
     if "works_removed" in section:
         nile(game)["works_removed"] = [str(work) for work in section["works_removed"]]
-    for company_id, fields in section.get("company", {}).items():
-        if company_id not in game.state.companies:
-            raise PositionError(f"[nile.company.{company_id}] is not in this game")
-        unknown = set(fields) - set(COMPANY_EXTRA)
-        if unknown:
-            raise PositionError(
-                f"[nile.company.{company_id}] has unknown keys: {', '.join(sorted(unknown))}"
-            )
-        extra = game.company(company_id).extra
+    for company, fields in company_tables(game, KEY, section, COMPANY_EXTRA):
         for key, value in fields.items():
-            extra[key] = int(value) if key == "irrigation_bonus" else [str(t) for t in value]
+            company.extra[key] = (
+                int(value) if key == "irrigation_bonus" else [str(t) for t in value]
+            )
     for company_id in game.state.seats:
         new_company(game, game.company(company_id))
 
