@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import logging
 
+import aiohttp
 import discord
 
 from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
-from bot.service import Announcement, ReminderNotice
+from bot.service import Announcement, DeliveryFailed, DestinationGone, ReminderNotice
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +119,14 @@ class DiscordAnnouncer:
             text = f"<@{notice.user_id}> {text}"
         try:
             await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]))
+        except discord.NotFound:
+            # Unknown Channel: the channel or thread was deleted; nothing will ever arrive.
+            raise DestinationGone(f"channel {notice.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             # Logged as a warning by _missing; a reminder is not worth an error report.
             self._missing(notice.channel_id, exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            raise DeliveryFailed(f"Discord did not take the reminder: {exc}") from None
         if notice.dm:
             await self._dm(notice)
 

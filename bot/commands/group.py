@@ -346,6 +346,13 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
     return h1 * 60 + m1, h2 * 60 + m2
 
 
+def hours_text(hours: float) -> str:
+    """'24 hours', '1 hour', '1.5 hours', '45 minutes'."""
+    if hours < 1:
+        return f"{round(hours * 60)} minutes"
+    return "1 hour" if hours == 1 else f"{hours:g} hours"
+
+
 def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
@@ -407,11 +414,14 @@ async def settings(
         if current.quiet_start is not None and current.quiet_end is not None
         else "off"
     )
+    if current.reminder_hours:
+        reminders = f"every {hours_text(current.reminder_hours)} (your setting)"
+    else:
+        first, repeat = service.config.reminder_hours, service.config.repeat_hours
+        reminders = f"after {hours_text(first)}, then every {hours_text(repeat)} (server default)"
     lines = [
         "**Your settings**" + (" (saved)" if changes else ""),
-        f"• Reminders after: {current.reminder_hours or 'the server default of'} hours"
-        if current.reminder_hours
-        else "• Reminders: the server default",
+        f"• Reminders: {reminders}",
         f"• Quiet hours: {quiet} ({current.time_zone or 'UTC'})",
         f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",

@@ -48,6 +48,14 @@ def process_owner(instance: str | None = None) -> ClaimOwner:
     return ClaimOwner(instance or socket.gethostname() or "localhost", run)
 
 
+class DestinationGone(Exception):
+    """The port cannot deliver: the game's channel or thread no longer exists."""
+
+
+class DeliveryFailed(Exception):
+    """The port could not deliver now (the platform refused or failed); try again later."""
+
+
 @runtime_checkable
 class AnnouncementPort(Protocol):
     """Where announcements go (Discord, the console, tests)."""
@@ -61,7 +69,8 @@ class AnnouncementPort(Protocol):
         ...
 
     async def remind(self, notice: ReminderNotice) -> None:
-        """Deliver a reminder ping (and a DM when `notice.dm`)."""
+        """Deliver a reminder ping (and a DM when `notice.dm`); DestinationGone when the
+        channel no longer exists, DeliveryFailed when a later try may succeed."""
         ...
 
 

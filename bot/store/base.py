@@ -146,7 +146,8 @@ class ClaimOwner:
             raise InvalidDataError("a claim owner needs an instance and a run")
 
 
-#: Reminder kinds: the turn's own ping, held back by quiet hours, or a reminder proper.
+#: Reminder schedule kinds: a turn announced silently (its first ping is the turn's own,
+#: held back by quiet hours), or one announced with its ping (every ping is a reminder).
 TURN_PING = "turn"
 REMINDER = "reminder"
 REMINDER_KINDS = frozenset({TURN_PING, REMINDER})
@@ -163,7 +164,8 @@ class Reminder:
     last_sent_at: int | None
     #: The claim token when handed out by claim_reminders, else None.
     claim: str | None = None
-    #: TURN_PING when the turn was announced silently (quiet hours), else REMINDER.
+    #: TURN_PING when the turn was announced silently (quiet hours), so that the first ping
+    #: is the turn's own; else REMINDER. It stays for the schedule's life.
     kind: str = REMINDER
 
 
@@ -361,8 +363,8 @@ class Store(Protocol):
         ...
 
     async def reminder_sent(self, reminder: Reminder, *, next_due_at: int | None) -> bool:
-        """Record that a claimed reminder went out; schedule the next one (a REMINDER) at
-        `next_due_at`, or drop it when None. False if the claim was lost."""
+        """Record that a claimed reminder went out; schedule the next one at `next_due_at`,
+        or drop it when None. False if the claim was lost."""
         ...
 
     # -- per-user settings -------------------------------------------------------------

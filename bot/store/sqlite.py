@@ -756,9 +756,9 @@ class SqliteStore:
             else:
                 cur = await db.execute(
                     "UPDATE reminders SET due_at = ?, sent_count = sent_count + 1,"
-                    " last_sent_at = ?, kind = ?, claim_token = NULL, claimed_until = NULL"
+                    " last_sent_at = ?, claim_token = NULL, claimed_until = NULL"
                     " WHERE game_id = ? AND user_id = ? AND claim_token = ?",
-                    (next_due_at, self._clock(), REMINDER, *key),
+                    (next_due_at, self._clock(), *key),
                 )
             return cur.rowcount == 1
 
