@@ -1291,6 +1291,6 @@ def _turn_header(company: str | None, user: int | None) -> str:
 
 
 def _state_from_json(data: Any) -> Any:
-    from bot.rules import GameState
+    from bot.rules import load_state
 
-    return GameState.from_json(data)
+    return load_state(data)
