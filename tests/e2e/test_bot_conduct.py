@@ -18,7 +18,7 @@ from fakediscord import FakeDiscord
 from bot.commands import ids
 from bot.commands.client import default_instance
 from bot.store import Store
-from tests.commands.kit import FakeClock, barrage_bot, wait_turn_message
+from tests.commands.kit import FakeClock, barrage_bot, start_game, wait_turn_message
 
 SLOW_S = 1.5
 
@@ -159,11 +159,7 @@ async def test_the_first_interaction_after_a_start_is_acknowledged_before_any_wo
     fake = fake_discord
     db, clock = tmp_path / "db.sqlite3", FakeClock()
     async with barrage_bot(fake, db, clock):
-        lobby = await (await fake.alice.slash("barrage new", players=2, seed=5)).reply()
-        game_id = lobby_game_id(lobby)
-        await (await fake.bob.click(lobby, ids.lobby_id(game_id, "join"))).reply()
-        await (await fake.alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
-        turn = await wait_turn_message(fake)
+        _, turn = await start_game(fake, [fake.alice, fake.bob], seed=5)
     [player] = turn.mentions
     blocking: list[BlockingStore] = []
 
@@ -213,11 +209,7 @@ async def test_a_crashed_runs_announcement_is_posted_once_by_the_next_start(
     fake.clock = lambda: seconds[0]  # the fake's time, for nonces
     db, clock = tmp_path / "db.sqlite3", FakeClock()
     async with barrage_bot(fake, db, clock):
-        lobby = await (await fake.alice.slash("barrage new", players=2, seed=5)).reply()
-        game_id = lobby_game_id(lobby)
-        await (await fake.bob.click(lobby, ids.lobby_id(game_id, "join"))).reply()
-        await (await fake.alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
-        turn = await wait_turn_message(fake)
+        _, turn = await start_game(fake, [fake.alice, fake.bob], seed=5)
     [(item, posted)] = outbox(db)
     assert posted == turn.id
     lease_left = clock.now + 30_000  # the clock stands still: only a recovery frees it
