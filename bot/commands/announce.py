@@ -107,7 +107,7 @@ class DiscordAnnouncer:
         """Remove the Play button from an earlier turn message."""
         message = self._channel(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
         try:
-            await message.edit(view=None)
+            await message.edit(view=None, allowed_mentions=NOBODY)
         except discord.NotFound:
             log.info("turn message %d in channel %d is gone", message_id, channel_id)
         except discord.Forbidden as exc:
