@@ -76,6 +76,9 @@ class DiscordAnnouncer:
             kwargs["view"] = view
         try:
             message = await channel.send(text[:2000], files=files, **kwargs)
+        except discord.NotFound:
+            # Unknown Channel: deleted with its game in it; no later try can succeed.
+            raise DestinationGone(f"channel {announcement.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             if files and exc.code == MISSING_PERMISSIONS:
                 # Probably Attach Files (the cache may not know): post without the picture.
