@@ -47,7 +47,7 @@ def board(state: GameState) -> dict[str, Any]:
 
 
 def _rows(state: GameState, table: str) -> dict[str, Any]:
-    data = content(state.options.expansions).colorado
+    data = content(state.options.expansions).of(KEY)
     return {row["id"]: row for row in data.get(table, ())}
 
 

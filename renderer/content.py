@@ -18,7 +18,7 @@ def content(expansions: Iterable[str] = ()) -> Any:
     """Return the engine's content, with what ``expansions`` add (contracts 215/216, works...).
 
     Without expansions it is ``bot.rules.content.load_content()``; with them, the game's own
-    content (``bot.rules.hooks.game_content``), so an expansion's contracts and works resolve.
+    content (``Catalogue.game_content``), so an expansion's contracts and works resolve.
     """
     names = tuple(expansions)
     if not names:
@@ -28,7 +28,6 @@ def content(expansions: Iterable[str] = ()) -> Any:
 
 @functools.cache
 def _game_content(names: tuple[str, ...]) -> Any:
-    import bot.rules.expansions  # noqa: F401  (registers every expansion's hooks)
-    from bot.rules.hooks import game_content
+    from bot.rules.catalogue import CATALOGUE
 
-    return game_content(_base(), names)
+    return CATALOGUE.game_content(_base(), names)

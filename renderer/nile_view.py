@@ -44,7 +44,7 @@ def board(state: GameState) -> dict[str, Any]:
 
 
 def _data(state: GameState) -> Any:
-    return content(state.options.expansions).nile
+    return content(state.options.expansions).of(KEY)
 
 
 def _map_rows(state: GameState, table: str) -> dict[str, Any]:

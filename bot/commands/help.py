@@ -13,8 +13,8 @@ from bot.commands.help_boards import (
     describe_effect,
     nile_topics,
 )
+from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import BuildingActionSpace, Content, load_content
-from bot.rules.hooks import EXPANSIONS, game_content
 
 MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
 
@@ -88,7 +88,7 @@ def topics() -> dict[str, Topic]:
     'contract:…', 'work:A1', 'building:cofferdam', 'bonus:…', 'colorado', 'bridge:BR1',
     'nile', 'token:IM1'…"""
     # Every expansion's pieces: the contracts, works and buildings some add to a game's content.
-    content = game_content(load_content(), tuple(EXPANSIONS))
+    content = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
     found = [
         Topic("play", "How to play with the bot", HOW_TO_PLAY),
         Topic("leeghwater", "Expansion: The Leeghwater Project", LEEGHWATER),

@@ -69,7 +69,7 @@ def describe_effect(effect: Mapping[str, Any]) -> str:
 
 def colorado_topics(content: Content) -> list[tuple[str, str, str]]:
     """(key, name, text) for the Colorado overview, each Bridge tile, settlement type and tile."""
-    data = content.colorado
+    data = content.of("colorado")
     game_map = content.maps[data["setup"]["map"]].features
     bridge = data["bridge_rules"]
     toll = data["settlement_rules"]
@@ -159,7 +159,7 @@ def _token_effect(effect: Mapping[str, Any]) -> str:
 
 def nile_topics(content: Content) -> list[tuple[str, str, str]]:
     """(key, name, text) for the Nile overview, irrigation, token types, scoring, sources."""
-    data = content.nile
+    data = content.of("nile")
     game_map = content.maps[data["setup"]["map"]].features
     action = data["irrigation_action"]
     scoring = data["irrigation_scoring"]

@@ -11,11 +11,14 @@ from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+
+RULES = RuleSet("rewards")
 
 # -- the construction wheel ---------------------------------------------------------------
 
@@ -82,15 +85,8 @@ def flow_one_drop(game: Game, start_basin: int, source: str, *, released: bool =
         },
     )
     entered = result.basins_entered[1:] if released else result.basins_entered
-    for company_id in game.state.turn_order:
-        if game.content.companies[company_id].ability_key != "usa_flow_energy":
-            continue
-        if not game.ability_active(company_id):
-            continue
-        for basin in entered:
-            spaces = game.map.basins[basin].powerhouse_spaces
-            if any(game.state.powerhouses.get(space) == company_id for space in spaces):
-                game.add_energy(company_id, 1, "ability:usa")
+    for hook in game.hooks:
+        hook.drop_flowed(game, tuple(entered))
 
 
 def flow_from_headstream(game: Game, headstream: str, source: str) -> None:
@@ -117,7 +113,7 @@ def _drops_prompt(game: Game, entry: Task) -> str:
     return f"Place up to {entry['n']} water drop(s) on headstreams ({how})"
 
 
-@task("place_drops", options=_drops_options, prompt=_drops_prompt)
+@RULES.task("place_drops", options=_drops_options, prompt=_drops_prompt)
 def _place_drops(game: Game, entry: Task, option: Option) -> None:
     for headstream in option.get("at", ()):
         if entry["flowing"]:
@@ -150,7 +146,7 @@ def _machinery_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "machinery_choice",
     options=_machinery_options,
     prompt=lambda g, e: f"Choose {e['n']} machiner{'ies' if e['n'] > 1 else 'y'}",
@@ -171,9 +167,14 @@ def contract_level(contract_id: int) -> str:
 def contract_limit(game: Game, company_id: str) -> int:
     """How many face-up contracts a company may hold."""
     limit = game.content.officers[game.officer_of(company_id)].contract_limit or 3
-    for expansion in game.expansions:
-        limit = expansion.contract_limit(game, company_id, limit)
+    for hook in game.hooks:
+        limit = hook.contract_limit(game, company_id, limit)
     return limit
+
+
+def contract_discount(game: Game, company_id: str) -> int:
+    """Energy a production needs less to fulfil a contract (France's ability)."""
+    return sum(hook.contract_discount(game, company_id) for hook in game.hooks)
 
 
 def _fulfil_options(game: Game, entry: Task) -> list[Option]:
@@ -181,10 +182,7 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     energy = entry["energy"]
     # RULINGS 10: France's -3 applies only to energy from a production action.
-    ability = game.content.companies[company_id].ability_key
-    discount = 0
-    if entry.get("production") and ability == "france_contract_minus3":
-        discount = 3 if game.ability_active(company_id) else 0
+    discount = contract_discount(game, company_id) if entry.get("production") else 0
     cap = entry.get("max_energy")
     options = []
     candidates = [(cid, "own") for cid in game.company(company_id).contracts]
@@ -219,13 +217,13 @@ def _fulfil_prompt(game: Game, entry: Task) -> str:
     return "Fulfil a contract (reward)"
 
 
-@task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
+@RULES.task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
 def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.get("id")
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
-        for expansion in game.expansions:
-            expansion.contract_fulfilled(game, entry["player"], contract_id, entry)
+        for hook in game.hooks:
+            hook.contract_fulfilled(game, entry["player"], contract_id, entry)
 
 
 def fulfil_contract(game: Game, company_id: str, contract_id: int) -> None:
@@ -259,7 +257,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
+@RULES.task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
 def _take_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.get("id")
     level = contract_level(contract_id)
@@ -289,7 +287,7 @@ def _discard_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "discard_contract",
     options=_discard_options,
     prompt=lambda g, e: f"Too many contracts: discard down to {contract_limit(g, e['player'])}",
@@ -457,8 +455,8 @@ def apply_reward(
                 for _ in range(value)
             )
         else:
-            for expansion in game.expansions:
-                if expansion.apply_reward_part(game, company_id, key, value, source, tasks):
+            for hook in game.hooks:
+                if hook.apply_reward_part(game, company_id, key, value, source, tasks):
                     break
             else:
                 raise KeyError(f"reward key {key!r} ({source}) has no handler")

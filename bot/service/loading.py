@@ -24,7 +24,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules import Event, Game, GameOptions, GameState, RuleError, load_state, new_game
+from bot.rules import (
+    Event,
+    Game,
+    GameOptions,
+    GameState,
+    RuleError,
+    load_state,
+    new_game,
+    open_game,
+)
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
 
@@ -139,7 +148,7 @@ def engine_options(meta: StoredGame, players: int) -> GameOptions:
 
 def copy_game(game: Game) -> Game:
     """An independent copy of a game (to try moves on)."""
-    return Game(copy.deepcopy(game.state), game.content)
+    return open_game(copy.deepcopy(game.state), game.content)
 
 
 async def load(store: Store, meta: StoredGame) -> Loaded:
@@ -194,7 +203,7 @@ async def load(store: Store, meta: StoredGame) -> Loaded:
 
 
 def _from_snapshot(snap: Snapshot | None) -> Game | None:
-    return None if snap is None else Game(load_state(snap.state))
+    return None if snap is None else open_game(load_state(snap.state))
 
 
 async def _chain_base(

@@ -15,7 +15,6 @@ from bot.rules import content as content_module
 from bot.rules import maps as maps_module
 from bot.rules.content import (
     AREAS,
-    KNOWN_REWARD_KEYS,
     Content,
     ContentError,
     load_content,
@@ -296,7 +295,7 @@ def test_costs_and_setup_tables(c: Content) -> None:
     assert c.private_buildings["financial_division"].action_spaces[1].engineers == 2
     assert len(c.building_spaces) == 4
     assert len(c.external_work_spaces) == 3
-    assert c.leeghwater_setup["private_buildings_in_game"] == 5
+    assert c.of("leeghwater")["setup"]["private_buildings_in_game"] == 5
 
 
 def test_expansion_tables_kept(c: Content) -> None:
@@ -367,10 +366,10 @@ def test_every_reward_key_is_known(c: Content) -> None:
     assert len(found) > 150
     for reward in found:
         for key in reward:
-            assert key in KNOWN_REWARD_KEYS, key
+            assert key in c.rewards, key
             if key == "one_of":
                 for option in reward[key]:
-                    assert set(option) <= KNOWN_REWARD_KEYS
+                    assert set(option) <= set(c.rewards)
 
 
 def _immutable(value: Any, path: str = "content") -> None:

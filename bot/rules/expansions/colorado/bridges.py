@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules.actions import place_engineers
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.colorado.board import (
     bridge_cost,
     bridge_in_basin,
@@ -33,11 +33,13 @@ from bot.rules.expansions.colorado.board import (
     sites,
 )
 from bot.rules.expansions.colorado.effects import describe, perform_tile, tile_effect
-from bot.rules.notation import register_verb
 from bot.rules.options import Option
+from bot.rules.rulebook import RuleSet
 
-register_verb("site", r"CS_[MHP]")
-register_verb("bridge", r"BR\d{1,2} [A-Za-z0-9_]+|none")
+RULES = RuleSet("colorado.bridges")
+
+RULES.verb("site", r"CS_[MHP]")
+RULES.verb("bridge", r"BR\d{1,2} [A-Za-z0-9_]+|none")
 
 AREA_NAMES = {"mountain": "Mountains", "hill": "Hills", "plain": "Plains"}
 
@@ -130,7 +132,7 @@ def _bridge_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_bridge",
     options=_bridge_options,
     prompt=lambda g, e: "Which Bridge tile, on which of your dams?",
@@ -184,7 +186,7 @@ def apply_reward_part(
     return True
 
 
-@task("colorado_bridge_on_new_base")
+@RULES.task("colorado_bridge_on_new_base")
 def _bridge_on_new_base(game: Game, entry: Task) -> None:
     """External Work A6: the Bridge goes on the Base just built (if one was)."""
     new = [

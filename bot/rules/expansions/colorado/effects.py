@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.rules.actions import perform_effect
 from bot.rules.construction import can_build, structure_count
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.colorado.board import (
     bridges_of,
     co,
@@ -37,14 +37,16 @@ from bot.rules.expansions.colorado.board import (
     settlement_tiles,
 )
 from bot.rules.flow import ENERGY_CAP
-from bot.rules.notation import register_verb
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import describe_reward
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 
-register_verb("copy_bridge", r"BR\d{1,2}")
-register_verb("settlement", r"S_[MHP]\d")
+RULES = RuleSet("colorado.effects")
+
+RULES.verb("copy_bridge", r"BR\d{1,2}")
+RULES.verb("settlement", r"S_[MHP]\d")
 
 TEXT = {
     "water_drops_flowing_up_to": "up to {} flowing drops",
@@ -88,7 +90,7 @@ def describe(effect: Mapping[str, Any]) -> str:
 def tile_effect(game: Game, tile: str) -> Mapping[str, Any]:
     """The effect of a Bridge or settlement tile."""
     for table in ("bridge_tile", "settlement_tile"):
-        for row in game.content.colorado[table]:
+        for row in game.content.of("colorado")[table]:
             if row["id"] == tile:
                 return row["effect"]
     raise KeyError(tile)
@@ -290,7 +292,7 @@ def _segment_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_segment",
     options=_segment_options,
     prompt=lambda g, e: f"Which machinery comes back from wheel segment {e['segment']}?",
@@ -325,7 +327,7 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_copy",
     options=_copy_options,
     prompt=lambda g, e: "Take the effect of which of your Bridge tiles?",
@@ -360,7 +362,7 @@ def _settlement_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_settlement",
     options=_settlement_options,
     prompt=lambda g, e: f"Take the bonus of which type {e['type']} Productive Settlement?",

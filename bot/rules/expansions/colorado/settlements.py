@@ -25,15 +25,17 @@ from bot.rules.expansions.colorado.board import (
     settlement_tiles,
 )
 from bot.rules.expansions.colorado.effects import describe, effect_possible, perform_tile
-from bot.rules.notation import register_verb
 from bot.rules.options import Option
+from bot.rules.rulebook import RuleSet
 
-register_verb("settle", r"S_[MHP]\d")
+RULES = RuleSet("colorado.settlements")
+
+RULES.verb("settle", r"S_[MHP]\d")
 
 
 def tolls(game: Game, company_id: str, space_id: str) -> list[tuple[str | None, int]]:
     """(payee, credits) per basin crossed, in road order; payee None is the general supply."""
-    rules = game.content.colorado["settlement_rules"]
+    rules = game.content.of("colorado")["settlement_rules"]
     by_position = rules["toll_other_bridge_credits_by_position"]
     out: list[tuple[str | None, int]] = []
     for position, basin in enumerate(settlement_spaces(game)[space_id]["basins_crossed"], 1):
@@ -85,7 +87,7 @@ def perform_settle(game: Game, company_id: str, space_id: str) -> None:
     """Place the Engineers, pay each basin's toll, take the tile's bonus."""
     space = settlement_spaces(game)[space_id]
     source = f"space:{space_id}"
-    vp = game.content.colorado["settlement_rules"]["toll_other_bridge_owner_vp"]
+    vp = game.content.of("colorado")["settlement_rules"]["toll_other_bridge_owner_vp"]
     place_engineers(game, company_id, space_id, space["engineers"], source)
     for payee, credits in tolls(game, company_id, space_id):
         if payee is None:

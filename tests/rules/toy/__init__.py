@@ -1,5 +1,8 @@
 """A toy expansion, for tests only: proves the hook points without editing a base module.
 
+A package like any expansion (`expansion.toml` and `RULES`); tests find it through
+`TOY_CATALOGUE`, the product's expansions plus this package.
+
 It adds an action space (the Statue Yard: 1 engineer and 1 credit), a structure kind (a
 statue on a basin's statue spot `S<basin>`, built free from the yard) and a scoring step
 (1 VP per statue in every Scoring phase).
@@ -7,11 +10,14 @@ statue on a basin's statue spot `S<basin>`, built free from the yard) and a scor
 
 from __future__ import annotations
 
-from bot.rules.construction import Cost, StructureKind, register_structure
+from bot.rules.catalogue import ROOT, Catalogue
+from bot.rules.construction import Cost, StructureKind
 from bot.rules.engine import Game
-from bot.rules.hooks import Expansion, register_expansion
-from bot.rules.notation import register_verb
+from bot.rules.hooks import Expansion
 from bot.rules.options import Option
+from bot.rules.rulebook import RuleSet
+
+RULES = RuleSet("toy")
 
 YARD = "toy_statue_yard"
 
@@ -25,7 +31,7 @@ def _place_statue(game: Game, company_id: str, space: str) -> None:
     game.state.extra.setdefault("statues", {})[space] = company_id
 
 
-register_structure(
+RULES.structure(
     StructureKind(
         "statue",
         _statue_spaces,
@@ -35,10 +41,10 @@ register_structure(
         expansion="toy",
     )
 )
-register_verb("statue", r"S\d+|none")
+RULES.verb("statue", r"S\d+|none")
 
 
-@register_expansion
+@RULES.hook
 class ToyExpansion(Expansion):
     """Statues: an action space, a structure kind and a scoring step."""
 
@@ -66,3 +72,7 @@ class ToyExpansion(Expansion):
     def round_scoring(self, game: Game) -> None:
         for space, owner in sorted(game.state.extra.get("statues", {}).items()):
             game.gain(owner, "vp", 1, f"toy:statue:{space}")
+
+
+#: The product's expansions and the toy (a test's catalogue; the product's knows no toy).
+TOY_CATALOGUE = Catalogue(roots=(ROOT,), packages=(__name__,))
