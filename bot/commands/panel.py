@@ -18,7 +18,7 @@ from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
 from bot.commands.replies import error_text, send, within_budget
-from bot.rules.content import load_content
+from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, PanelView, ServiceError
 
 if TYPE_CHECKING:
@@ -37,11 +37,6 @@ def company_names() -> dict[str, str]:
 
 
 log = logging.getLogger(__name__)
-
-
-def company_name(company: str | None) -> str:
-    """'Italy' for 'italy'; seats during the draft keep their id."""
-    return company_names().get(company or "", company or "")
 
 
 def bot_of(interaction: discord.Interaction) -> BarrageBot:

@@ -10,8 +10,9 @@ from typing import Any
 import discord
 
 from bot.commands import ids
-from bot.commands.panel import bot_of, company_name, reply_error
+from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import send, within_budget
+from bot.rules.content import company_name
 from bot.service import GameService
 
 LOG_LINES = 20

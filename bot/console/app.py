@@ -20,6 +20,7 @@ from bot.service import (
     RendererPool,
     ServiceError,
 )
+from bot.service.expansions import combinations
 from bot.store import SqliteStore, system_clock
 
 log = logging.getLogger(__name__)
@@ -72,9 +73,8 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--expansions",
         default="",
-        help="comma-separated expansion names: leeghwater (The Leeghwater Project, "
-        "with --setup full), colorado (The Colorado Connection) or nile (The Nile Affair); "
-        "colorado and nile bring their own board and exclude each other",
+        help="comma-separated expansion names, one of: "
+        + "; ".join(f"{c.value} ({c.label})" for c in combinations()[1:]),
     )
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")

@@ -1,22 +1,15 @@
 """The catalogue of expansions: what each one declares, and the rule tables of a game.
 
 An expansion is a package beside the others in `bot/rules/expansions/` holding an
-`expansion.toml` that declares, as data, what it is:
+`expansion.toml` that declares, as data, what it is (`bot.rules.declarations`; the keys are
+listed in docs/expansions.md): its name, display name, board, setups, combinations, content
+sets, data files, reward keys with their wording, help module and drawing module. Its `RULES`
+(a `bot.rules.rulebook.RuleSet`) holds its rules, its `Expansion` hooks included.
 
-    name = "colorado"                          # the name in GameOptions.expansions
-    display_name = "The Colorado Connection"   # what players read
-    map = "colorado"                           # its own board ("" when played on the game's map)
-    setups = ["intro", "full"]                 # the setups it may be played with
-    content_sets = ["colorado"]                # data files' `set`s that join the game's pools
-    after = ["leeghwater"]                     # expansions whose hooks run first when both play
-    excludes = ["nile"]                        # expansions it cannot be combined with
-    help = "bot.rules.expansions.colorado.help" # its help topics (optional)
-    drawing = "renderer.expansions.colorado"   # its drawing module (optional; this by default)
-
-and whose `RULES` (a `bot.rules.rulebook.RuleSet`) holds its rules, `Expansion` hooks
-included. The catalogue reads the declarations without importing any expansion's code, and
-imports a package only when a game uses it. A catalogue may be given more packages (a test's
-toy expansion); `CATALOGUE` is the product's.
+The catalogue reads the declarations without importing any expansion's code, and imports a
+package only when a game uses it. A catalogue may be given more packages (a test's own
+expansion); `CATALOGUE` is the product's. Everything outside the expansions' packages learns
+them here: which there are, their names and boards, which combine, their rules and content.
 """
 
 from __future__ import annotations
@@ -84,6 +77,13 @@ class Catalogue:
     def display_name(self, name: str) -> str:
         """What players read for an expansion."""
         return self.info(name).display_name
+
+    def set_name(self, content_set: str) -> str:
+        """The display name of the expansion a content set belongs to ("" for the base game's)."""
+        for info in self.expansions.values():
+            if content_set == info.name or content_set in info.content_sets:
+                return info.display_name
+        return ""
 
     def hook_order(self, names: Iterable[str]) -> tuple[str, ...]:
         """The names in the catalogue's order, each after those it declares `after`."""

@@ -1,14 +1,18 @@
 """Game content: the packaged data files, loaded once into frozen dataclasses and validated.
 
-`load_content()` reads bot/rules/data/*.toml (through importlib.resources), checks every id,
-cross-reference, reward key and number, and returns one immutable `Content`. A broken file
+`load_content()` reads the base game's data files (bot/rules/data/*.toml, through
+importlib.resources) and every expansion's (those its expansion.toml declares,
+`bot.rules.declarations`), checks every id, cross-reference, reward key and number, and
+returns one immutable `Content`. An expansion's rows of the shared tables (`SHARED_ROWS`:
+contracts, External Works, Private Buildings, building and work spaces) go through the one
+parser of those rows (`_join_shared_rows`) and join the game's tables marked with its set; the
+rest of its data is its own (`Content.of(name)`). A broken file
 raises `ContentError` naming the file, the table or id, and what is wrong, so a bad edit fails
 at start-up and never in the middle of a game.
 
 Ids are the reference data's ids unchanged (basins 1.., D1U/D1L, C1L/C1R, P5_0, HA.., EXIT_L,
 companies, officers, contract ints, tile ids, management space ids, External Works A1..).
-Expansion maps (Colorado, Nile) are largely reconstructed: their rows carry a `provenance`
-mapping (field -> "text" | "reconstructed") and `MapData.reconstructed` is True.
+Expansion maps are largely reconstructed: their rows carry a `provenance` mapping (field -> "text" | "reconstructed") and `MapData.reconstructed` is True.
 """
 
 from __future__ import annotations
@@ -401,7 +405,7 @@ class Costs:
 
 @dataclass(frozen=True, slots=True)
 class ExternalWork:
-    """A Leeghwater External Work tile."""
+    """An External Work tile (an expansion's, in the shared tables)."""
 
     id: str
     pile: str
@@ -421,7 +425,7 @@ class BuildingActionSpace:
 
 @dataclass(frozen=True, slots=True)
 class PrivateBuilding:
-    """A Leeghwater Private Building tile."""
+    """A Private Building tile (an expansion's, in the shared tables)."""
 
     id: str
     name: str
@@ -1419,7 +1423,7 @@ def _machinery(f: _File, row: Mapping[str, Any], where: str, key: str) -> Mappin
 
 
 def _check_expansion(f: _File) -> Mapping[str, Any]:
-    """Colorado / Nile rules tables: reward keys known, provenance marks valid, ids unique."""
+    """An expansion's data file: reward keys known, provenance marks valid, ids unique."""
     for table, value in f.data.items():
         rows = value if isinstance(value, list) else [value]
         if isinstance(value, list) and all("id" in r for r in rows):
@@ -1759,6 +1763,17 @@ def build_content(
     )
 
 
+def company_name(company: str | None, content: Content | None = None) -> str:
+    """What players read for a company: 'usa' → 'USA'; a draft seat 'seat1' → 'Seat 2';
+    None → 'nobody'; any other id unchanged. The one place companies get their names."""
+    if company is None:
+        return "nobody"
+    if company.startswith("seat") and company[4:].isdigit():
+        return f"Seat {int(company[4:]) + 1}"
+    found = (content or load_content()).companies.get(company)
+    return found.name if found else company
+
+
 def packaged_files(expansions: Iterable[ExpansionInfo] | None = None) -> dict[str, str]:
     """The packaged data files as name -> text (for tests that break a copy)."""
     infos = product_expansions() if expansions is None else tuple(expansions)
@@ -1802,6 +1817,7 @@ __all__ = [
     "Reward",
     "TechTile",
     "build_content",
+    "company_name",
     "load_content",
     "packaged_files",
 ]

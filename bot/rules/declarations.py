@@ -28,7 +28,9 @@ class ExpansionInfo:
 
     `data` and `maps` name its data files (looked up in its package, then in
     `bot/rules/data/`); `maps` by the map id each file holds. `rewards` are the reward and
-    effect keys its data files may use, each with its wording (`text`, `short`).
+    effect keys its data files may use, each with its wording (`text`, `short`); `score` names
+    the score sheet's row of its VP events' sources (a key ending in `*` matches sources that
+    start with it, before the others).
     """
 
     name: str
@@ -43,6 +45,7 @@ class ExpansionInfo:
     data: tuple[str, ...] = ()
     maps: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     rewards: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    score: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     help: str = ""
     drawing: str = ""
 
@@ -59,7 +62,7 @@ class ExpansionInfo:
 
 _STRINGS = ("name", "display_name", "summary", "map", "help", "drawing")
 _LISTS = ("setups", "content_sets", "after", "excludes", "data")
-_TABLES = ("maps", "rewards")
+_TABLES = ("maps", "rewards", "score")
 
 
 def read_declaration(package: str) -> ExpansionInfo:
@@ -110,6 +113,7 @@ def read_declaration(package: str) -> ExpansionInfo:
         data=tuple(raw.get("data", ())),
         maps=MappingProxyType({str(k): str(v) for k, v in raw.get("maps", {}).items()}),
         rewards=MappingProxyType(rewards),
+        score=MappingProxyType({str(k): str(v) for k, v in raw.get("score", {}).items()}),
         help=raw.get("help", ""),
         drawing=raw.get("drawing", ""),
     )

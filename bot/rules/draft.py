@@ -118,7 +118,7 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
             Option(
                 f"start {contract_id}",
                 f"Starting contract {contract_id} ({contract.energy} energy): "
-                + describe_reward(contract.reward),
+                + describe_reward(contract.reward, game.content),
                 group="draft",
                 data=(("id", contract_id),),
             )

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from bot.rules.engine import Game, Task
     from bot.rules.options import Option
     from bot.rules.prng import SplitMix64
-    from bot.rules.state import Company, Dam, GameOptions
+    from bot.rules.state import Company, Dam, GameOptions, GameState
 
 
 class Hooks:
@@ -187,6 +187,11 @@ class Expansion(Hooks):
     def extend_content(self, content: Content) -> Content:
         """The content of a game with this expansion (new contracts, works, tiles...)."""
         return content
+
+    def company_summary(self, state: GameState, company: str) -> str:
+        """This expansion's part of a company's summary in words ("; Bridges: BR5 on D2L"),
+        appended to the service's (plain text); "" when it has nothing to say."""
+        return ""
 
     def refuse(self, options: GameOptions) -> str | None:
         """Why a game with these options cannot use this expansion, beyond what its

@@ -48,7 +48,7 @@ with the stated seed (so a short position still has piles, tiles and contracts t
     [spaces]                    # engineers on management spaces this round
     turbine_plus2_left = [["italy", 2]]
 
-    [<expansion>]               # e.g. [leeghwater]: the expansion's own table (its docstring)
+    [<expansion>]               # the expansion's own table, named by it (its docstring)
 
 An exported position (`export_position`, `dump_position`) states everything, so it also has:
 

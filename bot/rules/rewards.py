@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
+from bot.rules.content import Content, load_content
 from bot.rules.engine import Game, Task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
@@ -197,7 +198,7 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
         if entry.get("requires_energy", True) and contract.energy - discount > energy:
             continue
         label = f"Fulfil {contract.kind} contract {contract_id} ({contract.energy} energy): "
-        label += describe_reward(contract.reward)
+        label += describe_reward(contract.reward, game.content)
         options.append(
             Option(
                 f"contract {contract_id}",
@@ -245,7 +246,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
         for contract_id in game.state.private_offer.get(level, []):
             contract = game.content.contracts[contract_id]
             label = f"Take {level} {contract_id} ({contract.energy} energy): "
-            label += describe_reward(contract.reward)
+            label += describe_reward(contract.reward, game.content)
             options.append(
                 Option(
                     f"take {contract_id}",
@@ -317,36 +318,36 @@ def refill_contract_offer(game: Game) -> list[int]:
 
 # -- rewards --------------------------------------------------------------------------------
 
-_REWARD_TEXT = {
-    "credits": "{} credits",
-    "vp": "{} VP",
-    "excavators": "{} excavators",
-    "mixers": "{} mixers",
-    "machinery_choice": "{} machinery of choice",
-    "rotate_wheel": "rotate wheel {}",
-    "water_drops_delayed": "{} drops on headstreams",
-    "water_drops_flowing": "{} flowing drops",
-    "energy": "{} energy",
-    "energy_produced": "{} energy (may fulfil)",
-    "build_conduit_max_production": "free conduit (value ≤ {})",
-    "build_powerhouse": "free powerhouse",
-    "build_elevation": "{} free elevations",
-    "fulfill_contract_max_energy": "fulfil a contract ≤ {} energy",
-    "fulfill_any_contract": "fulfil any contract",
-    "advanced_technology_tile": "free advanced tile",
-}
 
+def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -> str:
+    """A reward or effect table in words, e.g. '2 credits, rotate wheel 1'.
 
-def describe_reward(reward: Mapping[str, Any]) -> str:
-    """A short text for a reward table, e.g. '2 credits, rotate wheel 1'."""
+    Each key reads as its wording says (`Content.rewards`: the base game's rewards.toml and
+    each expansion's declaration); a list value is joined with '/', a true flag without a
+    value in its wording reads as the wording and a false one not at all, `one_of` lists its
+    choices, and a production reads with its bonus ('produce +3'). A key with no wording reads
+    'key value'.
+    """
+    wording = (content or load_content()).rewards
     parts = []
     for key, value in reward.items():
-        if key == "build_base_in_areas":
-            parts.append("free base in " + "/".join(value))
-        elif key in _REWARD_TEXT:
-            parts.append(_REWARD_TEXT[key].format(value))
-        else:
+        if key == "production_bonus":
+            continue
+        if key == "produce":
+            parts.append(f"produce {reward.get('production_bonus', 0):+d}")
+            continue
+        if key == "one_of":
+            parts.append(" or ".join(describe_reward(choice, content) for choice in value))
+            continue
+        text = wording[key].text if key in wording else ""
+        if not text:
             parts.append(f"{key} {value}")
+        elif isinstance(value, bool) and "{}" not in text:
+            if value:
+                parts.append(text)
+        else:
+            shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
+            parts.append(text.format(shown))
     return ", ".join(parts)
 
 
@@ -454,6 +455,8 @@ def apply_reward(
                 {"kind": "take_patent_free", "player": company_id, "source": source}
                 for _ in range(value)
             )
+        elif key in game.rules.rewards and game.rules.rewards[key].apply is not None:
+            game.rules.rewards[key].apply(game, company_id, value, source, tasks)
         else:
             for hook in game.hooks:
                 if hook.apply_reward_part(game, company_id, key, value, source, tasks):

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.rules import Event, Game, RuleError, SetupError, new_game, open_game
 from bot.rules.catalogue import CATALOGUE
-from bot.rules.content import load_content
+from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
 from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
@@ -42,7 +42,7 @@ from bot.service.errors import (
 )
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, effective_chain, engine_options, load
-from bot.service.text import company_name, company_text, event_lines, source_group
+from bot.service.text import company_text, event_lines, source_group
 from bot.service.types import (
     VIEWS,
     Actor,
@@ -244,7 +244,7 @@ class GameService:
         expansions = self.check_new_game(
             players=players, setup=setup, expansions=expansions, map=map
         )
-        # The Nile's board (or Colorado's) comes with its expansion: nobody has to name it.
+        # An expansion's own board comes with it: nobody has to name it.
         map = map_for(expansions, map)
         try:
             new_game(engine_options_for(players, setup, map, expansions, seed))
@@ -1202,7 +1202,7 @@ class GameService:
 
 
 def expansions_text(names: Sequence[str]) -> str:
-    """' with The Leeghwater Project' for a lobby message ('' without expansions)."""
+    """' with <display names>' for a lobby message ('' without expansions)."""
     if not names:
         return ""
     return " with " + " and ".join(

@@ -11,14 +11,15 @@ from PIL import ImageColor
 
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer.colorado_view import bridge_cost
 from renderer.company_view import draw_company, tile_chips
 from renderer.describe import describe
+from renderer.expansions.colorado import bridge_cost
+from renderer.expansions.colorado import sample_state as colorado_state
+from renderer.expansions.nile import sample_state as nile_state
 from renderer.fonts import font
 from renderer.layout import board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.render import board_ids, render, render_image
-from renderer.samples import colorado_state, nile_state
 from renderer.score_sheet import vp_breakdown
 from renderer.theme import get_theme
 from renderer.words import highlight_ids

@@ -13,10 +13,10 @@ from PIL import Image, ImageColor
 
 from bot.rules import GameOptions, GameState, new_game
 from renderer import draw as d
-from renderer import leeghwater_view as lv
 from renderer.company_view import company_background, company_key, draw_company
 from renderer.content import content
 from renderer.describe import describe
+from renderer.expansions import leeghwater as lv
 from renderer.layout import board_layout
 from renderer.render import render, render_image, render_score_sheet
 from renderer.score_sheet import vp_breakdown

@@ -19,6 +19,7 @@ def test_toy_action_space_structure_and_scoring() -> None:
     game.apply(toy_expansion.YARD, "italy")
     assert game.decision().kind == "reward_build"
     game.apply("statue S5", "italy")
+    game.apply("pose standing", "italy")
     game.apply("confirm", "italy")
     assert game.state.extra["statues"] == {"S5": "italy"}
     assert game.state.companies["italy"].placed["statue"] == 1

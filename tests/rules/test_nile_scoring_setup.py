@@ -22,7 +22,9 @@ def options(seed: int = 1, players: int = 3, **kw: object) -> GameOptions:
 # -- worked examples ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("example", load_content().nile["worked_example"], ids=lambda e: e["id"])
+@pytest.mark.parametrize(
+    "example", load_content().of("nile")["worked_example"], ids=lambda e: e["id"]
+)
 def test_worked_examples(example: dict) -> None:
     awards, taker = irrigation_awards(dict(example["totals"]), example["visible_vp"])
     assert awards == dict(example["vp"])

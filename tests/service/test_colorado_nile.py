@@ -82,7 +82,7 @@ async def test_options_are_checked_with_the_engines_reasons(service: GameService
 def test_score_groups_of_the_new_sources() -> None:
     assert source_group("bridge:BR5") == "bridges"
     assert source_group("settlement:SC8") == "settlements"
-    assert source_group("toll:S_M1") == "settlement tolls"
+    assert source_group("toll:S_M1") == "bridges"  # the Bridge's owner scores the toll
     assert source_group("irrigation:round3") == "irrigation scoring"
     assert source_group("irrigation:IM7") == "irrigation tokens"
 
@@ -127,7 +127,7 @@ async def test_complete_game(
     if nile:
         assert "irrigation scoring" in sources
     else:
-        assert {"bridges", "settlement tolls"} & sources
+        assert "bridges" in sources
 
     summary = await service.company_summary(game_id, by_game_id=True)
     if nile:

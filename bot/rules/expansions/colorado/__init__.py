@@ -49,6 +49,7 @@ from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
+from bot.rules.state import GameState
 
 RULES = RuleSet("colorado")
 RULES.include(bridges.RULES, effects.RULES, settlements.RULES)
@@ -59,6 +60,27 @@ class Colorado(Expansion):
     """The Colorado Connection."""
 
     name = board.KEY
+
+    def company_summary(self, state: GameState, company: str) -> str:
+        """The Colorado Connection's part: Bridges owned and settlements activated this round."""
+        table = state.extra.get(self.name)
+        if not isinstance(table, dict):
+            return ""
+        # A Bridge belongs to whoever owns the dam under it.
+        bridges = [
+            f"{tile} on {space}"
+            for space, tile in table.get("bridges", {}).items()
+            if (dam := state.dams.get(space)) is not None and dam.owner == company
+        ]
+        settled = [
+            f"{space} ({table.get('settlements', {}).get(space, '?')})"
+            for space in table.get("settlements", {})
+            if any(who == company for who, *_ in state.spaces.get(space, ()))
+        ]
+        return (
+            f"; Bridges: {', '.join(bridges) or 'none'}; "
+            f"settlements this round: {', '.join(settled) or 'none'}"
+        )
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         board.setup_board(game, rng)

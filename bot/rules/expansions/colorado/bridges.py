@@ -32,8 +32,9 @@ from bot.rules.expansions.colorado.board import (
     site_of_area,
     sites,
 )
-from bot.rules.expansions.colorado.effects import describe, perform_tile, tile_effect
+from bot.rules.expansions.colorado.effects import perform_tile, tile_effect
 from bot.rules.options import Option
+from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 
 RULES = RuleSet("colorado.bridges")
@@ -122,7 +123,7 @@ def _bridge_options(game: Game, entry: Task) -> list[Option]:
             out.append(
                 Option(
                     f"bridge {tile} {space}",
-                    f"Bridge {tile} on {space}: {describe(tile_effect(game, tile))}",
+                    f"Bridge {tile} on {space}: {describe_reward(tile_effect(game, tile), game.content)}",
                     group="Bridges",
                     data=(("tile", tile), ("space", space), ("site", site_id)),
                 )

@@ -24,8 +24,9 @@ from bot.rules.expansions.colorado.board import (
     settlement_spaces,
     settlement_tiles,
 )
-from bot.rules.expansions.colorado.effects import describe, effect_possible, perform_tile
+from bot.rules.expansions.colorado.effects import effect_possible, perform_tile
 from bot.rules.options import Option
+from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 
 RULES = RuleSet("colorado.settlements")
@@ -75,7 +76,7 @@ def settle_options(game: Game, company_id: str) -> list[Option]:
         out.append(
             Option(
                 f"settle {space_id}",
-                f"Settlement {space_id} ({engineers} eng., {toll} cr.): {describe(effect)}",
+                f"Settlement {space_id} ({engineers} eng., {toll} cr.): {describe_reward(effect, game.content)}",
                 group="Settlements",
                 data=(("co", "settle"), ("settlement", space_id)),
             )

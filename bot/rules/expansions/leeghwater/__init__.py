@@ -33,13 +33,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.rules.content import load_content
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.leeghwater import board, buildings, officers, works
 from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
-from bot.rules.state import Company
+from bot.rules.state import Company, GameState
 
 RULES = RuleSet("leeghwater")
 RULES.include(works.RULES, buildings.RULES, officers.RULES)
@@ -51,6 +52,23 @@ class Leeghwater(Expansion):
 
     name = board.KEY
     company_extra = board.COMPANY_EXTRA
+
+    def company_summary(self, state: GameState, company: str) -> str:
+        """The Leeghwater Project's part: Private Buildings activated and External Works done."""
+        table = state.extra.get(self.name)
+        if not isinstance(table, dict):
+            return ""
+        buildings = load_content().private_buildings
+        mine = [
+            buildings[tile].name if tile in buildings else tile
+            for tile, who in table.get("building_spaces", {}).items()
+            if company in who
+        ]
+        works = state.companies[company].extra.get("external_works", [])
+        return (
+            f"; Private Buildings: {', '.join(mine) or 'none'}; "
+            f"External Works: {', '.join(works) or 'none'}"
+        )
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         board.setup_board(game, rng)

@@ -38,7 +38,7 @@ def work_cost(game: Game, work_id: str) -> tuple[int, int]:
 def work_text(game: Game, work_id: str) -> str:
     """E.g. 'A3: 2 mixers → 4 VP, free base in plain'."""
     excavators, mixers = work_cost(game, work_id)
-    reward = describe_reward(game.content.external_works[work_id].reward)
+    reward = describe_reward(game.content.external_works[work_id].reward, game.content)
     return f"{work_id}: {machinery_text(excavators, mixers)} → {reward}"
 
 
@@ -149,7 +149,7 @@ def _loan_options(game: Game, entry: Task) -> list[Option]:
         price = loan_price(game, work, entry["per"])
         if price > credits:
             continue
-        reward = describe_reward(game.content.external_works[work].reward)
+        reward = describe_reward(game.content.external_works[work].reward, game.content)
         out.append(
             Option(
                 f"loan {work}",

@@ -50,7 +50,7 @@ from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
-from bot.rules.state import Company
+from bot.rules.state import Company, GameState
 
 RULES = RuleSet("nile")
 RULES.include(irrigation.RULES)
@@ -64,6 +64,21 @@ class Nile(Expansion):
 
     name = board.KEY
     company_extra = board.COMPANY_EXTRA
+
+    def company_summary(self, state: GameState, company: str) -> str:
+        """The Nile Affair's part: irrigation tokens (used ones marked) and scoring tokens won."""
+        if not isinstance(state.extra.get(self.name), dict):
+            return ""
+        extra = state.companies[company].extra
+        down = set(extra.get("irrigation_down", ()))
+        tokens = [f"{t} (used)" if t in down else t for t in extra.get("irrigation", ())]
+        won = extra.get("irrigation_scoring", ())
+        bonus = extra.get("irrigation_bonus", 0)
+        return (
+            f"; irrigation tokens: {', '.join(tokens) or 'none'}"
+            + (f" (+{bonus} irrigation)" if bonus else "")
+            + f"; irrigation scoring tokens: {', '.join(won) or 'none'}"
+        )
 
     def extend_content(self, content: Content) -> Content:
         return board.extend_content(content)

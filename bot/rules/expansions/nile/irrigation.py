@@ -58,23 +58,11 @@ RULES.verb("activate", r"[A-Za-z0-9_]+")
 RULES.verb("flip", r"[A-Za-z0-9_]+|none")
 RULES.verb("choose", r"\d")
 
-EFFECT_TEXT = {
-    "excavators": "{} excavators",
-    "mixers": "{} mixers",
-    "credits": "{} credits",
-    "water_drops_flowing": "{} flowing drops",
-    "rotate_wheel": "turn wheel {}",
-    "fulfill_contract_max_energy": "fulfil own contract ≤ {} energy",
-    "energy": "{} energy",
-    "vp": "{} VP",
-    "take_private_contracts": "take {} private contract(s)",
-}
-
 
 def token_text(game: Game, token: str) -> str:
     """E.g. 'IM2 (2 pts): 5 credits'."""
     row = tokens(game)[token]
-    effect = ", ".join(EFFECT_TEXT[key].format(value) for key, value in row["effect"].items())
+    effect = describe_reward(row["effect"], game.content)
     return f"{token} ({row['irrigation_points']} pts): {effect}"
 
 
@@ -380,10 +368,7 @@ def _choose_options(game: Game, entry: Task) -> list[Option]:
 
 def describe_alternative(game: Game, reward: Mapping[str, Any]) -> str:
     """E.g. 'an irrigation token (plain/hill)' or '5 VP'."""
-    areas = reward.get("take_irrigation_token_from_zones")
-    if areas is not None:
-        return f"an irrigation token ({'/'.join(areas)}), no engineer or drop"
-    return describe_reward(reward)
+    return describe_reward(reward, game.content)
 
 
 @RULES.task("nile_choose", options=_choose_options, prompt=lambda g, e: "Choose one reward")
