@@ -71,6 +71,10 @@ class BarrageBot(discord.Client):
     ) -> None:
         """Build the client; nothing connects until `start`."""
         options.setdefault("intents", intents())
+        # The bot never joins a voice channel: without these discord.py would warn at every
+        # start that PyNaCl and davey (voice libraries) are missing, which reads as an error.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(**options)
         self.service = service
         self.clock = clock

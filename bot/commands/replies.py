@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.service import (
+    CannotSave,
     GameMovedOn,
     GameOverError,
     ImportRefused,
@@ -42,6 +43,7 @@ _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
     (GameOverError, "🏁 Game over"),
     (InvalidSettings, "⚙️ Settings"),
     (ImportRefused, "📦 Import refused"),
+    (CannotSave, "💾 Not saved"),
 )
 
 

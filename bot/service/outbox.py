@@ -20,6 +20,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from bot.service.faults import DATABASE_DOWN
 from bot.service.types import Announcement, Image, ImageRequest, ReminderNotice
 from bot.store import Clock, OutboxItem, Store
 
@@ -111,6 +112,8 @@ class OutboxSender:
             assert item.claim is not None
             try:
                 await asyncio.shield(self.store.release_outbox(item.id, item.claim))
+            except DATABASE_DOWN:
+                log.debug("announcement %d waits for its lease: the database is down", item.id)
             except Exception:
                 log.exception("could not release announcement %d; it waits for its lease", item.id)
 
@@ -181,6 +184,8 @@ class OutboxSender:
             self._wake.clear()
             try:
                 await self.run_once()
+            except DATABASE_DOWN as exc:
+                log.debug("outbox delivery waits for the database: %s", exc)
             except Exception:
                 log.exception("outbox delivery failed; trying again shortly")
             waiters = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())}

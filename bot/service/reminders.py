@@ -15,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.service import quiet
+from bot.service.faults import DATABASE_DOWN
 from bot.service.types import ReminderNotice
 from bot.store import Clock, Reminder
 
@@ -109,6 +110,8 @@ class ReminderRunner:
         while not stop.is_set():
             try:
                 await self.run_once()
+            except DATABASE_DOWN as exc:
+                log.debug("reminders wait for the database: %s", exc)
             except Exception:
                 log.exception("reminders failed; trying again later")
             with contextlib.suppress(asyncio.TimeoutError):

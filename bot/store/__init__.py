@@ -24,6 +24,7 @@ from bot.store.base import (
 )
 from bot.store.errors import (
     ChannelBusyError,
+    DatabaseUnusable,
     GameNotFoundError,
     InvalidDataError,
     InvalidExportError,
@@ -31,6 +32,7 @@ from bot.store.errors import (
     SchemaTooNewError,
     StaleVersionError,
     StoreError,
+    StoreUnavailable,
 )
 from bot.store.migrate import latest_version as latest_schema_version
 from bot.store.sqlite import SqliteStore
@@ -43,6 +45,7 @@ __all__ = [
     "STATUSES",
     "ChannelBusyError",
     "Clock",
+    "DatabaseUnusable",
     "Game",
     "GameNotFoundError",
     "InvalidDataError",
@@ -58,6 +61,7 @@ __all__ = [
     "StaleVersionError",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "SupportsBackup",
     "UserSettings",
     "latest_schema_version",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
@@ -120,26 +121,36 @@ class GatewaySession:
 Handler = Callable[..., Awaitable[Any]]
 
 
+def bot_token(user_id: int) -> str:
+    """A token of Discord's shape for the bot user `user_id` (random, so never a real one)."""
+    head = base64.urlsafe_b64encode(str(user_id).encode()).decode().rstrip("=")
+    return f"{head}.{secrets.token_urlsafe(5)}.{secrets.token_urlsafe(28)}"
+
+
 class FakeDiscord:
     """A strict fake Discord on 127.0.0.1 that the real discord.py client talks to."""
 
     def __init__(
         self,
         *,
-        token: str = "fake-bot-token",
+        token: str | None = None,
         ack_deadline: float = ACK_DEADLINE,
         heartbeat_interval_ms: int = 41250,
         privileged_intents: frozenset[str] = frozenset(),
         error_loggers: tuple[str, ...] = ("discord", "bot"),
     ) -> None:
-        """Build the default world: one guild, two text channels, five members and the bot."""
-        self.token = token
+        """Build the default world: one guild, two text channels, five members and the bot.
+
+        The bot's token is shaped like Discord's (its id in base64, a time part, a random
+        part), since the bot refuses to connect with anything else.
+        """
         self.ack_deadline = ack_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.privileged_intents = privileged_intents
         self.error_loggers = error_loggers
         self.port = 0
         self.app_id = snowflake()
+        self.token = token or bot_token(self.app_id)
         self.bot = FakeUser(self, self.app_id, "Barrage Bot", bot=True)
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}
