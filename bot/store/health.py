@@ -74,12 +74,30 @@ def runtime_fault(exc: BaseException) -> str | None:
 def unusable_from(path: str, exc: sqlite3.Error) -> DatabaseUnusable | None:
     """The start-up refusal an SQLite error stands for, or None if it is not about the file."""
     if getattr(exc, "sqlite_errorcode", None) == _READONLY_DIRECTORY:
-        return DatabaseUnusable(path, "unwritable", "cannot be written: its folder is read-only")
-    found = _OPEN_KINDS.get(primary_code(exc) or -1)
+        found: tuple[str, str] | None = ("unwritable", "cannot be written: its folder is read-only")
+    else:
+        found = _OPEN_KINDS.get(primary_code(exc) or -1)
     if found is None:
         return None
     kind, problem = found
+    if kind in ("unwritable", "io"):
+        # SQLite's codes do not say why; the operating system does (permission denied,
+        # read-only file system...), so ask it the same question.
+        reason = why_unwritable(path)
+        problem = f"cannot be written: {reason}" if reason else problem
     return DatabaseUnusable(path, kind, problem)
+
+
+def why_unwritable(path: str) -> str | None:
+    """The operating system's reason why the database or its folder cannot be written."""
+    problem = folder_problem(Path(path).parent)
+    if problem or not Path(path).is_file():
+        return problem
+    try:
+        with open(path, "r+b"):
+            return None
+    except OSError as exc:
+        return f"the file cannot be opened for writing ({exc.strerror})"
 
 
 def inspect_file(path: str) -> None:
@@ -153,16 +171,11 @@ def check_database(path: str) -> None:
     Raises DatabaseUnusable; used by `--check-config` (start-up itself opens the store).
     """
     inspect_file(path)
-    problem = folder_problem(Path(path).parent)
+    problem = why_unwritable(path)
     if problem:
         raise DatabaseUnusable(path, "unwritable", f"cannot be written: {problem}")
     if not Path(path).is_file() or Path(path).stat().st_size == 0:
         return
-    try:
-        with open(path, "r+b"):
-            pass
-    except OSError as exc:
-        raise DatabaseUnusable(path, "unwritable", f"cannot be written ({exc.strerror})") from None
     con = sqlite3.connect(path)
     try:
         rows = [str(r[0]) for r in con.execute("PRAGMA integrity_check(1)")]

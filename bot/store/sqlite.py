@@ -135,9 +135,15 @@ class SqliteStore:
                 f"cannot be created: its folder {Path(path).parent} cannot be ({exc.strerror})",
             ) from None
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, Python adds nothing.
+        connection = aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
         try:
-            db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+            db = await connection
         except sqlite3.Error as exc:
+            # aiosqlite stops its thread after a failed connect without waiting for it; wait
+            # here, or the thread may report to a closed event loop (a stray traceback).
+            thread = getattr(connection, "_thread", None)
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 5)
             raise unusable_from(path, exc) or exc from None
         try:
             await _prepare(db, path, busy_timeout_ms)
@@ -899,8 +905,8 @@ class SqliteStore:
 
 #: What a fault means for users, for the log line (by whether it was a write).
 _CONSEQUENCE = {
-    True: "commands that change a game are refused (nothing is changed) until it works again",
-    False: "commands that read a game are refused until it works again",
+    True: "commands that change a game are refused, changing nothing, while this lasts",
+    False: "commands that read a game are refused while this lasts",
 }
 
 
