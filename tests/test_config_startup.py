@@ -39,9 +39,18 @@ def _start(tmp_path: Path, *args: str, token: str | None = SENTINEL) -> subproce
     [
         ('[backup]\ninterval_hours = "daily"\n', "backup.interval_hours"),
         ('[logging]\nlevel = "LOUD"\n', "logging.level"),
-        ('[discord]\ntoken = ["MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown"]\n', "discord.token"),
-        ('[discord]\ntoken = "MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown\n', "not valid TOML"),
-        ("[discord]\ntoken = MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown\n", "not valid TOML"),
+        (
+            '[discord]\ntoken = ["MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown"]\n',
+            "discord.token",
+        ),
+        (
+            '[discord]\ntoken = "MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown\n',
+            "not valid TOML",
+        ),
+        (
+            "[discord]\ntoken = MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown\n",
+            "not valid TOML",
+        ),
     ],
 )
 def test_bad_config_stops_start_up_with_one_line_and_no_token(
