@@ -14,11 +14,13 @@ from discord import app_commands
 from bot.commands.announce import DiscordAnnouncer
 from bot.commands.group import barrage
 from bot.commands.lobby import LobbyButton
+from bot.commands.mentions import NOBODY
 from bot.commands.panel import OptionButton, OptionSelect, PageButton, PlayButton, RestartButton
 from bot.commands.replies import reply_error
 from bot.commands.sync import SyncState, sync_commands
 from bot.commands.viewing import PostButton
 from bot.service import GameService, OutboxSender
+from bot.service.outbox import process_owner
 from bot.service.reminders import ReminderRunner
 from bot.store import Clock
 
@@ -44,6 +46,20 @@ def intents() -> discord.Intents:
     return chosen
 
 
+def default_instance(application_id: int | None, options: dict[str, Any]) -> str:
+    """The deployment slot of this process: the application and the shards it serves.
+
+    One process runs per application and set of gateway shards, so a start of the same slot
+    knows that claims held by an earlier run of it were left by a process that died. (A
+    host name would not do: a container re-created at a restart gets a new one.)
+    """
+    shards = options.get("shard_ids") or (
+        [options["shard_id"]] if options.get("shard_id") is not None else None
+    )
+    served = ",".join(map(str, sorted(shards))) if shards else "all"
+    return f"app {application_id or 'unknown'} shards {served}"
+
+
 class BarrageTree(app_commands.CommandTree["BarrageBot"]):
     """The command tree, with one error handler for every slash command."""
 
@@ -67,14 +83,22 @@ class BarrageBot(discord.Client):
         sync_state: Path | None = None,
         outbox_interval_s: float = 5.0,
         reminder_interval_s: float = 60.0,
+        claim_instance: str | None = None,
         **options: Any,
     ) -> None:
-        """Build the client; nothing connects until `start`."""
+        """Build the client; nothing connects until `start`.
+
+        `claim_instance` names this deployment slot for the outbox's claims (default: the
+        application and the shards it serves, known once logged in); a restart of the same
+        slot posts at once what its crashed predecessor had claimed.
+        """
         options.setdefault("intents", intents())
         # The bot never joins a voice channel: without these discord.py would warn at every
         # start that PyNaCl and davey (voice libraries) are missing, which reads as an error.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        # A safety net: every send and edit names whom it pings (bot/commands/mentions.py).
+        options.setdefault("allowed_mentions", NOBODY)
         super().__init__(**options)
         self.service = service
         self.clock = clock
@@ -83,7 +107,11 @@ class BarrageBot(discord.Client):
         # Deliver a commit's announcement at once instead of at the next poll.
         service.on_commit = self.kick_outbox
         self.announcer = DiscordAnnouncer(self)
-        self.outbox = OutboxSender(service.store, self.announcer, clock, service=service)
+        self.claim_instance = claim_instance
+        self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}
+        self.outbox = OutboxSender(
+            service.store, self.announcer, clock, service=service, owner=process_owner()
+        )
         self.reminders = ReminderRunner(service, self.announcer, clock)
         self.sync_policy = sync_policy
         self.test_guild_id = test_guild_id
@@ -93,6 +121,9 @@ class BarrageBot(discord.Client):
         #: Lobby message ids by game id (in memory: after a restart a typed join or leave
         #: posts a fresh lobby message instead of editing the old one).
         self.lobby_messages: dict[int, int] = {}
+        #: True until an interaction has been served: until then every interaction is
+        #: acknowledged before any store or renderer work (replies.within_budget).
+        self.cold = True
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -105,6 +136,8 @@ class BarrageBot(discord.Client):
             guild_id=self.test_guild_id,
             state=self.sync_state,
         )
+        instance = self.claim_instance or default_instance(self.application_id, self._shard_options)
+        self.outbox.owner = process_owner(instance)  # the application id is known by now
         self._stop.clear()
         self._tasks = [
             asyncio.create_task(
