@@ -150,7 +150,7 @@ def folder_problem(folder: Path) -> str | None:
     Tried for real with a scratch file: permission bits, a read-only mount, or a user
     namespace all answer the same way, which no `os.access` check can promise.
     """
-    existing = folder
+    existing = folder.absolute()  # "the folder ." would say little
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
