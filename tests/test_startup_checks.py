@@ -6,11 +6,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import discord
@@ -18,10 +15,11 @@ import pytest
 
 from bot.__main__ import serve
 from bot.commands.client import BarrageBot
-from bot.config import ENV_CONFIG, ENV_TOKEN, BackupConfig, Config, DatabaseConfig, load_config
+from bot.config import ENV_TOKEN, BackupConfig, Config, DatabaseConfig, load_config
 from bot.config import token_problem as problem
 from bot.service import GameService, RendererPool
 from bot.store import SqliteStore, Store
+from tests.test_config_startup import _start
 
 GOOD = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789-_"
 
@@ -56,20 +54,6 @@ def test_a_wrong_token_gets_a_hint_without_being_repeated(token: str, hint: str)
     with pytest.raises(Exception) as info:
         load_config(env={ENV_TOKEN: token})
     assert hint in str(info.value) and ENV_TOKEN in str(info.value)
-
-
-def _start(tmp_path: Path, *args: str, token: str) -> subprocess.CompletedProcess[str]:
-    """`python -m bot ARGS` in `tmp_path` with `token` in the environment."""
-    env = {k: v for k, v in os.environ.items() if k not in (ENV_TOKEN, ENV_CONFIG)}
-    env[ENV_TOKEN] = token
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_every_bad_setting_is_reported_at_once_and_nothing_connects(tmp_path: Path) -> None:

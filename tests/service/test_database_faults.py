@@ -20,6 +20,7 @@ from tests.service.helpers import (
     FakeClock,
     RecordingPort,
     actor,
+    deciding,
     started_game,
 )
 
@@ -29,15 +30,6 @@ def read_only(service: GameService, on: bool) -> asyncio.Future[object]:
     store = service.store
     assert isinstance(store, SqliteStore)
     return store._db.execute(f"PRAGMA query_only = {int(on)}")
-
-
-async def deciding(service: GameService) -> tuple[int, object]:
-    """The user who decides now and their panel."""
-    for user in USERS[:2]:
-        panel = await service.panel(actor(user))
-        if panel.options:
-            return user, panel
-    raise AssertionError("nobody decides")
 
 
 def errors(caplog: pytest.LogCaptureFixture) -> list[str]:

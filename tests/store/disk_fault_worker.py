@@ -23,7 +23,7 @@ from typing import Any
 from bot.service import CannotSave, GameService, RendererPool
 from bot.store import SqliteStore
 from tests.service.conftest import fake_png
-from tests.service.helpers import USERS, FakeClock, actor, started_game
+from tests.service.helpers import FakeClock, actor, deciding, started_game
 
 
 def mount_tmpfs(folder: Path, size: str, *options: str) -> None:
@@ -56,15 +56,6 @@ class Lines(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.lines.append((record.levelname, record.getMessage(), record.exc_info is not None))
-
-
-async def deciding(service: GameService) -> tuple[int, Any]:
-    """The first player with a decision, and their panel."""
-    for user in USERS[:2]:
-        panel = await service.panel(actor(user))
-        if panel.options:
-            return user, panel
-    raise AssertionError("nobody decides")
 
 
 async def full(folder: Path) -> dict[str, Any]:
