@@ -76,6 +76,7 @@ class ReminderRunner:
             dm=settings.dm_opt_in,
             reason=reason,
             sent_count=reminder.sent_count + 1,
+            key=f"{game}:{user}:{reminder.due_at}:{reminder.sent_count}",
         )
 
     async def run_once(self) -> list[ReminderNotice]:
