@@ -40,6 +40,7 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.faults import refuse_store_faults
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, effective_chain, engine_options, load
 from bot.service.text import company_text, event_lines, source_group
@@ -87,6 +88,7 @@ _SKIP_PREFERENCE = ("bank", "pass", "confirm")
 WARM_VIEWS = ("map", "shared", "full")
 
 
+@refuse_store_faults
 class GameService:
     """One channel's game from creation to final score; plain ids in, plain data out.
 
