@@ -7,17 +7,10 @@ corrected table corrects the help; the sentences around them are ours. Listed by
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from bot.rules.content import Content
 from bot.rules.rewards import describe_reward
 
 NAME = "The Colorado Connection"
-
-
-def _rows(table: Any) -> Sequence[Mapping[str, Any]]:
-    return tuple(table)
 
 
 def topics(content: Content) -> list[tuple[str, str, str]]:
@@ -26,7 +19,7 @@ def topics(content: Content) -> list[tuple[str, str, str]]:
     game_map = content.maps[data["setup"]["map"]].features
     bridge = data["bridge_rules"]
     toll = data["settlement_rules"]
-    sites = _rows(game_map["construction_site"])
+    sites = tuple(game_map["construction_site"])
     costs = "; ".join(
         f"{s['area']} {', '.join(str(c) for c in s['bridge_cost_sequence'])}" for s in sites
     )
@@ -68,8 +61,8 @@ def topics(content: Content) -> list[tuple[str, str, str]]:
                 "end and saves you its basin's toll on the settlement roads.",
             )
         )
-    tiles = _rows(data["settlement_tile"])
-    spaces = _rows(game_map["settlement_space"])
+    tiles = tuple(data["settlement_tile"])
+    spaces = tuple(game_map["settlement_space"])
     for kind in sorted({row["type"] for row in tiles}):
         mine = [s for s in spaces if s["tile_type"] == kind]
         where = ", ".join(

@@ -7,7 +7,7 @@ table corrects the help; the sentences around them are ours. Listed by the servi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.content import Content
@@ -26,10 +26,6 @@ TOKEN_TYPES = {
     "vp": "Victory points",
     "private_contract": "Private contracts",
 }
-
-
-def _rows(table: Any) -> Sequence[Mapping[str, Any]]:
-    return tuple(table)
 
 
 def topics(content: Content) -> list[tuple[str, str, str]]:
@@ -99,7 +95,7 @@ def topics(content: Content) -> list[tuple[str, str, str]]:
             f"{sources['nile_extra_drops_per_round']} more drops each round besides.",
         ),
     ]
-    tokens = _rows(data["irrigation_token"])
+    tokens = tuple(data["irrigation_token"])
     for kind, name in TOKEN_TYPES.items():
         mine = [t for t in tokens if t["type"] == kind]
         if not mine:
