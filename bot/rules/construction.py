@@ -60,7 +60,6 @@ class StructureKind:
     costs: Callable[[Game, str, str], list[Cost]]
     place: Callable[[Game, str, str], None]
     pieces: Callable[[Game], int]
-    expansion: str = ""  # the expansion that adds this kind ("" for the base game)
 
 
 @dataclass(frozen=True, slots=True)

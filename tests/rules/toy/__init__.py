@@ -79,7 +79,6 @@ RULES.structure(
         lambda game, company_id, space: [Cost("excavators", 1, 0)],
         _place_statue,
         lambda game: 2,
-        expansion="toy",
     )
 )
 RULES.verb("statue", r"S\d+|none")

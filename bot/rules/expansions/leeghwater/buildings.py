@@ -33,7 +33,7 @@ from bot.rules.construction import (
     StructureKind,
 )
 from bot.rules.engine import Game, Task
-from bot.rules.expansions.leeghwater.board import KEY, buildings_of, lw
+from bot.rules.expansions.leeghwater.board import buildings_of, lw
 from bot.rules.expansions.leeghwater.works import loan_possible
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
@@ -98,7 +98,6 @@ RULES.structure(
         _building_costs,
         _place_building,
         lambda game: game.content.of("leeghwater")["setup"]["building_pieces_per_company"],
-        expansion=KEY,
     )
 )
 
