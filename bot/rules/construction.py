@@ -219,7 +219,10 @@ class Payment:
 
 def credits_for_machinery(game: Game, company_id: str) -> int:
     """Credits that may replace each machinery of a cost (Solomon P. Jordan); 0 when none."""
-    return max((hook.credits_for_machinery(game, company_id) for hook in game.hooks), default=0)
+    rate = 0
+    for credits in game.hooked("credits_for_machinery"):
+        rate = max(rate, credits(game, company_id))
+    return rate
 
 
 def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
@@ -272,8 +275,8 @@ def structure_spaces(
 ) -> list[str]:
     """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
     spaces = kind.spaces(game, company_id, constraint)
-    for hook in game.hooks:
-        spaces = hook.structure_spaces(game, company_id, kind.name, constraint, spaces)
+    for narrow in game.hooked("structure_spaces"):
+        spaces = narrow(game, company_id, kind.name, constraint, spaces)
     return spaces
 
 
@@ -286,8 +289,8 @@ def printed_costs(game: Game, company_id: str, kind: str, space: str) -> list[Co
     """The ways to pay for a structure of `kind` on `space`: its rule, bent by the hooks
     (officers such as Wilhelm Adler and Jill McDowell)."""
     costs = game.rules.structures[kind].costs(game, company_id, space)
-    for hook in game.hooks:
-        costs = hook.structure_costs(game, company_id, kind, space, costs)
+    for bend in game.hooked("structure_costs"):
+        costs = bend(game, company_id, kind, space, costs)
     return costs
 
 
@@ -328,8 +331,8 @@ def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
     if tile.builds == "any":
         return {kind.name for kind in kinds_in_play(game)}
     builds = {tile.builds}
-    for hook in game.hooks:
-        builds = hook.tile_builds(game, company_id, tile_id, builds)
+    for bend in game.hooked("tile_builds"):
+        builds = bend(game, company_id, tile_id, builds)
     return builds
 
 

@@ -76,8 +76,8 @@ def production_energy(
     bonus or malus applies; the reference notes BGA differs).
     """
     energy = drops * game.map.conduit_spaces[conduit].production
-    for hook in game.hooks:
-        energy = hook.production_energy(game, company_id, energy)
+    for bend in game.hooked("production_energy"):
+        energy = bend(game, company_id, energy)
     if not second:
         energy += bonus + company_bonus(game, company_id)
     return energy
