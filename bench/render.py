@@ -18,8 +18,8 @@ import time
 
 from PIL import Image
 
-from renderer.render import PNG_OPTIONS, clear_caches, render
 from renderer.expansions import drawing
+from renderer.render import PNG_OPTIONS, clear_caches, render
 from renderer.samples import midgame_state
 
 RUNS = 15
