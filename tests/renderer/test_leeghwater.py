@@ -132,7 +132,7 @@ def texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
 
 def _shared_texts(state: GameState, drawn: list[tuple[str, int]]) -> list[tuple[str, int]]:
     drawn.clear()
-    shared_background.__wrapped__(3, "full", "light", True)  # its static text too
+    shared_background.__wrapped__(3, "full", "light", ("leeghwater",))  # its static text too
     draw_shared(state, get_theme())
     return list(drawn)
 
@@ -172,7 +172,7 @@ def test_phone_text_rule_holds_with_the_expansion(
         sizes = [s for _, s in _shared_texts(lwp, texts)]
     else:
         texts.clear()
-        company_background.__wrapped__(lwp.seats[0], "light", True)
+        company_background.__wrapped__(lwp.seats[0], "light", ("leeghwater",))
         draw_company(lwp, lwp.seats[0], get_theme())
         sizes = [s for _, s in texts]
     width = get_theme().views[view].width
