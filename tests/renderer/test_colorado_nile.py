@@ -273,16 +273,18 @@ def test_describe_and_score_sheet_know_the_expansions(colorado: GameState, nile:
         amount: int
         source: str
 
+    # Each game's sheet has the rows its expansions declare.
     cid = nile.seats[0]
+    events = [Event("vp", cid, 3, "irrigation:round2"), Event("vp", cid, 2, "irrigation:IM7")]
+    rows = vp_breakdown(nile, events)[cid]
+    assert rows["Irrigation scoring"] == 3
+    assert rows["Irrigation tokens"] == 2
+    cid = colorado.seats[0]
     events = [
-        Event("vp", cid, 3, "irrigation:round2"),
-        Event("vp", cid, 2, "irrigation:IM7"),
         Event("vp", cid, 1, "toll:S_M1"),
         Event("vp", cid, 3, "bridge:BR5"),
         Event("vp", cid, 2, "settlement:SB6"),
     ]
-    rows = vp_breakdown(nile, events)[cid]
-    assert rows["Irrigation scoring"] == 3
-    assert rows["Irrigation tokens"] == 2
+    rows = vp_breakdown(colorado, events)[cid]
     assert rows["Bridges"] == 4
     assert rows["Settlements"] == 2
