@@ -44,13 +44,13 @@ async def expansion_game(
 async def test_options_are_checked_with_the_engines_reasons(service: GameService) -> None:
     with pytest.raises(LobbyError, match="cannot be combined with The Nile Affair"):
         await service.create_game(actor(USERS[0]), players=3, expansions=["colorado", "nile"])
-    with pytest.raises(LobbyError, match="each replace the board"):
+    with pytest.raises(LobbyError, match="cannot be combined with The Nile Affair"):
         await service.create_game(actor(USERS[0]), players=3, expansions=["nile", "colorado"])
     with pytest.raises(LobbyError, match="own map"):
         await service.create_game(
             actor(USERS[0]), players=4, expansions=["colorado"], map="five_player"
         )
-    with pytest.raises(LobbyError, match="Nile board"):
+    with pytest.raises(LobbyError, match="own map \\(map='nile'\\)"):
         await service.create_game(actor(USERS[0]), players=4, expansions=["nile"], map="colorado")
     with pytest.raises(LobbyError, match="belongs to the colorado expansion"):
         await service.create_game(actor(USERS[0]), players=3, map="colorado")
