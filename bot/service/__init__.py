@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.service.errors import (
     GameMovedOn,
     GameOverError,
+    GameUnreadable,
     ImportRefused,
     InvalidMove,
     InvalidSettings,
@@ -16,13 +17,14 @@ from bot.service.errors import (
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
+    OtherGame,
     PermissionDenied,
     ServiceError,
 )
 from bot.service.images import RendererPool
 from bot.service.outbox import AnnouncementPort, OutboxSender
 from bot.service.reminders import ReminderRunner
-from bot.service.service import UNCHANGED, GameService
+from bot.service.service import MAX_IMPORT_BYTES, UNCHANGED, GameService
 from bot.service.types import (
     VIEWS,
     Actor,
@@ -40,6 +42,7 @@ from bot.service.types import (
 )
 
 __all__ = [
+    "MAX_IMPORT_BYTES",
     "UNCHANGED",
     "VIEWS",
     "Actor",
@@ -49,6 +52,7 @@ __all__ = [
     "GameOverError",
     "GameService",
     "GameSummary",
+    "GameUnreadable",
     "Image",
     "ImageRequest",
     "ImportRefused",
@@ -59,6 +63,7 @@ __all__ = [
     "NotAPlayer",
     "NotYourTurn",
     "OptionView",
+    "OtherGame",
     "OutboxSender",
     "Outcome",
     "PanelView",

@@ -65,9 +65,9 @@ class ReminderRunner:
             "quiet-end" if first and now - loaded.meta.updated_at < hours * HOUR_MS else "reminder"
         )
         text = (
-            f"<@{reminder.user_id}>, it is your turn in game #{loaded.meta.id}."
+            f"<@{reminder.user_id}>, it is your turn in game #{loaded.meta.number}."
             if reason == "quiet-end"
-            else f"<@{reminder.user_id}>, game #{loaded.meta.id} is waiting for you."
+            else f"<@{reminder.user_id}>, game #{loaded.meta.number} is waiting for you."
         )
         return ReminderNotice(
             game_id=loaded.meta.id,

@@ -59,7 +59,9 @@ _REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_t
 
 def _fits_int64(value: object) -> bool:
     """Whether a value can be compared with a BIGINT column (larger ints overflow SQLite)."""
-    return isinstance(value, int) and not isinstance(value, bool) and INT64_MIN <= value <= INT64_MAX
+    return (
+        isinstance(value, int) and not isinstance(value, bool) and INT64_MIN <= value <= INT64_MAX
+    )
 
 
 def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:

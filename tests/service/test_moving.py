@@ -16,6 +16,7 @@ async def test_export_import_round_trip(service: GameService) -> None:
     for _ in range(30):
         await random_step(service, rng, 2, game_id)
     doc = await service.export_game(actor(USERS[0]))
+    await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
     outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
     assert outcome.committed
     original = await service.score(game_id, by_game_id=True)
