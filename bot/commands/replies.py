@@ -12,6 +12,7 @@ import discord
 from bot.service import (
     GameMovedOn,
     GameOverError,
+    GameUnreadable,
     ImportRefused,
     InvalidMove,
     InvalidSettings,
@@ -19,6 +20,7 @@ from bot.service import (
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
+    OtherGame,
     PermissionDenied,
     ServiceError,
 )
@@ -32,7 +34,9 @@ BUDGET_S = 1.0
 
 #: Prefix of each refusal, by kind: the message itself comes from the service.
 _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
+    (OtherGame, "🔀 Another game"),
     (GameMovedOn, "⏩ The game moved on"),
+    (GameUnreadable, "🩹 Damaged game"),
     (NoGameHere, "🔎 No game here"),
     (NotAPlayer, "🙅 You are not playing in this game"),
     (NotYourTurn, "⏳ Not your turn"),
