@@ -135,7 +135,7 @@ async def answer_option(
     actor = actor_of(interaction)
     try:
         notation = token
-        if hashed or token.startswith("#"):
+        if hashed:
             current = await within_budget(
                 interaction, bot.service.panel(actor, expected_game=game_id), update=True
             )
@@ -242,7 +242,9 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.
         if not values:
             await send(interaction, "Pick one of the options.")
             return
-        await answer_option(interaction, self.game_id, self.version, values[0], hashed=False)
+        value = values[0]
+        hashed = value.startswith("#")  # a long notation travels as '#' + its hash
+        await answer_option(interaction, self.game_id, self.version, value, hashed=hashed)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PAGE_TEMPLATE):

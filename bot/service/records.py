@@ -17,6 +17,10 @@ there, a lobby that is still open) — and returns the game's lobby, seats and e
 chain. A record that fails raises `BrokenLog` naming it. Loading (bot/service/loading.py)
 then replays the chain; importing runs exactly the same code, so a file is accepted only if
 the game it holds loads as it will once stored. A new record kind must be declared here.
+
+Decisions and commits that a later revert dropped are checked for their shape only: they
+were taken back and are never replayed, so whether their move was legal then no longer
+matters to the game (replaying every dropped branch would cost a saved state per commit).
 """
 
 from __future__ import annotations
