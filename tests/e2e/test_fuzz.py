@@ -73,5 +73,5 @@ async def test_fuzzed_inputs_act_exactly_once_or_are_refused(
     assert not report.violations, report.summary()
     assert report.cross_server_reads == 0
     # The run went places: games were started and played, imports tried both ways.
-    assert report.verdicts["act"] > INPUTS // 5 and report.verdicts["refuse"] > INPUTS // 5
+    assert report.verdicts["act"] > INPUTS // 8 and report.verdicts["refuse"] > INPUTS // 5
     assert report.games_played >= 3 and report.imports_refused > 0
