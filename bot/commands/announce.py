@@ -5,10 +5,12 @@ from __future__ import annotations
 import io
 import logging
 
+import aiohttp
 import discord
 
+from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
-from bot.service import Announcement, ReminderNotice
+from bot.service import Announcement, DeliveryFailed, DestinationGone, ReminderNotice
 
 log = logging.getLogger(__name__)
 
@@ -57,21 +59,17 @@ class DiscordAnnouncer:
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
-        allowed = discord.AllowedMentions(
-            users=[discord.Object(mention)] if mention else False,
-            roles=False,
-            everyone=False,
-            replied_user=False,
-        )
         kwargs = {
-            "allowed_mentions": allowed,
+            "allowed_mentions": pinging([mention]),
             "silent": announcement.silent,
             # Exactly once across a crash between this post and mark_sent: discord.py 2.7.1
             # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
             # so Discord answers a repeated post with the same nonce by returning the first
             # message instead of posting again. Discord only remembers nonces for a few
-            # minutes, so after a longer outage (lease 60 s + restart) a duplicate is still
-            # possible: at-least-once is the guarantee, the nonce makes a repeat rare.
+            # minutes; the next start of this instance re-posts a crashed run's claims at
+            # once (OutboxSender.recover), well inside that window. Only a crash followed by
+            # minutes of downtime (or a peer waiting out the lease) can still post twice:
+            # at-least-once is the guarantee, the nonce makes a repeat rare.
             "nonce": f"brg{announcement.outbox_id}"[:25],
         }
         if view is not None:
@@ -121,12 +119,16 @@ class DiscordAnnouncer:
         text = notice.text
         if f"<@{notice.user_id}>" not in text:
             text = f"<@{notice.user_id}> {text}"
-        allowed = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         try:
-            await channel.send(text[:2000], allowed_mentions=allowed)
+            await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]))
+        except discord.NotFound:
+            # Unknown Channel: the channel or thread was deleted; nothing will ever arrive.
+            raise DestinationGone(f"channel {notice.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             # Logged as a warning by _missing; a reminder is not worth an error report.
             self._missing(notice.channel_id, exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            raise DeliveryFailed(f"Discord did not take the reminder: {exc}") from None
         if notice.dm:
             await self._dm(notice)
 
@@ -137,7 +139,8 @@ class DiscordAnnouncer:
                 notice.user_id
             )
             await user.send(
-                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}"
+                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}",
+                allowed_mentions=NOBODY,  # the DM itself notifies
             )
         except discord.HTTPException as exc:
             log.info("no DM reminder for user %d: %s", notice.user_id, exc)

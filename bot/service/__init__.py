@@ -22,7 +22,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.images import RendererPool
-from bot.service.outbox import AnnouncementPort, OutboxSender
+from bot.service.outbox import AnnouncementPort, DeliveryFailed, DestinationGone, OutboxSender
 from bot.service.reminders import ReminderRunner
 from bot.service.service import MAX_IMPORT_BYTES, UNCHANGED, GameService
 from bot.service.types import (
@@ -48,6 +48,8 @@ __all__ = [
     "Actor",
     "Announcement",
     "AnnouncementPort",
+    "DeliveryFailed",
+    "DestinationGone",
     "GameMovedOn",
     "GameOverError",
     "GameService",

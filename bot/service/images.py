@@ -26,11 +26,11 @@ RenderFn = Callable[[Any, str, "str | None", str], bytes]
 
 def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
     """Render one view of a state (a GameState, or its JSON from a process pool)."""
-    from bot.rules import GameState
+    from bot.rules import GameState, load_state
     from renderer.render import render
 
     if not isinstance(state, GameState):
-        state = GameState.from_json(dict(state))
+        state = load_state(state)
     return render(state, view=view, company=company, theme=theme)
 
 

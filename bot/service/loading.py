@@ -23,7 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules import Event, Game, GameOptions, GameState, RuleError, SetupError, new_game
+from bot.rules import (
+    Event,
+    Game,
+    GameOptions,
+    GameState,
+    RuleError,
+    SetupError,
+    load_state,
+    new_game,
+)
 from bot.service.records import BrokenLog, Scanned, scan, show
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
@@ -204,7 +213,7 @@ def _from_snapshot(snap: Snapshot | None) -> Game | None:
     if snap is None:
         return None
     try:
-        return Game(GameState.from_json(snap.state))
+        return Game(load_state(snap.state))
     except (KeyError, ValueError, TypeError) as exc:
         raise BrokenLog(f"the saved state at version {snap.version} is damaged ({exc})") from None
 

@@ -1,4 +1,4 @@
--- Schema version 2: every game gets a number within its server (guild), counted from 1.
+-- Schema version 3: every game gets a number within its server (guild), counted from 1.
 -- Players see and type these numbers ("game 3"); the store-wide id stays internal, so the
 -- numbers a member sees say nothing about other servers' games.
 
