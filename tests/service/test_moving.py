@@ -47,7 +47,7 @@ async def test_a_log_that_no_longer_replays_continues_from_the_snapshot_and_is_f
     meta = await service.store.get_game(game_id)
     # A decision the engine refuses (as after an incompatible upgrade), after the last commit.
     await service.store.append(
-        game_id, meta.version, [{"kind": "decision", "notation": "fly", "player": "nobody"}]
+        game_id, meta.version, [{"kind": "decision", "notation": "fly", "player": "seat0"}]
     )
     service._cache.clear()  # as a fresh process would
     deciding = [await service.panel(actor(u)) for u in USERS[:2]]
