@@ -76,6 +76,9 @@ class DiscordAnnouncer:
             kwargs["view"] = view
         try:
             message = await channel.send(text[:2000], files=files, **kwargs)
+        except discord.NotFound:
+            # Unknown Channel: deleted with its game in it; no later try can succeed.
+            raise DestinationGone(f"channel {announcement.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             if files and exc.code == MISSING_PERMISSIONS:
                 # Probably Attach Files (the cache may not know): post without the picture.
@@ -107,7 +110,7 @@ class DiscordAnnouncer:
         """Remove the Play button from an earlier turn message."""
         message = self._channel(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
         try:
-            await message.edit(view=None)
+            await message.edit(view=None, allowed_mentions=NOBODY)
         except discord.NotFound:
             log.info("turn message %d in channel %d is gone", message_id, channel_id)
         except discord.Forbidden as exc:

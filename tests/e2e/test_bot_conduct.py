@@ -184,15 +184,17 @@ async def test_the_first_interaction_after_a_start_is_acknowledged_before_any_wo
         assert not bot.cold
 
 
-def crash_after_posting(db: Path, outbox_id: int, run: str, claimed_until: int) -> None:
-    """Make the database look as if this host's run `run` posted the announcement and died
-    before recording it: unsent, still claimed by that run."""
+def crash_after_posting(
+    db: Path, outbox_id: int, instance: str, run: str, claimed_until: int
+) -> None:
+    """Make the database look as if run `run` of the bot's instance posted the announcement
+    and died before recording it: unsent, still claimed by that run."""
     con = sqlite3.connect(db)
     try:
         con.execute(
             "UPDATE outbox SET sent_at = NULL, message_id = NULL, claim_token = ?,"
             " claimed_until = ?, claim_instance = ?, claim_run = ? WHERE id = ?",
-            (run, claimed_until, default_instance({}), run, outbox_id),
+            (run, claimed_until, instance, run, outbox_id),
         )
         con.commit()
     finally:
@@ -214,14 +216,15 @@ async def test_a_crashed_runs_announcement_is_posted_once_by_the_next_start(
     assert posted == turn.id
     lease_left = clock.now + 30_000  # the clock stands still: only a recovery frees it
 
-    crash_after_posting(db, item, "crashed-run-1", lease_left)
+    instance = default_instance(fake.app_id, {})  # what the bot's next start will be
+    crash_after_posting(db, item, instance, "crashed-run-1", lease_left)
     seconds[0] += 60  # restarted within the nonce's window
     async with barrage_bot(fake, db, clock):
         await fake.wait_for(lambda: outbox(db) == [(item, turn.id)], what="the post recorded")
     assert fake.nonces.deduplicated == 1 and fake.nonces.duplicates == []
     assert turn_ids(fake) == [turn.id]
 
-    crash_after_posting(db, item, "crashed-run-2", lease_left)
+    crash_after_posting(db, item, instance, "crashed-run-2", lease_left)
     seconds[0] += 121  # down for longer than Discord remembers nonces
     async with barrage_bot(fake, db, clock):
         await fake.wait_for(lambda: outbox(db)[0][1] is not None, what="the post recorded")
