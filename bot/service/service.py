@@ -43,6 +43,7 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.faults import refuse_store_faults
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.records import BrokenLog
@@ -99,6 +100,7 @@ _SKIP_PREFERENCE = ("bank", "pass", "confirm")
 WARM_VIEWS = ("map", "shared", "full")
 
 
+@refuse_store_faults
 class GameService:
     """One channel's game from creation to final score; plain ids in, plain data out.
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from bot.service import Actor, Announcement, GameService, ReminderNotice
 from bot.service.errors import NotYourTurn
-from bot.service.types import ScoreView
+from bot.service.types import PanelView, ScoreView
 
 GUILD = 1000
 CHANNEL = 2000
@@ -100,3 +100,12 @@ async def finished_score(service: GameService, game_id: int, players: int) -> Sc
 def score_groups(score: ScoreView) -> set[str]:
     """The breakdown groups that appear in any row of a score."""
     return {source for row in score.rows for source, _ in row.breakdown}
+
+
+async def deciding(service: GameService, players: int = 2) -> tuple[int, PanelView]:
+    """The first player (of the first `players` users) with a decision, and their panel."""
+    for user in USERS[:players]:
+        panel = await service.panel(actor(user))
+        if panel.options:
+            return user, panel
+    raise AssertionError("nobody decides")
