@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fakediscord import FakeDiscord, run_bot
-from fuzzkit import Fuzzer, build_world
+from fuzzkit import ConsoleFuzzer, Fuzzer, build_world
 
 from bot.commands.client import BarrageBot
 from bot.service import GameService, RendererPool, ServiceConfig
@@ -16,6 +16,8 @@ from tests.commands.kit import FakeClock
 
 SEED = 12
 INPUTS = int(__import__("os").environ.get("FUZZ_INPUTS", "2000"))
+#: Of those, lines typed into the console (slower: a real process that draws its pictures).
+CONSOLE_LINES = INPUTS * 3 // 40
 
 
 def fake_png(state: object, view: str, company: str | None, theme: str) -> bytes:
@@ -65,8 +67,10 @@ async def test_fuzzed_inputs_act_exactly_once_or_are_refused(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     """2,000 inputs: legal ones change their game by one step, the rest nothing."""
-    fuzzer = await fuzz(fake_discord, tmp_path, INPUTS)
+    fuzzer = await fuzz(fake_discord, tmp_path, INPUTS - CONSOLE_LINES)
     report = fuzzer.report
+    console = ConsoleFuzzer(tmp_path / "console.sqlite3", seed=SEED, report=report)
+    await console.run(CONSOLE_LINES)
     print(report.summary())
     assert report.inputs == INPUTS
     assert report.mutated >= INPUTS // 2
@@ -75,3 +79,4 @@ async def test_fuzzed_inputs_act_exactly_once_or_are_refused(
     # The run went places: games were started and played, imports tried both ways.
     assert report.verdicts["act"] > INPUTS // 8 and report.verdicts["refuse"] > INPUTS // 5
     assert report.games_played >= 3 and report.imports_refused > 0
+    assert report.labels["console line"] and report.labels["console line (mutated)"]
