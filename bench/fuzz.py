@@ -4,10 +4,11 @@ The bot runs as `python -m bot` (its own process, real renderer, SQLite file); t
 Discord, the fuzzer and its oracle run in this process, reading the bot's database without
 writing to it. Each input is judged before it is sent: a legal action must change exactly its
 game by one step, anything else nothing, answered with a specific refusal; the bot must log
-no ERROR and print no traceback. The same fuzzer runs 2,000 inputs in the test suite
+no ERROR and print no traceback. `--console` of the inputs (500) are lines typed into the
+real `python -m bot console` process instead, judged the same way. The same fuzzer runs 2,000 inputs in the test suite
 (tests/e2e/test_fuzz.py) against an in-process bot.
 
-Run: python bench/fuzz.py [--inputs 10000] [--seed 1]
+Run: python bench/fuzz.py [--inputs 10000] [--console 500] [--seed 1]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the fake Discord and the fuzzer live 
 sys.path.insert(0, str(ROOT))
 
 from fakediscord import FakeDiscord, run_bot_process  # noqa: E402
-from fuzzkit import Fuzzer, build_world  # noqa: E402
+from fuzzkit import ConsoleFuzzer, Fuzzer, build_world  # noqa: E402
 
 from bot.store import SqliteStore  # noqa: E402
 
@@ -68,7 +69,7 @@ async def main(args: argparse.Namespace) -> int:
                 fuzzer = Fuzzer(world, reader, seed=args.seed, errors=errors, reply_timeout=30)
                 started = time.perf_counter()
                 try:
-                    for done in range(1, args.inputs + 1):
+                    for done in range(1, args.inputs - args.console + 1):
                         await fuzzer.step()
                         if done % 1000 == 0:
                             rate = done / (time.perf_counter() - started)
@@ -78,6 +79,11 @@ async def main(args: argparse.Namespace) -> int:
                 elapsed = time.perf_counter() - started
             fake.take_failures()  # the bot's own shutdown is not an input
         report = fuzzer.report
+        console = ConsoleFuzzer(Path(tmp) / "console.sqlite3", seed=args.seed, report=report)
+        t = time.perf_counter()
+        await console.run(args.console)
+        print(f"  {args.console} console lines in {time.perf_counter() - t:.0f} s", flush=True)
+        elapsed += time.perf_counter() - t
         print(f"bench/fuzz.py: seed {args.seed}, {elapsed:.0f} s ({report.inputs / elapsed:.1f}/s)")
         print(report.summary())
         ok = not report.violations and report.cross_server_reads == 0
@@ -89,5 +95,6 @@ async def main(args: argparse.Namespace) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=10_000)
+    parser.add_argument("--console", type=int, default=500, help="of which, console lines")
     parser.add_argument("--seed", type=int, default=1)
     sys.exit(asyncio.run(main(parser.parse_args())))

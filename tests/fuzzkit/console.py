@@ -159,7 +159,7 @@ class ConsoleFuzzer:
         _, notations, _ = await self.deciding()
         count = len(notations)
         roll = self.rng.random()
-        mutate = self.rng.random() < 0.55
+        mutate = self.rng.random() < 0.6
         if roll < 0.45 and count:
             number = self.rng.randrange(1, count + 1)
             if mutate:

@@ -36,7 +36,7 @@ from .oracle import (
 
 BUTTON, SELECT = 2, 3
 #: Share of inputs that get one field mutated.
-MUTATED_SHARE = 0.55
+MUTATED_SHARE = 0.6
 ZONES = ("Europe/Berlin", "America/Denver", "Asia/Tokyo", "UTC", "Etc/GMT+3")
 BAD_ZONES = ("Etc", "America", "Mars/Olympus", "x" * 300, "../../etc/passwd", "Europe/Berlin/x")
 QUIET = ("22-7", "22:30-07:00", "off", "0-6")
