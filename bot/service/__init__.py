@@ -10,6 +10,7 @@ from bot.service.errors import (
     CannotSave,
     GameMovedOn,
     GameOverError,
+    GameUnreadable,
     ImportRefused,
     InvalidMove,
     InvalidSettings,
@@ -17,13 +18,14 @@ from bot.service.errors import (
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
+    OtherGame,
     PermissionDenied,
     ServiceError,
 )
 from bot.service.images import RendererPool
 from bot.service.outbox import AnnouncementPort, DeliveryFailed, DestinationGone, OutboxSender
 from bot.service.reminders import ReminderRunner
-from bot.service.service import UNCHANGED, GameService
+from bot.service.service import MAX_IMPORT_BYTES, UNCHANGED, GameService
 from bot.service.types import (
     VIEWS,
     Actor,
@@ -41,6 +43,7 @@ from bot.service.types import (
 )
 
 __all__ = [
+    "MAX_IMPORT_BYTES",
     "UNCHANGED",
     "VIEWS",
     "Actor",
@@ -53,6 +56,7 @@ __all__ = [
     "GameOverError",
     "GameService",
     "GameSummary",
+    "GameUnreadable",
     "Image",
     "ImageRequest",
     "ImportRefused",
@@ -63,6 +67,7 @@ __all__ = [
     "NotAPlayer",
     "NotYourTurn",
     "OptionView",
+    "OtherGame",
     "OutboxSender",
     "Outcome",
     "PanelView",

@@ -63,10 +63,11 @@ class ReminderRunner:
             )
             return None
         game, user = loaded.meta.id, reminder.user_id
+        number = loaded.meta.number
         if _is_turn_ping(reminder):
-            reason, text = "quiet-end", f"<@{user}>, it is your turn in game #{game}."
+            reason, text = "quiet-end", f"<@{user}>, it is your turn in game #{number}."
         else:
-            reason, text = "reminder", f"<@{user}>, game #{game} is waiting for you."
+            reason, text = "reminder", f"<@{user}>, game #{number} is waiting for you."
         return ReminderNotice(
             game_id=game,
             guild_id=loaded.meta.guild_id,
