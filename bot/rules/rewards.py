@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
-from bot.rules.content import Content, load_content
+from bot.rules.content import Content, RewardWording, load_content
 from bot.rules.engine import Game, Task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
@@ -339,16 +339,8 @@ def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -
         if key == "one_of":
             parts.append(" or ".join(describe_reward(choice, content) for choice in value))
             continue
-        text = wording[key].text if key in wording else ""
-        if not text:
-            parts.append(f"{key} {value}")
-        elif isinstance(value, bool) and "{}" not in text:
-            if value:
-                parts.append(text)
-        else:
-            shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
-            parts.append(text.format(shown))
-    return ", ".join(parts)
+        parts.append(wording.get(key, RewardWording(key)).read(value))
+    return ", ".join(p for p in parts if p)
 
 
 def apply_reward(
