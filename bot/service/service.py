@@ -21,10 +21,10 @@ from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from bot.rules import Event, Game, RuleError, SetupError, new_game
-from bot.rules.content import load_content
+from bot.rules import Event, Game, RuleError, SetupError, new_game, open_game
+from bot.rules.catalogue import CATALOGUE
+from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
-from bot.rules.hooks import EXPANSIONS
 from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
 from bot.service import quiet
@@ -47,7 +47,7 @@ from bot.service.faults import refuse_store_faults
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.records import BrokenLog
-from bot.service.text import company_name, company_text, event_lines, source_group
+from bot.service.text import company_text, event_lines, source_group
 from bot.service.types import (
     VIEWS,
     Actor,
@@ -88,12 +88,6 @@ UNCHANGED: Any = object()
 
 HOUR_MS = 3_600_000
 SETUPS = ("intro", "full")
-#: Display names of the expansions (the engine knows them by key only).
-EXPANSION_NAMES = {
-    "leeghwater": "The Leeghwater Project",
-    "colorado": "The Colorado Connection",
-    "nile": "The Nile Affair",
-}
 #: What a skipped seat answers, in order of preference (else the first option).
 _SKIP_PREFERENCE = ("bank", "pass", "confirm")
 #: The board views rendered ahead after an announcement (`render_request`).
@@ -307,7 +301,7 @@ class GameService:
         expansions = self.check_new_game(
             players=players, setup=setup, expansions=expansions, map=map
         )
-        # The Nile's board (or Colorado's) comes with its expansion: nobody has to name it.
+        # An expansion's own board comes with it: nobody has to name it.
         map = map_for(expansions, map)
         try:
             new_game(engine_options_for(players, setup, map, expansions, seed))
@@ -359,22 +353,16 @@ class GameService:
         if not 2 <= players <= 4:
             raise LobbyError(f"A game has 2 to 4 players, not {players}.")
         names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
-        known = sorted(EXPANSIONS)
+        known = sorted(CATALOGUE.expansions)
         for name in names:
-            if name not in EXPANSIONS:
+            if name not in CATALOGUE:
                 raise LobbyError(
                     f"Unknown expansion '{name}'; known: {', '.join(known) or 'none'}."
                 )
-        for name in names:
-            # Each expansion is asked on its own board (when none was named), so that two
-            # board-replacing expansions hear "cannot be combined", not "wrong map".
-            own = expansion_map(name) if map == "base" else None
-            probe = GameOptions(
-                players=players, setup=setup, map=own or map_for(names, map), expansions=names
-            )
-            reason = EXPANSIONS[name].refuse(probe)
-            if reason is not None:
-                raise LobbyError(f"{reason}.")
+        probe = GameOptions(players=players, setup=setup, map=map_for(names, map), expansions=names)
+        reason = CATALOGUE.refuse(probe)
+        if reason is not None:
+            raise LobbyError(f"{reason}.")
         try:
             check_options(
                 GameOptions(
@@ -564,7 +552,7 @@ class GameService:
             snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=to_version)
             if snap is None or snap.version != to_version:
                 raise ServiceError(f"There is no saved state at version {to_version}.")
-            game = Game(_state_from_json(snap.state))
+            game = open_game(_state_from_json(snap.state))
             records = [{"kind": "revert", "to": to_version}]
             text = f"<@{actor.user_id}> rewound the game to version {to_version}."
             return await self._land(
@@ -717,7 +705,7 @@ class GameService:
             snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=previous)
             if snap is None or snap.version != previous:
                 raise ServiceError("That turn cannot be undone: its starting state was not saved.")
-            game = Game(_state_from_json(snap.state))
+            game = open_game(_state_from_json(snap.state))
             records = [{"kind": "revert", "to": previous}]
             text = f"{company_name(company)} (<@{actor.user_id}>) took back their last turn."
             return await self._land(
@@ -1378,30 +1366,19 @@ def time_zone_names() -> frozenset[str]:
 
 
 def expansions_text(names: Sequence[str]) -> str:
-    """' with The Leeghwater Project' for a lobby message ('' without expansions)."""
+    """' with <display names>' for a lobby message ('' without expansions)."""
     if not names:
         return ""
-    return " with " + " and ".join(EXPANSION_NAMES.get(n, n) for n in names)
-
-
-def expansion_map(name: str) -> str | None:
-    """The board an expansion is played on (Colorado declares it; the Nile's is its set's map)."""
-    cls = EXPANSIONS.get(name)
-    if cls is not None and cls.map:
-        return cls.map
-    owned = [m.id for m in load_content().maps.values() if m.set == name]
-    return owned[0] if len(owned) == 1 else None
+    return " with " + " and ".join(
+        CATALOGUE.display_name(n) if n in CATALOGUE else n for n in names
+    )
 
 
 def map_for(expansions: Sequence[str], map: str = "base") -> str:
     """The map a new game is set up on: an expansion's own board replaces the default one."""
     if map != "base":
         return map
-    for name in expansions:
-        own = expansion_map(name)
-        if own:
-            return own
-    return map
+    return CATALOGUE.own_map(name for name in expansions if name in CATALOGUE) or map
 
 
 def engine_options_for(

@@ -76,7 +76,7 @@ def test_autoplay_colorado_with_leeghwater_reaches_final_scoring(tmp_path: Path)
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout
-    assert "settlement tolls +" in result.stdout  # this seed's game pays a toll to a Bridge
+    assert "bridges +" in result.stdout  # this seed's game pays a toll to a Bridge
     assert sorted(out.glob("*.png"))
 
 
