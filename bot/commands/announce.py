@@ -8,6 +8,7 @@ import logging
 import discord
 
 from bot.commands.panel import play_view
+from bot.commands.replies import say
 from bot.service import Announcement, ReminderNotice
 
 log = logging.getLogger(__name__)
@@ -47,18 +48,16 @@ class DiscordAnnouncer:
         return True
 
     async def post(self, announcement: Announcement) -> int:
-        """Post a turn message; it pings only the next player, silently in quiet hours."""
+        """Post a turn message; it pings only whoever must act next, silently in quiet hours."""
         channel = self._channel(announcement.channel_id)
-        mention = announcement.mention_user_id
-        text = announcement.text
-        if mention and f"<@{mention}>" not in text:
-            text = f"<@{mention}> {text}"
+        text = say(announcement.lines)
         files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
+        pinged = [discord.Object(user) for user in announcement.mentions]
         allowed = discord.AllowedMentions(
-            users=[discord.Object(mention)] if mention else False,
+            users=pinged or False,
             roles=False,
             everyone=False,
             replied_user=False,

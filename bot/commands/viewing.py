@@ -11,7 +11,7 @@ import discord
 
 from bot.commands import ids
 from bot.commands.panel import bot_of, company_name
-from bot.commands.replies import reply_error, send
+from bot.commands.replies import mention, reply_error, send
 from bot.service import GameService
 
 LOG_LINES = 20
@@ -44,6 +44,9 @@ async def build_view(service: GameService, ref: int, key: str, *, by_game_id: bo
     """Load and render one view of the game in a channel (or with that game id)."""
     score = await service.score(ref, by_game_id=by_game_id)
     game_id = score.game_id
+    if score.draft and (key == "score" or key.startswith("c_")):
+        # No companies yet: the company and score views tell the draft so far.
+        return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
     if key.startswith("b_"):
         board = key[2:]
         png = await service.board_image(game_id, board, by_game_id=True)
@@ -65,7 +68,7 @@ async def build_view(service: GameService, ref: int, key: str, *, by_game_id: bo
         return Shown(game_id, f"**Log**\n{body}"[:1990])
     if key == "score":
         title = "**Final score**" if score.over else f"**Score** (round {score.round})"
-        return Shown(game_id, f"{title}\n{score.text()}"[:1990])
+        return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990])
     raise ValueError(f"unknown view {key!r}")
 
 

@@ -15,6 +15,7 @@ from bot.service import (
     Actor,
     Announcement,
     GameService,
+    NewGameRefused,
     OutboxSender,
     ReminderNotice,
     RendererPool,
@@ -28,6 +29,19 @@ GUILD = 1
 CHANNEL = 1
 #: Local players are users 1..N.
 FIRST_USER = 1
+
+
+def player_name(user_id: int) -> str:
+    """How the console writes a person the service names: local players are users 1..N."""
+    return f"Player {user_id}"
+
+
+def refusal(exc: ServiceError) -> str:
+    """A refusal in the console's words (a new game's options as command-line flags)."""
+    text = exc.render(player_name)
+    if isinstance(exc, NewGameRefused) and exc.option in ("players", "setup", "expansions"):
+        text += f" Use --{exc.option} {exc.choose}." if exc.choose else f" Change --{exc.option}."
+    return text
 
 
 class ConsolePort:
@@ -49,7 +63,7 @@ class ConsolePort:
                 path.write_bytes(image.data)
                 self.files.append(path)
         if not self.quiet:
-            print(f"\n--- {announcement.text}")
+            print(f"\n--- {announcement.render(player_name)}")
         return self.count
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
@@ -93,7 +107,7 @@ def main(argv: Sequence[str]) -> int:
         )
     except ServiceError as exc:
         # One line, like argparse's own refusals, and the same exit status.
-        print(f"barrage-bot console: error: {exc}", file=sys.stderr)
+        print(f"barrage-bot console: error: {refusal(exc)}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="barrage-console-") as tmp:
@@ -201,11 +215,11 @@ async def _hot_seat(service: GameService, sender: OutboxSender, args: argparse.N
             elif command == "options":
                 continue
             elif command == "restart":
-                print((await service.restart_turn(_actor(user))).text)
+                print((await service.restart_turn(_actor(user))).render(player_name))
             elif command == "undo":
-                print((await service.undo(_actor(user))).text)
+                print((await service.undo(_actor(user))).render(player_name))
             elif command == "score":
-                print((await service.score(CHANNEL)).text())
+                print((await service.score(CHANNEL)).text(player_name))
             elif command == "log":
                 n = int(words[1]) if len(words) > 1 else 20
                 print("\n".join(await service.log_lines(CHANNEL, n)))
@@ -228,7 +242,7 @@ async def _hot_seat(service: GameService, sender: OutboxSender, args: argparse.N
                 if outcome.committed:
                     await sender.run_once()
         except (ServiceError, IndexError, ValueError) as exc:
-            print(f"refused: {exc}")
+            print(f"refused: {refusal(exc) if isinstance(exc, ServiceError) else exc}")
 
 
 async def _report(service: GameService, game_id: int, port: ConsolePort) -> int:
@@ -241,5 +255,5 @@ async def _report(service: GameService, game_id: int, port: ConsolePort) -> int:
     print(
         f"game #{game_id} ({meta.status}), round {score.round}; images written: {len(port.files)}"
     )
-    print(score.text())
+    print(score.text(player_name))
     return 0 if score.over and meta.status == "finished" else 1

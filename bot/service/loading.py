@@ -5,9 +5,10 @@ Record kinds the service writes (the engine reads only `decision` and `revert`):
 - administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
   from creation), `start` {"seats": [user ids]}, `replace` {"seat", "old", "new"},
   `skip` {"seat"}, `abandon` {"by"}, `flag` {"reason", "base"};
-- on the turn chain (reverts apply): `decision` {"notation", "player", "user"} and
-  `commit` {"reason", "player", "user", "undoable"} — a committed-turn boundary, always
-  written together with a snapshot of the state after it;
+- on the turn chain (reverts apply): `decision` {"notation", "player", "user", "auto"?}
+  (`auto` when the service answered on the player's behalf: "skipped seat", "forced turn")
+  and `commit` {"reason", "player", "user", "undoable"} — a committed step's boundary (see
+  bot/service/turns.py), always written together with a snapshot of the state after it;
 - `revert` {"to": N}: restart a turn or undo/rewind to a commit.
 
 Loading = the newest snapshot that lies on the effective chain, then the chain's decisions
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.rules import Event, Game, GameOptions, GameState, RuleError, new_game
+from bot.service.turns import Step, apply_answer
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
 
@@ -50,10 +52,8 @@ class Loaded:
     committed: GameState | None = None
     commit_version: int = 0
     commits: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
-    #: Decisions after the last commit (the turn in progress) and their events.
-    tail: list[Mapping[str, Any]] = field(default_factory=list)
-    tail_events: list[Event] = field(default_factory=list)
-    #: Events of the last committed turn (for announcements and "log").
+    #: Answers after the last commit (the step in progress), with what each caused.
+    tail_steps: list[Step] = field(default_factory=list)
     flag: str | None = None
     flag_seq: int = 0
 
@@ -61,6 +61,20 @@ class Loaded:
     def options(self) -> Mapping[str, Any]:
         """The stored game options."""
         return self.meta.options
+
+    @property
+    def tail(self) -> list[Mapping[str, Any]]:
+        """The decision records after the last commit (the step in progress)."""
+        return [step.record for step in self.tail_steps]
+
+    @property
+    def tail_events(self) -> list[Event]:
+        """The events of the step in progress."""
+        return [event for step in self.tail_steps for event in step.events]
+
+    def is_skipped(self, player: str) -> bool:
+        """Whether the seat of an engine player id is skipped (answered for by the service)."""
+        return self.seat_of_player(player) in self.skipped
 
     def company_of_user(self, user_id: int) -> str | None:
         """The company (or "seatN" during the draft) the user plays, if seated."""
@@ -223,22 +237,19 @@ def _replay(loaded: Loaded, base: Game, base_seq: int) -> None:
     loaded.commits = [
         (s, r) for s, r in loaded.chain if r.get("kind") == "commit" and s <= base_seq
     ]
-    events: list[Event] = []
-    tail: list[Mapping[str, Any]] = []
+    tail: list[Step] = []
     for seq, rec in loaded.chain:
         if seq <= base_seq:
             continue
         if rec["kind"] == "decision":
-            events.extend(game.apply(rec["notation"], rec.get("player")))
-            tail.append(rec)
+            tail.append(apply_answer(game, rec["notation"], rec.get("player"), record=rec))
         else:
             loaded.commits.append((seq, rec))
             loaded.committed = copy.deepcopy(game.state)
             loaded.commit_version = seq
-            events, tail = [], []
+            tail = []
     loaded.game = game
-    loaded.tail = tail
-    loaded.tail_events = events
+    loaded.tail_steps = tail
 
 
 async def _flag(store: Store, loaded: Loaded, reason: str) -> None:

@@ -6,17 +6,30 @@ kept equal to that list (`Store.set_seats`) so "my games" finds lobbies too. `st
 the seats in join order and the first commit. See bot/service/loading.py for every record
 kind and how a game is loaded; every commit writes its snapshot and its announcement in the
 same `Store.append`.
+
+The turn loop (bot/service/turns.py has the rules and docs/engine.md the decision): every
+command's answers are appended at once; when they complete a step — a player's Confirm, the
+last of a round's income choices, a draft pick with its contract — they are committed in the
+same transaction, with one announcement naming and pinging exactly whoever must act next,
+and a reminder for each of them. Whatever the engine then applies by itself belongs to that
+commit: the next turn's only possible move, a forced turn (only Confirm left), confirmed on
+its player's behalf and announced as such, and the answers of skipped seats. The previous
+player keeps their undo over such a commit unless it revealed contracts or ended a round.
+
+Results are plain data (`Outcome`, `Announcement`: an `OutcomeKind`, `Line`s naming people
+by `UserRef`, the user ids to ping); the service writes no Discord markup.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import random
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -34,26 +47,41 @@ from bot.service.errors import (
     InvalidMove,
     InvalidSettings,
     LobbyError,
+    NewGameRefused,
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
     PermissionDenied,
     ServiceError,
 )
-from bot.service.images import RendererPool
+from bot.service.images import RendererPool, ScoreSheet
 from bot.service.loading import Loaded, copy_game, effective_chain, engine_options, load
+from bot.service.messages import draft_lines, final_lines, next_lines, story
 from bot.service.text import company_name, company_text, event_lines, source_group
+from bot.service.turns import (
+    Step,
+    answer_on_behalf,
+    apply_answer,
+    at_handover,
+    commit_reason,
+    revealed_or_new_round,
+)
 from bot.service.types import (
+    SCORE_SHEET,
     VIEWS,
     Actor,
     GameSummary,
     ImageRequest,
+    Line,
     OptionView,
     Outcome,
+    OutcomeKind,
     PanelView,
     ScoreRow,
     ScoreView,
     ServiceConfig,
+    UserRef,
+    render_lines,
 )
 from bot.store import (
     ABANDONED,
@@ -85,8 +113,6 @@ EXPANSION_NAMES = {
     "colorado": "The Colorado Connection",
     "nile": "The Nile Affair",
 }
-#: What a skipped seat answers, in order of preference (else the first option).
-_SKIP_PREFERENCE = ("bank", "pass", "confirm")
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
 
@@ -117,9 +143,7 @@ class GameService:
         #: Called after every commit (e.g. to wake the OutboxSender).
         self.on_commit = on_commit
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
-        self._history: OrderedDict[tuple[int, int], tuple[list[str], dict[str, Any]]] = (
-            OrderedDict()
-        )
+        self._history: OrderedDict[tuple[int, int], _History] = OrderedDict()
         self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -135,7 +159,7 @@ class GameService:
         loaded = await load(self.store, meta)
         self._remember(loaded)
         if loaded.started:
-            await self._repair(loaded)
+            loaded = await self._repair(loaded)
         return loaded
 
     def _remember(self, loaded: Loaded) -> None:
@@ -144,14 +168,33 @@ class GameService:
         while len(self._cache) > self.config.autocomplete_cache_size:
             self._cache.popitem(last=False)
 
-    async def _repair(self, loaded: Loaded) -> None:
-        """Bring the store's derived data (seats, status) in line with the log."""
+    async def _repair(self, loaded: Loaded) -> Loaded:
+        """Bring the store's derived data (seats, status) in line with the log, and commit a
+        step an older release left uncommitted (a stalled game moves on by itself)."""
         if loaded.started and tuple(loaded.seats) != loaded.meta.player_ids:
             loaded.meta = await self.store.set_seats(loaded.meta.id, loaded.seats)
         if loaded.meta.status == ACTIVE and loaded.game is not None and loaded.game.is_over:
             loaded.meta = await self.store.set_status(loaded.meta.id, FINISHED)
         if loaded.meta.status == ACTIVE and loaded.abandoned:
             loaded.meta = await self.store.set_status(loaded.meta.id, ABANDONED)
+        if loaded.meta.status == ACTIVE and self._stalled(loaded):
+            assert loaded.game is not None
+            log.warning("game %d: committing a step left open by an older release", loaded.meta.id)
+            with contextlib.suppress(GameMovedOn):  # another process did it first
+                await self._land(loaded, copy_game(loaded.game), (), user=None)
+            return await self._load(await self.store.get_game(loaded.meta.id))
+        return loaded
+
+    @staticmethod
+    def _stalled(loaded: Loaded) -> bool:
+        """True when the loaded game waits for nobody: its last answers should have been
+        committed, or a skipped seat has a decision nobody answered."""
+        game = loaded.game
+        if game is None or game.is_over or loaded.abandoned:
+            return False
+        if any(loaded.is_skipped(d.player) for d in game.decisions()):
+            return True
+        return bool(loaded.tail_steps) and at_handover(game, loaded.tail_steps)
 
     async def _reload(self, game_id: int) -> Loaded:
         self._cache.pop(game_id, None)
@@ -188,13 +231,20 @@ class GameService:
         else:
             meta = await self.store.active_game(channel_or_game_id)
             if meta is None:
+                meta = await self._just_finished(channel_or_game_id)
+            if meta is None:
                 raise NoGameHere(
-                    "There is no active game in this channel (finished games: ask by game id)."
+                    "There is no game in this channel now (earlier games: ask by game number)."
                 )
         loaded = await self._load(meta)
         if not loaded.started or loaded.committed is None:
             raise NoGameHere(f"Game #{meta.id} has not started yet: there is no board to show.")
         return loaded
+
+    async def _just_finished(self, channel_id: int) -> StoredGame | None:
+        """The channel's most recent game if it finished (shown until a new one starts)."""
+        games = await self.store.list_games(channel_id=channel_id, limit=1)
+        return games[0] if games and games[0].status == FINISHED else None
 
     def _company(self, loaded: Loaded, actor: Actor) -> str:
         """The actor's company, or NotAPlayer."""
@@ -225,9 +275,17 @@ class GameService:
                 users.append(user)
         return tuple(users)
 
-    def _waiting_text(self, loaded: Loaded) -> str:
-        players = loaded.players_deciding()
-        return ", ".join(company_name(p) for p in players) or "nobody"
+    def _waiting_line(self, loaded: Loaded) -> list[str | UserRef]:
+        """Who must decide now: '@bob (Seat 4)', several joined by commas, or 'nobody'."""
+        parts: list[str | UserRef] = []
+        for player in loaded.players_deciding():
+            user = loaded.user_of_player(player)
+            parts.append(", " if parts else "")
+            if user is None:
+                parts.append(company_name(player))
+            else:
+                parts.extend([UserRef(user), f" ({company_name(player)})"])
+        return parts or ["nobody"]
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -278,33 +336,38 @@ class GameService:
                 f"This channel already has a game (#{exc.args[1] if len(exc.args) > 1 else '?'}); "
                 "finish or abandon it first, or use another channel or thread."
             ) from None
-        text = (
+        line = Line.of(
             f"New Barrage game #{meta.id}: {players} players, {setup} setup"
-            f"{expansions_text(expansions)}. "
-            f"<@{actor.user_id}> joined (1/{players}). Join it, then the creator starts it."
+            f"{expansions_text(expansions)}. ",
+            UserRef(actor.user_id),
+            f" joined (1/{players}). Join it, then the creator starts it.",
         )
-        return Outcome(meta.id, meta.version, text, public=True)
+        return Outcome(OutcomeKind.CREATED, meta.id, meta.version, (line,), public=True)
 
     @staticmethod
     def check_new_game(
         *, players: int, setup: str, expansions: Sequence[str] = (), map: str = "base"
     ) -> tuple[str, ...]:
-        """The expansion names to store (known, each once), or LobbyError saying what is wrong.
+        """The expansion names to store (known, each once), or NewGameRefused saying what is
+        wrong and which option to change.
 
         Cheap and without side effects, so a caller can check before it opens a thread. The
-        refusals are the engine's own reasons (an expansion with the wrong setup or map, two
-        expansions that each replace the board).
+        refusals follow the engine's own (an expansion with the wrong setup or map, two
+        expansions that each replace the board), worded without any command's syntax.
         """
         if setup not in SETUPS:
-            raise LobbyError(f"Unknown setup '{setup}'; choose {' or '.join(SETUPS)}.")
+            raise NewGameRefused(
+                f"There is no setup '{setup}': the setups are {' and '.join(SETUPS)}.", "setup"
+            )
         if not 2 <= players <= 4:
-            raise LobbyError(f"A game has 2 to 4 players, not {players}.")
+            raise NewGameRefused(f"A game has 2 to 4 players, not {players}.", "players")
         names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
         known = sorted(EXPANSIONS)
         for name in names:
             if name not in EXPANSIONS:
-                raise LobbyError(
-                    f"Unknown expansion '{name}'; known: {', '.join(known) or 'none'}."
+                raise NewGameRefused(
+                    f"There is no expansion '{name}' (known: {', '.join(known) or 'none'}).",
+                    "expansions",
                 )
         for name in names:
             # Each expansion is asked on its own board (when none was named), so that two
@@ -313,9 +376,12 @@ class GameService:
             probe = GameOptions(
                 players=players, setup=setup, map=own or map_for(names, map), expansions=names
             )
-            reason = EXPANSIONS[name].refuse(probe)
-            if reason is not None:
-                raise LobbyError(f"{reason}.")
+            if EXPANSIONS[name].refuse(probe) is not None:
+                raise _expansion_refusal(name, probe)
+        if map == "five_player" and players != 4:
+            raise NewGameRefused(
+                f"The 4/5-player board is played by 4 players, not {players}.", "map", "base"
+            )
         try:
             check_options(
                 GameOptions(
@@ -361,8 +427,11 @@ class GameService:
                 continue
             await self.store.set_seats(loaded.meta.id, lobby)
             verb = "joined" if kind == "join" else "left"
-            text = f"<@{actor.user_id}> {verb} game #{loaded.meta.id} ({len(lobby)}/{size})."
-            return Outcome(loaded.meta.id, version, text, public=True)
+            line = Line.of(
+                UserRef(actor.user_id), f" {verb} game #{loaded.meta.id} ({len(lobby)}/{size})."
+            )
+            outcome_kind = OutcomeKind.JOINED if kind == "join" else OutcomeKind.LEFT
+            return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
         raise GameMovedOn("The lobby is busy; try again.")
 
     async def start(self, actor: Actor) -> Outcome:
@@ -386,30 +455,34 @@ class GameService:
             started = replace_loaded(loaded, seats)
             started.game = game
             names = expansions_text(loaded.options.get("expansions", ()))
-            text = f"The game begins{names}. Seats: " + ", ".join(
-                f"{i + 1}. <@{u}> ({company_name(started.company_of_seat(i))})"
-                for i, u in enumerate(seats)
+            parts: list[str | UserRef] = [f"The game begins{names}. Seats: "]
+            for i, user in enumerate(seats):
+                parts.extend([", " if i else "", f"{i + 1}. ", UserRef(user)])
+                parts.append(f" ({company_name(started.company_of_seat(i))})")
+            return await self._land(
+                started,
+                game,
+                user=actor.user_id,
+                records=records,
+                reason="start",
+                header=[Line.of(*parts, ".")],
+                kind=OutcomeKind.STARTED,
             )
-            outcome = await self._land(
-                started, game, records, [], None, None, reason="start", header=text
-            )
-            return outcome
 
     async def abandon(self, actor: Actor) -> Outcome:
         """Abandon the channel's game (creator or manager); it keeps its log."""
         loaded = await self._here(actor)
         self._may_manage(loaded, actor, "abandon the game")
-        text = f"Game #{loaded.meta.id} was abandoned by <@{actor.user_id}>."
-        payload = self._payload(
-            loaded, text, reason="abandon", images=(), mention=None, silent=True, button=False
-        )
+        line = Line.of(f"Game #{loaded.meta.id} was abandoned by ", UserRef(actor.user_id), ".")
+        payload = _payload(loaded, [line], reason="abandon", silent=True, button=False)
         version = await self._append(
             loaded, [{"kind": "abandon", "by": actor.user_id}], outbox=[payload]
         )
         await self.store.set_status(loaded.meta.id, ABANDONED)
+        await self.store.clear_reminders(loaded.meta.id)
         self._cache.pop(loaded.meta.id, None)
         self._notify()
-        return Outcome(loaded.meta.id, version, text, committed=True)
+        return Outcome(OutcomeKind.ABANDONED, loaded.meta.id, version, (line,), announced=True)
 
     def _seat_index(self, loaded: Loaded, seat_or_user: int) -> int:
         if 0 <= seat_or_user < len(loaded.seats):
@@ -427,27 +500,37 @@ class GameService:
             self._may_manage(loaded, actor, "replace a player")
             seat = self._seat_index(loaded, seat_or_user)
             if new_user_id in loaded.seats:
-                raise LobbyError(f"<@{new_user_id}> already plays in this game.")
+                raise LobbyError(Line.of(UserRef(new_user_id), " already plays in this game."))
             old = loaded.seats[seat]
             company = loaded.company_of_seat(seat)
-            text = (
-                f"<@{new_user_id}> takes over {company_name(company)} (seat {seat + 1}) "
-                f"from <@{old}>."
+            header = Line.of(
+                UserRef(new_user_id),
+                f" takes over {company_name(company)} (seat {seat + 1}) from ",
+                UserRef(old),
+                ".",
             )
             seats = list(loaded.seats)
             seats[seat] = new_user_id
-            after = replace_loaded(loaded, seats)
-            payload = self._announcement(after, text, "replace")
             record = {"kind": "replace", "seat": seat, "old": old, "new": new_user_id}
-            version = await self._append(loaded, [record], outbox=[payload])
+            assert loaded.game is not None
+            outcome = await self._land(
+                replace_loaded(loaded, seats),
+                copy_game(loaded.game),
+                user=actor.user_id,
+                records=[record],
+                header=[header],
+                kind=OutcomeKind.REPLACED,
+                announce=True,
+            )
             await self.store.set_seats(loaded.meta.id, seats)
-            after = await self._reload(loaded.meta.id)
-            await self._schedule_reminders(after)
-            self._notify()
-            return Outcome(loaded.meta.id, version, text, committed=True)
+            return outcome
 
     async def skip_seat(self, actor: Actor, seat_or_user: int) -> Outcome:
-        """Mark a vanished seat as skipped: from now on it passes every turn automatically."""
+        """Mark a vanished seat as skipped: from now on it passes every turn automatically.
+
+        Its turn in progress is dropped; whatever it must decide now is answered at once, in
+        the same commit (see bot/service/turns.py).
+        """
         async with self._locks[actor.channel_id]:
             loaded = await self._playing(actor)
             self._may_manage(loaded, actor, "skip a player")
@@ -455,17 +538,30 @@ class GameService:
             if seat in loaded.skipped:
                 raise ServiceError(f"Seat {seat + 1} is already skipped.")
             company = loaded.company_of_seat(seat)
-            text = f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
-            payload = self._announcement(loaded, text, "skip")
-            version = await self._append(loaded, [{"kind": "skip", "seat": seat}], outbox=[payload])
-            after = await self._reload(loaded.meta.id)
-            if after.tail and after.seat_of_player(after.tail[0].get("player")) == seat:
-                # A skipped player's half-played turn is dropped before passing for it.
-                await self._append(after, [{"kind": "revert", "to": after.commit_version}])
-                after = await self._reload(loaded.meta.id)
-            await self._auto_skipped(after)
-            self._notify()
-            return Outcome(loaded.meta.id, version, text, committed=True)
+            header = Line.of(
+                f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
+            )
+            records: list[dict[str, Any]] = [{"kind": "skip", "seat": seat}]
+            assert loaded.game is not None and loaded.committed is not None
+            game = copy_game(loaded.game)
+            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
+            if seat in tail_seats:
+                # A skipped player's half-played step is dropped before answering for it.
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                game = Game(copy.deepcopy(loaded.committed))
+            after = replace_loaded(loaded, loaded.seats)
+            after.skipped.add(seat)
+            return await self._land(
+                after,
+                game,
+                user=actor.user_id,
+                records=records,
+                # Someone else's step in progress stays open; otherwise the skip commits.
+                reason=None if loaded.tail_steps and seat not in tail_seats else "skip",
+                header=[header],
+                kind=OutcomeKind.SKIPPED,
+                announce=True,
+            )
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:
         """Rewind to the start of an earlier committed turn (manager only; announced)."""
@@ -487,9 +583,15 @@ class GameService:
                 raise ServiceError(f"There is no saved state at version {to_version}.")
             game = Game(_state_from_json(snap.state))
             records = [{"kind": "revert", "to": to_version}]
-            text = f"<@{actor.user_id}> rewound the game to version {to_version}."
+            header = Line.of(UserRef(actor.user_id), f" rewound the game to version {to_version}.")
             return await self._land(
-                loaded, game, records, [], actor.user_id, None, reason="rewind", header=text
+                loaded,
+                game,
+                user=actor.user_id,
+                records=records,
+                reason="rewind",
+                header=[header],
+                kind=OutcomeKind.REWOUND,
             )
 
     async def rewind_points(self, actor: Actor, limit: int = 25) -> list[tuple[int, int, str]]:
@@ -534,12 +636,15 @@ class GameService:
             assert loaded.game is not None
             if loaded.game.decision(company) is None:
                 raise NotYourTurn(
-                    f"It is not your decision now: waiting for {self._waiting_text(loaded)}."
+                    Line.of(
+                        "It is not your decision now: waiting for ",
+                        *self._waiting_line(loaded),
+                        ".",
+                    )
                 )
             settings = await self.store.get_user_settings(actor.user_id)
             trial = copy_game(loaded.game)
-            records: list[dict[str, Any]] = []
-            events: list[Event] = []
+            steps: list[Step] = []
             for i, text in enumerate(notations):
                 done = " Nothing was played." if i else ""
                 if trial.decision(company) is None:
@@ -549,16 +654,18 @@ class GameService:
                         text,
                     )
                 try:
-                    option = trial.parse(text, company)
-                    events.extend(trial.apply(option, company))
+                    steps.append(apply_answer(trial, text, company, actor.user_id))
                 except RuleError as exc:
                     raise InvalidMove(f"'{text}' was refused: {exc}.{done}", text) from None
-                records.append(_decision(option.notation, company, actor.user_id))
             following = trial.decision(company)
-            if settings.skip_confirm and following is not None and following.kind == "confirm":
-                events.extend(trial.apply("confirm", company))
-                records.append(_decision("confirm", company, actor.user_id))
-            return await self._land(loaded, trial, records, events, actor.user_id, company)
+            if (
+                settings.skip_confirm
+                and following is not None
+                and following.kind == "confirm"
+                and not steps[-1].fresh_turn
+            ):
+                steps.append(apply_answer(trial, "confirm", company, actor.user_id))
+            return await self._land(loaded, trial, steps, user=actor.user_id)
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
@@ -582,16 +689,23 @@ class GameService:
                 raise ServiceError("There is nothing to restart: your turn has not begun.")
             if any(r.get("player") != company for r in loaded.tail):
                 raise ServiceError(
-                    "Only the player whose turn is in progress can restart it "
-                    f"(it is {self._waiting_text(loaded)}'s)."
+                    Line.of(
+                        "Only the player whose turn is in progress can restart it (",
+                        *self._waiting_line(loaded),
+                        ").",
+                    )
                 )
             version = await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
             after = await self._reload(loaded.meta.id)
             panel = self._panel(after, actor.user_id)
-            return Outcome(after.meta.id, version, "Your turn was restarted.", decision=panel)
+            line = Line.of("Your turn was restarted.")
+            return Outcome(OutcomeKind.RESTARTED, after.meta.id, version, (line,), decision=panel)
 
     async def undo(self, actor: Actor) -> Outcome:
-        """Undo the actor's last committed turn, if nobody acted since and nothing was revealed."""
+        """Undo the actor's last committed turn, if nobody acted since and nothing was revealed.
+
+        A forced turn confirmed on someone's behalf in that commit is undone with it.
+        """
         async with self._locks[actor.channel_id]:
             loaded = await self._playing(actor)
             company = self._company(loaded, actor)
@@ -619,59 +733,88 @@ class GameService:
                 raise ServiceError("That turn cannot be undone: its starting state was not saved.")
             game = Game(_state_from_json(snap.state))
             records = [{"kind": "revert", "to": previous}]
-            text = f"{company_name(company)} (<@{actor.user_id}>) took back their last turn."
+            header = Line.of(
+                f"{company_name(company)} (", UserRef(actor.user_id), ") took back their last turn."
+            )
             return await self._land(
-                loaded, game, records, [], actor.user_id, company, reason="undo", header=text
+                loaded,
+                game,
+                user=actor.user_id,
+                records=records,
+                reason="undo",
+                header=[header],
+                kind=OutcomeKind.UNDONE,
             )
 
     async def _land(
         self,
         loaded: Loaded,
         game: Game,
-        records: list[dict[str, Any]],
-        events: list[Event],
-        user: int | None,
-        company: str | None,
+        steps: Sequence[Step] = (),
         *,
+        user: int | None,
+        records: Sequence[dict[str, Any]] = (),
         reason: str | None = None,
-        header: str | None = None,
+        header: Sequence[Line] = (),
+        kind: OutcomeKind | None = None,
+        announce: bool = False,
     ) -> Outcome:
-        """Append the records (and a commit when the game reached a boundary)."""
-        commit = reason is not None or _at_boundary(game)
-        turn_events = [*loaded.tail_events, *events] if reason is None else list(events)
-        new = replace_loaded(loaded, loaded.seats)
-        new.game = game
+        """Append `records` (a start, a revert, a skip...) and the answers in `steps`, and
+        commit when they complete a step (bot/service/turns.py).
+
+        `game` is the state after them. The service first answers for skipped seats and
+        confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
+        announcement (`header`, what happened, who acts next) and the reminders. `announce`
+        writes the announcement even when nothing is committed (a seat replaced mid-turn).
+        """
+        on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
+        new_steps = [*steps, *on_behalf]
+        # A start or a revert begins afresh; otherwise these answers continue the open step.
+        fresh_chain = any(r.get("kind") in ("start", "revert") for r in records)
+        step_so_far = [*(() if fresh_chain else loaded.tail_steps), *new_steps]
+        commit = reason is not None or at_handover(game, step_so_far)
+        all_records = [*records, *(dict(s.record) for s in new_steps)]
+        after = replace_loaded(loaded, loaded.seats)
+        after.game = game
         if commit:
-            if reason is None:
-                reason = _commit_reason(game, turn_events)
-            revealed = any(e.kind == "turn_end" and e.data.get("revealed") for e in turn_events)
-            round_changed = loaded.committed is not None and (
-                game.state.round != loaded.committed.round
+            reason = reason or commit_reason(game, step_so_far)
+            round_before = loaded.committed.round if loaded.committed is not None else None
+            undoable = reason == "turn" and not revealed_or_new_round(
+                step_so_far, round_before, game
             )
-            undoable = reason == "turn" and not revealed and not round_changed
-            records.append(
+            all_records.append(
                 {
                     "kind": "commit",
-                    "reason": reason,
-                    "player": company,
+                    "reason": "end" if game.is_over else reason,
+                    "player": after.company_of_user(user) if user is not None else None,
                     "user": user,
                     "undoable": undoable,
                 }
             )
-            new.committed = copy.deepcopy(game.state)
-            new.commit_version = loaded.version + len(records)
-            text = header or _turn_header(company, user)
-            lines = event_lines(turn_events)[-self.config.announce_lines :]
-            body = "\n".join([text, *lines]) if lines else text
-            payload = await self._announcement_checked(new, body, reason)
-            state_json = game.state.to_json()
+            after.committed = copy.deepcopy(game.state)
+            after.commit_version = loaded.version + len(all_records)
+            after.tail_steps = []
+        if not all_records:
+            return self._outcome(loaded, kind, header, user, announced=False)
+        payload = None
+        if commit or announce:
+            happened = story(
+                step_so_far if commit else (),
+                after.user_of_player,
+                round_no=loaded.committed.round if loaded.committed is not None else 1,
+                limit=self.config.announce_lines,
+                name_people=not game.is_over,
+            )
+            payload = await self._turn_payload(
+                after, [*header, *happened], "end" if game.is_over else (reason or "turn")
+            )
         try:
             version = await self.store.append(
                 loaded.meta.id,
                 loaded.version,
-                records,
-                snapshot=state_json if commit else None,
-                outbox=[payload] if commit else (),
+                all_records,
+                snapshot=game.state.to_json() if commit else None,
+                outbox=[payload] if payload is not None else (),
             )
         except StaleVersionError:
             fresh = await self._reload(loaded.meta.id)
@@ -680,65 +823,51 @@ class GameService:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
-        if reason in ("undo", "rewind", "start"):
-            new = await self._reload(loaded.meta.id)
-            if reason == "start":
-                await self.store.set_seats(new.meta.id, new.seats)
+        if fresh_chain or any(r.get("kind") == "replace" for r in records):
+            after = await self._reload(loaded.meta.id)
         else:
             base = loaded.version
-            new.version = version
-            new.meta = replace(loaded.meta, version=version)
-            new.chain = [*loaded.chain, *((base + i + 1, r) for i, r in enumerate(records))]
+            after.version = version
+            after.meta = replace(loaded.meta, version=version)
+            after.chain = [*loaded.chain, *((base + i + 1, r) for i, r in enumerate(all_records))]
             if commit:
-                new.commits = [*loaded.commits, (version, records[-1])]
-                new.tail, new.tail_events = [], []
+                after.commits = [*loaded.commits, (version, all_records[-1])]
             else:
-                new.tail = [*loaded.tail, *records]
-                new.tail_events = turn_events
-            self._remember(new)
-        if commit:
-            if game.is_over:
-                new.meta = await self.store.set_status(new.meta.id, FINISHED)
-            else:
-                await self._schedule_reminders(new)
-                new = await self._auto_skipped(new)
+                after.tail_steps = [*loaded.tail_steps, *new_steps]
+            self._remember(after)
+        if game.is_over and commit:
+            after.meta = await self.store.set_status(after.meta.id, FINISHED)
+        elif commit or announce:
+            await self._schedule_reminders(after)
+        if payload is not None:
             self._notify()
-        panel = self._panel(new, user) if user is not None else None
-        if commit:
-            text = "Game over: final scores are posted." if game.is_over else "Turn committed."
-            if reason in ("start", "undo", "rewind", "import"):
-                text = header or text
-        else:
-            text = "Noted; finish your turn."
-        return Outcome(new.meta.id, new.version, text, decision=panel, committed=commit)
+        return self._outcome(after, kind, header, user, announced=payload is not None)
 
-    async def _auto_skipped(self, loaded: Loaded) -> Loaded:
-        """Answer for skipped seats until someone else must decide."""
-        for _ in range(2000):
-            if loaded.game is None or loaded.game.is_over:
-                return loaded
-            skipped = [
-                d
-                for d in loaded.game.decisions()
-                if loaded.seat_of_player(d.player) in loaded.skipped
-            ]
-            if not skipped:
-                return loaded
-            decision = skipped[0]
-            notation = next(
-                (n for n in _SKIP_PREFERENCE if decision.find(n) is not None),
-                decision.options[0].notation,
-            )
-            if decision.kind == "bank":
-                # All its engineers at once: a vanished seat should not take a turn per engineer.
-                notation = decision.options[-1].notation
-            trial = copy_game(loaded.game)
-            events = trial.apply(notation, decision.player)
-            record = _decision(notation, decision.player, None)
-            record["auto"] = "skipped seat"
-            await self._land(loaded, trial, [record], events, None, decision.player)
-            loaded = await self._load(await self.store.get_game(loaded.meta.id))
-        raise RuntimeError("skipped seats did not reach another player's decision")
+    def _outcome(
+        self,
+        after: Loaded,
+        kind: OutcomeKind | None,
+        header: Sequence[Line],
+        user: int | None,
+        *,
+        announced: bool,
+    ) -> Outcome:
+        """The actor's outcome of a landing: its kind (from the game when not given)."""
+        over = after.game is not None and after.game.is_over
+        if kind is None:
+            if over and announced:
+                kind = OutcomeKind.GAME_OVER
+            else:
+                kind = OutcomeKind.COMMITTED if announced else OutcomeKind.NOTED
+        panel = self._panel(after, user) if user is not None else None
+        return Outcome(
+            kind,
+            after.meta.id,
+            after.version,
+            tuple(header),
+            announced=announced,
+            decision=panel,
+        )
 
     async def _append(
         self, loaded: Loaded, records: list[dict[str, Any]], *, outbox: Sequence[Any] = ()
@@ -754,67 +883,48 @@ class GameService:
 
     # -- announcements and reminders -----------------------------------------------------
 
-    def _payload(
-        self,
-        loaded: Loaded,
-        text: str,
-        *,
-        reason: str,
-        images: Sequence[ImageRequest],
-        mention: int | None,
-        silent: bool,
-        button: bool,
-    ) -> dict[str, Any]:
-        return {
-            "text": text,
-            "images": [i.to_json() for i in images],
-            "mention_user_id": mention,
-            "silent": silent,
-            "play_button": button,
-            "reason": reason,
-            "guild_id": loaded.meta.guild_id,
-        }
-
-    def _announcement(self, loaded: Loaded, text: str, reason: str) -> dict[str, Any]:
-        """An announcement of the committed state (no quiet-hours check)."""
-        waiting = self._waiting_users(loaded)
-        over = loaded.game is not None and loaded.game.is_over
-        images = (ImageRequest(loaded.meta.id, loaded.commit_version, "map"),)
-        return self._payload(
-            loaded,
-            text,
+    async def _turn_payload(self, after: Loaded, lines: list[Line], reason: str) -> dict[str, Any]:
+        """The announcement of a committed state: what happened, then who acts next (pinged),
+        or, once the game is over, the result (everyone pinged) and the score sheet."""
+        game = after.game
+        assert game is not None
+        board = ImageRequest(after.meta.id, after.commit_version, "map")
+        if game.is_over:
+            lines = [*lines, *final_lines(game.state, after.user_of_player)]
+            waiting: tuple[int, ...] = ()
+            pinged = tuple(dict.fromkeys(after.seats))
+            sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
+            images: tuple[ImageRequest, ...] = (sheet, board)
+        else:
+            lines = [*lines, *next_lines(game, after.user_of_player)]
+            waiting = pinged = self._waiting_users(after)
+            images = (board,)
+        mentions, silent = await self._pings(pinged)
+        return _payload(
+            after,
+            lines,
             reason=reason,
             images=images,
-            mention=None if over or not waiting else waiting[0],
-            silent=False,
-            button=not over,
+            mentions=mentions,
+            waiting=waiting,
+            silent=silent,
+            button=not game.is_over,
         )
 
-    async def _announcement_checked(self, loaded: Loaded, text: str, reason: str) -> dict[str, Any]:
-        """An announcement whose mention respects the next player's quiet hours."""
-        assert loaded.game is not None
-        if loaded.game.is_over:
-            text = f"{text}\n\nThe game is over.\n{self._final_text(loaded)}"
-            reason = "end"
-        else:
-            text = f"{text}\n\nNext: {self._waiting_text(loaded)}."
-        payload = self._announcement(loaded, text, reason)
-        mention = payload["mention_user_id"]
-        if mention is not None:
-            settings = await self.store.get_user_settings(mention)
-            payload["silent"] = quiet.in_quiet_hours(settings, self.clock())
-        return payload
+    async def _pings(self, users: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+        """Who to ping among `users`, and whether the message goes out silently.
 
-    def _final_text(self, loaded: Loaded) -> str:
-        assert loaded.game is not None
-        ranking = loaded.game.state.result.get("ranking", [])
-        lines = []
-        for entry in ranking:
-            user = loaded.user_of_player(entry["company"])
-            lines.append(
-                f"{entry['place']}. {company_name(entry['company'])} (<@{user}>): {entry['vp']} VP"
-            )
-        return "\n".join(lines)
+        Users in their quiet hours are not pinged now (their reminder pings them when quiet
+        hours end) unless all are: then all are mentioned and the message is silent.
+        """
+        now = self.clock()
+        awake = []
+        for user in users:
+            if not quiet.in_quiet_hours(await self.store.get_user_settings(user), now):
+                awake.append(user)
+        if awake or not users:
+            return tuple(awake), False
+        return tuple(users), True
 
     async def _schedule_reminders(self, loaded: Loaded) -> None:
         """After a commit: one reminder for each player who must decide now."""
@@ -891,7 +1001,9 @@ class GameService:
                 loaded.version,
                 user_id,
                 company,
-                f"Waiting for {self._waiting_text(loaded)}.",
+                "Waiting for "
+                + (", ".join(company_name(p) for p in loaded.players_deciding()) or "nobody")
+                + ".",
                 "wait",
                 (),
                 done=done,
@@ -963,6 +1075,8 @@ class GameService:
     async def _render(
         self, game_id: int, version: int, state: Any, view: str, company: str | None
     ) -> bytes:
+        if view == SCORE_SHEET:
+            return await self._score_sheet(game_id, version)
         if view not in VIEWS:
             raise ServiceError(f"Unknown view '{view}'; choose one of {', '.join(VIEWS)}.")
         if company is not None and company not in state.companies:
@@ -972,8 +1086,21 @@ class GameService:
         # The committed states handed here are never changed again: no copy for the worker.
         return await self.renderer_pool.render(key, state, view, company)
 
+    async def _score_sheet(self, game_id: int, version: int) -> bytes:
+        """The score sheet of a game's committed state at `version` (its final one)."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.committed is None or loaded.commit_version != version:
+            raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
+        history = await self._history_of(loaded)
+        sheet = ScoreSheet(loaded.committed, history.vp_events)
+        return await self.renderer_pool.render(
+            (game_id, version, SCORE_SHEET, None), sheet, SCORE_SHEET, None
+        )
+
     async def render_request(self, request: ImageRequest) -> bytes:
         """Render an image request of a committed version (for the OutboxSender)."""
+        if request.view == SCORE_SHEET:
+            return await self._score_sheet(request.game_id, request.version)
         cached = self._cache.get(request.game_id)
         if cached is not None and cached.commit_version == request.version and cached.committed:
             state = cached.committed
@@ -985,6 +1112,8 @@ class GameService:
         png = await self._render(
             request.game_id, request.version, state, request.view, request.company
         )
+        if request.view == SCORE_SHEET:
+            return png
         # Players and spectators look at the board after an announcement: its other views
         # are rendered in the background, after this one, so they are usually cached by then.
         for view in WARM_VIEWS:
@@ -1002,17 +1131,22 @@ class GameService:
         if company is not None and company not in state.companies:
             names = ", ".join(state.companies)
             raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        if not state.companies:
+            lines = draft_lines(state, loaded.seats.__getitem__)
+            return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 
-    async def _history_of(self, loaded: Loaded) -> tuple[list[str], dict[str, Any]]:
-        """Log lines and VP by source of the committed game (a replay, cached by version)."""
+    async def _history_of(self, loaded: Loaded) -> _History:
+        """Log lines, VP by source and VP events of the committed game (a replay, cached by
+        version)."""
         key = (loaded.meta.id, loaded.commit_version)
         hit = self._history.get(key)
         if hit is not None:
             return hit
         game = new_game(engine_options(loaded.meta, len(loaded.seats)))
         lines: list[str] = []
+        vp_events: list[Event] = []
         vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, rec in loaded.chain:
             if seq > loaded.commit_version:
@@ -1028,7 +1162,8 @@ class GameService:
             for e in events:
                 if e.kind == "vp" and e.company:
                     vp[e.company][source_group(e.source)] += e.amount
-        result = (lines, {c: dict(v) for c, v in vp.items()})
+                    vp_events.append(e)
+        result = _History(lines, {c: dict(v) for c, v in vp.items()}, tuple(vp_events))
         self._history[key] = result
         while len(self._history) > 32:
             self._history.popitem(last=False)
@@ -1039,7 +1174,7 @@ class GameService:
     ) -> list[str]:
         """The last `n` lines of the game's log as text (committed turns only)."""
         loaded = await self._target(channel_or_game_id, by_game_id)
-        lines, _ = await self._history_of(loaded)
+        lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
     async def score(self, channel_or_game_id: int, *, by_game_id: bool = False) -> ScoreView:
@@ -1047,7 +1182,7 @@ class GameService:
         loaded = await self._target(channel_or_game_id, by_game_id)
         state = loaded.committed
         assert state is not None
-        _, vp = await self._history_of(loaded)
+        vp = (await self._history_of(loaded)).vp
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
@@ -1060,8 +1195,9 @@ class GameService:
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
+        draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))
         return ScoreView(
-            loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows)
+            loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
         )
 
     async def my_games(self, guild_id: int, user_id: int) -> list[GameSummary]:
@@ -1190,16 +1326,26 @@ class GameService:
         except ChannelBusyError:
             raise LobbyError("This channel already has an active game; abandon it first.") from None
         loaded = await self._reload(meta.id)
-        text = f"Game imported as #{meta.id} ({len(entries)} log records replayed)."
+        header = Line.of(f"Game imported as #{meta.id} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
             # A commit of the imported state: its snapshot, announcement and reminders.
-            game = copy_game(loaded.game)
+            records = []
             if loaded.tail:
-                await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
-                loaded = await self._reload(meta.id)
-                game = copy_game(loaded.game)  # type: ignore[arg-type]
-            return await self._land(loaded, game, [], [], None, None, reason="import", header=text)
-        return Outcome(meta.id, meta.version, text, public=True)
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                assert loaded.committed is not None
+                game = Game(copy.deepcopy(loaded.committed))
+            else:
+                game = copy_game(loaded.game)
+            return await self._land(
+                loaded,
+                game,
+                user=None,
+                records=records,
+                reason="import",
+                header=[header],
+                kind=OutcomeKind.IMPORTED,
+            )
+        return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
 
 
 def expansions_text(names: Sequence[str]) -> str:
@@ -1207,6 +1353,45 @@ def expansions_text(names: Sequence[str]) -> str:
     if not names:
         return ""
     return " with " + " and ".join(EXPANSION_NAMES.get(n, n) for n in names)
+
+
+#: The boards as players call them.
+BOARD_NAMES = {
+    "base": "standard",
+    "five_player": "4/5-player",
+    "colorado": "Colorado",
+    "nile": "Nile",
+}
+
+
+def _expansion_refusal(name: str, probe: GameOptions) -> NewGameRefused:
+    """Why an expansion refuses these options, and the one option to change for it."""
+    refuse = EXPANSIONS[name].refuse
+    title = EXPANSION_NAMES.get(name, name)
+    if probe.setup != "full" and refuse(replace(probe, setup="full")) is None:
+        return NewGameRefused(
+            f"{title} is played with the full setup only, not the introductory one.",
+            "setup",
+            "full",
+        )
+    own = expansion_map(name)
+    if own and probe.map != own and refuse(replace(probe, map=own)) is None:
+        board = BOARD_NAMES.get(probe.map, probe.map)
+        return NewGameRefused(
+            f"{title} brings its own board; it cannot be played on the {board} board.",
+            "map",
+            "base",
+        )
+    others = [n for n in probe.expansions if n != name]
+    for other in others:
+        rest = tuple(n for n in probe.expansions if n != other)
+        if refuse(replace(probe, expansions=rest)) is None:
+            return NewGameRefused(
+                f"{title} and {EXPANSION_NAMES.get(other, other)} cannot be played together: "
+                "each brings its own board.",
+                "expansions",
+            )
+    return NewGameRefused(f"{title} cannot be played with these options.", "expansions")
 
 
 def expansion_map(name: str) -> str | None:
@@ -1248,38 +1433,44 @@ def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
         skipped=set(loaded.skipped),
         chain=list(loaded.chain),
         commits=list(loaded.commits),
-        tail=list(loaded.tail),
-        tail_events=list(loaded.tail_events),
+        tail_steps=list(loaded.tail_steps),
     )
-
-
-def _decision(notation: str, player: str, user: int | None) -> dict[str, Any]:
-    return {"kind": "decision", "notation": notation, "player": player, "user": user}
-
-
-def _at_boundary(game: Game) -> bool:
-    """A commit point: no turn in progress and no simultaneous choices half answered."""
-    if game.is_over:
-        return True
-    if game.turn_in_progress:
-        return False
-    return not any(d.simultaneous for d in game.decisions())
-
-
-def _commit_reason(game: Game, events: Sequence[Event]) -> str:
-    if game.is_over:
-        return "end"
-    if any(e.kind == "turn_end" for e in events):
-        return "turn"
-    return "choice"
-
-
-def _turn_header(company: str | None, user: int | None) -> str:
-    who = company_name(company)
-    return f"{who} (<@{user}>) played:" if user is not None else f"{who} played:"
 
 
 def _state_from_json(data: Any) -> Any:
     from bot.rules import GameState
 
     return GameState.from_json(data)
+
+
+@dataclass(frozen=True, slots=True)
+class _History:
+    """A committed game's log lines, VP by company and source group, and its VP events."""
+
+    lines: list[str]
+    vp: dict[str, dict[str, int]]
+    vp_events: tuple[Event, ...]
+
+
+def _payload(
+    loaded: Loaded,
+    lines: Sequence[Line],
+    *,
+    reason: str,
+    images: Sequence[ImageRequest] = (),
+    mentions: Sequence[int] = (),
+    waiting: Sequence[int] = (),
+    silent: bool = False,
+    button: bool = True,
+) -> dict[str, Any]:
+    """An outbox payload (see OutboxSender: it becomes an `Announcement`)."""
+    return {
+        "lines": [line.to_json() for line in lines],
+        "images": [i.to_json() for i in images],
+        "mentions": list(mentions),
+        "waiting_for": list(waiting),
+        "silent": silent,
+        "play_button": button,
+        "reason": reason,
+        "guild_id": loaded.meta.guild_id,
+    }
