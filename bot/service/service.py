@@ -521,6 +521,7 @@ class GameService:
                 header=[header],
                 kind=OutcomeKind.REPLACED,
                 announce=True,
+                told=self._waiting_users(loaded),
             )
             await self.store.set_seats(loaded.meta.id, seats)
             return outcome
@@ -561,6 +562,7 @@ class GameService:
                 header=[header],
                 kind=OutcomeKind.SKIPPED,
                 announce=True,
+                told=self._waiting_users(loaded),
             )
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:
@@ -758,6 +760,7 @@ class GameService:
         header: Sequence[Line] = (),
         kind: OutcomeKind | None = None,
         announce: bool = False,
+        told: Sequence[int] = (),
     ) -> Outcome:
         """Append `records` (a start, a revert, a skip...) and the answers in `steps`, and
         commit when they complete a step (bot/service/turns.py).
@@ -765,7 +768,9 @@ class GameService:
         `game` is the state after them. The service first answers for skipped seats and
         confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
         announcement (`header`, what happened, who acts next) and the reminders. `announce`
-        writes the announcement even when nothing is committed (a seat replaced mid-turn).
+        writes the announcement even when nothing is committed (a seat replaced mid-turn);
+        `told` are users already pinged for the decision they still face (a moderator's
+        command is no reason to ping them again).
         """
         on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
         new_steps = [*steps, *on_behalf]
@@ -806,7 +811,10 @@ class GameService:
                 name_people=not game.is_over,
             )
             payload = await self._turn_payload(
-                after, [*header, *happened], "end" if game.is_over else (reason or "turn")
+                after,
+                [*header, *happened],
+                "end" if game.is_over else (reason or "turn"),
+                told=told,
             )
         try:
             version = await self.store.append(
@@ -883,9 +891,12 @@ class GameService:
 
     # -- announcements and reminders -----------------------------------------------------
 
-    async def _turn_payload(self, after: Loaded, lines: list[Line], reason: str) -> dict[str, Any]:
-        """The announcement of a committed state: what happened, then who acts next (pinged),
-        or, once the game is over, the result (everyone pinged) and the score sheet."""
+    async def _turn_payload(
+        self, after: Loaded, lines: list[Line], reason: str, *, told: Sequence[int] = ()
+    ) -> dict[str, Any]:
+        """The announcement of a committed state: what happened, then who acts next (pinged,
+        unless already `told`), or, once the game is over, the result (everyone pinged) and
+        the score sheet."""
         game = after.game
         assert game is not None
         board = ImageRequest(after.meta.id, after.commit_version, "map")
@@ -897,7 +908,8 @@ class GameService:
             images: tuple[ImageRequest, ...] = (sheet, board)
         else:
             lines = [*lines, *next_lines(game, after.user_of_player)]
-            waiting = pinged = self._waiting_users(after)
+            waiting = self._waiting_users(after)
+            pinged = tuple(user for user in waiting if user not in told)
             images = (board,)
         mentions, silent = await self._pings(pinged)
         return _payload(
