@@ -211,6 +211,7 @@ class Store(Protocol):
         user_id: int | None = None,
         status: str | None = None,
         limit: int = 100,
+        channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter (user: currently seated), newest first."""
         ...

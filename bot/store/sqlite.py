@@ -285,12 +285,16 @@ class SqliteStore:
         user_id: int | None = None,
         status: str | None = None,
         limit: int = 100,
+        channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter, newest first (see Store.list_games)."""
         where, params = [], []
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
         if status is not None:
             where.append("status = ?")
             params.append(status)
