@@ -147,7 +147,7 @@ async def test_a_typed_answer_makes_the_open_panel_move_on(
     fake = fake_discord
     players = [fake.alice, fake.bob]
     async with barrage_bot(fake, tmp_path / "games.sqlite3", FakeClock()) as bot:
-        game_id, turn = await start_game(fake, players, seed=8)
+        game_id, _ = await start_game(fake, players, seed=8)
         driver = Driver(fake, bot, players, seed=8)
         found = await driver.deciding_user()
         assert found is not None
