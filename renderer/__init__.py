@@ -4,12 +4,20 @@ render(state, *, view="map"|"shared"|"company"|"full", company=None, theme="ligh
        highlight=()) -> bytes
 render_score_sheet(state, events, *, theme="light") -> bytes
 describe(state) -> str
+use_text_layout("basic")   Pillow's basic text layout for every picture (process-wide)
 """
 
 from __future__ import annotations
 
 from renderer.describe import describe
-from renderer.render import render, render_image, render_score_sheet
+from renderer.render import render, render_image, render_score_sheet, use_text_layout
 from renderer.words import highlight_ids
 
-__all__ = ["describe", "highlight_ids", "render", "render_image", "render_score_sheet"]
+__all__ = [
+    "describe",
+    "highlight_ids",
+    "render",
+    "render_image",
+    "render_score_sheet",
+    "use_text_layout",
+]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -14,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
+from renderer import fonts
 from renderer.background import map_background
 from renderer.company_view import board_height as company_height
 from renderer.company_view import (
@@ -153,6 +155,27 @@ _VIEWS = _ImageCache(32 * 1024 * 1024)
 def clear_caches() -> None:
     """Forget every finished view (static backgrounds and text stay cached); for benchmarks."""
     _VIEWS.clear()
+
+
+def use_text_layout(layout: fonts.TextLayout) -> None:
+    """Draw text with ``layout`` from now on ("basic": Pillow's own, whatever the host has).
+
+    Process-wide, for start-up and tests (the golden games): it forgets every cached picture,
+    background and text mask of the renderer, so call it while no other thread renders.
+    """
+    fonts.set_text_layout(layout)
+    _VIEWS.clear()
+    # Every lru_cache of the renderer may hold pixels or measures made with the old layout.
+    for name, module in list(sys.modules.items()):
+        if _in_renderer(name):
+            for value in vars(module).values():
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear) and _in_renderer(getattr(value, "__module__", None) or ""):
+                    clear()
+
+
+def _in_renderer(module_name: str) -> bool:
+    return module_name == "renderer" or module_name.startswith("renderer.")
 
 
 def _view(

@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import logging
 
+import aiohttp
 import discord
 
+from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
-from bot.commands.replies import say
-from bot.service import Announcement, ReminderNotice
+from bot.commands.replies import mention, say
+from bot.service import Announcement, DeliveryFailed, DestinationGone, ReminderNotice
+from bot.service.types import named_users
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +58,8 @@ class DiscordAnnouncer:
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
-        pinged = [discord.Object(user) for user in announcement.mentions]
-        allowed = discord.AllowedMentions(
-            users=pinged or False,
-            roles=False,
-            everyone=False,
-            replied_user=False,
-        )
         kwargs = {
-            "allowed_mentions": allowed,
+            "allowed_mentions": pinging(announcement.mentions),
             "silent": announcement.silent,
             # Exactly once across a crash between this post and mark_sent: discord.py 2.7.1
             # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
@@ -117,15 +113,19 @@ class DiscordAnnouncer:
     async def remind(self, notice: ReminderNotice) -> None:
         """Ping the player in the game's channel, and by DM when they asked for it."""
         channel = self._channel(notice.channel_id)
-        text = notice.text
-        if f"<@{notice.user_id}>" not in text:
-            text = f"<@{notice.user_id}> {text}"
-        allowed = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+        text = say(notice.lines)
+        if notice.user_id not in named_users(notice.lines):
+            text = f"{mention(notice.user_id)} {text}"
         try:
-            await channel.send(text[:2000], allowed_mentions=allowed)
+            await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]))
+        except discord.NotFound:
+            # Unknown Channel: the channel or thread was deleted; nothing will ever arrive.
+            raise DestinationGone(f"channel {notice.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             # Logged as a warning by _missing; a reminder is not worth an error report.
             self._missing(notice.channel_id, exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            raise DeliveryFailed(f"Discord did not take the reminder: {exc}") from None
         if notice.dm:
             await self._dm(notice)
 
@@ -136,7 +136,9 @@ class DiscordAnnouncer:
                 notice.user_id
             )
             await user.send(
-                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}"
+                f"{say(notice.lines)}\n"
+                f"https://discord.com/channels/{notice.guild_id}/{notice.channel_id}",
+                allowed_mentions=NOBODY,  # the DM itself notifies
             )
         except discord.HTTPException as exc:
             log.info("no DM reminder for user %d: %s", notice.user_id, exc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,13 @@ from discord import app_commands
 from bot.commands.announce import DiscordAnnouncer
 from bot.commands.group import barrage
 from bot.commands.lobby import LobbyButton
+from bot.commands.mentions import NOBODY
 from bot.commands.panel import OptionButton, OptionSelect, PageButton, PlayButton, RestartButton
 from bot.commands.replies import reply_error
 from bot.commands.sync import SyncState, sync_commands
 from bot.commands.viewing import PostButton
 from bot.service import GameService, OutboxSender
+from bot.service.outbox import process_owner
 from bot.service.reminders import ReminderRunner
 from bot.store import Clock
 
@@ -44,6 +47,15 @@ def intents() -> discord.Intents:
     return chosen
 
 
+def default_instance(options: dict[str, Any]) -> str:
+    """The host name, plus the gateway shards when the client serves a fixed set of them."""
+    host = socket.gethostname() or "localhost"
+    shards = options.get("shard_ids") or (
+        [options["shard_id"]] if options.get("shard_id") is not None else None
+    )
+    return f"{host}/shards={','.join(map(str, sorted(shards)))}" if shards else host
+
+
 class BarrageTree(app_commands.CommandTree["BarrageBot"]):
     """The command tree, with one error handler for every slash command."""
 
@@ -67,10 +79,18 @@ class BarrageBot(discord.Client):
         sync_state: Path | None = None,
         outbox_interval_s: float = 5.0,
         reminder_interval_s: float = 60.0,
+        claim_instance: str | None = None,
         **options: Any,
     ) -> None:
-        """Build the client; nothing connects until `start`."""
+        """Build the client; nothing connects until `start`.
+
+        `claim_instance` names this deployment slot for the outbox's claims (default: the
+        host and the shards it serves); a restart of the same slot posts at once what its
+        crashed predecessor had claimed.
+        """
         options.setdefault("intents", intents())
+        # A safety net: every send and edit names whom it pings (bot/commands/mentions.py).
+        options.setdefault("allowed_mentions", NOBODY)
         super().__init__(**options)
         self.service = service
         self.clock = clock
@@ -79,7 +99,10 @@ class BarrageBot(discord.Client):
         # Deliver a commit's announcement at once instead of at the next poll.
         service.on_commit = self.kick_outbox
         self.announcer = DiscordAnnouncer(self)
-        self.outbox = OutboxSender(service.store, self.announcer, clock, service=service)
+        owner = process_owner(claim_instance or default_instance(options))
+        self.outbox = OutboxSender(
+            service.store, self.announcer, clock, service=service, owner=owner
+        )
         self.reminders = ReminderRunner(service, self.announcer, clock)
         self.sync_policy = sync_policy
         self.test_guild_id = test_guild_id
@@ -89,6 +112,9 @@ class BarrageBot(discord.Client):
         #: Lobby message ids by game id (in memory: after a restart a typed join or leave
         #: posts a fresh lobby message instead of editing the old one).
         self.lobby_messages: dict[int, int] = {}
+        #: True until an interaction has been served: until then every interaction is
+        #: acknowledged before any store or renderer work (replies.within_budget).
+        self.cold = True
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 

@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.commands import help as help_texts
 from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
+from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, company_name, company_names, open_panel, show_outcome
 from bot.commands.replies import say, send, within_budget
 from bot.commands.viewing import show_private, view_key
@@ -106,6 +107,7 @@ async def new(
                 seed=seed,
                 map=map_id,
             ),
+            ephemeral=False,  # the lobby is public, however slow the answer
         )
         text = await lobby_text(service, outcome.game_id)
         sent = await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
@@ -137,7 +139,9 @@ async def new(
         map=map_id,
     )
     lobby = await opened.send(
-        await lobby_text(service, outcome.game_id), view=lobby_view(outcome.game_id)
+        await lobby_text(service, outcome.game_id),
+        view=lobby_view(outcome.game_id),
+        allowed_mentions=NOBODY,
     )
     remember_lobby(interaction, outcome.game_id, lobby.id)
     await send(interaction, f"🧵 Game opened in {opened.mention}: join it there.")
@@ -159,7 +163,7 @@ async def typed_lobby_change(interaction: discord.Interaction, outcome: Outcome)
 async def join(interaction: discord.Interaction) -> None:
     """Take a seat in the lobby."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.join(actor_of(interaction)))
+    outcome = await within_budget(interaction, service.join(actor_of(interaction)), ephemeral=False)
     await typed_lobby_change(interaction, outcome)
 
 
@@ -167,7 +171,9 @@ async def join(interaction: discord.Interaction) -> None:
 async def leave(interaction: discord.Interaction) -> None:
     """Give up a seat before the start."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.leave(actor_of(interaction)))
+    outcome = await within_budget(
+        interaction, service.leave(actor_of(interaction)), ephemeral=False
+    )
     await typed_lobby_change(interaction, outcome)
 
 
@@ -340,6 +346,13 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
     return h1 * 60 + m1, h2 * 60 + m2
 
 
+def hours_text(hours: float) -> str:
+    """'24 hours', '1 hour', '1.5 hours', '45 minutes'."""
+    if hours < 1:
+        return f"{round(hours * 60)} minutes"
+    return "1 hour" if hours == 1 else f"{hours:g} hours"
+
+
 def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
@@ -401,11 +414,14 @@ async def settings(
         if current.quiet_start is not None and current.quiet_end is not None
         else "off"
     )
+    if current.reminder_hours:
+        reminders = f"every {hours_text(current.reminder_hours)} (your setting)"
+    else:
+        first, repeat = service.config.reminder_hours, service.config.repeat_hours
+        reminders = f"after {hours_text(first)}, then every {hours_text(repeat)} (server default)"
     lines = [
         "**Your settings**" + (" (saved)" if changes else ""),
-        f"• Reminders after: {current.reminder_hours or 'the server default of'} hours"
-        if current.reminder_hours
-        else "• Reminders: the server default",
+        f"• Reminders: {reminders}",
         f"• Quiet hours: {quiet} ({current.time_zone or 'UTC'})",
         f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",

@@ -10,6 +10,7 @@ import discord
 
 from bot.commands import ids
 from bot.commands.actor import actor_of
+from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of
 from bot.commands.replies import reply_error, say, send, within_budget
 from bot.service import GameService, Outcome
@@ -113,7 +114,8 @@ async def refresh_lobby(interaction: discord.Interaction, outcome: Outcome) -> b
     text = await lobby_text(bot.service, outcome.game_id)
     message = bot.get_partial_messageable(interaction.channel_id).get_partial_message(message_id)
     try:
-        await message.edit(content=text, view=lobby_view(outcome.game_id))
+        # Without NOBODY the edit would highlight every player listed again.
+        await message.edit(content=text, view=lobby_view(outcome.game_id), allowed_mentions=NOBODY)
     except discord.HTTPException as exc:  # deleted, or no longer editable: post a new one
         log.info("lobby message %d of game %d: %s", message_id, outcome.game_id, exc)
         bot.lobby_messages.pop(outcome.game_id, None)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any, TypeVar
 
 import discord
 
+from bot.commands.mentions import pinging
 from bot.service import (
     GameMovedOn,
     GameOverError,
@@ -31,6 +32,8 @@ T = TypeVar("T")
 
 #: Work slower than this is answered by deferring first; Discord's deadline is 3 s.
 BUDGET_S = 1.0
+#: Interaction.extras key: a public "thinking" placeholder awaits its answer.
+PUBLIC_PLACEHOLDER = "barrage_public_placeholder"
 
 #: Prefix of each refusal, by kind: the message itself comes from the service.
 _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
@@ -103,26 +106,50 @@ def error_text(error: ServiceError) -> str:
 
 async def within_budget(
     interaction: discord.Interaction,
-    work: Awaitable[T],
+    work: Coroutine[Any, Any, T],
     *,
     update: bool = False,
+    ephemeral: bool = True,
     budget: float = BUDGET_S,
 ) -> T:
     """Run `work`; if it is slow, acknowledge first so the 3 s deadline is always met.
 
-    `update` defers as an edit of the clicked message (type 6), otherwise as an ephemeral
-    "thinking" reply (type 5). Fast work is answered directly by the caller (type 4 or 7).
+    `update` defers as an edit of the clicked message (type 6), otherwise as a "thinking"
+    reply (type 5) that is private unless `ephemeral` is False: a deferred reply keeps the
+    visibility of its defer, so a command whose answer is public must defer publicly. Fast
+    work is answered directly by the caller (type 4 or 7).
+
+    The first interactions after a start defer before `work` begins: a cold process (store
+    connection, caches, first game loads) must not hold up the acknowledgement.
     """
+    client = interaction.client
+    if getattr(client, "cold", False):
+        try:
+            await defer(interaction, update=update, ephemeral=ephemeral)
+        except BaseException:
+            work.close()
+            raise
+        result = await work
+        client.cold = False  # type: ignore[attr-defined]
+        return result
     task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), budget)
     except TimeoutError:
-        if not interaction.response.is_done():
-            if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, update=update, ephemeral=ephemeral)
         return await task
+
+
+async def defer(interaction: discord.Interaction, *, update: bool, ephemeral: bool) -> None:
+    """Acknowledge now (unless already done); the answer follows as an edit or a follow-up."""
+    if interaction.response.is_done():
+        return
+    if update:
+        await interaction.response.defer()
+        return
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    if not ephemeral:
+        interaction.extras[PUBLIC_PLACEHOLDER] = True
 
 
 async def send(
@@ -139,8 +166,7 @@ async def send(
 
     Returns the new message's id when Discord gave it (a reply), else None.
     """
-    allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
-    kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": allowed}
+    kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": pinging([mention])}
     if update:
         kwargs["view"] = view
         if files:
@@ -155,6 +181,10 @@ async def send(
     if files:
         kwargs["files"] = list(files)
     if interaction.response.is_done():
+        if interaction.extras.pop(PUBLIC_PLACEHOLDER, False) and ephemeral:
+            # The first follow-up would fill the public "thinking" message and stay public:
+            # remove it, so that this private answer (e.g. a refusal) is a message of its own.
+            await interaction.delete_original_response()
         message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
         return message.id
     # The callback's answer carries the message id, so no second request is needed for it

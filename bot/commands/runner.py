@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 def build_service(config: Config, store: Store, clock: Clock) -> GameService:
     """The game service with the configured reminders and renderer."""
     service_config = ServiceConfig(
-        reminder_hours=max(1, round(config.reminders.first_after_hours)),
+        reminder_hours=config.reminders.first_after_hours,
+        repeat_hours=config.reminders.repeat_every_hours,
         reminder_cap=1 + config.reminders.max_repeats,
         image_cache_size=config.render.cache_size,
     )

@@ -11,7 +11,7 @@ import discord
 
 from bot.commands import ids
 from bot.commands.panel import bot_of, company_name
-from bot.commands.replies import mention, reply_error, send
+from bot.commands.replies import mention, reply_error, send, within_budget
 from bot.service import GameService
 
 LOG_LINES = 20
@@ -114,22 +114,18 @@ class PostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PO
         return cls(int(match["game"]), match["view"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Post the view (of the latest committed state) to the channel, naming who asked."""
+        """Post the view (of the latest committed state) to the channel, naming who asked.
+
+        The answer itself is the public post (deferred publicly when rendering is slow), so
+        it needs no channel permission and shows whose request it was.
+        """
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            bot = bot_of(interaction)
-            shown = await build_view(bot.service, self.game_id, self.key, by_game_id=True)
+            shown = await within_budget(
+                interaction,
+                build_view(bot_of(interaction).service, self.game_id, self.key, by_game_id=True),
+                ephemeral=False,
+            )
             text = f"{shown.text}\n-# shared by {interaction.user.mention}"
-            channel = interaction.channel
-            if not isinstance(channel, discord.abc.Messageable):
-                channel = bot.get_partial_messageable(interaction.channel_id or 0)
-            await channel.send(
-                text[:2000], files=shown.files(), allowed_mentions=discord.AllowedMentions.none()
-            )
-            await send(interaction, "📣 Posted to the channel.")
-        except discord.Forbidden:
-            await send(
-                interaction, "🔒 I may not post in this channel (Send Messages/Attach Files)."
-            )
+            await send(interaction, text, files=shown.files(), ephemeral=False)
         except Exception as error:
             await reply_error(interaction, error)

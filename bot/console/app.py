@@ -71,7 +71,7 @@ class ConsolePort:
 
     async def remind(self, notice: ReminderNotice) -> None:
         """Reminders are printed."""
-        print(notice.text)
+        print(notice.render(player_name))
 
 
 def _actor(user: int) -> Actor:

@@ -5,7 +5,8 @@ Public API:
     Game.decisions() / decision()     what must be decided now
     Game.apply(notation, player)      answer; returns events
     replay(options, records)          rebuild a game from its log (bot.rules.replay)
-    GameState.to_json / from_json     stored states
+    GameState.to_json / from_json     states of this engine's schema
+    load_state(data)                  a stored state of any released schema (bot.rules.migrations)
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bot.rules.errors import (
     RuleError,
 )
 from bot.rules.events import Event
+from bot.rules.migrations import load_state
 from bot.rules.options import Decision, Option
 from bot.rules.setup import SetupError, new_game
 from bot.rules.state import GameOptions, GameState
@@ -53,5 +55,6 @@ __all__ = [
     "PositionError",
     "RuleError",
     "SetupError",
+    "load_state",
     "new_game",
 ]

@@ -13,6 +13,8 @@ and the engine calls its hooks at these points:
 | `setup(game, rng)` | after the base setup's draws (draw order is part of the engine version) |
 | `new_company(game, company)` | a company is created (draft, introductory deal, position) |
 | `load_position(game, section)` | a position is loaded: the expansion's own `[<name>]` table |
+| `action_spaces(game)` | a position names where engineers stand: the ids of the expansion's own action spaces |
+| `export_position(game)` | a position is exported: that table, stating all the expansion's state (per company under `company`) |
 | `turn_options(game, company)` / `perform_turn_option(...)` | listing and taking a turn's actions (new action spaces) |
 | `action_possible`, `perform_effect`, `apply_reward_part` | new effect and reward keys |
 | `tile_builds`, `dam_capacity`, `contract_limit` | officer and tile effects that bend base rules |
@@ -65,6 +67,8 @@ class Expansion:
     content_sets: tuple[str, ...] = ()
     # Expansions whose hooks run before this one's when a game uses both (setup order).
     setup_after: tuple[str, ...] = ()
+    # `company.extra` keys this expansion keeps (its `export_position` states them).
+    company_extra: tuple[str, ...] = ()
 
     @classmethod
     def extend_content(cls, content: Content) -> Content:
@@ -84,6 +88,15 @@ class Expansion:
 
     def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
         """Apply the position's `[<expansion name>]` table (after the base position is set)."""
+
+    def action_spaces(self, game: Game) -> Iterable[str]:
+        """The ids of this expansion's action spaces (where `state.spaces` may hold engineers)."""
+        return ()
+
+    def export_position(self, game: Game) -> dict[str, Any]:
+        """The `[<expansion name>]` table stating all of this expansion's state, which
+        `load_position` accepts; per-company data under `company = { <id> = {...} }`."""
+        return {}
 
     def engineers_placed(
         self, game: Game, company_id: str, space_id: str, count: int, printed: int

@@ -50,6 +50,31 @@ with the stated seed (so a short position still has piles, tiles and contracts t
 
     [<expansion>]               # e.g. [leeghwater]: the expansion's own table (its docstring)
 
+An exported position (`export_position`, `dump_position`) states everything, so it also has:
+
+    [game]
+    seats = ["italy", "usa", "france"]        # companies by seat (default: the turn order)
+    spare_officers = ["viktor_fiesler"]       # full game: Mahiri Sekibo's spare officers
+
+    [company.usa]
+    passed = true                # passed on the engineer-free tile action this round
+    copied_officer = "..."       # Mahiri Sekibo's copy during her turn
+    extra = { ... }              # data an expansion keeps without a table of its own
+
+    [extra]                      # game data an expansion keeps without a table of its own
+
+    [patents]                    # full game: the Patent Office
+    offer = ["adv_1_base", "", "adv_2_conduit"]      # by slot ("" = taken this round)
+    piles = { I = ["adv_1_elevation"], II = [...], III = [...] }   # top first
+
+    [[history]]                  # per finished round: energy produced, VP after scoring
+    round = 1
+    energy = { usa = 6, italy = 3 }
+    vp = { usa = 14, italy = 11 }
+
+    [draft]                      # full game, while the companies are drafted (export only)
+    [result]                     # a finished game: ranking and objective counts (export only)
+
 Structure counts on the company boards are derived from the map. `check_position` refuses a
 position that breaks a rule of the game (two bases of one company in a basin, a level-4 dam,
 more water than a dam holds, more pieces than a company owns, unknown ids...).
@@ -58,14 +83,16 @@ more water than a dam holds, more pieces than a company owns, unknown ids...).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from bot.rules.construction import pieces_by_location
 from bot.rules.content import Content, load_content
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
+from bot.rules.officers import MAHIRI_SPACES
 from bot.rules.setup import new_game
-from bot.rules.state import NEUTRAL, STRUCTURE_KINDS, Dam, GameOptions, WheelSegment
+from bot.rules.state import NEUTRAL, STRUCTURE_KINDS, Company, Dam, GameOptions, WheelSegment
 
 PHASE_TASKS = {
     "income": "round_start",
@@ -102,8 +129,16 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
     state = game.state
     state.stack.clear()
     state.decisions = 0
+    if "round" in meta:
+        state.round = int(meta["round"])
+    if "spare_officers" in meta:
+        state.extra["spare_officers"] = [str(officer) for officer in meta["spare_officers"]]
     if order:
-        _set_companies(game, order, data.get("company", {}))
+        seats = [str(c) for c in meta.get("seats", order)]
+        if sorted(seats) != sorted(order):
+            raise PositionError("seats and turn_order must name the same companies")
+        _set_companies(game, seats, data.get("company", {}))
+        state.turn_order = list(order)
     else:
         for company_id, fields in data.get("company", {}).items():
             if company_id not in state.companies:
@@ -111,9 +146,6 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
                     f"[company.{company_id}] is not in this game ({', '.join(state.seats)})"
                 )
             _apply_company_fields(game, company_id, fields)
-    for key in ("round",):
-        if key in meta:
-            state.round = int(meta[key])
     for key, attr in (
         ("bonus_tiles", "bonus_tiles"),
         ("national_contracts", "national_offer"),
@@ -123,7 +155,13 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
     if "objective" in meta:
         state.objective = str(meta["objective"])
     if "headstream_tiles" in meta:
-        state.headstream_tiles = {k: int(v) for k, v in meta["headstream_tiles"].items()}
+        known = {tile.id for tile in game.content.headstream_tiles}
+        for headstream, tile in meta["headstream_tiles"].items():
+            if tile not in known or headstream not in game.map.headstreams:
+                raise PositionError(
+                    f"headstream_tiles: {headstream} = {tile!r} is not a tile on a headstream"
+                )
+        state.headstream_tiles = dict(meta["headstream_tiles"])
     if "headstream_water" in meta:
         state.headstream_water = dict.fromkeys(game.map.headstreams, 0)
         state.headstream_water.update({k: int(v) for k, v in meta["headstream_water"].items()})
@@ -145,7 +183,18 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
     check_position(game)
     for expansion in game.expansions:
         expansion.load_position(game, data.get(expansion.name, {}))
-    for name in set(data) - {"game", "contracts", "company", "map", "spaces"}:
+    check_spaces(game)
+    if "patents" in data:
+        _set_patents(game, data["patents"])
+    if "history" in data:
+        state.history = [_history_row(row) for row in data["history"]]
+    state.extra.update(data.get("extra", {}))
+    sections = {"game", "contracts", "company", "map", "spaces", "patents", "history", "extra"}
+    for name in set(data) - sections:
+        if name in ("draft", "result"):
+            raise PositionError(
+                f"[{name}] is only exported: a position loads between the draft and the end"
+            )
         if name not in state.options.expansions:
             raise PositionError(f"[{name}] is not a section of a position of this game")
     phase = str(meta.get("phase", "actions"))
@@ -170,7 +219,7 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
 
 
 def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, Any]) -> None:
-    """Replace the dealt companies with the ones the position names, in its turn order."""
+    """Replace the dealt companies with the ones the position names, seated in `order`."""
     state = game.state
     content = game.content
     if len(order) != state.options.players:
@@ -178,7 +227,6 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
             f"turn_order names {len(order)} companies but players = {state.options.players}"
         )
     matchups = {m.company: m for m in content.introductory_matchups}
-    from bot.rules.state import Company
 
     state.companies.clear()
     state.seats.clear()
@@ -217,6 +265,46 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
     state.turn_order = list(order)
 
 
+def _set_patents(game: Game, section: dict[str, Any]) -> None:
+    """The `[patents]` table: the Patent Office's face-up slots and piles."""
+    state = game.state
+    if not state.patent_offer:
+        raise PositionError("[patents] needs the full setup (the Patent Office is in play)")
+    unknown = set(section) - {"offer", "piles"}
+    if unknown:
+        raise PositionError(f"[patents] has unknown keys: {', '.join(sorted(unknown))}")
+    if "offer" in section:
+        offer = [str(tile) or None for tile in section["offer"]]
+        if len(offer) != len(state.patent_offer):
+            raise PositionError(f"[patents] offer lists the {len(state.patent_offer)} slots")
+        state.patent_offer = offer
+    if "piles" in section:
+        piles = section["piles"]
+        unknown = set(piles) - set(state.patent_piles)
+        if unknown:
+            raise PositionError(f"[patents] piles: unknown piles {', '.join(sorted(unknown))}")
+        state.patent_piles = {
+            pile: [str(t) for t in piles.get(pile, [])] for pile in state.patent_piles
+        }
+    for tile in [*state.patent_offer, *(t for pile in state.patent_piles.values() for t in pile)]:
+        if tile is not None and tile not in game.content.tiles:
+            raise PositionError(f"[patents] unknown technology tile {tile!r}")
+
+
+def _history_row(row: dict[str, Any]) -> dict[str, Any]:
+    """One `[[history]]` row: a finished round's energy and VP by company."""
+    try:
+        return {
+            "round": int(row["round"]),
+            "energy": {str(c): int(n) for c, n in row["energy"].items()},
+            "vp": {str(c): int(n) for c, n in row["vp"].items()},
+        }
+    except (KeyError, AttributeError, TypeError, ValueError):
+        raise PositionError(
+            f"[[history]] rows need round, energy = {{company = n}} and vp = {{company = n}}, not {row!r}"
+        ) from None
+
+
 _INT_FIELDS = (
     "credits",
     "excavators",
@@ -247,6 +335,14 @@ def _apply_company_fields(game: Game, company_id: str, fields: dict[str, Any]) -
                 )
         elif key == "officer":
             company.officer = str(value)
+        elif key == "passed":
+            # Stored as the round of the pass: a pass of an earlier round has lapsed.
+            if value:
+                company.extra["passed_round"] = game.state.round
+            else:
+                company.extra.pop("passed_round", None)
+        elif key == "copied_officer":
+            company.extra["copied_officer"] = str(value)
         elif key == "extra":
             company.extra.update(value)
         else:
@@ -274,6 +370,44 @@ def _set_map(game: Game, section: dict[str, Any]) -> None:
             state.powerhouses[space_id] = str(value)
         else:
             raise PositionError(f"[map] {space_id} is not a space of the {game.map.id} map")
+
+
+def company_tables(
+    game: Game, table: str, section: Mapping[str, Any], fields: Iterable[str]
+) -> Iterator[tuple[Company, Mapping[str, Any]]]:
+    """An expansion's `[<table>.company.<id>]` tables, checked: (company, its fields)."""
+    allowed = set(fields)
+    for company_id, values in section.get("company", {}).items():
+        if company_id not in game.state.companies:
+            raise PositionError(f"[{table}.company.{company_id}] is not in this game")
+        unknown = set(values) - allowed
+        if unknown:
+            raise PositionError(
+                f"[{table}.company.{company_id}] has unknown keys: {', '.join(sorted(unknown))}"
+            )
+        yield game.company(company_id), values
+
+
+def action_space_ids(game: Game) -> set[str]:
+    """Every space engineers may stand on: the management board's, Mahiri Sekibo's, and the
+    expansions' own."""
+    ids = {space.id for space in game.content.management_spaces}
+    ids.update(space for space, _credits in MAHIRI_SPACES)
+    for expansion in game.expansions:
+        ids.update(expansion.action_spaces(game))
+    return ids
+
+
+def check_spaces(game: Game) -> None:
+    """Raise PositionError when engineers stand on an unknown space or belong to nobody."""
+    state = game.state
+    known = action_space_ids(game)
+    for space_id, placements in state.spaces.items():
+        if space_id not in known:
+            raise PositionError(f"[spaces] {space_id} is not an action space of this game")
+        for company_id, _count in placements:
+            if company_id not in state.seats:
+                raise PositionError(f"[spaces] {space_id}: {company_id!r} is not in the game")
 
 
 def check_position(game: Game) -> None:
@@ -320,14 +454,6 @@ def check_position(game: Game) -> None:
         for key in ("credits", "excavators", "mixers", "engineers", "vp", "energy"):
             if getattr(company, key) < 0:
                 raise PositionError(f"{company_id} has negative {key}")
-    for space_id, placements in state.spaces.items():
-        try:
-            content.space(space_id)
-        except KeyError:
-            raise PositionError(f"[spaces] {space_id} is not a management space") from None
-        for company_id, _count in placements:
-            if company_id not in state.seats:
-                raise PositionError(f"[spaces] {space_id}: {company_id!r} is not in the game")
     for tile in state.bonus_tiles:
         if tile not in content.bonus_tiles:
             raise PositionError(f"unknown bonus tile {tile!r}")
@@ -335,3 +461,195 @@ def check_position(game: Game) -> None:
         raise PositionError(f"unknown objective tile {state.objective!r}")
     if not 1 <= state.round <= content.costs.rounds:
         raise PositionError(f"round {state.round} is not between 1 and {content.costs.rounds}")
+
+
+# -- export ---------------------------------------------------------------------------------
+
+# `state.extra` keys of the base game (the draft and Mahiri's spares); expansions keep theirs
+# under their own name.
+_BASE_EXTRA = ("draft", "spare_officers")
+# `company.extra` keys the base game exports as named fields.
+_BASE_COMPANY_EXTRA = ("passed_round", "copied_officer")
+
+
+def export_position(game: Game) -> dict[str, Any]:
+    """State the game as a position: everything a player can see or that decides what follows.
+
+    The export names facts, not how the state keeps them (a pass is `passed = true` this
+    round; a taken slot is ""), and lists piles top first. At the start of a player's turn
+    `position_from_dict` loads it back into a game that plays on identically; the golden games
+    (tests/golden) hash it after every decision. The engine's internal task stack and counters
+    are not part of it: the pending decisions say what is asked now.
+    """
+    state = game.state
+    options = state.options
+    meta: dict[str, Any] = {
+        "players": options.players,
+        "setup": options.setup,
+        "map": options.map,
+        "expansions": list(options.expansions),
+        "seed": options.seed,
+        "round": state.round,
+        "phase": state.phase,
+        "seats": list(state.seats),
+        "turn_order": list(state.turn_order),
+        "bonus_tiles": list(state.bonus_tiles),
+        "objective": state.objective,
+        "national_contracts": list(state.national_offer),
+        "headstream_tiles": dict(state.headstream_tiles),
+        "headstream_water": dict(state.headstream_water),
+    }
+    if state.current is not None:
+        meta["current"] = state.current
+    if "spare_officers" in state.extra:
+        meta["spare_officers"] = list(state.extra["spare_officers"])
+    out: dict[str, Any] = {"game": meta, "contracts": {}}
+    for level in sorted(set(state.private_offer) | set(state.private_piles)):
+        out["contracts"][level] = list(state.private_offer.get(level, []))
+        out["contracts"][f"{level}_pile"] = list(state.private_piles.get(level, []))
+    tables = {expansion.name: expansion.export_position(game) for expansion in game.expansions}
+    claimed = {key for expansion in game.expansions for key in expansion.company_extra}
+    out["company"] = {
+        company_id: _export_company(game, company, claimed)
+        for company_id, company in state.companies.items()
+    }
+    out["map"] = _export_map(state)
+    out["spaces"] = {
+        space_id: [[str(owner), int(count)] for owner, count in placements]
+        for space_id, placements in state.spaces.items()
+        if placements
+    }
+    if state.patent_offer or state.patent_piles:
+        out["patents"] = {
+            "offer": [tile or "" for tile in state.patent_offer],
+            "piles": {pile: list(tiles) for pile, tiles in state.patent_piles.items()},
+        }
+    if state.history:
+        out["history"] = [_history_row(row) for row in state.history]
+    if state.phase == "draft" and "draft" in state.extra:
+        draft = state.extra["draft"]
+        out["draft"] = {
+            "pairs": [list(pair) for pair in draft["pairs"]],
+            "starting": list(draft["starting"]),
+            "order": list(draft["order"]),
+            "picks": [list(pick) for pick in draft["picks"]],
+        }
+    if state.finished:
+        out["result"] = state.result
+    for name, table in tables.items():
+        if table:
+            out[name] = table
+    names = {expansion.name for expansion in game.expansions}
+    rest = {k: v for k, v in state.extra.items() if k not in _BASE_EXTRA and k not in names}
+    if rest:
+        out["extra"] = rest
+    return out
+
+
+def _export_company(game: Game, company: Company, claimed: set[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "officer": company.officer,
+        **{key: int(getattr(company, key)) for key in _INT_FIELDS},
+        "tiles": list(company.tiles),
+        "contracts": list(company.contracts),
+        "fulfilled": list(company.fulfilled),
+        "wheel": [
+            {
+                "segment": index,
+                "tiles": list(segment.tiles),
+                "excavators": segment.excavators,
+                "mixers": segment.mixers,
+            }
+            for index, segment in enumerate(company.wheel)
+            if not segment.is_empty()
+        ],
+    }
+    if company.extra.get("passed_round") == game.state.round:
+        out["passed"] = True
+    if company.extra.get("copied_officer"):
+        out["copied_officer"] = company.extra["copied_officer"]
+    rest = {
+        key: value
+        for key, value in company.extra.items()
+        if key not in _BASE_COMPANY_EXTRA and key not in claimed
+    }
+    if rest:
+        out["extra"] = rest
+    return out
+
+
+def _export_map(state: Any) -> dict[str, Any]:
+    # In the order built (neutral dams first): options over built structures follow it, and
+    # loading the position keeps the table's order. Hashes sort keys, so they do not see it.
+    out: dict[str, Any] = {
+        space_id: {"owner": dam.owner, "level": dam.level, "water": dam.water}
+        for space_id, dam in state.dams.items()
+    }
+    out.update(state.conduits)
+    out.update(state.powerhouses)
+    return out
+
+
+def dump_position(game: Game) -> str:
+    """The exported position as TOML text (for bug reports and scenario tests)."""
+    return toml_text(export_position(game))
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """Write a position dict as TOML: a table per section, `[company.<id>]` per company."""
+    lines: list[str] = []
+    for name, value in data.items():
+        if isinstance(value, list):
+            for row in value:
+                lines += ["", f"[[{_toml_key(name)}]]"]
+                lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in row.items()]
+        elif name == "company":
+            for company_id, fields in value.items():
+                _toml_table(lines, [name, company_id], fields)
+        else:
+            _toml_table(lines, [name], value)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _toml_table(lines: list[str], path: list[str], table: dict[str, Any]) -> None:
+    # An expansion's `company` table (a table per company) gets a header per company.
+    inline = {k: v for k, v in table.items() if not _is_table_of_tables(k, v)}
+    lines += ["", "[" + ".".join(_toml_key(p) for p in path) + "]"]
+    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in inline.items()]
+    for key, value in table.items():
+        if key not in inline:
+            for sub, fields in value.items():
+                _toml_table(lines, [*path, key, sub], fields)
+
+
+def _is_table_of_tables(key: str, value: Any) -> bool:
+    return (
+        key == "company"
+        and isinstance(value, dict)
+        and all(isinstance(v, dict) for v in value.values())
+    )
+
+
+def _toml_key(key: Any) -> str:
+    text = str(key)
+    if text and all(c.isascii() and (c.isalnum() or c in "_-") for c in text):
+        return text
+    return _toml_value(text)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+        )
+    if value is None:
+        raise ValueError('TOML has no null: a position states an empty slot as ""')
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")

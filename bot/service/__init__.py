@@ -21,7 +21,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.images import RendererPool
-from bot.service.outbox import AnnouncementPort, OutboxSender
+from bot.service.outbox import AnnouncementPort, DeliveryFailed, DestinationGone, OutboxSender
 from bot.service.reminders import ReminderRunner
 from bot.service.service import UNCHANGED, GameService
 from bot.service.types import (
@@ -51,6 +51,8 @@ __all__ = [
     "Actor",
     "Announcement",
     "AnnouncementPort",
+    "DeliveryFailed",
+    "DestinationGone",
     "GameMovedOn",
     "GameOverError",
     "GameService",

@@ -36,16 +36,16 @@ class ScoreSheet:
 def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
     """Render one view of a state (a GameState, or its JSON from a process pool), or the
     score sheet of a `ScoreSheet`."""
-    from bot.rules import GameState
+    from bot.rules import GameState, load_state
     from renderer.render import render, render_score_sheet
 
     if isinstance(state, ScoreSheet):
         final = state.state
         if not isinstance(final, GameState):
-            final = GameState.from_json(dict(final))
+            final = load_state(final)
         return render_score_sheet(final, state.events, theme=theme)
     if not isinstance(state, GameState):
-        state = GameState.from_json(dict(state))
+        state = load_state(state)
     return render(state, view=view, company=company, theme=theme)
 
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules import Event, Game, GameOptions, GameState, RuleError, new_game
+from bot.rules import Event, Game, GameOptions, GameState, RuleError, load_state, new_game
 from bot.service.turns import Step, apply_answer
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
@@ -208,7 +208,7 @@ async def load(store: Store, meta: StoredGame) -> Loaded:
 
 
 def _from_snapshot(snap: Snapshot | None) -> Game | None:
-    return None if snap is None else Game(GameState.from_json(snap.state))
+    return None if snap is None else Game(load_state(snap.state))
 
 
 async def _chain_base(

@@ -10,7 +10,11 @@ port gets `outbox_id` so that it can deduplicate (Discord: use it as an enforced
 
 A claim is never left behind by a live sender: every claimed item ends in `mark_sent`,
 `retry_outbox` (a failed post) or `release_outbox` (not attempted, cancelled mid-post, or the
-bookkeeping itself failed), so only a crashed process waits for the lease to run out.
+bookkeeping itself failed). Each claim names its owner (`ClaimOwner`: the deployment instance
+and this run of it) and holds a short lease that the live sender renews every
+`RENEW_EVERY_S`, so a peer never takes a claim from a sender that is alive, however slow its
+post. What a crashed process held is posted again within seconds of the next start of its
+instance (`recover_outbox_claims` at start-up), or by any peer once the lease has lapsed.
 """
 
 from __future__ import annotations
@@ -18,16 +22,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
-from bot.store import Clock, OutboxItem, Store
+from bot.store import ClaimOwner, Clock, OutboxItem, Store
 
 if TYPE_CHECKING:
     from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
+
+#: How long a claim lasts without renewal: three renewals may be missed before a peer may
+#: presume the owner dead.
+LEASE_MS = 30_000
+#: How often a live sender renews its claims.
+RENEW_EVERY_S = 10.0
+
+
+def process_owner(instance: str | None = None) -> ClaimOwner:
+    """This process as a claim owner: `instance` (default: the host name) and a fresh run."""
+    run = f"{os.getpid()}-{secrets.token_hex(4)}"
+    return ClaimOwner(instance or socket.gethostname() or "localhost", run)
+
+
+class DestinationGone(Exception):
+    """The port cannot deliver: the game's channel or thread no longer exists."""
+
+
+class DeliveryFailed(Exception):
+    """The port could not deliver now (the platform refused or failed); try again later."""
 
 
 @runtime_checkable
@@ -43,7 +70,8 @@ class AnnouncementPort(Protocol):
         ...
 
     async def remind(self, notice: ReminderNotice) -> None:
-        """Deliver a reminder ping (and a DM when `notice.dm`)."""
+        """Deliver a reminder ping (and a DM when `notice.dm`); DestinationGone when the
+        channel no longer exists, DeliveryFailed when a later try may succeed."""
         ...
 
 
@@ -57,13 +85,17 @@ class OutboxSender:
         clock: Clock,
         *,
         service: GameService | None = None,
-        lease_ms: int = 60_000,
+        owner: ClaimOwner | None = None,
+        lease_ms: int = LEASE_MS,
+        renew_every_s: float = RENEW_EVERY_S,
     ) -> None:
         self.store = store
         self.port = port
         self.clock = clock
         self.service = service
+        self.owner = owner or process_owner()
         self.lease_ms = lease_ms
+        self.renew_every_s = renew_every_s
         self._wake = asyncio.Event()
 
     def wake(self) -> None:
@@ -98,7 +130,9 @@ class OutboxSender:
         """Claim due items; a cancellation during the claim gives them back."""
         # The store finishes a transaction even when its caller is cancelled, so a claim
         # can land after we stopped waiting for it: wait for it anyway and release it.
-        claim = asyncio.ensure_future(self.store.claim_outbox(lease_ms=self.lease_ms))
+        claim = asyncio.ensure_future(
+            self.store.claim_outbox(owner=self.owner, lease_ms=self.lease_ms)
+        )
         try:
             return await asyncio.shield(claim)
         except asyncio.CancelledError:
@@ -176,8 +210,47 @@ class OutboxSender:
                 log.exception("could not strip the buttons of message %d", previous)
         return True
 
+    async def recover(self) -> int:
+        """Take back what earlier runs of this instance held when they died; return how many."""
+        recovered = await self.store.recover_outbox_claims(self.owner)
+        if recovered:
+            log.info(
+                "taking back %d announcement(s) left claimed by an earlier run of %s",
+                recovered,
+                self.owner.instance,
+            )
+        return recovered
+
+    async def renew(self, stop: asyncio.Event) -> None:
+        """Renew this sender's leases every `renew_every_s` until `stop`."""
+        while not stop.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.renew_every_s)
+            try:
+                await self.store.renew_outbox_claims(self.owner, lease_ms=self.lease_ms)
+            except Exception as exc:  # the next renewal tries again, well within the lease
+                log.warning("could not renew the outbox leases: %s", exc)
+
     async def run(self, stop: asyncio.Event, *, interval_s: float = 5.0) -> None:
-        """Deliver at start-up, after each wake-up, and every `interval_s`, until `stop`."""
+        """Deliver at start-up, after each wake-up, and every `interval_s`, until `stop`.
+
+        Starts by taking back what a crashed earlier run of this instance held, and renews
+        its own leases while it runs.
+        """
+        try:
+            await self.recover()
+        except Exception:
+            log.exception("could not take back the claims of an earlier run")
+        renewer = asyncio.create_task(self.renew(stop), name="outbox lease renewal")
+        try:
+            await self._deliver_until(stop, interval_s)
+        finally:
+            renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewer
+
+    async def _deliver_until(self, stop: asyncio.Event, interval_s: float) -> None:
+        """The delivery loop of `run`."""
         while not stop.is_set():
             # Cleared before delivering: a commit that wakes us during a delivery must not
             # be forgotten until the next poll.

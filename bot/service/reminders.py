@@ -1,10 +1,12 @@
 """Reminders: who must be pinged now, claimed atomically so that one process sends each.
 
-Schedules are written by the service at each commit (one per player who must decide, due
-after the player's reminder hours, or at the end of their quiet hours when the turn
-announcement went out silently). The runner claims due schedules, checks that the player
-still has to decide, postpones a reminder that falls in the player's quiet hours to their
-end, delivers it through the port, and schedules the next one until the repeat cap.
+Schedules are written by the service at each commit, one per player who must decide: due
+after the player's first-reminder time, or at the end of their quiet hours when the turn
+announcement went out silently (then the first ping is the turn's own: "it is your turn").
+The runner claims due schedules, checks that the player still has to decide, postpones a
+reminder that falls in the player's quiet hours to their end, delivers it through the port,
+and schedules the next one after the repeat time, until the cap. A reminder whose channel or
+thread no longer exists is dropped with one log line.
 """
 
 from __future__ import annotations
@@ -15,16 +17,15 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.service import quiet
-from bot.service.types import ReminderNotice
-from bot.store import Clock, Reminder
+from bot.service.outbox import DeliveryFailed, DestinationGone
+from bot.service.types import Line, ReminderNotice, UserRef
+from bot.store import TURN_PING, Clock, Reminder
 
 if TYPE_CHECKING:
     from bot.service.outbox import AnnouncementPort
     from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
-
-HOUR_MS = 3_600_000
 
 
 class ReminderRunner:
@@ -57,24 +58,20 @@ class ReminderRunner:
                 reminder.user_id,
                 quiet.quiet_end(settings, now),
                 sent_count=reminder.sent_count,
+                kind=reminder.kind,
             )
             return None
-        first = reminder.sent_count == 0 and reminder.last_sent_at is None
-        hours = self.service.reminder_hours(loaded, settings)
-        reason = (
-            "quiet-end" if first and now - loaded.meta.updated_at < hours * HOUR_MS else "reminder"
-        )
-        text = (
-            f"<@{reminder.user_id}>, it is your turn in game #{loaded.meta.id}."
-            if reason == "quiet-end"
-            else f"<@{reminder.user_id}>, game #{loaded.meta.id} is waiting for you."
-        )
+        game, user = loaded.meta.id, reminder.user_id
+        if _is_turn_ping(reminder):
+            reason, words = "quiet-end", f", it is your turn in game #{game}."
+        else:
+            reason, words = "reminder", f", game #{game} is waiting for you."
         return ReminderNotice(
-            game_id=loaded.meta.id,
+            game_id=game,
             guild_id=loaded.meta.guild_id,
             channel_id=loaded.meta.channel_id,
-            user_id=reminder.user_id,
-            text=text,
+            user_id=user,
+            lines=(Line.of(UserRef(user), words),),
             dm=settings.dm_opt_in,
             reason=reason,
             sent_count=reminder.sent_count + 1,
@@ -86,23 +83,48 @@ class ReminderRunner:
         for reminder, notice in await self.due_reminders():
             if notice is None:
                 continue
+            sent_at = self.clock()  # the next one counts from now, however long delivery takes
             try:
                 await self.port.remind(notice)
-            except Exception:
-                log.exception(
-                    "reminder for user %d in game %d failed", notice.user_id, notice.game_id
+            except DestinationGone as gone:
+                await self._drop(reminder, gone)
+                continue
+            except DeliveryFailed as exc:
+                # The claim lapses and a later pass tries again (after the claim's lease).
+                log.warning(
+                    "reminder for user %d in game %d failed (%s); trying again later",
+                    notice.user_id,
+                    notice.game_id,
+                    exc,
                 )
-                continue  # the claim lapses and the next runner tries again
-            loaded = await self.service.game_for_reminder(reminder.game_id)
-            next_due = None
-            cap = self.service.config.reminder_cap
-            if loaded is not None and notice.sent_count < cap:
-                settings = await self.store.get_user_settings(reminder.user_id)
-                hours = self.service.reminder_hours(loaded, settings)
-                next_due = quiet.not_quiet(settings, self.clock() + hours * HOUR_MS)
+                continue
+            except Exception:
+                log.exception("reminder for user %d in game %d", notice.user_id, notice.game_id)
+                continue
+            next_due = await self._next_due(reminder, sent_at)
             await self.store.reminder_sent(reminder, next_due_at=next_due)
             sent.append(notice)
         return sent
+
+    async def _next_due(self, reminder: Reminder, sent_at: int) -> int | None:
+        """When to ping again after this one (sent at `sent_at`), or None at the cap."""
+        loaded = await self.service.game_for_reminder(reminder.game_id)
+        turn_ping = _is_turn_ping(reminder)
+        # The turn's own ping is not a reminder: it does not count against the cap.
+        cap = self.service.config.reminder_cap + (1 if reminder.kind == TURN_PING else 0)
+        if loaded is None or reminder.sent_count + 1 >= cap:
+            return None
+        settings = await self.store.get_user_settings(reminder.user_id)
+        if turn_ping:  # the player learns of the turn now: the first reminder counts from here
+            wait = self.service.first_reminder_ms(loaded, settings)
+        else:
+            wait = self.service.repeat_reminder_ms(loaded, settings)
+        return quiet.not_quiet(settings, sent_at + wait)
+
+    async def _drop(self, reminder: Reminder, gone: DestinationGone) -> None:
+        """Give up the game's reminders: there is nowhere to post them any more."""
+        log.warning("dropping the reminders of game %d: %s", reminder.game_id, gone)
+        await self.store.clear_reminders(reminder.game_id)
 
     async def run(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
         """Check every `interval_s` until `stop` is set."""
@@ -113,3 +135,8 @@ class ReminderRunner:
                 log.exception("reminders failed; trying again later")
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), interval_s)
+
+
+def _is_turn_ping(reminder: Reminder) -> bool:
+    """Whether this ping is the turn's own (the first after a silent announcement)."""
+    return reminder.kind == TURN_PING and reminder.sent_count == 0

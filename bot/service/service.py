@@ -87,6 +87,8 @@ from bot.store import (
     ABANDONED,
     ACTIVE,
     FINISHED,
+    REMINDER,
+    TURN_PING,
     ChannelBusyError,
     Clock,
     GameNotFoundError,
@@ -945,20 +947,29 @@ class GameService:
         for user in self._waiting_users(loaded):
             settings = await self.store.get_user_settings(user)
             if quiet.in_quiet_hours(settings, now):
-                # The announcement went out silently: the ping follows when quiet hours end.
-                due = quiet.quiet_end(settings, now)
+                # The announcement went out silently: the turn's own ping follows when
+                # quiet hours end, and the reminders after it.
+                due, kind = quiet.quiet_end(settings, now), TURN_PING
             else:
-                due = quiet.not_quiet(
-                    settings, now + self.reminder_hours(loaded, settings) * HOUR_MS
-                )
-            await self.store.set_reminder(loaded.meta.id, user, due)
+                due = quiet.not_quiet(settings, now + self.first_reminder_ms(loaded, settings))
+                kind = REMINDER
+            await self.store.set_reminder(loaded.meta.id, user, due, kind=kind)
 
-    def reminder_hours(self, loaded: Loaded, settings: UserSettings) -> int:
-        """Hours between reminders: the player's setting, else the game's, else the default."""
-        if settings.reminder_hours:
-            return settings.reminder_hours
-        game_hours = loaded.options.get("reminder_hours")
-        return int(game_hours) if game_hours else self.config.reminder_hours
+    def first_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
+        """How long a turn may wait before its first reminder: the player's hours, else the
+        game's, else the server's `reminder_hours` (fractions honoured)."""
+        return self._reminder_ms(loaded, settings, self.config.reminder_hours)
+
+    def repeat_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
+        """The time between further reminders: the player's hours, else the game's, else the
+        server's `repeat_hours`."""
+        return self._reminder_ms(loaded, settings, self.config.repeat_hours)
+
+    @staticmethod
+    def _reminder_ms(loaded: Loaded, settings: UserSettings, default_hours: float) -> int:
+        """A player's or game's own hours (one setting for first and further reminders)."""
+        hours = settings.reminder_hours or loaded.options.get("reminder_hours") or default_hours
+        return max(1, round(float(hours) * HOUR_MS))
 
     async def game_for_reminder(self, game_id: int) -> Loaded | None:
         """The loaded game (for the ReminderRunner), or None if it is gone."""
@@ -1450,9 +1461,9 @@ def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
 
 
 def _state_from_json(data: Any) -> Any:
-    from bot.rules import GameState
+    from bot.rules import load_state
 
-    return GameState.from_json(data)
+    return load_state(data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -334,20 +334,35 @@ class ReminderNotice:
     guild_id: int
     channel_id: int
     user_id: int
-    text: str
+    #: What to say (it names the player; only they are pinged).
+    lines: tuple[Line, ...]
     dm: bool = False
-    #: "reminder" (has not acted for a while) or "quiet-end" (the ping held back in quiet hours).
+    #: "reminder" (has not acted for a while) or "quiet-end" (the turn's own ping, held back
+    #: by quiet hours: the turn was announced silently).
     reason: str = "reminder"
     sent_count: int = 0
+
+    @property
+    def text(self) -> str:
+        """The lines as plain text (logs and tests; adapters use `render`)."""
+        return render_lines(self.lines)
+
+    def render(self, name: UserNamer) -> str:
+        """The lines as text, each person written by `name`."""
+        return render_lines(self.lines, name)
 
 
 @dataclass(frozen=True, slots=True)
 class ServiceConfig:
     """Tunable service behaviour (defaults suit production)."""
 
-    #: Hours after a player's turn begins before the first reminder, unless overridden.
-    reminder_hours: int = 24
-    #: Reminders sent per player per turn at most.
+    #: Hours after a player's turn begins before the first reminder, unless the player or
+    #: the game sets their own (fractions count: 0.5 is half an hour).
+    reminder_hours: float = 24
+    #: Hours between further reminders, unless the player or the game sets their own.
+    repeat_hours: float = 24
+    #: Reminders sent per player per turn at most (the turn's own ping after quiet hours
+    #: is not one of them).
     reminder_cap: int = 3
     #: PNGs kept in the render cache.
     image_cache_size: int = 256

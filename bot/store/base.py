@@ -129,6 +129,31 @@ class OutboxItem:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimOwner:
+    """The process that holds claims on scheduled work.
+
+    `instance` names a deployment slot and stays the same across its restarts (the host and
+    the gateway shards it serves); only one process of an instance runs at a time, so a new
+    run may take back what an earlier run of its instance held. `run` is unique per start.
+    """
+
+    instance: str
+    run: str
+
+    def __post_init__(self) -> None:
+        """Both parts are needed to tell a dead predecessor from a live peer."""
+        if not self.instance or not self.run:
+            raise InvalidDataError("a claim owner needs an instance and a run")
+
+
+#: Reminder schedule kinds: a turn announced silently (its first ping is the turn's own,
+#: held back by quiet hours), or one announced with its ping (every ping is a reminder).
+TURN_PING = "turn"
+REMINDER = "reminder"
+REMINDER_KINDS = frozenset({TURN_PING, REMINDER})
+
+
+@dataclass(frozen=True, slots=True)
 class Reminder:
     """A player's reminder schedule in one game."""
 
@@ -139,6 +164,9 @@ class Reminder:
     last_sent_at: int | None
     #: The claim token when handed out by claim_reminders, else None.
     claim: str | None = None
+    #: TURN_PING when the turn was announced silently (quiet hours), so that the first ping
+    #: is the turn's own; else REMINDER. It stays for the schedule's life.
+    kind: str = REMINDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,9 +293,23 @@ class Store(Protocol):
 
     # -- the outbox --------------------------------------------------------------------
 
-    async def claim_outbox(self, *, limit: int = 10, lease_ms: int = 60_000) -> list[OutboxItem]:
+    async def claim_outbox(
+        self, *, owner: ClaimOwner | None = None, limit: int = 10, lease_ms: int = 60_000
+    ) -> list[OutboxItem]:
         """Claim due, unsent announcements (oldest first, one per game at a time) for
-        `lease_ms`; a sender that crashes loses its claim when the lease ends."""
+        `lease_ms`, recording `owner`; a sender that crashes loses its claim when the lease
+        ends (or at once when the next run of its instance calls recover_outbox_claims)."""
+        ...
+
+    async def renew_outbox_claims(self, owner: ClaimOwner, *, lease_ms: int) -> int:
+        """Extend to now + `lease_ms` the lease of every unsent announcement `owner` holds
+        (a live sender renews well within its lease, so a peer never takes its claims);
+        return how many."""
+        ...
+
+    async def recover_outbox_claims(self, owner: ClaimOwner) -> int:
+        """Give back, due at once, the claims held by earlier runs of `owner.instance`
+        (they are dead: one run of an instance at a time); return how many."""
         ...
 
     async def mark_sent(self, item_id: int, claim: str, message_id: int) -> bool:
@@ -296,9 +338,16 @@ class Store(Protocol):
     # -- reminders ---------------------------------------------------------------------
 
     async def set_reminder(
-        self, game_id: int, user_id: int, due_at: int, *, sent_count: int = 0
+        self,
+        game_id: int,
+        user_id: int,
+        due_at: int,
+        *,
+        sent_count: int = 0,
+        kind: str = REMINDER,
     ) -> None:
-        """Create or replace a player's reminder schedule in a game."""
+        """Create or replace a player's reminder schedule in a game (`kind`: TURN_PING or
+        REMINDER)."""
         ...
 
     async def clear_reminders(self, game_id: int, user_id: int | None = None) -> None:
@@ -315,8 +364,8 @@ class Store(Protocol):
         ...
 
     async def reminder_sent(self, reminder: Reminder, *, next_due_at: int | None) -> bool:
-        """Record that a claimed reminder went out; schedule the next one at
-        `next_due_at`, or drop it when None. False if the claim was lost."""
+        """Record that a claimed reminder went out; schedule the next one at `next_due_at`,
+        or drop it when None. False if the claim was lost."""
         ...
 
     # -- per-user settings -------------------------------------------------------------

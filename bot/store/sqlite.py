@@ -17,7 +17,10 @@ import aiosqlite
 from bot.store.base import (
     ACTIVE,
     INT64_MAX,
+    REMINDER,
+    REMINDER_KINDS,
     STATUSES,
+    ClaimOwner,
     Clock,
     Game,
     LogEntry,
@@ -53,7 +56,9 @@ _GAME_COLUMNS = (
     "(SELECT COALESCE(MAX(seq), 0) FROM log WHERE log.game_id = games.id)"
 )
 _OUTBOX_COLUMNS = "id, game_id, version, channel_id, payload, created_at, attempts, claim_token"
-_REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_token"
+_REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_token, kind"
+#: What giving a claim back clears.
+_NO_CLAIM = "claim_token = NULL, claimed_until = NULL, claim_instance = NULL, claim_run = NULL"
 
 
 def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
@@ -515,15 +520,19 @@ class SqliteStore:
 
     # -- the outbox --------------------------------------------------------------------
 
-    async def claim_outbox(self, *, limit: int = 10, lease_ms: int = 60_000) -> list[OutboxItem]:
+    async def claim_outbox(
+        self, *, owner: ClaimOwner | None = None, limit: int = 10, lease_ms: int = 60_000
+    ) -> list[OutboxItem]:
         """Claim due announcements with one UPDATE (see Store.claim_outbox)."""
+        instance, run = (owner.instance, owner.run) if owner else (None, None)
 
         async def body(db: Db) -> list[OutboxItem]:
             now = self._clock()
             # Only the oldest unfinished item of each game is eligible, so a game's
             # announcements are posted in the order its turns were committed.
             rows = await db.execute_fetchall(
-                "UPDATE outbox SET claim_token = ?, claimed_until = ?, attempts = attempts + 1"
+                "UPDATE outbox SET claim_token = ?, claimed_until = ?, attempts = attempts + 1,"
+                " claim_instance = ?, claim_run = ?"
                 " WHERE id IN (SELECT o.id FROM outbox AS o"
                 "  WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?"
                 "  AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"
@@ -531,9 +540,37 @@ class SqliteStore:
                 "   AND e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL)"
                 "  ORDER BY o.id LIMIT ?)"
                 f" RETURNING {_OUTBOX_COLUMNS}",
-                (_new_claim(), now + lease_ms, now, now, limit),
+                (_new_claim(), now + lease_ms, instance, run, now, now, limit),
             )
             return sorted((_outbox_from_row(r) for r in rows), key=lambda i: i.id)
+
+        return await self._tx(body)
+
+    async def renew_outbox_claims(self, owner: ClaimOwner, *, lease_ms: int) -> int:
+        """Extend the owner's leases (see Store.renew_outbox_claims)."""
+
+        async def body(db: Db) -> int:
+            cur = await db.execute(
+                "UPDATE outbox SET claimed_until = ?"
+                " WHERE claim_instance = ? AND claim_run = ? AND claim_token IS NOT NULL"
+                " AND sent_at IS NULL",
+                (self._clock() + lease_ms, owner.instance, owner.run),
+            )
+            return cur.rowcount
+
+        return await self._tx(body)
+
+    async def recover_outbox_claims(self, owner: ClaimOwner) -> int:
+        """Free what earlier runs of the instance held (see Store.recover_outbox_claims)."""
+
+        async def body(db: Db) -> int:
+            cur = await db.execute(
+                f"UPDATE outbox SET {_NO_CLAIM}"
+                " WHERE claim_instance = ? AND claim_run <> ? AND claim_token IS NOT NULL"
+                " AND sent_at IS NULL",
+                (owner.instance, owner.run),
+            )
+            return cur.rowcount
 
         return await self._tx(body)
 
@@ -543,8 +580,7 @@ class SqliteStore:
 
         async def body(db: Db) -> bool:
             cur = await db.execute(
-                "UPDATE outbox SET sent_at = ?, message_id = ?, claim_token = NULL,"
-                " claimed_until = NULL, last_error = NULL"
+                f"UPDATE outbox SET sent_at = ?, message_id = ?, {_NO_CLAIM}, last_error = NULL"
                 " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
                 (self._clock(), message_id, item_id, claim),
             )
@@ -561,8 +597,8 @@ class SqliteStore:
 
         async def body(db: Db) -> bool:
             cur = await db.execute(
-                "UPDATE outbox SET claim_token = NULL, claimed_until = NULL,"
-                " attempts = MAX(attempts - 1, 0)"
+                f"UPDATE outbox SET {_NO_CLAIM},"
+                " attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END"
                 " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
                 (item_id, claim),
             )
@@ -585,16 +621,14 @@ class SqliteStore:
             attempts = int(row[0])
             if attempts >= self._max_attempts:
                 await db.execute(
-                    "UPDATE outbox SET failed_at = ?, last_error = ?, claim_token = NULL,"
-                    " claimed_until = NULL WHERE id = ?",
+                    f"UPDATE outbox SET failed_at = ?, last_error = ?, {_NO_CLAIM} WHERE id = ?",
                     (now, error[:1000], item_id),
                 )
                 log.warning("outbox item %d given up after %d attempts", item_id, attempts)
                 return None
             due = now + self.backoff_ms(attempts)
             await db.execute(
-                "UPDATE outbox SET next_attempt_at = ?, last_error = ?, claim_token = NULL,"
-                " claimed_until = NULL WHERE id = ?",
+                f"UPDATE outbox SET next_attempt_at = ?, last_error = ?, {_NO_CLAIM} WHERE id = ?",
                 (due, error[:1000], item_id),
             )
             return due
@@ -632,21 +666,30 @@ class SqliteStore:
     # -- reminders ---------------------------------------------------------------------
 
     async def set_reminder(
-        self, game_id: int, user_id: int, due_at: int, *, sent_count: int = 0
+        self,
+        game_id: int,
+        user_id: int,
+        due_at: int,
+        *,
+        sent_count: int = 0,
+        kind: str = REMINDER,
     ) -> None:
         """Create or replace a reminder schedule (see Store.set_reminder)."""
         check_int64(user_id, "user_id")
         check_int64(due_at, "due_at")
+        if kind not in REMINDER_KINDS:
+            raise InvalidDataError(f"reminder kind must be one of {sorted(REMINDER_KINDS)}")
 
         async def body(db: Db) -> None:
             await self._load_game(db, game_id)
             # A new schedule also voids any claim on the old one.
             await db.execute(
-                "INSERT INTO reminders (game_id, user_id, due_at, sent_count)"
-                " VALUES (?, ?, ?, ?)"
+                "INSERT INTO reminders (game_id, user_id, due_at, sent_count, kind)"
+                " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, user_id) DO UPDATE SET due_at = excluded.due_at,"
-                " sent_count = excluded.sent_count, claim_token = NULL, claimed_until = NULL",
-                (game_id, user_id, due_at, sent_count),
+                " sent_count = excluded.sent_count, kind = excluded.kind,"
+                " claim_token = NULL, claimed_until = NULL",
+                (game_id, user_id, due_at, sent_count, kind),
             )
 
         await self._tx(body)
@@ -973,4 +1016,5 @@ def _outbox_from_row(row: Sequence[Any]) -> OutboxItem:
 
 def _reminder_from_row(row: Sequence[Any]) -> Reminder:
     """Build a Reminder from a `_REMINDER_COLUMNS` row."""
-    return Reminder(*row)
+    game_id, user_id, due_at, sent_count, last_sent_at, claim, kind = row
+    return Reminder(game_id, user_id, due_at, sent_count, last_sent_at, claim, kind)

@@ -11,7 +11,7 @@ import contextlib
 import random
 import re
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from bot.rules import RuleError
 from bot.service import Actor, GameService, NoGameHere, PanelView, ServiceConfig
 from bot.service.images import RendererPool
 from bot.service.loading import copy_game, load
-from bot.store import open_store
+from bot.store import Store, open_store
 
 HOUR_MS = 3_600_000
 #: Decision kinds an introductory game can ask (single-option decisions are automatic).
@@ -55,15 +55,25 @@ class FakeClock:
 
 @contextlib.asynccontextmanager
 async def barrage_bot(
-    fake: FakeDiscord, db: Path, clock: FakeClock, **options: Any
+    fake: FakeDiscord,
+    db: Path,
+    clock: FakeClock,
+    *,
+    wrap_store: Callable[[Store], Store] | None = None,
+    service_config: ServiceConfig | None = None,
+    **options: Any,
 ) -> AsyncIterator[BarrageBot]:
-    """A BarrageBot on a fresh (or existing) database, logged in to the fake and ready."""
+    """A BarrageBot on a fresh (or existing) database, logged in to the fake and ready.
+
+    `wrap_store` puts a test's stand-in (e.g. a store that blocks) between service and store;
+    the service's reminders are daily, twice at most, unless `service_config` says otherwise.
+    """
     store = await open_store(db, clock=clock)
     service = GameService(
-        store,
+        wrap_store(store) if wrap_store else store,
         clock=clock,
         renderer_pool=RendererPool(kind="thread", workers=2, cache_size=16),
-        config=ServiceConfig(reminder_hours=24, reminder_cap=2),
+        config=service_config or ServiceConfig(reminder_hours=24, reminder_cap=2),
     )
     options.setdefault("sync_policy", "always")
     options.setdefault("outbox_interval_s", 0.2)

@@ -55,7 +55,9 @@ class CountButton(
         """Edit the message in place (callback type 7), keeping its attachment."""
         n = self.n + 1
         await interaction.response.edit_message(
-            content=f"{interaction.user.mention} clicked {n}", view=card_view(n)
+            content=f"{interaction.user.mention} clicked {n}",
+            view=card_view(n),
+            allowed_mentions=discord.AllowedMentions.none(),  # an edit re-parses mentions
         )
 
 
@@ -80,6 +82,13 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"demo
         """Say what was picked, to the picker only."""
         values = interaction.data.get("values", []) if interaction.data else []
         await interaction.response.send_message(f"picked {', '.join(values)}", ephemeral=True)
+
+
+def only(user: discord.abc.Snowflake | None) -> discord.AllowedMentions:
+    """Allowed mentions for one named user (or nobody): never @everyone or roles."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[user] if user else False
+    )
 
 
 def card_view(n: int) -> discord.ui.View:
@@ -120,7 +129,7 @@ async def card(
         file=discord.File(io.BytesIO(render_card(colour, size)), "card.png"),
         view=card_view(0),
         ephemeral=private,
-        allowed_mentions=discord.AllowedMentions(users=[target] if target else False),
+        allowed_mentions=only(target),
     )
 
 
@@ -141,7 +150,17 @@ async def slow(interaction: discord.Interaction, seconds: float = 0.05) -> None:
     )
     await interaction.followup.send("second follow-up", ephemeral=False)
     assert interaction.channel is not None and hasattr(interaction.channel, "send")
-    await interaction.channel.send(f"{interaction.user.mention} quietly", silent=True)
+    await interaction.channel.send(
+        f"{interaction.user.mention} quietly", silent=True, allowed_mentions=only(interaction.user)
+    )
+
+
+@demo.command(name="refuse", description="Defer publicly, then refuse privately")
+async def refuse(interaction: discord.Interaction) -> None:
+    """A public "thinking" placeholder is removed before a private answer."""
+    await interaction.response.defer(thinking=True)
+    await interaction.delete_original_response()
+    await interaction.followup.send("refused", ephemeral=True)
 
 
 @demo.command(name="thread", description="Open a game thread")

@@ -171,11 +171,11 @@ async def test_spectator_views_and_post_to_channel(
         assert score.ephemeral and "VP" in score.content
         post = next(c for c in board.custom_ids if re.fullmatch(ids.POST_TEMPLATE, c))
         before = len(fake.channel_messages(fake.general))
-        done = await (await spectator.click(board, post)).reply()
-        assert done.ephemeral and "Posted" in done.content
-        posted = fake.channel_messages(fake.general)[before:]
-        public = [m for m in posted if not m.ephemeral]
-        assert public and public[-1].png is not None and spectator.id not in public[-1].notified
+        posted = await (await spectator.click(board, post)).reply()
+        assert not posted.ephemeral and posted.png is not None
+        assert f"shared by {spectator.mention}" in posted.content
+        assert posted.mentions == [] and posted.notified == []
+        assert fake.channel_messages(fake.general)[before:] == [posted]
         helped = await (await spectator.slash("barrage help", topic="company:italy")).reply()
         assert helped.ephemeral and "Italy" in helped.content
         choices = await spectator.autocomplete("barrage help", focused="topic", topic="wilh")

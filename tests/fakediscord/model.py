@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .mentions import ROLE_MENTION, USER_MENTION
 from .payloads import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -21,9 +21,6 @@ from .payloads import (
 
 if TYPE_CHECKING:
     from .users import FakeUser
-
-_USER_MENTION = re.compile(r"<@!?(\d+)>")
-_ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 @dataclass
@@ -256,7 +253,8 @@ class Message:
         return (user if isinstance(user, int) else user.id) in self.mentions
 
     def recompute_mentions(self, guild: Guild | None, *, default_users_only: bool) -> None:
-        """Compute mentions from content and allowed_mentions, as Discord does."""
+        """Compute mentions from content and the request's allowed_mentions, as Discord does
+        (see mentions.py: an edit without allowed_mentions is parsed with the defaults)."""
         rules = self.allowed_mentions
         if rules is None:
             # Interactions and webhooks parse only user mentions by default; bots parse all.
@@ -265,8 +263,8 @@ class Message:
         # allowed_mentions.users arrives as JSON ints from discord.py, roles too.
         allowed_users = {int(u) for u in rules.get("users") or []}
         allowed_roles = {int(r) for r in rules.get("roles") or []}
-        users = [int(u) for u in _USER_MENTION.findall(self.content)]
-        roles = [int(r) for r in _ROLE_MENTION.findall(self.content)]
+        users = [int(u) for u in USER_MENTION.findall(self.content)]
+        roles = [int(r) for r in ROLE_MENTION.findall(self.content)]
         self.mentions = list(
             dict.fromkeys(u for u in users if "users" in parse or u in allowed_users)
         )

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from . import limits
 from .errors import FakeDiscordError
+from .mentions import mention_problems
 from .model import (
     Attachment,
     Callback,
@@ -30,6 +31,7 @@ from .model import (
     Role,
     everyone_role,
 )
+from .nonces import MAX_NONCE, WINDOW_S, NonceLedger
 from .payloads import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
@@ -131,8 +133,16 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41250,
         privileged_intents: frozenset[str] = frozenset(),
         error_loggers: tuple[str, ...] = ("discord", "bot"),
+        clock: Callable[[], float] | None = None,
+        strict_mentions: bool = True,
     ) -> None:
-        """Build the default world: one guild, two text channels, five members and the bot."""
+        """Build the default world: one guild, two text channels, five members and the bot.
+
+        `clock` (seconds) is the fake's time for nonces; it defaults to the event loop's.
+        `strict_mentions` fails the test on a send or edit whose mentions are left to
+        Discord's defaults or allowed too broadly (see mentions.py); the problems are
+        recorded in `mention_problems` either way.
+        """
         self.token = token
         self.ack_deadline = ack_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -154,6 +164,10 @@ class FakeDiscord:
         self.failures: list[str] = []
         self.expected_failures: list[str] = []
         self.interactions: list[InteractionRecord] = []
+        self.clock = clock
+        self.nonces = NonceLedger(self.now, WINDOW_S)
+        self.strict_mentions = strict_mentions
+        self.mention_problems: list[str] = []
         self.sessions: list[GatewaySession] = []
         self.gateway_queries: list[dict[str, str]] = []
         self._by_token: dict[str, InteractionRecord] = {}
@@ -268,6 +282,25 @@ class FakeDiscord:
         thread.archive_timestamp = iso_now()
         await self.dispatch("THREAD_UPDATE", thread.payload())
 
+    def now(self) -> float:
+        """The fake's time in seconds: the injected clock, else the event loop's."""
+        if self.clock is not None:
+            return self.clock()
+        return asyncio.get_running_loop().time()
+
+    async def delete_channel(self, channel: Channel) -> None:
+        """Delete a channel (and its threads) or a thread, and tell the bot."""
+        for thread in [c for c in self.channels.values() if c.parent_id == channel.id]:
+            await self.delete_channel(thread)
+        self.channels.pop(channel.id, None)
+        guild = self.guild_of(channel)
+        if guild is not None and channel.id in guild.channel_ids:
+            guild.channel_ids.remove(channel.id)
+        data = channel.payload()
+        if channel.is_thread:
+            data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
+        await self.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data)
+
     # ----------------------------------------------------------------- reading the record
 
     def channel_messages(self, channel: Channel | int | None = None) -> list[Message]:
@@ -304,6 +337,14 @@ class FakeDiscord:
             self.failures.append(reason)
             _log.debug("fake discord failure: %s", reason)
         self._notify_threadsafe()
+
+    def _check_mentions(self, data: dict[str, Any], where: str) -> None:
+        """Record (and with strict_mentions, fail on) a body that breaks the mention policy."""
+        for problem in mention_problems(data):
+            text = f"{where}: {problem}: {str(data.get('content'))[:120]!r}"
+            self.mention_problems.append(text)
+            if self.strict_mentions:
+                self.fail(f"mentions: {text}")
 
     def take_failures(self) -> list[str]:
         """Return and clear the recorded failures (for tests that provoke them)."""
@@ -1112,7 +1153,13 @@ class FakeDiscord:
         _check_body(data, call.files, what)
         original = self.messages.get(record.original_id or 0)
         ack = record.ack
-        if ack is not None and ack.type == 5 and original is not None and original.loading:
+        if (
+            ack is not None
+            and ack.type == 5
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
             # Discord: the first follow-up after a deferred reply replaces the "thinking" message,
             # keeping the defer's visibility; as an edit, it notifies nobody.
             await self._apply_edit(original, data, call.files, default_users_only=True)
@@ -1263,6 +1310,13 @@ class FakeDiscord:
                 channel.archive_timestamp = iso_now()
                 await self.dispatch("THREAD_UPDATE", channel.payload())
         _check_body(data, call.files, f"message in #{channel.name}")
+        nonce = data.get("nonce")
+        if nonce is not None and len(str(nonce)) > MAX_NONCE:
+            raise ApiError(400, 50035, "Invalid Form Body", fail=f"nonce {nonce!r} too long")
+        if nonce is not None and data.get("enforce_nonce"):
+            earlier = self.nonces.earlier(self.bot.id, str(nonce))
+            if earlier is not None:
+                return self.message_payload(self.messages[earlier])
         flags = int(data.get("flags") or 0) & FLAG_SUPPRESS_NOTIFICATIONS
         message = self._new_message(
             channel.id,
@@ -1271,6 +1325,8 @@ class FakeDiscord:
             flags=flags,
             msg_type=19 if data.get("message_reference") else 0,
         )
+        if nonce is not None and data.get("enforce_nonce"):
+            self.nonces.record(self.bot.id, str(nonce), message.id)
         await self.dispatch("MESSAGE_CREATE", self.message_payload(message))
         return self.message_payload(message)
 
@@ -1333,6 +1389,7 @@ class FakeDiscord:
     ) -> Message:
         """Store a new message from a create payload and compute who it notifies."""
         channel = self.channels[channel_id]
+        self._check_mentions(data, f"message in #{channel.name or 'DM'}")
         message = Message(
             id=snowflake(),
             channel_id=channel_id,
@@ -1409,15 +1466,19 @@ class FakeDiscord:
         *,
         default_users_only: bool,
     ) -> None:
-        """Apply an edit payload: only the fields present change; listed attachments are kept."""
+        """Apply an edit payload: only the fields present change; listed attachments are kept.
+
+        New content is parsed for mentions again, with this request's allowed_mentions or the
+        defaults (Discord keeps no allowed_mentions); an edit highlights but never notifies.
+        """
+        self._check_mentions(data, f"edit of message {message.id}")
         if "content" in data:
             message.content = data["content"] or ""
+            message.allowed_mentions = data.get("allowed_mentions")
         if "embeds" in data:
             message.embeds = list(data["embeds"] or [])
         if "components" in data:
             message.components = list(data["components"] or [])
-        if "allowed_mentions" in data:
-            message.allowed_mentions = data["allowed_mentions"]
         if "attachments" in data:
             entries = data["attachments"] or []
             keep = {int(e["id"]) for e in entries if int(e["id"]) in self.attachments}
@@ -1428,9 +1489,9 @@ class FakeDiscord:
             )
         elif files:
             message.attachments += self._new_attachments(message.channel_id, None, files)
-        message.recompute_mentions(
-            self.guild_of(self.channels[message.channel_id]), default_users_only=default_users_only
-        )
+        if "content" in data:
+            guild = self.guilds.get(message.guild_id or 0)
+            message.recompute_mentions(guild, default_users_only=default_users_only)
         message.edits += 1
         message.edited_timestamp = iso_now()
         self._changed()

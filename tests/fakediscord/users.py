@@ -217,7 +217,7 @@ class Invocation:
             return callback.message
         if callback.type == 5:
             return await self.fake.wait_for(
-                lambda: (m := self.original) is not None and not m.loading and m,
+                self._deferred_answer,
                 timeout=timeout,
                 what=f"the deferred reply of interaction {self.id}",
             )
@@ -232,6 +232,15 @@ class Invocation:
                 what=f"the edit after deferring interaction {self.id}",
             )
         raise FakeDiscordError(f"callback type {callback.type} has no message")
+
+    def _deferred_answer(self) -> Message | None:
+        """The filled-in placeholder; or, if the bot deleted it, its first follow-up."""
+        original = self.original
+        if original is None:
+            return None
+        if original.deleted:
+            return self.record.followups[0] if self.record.followups else None
+        return None if original.loading else original
 
     async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:
         """Wait for the index-th follow-up message."""

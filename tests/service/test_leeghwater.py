@@ -51,7 +51,7 @@ async def deciding_panel(service: GameService, players: int) -> PanelView | None
 
 async def test_the_option_is_validated_and_stored(service: GameService) -> None:
     with pytest.raises(
-        LobbyError, match="no expansion 'atlantis' \\(known: colorado, leeghwater, nile\\)"
+        LobbyError, match="no expansion 'atlantis' \\(known: colorado, leeghwater, nile"
     ):
         await service.create_game(actor(USERS[0]), players=3, setup="full", expansions=["atlantis"])
     with pytest.raises(NewGameRefused, match="full setup only") as refused:

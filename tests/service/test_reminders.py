@@ -1,12 +1,26 @@
-"""Reminders: due after the player's hours, claimed once, held back in quiet hours."""
+"""Reminders: due after the first-reminder hours, repeated after the repeat hours up to the
+cap, claimed once, held back in quiet hours, dropped when their channel is gone."""
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+from dataclasses import dataclass
 
-from bot.service import GameService, OutboxSender, ReminderRunner
-from tests.service.conftest import MakeService
-from tests.service.helpers import USERS, FakeClock, RecordingPort, actor, started_game
+import pytest
+
+from bot.service import (
+    DeliveryFailed,
+    DestinationGone,
+    GameService,
+    OutboxSender,
+    ReminderNotice,
+    ReminderRunner,
+    RendererPool,
+    ServiceConfig,
+)
+from tests.service.conftest import MakeService, fake_png
+from tests.service.helpers import CHANNEL, USERS, FakeClock, RecordingPort, actor, started_game
 
 HOUR = 3_600_000
 
@@ -87,3 +101,120 @@ async def test_two_runners_send_each_reminder_once(
     sent = await ReminderRunner(first, a, clock).run_once()
     sent += await ReminderRunner(second, b, clock).run_once()
     assert len(sent) == 1 and len(a.reminders) + len(b.reminders) == 1
+
+
+def with_config(service: GameService, clock: FakeClock, **config: float) -> GameService:
+    """Another service on the same store, with its own reminder settings."""
+    pool = RendererPool(kind="inline", render_fn=fake_png)
+    return GameService(
+        service.store, clock=clock, renderer_pool=pool, config=ServiceConfig(**config)
+    )
+
+
+async def pings_at(runner: ReminderRunner, clock: FakeClock, hours: list[float]) -> list[float]:
+    """Step the clock to each hour (from now) and list the hours at which a ping went out."""
+    start, found = clock.now, []
+    for hour in hours:
+        clock.now = start + round(hour * HOUR)
+        found += [hour for _ in await runner.run_once()]
+    return found
+
+
+async def test_further_reminders_follow_the_repeat_hours(
+    service: GameService, clock: FakeClock
+) -> None:
+    service = with_config(service, clock, reminder_hours=24, repeat_hours=6, reminder_cap=3)
+    await started_game(service)
+    runner = ReminderRunner(service, RecordingPort(), clock)
+    steps = [h / 2 for h in range(2 * 60)]  # every half hour for 60 hours
+    assert await pings_at(runner, clock, steps) == [24, 30, 36]
+
+
+async def test_a_fractional_first_reminder_is_honoured(
+    service: GameService, clock: FakeClock
+) -> None:
+    service = with_config(service, clock, reminder_hours=0.75, repeat_hours=0.25, reminder_cap=2)
+    await started_game(service)
+    runner = ReminderRunner(service, RecordingPort(), clock)
+    steps = [m / 60 for m in range(0, 120, 5)]  # every five minutes for two hours
+    assert await pings_at(runner, clock, steps) == [0.75, 1.0]
+
+
+async def test_the_first_ping_after_long_quiet_hours_says_it_is_their_turn(
+    make_service: MakeService, clock: FakeClock
+) -> None:
+    """Quiet hours (9 h) longer than the player's reminder hours (6 h): still "your turn"."""
+    service = await make_service()
+    clock.now = utc_ms(2026, 7, 1, 21)  # 23:00 in Berlin
+    await service.create_game(actor(USERS[0]), players=2, seed=7)
+    await service.join(actor(USERS[1]))
+    for user in USERS[:2]:
+        await service.update_settings(
+            user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 7 * 60), reminder_hours=6
+        )
+    await service.start(actor(USERS[0]))
+    runner = ReminderRunner(service, RecordingPort(), clock)
+    clock.now = utc_ms(2026, 7, 2, 5)  # 07:00 in Berlin
+    (ping,) = await runner.run_once()
+    assert ping.reason == "quiet-end" and "it is your turn" in ping.text
+    clock.now = utc_ms(2026, 7, 2, 11)  # six hours later
+    (reminder,) = await runner.run_once()
+    assert reminder.reason == "reminder" and "is waiting for you" in reminder.text
+    # The turn's own ping is not a reminder: three reminders follow it (the cap).
+    sent = 1
+    for hour in range(12, 48):
+        clock.now = utc_ms(2026, 7, 2, 0) + hour * HOUR
+        sent += len(await runner.run_once())
+    assert sent == service.config.reminder_cap
+
+
+class GonePort(RecordingPort):
+    """A port whose channel was deleted."""
+
+    async def remind(self, notice: ReminderNotice) -> None:
+        raise DestinationGone(f"channel {notice.channel_id} no longer exists")
+
+
+async def test_a_reminder_for_a_deleted_channel_is_dropped_with_one_line(
+    service: GameService, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = await started_game(service)
+    runner = ReminderRunner(service, GonePort(), clock)
+    clock.advance(25 * HOUR)
+    with caplog.at_level(logging.WARNING, logger="bot.service.reminders"):
+        assert await runner.run_once() == []
+        for _ in range(5):
+            clock.advance(HOUR)
+            assert await runner.run_once() == []
+    assert await service.store.reminders(game) == []
+    assert [r.getMessage() for r in caplog.records] == [
+        f"dropping the reminders of game {game}: channel {CHANNEL} no longer exists"
+    ]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+@dataclass
+class FlakyPort(RecordingPort):
+    """A port whose first `outage` reminders fail the way a Discord outage does."""
+
+    outage: int = 1
+
+    async def remind(self, notice: ReminderNotice) -> None:
+        if self.outage:
+            self.outage -= 1
+            raise DeliveryFailed("Discord did not take the reminder: 503")
+        await super().remind(notice)
+
+
+async def test_a_failed_reminder_is_tried_again_after_its_claim_lapses(
+    service: GameService, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    await started_game(service)
+    port = FlakyPort()
+    runner = ReminderRunner(service, port, clock)
+    clock.advance(24 * HOUR)
+    with caplog.at_level(logging.WARNING, logger="bot.service.reminders"):
+        assert await runner.run_once() == []
+    assert "trying again later" in caplog.text and "Traceback" not in caplog.text
+    clock.advance(60_000)  # the claim's lease
+    assert len(await runner.run_once()) == 1

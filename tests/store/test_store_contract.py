@@ -11,7 +11,10 @@ from store_helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, decision
 from bot.store import (
     ACTIVE,
     FINISHED,
+    REMINDER,
+    TURN_PING,
     ChannelBusyError,
+    ClaimOwner,
     GameNotFoundError,
     InvalidDataError,
     InvalidExportError,
@@ -326,7 +329,92 @@ async def test_outbox_posts_a_games_announcements_in_order(store: Store) -> None
     assert [i.payload["n"] for i in await store.claim_outbox()] == ["a2"]
 
 
+#: Two processes of different instances (hosts).
+HOST_A, HOST_B = ClaimOwner("host-a", "run-1"), ClaimOwner("host-b", "run-1")
+
+
+async def one_announcement(store: Store) -> None:
+    """A game with one announcement waiting in the outbox."""
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
+
+
+async def test_a_live_owner_renews_its_claims_and_no_peer_takes_them(
+    store: Store, other_store: Store, clock: FakeClock
+) -> None:
+    await one_announcement(store)
+    owner, peer = HOST_A, HOST_B
+    [held] = await store.claim_outbox(owner=owner, lease_ms=30_000)
+    for _ in range(6):  # a minute of renewals every 10 s
+        clock.advance(10_000)
+        assert await store.renew_outbox_claims(owner, lease_ms=30_000) == 1
+        assert await other_store.claim_outbox(owner=peer, lease_ms=30_000) == []
+    # The peer's start-up recovery only concerns its own instance.
+    assert await other_store.recover_outbox_claims(peer) == 0
+    assert await other_store.claim_outbox(owner=peer) == []
+    assert await store.mark_sent(held.id, held.claim, 5)
+    assert await store.renew_outbox_claims(owner, lease_ms=30_000) == 0  # nothing left
+
+
+async def test_a_dead_owners_claims_lapse_after_its_last_renewal(
+    store: Store, other_store: Store, clock: FakeClock
+) -> None:
+    await one_announcement(store)
+    dead, peer = HOST_A, HOST_B
+    [held] = await store.claim_outbox(owner=dead, lease_ms=30_000)
+    clock.advance(10_000)
+    await store.renew_outbox_claims(dead, lease_ms=30_000)  # then it dies
+    clock.advance(29_999)
+    assert await other_store.claim_outbox(owner=peer) == []
+    clock.advance(1)
+    [taken] = await other_store.claim_outbox(owner=peer)
+    assert taken.id == held.id
+    assert await store.renew_outbox_claims(dead, lease_ms=30_000) == 0  # it is not its claim
+
+
+async def test_the_next_run_of_an_instance_recovers_its_predecessors_claims_at_once(
+    store: Store, other_store: Store, clock: FakeClock
+) -> None:
+    a = await new_game(store, channel_id=1)
+    b = await new_game(store, channel_id=2)
+    await store.append(a.id, 0, [decision(1)], outbox=[{"n": "a1"}])
+    await store.append(b.id, 0, [decision(1)], outbox=[{"n": "b1"}])
+    crashed, peer = ClaimOwner("host-a", "run-1"), ClaimOwner("host-b", "run-7")
+    [mine] = await store.claim_outbox(owner=crashed, limit=1)
+    [theirs] = await store.claim_outbox(owner=peer, limit=1)
+    restarted = ClaimOwner("host-a", "run-2")
+    assert await other_store.recover_outbox_claims(restarted) == 1  # the clock has not moved
+    [again] = await other_store.claim_outbox(owner=restarted)
+    assert again.id == mine.id and again.claim != mine.claim
+    assert again.attempts == 2  # the crashed run may have posted: its try counts
+    assert not await store.mark_sent(mine.id, mine.claim, 1)  # the dead run's claim is void
+    assert await other_store.mark_sent(again.id, again.claim, 2)
+    assert await store.mark_sent(theirs.id, theirs.claim, 3)  # the live peer kept its claim
+    assert await other_store.recover_outbox_claims(restarted) == 0
+
+
+async def test_a_claim_owner_needs_both_parts() -> None:
+    with pytest.raises(InvalidDataError):
+        ClaimOwner("", "run-1")
+    with pytest.raises(InvalidDataError):
+        ClaimOwner("host-a", "")
+
+
 # -- reminders -------------------------------------------------------------------------
+
+
+async def test_a_reminder_schedule_keeps_its_kind(store: Store, clock: FakeClock) -> None:
+    game = await new_game(store)
+    await store.set_reminder(game.id, ALICE, clock.now, kind=TURN_PING)
+    await store.set_reminder(game.id, BOB, clock.now)
+    assert [r.kind for r in await store.reminders(game.id)] == [TURN_PING, REMINDER]
+    claimed = {r.user_id: r for r in await store.claim_reminders()}
+    assert claimed[ALICE].kind == TURN_PING and claimed[BOB].kind == REMINDER
+    assert await store.reminder_sent(claimed[ALICE], next_due_at=clock.now + 1000)
+    [after, _] = await store.reminders(game.id)
+    assert (after.kind, after.sent_count) == (TURN_PING, 1)
+    with pytest.raises(InvalidDataError):
+        await store.set_reminder(game.id, ALICE, clock.now, kind="nag")
 
 
 async def test_reminder_claim_and_reschedule(store: Store, clock: FakeClock) -> None:

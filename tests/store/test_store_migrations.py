@@ -12,7 +12,14 @@ import aiosqlite
 import pytest
 from store_helpers import FakeClock, decision, new_game
 
-from bot.store import FINISHED, MigrationError, SchemaTooNewError, SqliteStore, UserSettings
+from bot.store import (
+    FINISHED,
+    REMINDER_KINDS,
+    MigrationError,
+    SchemaTooNewError,
+    SqliteStore,
+    UserSettings,
+)
 from bot.store.migrate import (
     Migration,
     latest_version,
@@ -80,7 +87,8 @@ async def test_database_of_an_earlier_release_opens_and_continues(
         assert [g.status for g in await store.list_games(guild_id=1)] == ["active", FINISHED]
         assert (await store.latest_snapshot(game.id)).state == {"round": 1, "turn": 2}
         assert [i.payload for i in await store.pending_outbox(game.id)] == [{"text": "pending"}]
-        assert len(await store.reminders(game.id)) == 1
+        [reminder] = await store.reminders(game.id)
+        assert reminder.kind in REMINDER_KINDS  # schema 1 had no kinds: all were reminders
         bob = await store.get_user_settings(expected["seats"][1]["user_id"])
         assert bob.time_zone == "America/Denver" and bob.dm_opt_in
         # ... and the game goes on.

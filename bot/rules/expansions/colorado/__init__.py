@@ -82,6 +82,12 @@ class Colorado(Expansion):
     def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
         board.load_position(game, section)
 
+    def export_position(self, game: Game) -> dict[str, Any]:
+        return board.export_position(game)
+
+    def action_spaces(self, game: Game) -> list[str]:
+        return [*board.sites(game), *board.settlement_spaces(game)]
+
     def turn_options(self, game: Game, company_id: str) -> list[Option]:
         return bridges.site_options(game, company_id) + settlements.settle_options(game, company_id)
 

@@ -151,9 +151,10 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
     sites = { CS_M = ["BR1", "BR2"], CS_H = [], CS_P = ["BR3"] }   # tiles still there
     bridges = { D1L = "BR5" }          # Bridges on dams (the dam must be a company's)
     settlements = { S_M1 = "SA3" }     # face-up tiles (unnamed spaces keep the seed's)
+    works_removed = ["B2"]             # with Leeghwater: External Works out of the game
     """
     board = co(game)
-    unknown = set(section) - {"sites", "bridges", "settlements"}
+    unknown = set(section) - {"sites", "bridges", "settlements", "works_removed"}
     if unknown:
         raise PositionError(f"[colorado] has unknown keys: {', '.join(sorted(unknown))}")
     known_sites = sites(game)
@@ -181,3 +182,18 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         if tile not in settlement_tiles(game):
             raise PositionError(f"[colorado] settlements: unknown tile {tile!r}")
         board["settlements"][space] = tile
+    if "works_removed" in section:
+        board["works_removed"] = [str(work) for work in section["works_removed"]]
+
+
+def export_position(game: Game) -> dict[str, Any]:
+    """The `[colorado]` table stating the Construction Sites, Bridges and settlements."""
+    board = co(game)
+    out: dict[str, Any] = {
+        "sites": {site: list(tiles) for site, tiles in board["sites"].items()},
+        "bridges": dict(board["bridges"]),
+        "settlements": dict(board["settlements"]),
+    }
+    if "works_removed" in board:
+        out["works_removed"] = list(board["works_removed"])
+    return out

@@ -48,6 +48,7 @@ class Leeghwater(Expansion):
 
     name = board.KEY
     content_sets = (board.KEY,)
+    company_extra = board.COMPANY_EXTRA
 
     @classmethod
     def refuse(cls, options: GameOptions) -> str | None:
@@ -67,6 +68,16 @@ class Leeghwater(Expansion):
 
     def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
         board.load_position(game, section)
+
+    def export_position(self, game: Game) -> dict[str, Any]:
+        return board.export_position(game)
+
+    def action_spaces(self, game: Game) -> list[str]:
+        return [
+            *(space.id for space in game.content.external_work_spaces),
+            *(f"building_{tile}" for tile in board.lw(game)["buildings"]),
+            buildings.MARGOT_SPACE,
+        ]
 
     def turn_options(self, game: Game, company_id: str) -> list[Option]:
         return works.work_options(game, company_id) + buildings.action_options(game, company_id)

@@ -26,6 +26,7 @@ from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.hooks import content_sets
 from bot.rules.patent import PILES, SLOTS, draw_tiles
+from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.state import Company
 
@@ -143,12 +144,28 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         buildings = ["cofferdam", "wind_farm", "loan_agency", "research_lab", "robot_factory"]
         built = { cofferdam = ["usa", "", "italy"] }   # companies on building spaces 0..3
         used = { cofferdam = ["italy"] }               # action users this round, in order
+        advanced_removed = ["adv_2_base"]              # Patent Office tiles out of the game
 
-    Each company's completed works go in `[company.X] extra = { external_works = ["A2"] }`.
+        [leeghwater.company.usa]
+        external_works = ["A2"]      # completed (also `[company.X] extra = {...}`)
+        architect_out = true         # Tommaso's Architect is on a space (officers.py)
+        extra_turn = true            # Tommaso takes another turn after Confirm
+        simone_limit = true          # Mahiri keeps Simone's 4 contracts until she fulfils one
+
+    A blocked building space (RULINGS 24) may be stated as "blocked" where the player count
+    blocks it. The export (`export_position`) states `used` in the base `[spaces]` table.
     """
     content = game.content
     board = lw(game)
-    unknown = set(section) - {"works", "work_piles", "buildings", "built", "used"}
+    unknown = set(section) - {
+        "works",
+        "work_piles",
+        "buildings",
+        "built",
+        "used",
+        "advanced_removed",
+        "company",
+    }
     if unknown:
         raise PositionError(f"[leeghwater] has unknown keys: {', '.join(sorted(unknown))}")
     if "works" in section:
@@ -177,6 +194,13 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         for index, company_id in enumerate(who):
             if not company_id:
                 continue
+            if company_id == BLOCKED:
+                if row[index] != BLOCKED:
+                    raise PositionError(
+                        f"[leeghwater] built: {tile} space {index} is not blocked at "
+                        f"{game.state.options.players} players"
+                    )
+                continue
             if company_id not in game.state.companies:
                 raise PositionError(f"[leeghwater] built: {company_id!r} is not in the game")
             if row[index] is not None:
@@ -193,3 +217,51 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         game.state.spaces[f"building_{tile}"] = [
             [company_id, spaces[index].engineers] for index, company_id in enumerate(users)
         ]
+    if "advanced_removed" in section:
+        board["advanced_removed"] = [str(tile) for tile in section["advanced_removed"]]
+    for company, fields in company_tables(game, KEY, section, COMPANY_FIELDS):
+        extra = company.extra
+        for key, value in fields.items():
+            if key == "external_works":
+                extra[key] = [str(work) for work in value]
+            elif key == "simone_limit":
+                # Kept as the fulfilled count it lasts until (officers.contract_limit).
+                if value:
+                    extra["simone_until"] = len(company.fulfilled)
+                else:
+                    extra.pop("simone_until", None)
+            elif value:
+                extra[key] = True
+            else:
+                extra.pop(key, None)
+
+
+# The `[leeghwater.company.X]` fields; `company.extra` keys of the board and the officers.
+COMPANY_FIELDS = ("external_works", "architect_out", "extra_turn", "simone_limit")
+COMPANY_EXTRA = ("external_works", "architect_out", "extra_turn", "simone_until")
+
+
+def export_position(game: Game) -> dict[str, Any]:
+    """The `[leeghwater]` table stating the board and each company's data (`load_position`)."""
+    board = lw(game)
+    out: dict[str, Any] = {
+        "works": [work or "" for work in board["works"]],
+        "work_piles": {pile: list(board["work_piles"].get(pile, [])) for pile in "ABC"},
+        "buildings": list(board["buildings"]),
+        "built": {
+            tile: [who or "" for who in row] for tile, row in board["building_spaces"].items()
+        },
+    }
+    if "advanced_removed" in board:
+        out["advanced_removed"] = list(board["advanced_removed"])
+    out["company"] = {}
+    for company_id in game.state.seats:
+        extra = game.company(company_id).extra
+        fields: dict[str, Any] = {"external_works": list(extra.get("external_works", []))}
+        for key in ("architect_out", "extra_turn"):
+            if extra.get(key):
+                fields[key] = True
+        if extra.get("simone_until") == len(game.company(company_id).fulfilled):
+            fields["simone_limit"] = True
+        out["company"][company_id] = fields
+    return out

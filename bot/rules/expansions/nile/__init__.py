@@ -60,6 +60,7 @@ class Nile(Expansion):
 
     name = board.KEY
     content_sets = (board.KEY,)
+    company_extra = board.COMPANY_EXTRA
     setup_after = (board.LEEGHWATER,)
 
     @classmethod
@@ -82,6 +83,12 @@ class Nile(Expansion):
 
     def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
         board.load_position(game, section)
+
+    def export_position(self, game: Game) -> dict[str, Any]:
+        return board.export_position(game)
+
+    def action_spaces(self, game: Game) -> list[str]:
+        return [space["id"] for space in irrigation.action_spaces(game)]
 
     def river_sources(self, game: Game) -> None:
         board.river_sources(game)

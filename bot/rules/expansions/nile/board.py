@@ -35,6 +35,7 @@ from bot.rules.content import (
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.state import Company
 
@@ -327,11 +328,17 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
         [nile]
         zones = { IZ_M = { IZ_M_S1 = ["IM1", "IM2"], IZ_M_S2 = [] } }   # stacks, bottom first
         scoring_tokens = ["IS2", "IS3", "IS4", "IS5"]
+        works_removed = ["A3"]       # with Leeghwater: External Works out of the game
 
-    Each company's tokens go in `[company.X] extra = { irrigation = ["IM1"], irrigation_down
-    = [], irrigation_scoring = ["IS1"], irrigation_bonus = 0 }`.
+        [nile.company.usa]           # tokens held (in the order taken), activated, scoring
+        irrigation = ["IM1"]         # tokens won, permanent bonus (External Work A7)
+        irrigation_down = []
+        irrigation_scoring = ["IS1"]
+        irrigation_bonus = 0
+
+    The same fields may go in `[company.X] extra = { irrigation = ["IM1"], ... }`.
     """
-    unknown = set(section) - {"zones", "scoring_tokens"}
+    unknown = set(section) - {"zones", "scoring_tokens", "works_removed", "company"}
     if unknown:
         raise PositionError(f"[nile] has unknown keys: {', '.join(sorted(unknown))}")
     known = tokens(game)
@@ -348,5 +355,39 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
             layout[zid][space] = list(stack)
     if "scoring_tokens" in section:
         nile(game)["scoring_tokens"] = list(section["scoring_tokens"])
+    if "works_removed" in section:
+        nile(game)["works_removed"] = [str(work) for work in section["works_removed"]]
+    for company, fields in company_tables(game, KEY, section, COMPANY_EXTRA):
+        for key, value in fields.items():
+            company.extra[key] = (
+                int(value) if key == "irrigation_bonus" else [str(t) for t in value]
+            )
     for company_id in game.state.seats:
         new_company(game, game.company(company_id))
+
+
+# Per-company state (`company.extra`), stated in `[nile.company.X]`.
+COMPANY_EXTRA = ("irrigation", "irrigation_down", "irrigation_scoring", "irrigation_bonus")
+
+
+def export_position(game: Game) -> dict[str, Any]:
+    """The `[nile]` table stating the irrigation zones, tokens and each company's tokens."""
+    board = nile(game)
+    return {
+        "zones": {
+            zone: {space: list(stack) for space, stack in spaces.items()}
+            for zone, spaces in board["zones"].items()
+        },
+        "scoring_tokens": list(board["scoring_tokens"]),
+        "works_removed": list(board.get("works_removed", [])),
+        "company": {
+            company_id: {
+                "irrigation": list(extra.get("irrigation", [])),
+                "irrigation_down": list(extra.get("irrigation_down", [])),
+                "irrigation_scoring": list(extra.get("irrigation_scoring", [])),
+                "irrigation_bonus": int(extra.get("irrigation_bonus", 0)),
+            }
+            for company_id in game.state.seats
+            for extra in [game.company(company_id).extra]
+        },
+    }

@@ -1,0 +1,124 @@
+"""The golden games replay exactly: every step's projection and every round-end picture.
+
+A failure names the game, the step and what differs. If the change is deliberate (a rule or a
+picture meant to change), re-record the games it touches with `tools/record_golden.py` and say
+why in the commit; otherwise the refactoring changed behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.rules import RuleError
+from bot.rules.setup import resolve_options
+from renderer import use_text_layout
+from tests.golden import golden
+
+NAMES = [spec.name for spec in golden.CATALOGUE]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def basic_text_layout() -> Iterator[None]:
+    """Pictures drawn with Pillow's basic text layout, whatever the host's text libraries."""
+    use_text_layout("basic")
+    yield
+    use_text_layout("default")
+
+
+def test_every_game_of_the_catalogue_is_recorded_and_nothing_else() -> None:
+    stored = sorted(path.name.removesuffix(".json.gz") for path in golden.GAMES_DIR.iterdir())
+    assert stored == sorted(NAMES), "run tools/record_golden.py for new games; delete stale ones"
+
+
+def test_the_catalogue_covers_every_setup_and_expansion_mix() -> None:
+    options = [resolve_options(spec.options) for spec in golden.CATALOGUE]
+    played = {(o.setup, o.map, o.expansions, o.players) for o in options}
+    mixes = {(map_, expansions) for _setup, map_, expansions, _players in played}
+    assert mixes == {
+        ("base", ()),
+        ("five_player", ()),
+        ("base", ("leeghwater",)),
+        ("five_player", ("leeghwater",)),
+        ("colorado", ("colorado",)),
+        ("colorado", ("leeghwater", "colorado")),
+        ("nile", ("nile",)),
+        ("nile", ("leeghwater", "nile")),
+    }
+    for map_, expansions in mixes:
+        counts = {p for _s, m, e, p in played if (m, e) == (map_, expansions)}
+        assert counts == ({4} if map_ == "five_player" else {2, 3, 4}), (map_, expansions)
+    assert {s for s, _m, e, _p in played if not e} == {"intro", "full"}
+    assert {s for s, m, _e, _p in played if m in ("colorado", "nile")} == {"intro", "full"}
+    assert len(golden.CATALOGUE) >= 20
+
+
+def _where(data: dict[str, Any], index: int, round_: int) -> str:
+    if index == 0:
+        return f"golden game {data['name']!r}, the game as set up"
+    player, notation, _ = data["steps"][index - 1]
+    total = len(data["steps"])
+    return (
+        f"golden game {data['name']!r}, step {index} of {total} "
+        f"(round {round_}, {player} answered {notation!r})"
+    )
+
+
+def _advice(data: dict[str, Any], index: int) -> str:
+    return (
+        f"\nIf this change is deliberate, re-record: python tools/record_golden.py {data['name']}"
+        " (and say why in the commit). To compare the projection before and after the change:"
+        f" python tools/record_golden.py --show {data['name']} {index}"
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_game_replays_exactly(name: str) -> None:
+    data = golden.load(golden.path_of(name))
+    log = [(player, notation) for player, notation, _ in data["steps"]]
+    expected = [data["start"], *(hashes for _, _, hashes in data["steps"])]
+    renders: dict[str, dict[str, str]] = data["renders"]
+    seen_renders = set()
+    steps = golden.play(golden.options_of(data), log, theme=data["theme"])
+    index, round_ = 0, 1
+    try:
+        for step in steps:
+            index, round_ = step.index, step.round
+            if step.hashes != expected[index]:
+                parts = golden.differing_parts(expected[index], step.hashes)
+                pytest.fail(
+                    f"{_where(data, index, round_)}: differs in {', '.join(parts)} "
+                    f"(hashes of {' '.join(golden.PARTS)}: recorded {expected[index]}, "
+                    f"now {step.hashes})" + _advice(data, index)
+                )
+            wanted = renders.get(str(index), {})
+            if step.renders != wanted:
+                views = sorted(
+                    view
+                    for view in set(wanted) | set(step.renders)
+                    if wanted.get(view) != step.renders.get(view)
+                )
+                pytest.fail(
+                    f"{_where(data, index, round_)}: the round-end pictures differ: "
+                    f"{', '.join(views)}{_versions(data)}" + _advice(data, index)
+                )
+            if wanted:
+                seen_renders.add(str(index))
+    except RuleError as error:
+        pytest.fail(
+            f"{_where(data, index + 1, round_)}: the recorded answer is refused now: {error}"
+            + _advice(data, index + 1)
+        )
+    except ValueError as error:  # the game ends at another step than recorded
+        pytest.fail(f"golden game {name!r}: {error}" + _advice(data, index))
+    assert seen_renders == set(renders), f"golden game {name!r}: renders after steps never reached"
+
+
+def _versions(data: dict[str, Any]) -> str:
+    """A note when the libraries that draw the pixels are not those the game was recorded with."""
+    recorded, running = data["recorded_with"], golden.library_versions()
+    if recorded == running:
+        return ""
+    return f" (recorded with {recorded}, running {running}: glyphs may rasterise differently)"
