@@ -194,25 +194,41 @@ def final_lines(state: GameState, user_of: UserOf) -> list[Line]:
 
 
 def tie_breaks(state: GameState) -> list[str]:
-    """Sentences explaining each VP tie in the ranking that the last round's energy decided."""
+    """Sentences for the VP ties of the ranking: how the last round's energy broke them,
+    and which places stay shared (equal VP and equal energy; a shared win is told above)."""
     ranking = list(state.result.get("ranking", []))
     out = []
     groups: dict[int, list[dict]] = {}
     for entry in ranking:
         groups.setdefault(entry["vp"], []).append(entry)
     for vp, group in groups.items():
-        if len(group) < 2 or len({e["place"] for e in group}) < 2:
-            continue  # no tie, or a tie that energy did not break (a shared place)
-        energies = ", ".join(
-            f"{company_name(e['company'])} {state.companies[e['company']].energy}" for e in group
-        )
-        names = _names([e["company"] for e in group])
-        both = "both" if len(group) == 2 else "all"
-        out.append(
-            f"Tie-break: {names} {both} have {vp} VP; more energy produced in the last round "
-            f"ranks higher ({energies})."
-        )
+        if len(group) < 2:
+            continue
+        places: dict[int, list[str]] = {}
+        for entry in group:
+            places.setdefault(entry["place"], []).append(entry["company"])
+        if len(places) > 1:
+            energies = ", ".join(
+                f"{company_name(e['company'])} {state.companies[e['company']].energy}"
+                for e in group
+            )
+            both = "both" if len(group) == 2 else "all"
+            out.append(
+                f"Tie-break: {_names(e['company'] for e in group)} {both} have {vp} VP; more "
+                f"energy produced in the last round ranks higher ({energies})."
+            )
+        for place, companies in places.items():
+            if len(companies) > 1 and place > 1:
+                out.append(
+                    f"{_names(companies)} share {_ordinal(place)} place "
+                    "(equal VP and equal energy)."
+                )
     return out
+
+
+def _ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th."""
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place, 'th') }"
 
 
 def _names(companies: Iterable[str]) -> str:
