@@ -582,20 +582,13 @@ class GameService:
                     f"Version {to_version} is not the start of an earlier committed turn "
                     f"(recent ones: {earlier})."
                 )
-            snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=to_version)
-            if snap is None or snap.version != to_version:
-                raise ServiceError(f"There is no saved state at version {to_version}.")
-            game = Game(_state_from_json(snap.state))
-            records = [{"kind": "revert", "to": to_version}]
-            header = Line.of(UserRef(actor.user_id), f" rewound the game to version {to_version}.")
-            return await self._land(
+            return await self._revert(
                 loaded,
-                game,
-                user=actor.user_id,
-                records=records,
-                reason="rewind",
-                header=[header],
-                kind=OutcomeKind.REWOUND,
+                to_version,
+                actor,
+                Line.of(UserRef(actor.user_id), f" rewound the game to version {to_version}."),
+                OutcomeKind.REWOUND,
+                missing=f"There is no saved state at version {to_version}.",
             )
 
     async def rewind_points(self, actor: Actor, limit: int = 25) -> list[tuple[int, int, str]]:
@@ -731,24 +724,42 @@ class GameService:
                     f"{company_name(loaded.tail[0].get('player'))} has already started their "
                     "turn; undo is no longer possible."
                 )
-            previous = loaded.commits[-2][0]
-            snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=previous)
-            if snap is None or snap.version != previous:
-                raise ServiceError("That turn cannot be undone: its starting state was not saved.")
-            game = Game(_state_from_json(snap.state))
-            records = [{"kind": "revert", "to": previous}]
-            header = Line.of(
-                f"{company_name(company)} (", UserRef(actor.user_id), ") took back their last turn."
-            )
-            return await self._land(
+            return await self._revert(
                 loaded,
-                game,
-                user=actor.user_id,
-                records=records,
-                reason="undo",
-                header=[header],
-                kind=OutcomeKind.UNDONE,
+                loaded.commits[-2][0],
+                actor,
+                Line.of(
+                    f"{company_name(company)} (",
+                    UserRef(actor.user_id),
+                    ") took back their last turn.",
+                ),
+                OutcomeKind.UNDONE,
+                missing="That turn cannot be undone: its starting state was not saved.",
             )
+
+    async def _revert(
+        self,
+        loaded: Loaded,
+        version: int,
+        actor: Actor,
+        header: Line,
+        kind: OutcomeKind,
+        *,
+        missing: str,
+    ) -> Outcome:
+        """Go back to the committed state saved at `version` (undo, rewind), announced."""
+        snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=version)
+        if snap is None or snap.version != version:
+            raise ServiceError(missing)
+        return await self._land(
+            loaded,
+            Game(_state_from_json(snap.state)),
+            user=actor.user_id,
+            records=[{"kind": "revert", "to": version}],
+            reason="undo" if kind is OutcomeKind.UNDONE else "rewind",
+            header=[header],
+            kind=kind,
+        )
 
     async def _land(
         self,
