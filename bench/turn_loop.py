@@ -1,7 +1,7 @@
 """The turn loop over many whole games: stalls, unpinged deciders, double pings (all must be 0).
 
-Plays seeded random complete games through the service with a recording announcer, the six
-mixes in turn (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado), 2-4
+Plays seeded random complete games through the service with a recording announcer, each seed
+in the six mixes (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado), 2-4
 players by seed, with the checks of tests/service/turnloop.py after every step, and prints
 what they found.
 
@@ -26,15 +26,17 @@ async def main(games: int, first: int) -> int:
     mixes = list(MIXES)
     by_mix = {mix: Figures(games=0) for mix in mixes}
     start = time.perf_counter()
+    played = 0
     with tempfile.TemporaryDirectory(prefix="turn-loop-") as tmp:
-        for index in range(games):
-            seed = first + index
-            mix = mixes[index % len(mixes)]
-            db = Path(tmp) / f"{seed}.sqlite3"
-            by_mix[mix].add(await play_checked(mix, seed, players_for(seed), db))
-            db.unlink()
-            if (index + 1) % 50 == 0:
-                print(f"  {index + 1} games, {time.perf_counter() - start:.0f} s", flush=True)
+        # Each seed is played in every mix, so that each mix sees every player count.
+        for seed in range(first, first + -(-games // len(mixes))):
+            for mix in mixes:
+                db = Path(tmp) / f"{mix}-{seed}.sqlite3"
+                by_mix[mix].add(await play_checked(mix, seed, players_for(seed), db))
+                db.unlink()
+                played += 1
+                if played % 60 == 0:
+                    print(f"  {played} games, {time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
     total = Figures(games=0)
     print(
