@@ -65,14 +65,19 @@ class DiscordAnnouncer:
             # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
             # so Discord answers a repeated post with the same nonce by returning the first
             # message instead of posting again. Discord only remembers nonces for a few
-            # minutes, so after a longer outage (lease 60 s + restart) a duplicate is still
-            # possible: at-least-once is the guarantee, the nonce makes a repeat rare.
+            # minutes; the next start of this instance re-posts a crashed run's claims at
+            # once (OutboxSender.recover), well inside that window. Only a crash followed by
+            # minutes of downtime (or a peer waiting out the lease) can still post twice:
+            # at-least-once is the guarantee, the nonce makes a repeat rare.
             "nonce": f"brg{announcement.outbox_id}"[:25],
         }
         if view is not None:
             kwargs["view"] = view
         try:
             message = await channel.send(text[:2000], files=files, **kwargs)
+        except discord.NotFound:
+            # Unknown Channel: deleted with its game in it; no later try can succeed.
+            raise DestinationGone(f"channel {announcement.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             if files and exc.code == MISSING_PERMISSIONS:
                 # Probably Attach Files (the cache may not know): post without the picture.
@@ -104,7 +109,7 @@ class DiscordAnnouncer:
         """Remove the Play button from an earlier turn message."""
         message = self._channel(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
         try:
-            await message.edit(view=None)
+            await message.edit(view=None, allowed_mentions=NOBODY)
         except discord.NotFound:
             log.info("turn message %d in channel %d is gone", message_id, channel_id)
         except discord.Forbidden as exc:

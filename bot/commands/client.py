@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -47,13 +46,18 @@ def intents() -> discord.Intents:
     return chosen
 
 
-def default_instance(options: dict[str, Any]) -> str:
-    """The host name, plus the gateway shards when the client serves a fixed set of them."""
-    host = socket.gethostname() or "localhost"
+def default_instance(application_id: int | None, options: dict[str, Any]) -> str:
+    """The deployment slot of this process: the application and the shards it serves.
+
+    One process runs per application and set of gateway shards, so a start of the same slot
+    knows that claims held by an earlier run of it were left by a process that died. (A
+    host name would not do: a container re-created at a restart gets a new one.)
+    """
     shards = options.get("shard_ids") or (
         [options["shard_id"]] if options.get("shard_id") is not None else None
     )
-    return f"{host}/shards={','.join(map(str, sorted(shards)))}" if shards else host
+    served = ",".join(map(str, sorted(shards))) if shards else "all"
+    return f"app {application_id or 'unknown'} shards {served}"
 
 
 class BarrageTree(app_commands.CommandTree["BarrageBot"]):
@@ -85,8 +89,8 @@ class BarrageBot(discord.Client):
         """Build the client; nothing connects until `start`.
 
         `claim_instance` names this deployment slot for the outbox's claims (default: the
-        host and the shards it serves); a restart of the same slot posts at once what its
-        crashed predecessor had claimed.
+        application and the shards it serves, known once logged in); a restart of the same
+        slot posts at once what its crashed predecessor had claimed.
         """
         options.setdefault("intents", intents())
         # A safety net: every send and edit names whom it pings (bot/commands/mentions.py).
@@ -99,9 +103,10 @@ class BarrageBot(discord.Client):
         # Deliver a commit's announcement at once instead of at the next poll.
         service.on_commit = self.kick_outbox
         self.announcer = DiscordAnnouncer(self)
-        owner = process_owner(claim_instance or default_instance(options))
+        self.claim_instance = claim_instance
+        self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}
         self.outbox = OutboxSender(
-            service.store, self.announcer, clock, service=service, owner=owner
+            service.store, self.announcer, clock, service=service, owner=process_owner()
         )
         self.reminders = ReminderRunner(service, self.announcer, clock)
         self.sync_policy = sync_policy
@@ -127,6 +132,8 @@ class BarrageBot(discord.Client):
             guild_id=self.test_guild_id,
             state=self.sync_state,
         )
+        instance = self.claim_instance or default_instance(self.application_id, self._shard_options)
+        self.outbox.owner = process_owner(instance)  # the application id is known by now
         self._stop.clear()
         self._tasks = [
             asyncio.create_task(

@@ -129,9 +129,10 @@ async def within_budget(
         except BaseException:
             work.close()
             raise
-        result = await work
-        client.cold = False  # type: ignore[attr-defined]
-        return result
+        try:
+            return await work
+        finally:
+            client.cold = False  # type: ignore[attr-defined]
     task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), budget)

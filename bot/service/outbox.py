@@ -62,7 +62,8 @@ class AnnouncementPort(Protocol):
     """Where announcements go (Discord, the console, tests)."""
 
     async def post(self, announcement: Announcement) -> int:
-        """Post an announcement to its channel; return the message id."""
+        """Post an announcement to its channel; return the message id. DestinationGone
+        when the channel no longer exists (the announcement is given up)."""
         ...
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
@@ -187,6 +188,11 @@ class OutboxSender:
                 reason=str(payload.get("reason", "turn")),
             )
             message_id = int(await self.port.post(announcement))
+        except DestinationGone as gone:
+            await self.store.retry_outbox(item.id, item.claim, str(gone), give_up=True)
+            settled.append(True)
+            log.warning("announcement %d of game %d given up: %s", item.id, item.game_id, gone)
+            return False
         except Exception as exc:
             due = await self.store.retry_outbox(item.id, item.claim, f"{type(exc).__name__}: {exc}")
             settled.append(True)

@@ -317,9 +317,12 @@ class Store(Protocol):
         claim was lost meanwhile (the item is then someone else's)."""
         ...
 
-    async def retry_outbox(self, item_id: int, claim: str, error: str) -> int | None:
+    async def retry_outbox(
+        self, item_id: int, claim: str, error: str, *, give_up: bool = False
+    ) -> int | None:
         """Give a claimed announcement back after a failed post, due again after a
-        back-off; return that time, or None once it has used up its attempts."""
+        back-off; return that time, or None once it has used up its attempts (or at once
+        with `give_up`, when no later try can succeed)."""
         ...
 
     async def release_outbox(self, item_id: int, claim: str) -> bool:

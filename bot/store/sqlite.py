@@ -606,7 +606,9 @@ class SqliteStore:
 
         return await self._tx(body)
 
-    async def retry_outbox(self, item_id: int, claim: str, error: str) -> int | None:
+    async def retry_outbox(
+        self, item_id: int, claim: str, error: str, *, give_up: bool = False
+    ) -> int | None:
         """Release a failed announcement for a later retry (see Store.retry_outbox)."""
 
         async def body(db: Db) -> int | None:
@@ -619,12 +621,13 @@ class SqliteStore:
                 return None  # the claim was lost: whoever holds it now decides
             now = self._clock()
             attempts = int(row[0])
-            if attempts >= self._max_attempts:
+            if give_up or attempts >= self._max_attempts:
                 await db.execute(
                     f"UPDATE outbox SET failed_at = ?, last_error = ?, {_NO_CLAIM} WHERE id = ?",
                     (now, error[:1000], item_id),
                 )
-                log.warning("outbox item %d given up after %d attempts", item_id, attempts)
+                if not give_up:
+                    log.warning("outbox item %d given up after %d attempts", item_id, attempts)
                 return None
             due = now + self.backoff_ms(attempts)
             await db.execute(

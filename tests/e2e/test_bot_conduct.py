@@ -8,6 +8,7 @@ fails the test that made it.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ from typing import Any
 from fakediscord import FakeDiscord
 
 from bot.commands import ids
+from bot.commands.client import default_instance
 from bot.store import Store
-from tests.commands.kit import FakeClock, barrage_bot, wait_turn_message
+from tests.commands.kit import FakeClock, barrage_bot, start_game, wait_turn_message
 
 SLOW_S = 1.5
 
@@ -157,11 +159,7 @@ async def test_the_first_interaction_after_a_start_is_acknowledged_before_any_wo
     fake = fake_discord
     db, clock = tmp_path / "db.sqlite3", FakeClock()
     async with barrage_bot(fake, db, clock):
-        lobby = await (await fake.alice.slash("barrage new", players=2, seed=5)).reply()
-        game_id = lobby_game_id(lobby)
-        await (await fake.bob.click(lobby, ids.lobby_id(game_id, "join"))).reply()
-        await (await fake.alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
-        turn = await wait_turn_message(fake)
+        _, turn = await start_game(fake, [fake.alice, fake.bob], seed=5)
     [player] = turn.mentions
     blocking: list[BlockingStore] = []
 
@@ -184,3 +182,66 @@ async def test_the_first_interaction_after_a_start_is_acknowledged_before_any_wo
         panel = await invocation.reply()
         assert panel.ephemeral and "your turn" in panel.content
         assert not bot.cold
+
+
+def crash_after_posting(
+    db: Path, outbox_id: int, instance: str, run: str, claimed_until: int
+) -> None:
+    """Make the database look as if run `run` of the bot's instance posted the announcement
+    and died before recording it: unsent, still claimed by that run."""
+    con = sqlite3.connect(db)
+    try:
+        con.execute(
+            "UPDATE outbox SET sent_at = NULL, message_id = NULL, claim_token = ?,"
+            " claimed_until = ?, claim_instance = ?, claim_run = ? WHERE id = ?",
+            (run, claimed_until, instance, run, outbox_id),
+        )
+        con.commit()
+    finally:
+        con.close()
+
+
+async def test_a_crashed_runs_announcement_is_posted_once_by_the_next_start(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The next start re-posts at once with the same nonce: within Discord's 120 s the repeat
+    returns the first message; after a longer outage a duplicate gets through, and is counted."""
+    fake = fake_discord
+    seconds = [0.0]
+    fake.clock = lambda: seconds[0]  # the fake's time, for nonces
+    db, clock = tmp_path / "db.sqlite3", FakeClock()
+    async with barrage_bot(fake, db, clock):
+        _, turn = await start_game(fake, [fake.alice, fake.bob], seed=5)
+    [(item, posted)] = outbox(db)
+    assert posted == turn.id
+    lease_left = clock.now + 30_000  # the clock stands still: only a recovery frees it
+
+    instance = default_instance(fake.app_id, {})  # what the bot's next start will be
+    crash_after_posting(db, item, instance, "crashed-run-1", lease_left)
+    seconds[0] += 60  # restarted within the nonce's window
+    async with barrage_bot(fake, db, clock):
+        await fake.wait_for(lambda: outbox(db) == [(item, turn.id)], what="the post recorded")
+    assert fake.nonces.deduplicated == 1 and fake.nonces.duplicates == []
+    assert turn_ids(fake) == [turn.id]
+
+    crash_after_posting(db, item, instance, "crashed-run-2", lease_left)
+    seconds[0] += 121  # down for longer than Discord remembers nonces
+    async with barrage_bot(fake, db, clock):
+        await fake.wait_for(lambda: outbox(db)[0][1] is not None, what="the post recorded")
+    [first, again] = turn_ids(fake)
+    assert first == turn.id and outbox(db) == [(item, again)]
+    assert fake.nonces.duplicates == [again]
+
+
+def turn_ids(fake: FakeDiscord) -> list[int]:
+    """Ids of the public messages that carried the game's first turn (with its picture)."""
+    return [m.id for m in fake.channel_messages() if m.webhook_id is None and m.attachments]
+
+
+def outbox(db: Path) -> list[tuple[int, int | None]]:
+    """(id, message id) of every announcement, None while unsent."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT id, message_id FROM outbox ORDER BY id").fetchall()
+    finally:
+        con.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -78,10 +79,11 @@ async def test_a_turn_is_pinged_after_quiet_hours_then_reminded(
 async def test_a_reminder_for_a_deleted_thread_is_dropped(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """No retries every minute, no traceback: one log line, and the schedule is gone."""
+    """No retries every minute, no traceback: one log line, and the schedule is gone. An
+    announcement still waiting for the thread is given up the same way."""
     fake = fake_discord
-    clock = FakeClock()
-    async with barrage_bot(fake, tmp_path / "db.sqlite3", clock, service_config=CONFIG) as bot:
+    clock, db = FakeClock(), tmp_path / "db.sqlite3"
+    async with barrage_bot(fake, db, clock, service_config=CONFIG) as bot:
         thread, turn = await game_in_a_thread(fake, [fake.alice, fake.bob])
         game_id = int(next(c for c in turn.custom_ids if c.startswith("brg:play:")).split(":")[2])
         await fake.delete_channel(thread)
@@ -93,7 +95,15 @@ async def test_a_reminder_for_a_deleted_thread_is_dropped(
             for _ in range(3):
                 clock.advance(hours=6)
                 await asyncio.sleep(0.2)
+            # The start's announcement, as if it had been committed just before the deletion.
+            con = sqlite3.connect(db)
+            con.execute("UPDATE outbox SET sent_at = NULL, message_id = NULL")
+            con.commit()
+            con.close()
+            bot.kick_outbox()
+            await fake.wait_for(lambda: "given up" in caplog.text, what="the announcement given up")
         assert await bot.service.store.reminders(game_id) == []
-        lines = [r for r in caplog.records if r.name.startswith("bot.service.reminders")]
-        assert [r.levelno for r in lines] == [logging.WARNING]
-        assert lines[0].exc_info is None and str(thread.id) in lines[0].getMessage()
+        assert await bot.service.store.pending_outbox(game_id) == []
+        lines = [r for r in caplog.records if r.name.startswith("bot.service")]
+        assert [r.levelno for r in lines] == [logging.WARNING, logging.WARNING]
+        assert all(r.exc_info is None and str(thread.id) in r.getMessage() for r in lines)

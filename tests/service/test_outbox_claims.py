@@ -9,11 +9,12 @@ one item failed.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 
 import pytest
 
-from bot.service import Announcement, GameService, OutboxSender
+from bot.service import Announcement, DestinationGone, GameService, OutboxSender
 from tests.service.conftest import MakeService
 from tests.service.helpers import CHANNEL, USERS, FakeClock, RecordingPort, actor
 
@@ -110,3 +111,27 @@ async def test_failed_bookkeeping_releases_the_claim(
     assert await sender.run_once() == 1
     assert [a.outbox_id for a in port.posted] == [port.posted[0].outbox_id] * 2
     assert await service.store.pending_outbox(game) == []
+
+
+@dataclass
+class GonePort(RecordingPort):
+    """A port whose channels were deleted."""
+
+    async def post(self, announcement: Announcement) -> int:
+        raise DestinationGone(f"channel {announcement.channel_id} no longer exists")
+
+
+async def test_an_announcement_for_a_deleted_channel_is_given_up_with_one_line(
+    make_service: MakeService, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = await make_service()
+    [game] = await games_in_channels(service, [CHANNEL])
+    sender = OutboxSender(service.store, GonePort(), clock, service=service)
+    with caplog.at_level(logging.WARNING, logger="bot"):
+        assert await sender.run_once() == 0
+        clock.advance(24 * 3_600_000)
+        assert await sender.run_once() == 0  # nothing left to try
+    assert await service.store.pending_outbox(game) == []
+    assert [r.getMessage() for r in caplog.records] == [
+        f"announcement 1 of game {game} given up: channel {CHANNEL} no longer exists"
+    ]

@@ -275,6 +275,16 @@ async def test_outbox_gives_up_after_many_attempts(store: Store, clock: FakeCloc
     assert await store.claim_outbox() == []
 
 
+async def test_outbox_gives_up_at_once_when_told(store: Store, clock: FakeClock) -> None:
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}, {"text": "y"}])
+    [item] = await store.claim_outbox()
+    assert await store.retry_outbox(item.id, item.claim, "channel gone", give_up=True) is None
+    assert [i.payload for i in await store.pending_outbox(game.id)] == [{"text": "y"}]
+    [after] = await store.claim_outbox()  # the game's next announcement is not held up
+    assert after.payload == {"text": "y"}
+
+
 async def test_outbox_release_gives_a_claim_back_at_once(store: Store, clock: FakeClock) -> None:
     game = await new_game(store)
     await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
