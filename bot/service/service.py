@@ -55,7 +55,14 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.images import RendererPool, ScoreSheet
-from bot.service.loading import Loaded, copy_game, effective_chain, engine_options, load
+from bot.service.loading import (
+    CHAIN_KINDS,
+    Loaded,
+    copy_game,
+    effective_chain,
+    engine_options,
+    load,
+)
 from bot.service.messages import draft_lines, final_lines, next_lines, story
 from bot.service.text import company_name, company_text, event_lines, source_group
 from bot.service.turns import (
@@ -850,7 +857,11 @@ class GameService:
             base = loaded.version
             after.version = version
             after.meta = replace(loaded.meta, version=version)
-            after.chain = [*loaded.chain, *((base + i + 1, r) for i, r in enumerate(all_records))]
+            added = [(base + i + 1, r) for i, r in enumerate(all_records)]
+            after.chain = [
+                *loaded.chain,
+                *((seq, r) for seq, r in added if r["kind"] in CHAIN_KINDS),
+            ]
             if commit:
                 after.commits = [*loaded.commits, (version, all_records[-1])]
             else:

@@ -29,6 +29,7 @@ from bot.service import (
     RendererPool,
     ServiceError,
 )
+from bot.service.loading import load
 from bot.service.types import named_users
 from bot.store import SqliteStore
 from tests.service.helpers import FakeClock, RecordingPort
@@ -188,6 +189,19 @@ class Checker:
             self.problem(f"no reminder for {sorted(missing)}")
         return True
 
+    async def consistent(self) -> None:
+        """The service's cached game reads as the store's log does."""
+        cached = await self.service.game_for_reminder(self.game_id)
+        stored = await load(self.service.store, await self.service.store.get_game(self.game_id))
+        assert cached is not None
+        if (cached.version, cached.chain, cached.commit_version) != (
+            stored.version,
+            stored.chain,
+            stored.commit_version,
+        ):
+            self.problem("the cached game differs from what its log loads")
+            self.figures.stalls += 1
+
     async def play(self, mix: str, seed: int, players: int) -> Figures:
         """Create, start and play one game to its end with random answers, checked."""
         service, rng = self.service, random.Random(seed)
@@ -208,6 +222,8 @@ class Checker:
             self.where = f"{mix} seed {seed} ({players} players) step {step}"
             announced = await self.step(rng, skip=step == skip_at)
             self.figures.steps += 1
+            if step == skip_at:
+                await self.consistent()
             if announced:
                 await self.deliver()
             if not await self.check():
@@ -216,6 +232,7 @@ class Checker:
             self.problem("the game did not end")
         if await self.sender.run_once():
             self.problem("an announcement was written that no outcome reported")
+        await self.consistent()
         log = await service.store.read_log(self.game_id)
         self.figures.commits += sum(1 for e in log if e.kind == "commit")
         for entry in log:
