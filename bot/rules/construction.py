@@ -121,6 +121,7 @@ def _base_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
 
 def _place_base(game: Game, company_id: str, space_id: str) -> None:
     game.state.dams[space_id] = Dam(owner=company_id, level=1, water=0)
+    game.keep_map_order()
 
 
 def _elevation_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
@@ -161,6 +162,7 @@ def _conduit_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
 
 def _place_conduit(game: Game, company_id: str, space_id: str) -> None:
     game.state.conduits[space_id] = company_id
+    game.keep_map_order()
 
 
 def _powerhouse_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
@@ -185,6 +187,7 @@ def _powerhouse_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
 
 def _place_powerhouse(game: Game, company_id: str, space_id: str) -> None:
     game.state.powerhouses[space_id] = company_id
+    game.keep_map_order()
 
 
 def _pieces(kind: str) -> Callable[[Game], int]:

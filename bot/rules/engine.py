@@ -72,6 +72,15 @@ def task(
     return register
 
 
+def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
+    """`table` with its keys in the order of `spaces` (keys not in `spaces` last, sorted)."""
+    rank = {space: index for index, space in enumerate(spaces)}
+    keys = sorted(table, key=lambda key: (key not in rank, rank.get(key, 0), key))
+    if keys == list(table):
+        return table
+    return {key: table[key] for key in keys}
+
+
 class Game:
     """A game in progress: state, content, and the decision/option/apply contract."""
 
@@ -86,6 +95,24 @@ class Game:
 
         self.expansions = hooks.active_expansions(state.options.expansions)
         self.content = hooks.game_content(self.content, state.options.expansions)
+        self.keep_map_order()
+
+    def keep_map_order(self) -> None:
+        """Hold the built structures (dams, conduits, powerhouses) and headstreams in the map's
+        order, and the companies in seat order.
+
+        Options and events over built structures follow these tables' order, so it must not
+        depend on the order things were built in, nor on a store keeping a snapshot's JSON key
+        order (PostgreSQL's jsonb reorders keys). Called when a game is made from a state and
+        after every placement.
+        """
+        state, game_map = self.state, self.map
+        state.dams = _in_order(state.dams, game_map.dam_spaces)
+        state.conduits = _in_order(state.conduits, game_map.conduit_spaces)
+        state.powerhouses = _in_order(state.powerhouses, game_map.powerhouse_spaces)
+        state.headstream_tiles = _in_order(state.headstream_tiles, game_map.headstreams)
+        state.headstream_water = _in_order(state.headstream_water, game_map.headstreams)
+        state.companies = _in_order(state.companies, state.seats)
 
     # -- queries -----------------------------------------------------------------------
     @property

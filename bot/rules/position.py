@@ -370,6 +370,7 @@ def _set_map(game: Game, section: dict[str, Any]) -> None:
             state.powerhouses[space_id] = str(value)
         else:
             raise PositionError(f"[map] {space_id} is not a space of the {game.map.id} map")
+    game.keep_map_order()
 
 
 def company_tables(

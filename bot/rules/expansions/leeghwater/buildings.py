@@ -68,7 +68,10 @@ def split_space(space_id: str) -> tuple[str, int]:
 
 def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
     out = []
-    for tile, row in lw(game)["building_spaces"].items():
+    board = lw(game)
+    # The board's slot order (`buildings`), not the table's key order (a store may reorder it).
+    for tile in board["buildings"]:
+        row = board["building_spaces"][tile]
         if company_id in row:
             continue  # one Building per tile and company
         out.extend(f"{tile}_{index}" for index, who in enumerate(row) if who is None)

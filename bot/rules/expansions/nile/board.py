@@ -196,8 +196,10 @@ def river_sources(game: Game) -> None:
 
 def visible_tokens(game: Game, zone_ids: Any) -> list[str]:
     """The visible (top) token of every non-empty stack of these zones, in board order."""
-    layout = nile(game)["zones"]
-    return [stack[-1] for zid in zone_ids for stack in layout[zid].values() if stack]
+    layout, board = nile(game)["zones"], zones(game)
+    # The map's space order, not the table's key order (a store may reorder JSON keys).
+    stacks = (layout[zid][space] for zid in zone_ids for space in board[zid]["irrigation_spaces"])
+    return [stack[-1] for stack in stacks if stack]
 
 
 def visible_vp(game: Game) -> int:
