@@ -10,10 +10,12 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 
 from bot.config import ENV_CONFIG, ENV_TOKEN, Config, ConfigError, load_config
 from bot.logs import REDACTED, setup_logging
 from bot.store import (
+    DatabaseUnusable,
     MigrationError,
     SchemaTooNewError,
     Store,
@@ -21,7 +23,8 @@ from bot.store import (
     open_store,
     system_clock,
 )
-from bot.store.backup import run_backups
+from bot.store.backup import list_backups, run_backups
+from bot.store.health import check_database, folder_problem
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        print(f"barrage-bot: config error: {exc}", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"barrage-bot: config error: {problem}", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug in the loader: still never print the token
         message = f"{exc.__class__.__name__}: {exc}"
@@ -71,8 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     setup_logging(config.logging.level, secrets=[config.discord.token.reveal()])
     if args.check_config:
-        log.info("settings from %s are fine: %r", config.source, config)
-        return 0
+        return check_storage(config)
     try:
         return asyncio.run(serve(config))
     except KeyboardInterrupt:  # Ctrl-C before the signal handlers were installed
@@ -91,6 +94,9 @@ async def serve(config: Config, *, run: Runner | None = None) -> int:
     try:
         try:
             store = await open_store(config.database.path, clock=system_clock)
+        except DatabaseUnusable as exc:
+            log.error("database.path: %s; %s", exc, database_advice(exc, config))
+            return 1
         except (SchemaTooNewError, MigrationError) as exc:
             log.error("%s", exc)
             return 1
@@ -108,6 +114,65 @@ async def serve(config: Config, *, run: Runner | None = None) -> int:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+
+
+def check_storage(config: Config) -> int:
+    """`--check-config`: the settings, then the database and the backup folder, all reported.
+
+    Nothing is created or changed: folders are tried with a scratch file that is removed.
+    """
+    problems = []
+    try:
+        check_database(str(config.database.path))
+    except DatabaseUnusable as exc:
+        problems.append(f"database.path: {exc}; {database_advice(exc, config)}")
+    if config.backup.interval_hours > 0:
+        problem = folder_problem(Path(config.backup.directory))
+        if problem:
+            problems.append(f"backup.directory: {problem}; {_access_advice()}")
+    for problem in problems:
+        log.error("%s", problem)
+    if problems:
+        return 1
+    log.info("settings from %s are fine: %r", config.source, config)
+    log.info(
+        "database %s and backup folder %s can be written",
+        config.database.path,
+        config.backup.directory,
+    )
+    return 0
+
+
+def database_advice(exc: DatabaseUnusable, config: Config) -> str:
+    """What to do about a database that cannot be used, in a few words."""
+    if exc.kind in ("damaged", "not-a-database"):
+        backups = list_backups(config.backup.directory)
+        if not backups:
+            return (
+                f"there is no backup in {config.backup.directory}: move the file aside to "
+                "start with an empty database, or set database.path to the right file"
+            )
+        return (
+            f"stop the bot, move the file aside and copy the newest backup in its place: "
+            f"cp {backups[-1]} {exc.path}"
+        )
+    if exc.kind == "folder":
+        return f"set database.path to a file name, e.g. {Path(exc.path) / 'barrage.sqlite3'}"
+    if exc.kind == "unwritable":
+        return _access_advice()
+    if exc.kind == "full":
+        return "free some space on the disk and start the bot again"
+    return "check the disk, or restore the newest backup to another disk"
+
+
+def _access_advice() -> str:
+    """How to give the bot's user access to its folders (Docker's host folders included)."""
+    uid, gid = os.getuid(), os.getgid()
+    return (
+        f"the bot runs as user {uid} (group {gid}): give it write access to the file and its "
+        f"folder (for a host folder mounted into Docker: chown -R {uid}:{gid} FOLDER), "
+        "or choose a writable place in the settings"
+    )
 
 
 def _on_signal(sig: signal.Signals, stop: asyncio.Event) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +24,12 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 class ConfigError(Exception):
-    """A setting is missing or wrong; the message is one line naming the key."""
+    """Settings are missing or wrong: one line per problem, each naming its key."""
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__("\n".join(problems))
+        #: Every problem found, one line each (all of them, not only the first).
+        self.problems = list(problems)
 
 
 class Secret:
@@ -95,10 +103,60 @@ def _path(value: Any) -> Path:
     return Path(value)
 
 
+#: The README's and config.example.toml's stand-ins for the token.
+PLACEHOLDERS = ("paste-the-token-here", "your-bot-token", "...")
+_TOKEN_PART = re.compile(r"^[A-Za-z0-9_-]+$")
+_WHERE_TO_FIND = "copy it from the Discord Developer Portal (your application, Bot, Reset Token)"
+
+
+def token_problem(value: str) -> str | None:
+    """What is wrong with a bot token's shape, as advice that never repeats the token."""
+    lowered = value.lower()
+    if not value:
+        return "it is empty"
+    if lowered in PLACEHOLDERS or "paste" in lowered or "token-here" in lowered:
+        return f"it is the placeholder from the README or config.example.toml: {_WHERE_TO_FIND}"
+    if lowered.startswith(("bot ", "bearer ")):
+        return "it starts with 'Bot ': leave that out, the bot adds it itself"
+    if value[0] in "\"'" and value[-1] == value[0]:
+        return "it has quotes around it: leave them out"
+    if any(c.isspace() for c in value):
+        return f"it contains spaces or line breaks; {_WHERE_TO_FIND}"
+    if value.isdigit():
+        return f"it is a number (the application id?), not the token; {_WHERE_TO_FIND}"
+    parts = value.split(".")
+    if len(parts) == 1 and len(value) == 32 and value.isalnum():
+        return f"it looks like the OAuth2 client secret, not the bot token; {_WHERE_TO_FIND}"
+    if (
+        len(parts) != 3
+        or not all(_TOKEN_PART.match(p) for p in parts)
+        or not _encodes_an_id(parts[0])
+        or len(parts[1]) < 4
+        or len(parts[2]) < 20
+    ):
+        return (
+            "it is not shaped like a bot token (three parts joined by dots, the first "
+            f"naming the bot's id); {_WHERE_TO_FIND}"
+        )
+    return None
+
+
+def _encodes_an_id(part: str) -> bool:
+    """Whether a token's first part is the base64 of a Discord id, as in every bot token."""
+    try:
+        decoded = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.isdigit() and 0 < len(decoded) <= 20
+
+
 def _token(value: Any) -> Secret:
-    """A Discord bot token: a non-empty string without whitespace."""
-    if not isinstance(value, str) or not value or any(c.isspace() for c in value):
-        raise ValueError("a Discord bot token (a non-empty string without spaces)")
+    """A Discord bot token, shaped like one (checked before any connection is tried)."""
+    if not isinstance(value, str):
+        raise ValueError("a Discord bot token as a string")
+    problem = token_problem(value)
+    if problem:
+        raise ValueError(f"a Discord bot token, but {problem}")
     return Secret(value)
 
 
@@ -194,12 +252,23 @@ _SECTIONS: dict[str, type] = {
 }
 
 
-def _build_section(name: str, cls: type, table: Mapping[str, Any], where: str) -> Any:
-    """Check one [section] table against its dataclass and build it."""
+def _build_section(
+    name: str,
+    cls: type,
+    table: Mapping[str, Any],
+    where: str,
+    problems: list[str],
+    sources: Mapping[str, str] | None = None,
+) -> Any:
+    """Check one [section] table against its dataclass and build it; add each problem found.
+
+    A wrong value is replaced by its default so that the other settings are still checked.
+    `sources` names where a key came from when not from `where` (the environment).
+    """
     known = [f.name for f in dataclasses.fields(cls)]
     for key in table:
         if key not in known:
-            raise ConfigError(
+            problems.append(
                 f"{where}: unknown setting {name}.{key} (known in [{name}]: {', '.join(known)})"
             )
     values = {}
@@ -211,7 +280,10 @@ def _build_section(name: str, cls: type, table: Mapping[str, Any], where: str) -
         except ValueError as exc:
             # A secret's value is never repeated, not even when it is wrong.
             got = "" if f.metadata["secret"] else f", got {table[f.name]!r}"
-            raise ConfigError(f"{where}: {name}.{f.name}: expected {exc}{got}") from None
+            source = (sources or {}).get(f.name, where)
+            problems.append(f"{source}: {name}.{f.name}: expected {exc}{got}")
+    if "token" in known and "token" not in values:
+        values["token"] = Secret("")  # reported already; only the other checks go on
     return cls(**values)
 
 
@@ -241,36 +313,46 @@ def _read_file(path: Path) -> dict[str, Any]:
 
 
 def load_config(explicit_file: str | None = None, env: Mapping[str, str] | None = None) -> Config:
-    """Read the config file (if any) and the environment into a checked Config."""
+    """Read the config file (if any) and the environment into a checked Config.
+
+    Raises ConfigError listing every problem at once, one line each.
+    """
     env = os.environ if env is None else env
     path = _find_file(explicit_file, env)
     data = _read_file(path) if path else {}
     where = str(path) if path else "configuration"
+    problems: list[str] = []
+    tables: dict[str, Mapping[str, Any]] = {}
     for key, value in data.items():
         if key not in _SECTIONS:
-            raise ConfigError(
+            problems.append(
                 f"{where}: unknown section or setting {key!r} (known sections: "
                 f"{', '.join(_SECTIONS)})"
             )
-        if not isinstance(value, dict):
-            raise ConfigError(f"{where}: {key} must be a [{key}] table")
-    discord_table = dict(data.get("discord", {}))
+        elif not isinstance(value, dict):
+            problems.append(f"{where}: {key} must be a [{key}] table")
+        else:
+            tables[key] = value
+    discord_table: dict[str, Any] = dict(tables.get("discord", {}))
     env_token = env.get(ENV_TOKEN)
     if env_token is not None:
-        # Checked here, so that an error names the variable instead of the file.
-        try:
-            discord_table["token"] = _token(env_token.strip()).reveal()
-        except ValueError as exc:
-            raise ConfigError(f"{ENV_TOKEN}: expected {exc}") from None
-    if "token" not in discord_table:
-        raise ConfigError(
+        discord_table["token"] = env_token.strip()
+    elif "token" not in discord_table:
+        problems.append(
             f"discord.token: missing; set the {ENV_TOKEN} environment variable or token "
             f"in the [discord] section of {path or DEFAULT_CONFIG_FILE}"
         )
     sections = {
         name: _build_section(
-            name, cls, discord_table if name == "discord" else data.get(name, {}), where
+            name,
+            cls,
+            discord_table if name == "discord" else tables.get(name, {}),
+            where,
+            problems,
+            {"token": ENV_TOKEN} if env_token is not None else None,
         )
         for name, cls in _SECTIONS.items()
     }
+    if problems:
+        raise ConfigError(*problems)
     return Config(**sections, source=str(path) if path else "defaults")

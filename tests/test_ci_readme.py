@@ -61,13 +61,3 @@ def test_constraints_pin_every_dependency_exactly() -> None:
     for requirement in wanted:
         name = re.match(r"[A-Za-z0-9_.-]+", requirement)[0]
         assert _normalise(name) in pins, f"{name} is not pinned in constraints.txt"
-
-
-def test_dockerfile_runs_the_same_entry_point_as_non_root_with_a_data_volume() -> None:
-    docker = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    assert re.search(r"^FROM python:3\.11-slim", docker, re.M)
-    assert re.search(r'^ENTRYPOINT \["barrage-bot"\]', docker, re.M)
-    users = re.findall(r"^USER (\S+)", docker, re.M)
-    assert users and users[-1] not in ("root", "0")
-    assert re.search(r'^VOLUME \["/data"\]', docker, re.M)
-    assert "config.toml" in (ROOT / ".dockerignore").read_text(encoding="utf-8")

@@ -23,7 +23,7 @@ from bot.config import (
 from bot.logs import setup_logging
 
 ROOT = Path(__file__).parents[1]
-SENTINEL = "SENTINEL-tok3n.Zx9-never-shown"
+SENTINEL = "MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown"
 
 
 def _write(tmp_path: Path, text: str) -> str:

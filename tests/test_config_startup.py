@@ -16,7 +16,7 @@ from bot.__main__ import serve
 from bot.config import ENV_CONFIG, ENV_TOKEN, Config, DatabaseConfig, load_config
 from bot.store import Store, latest_schema_version
 
-SENTINEL = "SENTINEL-tok3n.Zx9-never-shown"
+SENTINEL = "MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown"
 
 
 def _start(tmp_path: Path, *args: str, token: str | None = SENTINEL) -> subprocess.CompletedProcess:
@@ -39,9 +39,18 @@ def _start(tmp_path: Path, *args: str, token: str | None = SENTINEL) -> subproce
     [
         ('[backup]\ninterval_hours = "daily"\n', "backup.interval_hours"),
         ('[logging]\nlevel = "LOUD"\n', "logging.level"),
-        ('[discord]\ntoken = ["SENTINEL-tok3n.Zx9-never-shown"]\n', "discord.token"),
-        ('[discord]\ntoken = "SENTINEL-tok3n.Zx9-never-shown\n', "not valid TOML"),
-        ("[discord]\ntoken = SENTINEL-tok3n.Zx9-never-shown\n", "not valid TOML"),
+        (
+            '[discord]\ntoken = ["MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown"]\n',
+            "discord.token",
+        ),
+        (
+            '[discord]\ntoken = "MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown\n',
+            "not valid TOML",
+        ),
+        (
+            "[discord]\ntoken = MTAwMDAwMDAwMDAwMDAwMDAwMQ.SENTNL.SENTINEL-tok3n-Zx9-never-shown\n",
+            "not valid TOML",
+        ),
     ],
 )
 def test_bad_config_stops_start_up_with_one_line_and_no_token(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 
@@ -26,6 +27,13 @@ MISSING_PERMISSIONS = 50013
 
 class MissingPermission(Exception):
     """The bot may not post in a game's channel; the outbox retries later."""
+
+
+def nonce_of(notice: ReminderNotice) -> str | None:
+    """An enforced nonce (at most 25 characters) that is the same for every try of a ping."""
+    if not notice.key:
+        return None
+    return "brm" + hashlib.sha1(notice.key.encode()).hexdigest()[:20]
 
 
 class DiscordAnnouncer:
@@ -122,7 +130,9 @@ class DiscordAnnouncer:
         if notice.user_id not in named_users(notice.lines):
             text = f"{mention(notice.user_id)} {text}"
         try:
-            await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]))
+            await channel.send(
+                text[:2000], allowed_mentions=pinging([notice.user_id]), nonce=nonce_of(notice)
+            )
         except discord.NotFound:
             # Unknown Channel: the channel or thread was deleted; nothing will ever arrive.
             raise DestinationGone(f"channel {notice.channel_id} no longer exists") from None

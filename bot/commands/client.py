@@ -93,6 +93,10 @@ class BarrageBot(discord.Client):
         slot posts at once what its crashed predecessor had claimed.
         """
         options.setdefault("intents", intents())
+        # The bot never joins a voice channel: without these discord.py would warn at every
+        # start that PyNaCl and davey (voice libraries) are missing, which reads as an error.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # A safety net: every send and edit names whom it pings (bot/commands/mentions.py).
         options.setdefault("allowed_mentions", NOBODY)
         super().__init__(**options)

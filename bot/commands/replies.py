@@ -11,6 +11,7 @@ import discord
 
 from bot.commands.mentions import pinging
 from bot.service import (
+    CannotSave,
     GameMovedOn,
     GameOverError,
     ImportRefused,
@@ -47,6 +48,7 @@ _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
     (GameOverError, "🏁 Game over"),
     (InvalidSettings, "⚙️ Settings"),
     (ImportRefused, "📦 Import refused"),
+    (CannotSave, "💾 Not saved"),
 )
 
 

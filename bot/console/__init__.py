@@ -2,23 +2,29 @@
 
 Usage:
 
-    python -m bot console --players 3 [--seed S] [--setup intro|full] [--expansions NAMES]
-            [--out DIR] [--db FILE]
-        Hot seat: several local players share the terminal. The prompt names who must
-        decide; type a notation (or its option number), several separated by ';', or one of
-        `options`, `restart`, `undo`, `board [map|shared|company|full] [company]`,
-        `score`, `log [N]`, `help`, `quit`. Board images are written to DIR.
+    python -m bot console [--players 2|3|4] [--names Ann,Bob,...] [--db FILE] [--seed S]
+            [--setup intro|full] [--expansions NAMES] [--out DIR]
+        Hot seat: several local players share the terminal. The game is kept in FILE
+        (default: barrage-console.sqlite3 in the working directory) after every move, and
+        the same command continues it later. The prompt names who must decide; type an
+        option's number, its notation (several separated by ';'), or one of `options`,
+        `restart`, `undo`, `board [map|shared|company|full] [company]`, `company [X]`,
+        `score`, `log [N]`, `help`, `quit`. Board images are written to DIR. Players are
+        called by `--names` (default Player 1, Player 2...) wherever Discord would mention
+        them. `quit`, Ctrl-D (end of input) and a finished game exit with status 0;
+        Ctrl-C exits at once with 130. The game is saved either way.
 
     python -m bot console --autoplay --players N --seed S --out DIR [--setup intro|full]
             [--expansions leeghwater|colorado|nile|leeghwater,colorado|leeghwater,nile]
-        Plays a complete game with random legal moves against a temporary SQLite file,
-        writes every announcement's image to DIR and prints the final scores; exits 0 only
-        when the game reached its final scoring.
+        Plays a complete game with random legal moves against a temporary SQLite file
+        (or --db FILE), writes every announcement's image to DIR and prints the final
+        scores; exits 0 only when the game reached its final scoring.
 
 `--expansions` takes comma-separated names; `leeghwater` (The Leeghwater Project) needs
 `--setup full`; `colorado` (The Colorado Connection) and `nile` (The Nile Affair) each bring
 their own board, with either setup and with or without Leeghwater, but not together. An
-unknown name or a refused combination exits with status 2 and one line on stderr.
+unknown name, a refused combination or a --db file that is not a usable database exits
+with status 2 and one line on stderr.
 """
 
 from __future__ import annotations

@@ -4,24 +4,33 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import random
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from bot.console.lines import LineReader
 from bot.service import (
     Actor,
     Announcement,
     GameService,
+    InvalidMove,
+    LobbyError,
     NewGameRefused,
+    OptionView,
     OutboxSender,
+    PanelView,
     ReminderNotice,
     RendererPool,
     ServiceError,
 )
-from bot.store import SqliteStore, system_clock
+from bot.service.text import company_name
+from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
 
 log = logging.getLogger(__name__)
 
@@ -29,16 +38,42 @@ GUILD = 1
 CHANNEL = 1
 #: Local players are users 1..N.
 FIRST_USER = 1
+#: Where a hot-seat game is kept unless --db says otherwise (in the working directory).
+DEFAULT_DB = "barrage-console.sqlite3"
+#: The most log lines `log N` prints.
+MAX_LOG_LINES = 1000
+
+HELP = """\
+Type what the player whose name is shown decides:
+  3                 the option numbered 3 in the list
+  base D5U          an option's notation (shown in [brackets]); several: a; b; c
+Or one of these commands:
+  options           show the decision again        restart   throw away this turn's moves
+  undo              take back your last turn       score     the scores now
+  log [N]           the last N log lines (20)      company [X]  a company's board as text
+  board [map|shared|company|full] [company]        write a picture of the board
+  help              this text                      quit      save and leave (also Ctrl-D)"""
 
 
-def player_name(user_id: int) -> str:
-    """How the console writes a person the service names: local players are users 1..N."""
-    return f"Player {user_id}"
+class Names:
+    """Local players' names by user id: how the console writes the people the service names
+    (and any `<@id>` in texts written before the service named people as data)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self._names = {FIRST_USER + i: name for i, name in enumerate(names)}
+
+    def __call__(self, user_id: int) -> str:
+        """The name of a local player."""
+        return self._names.get(user_id, f"Player {user_id}")
+
+    def render(self, text: str) -> str:
+        """`text` with every Discord-style mention (<@id>) written as the player's name."""
+        return re.sub(r"<@!?(\d+)>", lambda m: self(int(m[1])), text)
 
 
-def refusal(exc: ServiceError) -> str:
+def refusal(exc: ServiceError, names: Names) -> str:
     """A refusal in the console's words (a new game's options as command-line flags)."""
-    text = exc.render(player_name)
+    text = exc.render(names)
     if isinstance(exc, NewGameRefused) and exc.option in ("players", "setup", "expansions"):
         text += f" Use --{exc.option} {exc.choose}." if exc.choose else f" Change --{exc.option}."
     return text
@@ -47,8 +82,9 @@ def refusal(exc: ServiceError) -> str:
 class ConsolePort:
     """Announcements go to the terminal; their images go to a folder."""
 
-    def __init__(self, out: Path | None, *, quiet: bool = False) -> None:
+    def __init__(self, out: Path | None, names: Names, *, quiet: bool = False) -> None:
         self.out = out
+        self.names = names
         self.quiet = quiet
         self.count = 0
         self.files: list[Path] = []
@@ -63,7 +99,7 @@ class ConsolePort:
                 path.write_bytes(image.data)
                 self.files.append(path)
         if not self.quiet:
-            print(f"\n--- {announcement.render(player_name)}")
+            print(f"\n--- {announcement.render(self.names)}")
         return self.count
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
@@ -71,7 +107,7 @@ class ConsolePort:
 
     async def remind(self, notice: ReminderNotice) -> None:
         """Reminders are printed."""
-        print(notice.render(player_name))
+        print(notice.render(self.names))
 
 
 def _actor(user: int) -> Actor:
@@ -80,7 +116,9 @@ def _actor(user: int) -> Actor:
 
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="barrage-bot console", description=__doc__)
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument(
+        "--players", type=int, default=None, choices=(2, 3, 4), help="for a new game (default 2)"
+    )
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--setup", choices=("intro", "full"), default="intro")
     parser.add_argument(
@@ -90,31 +128,55 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         "with --setup full), colorado (The Colorado Connection) or nile (The Nile Affair); "
         "colorado and nile bring their own board and exclude each other",
     )
+    parser.add_argument(
+        "--names", default="", help="comma-separated player names (default: Player 1, ...)"
+    )
     parser.add_argument("--out", default=None, help="folder for the board images")
-    parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help=f"SQLite file that keeps the game; run the same command to continue it "
+        f"(default: {DEFAULT_DB}; with --autoplay a temporary file)",
+    )
     parser.add_argument("--autoplay", action="store_true", help="random legal moves to the end")
     return parser.parse_args(list(argv))
 
 
+def _fail(message: str) -> int:
+    """One line on stderr, like argparse's own refusals, and the same exit status."""
+    print(f"barrage-bot console: error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str]) -> int:
-    """Run the console; the exit status is 0 when the game reached its final scoring."""
+    """Run the console; see the package's docstring for the exit statuses."""
     args = _parse(argv)
     try:
         args.expansions = GameService.check_new_game(
-            players=args.players,
+            players=args.players or 2,
             setup=args.setup,
             expansions=args.expansions.split(","),
         )
     except ServiceError as exc:
-        # One line, like argparse's own refusals, and the same exit status.
-        print(f"barrage-bot console: error: {refusal(exc)}", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=logging.WARNING)
+        return _fail(refusal(exc, Names([])))
+    args.names = [n.strip() for n in args.names.split(",") if n.strip()]
+    if len(args.names) > 4:
+        return _fail(f"--names lists {len(args.names)} names; a game has at most 4 players")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
     with tempfile.TemporaryDirectory(prefix="barrage-console-") as tmp:
-        db = Path(args.db) if args.db else Path(tmp) / "console.sqlite3"
+        if args.db:
+            db, kept = Path(args.db), True
+        elif args.autoplay:
+            db, kept = Path(tmp) / "console.sqlite3", False
+        else:
+            db, kept = Path(DEFAULT_DB), True
         try:
             return asyncio.run(_run(args, db))
+        except DatabaseUnusable as exc:
+            return _fail(f"{exc}; choose another file with --db")
         except KeyboardInterrupt:
+            where = f": the game is saved in {db}, run the same command to continue" if kept else ""
+            print(f"\nStopped{where}.")
             return 130
 
 
@@ -122,57 +184,94 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
     store = await SqliteStore.open(db, clock=system_clock)
     pool = RendererPool(kind="thread")
     out = Path(args.out) if args.out else None
-    port = ConsolePort(out, quiet=args.autoplay)
+    names = Names(args.names)
+    port = ConsolePort(out, names, quiet=args.autoplay)
     try:
         service = GameService(store, clock=system_clock, renderer_pool=pool)
         sender = OutboxSender(store, port, system_clock, service=service)
-        game_id = await _open(service, args)
+        session = await _open(service, args, db, names)
         await sender.run_once()
         if args.autoplay:
-            await _autoplay(service, sender, args)
-        else:
-            await _hot_seat(service, sender, args)
-        return await _report(service, game_id, port)
+            await _autoplay(service, sender, session, args.seed)
+            return await _report(service, session, port)
+        finished = await _hot_seat(service, sender, session, LineReader(), args.out)
+        if finished:
+            return await _report(service, session, port)
+        print(f"\nGame #{session.game_id} is saved in {db}; run the same command to continue it.")
+        return 0
     finally:
         pool.close()
         await store.close()
 
 
-async def _open(service: GameService, args: argparse.Namespace) -> int:
-    """The console's game: an active one in the database, or a new one started now."""
+@dataclass
+class Session:
+    """The console's game: which one, how many local players, what they are called."""
+
+    game_id: int
+    players: int
+    names: Names
+
+    @property
+    def users(self) -> range:
+        """The local players' user ids."""
+        return range(FIRST_USER, FIRST_USER + self.players)
+
+
+async def _open(service: GameService, args: argparse.Namespace, db: Path, names: Names) -> Session:
+    """The active game in the database, or a new one started now."""
     existing = await service.store.active_game(CHANNEL)
     if existing is not None:
-        return existing.id
+        players = int(existing.options.get("players", len(existing.seats)))
+        session = Session(existing.id, players, names)
+        await _seat_everyone(service, session)
+        if not args.autoplay:
+            ignored = " (--players, --seed, --setup and --expansions are for new games)"
+            given = args.players or args.seed is not None
+            print(
+                f"Continuing game #{existing.id} ({players} players) from {db}"
+                f"{ignored if given else ''}."
+            )
+        return session
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    players = args.players or 2
     outcome = await service.create_game(
-        _actor(FIRST_USER),
-        players=args.players,
-        setup=args.setup,
-        seed=seed,
-        expansions=args.expansions,
+        _actor(FIRST_USER), players=players, setup=args.setup, seed=seed, expansions=args.expansions
     )
-    for user in range(FIRST_USER + 1, FIRST_USER + args.players):
-        await service.join(_actor(user))
-    await service.start(_actor(FIRST_USER))
-    return outcome.game_id
+    session = Session(outcome.game_id, players, names)
+    await _seat_everyone(service, session)
+    if not args.autoplay:
+        print(f"New game #{outcome.game_id}, saved in {db} after every move.")
+    return session
 
 
-async def _deciding(service: GameService, players: int) -> int | None:
+async def _seat_everyone(service: GameService, session: Session) -> None:
+    """Join every local player and start the game (each step only if not yet done)."""
+    for user in session.users[1:]:
+        with contextlib.suppress(LobbyError):  # joined already, or the game has started
+            await service.join(_actor(user))
+    with contextlib.suppress(LobbyError):  # started already
+        await service.start(_actor(FIRST_USER))
+
+
+async def _deciding(service: GameService, session: Session) -> int | None:
     """The first local player with a decision, or None when the game is over."""
     meta = await service.store.active_game(CHANNEL)
     if meta is None:
         return None
-    for user in range(FIRST_USER, FIRST_USER + players):
+    for user in session.users:
         panel = await service.panel(_actor(user))
         if panel.options:
             return user
     raise RuntimeError("nobody must decide, yet the game is not over")
 
 
-async def _autoplay(service: GameService, sender: OutboxSender, args: argparse.Namespace) -> None:
-    rng = random.Random(args.seed)
+async def _autoplay(
+    service: GameService, sender: OutboxSender, session: Session, seed: int | None
+) -> None:
+    rng = random.Random(seed)
     for _ in range(100_000):
-        user = await _deciding(service, args.players)
+        user = await _deciding(service, session)
         if user is None:
             return
         panel = await service.panel(_actor(user))
@@ -183,77 +282,153 @@ async def _autoplay(service: GameService, sender: OutboxSender, args: argparse.N
     raise RuntimeError("the game did not end")
 
 
-HELP = (
-    "commands: <notation>[; <notation>...] | <option number> | options | restart | undo | "
-    "board [view] [company] | score | log [N] | help | quit"
-)
+class Refusal(Exception):
+    """A console line that means nothing; the message says what would."""
 
 
-async def _hot_seat(service: GameService, sender: OutboxSender, args: argparse.Namespace) -> None:
-    print(HELP)
-    loop = asyncio.get_running_loop()
+async def _hot_seat(
+    service: GameService,
+    sender: OutboxSender,
+    session: Session,
+    reader: LineReader,
+    out: str | None,
+) -> bool:
+    """Play until the game ends (True) or the players leave (False)."""
+    print("Type 'help' for the commands.")
+    show = True
     while True:
-        user = await _deciding(service, args.players)
+        user = await _deciding(service, session)
         if user is None:
-            return
+            return True
         panel = await service.panel(_actor(user))
-        print(f"\n[player {user}, {panel.company}] {panel.prompt}")
-        for line in panel.done:
-            print(f"  done: {line}")
-        for i, option in enumerate(panel.options, 1):
-            print(f"  {i:2d}. {option.label}   [{option.notation}]")
-        line = await loop.run_in_executor(None, input, "> ")
+        if show:
+            _show(panel, session.names(user))
+        line = await reader.readline(f"{session.names(user)}> ")
+        if line is None:  # Ctrl-D
+            print()
+            return False
         words = line.split()
+        show = False
         if not words:
             continue
-        command = words[0].lower()
         try:
+            command = words[0].lower()
             if command in ("quit", "exit"):
-                return
-            if command == "help":
-                print(HELP)
-            elif command == "options":
-                continue
-            elif command == "restart":
-                print((await service.restart_turn(_actor(user))).render(player_name))
-            elif command == "undo":
-                print((await service.undo(_actor(user))).render(player_name))
-            elif command == "score":
-                print((await service.score(CHANNEL)).text(player_name))
-            elif command == "log":
-                n = int(words[1]) if len(words) > 1 else 20
-                print("\n".join(await service.log_lines(CHANNEL, n)))
-            elif command == "board":
-                view = words[1] if len(words) > 1 else "map"
-                company = words[2] if len(words) > 2 else None
-                png = await service.board_image(CHANNEL, view, company)
-                path = Path(args.out or ".") / f"board-{view}{'-' + company if company else ''}.png"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(png)
-                print(f"wrote {path}")
-            else:
-                notations = [
-                    panel.options[int(n) - 1].notation if n.strip().isdigit() else n.strip()
-                    for n in line.split(";")
-                ]
-                outcome = await service.play(
-                    _actor(user), notations, expected_version=panel.version
-                )
-                if outcome.committed:
-                    await sender.run_once()
-        except (ServiceError, IndexError, ValueError) as exc:
-            print(f"refused: {refusal(exc) if isinstance(exc, ServiceError) else exc}")
+                return False
+            show = await _command(service, sender, session, user, panel, line, out)
+        except Refusal as exc:
+            print(f"{exc}")
+        except InvalidMove as exc:
+            print(f"refused: {exc.render(session.names)} (type 'help' for the commands)")
+        except ServiceError as exc:
+            print(f"refused: {refusal(exc, session.names)}")
 
 
-async def _report(service: GameService, game_id: int, port: ConsolePort) -> int:
-    meta = await service.store.get_game(game_id)
+def _show(panel: PanelView, name: str) -> None:
+    """The decision: whose, what so far, and the numbered options."""
+    company = f", {company_name(panel.company)}" if panel.company else ""
+    print(f"\n[{name}{company}] {panel.prompt}")
+    for line in panel.done:
+        print(f"  done: {line}")
+    for i, option in enumerate(panel.options, 1):
+        print(f"  {i:2d}. {option.label}   [{option.notation}]")
+
+
+async def _command(
+    service: GameService,
+    sender: OutboxSender,
+    session: Session,
+    user: int,
+    panel: PanelView,
+    line: str,
+    out: str | None,
+) -> bool:
+    """Carry out one line; True when the decision should be shown again."""
+    words = line.split()
+    command, rest = words[0].lower(), words[1:]
+    names = session.names
+    if command == "help":
+        print(HELP)
+        return False
+    if command == "options":
+        return True
+    if command == "restart":
+        print((await service.restart_turn(_actor(user))).render(names))
+        return True
+    if command == "undo":
+        print((await service.undo(_actor(user))).render(names))
+        return True
+    if command == "score":
+        print((await service.score(CHANNEL)).text(names))
+        return False
+    if command == "log":
+        count = _count(rest)
+        lines = await service.log_lines(CHANNEL, count)
+        print(names.render("\n".join(lines)) if lines else "(nothing in the log yet)")
+        return False
+    if command == "company":
+        print(await service.company_summary(CHANNEL, rest[0] if rest else None))
+        return False
+    if command == "board":
+        view = rest[0] if rest else "map"
+        company = rest[1] if len(rest) > 1 else None
+        png = await service.board_image(CHANNEL, view, company)
+        path = Path(out or ".") / f"board-{view}{'-' + company if company else ''}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+        print(f"wrote {path}")
+        return False
+    outcome = await service.play(
+        _actor(user),
+        _notations(line, panel.options),
+        expected_version=panel.version,
+    )
+    if outcome.committed:
+        await sender.run_once()
+    return True
+
+
+def _count(words: Sequence[str]) -> int:
+    """The N of `log N`: a whole number of lines, 20 when left out."""
+    if not words:
+        return 20
+    if len(words) > 1 or not words[0].isdigit() or not 1 <= int(words[0]) <= MAX_LOG_LINES:
+        raise Refusal(
+            f"'log' takes a number of lines from 1 to {MAX_LOG_LINES}, like 'log 20'"
+            f" (not '{' '.join(words)[:40]}')."
+        )
+    return int(words[0])
+
+
+def _notations(line: str, options: Sequence[OptionView]) -> list[str]:
+    """The notations a line names: one option number, or notations separated by ';'."""
+    parts = [part.strip() for part in line.split(";") if part.strip()]
+    numbers = [part for part in parts if part.lstrip("+-").isdigit()]
+    if not numbers:
+        return parts
+    if len(parts) > 1:
+        raise Refusal(
+            "Option numbers work one at a time (the list changes after each answer); "
+            "in a list separated by ';' type the notations shown in [brackets]."
+        )
+    number = int(numbers[0])
+    if not 1 <= number <= len(options):
+        choose = f"1 to {len(options)}" if len(options) > 1 else "1"
+        raise Refusal(f"There is no option {number}: choose {choose}, or type a notation.")
+    return [options[number - 1].notation]
+
+
+async def _report(service: GameService, session: Session, port: ConsolePort) -> int:
+    """The final scores; 0 when the game reached its final scoring."""
     try:
-        score = await service.score(game_id, by_game_id=True)
-    except ServiceError as exc:
+        meta = await service.store.get_game(session.game_id)
+        score = await service.score(session.game_id, by_game_id=True)
+    except (ServiceError, StoreError) as exc:
         print(f"no scores: {exc}", file=sys.stderr)
         return 1
     print(
-        f"game #{game_id} ({meta.status}), round {score.round}; images written: {len(port.files)}"
+        f"game #{session.game_id} ({meta.status}), round {score.round}; "
+        f"images written: {len(port.files)}"
     )
-    print(score.text(player_name))
+    print(score.text(session.names))
     return 0 if score.over and meta.status == "finished" else 1

@@ -7,6 +7,7 @@ Plain ids in, plain data out (no discord types). See `GameService` for the comma
 from __future__ import annotations
 
 from bot.service.errors import (
+    CannotSave,
     GameMovedOn,
     GameOverError,
     ImportRefused,
@@ -51,6 +52,7 @@ __all__ = [
     "Actor",
     "Announcement",
     "AnnouncementPort",
+    "CannotSave",
     "DeliveryFailed",
     "DestinationGone",
     "GameMovedOn",

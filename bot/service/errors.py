@@ -89,7 +89,22 @@ class ImportRefused(ServiceError):
     """An exported game could not be imported (bad shape, or its log does not replay)."""
 
 
+class CannotSave(ServiceError):
+    """The database cannot be written (or read) now: a full or read-only disk, say.
+
+    Nothing was changed; the same command works again once the disk does.
+    """
+
+    WRITING = "the bot can't save right now; nothing was changed. Please try again later"
+    READING = "the bot can't read its saved games right now; please try again later"
+
+    def __init__(self, *, writing: bool) -> None:
+        super().__init__(self.WRITING if writing else self.READING)
+        self.writing = writing
+
+
 __all__ = [
+    "CannotSave",
     "GameMovedOn",
     "GameOverError",
     "ImportRefused",

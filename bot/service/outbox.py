@@ -28,6 +28,7 @@ import socket
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from bot.service.faults import DATABASE_DOWN
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
 from bot.store import ClaimOwner, Clock, OutboxItem, Store
 
@@ -147,6 +148,8 @@ class OutboxSender:
             assert item.claim is not None
             try:
                 await asyncio.shield(self.store.release_outbox(item.id, item.claim))
+            except DATABASE_DOWN:
+                log.debug("announcement %d waits for its lease: the database is down", item.id)
             except Exception:
                 log.exception("could not release announcement %d; it waits for its lease", item.id)
 
@@ -234,6 +237,8 @@ class OutboxSender:
                 await asyncio.wait_for(stop.wait(), self.renew_every_s)
             try:
                 await self.store.renew_outbox_claims(self.owner, lease_ms=self.lease_ms)
+            except DATABASE_DOWN as exc:  # the store logged the outage once
+                log.debug("could not renew the outbox leases: %s", exc)
             except Exception as exc:  # the next renewal tries again, well within the lease
                 log.warning("could not renew the outbox leases: %s", exc)
 
@@ -245,6 +250,8 @@ class OutboxSender:
         """
         try:
             await self.recover()
+        except DATABASE_DOWN as exc:  # the claims run out with their lease instead
+            log.debug("could not take back the claims of an earlier run: %s", exc)
         except Exception:
             log.exception("could not take back the claims of an earlier run")
         renewer = asyncio.create_task(self.renew(stop), name="outbox lease renewal")
@@ -263,6 +270,8 @@ class OutboxSender:
             self._wake.clear()
             try:
                 await self.run_once()
+            except DATABASE_DOWN as exc:
+                log.debug("outbox delivery waits for the database: %s", exc)
             except Exception:
                 log.exception("outbox delivery failed; trying again shortly")
             waiters = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())}

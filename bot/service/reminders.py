@@ -17,6 +17,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.service import quiet
+from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import DeliveryFailed, DestinationGone
 from bot.service.types import Line, ReminderNotice, UserRef
 from bot.store import TURN_PING, Clock, Reminder
@@ -75,6 +76,7 @@ class ReminderRunner:
             dm=settings.dm_opt_in,
             reason=reason,
             sent_count=reminder.sent_count + 1,
+            key=f"{game}:{user}:{reminder.due_at}:{reminder.sent_count}",
         )
 
     async def run_once(self) -> list[ReminderNotice]:
@@ -131,6 +133,8 @@ class ReminderRunner:
         while not stop.is_set():
             try:
                 await self.run_once()
+            except DATABASE_DOWN as exc:
+                log.debug("reminders wait for the database: %s", exc)
             except Exception:
                 log.exception("reminders failed; trying again later")
             with contextlib.suppress(asyncio.TimeoutError):

@@ -54,6 +54,7 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.faults import refuse_store_faults
 from bot.service.images import RendererPool, ScoreSheet
 from bot.service.loading import (
     CHAIN_KINDS,
@@ -126,6 +127,7 @@ EXPANSION_NAMES = {
 WARM_VIEWS = ("map", "shared", "full")
 
 
+@refuse_store_faults
 class GameService:
     """One channel's game from creation to final score; plain ids in, plain data out.
 

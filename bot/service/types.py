@@ -341,6 +341,9 @@ class ReminderNotice:
     #: by quiet hours: the turn was announced silently).
     reason: str = "reminder"
     sent_count: int = 0
+    #: The same for every try of this one ping (a platform may deduplicate by it): a ping
+    #: sent by a process that died before recording it is not repeated by the next try.
+    key: str = ""
 
     @property
     def text(self) -> str:

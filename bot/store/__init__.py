@@ -28,6 +28,7 @@ from bot.store.base import (
 )
 from bot.store.errors import (
     ChannelBusyError,
+    DatabaseUnusable,
     GameNotFoundError,
     InvalidDataError,
     InvalidExportError,
@@ -35,6 +36,7 @@ from bot.store.errors import (
     SchemaTooNewError,
     StaleVersionError,
     StoreError,
+    StoreUnavailable,
 )
 from bot.store.migrate import latest_version as latest_schema_version
 from bot.store.sqlite import SqliteStore
@@ -51,6 +53,7 @@ __all__ = [
     "ChannelBusyError",
     "ClaimOwner",
     "Clock",
+    "DatabaseUnusable",
     "Game",
     "GameNotFoundError",
     "InvalidDataError",
@@ -66,6 +69,7 @@ __all__ = [
     "StaleVersionError",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "SupportsBackup",
     "UserSettings",
     "latest_schema_version",

@@ -6,11 +6,13 @@ import asyncio
 import logging
 import os
 import re
+import sqlite3
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.store.base import Clock, SupportsBackup
+from bot.store.health import Outage
 
 log = logging.getLogger(__name__)
 
@@ -70,15 +72,30 @@ async def run_backups(
     backup in `directory` is older than the interval (so restarts do not skip one)."""
     backups = list_backups(directory)
     last = backup_time(backups[-1]) if backups else None
+    outage = Outage(log, f"backing up the database to {directory}")
     while True:
         now = clock()
         if last is None or now - last >= interval_ms:
             try:
                 await backup_now(store, directory, clock=clock, keep=keep)
                 last = now
+                outage.succeeded()
+            except (OSError, sqlite3.Error) as exc:
+                # A full disk or an unwritable folder must not stop the bot: one line when
+                # it starts (not a traceback at every retry), one when backups work again.
+                outage.failed(_reason(exc), f"trying again every {RETRY_MS // 60_000} minutes")
+                await sleep(min(interval_ms, RETRY_MS) / 1000)
+                continue
             except Exception:
-                # A full disk must not stop the bot; say so loudly and try again soon.
                 log.exception("database backup to %s failed", directory)
                 await sleep(min(interval_ms, RETRY_MS) / 1000)
                 continue
         await sleep(max(last + interval_ms - clock(), 0) / 1000)
+
+
+def _reason(exc: OSError | sqlite3.Error) -> str:
+    """A short reason for a failed backup, without a traceback."""
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"{exc.strerror or exc}{where}"
+    return str(exc)

@@ -60,3 +60,34 @@ class SchemaTooNewError(StoreError):
 
 class MigrationError(StoreError):
     """A schema migration failed; the database was left at the version before it."""
+
+
+class DatabaseUnusable(StoreError):
+    """The database file cannot be used at all; the bot must not start on it.
+
+    `kind` says what to do about it: "damaged" (restore a backup), "not-a-database"
+    (the path names something else), "folder" (a directory at the path), "unwritable"
+    (permissions or a read-only disk) or "full" (no space to open it).
+    """
+
+    def __init__(self, path: str, kind: str, problem: str) -> None:
+        super().__init__(f"database {path} {problem}")
+        self.path = path
+        self.kind = kind
+        self.problem = problem
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be written (or read) right now; the operation changed nothing.
+
+    Raised for a full or read-only disk, an I/O error, a lock held too long or damage found
+    while running. The store logs the fault once and recovers by itself: the next operation
+    tries again, and the first one that succeeds logs that the database works again.
+    """
+
+    def __init__(self, path: str, reason: str, *, writing: bool) -> None:
+        action = "written" if writing else "read"
+        super().__init__(f"database {path} cannot be {action} right now: {reason}")
+        self.path = path
+        self.reason = reason
+        self.writing = writing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -35,12 +36,16 @@ from bot.store.base import (
 )
 from bot.store.errors import (
     ChannelBusyError,
+    DatabaseUnusable,
     GameNotFoundError,
     InvalidDataError,
+    MigrationError,
     StaleVersionError,
+    StoreUnavailable,
 )
 from bot.store.export import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, parse_export
-from bot.store.migrate import migrate
+from bot.store.health import Outage, damaged, inspect_file, runtime_fault, unusable_from
+from bot.store.migrate import migrate, schema_version
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +112,8 @@ class SqliteStore:
         self._tasks: set[asyncio.Future[Any]] = set()
         self._backoff_base, self._backoff_cap = outbox_backoff_ms
         self._max_attempts = outbox_max_attempts
+        self._write_outage = Outage(log, f"saving to database {path}")
+        self._read_outage = Outage(log, f"reading database {path}")
 
     @classmethod
     async def open(
@@ -117,23 +124,39 @@ class SqliteStore:
         busy_timeout_ms: int = 10_000,
         **options: Any,
     ) -> SqliteStore:
-        """Open (creating if needed) and migrate the database file at `path`."""
+        """Open (creating if needed), check and migrate the database file at `path`.
+
+        Raises DatabaseUnusable, with one line saying what is wrong, for a file that cannot
+        work: a folder, not SQLite, truncated, damaged pages, or no permission to write it.
+        """
         path = os.fspath(path)
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, Python adds nothing.
-        db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+        inspect_file(path)
         try:
-            mode = await _enable_wal(db, busy_timeout_ms)
-            if mode is None or str(mode[0]).lower() != "wal":
-                log.warning("database %s: WAL mode unavailable (got %s)", path, mode)
-            # NORMAL is safe in WAL mode: a crash of the process never loses a commit; a
-            # power cut can roll back the last commits but never corrupts the file.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await migrate(db, path=path)
-        except BaseException:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseUnusable(
+                path,
+                "unwritable",
+                f"cannot be created: its folder {Path(path).parent} cannot be ({exc.strerror})",
+            ) from None
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, Python adds nothing.
+        connection = aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+        try:
+            db = await connection
+        except sqlite3.Error as exc:
+            # aiosqlite stops its thread after a failed connect without waiting for it; wait
+            # here, or the thread may report to a closed event loop (a stray traceback).
+            thread = getattr(connection, "_thread", None)
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 5)
+            raise unusable_from(path, exc) or exc from None
+        try:
+            await _prepare(db, path, busy_timeout_ms)
+        except BaseException as exc:
             await db.close()
+            cause = exc.__cause__ if isinstance(exc, MigrationError) else exc
+            if isinstance(cause, sqlite3.Error) and (refusal := unusable_from(path, cause)):
+                raise refusal from None
             raise
         return cls(db, path, clock=clock, **options)
 
@@ -169,17 +192,38 @@ class SqliteStore:
             log.debug("store transaction failed: %r", task.exception())
 
     async def _run_tx(self, body: Callable[[Db], Awaitable[T]], write: bool) -> T:
-        """BEGIN, run `body`, COMMIT; ROLLBACK on any error."""
+        """BEGIN, run `body`, COMMIT; ROLLBACK on any error.
+
+        A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
+        logged once per outage; the next transaction simply tries again.
+        """
+        outage = self._write_outage if write else self._read_outage
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                result = await body(self._db)
-                await self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
+                await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    result = await body(self._db)
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        await self._rollback()
+                    raise
+            except sqlite3.Error as exc:
+                reason = runtime_fault(exc)
+                if reason is None:
+                    raise
+                outage.failed(reason, _CONSEQUENCE[write])
+                raise StoreUnavailable(self._path, reason, writing=write) from exc
+            outage.succeeded()
             return result
+
+    async def _rollback(self) -> None:
+        """Roll back; a rollback that fails too (the disk is gone) leaves SQLite to do it."""
+        try:
+            await self._db.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            # SQLite rolls back itself when the connection is next used or closed.
+            log.debug("rollback failed: %s", exc)
 
     # -- games -------------------------------------------------------------------------
 
@@ -909,6 +953,51 @@ class SqliteStore:
             raise
 
 
+#: What a fault means for users, for the log line (by whether it was a write).
+_CONSEQUENCE = {
+    True: "commands that change a game are refused, changing nothing, while this lasts",
+    False: "commands that read a game are refused while this lasts",
+}
+
+
+async def _prepare(db: aiosqlite.Connection, path: str, busy_timeout_ms: int) -> None:
+    """WAL, pragmas, the integrity check, a write probe and the migrations."""
+    mode = await _enable_wal(db, busy_timeout_ms)
+    if mode is None or str(mode[0]).lower() != "wal":
+        log.warning("database %s: WAL mode unavailable (got %s)", path, mode)
+    # NORMAL is safe in WAL mode: a crash of the process never loses a commit; a
+    # power cut can roll back the last commits but never corrupts the file.
+    await db.execute("PRAGMA synchronous = NORMAL")
+    await db.execute("PRAGMA foreign_keys = ON")
+    await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    await check_integrity(db, path)
+    await _probe_write(db)
+    await migrate(db, path=path)
+
+
+async def check_integrity(db: aiosqlite.Connection, path: str) -> None:
+    """Refuse a database whose pages or indexes are damaged (SQLite's integrity check).
+
+    It reads the whole file once, which is why it runs at start-up only: a damaged page
+    found later is a runtime fault of the one operation that meets it.
+    """
+    async with db.execute("PRAGMA integrity_check(1)") as cur:
+        rows = [str(r[0]) for r in await cur.fetchall()]
+    if rows != ["ok"]:
+        raise damaged(path, rows)
+
+
+async def _probe_write(db: aiosqlite.Connection) -> None:
+    """Fail now, not at the first move, if the file cannot be written (SQLite then opened it
+    read-only): rewriting the schema version dirties the first page, and nothing is kept."""
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        version = await schema_version(db)
+        await db.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        await db.execute("ROLLBACK")
+
+
 async def _enable_wal(db: aiosqlite.Connection, busy_timeout_ms: int) -> Any:
     """Switch to WAL, retrying while another process does the same.
 
@@ -935,16 +1024,22 @@ def _backup_file(source: str, dest: str) -> None:
     partial = dest + ".partial"
     if os.path.exists(partial):
         os.remove(partial)
-    src = sqlite3.connect(source)
     try:
-        dst = sqlite3.connect(partial)
+        src = sqlite3.connect(source)
         try:
-            src.backup(dst)
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
         finally:
-            dst.close()
-    finally:
-        src.close()
-    os.replace(partial, dest)
+            src.close()
+        os.replace(partial, dest)
+    except BaseException:
+        # A half-written copy on a full disk would take the space the live database needs.
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
 
 
 async def _active_id(db: Db, channel_id: int) -> int | None:

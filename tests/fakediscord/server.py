@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
@@ -122,13 +123,19 @@ class GatewaySession:
 Handler = Callable[..., Awaitable[Any]]
 
 
+def bot_token(user_id: int) -> str:
+    """A token of Discord's shape for the bot user `user_id` (random, so never a real one)."""
+    head = base64.urlsafe_b64encode(str(user_id).encode()).decode().rstrip("=")
+    return f"{head}.{secrets.token_urlsafe(5)}.{secrets.token_urlsafe(28)}"
+
+
 class FakeDiscord:
     """A strict fake Discord on 127.0.0.1 that the real discord.py client talks to."""
 
     def __init__(
         self,
         *,
-        token: str = "fake-bot-token",
+        token: str | None = None,
         ack_deadline: float = ACK_DEADLINE,
         heartbeat_interval_ms: int = 41250,
         privileged_intents: frozenset[str] = frozenset(),
@@ -141,15 +148,16 @@ class FakeDiscord:
         `clock` (seconds) is the fake's time for nonces; it defaults to the event loop's.
         `strict_mentions` fails the test on a send or edit whose mentions are left to
         Discord's defaults or allowed too broadly (see mentions.py); the problems are
-        recorded in `mention_problems` either way.
+        recorded in `mention_problems` either way. The bot's token is shaped like Discord's
+        (its id in base64, a time part, a random part): the bot refuses anything else.
         """
-        self.token = token
         self.ack_deadline = ack_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.privileged_intents = privileged_intents
         self.error_loggers = error_loggers
         self.port = 0
         self.app_id = snowflake()
+        self.token = token or bot_token(self.app_id)
         self.bot = FakeUser(self, self.app_id, "Barrage Bot", bot=True)
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}

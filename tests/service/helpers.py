@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from bot.service import Actor, Announcement, GameService, ReminderNotice
 from bot.service.errors import NotYourTurn
 from bot.service.loading import Loaded
-from bot.service.types import ScoreView
+from bot.service.types import PanelView, ScoreView
 
 GUILD = 1000
 CHANNEL = 2000
@@ -127,3 +127,12 @@ async def play_policy(
         notation = options[0].notation if len(options) == 1 else rng.choice(options).notation
         await service.play(actor(user), [notation], expected_version=panel.version)
     raise AssertionError("the policy did not get there")
+
+
+async def deciding(service: GameService, players: int = 2) -> tuple[int, PanelView]:
+    """The first player (of the first `players` users) with a decision, and their panel."""
+    for user in USERS[:players]:
+        panel = await service.panel(actor(user))
+        if panel.options:
+            return user, panel
+    raise AssertionError("nobody decides")

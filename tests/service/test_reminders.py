@@ -218,3 +218,18 @@ async def test_a_failed_reminder_is_tried_again_after_its_claim_lapses(
     assert "trying again later" in caplog.text and "Traceback" not in caplog.text
     clock.advance(60_000)  # the claim's lease
     assert len(await runner.run_once()) == 1
+
+
+async def test_every_try_of_a_ping_has_the_same_key(service: GameService, clock: FakeClock) -> None:
+    """A process that died after pinging, before recording it: the next try is the same ping
+    (the platform deduplicates by the key), and the next reminder is another."""
+    await started_game(service)
+    runner = ReminderRunner(service, RecordingPort(), clock)
+    clock.advance(24 * HOUR)
+    [(_, first)] = await runner.due_reminders()  # ... and the process dies here
+    clock.advance(60_000)  # the claim's lease
+    (again,) = await runner.run_once()
+    assert first is not None and first.key == again.key != ""
+    clock.advance(24 * HOUR)
+    (later,) = await runner.run_once()
+    assert later.key not in ("", first.key)
