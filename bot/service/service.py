@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.rules import Event, Game, RuleError, SetupError, new_game
+from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game
 from bot.rules.content import load_content
 from bot.rules.engine import ENGINE_VERSION
 from bot.rules.hooks import EXPANSIONS
@@ -801,6 +801,7 @@ class GameService:
         step_so_far = [*(() if fresh_chain else loaded.tail_steps), *new_steps]
         commit = reason is not None or at_handover(game, step_so_far)
         all_records = [*records, *(dict(s.record) for s in new_steps)]
+        state_json: dict[str, Any] | None = None
         after = replace_loaded(loaded, loaded.seats)
         after.game = game
         if commit:
@@ -818,7 +819,9 @@ class GameService:
                     "undoable": undoable,
                 }
             )
-            after.committed = copy.deepcopy(game.state)
+            state_json = game.state.to_json()
+            # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
+            after.committed = GameState.from_json(state_json)
             after.commit_version = loaded.version + len(all_records)
             after.tail_steps = []
         if not all_records:
@@ -843,7 +846,7 @@ class GameService:
                 loaded.meta.id,
                 loaded.version,
                 all_records,
-                snapshot=game.state.to_json() if commit else None,
+                snapshot=state_json if commit else None,
                 outbox=[payload] if payload is not None else (),
             )
         except StaleVersionError:
