@@ -16,7 +16,7 @@ from bot.commands.group import barrage
 from bot.commands.lobby import LobbyButton
 from bot.commands.mentions import NOBODY
 from bot.commands.panel import OptionButton, OptionSelect, PageButton, PlayButton, RestartButton
-from bot.commands.replies import reply_error
+from bot.commands.replies import reply_error, send
 from bot.commands.sync import SyncState, sync_commands
 from bot.commands.viewing import PostButton
 from bot.service import GameService, OutboxSender
@@ -35,6 +35,33 @@ DYNAMIC_ITEMS = (
     LobbyButton,
     PostButton,
 )
+
+
+#: The answer to a click whose component is not on the clicked message.
+NOT_ON_MESSAGE = (
+    "🧩 That button or menu is not on this message (any more); nothing was done. "
+    "Use the buttons the message shows now, or `/barrage play`."
+)
+
+
+def on_its_message(interaction: discord.Interaction) -> bool:
+    """Whether the clicked component (custom_id and type) is one the message carries.
+
+    Discord does not check this (its docs ask applications to), and discord.py silently
+    ignores such a click, which the user would see as "This interaction failed".
+    """
+    data = interaction.data or {}
+    custom_id, kind = data.get("custom_id"), data.get("component_type")
+    message = interaction.message
+    if message is None:
+        return True  # nothing to compare with; the item's own checks still apply
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        stack.extend(getattr(component, "children", ()))
+        if getattr(component, "custom_id", None) == custom_id and component.type.value == kind:
+            return True
+    return False
 
 
 def intents() -> discord.Intents:
@@ -164,6 +191,13 @@ class BarrageBot(discord.Client):
                     log.warning("background task %s did not stop in time", task.get_name())
         self._tasks = []
         await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Refuse a click on a component its message does not carry (forged or outdated)."""
+        if interaction.type is discord.InteractionType.component and not on_its_message(
+            interaction
+        ):
+            await send(interaction, NOT_ON_MESSAGE)
 
     async def on_ready(self) -> None:
         """Log where the bot is."""

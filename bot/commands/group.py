@@ -20,12 +20,11 @@ from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, company_name, company_names, open_panel, show_outcome
 from bot.commands.replies import say, send, within_budget
 from bot.commands.viewing import show_private, view_key
-from bot.service import UNCHANGED, Outcome
+from bot.service import MAX_IMPORT_BYTES, UNCHANGED, Outcome
 
 log = logging.getLogger(__name__)
 
 MOVE_SEPARATOR = ";"
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 barrage = app_commands.Group(
     name="barrage",
@@ -256,8 +255,8 @@ async def undo(interaction: discord.Interaction) -> None:
 CompanyChoice = Literal["usa", "germany", "italy", "france", "netherlands"]
 
 
-GameId = app_commands.Range[int, 1, 2**53]
-GAME_HELP = "A game's number, e.g. a finished one (default: this channel's game)"
+GameNumber = app_commands.Range[int, 1, 2**53]
+GAME_HELP = "A game's number in this server, e.g. a finished one (default: this channel's game)"
 
 
 @barrage.command(name="board", description="See the board privately (then post it if you like)")
@@ -268,14 +267,14 @@ async def board(
     interaction: discord.Interaction,
     view: Literal["map", "shared", "company", "full"] = "map",
     company: CompanyChoice | None = None,
-    game: GameId | None = None,
+    game: GameNumber | None = None,
 ) -> None:
     """A board picture of the last committed state."""
     if view == "company":
         key = view_key("company", company=company)
     else:
         key = view_key("board", board=view)
-    await show_private(interaction, key, ref=game, by_game_id=game is not None)
+    await show_private(interaction, key, number=game)
 
 
 @barrage.command(name="company", description="One company's board and resources, privately")
@@ -283,25 +282,25 @@ async def board(
 async def company(
     interaction: discord.Interaction,
     company: CompanyChoice | None = None,
-    game: GameId | None = None,
+    game: GameNumber | None = None,
 ) -> None:
     """A company summary (with its board picture when one company is named)."""
     key = view_key("company", company=company)
-    await show_private(interaction, key, ref=game, by_game_id=game is not None)
+    await show_private(interaction, key, number=game)
 
 
 @barrage.command(name="log", description="The game's recent log, privately")
 @app_commands.describe(game=GAME_HELP)
-async def log_(interaction: discord.Interaction, game: GameId | None = None) -> None:
+async def log_(interaction: discord.Interaction, game: GameNumber | None = None) -> None:
     """The last lines of the log."""
-    await show_private(interaction, "log", ref=game, by_game_id=game is not None)
+    await show_private(interaction, "log", number=game)
 
 
 @barrage.command(name="score", description="Victory points and where they came from, privately")
 @app_commands.describe(game=GAME_HELP)
-async def score(interaction: discord.Interaction, game: GameId | None = None) -> None:
+async def score(interaction: discord.Interaction, game: GameNumber | None = None) -> None:
     """The score table (the final ranking once the game is over)."""
-    await show_private(interaction, "score", ref=game, by_game_id=game is not None)
+    await show_private(interaction, "score", number=game)
 
 
 @barrage.command(name="games", description="Your games in this server and whose turn it is")
@@ -324,7 +323,9 @@ async def games(interaction: discord.Interaction) -> None:
             state = g.stage
         where = f"<#{g.channel_id}>"
         round_text = f", round {g.round}" if g.round else ""
-        lines.append(f"• Game {g.game_id} in {where} ({g.stage}{round_text}): {state}")
+        if g.problem:
+            state = "cannot be loaded (a moderator can export or abandon it)"
+        lines.append(f"• Game #{g.number} in {where} ({g.stage}{round_text}): {state}")
     await send(interaction, "\n".join(lines)[:2000])
 
 
@@ -509,27 +510,21 @@ async def export(interaction: discord.Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     doc = await bot_of(interaction).service.export_game(actor_of(interaction))
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
-    name = f"barrage-game-{doc.get('source_game_id', 'export')}.json"
+    name = f"barrage-game-{doc.get('source_game_number', 'export')}.json"
     await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])
 
 
 @barrage.command(name="import", description="Continue an exported game here (moderators)")
 @app_commands.describe(file="A JSON file made by /barrage export")
 async def import_(interaction: discord.Interaction, file: discord.Attachment) -> None:
-    """Import a game into this channel (replayed by the service first)."""
+    """Import a game into this channel (checked and replayed by the service first)."""
     if file.size > MAX_IMPORT_BYTES:
-        await send(interaction, "📦 Import refused: the file is larger than 5 MB.")
+        size = file.size / 1048576
+        await send(interaction, f"📦 Import refused: the file is {size:.1f} MB; at most 5 MB.")
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        doc = json.loads(await file.read())
-    except (ValueError, UnicodeDecodeError):
-        await send(interaction, "📦 Import refused: that file is not JSON from /barrage export.")
-        return
-    if not isinstance(doc, dict):
-        await send(interaction, "📦 Import refused: that file is not JSON from /barrage export.")
-        return
-    outcome = await bot_of(interaction).service.import_game(actor_of(interaction), doc)
+    data = await file.read()
+    outcome = await bot_of(interaction).service.import_game(actor_of(interaction), data)
     await reply_outcome(interaction, outcome)
 
 

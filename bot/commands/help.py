@@ -30,11 +30,12 @@ Press **Play your turn** — a private panel opens with your choices as buttons 
 4. Typing instead: `/barrage do` suggests the legal moves as you type; \
 several moves can go in one command, separated by `;`.
 5. Anyone can look: `/barrage board`, `company`, `log`, `score` answer privately, \
-with a **Post to channel** button.
+with a **Post to channel** button; `game:` picks another game by its number in this server.
 6. `/barrage undo` takes back your last confirmed turn while nobody else has acted. \
 `/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
-can `replace` or `skip` a player who vanished, `rewind` and `abandon`.
+can `replace` or `skip` a player who vanished, `rewind` and `abandon`. \
+To move a game: `/barrage export`, abandon it, then `/barrage import` the file elsewhere.
 8. Expansions: `/barrage new expansions:` — The Leeghwater Project (full setup), \
 The Colorado Connection or The Nile Affair (each with its own board), alone or with Leeghwater.
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \

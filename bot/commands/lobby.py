@@ -49,7 +49,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
         actor = actor_of(interaction)
         action = {"join": service.join, "leave": service.leave, "start": service.start}
         try:
-            outcome = await within_budget(interaction, action[self.action](actor), update=True)
+            outcome = await within_budget(
+                interaction, action[self.action](actor, expected_game=self.game_id), update=True
+            )
             await show_lobby_outcome(interaction, outcome, self.action)
         except Exception as error:
             await reply_error(interaction, error)
@@ -70,7 +72,7 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
     setup = meta.options.get("setup", "intro")
     players = meta.player_ids or (meta.creator_id,)
     extras = expansions_text(meta.options.get("expansions", ()))
-    lines = [f"**Barrage game #{meta.id}**: {size} players, {setup} setup{extras}."]
+    lines = [f"**Barrage game #{meta.number}**: {size} players, {setup} setup{extras}."]
     if news:
         lines.append(news)
     lines.append(f"Players ({len(players)}/{size}):")

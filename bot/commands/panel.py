@@ -143,15 +143,22 @@ async def answer_option(
     actor = actor_of(interaction)
     try:
         notation = token
-        if hashed or token.startswith("#"):
-            current = await within_budget(interaction, bot.service.panel(actor), update=True)
-            found = ids.resolve(token, [o.notation for o in current.options], hashed=hashed)
-            if found is None or current.version != version or current.game_id != game_id:
+        if hashed:
+            current = await within_budget(
+                interaction, bot.service.panel(actor, expected_game=game_id), update=True
+            )
+            if current.version != version:
+                raise GameMovedOn("that panel is out of date", current)
+            found = ids.resolve(token, [o.notation for o in current.options], hashed=True)
+            if found is None:
                 raise GameMovedOn("that choice is no longer on offer", current)
             notation = found
+        # The service checks the game, the version and that the notation is one it listed.
         outcome = await within_budget(
             interaction,
-            bot.service.play(actor, [notation], expected_version=version),
+            bot.service.play(
+                actor, [notation], expected_version=version, expected_game=game_id, listed=True
+            ),
             update=True,
         )
         await show_outcome(interaction, outcome)
@@ -243,7 +250,9 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.
         if not values:
             await send(interaction, "Pick one of the options.")
             return
-        await answer_option(interaction, self.game_id, self.version, values[0], hashed=False)
+        value = values[0]
+        hashed = value.startswith("#")  # a long notation travels as '#' + its hash
+        await answer_option(interaction, self.game_id, self.version, value, hashed=hashed)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PAGE_TEMPLATE):
@@ -275,9 +284,13 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PA
         """Show the page (of the current decision; a stale panel gets the current one)."""
         try:
             panel = await within_budget(
-                interaction, bot_of(interaction).service.panel(actor_of(interaction)), update=True
+                interaction,
+                bot_of(interaction).service.panel(
+                    actor_of(interaction), expected_game=self.game_id
+                ),
+                update=True,
             )
-            stale = panel.version != self.version or panel.game_id != self.game_id
+            stale = panel.version != self.version
             note = "⏩ The game moved on: here is your current decision." if stale else ""
             page = 0 if stale else self.page
             await send(
@@ -318,7 +331,9 @@ class RestartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids
         try:
             outcome = await within_budget(
                 interaction,
-                bot.service.restart_turn(actor_of(interaction), expected_version=self.version),
+                bot.service.restart_turn(
+                    actor_of(interaction), expected_version=self.version, expected_game=self.game_id
+                ),
                 update=True,
             )
             await show_outcome(interaction, outcome)
@@ -329,13 +344,14 @@ class RestartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids
 async def open_panel(
     interaction: discord.Interaction, *, game_id: int | None = None, note: str = ""
 ) -> None:
-    """Send the user's panel privately (or say why there is nothing to decide)."""
+    """Send the user's panel privately (or say why there is nothing to decide).
+
+    From a turn message's button (`game_id`), a game other than the channel's current one
+    is refused: its panel would belong to another game.
+    """
     panel = await within_budget(
-        interaction, bot_of(interaction).service.panel(actor_of(interaction))
+        interaction, bot_of(interaction).service.panel(actor_of(interaction), expected_game=game_id)
     )
-    if game_id is not None and panel.game_id != game_id:
-        await send(interaction, "🏁 That game is over; this channel has a newer one.")
-        return
     await send(interaction, panel_content(panel, note=note), view=panel_view(panel))
 
 

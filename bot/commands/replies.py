@@ -14,6 +14,7 @@ from bot.service import (
     CannotSave,
     GameMovedOn,
     GameOverError,
+    GameUnreadable,
     ImportRefused,
     InvalidMove,
     InvalidSettings,
@@ -23,6 +24,7 @@ from bot.service import (
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
+    OtherGame,
     PermissionDenied,
     ServiceError,
 )
@@ -38,7 +40,9 @@ PUBLIC_PLACEHOLDER = "barrage_public_placeholder"
 
 #: Prefix of each refusal, by kind: the message itself comes from the service.
 _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
+    (OtherGame, "🔀 Another game"),
     (GameMovedOn, "⏩ The game moved on"),
+    (GameUnreadable, "🩹 Damaged game"),
     (NoGameHere, "🔎 No game here"),
     (NotAPlayer, "🙅 You are not playing in this game"),
     (NotYourTurn, "⏳ Not your turn"),

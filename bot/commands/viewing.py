@@ -12,7 +12,7 @@ import discord
 from bot.commands import ids
 from bot.commands.panel import bot_of, company_name
 from bot.commands.replies import mention, reply_error, send, within_budget
-from bot.service import GameService
+from bot.service import VIEWS, GameService, ServiceError
 
 LOG_LINES = 20
 
@@ -40,36 +40,42 @@ def view_key(kind: str, *, board: str = "map", company: str | None = None) -> st
     return kind
 
 
-async def build_view(service: GameService, ref: int, key: str, *, by_game_id: bool) -> Shown:
-    """Load and render one view of the game in a channel (or with that game id)."""
-    score = await service.score(ref, by_game_id=by_game_id)
-    game_id = score.game_id
+#: The views a Post to channel button may name besides b_{board} and c_{company}.
+TEXT_VIEWS = ("log", "score")
+
+
+async def build_view(service: GameService, game_id: int, key: str, *, guild_id: int) -> Shown:
+    """Load and render one view of a game of this server (by its store id)."""
+    scope = {"by_game_id": True, "guild_id": guild_id}
+    board = key[2:] if key.startswith("b_") else None
+    if (board is not None and board not in VIEWS) or not (
+        key.startswith(("b_", "c_")) or key in TEXT_VIEWS
+    ):
+        raise ServiceError(f"There is no view called '{key[:40]}' to show.")
+    score = await service.score(game_id, **scope)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
         return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
-    if key.startswith("b_"):
-        board = key[2:]
-        png = await service.board_image(game_id, board, by_game_id=True)
+    if board is not None:
+        png = await service.board_image(game_id, board, **scope)
         return Shown(game_id, f"Board ({board} view), round {score.round}.", png, f"{board}.png")
     if key.startswith("c_"):
         company = None if key == "c_all" else key[2:]
-        text = await service.company_summary(game_id, company, by_game_id=True)
+        text = await service.company_summary(game_id, company, **scope)
         png = None
         if company is not None:
-            png = await service.board_image(game_id, "company", company, by_game_id=True)
+            png = await service.board_image(game_id, "company", company, **scope)
         title = f"**{company_name(company)}**\n" if company else ""
         return Shown(game_id, (title + text)[:1900], png, f"{company or 'company'}.png")
     if key == "log":
-        lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True)
+        lines = await service.log_lines(game_id, LOG_LINES, **scope)
         body = "\n".join(lines) or "Nothing has happened yet."
         # Keep the newest lines when the log is long.
         while len(body) > 1900 and "\n" in body:
             body = body.split("\n", 1)[1]
         return Shown(game_id, f"**Log**\n{body}"[:1990])
-    if key == "score":
-        title = "**Final score**" if score.over else f"**Score** (round {score.round})"
-        return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990])
-    raise ValueError(f"unknown view {key!r}")
+    title = "**Final score**" if score.over else f"**Score** (round {score.round})"
+    return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990])
 
 
 def post_view(game_id: int, key: str) -> discord.ui.View:
@@ -79,15 +85,19 @@ def post_view(game_id: int, key: str) -> discord.ui.View:
     return view
 
 
-async def show_private(
-    interaction: discord.Interaction, key: str, *, ref: int | None = None, by_game_id: bool = False
-) -> None:
-    """Answer with a private view and a Post to channel button (deferring first: it renders)."""
+async def show_private(interaction: discord.Interaction, key: str, *, number: int | None) -> None:
+    """Answer with a private view and a Post to channel button (deferring first: it renders).
+
+    `number` is a game's number in this server (default: the channel's active game).
+    """
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = bot_of(interaction).service
-    shown = await build_view(
-        service, ref if ref is not None else interaction.channel_id or 0, key, by_game_id=by_game_id
-    )
+    guild_id = interaction.guild_id or 0
+    if number is None:
+        game_id = (await service.score(interaction.channel_id or 0, guild_id=guild_id)).game_id
+    else:
+        game_id = await service.game_id_of(guild_id, number)
+    shown = await build_view(service, game_id, key, guild_id=guild_id)
     await send(interaction, shown.text, files=shown.files(), view=post_view(shown.game_id, key))
 
 
@@ -122,7 +132,13 @@ class PostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PO
         try:
             shown = await within_budget(
                 interaction,
-                build_view(bot_of(interaction).service, self.game_id, self.key, by_game_id=True),
+                # Only a game of the server the button is pressed in, posted where it is pressed.
+                build_view(
+                    bot_of(interaction).service,
+                    self.game_id,
+                    self.key,
+                    guild_id=interaction.guild_id or 0,
+                ),
                 ephemeral=False,
             )
             text = f"{shown.text}\n-# shared by {interaction.user.mention}"

@@ -392,7 +392,7 @@ def _count(words: Sequence[str]) -> int:
     """The N of `log N`: a whole number of lines, 20 when left out."""
     if not words:
         return 20
-    if len(words) > 1 or not words[0].isdigit() or not 1 <= int(words[0]) <= MAX_LOG_LINES:
+    if len(words) > 1 or not words[0].isdecimal() or not 1 <= int(words[0]) <= MAX_LOG_LINES:
         raise Refusal(
             f"'log' takes a number of lines from 1 to {MAX_LOG_LINES}, like 'log 20'"
             f" (not '{' '.join(words)[:40]}')."
@@ -403,7 +403,7 @@ def _count(words: Sequence[str]) -> int:
 def _notations(line: str, options: Sequence[OptionView]) -> list[str]:
     """The notations a line names: one option number, or notations separated by ';'."""
     parts = [part.strip() for part in line.split(";") if part.strip()]
-    numbers = [part for part in parts if part.lstrip("+-").isdigit()]
+    numbers = [part for part in parts if part.lstrip("+-").isdecimal()]
     if not numbers:
         return parts
     if len(parts) > 1:

@@ -10,6 +10,7 @@ from bot.service.errors import (
     CannotSave,
     GameMovedOn,
     GameOverError,
+    GameUnreadable,
     ImportRefused,
     InvalidMove,
     InvalidSettings,
@@ -18,13 +19,14 @@ from bot.service.errors import (
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
+    OtherGame,
     PermissionDenied,
     ServiceError,
 )
 from bot.service.images import RendererPool
 from bot.service.outbox import AnnouncementPort, DeliveryFailed, DestinationGone, OutboxSender
 from bot.service.reminders import ReminderRunner
-from bot.service.service import UNCHANGED, GameService
+from bot.service.service import MAX_IMPORT_BYTES, UNCHANGED, GameService
 from bot.service.types import (
     VIEWS,
     Actor,
@@ -47,6 +49,7 @@ from bot.service.types import (
 )
 
 __all__ = [
+    "MAX_IMPORT_BYTES",
     "UNCHANGED",
     "VIEWS",
     "Actor",
@@ -59,6 +62,7 @@ __all__ = [
     "GameOverError",
     "GameService",
     "GameSummary",
+    "GameUnreadable",
     "Image",
     "ImageRequest",
     "ImportRefused",
@@ -71,6 +75,7 @@ __all__ = [
     "NotAPlayer",
     "NotYourTurn",
     "OptionView",
+    "OtherGame",
     "OutboxSender",
     "Outcome",
     "OutcomeKind",

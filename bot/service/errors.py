@@ -46,6 +46,14 @@ class GameMovedOn(ServiceError):
         self.current = current
 
 
+class OtherGame(GameMovedOn):
+    """The panel or button was made for another game than the channel's current one."""
+
+
+class GameUnreadable(ServiceError):
+    """The channel's stored game cannot be loaded; only moderation (export, abandon) works."""
+
+
 class PermissionDenied(ServiceError):
     """Only the creator, a manager of the channel, or the player concerned may do this."""
 
@@ -107,6 +115,7 @@ __all__ = [
     "CannotSave",
     "GameMovedOn",
     "GameOverError",
+    "GameUnreadable",
     "ImportRefused",
     "InvalidMove",
     "InvalidSettings",
@@ -115,6 +124,7 @@ __all__ = [
     "NoGameHere",
     "NotAPlayer",
     "NotYourTurn",
+    "OtherGame",
     "PermissionDenied",
     "ServiceError",
 ]

@@ -1,20 +1,21 @@
 """Loading a game from the store: the log is the truth, snapshots are a shortcut.
 
-Record kinds the service writes (the engine reads only `decision` and `revert`):
+The record kinds and the validator every log passes are in bot/service/records.py.
 
-- administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
-  from creation), `start` {"seats": [user ids]}, `replace` {"seat", "old", "new"},
-  `skip` {"seat"}, `abandon` {"by"}, `flag` {"reason", "base"};
-- on the turn chain (reverts apply): `decision` {"notation", "player", "user", "auto"?}
-  (`auto` when the service answered on the player's behalf: "skipped seat", "forced turn")
-  and `commit` {"reason", "player", "user", "undoable"} — a committed step's boundary (see
-  bot/service/turns.py), always written together with a snapshot of the state after it;
-- `revert` {"to": N}: restart a turn or undo/rewind to a commit.
+Loading = check every record (`records.scan`), then the newest snapshot that lies on the
+effective chain, then the chain's decisions after it — each by the player whose decision it
+is and the user who sat at that player's seat then. The last commit's state is what
+everyone sees; decisions after it are the turn in progress. A log that no longer replays
+(after an engine upgrade) is flagged: a `flag` record names the snapshot the game continues
+from, and decisions before the flag are then ignored. A log that cannot be loaded at all
+(malformed records, or nothing to continue from) raises `BrokenLog`; the service then tells
+the channel what is wrong and still lets a moderator export the raw records or abandon it.
 
-Loading = the newest snapshot that lies on the effective chain, then the chain's decisions
-after it. The last commit's state is what everyone sees; decisions after it are the turn in
-progress. A log that no longer replays is flagged (a `flag` record names the snapshot the
-game continues from; decisions before the flag are then ignored).
+Decisions the service gave on a player's behalf carry `auto` ("skipped seat", "forced turn");
+where a step ends and is committed is decided in bot/service/turns.py.
+
+Importing an export runs `replay_import`: the same checks and the same replay, from the
+start (exports carry no snapshots), so an accepted file loads exactly as it will once stored.
 """
 
 from __future__ import annotations
@@ -25,14 +26,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules import Event, Game, GameOptions, GameState, RuleError, load_state, new_game
+from bot.rules import (
+    Event,
+    Game,
+    GameOptions,
+    GameState,
+    RuleError,
+    SetupError,
+    load_state,
+    new_game,
+)
+from bot.service.records import BrokenLog, Scanned, scan, show
 from bot.service.turns import Step, apply_answer
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
 
 log = logging.getLogger(__name__)
 
-CHAIN_KINDS = frozenset({"decision", "commit"})
+
+class ReplayError(RuleError):
+    """The engine refused a logged decision: the log no longer replays (record `seq`)."""
+
+    def __init__(self, message: str, seq: int) -> None:
+        super().__init__(message)
+        self.seq = seq
 
 
 @dataclass
@@ -115,30 +132,6 @@ class Loaded:
         return [d.player for d in self.game.decisions()]
 
 
-def effective_chain(entries: Sequence[LogEntry]) -> list[tuple[int, Mapping[str, Any]]]:
-    """The decision/commit records in force after every revert, with their seqs."""
-    # Persistent list: nodes[v] is the chain right after version v.
-    nodes: list[Any] = [None]
-    for entry in entries:
-        kind = entry.record.get("kind")
-        if kind in CHAIN_KINDS:
-            nodes.append((entry.seq, entry.record, nodes[-1]))
-        elif kind == "revert":
-            target = int(entry.record["to"])
-            if not 0 <= target < len(nodes):
-                raise ValueError(f"revert to {target} is outside the log")
-            nodes.append(nodes[target])
-        else:
-            nodes.append(nodes[-1])
-    out = []
-    node = nodes[-1]
-    while node is not None:
-        out.append((node[0], node[1]))
-        node = node[2]
-    out.reverse()
-    return out
-
-
 def engine_options(meta: StoredGame, players: int) -> GameOptions:
     """The engine's options for a stored game with `players` seated."""
     opts = meta.options
@@ -156,59 +149,89 @@ def copy_game(game: Game) -> Game:
     return Game(copy.deepcopy(game.state), game.content)
 
 
-async def load(store: Store, meta: StoredGame) -> Loaded:
-    """Rebuild a game's service view from its log and snapshots."""
-    entries = await store.read_log(meta.id)
-    loaded = Loaded(
-        meta=meta, version=meta.version, lobby=[meta.creator_id], started=False, seats=[]
+def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
+    return Loaded(
+        meta=meta,
+        version=meta.version,
+        lobby=scanned.lobby,
+        started=scanned.started,
+        seats=scanned.seats,
+        skipped=scanned.skipped,
+        abandoned=scanned.abandoned,
+        chain=scanned.chain,
     )
-    flag: Mapping[str, Any] | None = None
-    for entry in entries:
-        rec = entry.record
-        kind = rec.get("kind")
-        if kind == "join" and rec["user"] not in loaded.lobby:
-            loaded.lobby.append(int(rec["user"]))
-        elif kind == "leave" and rec["user"] in loaded.lobby:
-            loaded.lobby.remove(int(rec["user"]))
-        elif kind == "start":
-            loaded.started = True
-            loaded.seats = [int(u) for u in rec["seats"]]
-        elif kind == "replace":
-            loaded.seats[int(rec["seat"])] = int(rec["new"])
-            loaded.skipped.discard(int(rec["seat"]))
-        elif kind == "skip":
-            loaded.skipped.add(int(rec["seat"]))
-        elif kind == "abandon":
-            loaded.abandoned = True
-        elif kind == "flag":
-            flag = rec
-            loaded.flag_seq = entry.seq
+
+
+def _new_game(meta: StoredGame, players: int) -> Game:
+    try:
+        return new_game(engine_options(meta, players))
+    except (SetupError, RuleError) as exc:
+        raise BrokenLog(f"the game's options cannot be set up: {exc}") from None
+
+
+async def load(store: Store, meta: StoredGame) -> Loaded:
+    """Rebuild a game's service view from its log and snapshots; BrokenLog if it cannot be."""
+    entries = await store.read_log(meta.id)
+    scanned = scan(meta, entries)
+    loaded = _loaded(meta, scanned)
     if not loaded.started:
         return loaded
-    loaded.chain = effective_chain(entries)
-    options = engine_options(meta, len(loaded.seats))
-    if flag is not None:
-        loaded.flag = str(flag.get("reason", "flagged"))
-        snap = await store.latest_snapshot(meta.id, at_or_before=int(flag["base"]))
+    if scanned.flag is not None:
+        loaded.flag = str(scanned.flag["reason"])
+        loaded.flag_seq = scanned.flag_seq
+        snap = await store.latest_snapshot(meta.id, at_or_before=int(scanned.flag["base"]))
         base = _from_snapshot(snap)
-        assert base is not None, "a flag always names a stored snapshot"
+        if base is None:
+            raise BrokenLog(
+                f"record {scanned.flag_seq} (flag) continues from a saved state at version "
+                f"{scanned.flag['base']}, and none was saved",
+                scanned.flag_seq,
+            )
         base_seq = loaded.flag_seq
     else:
-        base, base_seq = await _chain_base(store, meta.id, loaded.chain)
-        if base is None:
-            base = new_game(options)
+        found, base_seq = await _chain_base(store, meta.id, loaded.chain)
+        base = found or _new_game(meta, len(loaded.seats))
     try:
-        _replay(loaded, base, base_seq)
+        _replay(loaded, scanned, base, base_seq)
     except (RuleError, KeyError, ValueError) as exc:
+        if isinstance(exc, BrokenLog):
+            raise
         log.warning(
             "game %d: the log no longer replays (%s); continuing from a snapshot", meta.id, exc
         )
-        await _flag(store, loaded, f"the log no longer replays: {exc}")
+        await _flag(store, loaded, scanned, f"the log no longer replays: {exc}")
+    return loaded
+
+
+def replay_import(meta: StoredGame, entries: Sequence[LogEntry]) -> Loaded:
+    """An exported game as loading will see it once stored; BrokenLog if it is not playable.
+
+    Exports carry no saved states, so a flagged game (one that continues from a saved
+    state) cannot be imported, and every move is replayed from the setup.
+    """
+    scanned = scan(meta, entries)
+    if scanned.flag is not None:
+        raise BrokenLog(
+            f"record {scanned.flag_seq} (flag): this game continues from a saved state that "
+            "exports do not carry",
+            scanned.flag_seq,
+        )
+    loaded = _loaded(meta, scanned)
+    if loaded.started:
+        try:
+            _replay(loaded, scanned, _new_game(meta, len(loaded.seats)), 0)
+        except ReplayError as exc:
+            raise BrokenLog(f"the moves do not replay: {exc}", exc.seq) from None
     return loaded
 
 
 def _from_snapshot(snap: Snapshot | None) -> Game | None:
-    return None if snap is None else Game(load_state(snap.state))
+    if snap is None:
+        return None
+    try:
+        return Game(load_state(snap.state))
+    except (KeyError, ValueError, TypeError) as exc:
+        raise BrokenLog(f"the saved state at version {snap.version} is damaged ({exc})") from None
 
 
 async def _chain_base(
@@ -229,8 +252,12 @@ async def _chain_base(
     return None, 0
 
 
-def _replay(loaded: Loaded, base: Game, base_seq: int) -> None:
-    """Apply the chain after `base_seq` to `base`, marking commits and the tail."""
+def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None:
+    """Apply the chain after `base_seq` to `base`, marking commits and the tail.
+
+    Each decision must be made for the player whose decision it is (the engine refuses
+    others with a RuleError carrying `seq`), by the user who sat at that seat then.
+    """
     game = base
     loaded.committed = copy.deepcopy(game.state)
     loaded.commit_version = base_seq
@@ -242,8 +269,14 @@ def _replay(loaded: Loaded, base: Game, base_seq: int) -> None:
         if seq <= base_seq:
             continue
         if rec["kind"] == "decision":
-            tail.append(apply_answer(game, rec["notation"], rec.get("player"), record=rec))
+            _check_decider(game, scanned, seq, rec)
+            try:
+                tail.append(apply_answer(game, rec["notation"], rec["player"], record=rec))
+            except RuleError as exc:
+                raise ReplayError(f"record {seq} ({show(rec['notation'])}): {exc}", seq) from None
         else:
+            if rec.get("player") is not None:
+                _check_decider(game, scanned, seq, rec)
             loaded.commits.append((seq, rec))
             loaded.committed = copy.deepcopy(game.state)
             loaded.commit_version = seq
@@ -252,20 +285,39 @@ def _replay(loaded: Loaded, base: Game, base_seq: int) -> None:
     loaded.tail_steps = tail
 
 
-async def _flag(store: Store, loaded: Loaded, reason: str) -> None:
+def _check_decider(game: Game, scanned: Scanned, seq: int, rec: Mapping[str, Any]) -> None:
+    """The record's player is one of the game's, and its user (None: the bot answered)
+    sat at that player's seat when it was written."""
+    player, user = rec["player"], rec.get("user")
+    if player.startswith("seat") and player[4:].isdigit():
+        seat: int | None = int(player[4:])
+    else:
+        company = game.state.companies.get(player)
+        seat = None if company is None else company.seat
+    seats = scanned.seats_at(seq)
+    kind = rec["kind"]
+    if seat is None or seat >= len(seats):
+        raise BrokenLog(f"record {seq} ({kind}): {show(player)} is not a player of this game", seq)
+    if user is not None and seats[seat] != user:
+        raise BrokenLog(
+            f"record {seq} ({kind}): user {show(user)} does not play {show(player)}", seq
+        )
+
+
+async def _flag(store: Store, loaded: Loaded, scanned: Scanned, reason: str) -> None:
     """Continue from the newest snapshot and record why, so every process agrees."""
     snap = await store.latest_snapshot(loaded.meta.id)
     base = _from_snapshot(snap)
     if snap is None or base is None:
-        raise RuntimeError(f"game {loaded.meta.id} does not replay and has no snapshot: {reason}")
-    record = {"kind": "flag", "reason": reason, "base": snap.version}
+        raise BrokenLog(f"{reason}, and no saved state to continue from")
+    record = {"kind": "flag", "reason": reason[:400], "base": snap.version}
     try:
         version = await store.append(loaded.meta.id, loaded.version, [record])
     except Exception:  # another process flagged it first, or the store is busy: reload later
-        log.exception("game %d: could not record the flag", loaded.meta.id)
+        log.warning("game %d: could not record the flag", loaded.meta.id, exc_info=True)
         version = loaded.version
     loaded.version = version
     loaded.flag = reason
     loaded.flag_seq = version
     loaded.chain = [(s, r) for s, r in loaded.chain if s > version]
-    _replay(loaded, base, version)
+    _replay(loaded, scanned, base, version)

@@ -14,7 +14,7 @@ def zone(name: str | None) -> dt.tzinfo:
         return dt.UTC
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # e.g. a folder such as "Etc"
         return dt.UTC
 
 

@@ -63,10 +63,11 @@ class ReminderRunner:
             )
             return None
         game, user = loaded.meta.id, reminder.user_id
+        number = loaded.meta.number
         if _is_turn_ping(reminder):
-            reason, words = "quiet-end", f", it is your turn in game #{game}."
+            reason, words = "quiet-end", f", it is your turn in game #{number}."
         else:
-            reason, words = "reminder", f", game #{game} is waiting for you."
+            reason, words = "reminder", f", game #{number} is waiting for you."
         return ReminderNotice(
             game_id=game,
             guild_id=loaded.meta.guild_id,

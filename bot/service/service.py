@@ -30,8 +30,9 @@ import random
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import available_timezones
 
 from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game
 from bot.rules.content import load_content
@@ -43,6 +44,7 @@ from bot.service import quiet
 from bot.service.errors import (
     GameMovedOn,
     GameOverError,
+    GameUnreadable,
     ImportRefused,
     InvalidMove,
     InvalidSettings,
@@ -51,20 +53,15 @@ from bot.service.errors import (
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
+    OtherGame,
     PermissionDenied,
     ServiceError,
 )
 from bot.service.faults import refuse_store_faults
 from bot.service.images import RendererPool, ScoreSheet
-from bot.service.loading import (
-    CHAIN_KINDS,
-    Loaded,
-    copy_game,
-    effective_chain,
-    engine_options,
-    load,
-)
+from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.messages import draft_lines, final_lines, next_lines, story
+from bot.service.records import CHAIN_KINDS, BrokenLog
 from bot.service.text import company_name, company_text, event_lines, source_group
 from bot.service.turns import (
     Step,
@@ -108,10 +105,12 @@ from bot.store import (
     UserSettings,
 )
 from bot.store import Game as StoredGame
-from bot.store.export import parse_export
+from bot.store.export import MAX_EXPORT_BYTES, ParsedExport, parse_export, read_export
 
 log = logging.getLogger(__name__)
 
+#: The largest export file `import_game` reads.
+MAX_IMPORT_BYTES = MAX_EXPORT_BYTES
 #: "Leave this setting unchanged" in update_settings.
 UNCHANGED: Any = object()
 
@@ -157,17 +156,33 @@ class GameService:
         self._history: OrderedDict[tuple[int, int], _History] = OrderedDict()
         self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: (game, version) pairs already reported as unloadable.
+        self._broken: set[tuple[int, int]] = set()
 
     # -- loading -------------------------------------------------------------------------
 
     async def _load(self, meta: StoredGame) -> Loaded:
-        """The game at the store's version: from the cache if it is still current."""
+        """The game at the store's version: from the cache if it is still current.
+
+        A game whose records cannot be loaded raises GameUnreadable saying what is wrong
+        (logged once per version, as a warning: it is the data, not the bot, that failed).
+        """
         cached = self._cache.get(meta.id)
         if cached is not None and cached.version == meta.version:
             cached.meta = meta
             self._cache.move_to_end(meta.id)
             return cached
-        loaded = await load(self.store, meta)
+        try:
+            loaded = await load(self.store, meta)
+        except BrokenLog as exc:
+            if (meta.id, meta.version) not in self._broken:
+                self._broken.add((meta.id, meta.version))
+                log.warning("game %d cannot be loaded: %s", meta.id, exc)
+            raise GameUnreadable(
+                f"Game #{meta.number} cannot be loaded: {exc}. Nothing can be played in it; "
+                "a moderator can still export its records as they are and abandon it, which "
+                "frees the channel."
+            ) from None
         self._remember(loaded)
         if loaded.started:
             loaded = await self._repair(loaded)
@@ -211,18 +226,41 @@ class GameService:
         self._cache.pop(game_id, None)
         return await self._load(await self.store.get_game(game_id))
 
-    async def _here(self, actor: Actor) -> Loaded:
-        """The active game of the actor's channel."""
+    async def _here_meta(self, actor: Actor) -> StoredGame:
+        """The stored game active in the actor's channel (without loading its log)."""
         meta = await self.store.active_game(actor.channel_id)
-        if meta is None:
+        if meta is None or meta.guild_id != actor.guild_id:
             raise NoGameHere(
                 "There is no game in this channel. Create one with `new` (2–4 players)."
             )
+        return meta
+
+    async def _here(self, actor: Actor, expected_game: int | None = None) -> Loaded:
+        """The active game of the actor's channel; OtherGame if a panel named another one."""
+        try:
+            meta = await self._here_meta(actor)
+        except NoGameHere:
+            if expected_game is None:
+                raise
+            raise NoGameHere("That panel's game has ended; this channel has no game now.") from None
+        if expected_game is not None and expected_game != meta.id:
+            raise OtherGame(
+                f"That panel belongs to another game; this channel plays game #{meta.number} now."
+            )
         return await self._load(meta)
 
-    async def _playing(self, actor: Actor) -> Loaded:
+    async def game_id_of(self, guild_id: int, number: int) -> int:
+        """The store id of the game with this number in this server (NoGameHere if none)."""
+        try:
+            return (await self.store.game_by_number(guild_id, number)).id
+        except GameNotFoundError:
+            raise NoGameHere(
+                f"There is no game #{number} in this server; `games` lists yours with their numbers."
+            ) from None
+
+    async def _playing(self, actor: Actor, expected_game: int | None = None) -> Loaded:
         """The channel's game, which must be started and not over."""
-        loaded = await self._here(actor)
+        loaded = await self._here(actor, expected_game)
         if not loaded.started:
             raise LobbyError(
                 f"The game in this channel has not started yet ({len(loaded.lobby)} joined); "
@@ -232,13 +270,21 @@ class GameService:
             raise GameOverError("This game is over; the board, log and scores can still be viewed.")
         return loaded
 
-    async def _target(self, channel_or_game_id: int, by_game_id: bool) -> Loaded:
-        """A game for a view: by id, or the channel's active game."""
+    async def _target(
+        self, channel_or_game_id: int, by_game_id: bool, guild_id: int | None = None
+    ) -> Loaded:
+        """A game for a view: by id, or the channel's active game.
+
+        With `guild_id` (every request from a server), a game of another server is
+        answered exactly like one that does not exist.
+        """
         if by_game_id:
             try:
                 meta = await self.store.get_game(channel_or_game_id)
             except GameNotFoundError:
-                raise NoGameHere(f"There is no game #{channel_or_game_id}.") from None
+                meta = None
+            if meta is None or (guild_id is not None and meta.guild_id != guild_id):
+                raise NoGameHere("There is no such game in this server.") from None
         else:
             meta = await self.store.active_game(channel_or_game_id)
             if meta is None:
@@ -247,9 +293,11 @@ class GameService:
                 raise NoGameHere(
                     "There is no game in this channel now (earlier games: ask by game number)."
                 )
+            if guild_id is not None and meta.guild_id != guild_id:
+                raise NoGameHere("There is no active game in this channel.")
         loaded = await self._load(meta)
         if not loaded.started or loaded.committed is None:
-            raise NoGameHere(f"Game #{meta.id} has not started yet: there is no board to show.")
+            raise NoGameHere(f"Game #{meta.number} has not started yet: there is no board to show.")
         return loaded
 
     async def _just_finished(self, channel_id: int) -> StoredGame | None:
@@ -342,13 +390,13 @@ class GameService:
                 engine_version=ENGINE_VERSION,
                 seats=[actor.user_id],
             )
-        except ChannelBusyError as exc:
+        except ChannelBusyError:
             raise LobbyError(
-                f"This channel already has a game (#{exc.args[1] if len(exc.args) > 1 else '?'}); "
-                "finish or abandon it first, or use another channel or thread."
+                "This channel already has a game; finish or abandon it first, or use another "
+                "channel or thread."
             ) from None
         line = Line.of(
-            f"New Barrage game #{meta.id}: {players} players, {setup} setup"
+            f"New Barrage game #{meta.number}: {players} players, {setup} setup"
             f"{expansions_text(expansions)}. ",
             UserRef(actor.user_id),
             f" joined (1/{players}). Join it, then the creator starts it.",
@@ -404,17 +452,26 @@ class GameService:
             raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
         return names
 
-    async def join(self, actor: Actor) -> Outcome:
+    async def _lobby(self, actor: Actor, expected_game: int | None) -> Loaded:
+        """The channel's game for a lobby action (a lobby button names its game)."""
+        try:
+            return await self._here(actor, expected_game)
+        except OtherGame:
+            raise OtherGame(
+                "Those lobby buttons belong to another game; use the newest lobby message."
+            ) from None
+
+    async def join(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
         """Join the lobby in the actor's channel."""
-        return await self._lobby_change(actor, "join")
+        return await self._lobby_change(actor, "join", expected_game)
 
-    async def leave(self, actor: Actor) -> Outcome:
+    async def leave(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
         """Leave the lobby (the creator cannot: abandon the lobby instead)."""
-        return await self._lobby_change(actor, "leave")
+        return await self._lobby_change(actor, "leave", expected_game)
 
-    async def _lobby_change(self, actor: Actor, kind: str) -> Outcome:
+    async def _lobby_change(self, actor: Actor, kind: str, expected_game: int | None) -> Outcome:
         for _ in range(5):  # a race with another join only means: read again and retry
-            loaded = await self._here(actor)
+            loaded = await self._lobby(actor, expected_game)
             if loaded.started:
                 raise LobbyError("The game has already started; ask for a seat replacement.")
             size = int(loaded.options.get("players", 4))
@@ -439,16 +496,16 @@ class GameService:
             await self.store.set_seats(loaded.meta.id, lobby)
             verb = "joined" if kind == "join" else "left"
             line = Line.of(
-                UserRef(actor.user_id), f" {verb} game #{loaded.meta.id} ({len(lobby)}/{size})."
+                UserRef(actor.user_id), f" {verb} game #{loaded.meta.number} ({len(lobby)}/{size})."
             )
             outcome_kind = OutcomeKind.JOINED if kind == "join" else OutcomeKind.LEFT
             return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
         raise GameMovedOn("The lobby is busy; try again.")
 
-    async def start(self, actor: Actor) -> Outcome:
+    async def start(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
         """Start the lobby's game (creator or manager): seats in join order, then setup."""
         async with self._locks[actor.channel_id]:
-            loaded = await self._here(actor)
+            loaded = await self._lobby(actor, expected_game)
             self._may_manage(loaded, actor, "start the game")
             if loaded.started:
                 raise LobbyError("The game has already started.")
@@ -481,19 +538,30 @@ class GameService:
             )
 
     async def abandon(self, actor: Actor) -> Outcome:
-        """Abandon the channel's game (creator or manager); it keeps its log."""
-        loaded = await self._here(actor)
-        self._may_manage(loaded, actor, "abandon the game")
-        line = Line.of(f"Game #{loaded.meta.id} was abandoned by ", UserRef(actor.user_id), ".")
-        payload = _payload(loaded, [line], reason="abandon", silent=True, button=False)
-        version = await self._append(
-            loaded, [{"kind": "abandon", "by": actor.user_id}], outbox=[payload]
-        )
-        await self.store.set_status(loaded.meta.id, ABANDONED)
-        await self.store.clear_reminders(loaded.meta.id)
-        self._cache.pop(loaded.meta.id, None)
+        """Abandon the channel's game (creator or manager); it keeps its log.
+
+        Reads only the stored game, not its log: a game that cannot be loaded can still be
+        abandoned, which frees its channel.
+        """
+        meta = await self._here_meta(actor)
+        if actor.user_id != meta.creator_id and not actor.can_manage:
+            raise PermissionDenied(
+                "Only the game's creator or a member with Manage Channels (Manage Threads in a "
+                "thread) may abandon the game."
+            )
+        line = Line.of(f"Game #{meta.number} was abandoned by ", UserRef(actor.user_id), ".")
+        payload = _payload(meta, [line], reason="abandon", silent=True, button=False)
+        try:
+            version = await self.store.append(
+                meta.id, meta.version, [{"kind": "abandon", "by": actor.user_id}], outbox=[payload]
+            )
+        except StaleVersionError:
+            raise GameMovedOn("Another command landed first; try again.") from None
+        await self.store.set_status(meta.id, ABANDONED)
+        await self.store.clear_reminders(meta.id)
+        self._cache.pop(meta.id, None)
         self._notify()
-        return Outcome(OutcomeKind.ABANDONED, loaded.meta.id, version, (line,), announced=True)
+        return Outcome(OutcomeKind.ABANDONED, meta.id, version, (line,), announced=True)
 
     def _seat_index(self, loaded: Loaded, seat_or_user: int) -> int:
         if 0 <= seat_or_user < len(loaded.seats):
@@ -608,7 +676,10 @@ class GameService:
         meta = await self.store.active_game(actor.channel_id)
         if meta is None:
             return []
-        loaded = await self._load(meta)
+        try:
+            loaded = await self._load(meta)
+        except GameUnreadable:
+            return []
         versions = [seq for seq, _ in loaded.commits if seq < loaded.commit_version]
         points = []
         for version in reversed(versions[-limit:]):
@@ -628,25 +699,37 @@ class GameService:
         notations: Sequence[str],
         *,
         expected_version: int | None = None,
+        expected_game: int | None = None,
+        listed: bool = False,
     ) -> Outcome:
-        """Answer the actor's decision with one or more notations, all or nothing."""
+        """Answer the actor's decision with one or more notations, all or nothing.
+
+        A click on a panel names its game and version (`expected_game`, `expected_version`)
+        and answers with one of the options it listed (`listed`): the notation must be
+        exactly one of the current options, not merely something the engine would parse.
+        """
         if isinstance(notations, str):
             notations = [notations]
         notations = [n for n in notations if n.strip()]
         if not notations:
             raise InvalidMove("Give at least one move (pick an option from the list).")
         async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
+            loaded = await self._playing(actor, expected_game)
             company = self._company(loaded, actor)
             self._check_version(loaded, actor, expected_version)
             assert loaded.game is not None
-            if loaded.game.decision(company) is None:
+            decision = loaded.game.decision(company)
+            if decision is None:
                 raise NotYourTurn(
                     Line.of(
                         "It is not your decision now: waiting for ",
                         *self._waiting_line(loaded),
                         ".",
                     )
+                )
+            if listed and (len(notations) != 1 or notations[0] not in decision.notations):
+                raise InvalidMove(
+                    "That choice is not one of the options of your panel; nothing was played."
                 )
             settings = await self.store.get_user_settings(actor.user_id)
             trial = copy_game(loaded.game)
@@ -685,10 +768,16 @@ class GameService:
                 self._panel(loaded, actor.user_id),
             )
 
-    async def restart_turn(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
+    async def restart_turn(
+        self,
+        actor: Actor,
+        *,
+        expected_version: int | None = None,
+        expected_game: int | None = None,
+    ) -> Outcome:
         """Throw away the actor's turn in progress: back to where it began."""
         async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
+            loaded = await self._playing(actor, expected_game)
             company = self._company(loaded, actor)
             self._check_version(loaded, actor, expected_version)
             if not loaded.tail:
@@ -942,7 +1031,7 @@ class GameService:
             images = (board,)
         mentions, silent = await self._pings(pinged)
         return _payload(
-            after,
+            after.meta,
             lines,
             reason=reason,
             images=images,
@@ -1002,7 +1091,7 @@ class GameService:
         """The loaded game (for the ReminderRunner), or None if it is gone."""
         try:
             return await self._load(await self.store.get_game(game_id))
-        except GameNotFoundError:
+        except (GameNotFoundError, GameUnreadable):
             return None
 
     def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
@@ -1011,9 +1100,9 @@ class GameService:
 
     # -- views -------------------------------------------------------------------------
 
-    async def panel(self, actor: Actor) -> PanelView:
+    async def panel(self, actor: Actor, *, expected_game: int | None = None) -> PanelView:
         """The actor's current decision (their turn in progress included)."""
-        loaded = await self._playing(actor)
+        loaded = await self._playing(actor, expected_game)
         self._company(loaded, actor)
         return self._panel(loaded, actor.user_id)
 
@@ -1090,7 +1179,10 @@ class GameService:
         key = (meta.id, meta.version, actor.user_id)
         choices = self._complete.get(key)
         if choices is None:
-            loaded = await self._load(meta)
+            try:
+                loaded = await self._load(meta)
+            except GameUnreadable:
+                return []
             company = loaded.company_of_user(actor.user_id)
             decision = (
                 loaded.game.decision(company)
@@ -1114,9 +1206,10 @@ class GameService:
         company: str | None = None,
         *,
         by_game_id: bool = False,
+        guild_id: int | None = None,
     ) -> bytes:
         """A PNG of the last committed state of the channel's game (or the game with that id)."""
-        loaded = await self._target(channel_or_game_id, by_game_id)
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
         return await self._render(
             loaded.meta.id, loaded.commit_version, loaded.committed, view, company
@@ -1172,10 +1265,15 @@ class GameService:
         return png
 
     async def company_summary(
-        self, channel_or_game_id: int, company: str | None = None, *, by_game_id: bool = False
+        self,
+        channel_or_game_id: int,
+        company: str | None = None,
+        *,
+        by_game_id: bool = False,
+        guild_id: int | None = None,
     ) -> str:
         """A text summary of one company (default: all companies) at the committed state."""
-        loaded = await self._target(channel_or_game_id, by_game_id)
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
         if company is not None and company not in state.companies:
@@ -1220,16 +1318,23 @@ class GameService:
         return result
 
     async def log_lines(
-        self, channel_or_game_id: int, n: int = 20, *, by_game_id: bool = False
+        self,
+        channel_or_game_id: int,
+        n: int = 20,
+        *,
+        by_game_id: bool = False,
+        guild_id: int | None = None,
     ) -> list[str]:
         """The last `n` lines of the game's log as text (committed turns only)."""
-        loaded = await self._target(channel_or_game_id, by_game_id)
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
-    async def score(self, channel_or_game_id: int, *, by_game_id: bool = False) -> ScoreView:
+    async def score(
+        self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
+    ) -> ScoreView:
         """VP now, by source, and the final ranking once the game is over."""
-        loaded = await self._target(channel_or_game_id, by_game_id)
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
         vp = (await self._history_of(loaded)).vp
@@ -1254,7 +1359,17 @@ class GameService:
         """The user's active games in this server and whose turn it is in each."""
         out = []
         for meta in await self.store.list_games(guild_id=guild_id, user_id=user_id, status=ACTIVE):
-            loaded = await self._load(meta)
+            try:
+                loaded = await self._load(meta)
+            except GameUnreadable as exc:
+                players = meta.player_ids
+                out.append(
+                    GameSummary(
+                        meta.id, meta.guild_id, meta.channel_id, meta.status, "broken",
+                        players, (), False, None, meta.number, str(exc),
+                    )
+                )  # fmt: skip
+                continue
             waiting = self._waiting_users(loaded) if loaded.started else ()
             stage = "playing" if loaded.started else "lobby"
             players = tuple(loaded.seats) if loaded.started else tuple(loaded.lobby)
@@ -1269,6 +1384,7 @@ class GameService:
                     waiting,
                     user_id in waiting,
                     loaded.committed.round if loaded.committed is not None else None,
+                    meta.number,
                 )
             )
         return out
@@ -1293,13 +1409,12 @@ class GameService:
         current = await self.store.get_user_settings(user_id)
         changes: dict[str, Any] = {}
         if time_zone is not UNCHANGED:
-            if time_zone:
-                try:
-                    ZoneInfo(time_zone)
-                except (ZoneInfoNotFoundError, ValueError):
-                    raise InvalidSettings(
-                        f"'{time_zone}' is not a time zone; use an IANA name like Europe/Berlin."
-                    ) from None
+            if time_zone and time_zone not in time_zone_names():
+                shown = time_zone if len(time_zone) <= 40 else time_zone[:37] + "..."
+                raise InvalidSettings(
+                    f"'{shown}' is not a time zone; use an IANA name like Europe/Berlin "
+                    "(the suggestions list them)."
+                )
             changes["time_zone"] = time_zone or None
         if quiet_hours is not UNCHANGED:
             start, end = quiet_hours if quiet_hours else (None, None)
@@ -1319,30 +1434,42 @@ class GameService:
     # -- moving games ------------------------------------------------------------------
 
     async def export_game(self, actor: Actor, game_id: int | None = None) -> dict[str, Any]:
-        """The channel's game (or the game with this id) as a JSON-able document."""
-        if game_id is None:
-            loaded = await self._here(actor)
-            game_id = loaded.meta.id
-        try:
-            return await self.store.export_game(game_id)
-        except GameNotFoundError:
-            raise NoGameHere(f"There is no game #{game_id}.") from None
+        """The channel's game (or this server's game with this id) as a JSON-able document.
 
-    async def import_game(self, actor: Actor, doc: Mapping[str, Any]) -> Outcome:
-        """Import an exported game into the actor's channel (manager), after replaying it."""
+        The raw records as stored, without loading them: a game that cannot be loaded can
+        still be exported (to look at, or to mend and import).
+        """
+        if game_id is None:
+            game_id = (await self._here_meta(actor)).id
+        try:
+            meta = await self.store.get_game(game_id)
+        except GameNotFoundError:
+            meta = None
+        if meta is None or meta.guild_id != actor.guild_id:
+            raise NoGameHere("There is no such game in this server.")
+        doc = await self.store.export_game(game_id)
+        # Players see the game's number in their server, never the store's id.
+        doc.pop("source_game_id", None)
+        return {"source_game_number": meta.number, **doc}
+
+    async def import_game(self, actor: Actor, data: bytes | str | Mapping[str, Any]) -> Outcome:
+        """Import an exported game (the file's bytes, or its parsed document) into the
+        actor's channel (manager).
+
+        The file is checked by the same validator and replayed by the same code as a stored
+        game is loaded with, so an accepted file loads exactly as it will once stored. A
+        game that is still active in some channel is refused: there would be two live copies.
+        """
         if not actor.can_manage:
             raise PermissionDenied(
                 "Only a member with Manage Channels (Manage Threads in a thread) may import."
             )
         try:
+            doc = data if isinstance(data, Mapping) else read_export(data)
             parsed = parse_export(doc)
         except InvalidExportError as exc:
             raise ImportRefused(f"That file is not a game export: {exc}.") from None
         entries = [LogEntry(0, seq, str(rec.get("kind")), rec, at) for seq, at, rec in parsed.log]
-        starts = [e.record for e in entries if e.kind == "start"]
-        if not starts:
-            raise ImportRefused("That game never started; there is nothing to import.")
-        seats = [int(u) for u in starts[-1]["seats"]]
         probe = StoredGame(
             0,
             actor.guild_id,
@@ -1352,31 +1479,25 @@ class GameService:
             parsed.seed,
             parsed.engine_version,
             parsed.creator_id,
-            0,
-            0,
-            None,
+            parsed.created_at,
+            parsed.created_at,
+            parsed.ended_at,
             len(entries),
         )
         try:
-            game = new_game(engine_options(probe, len(seats)))
-            for seq, rec in effective_chain(entries):
-                if rec["kind"] == "decision":
-                    try:
-                        game.apply(rec["notation"], rec.get("player"))
-                    except RuleError as exc:
-                        raise ImportRefused(
-                            f"The log does not replay: record {seq} ('{rec['notation']}'): {exc}."
-                        ) from None
-        except (SetupError, ValueError, KeyError) as exc:
-            raise ImportRefused(f"The game's options or log are not usable: {exc}.") from None
+            replayed = replay_import(probe, entries)
+        except BrokenLog as exc:
+            raise ImportRefused(f"That game cannot be played on: {exc}.") from None
+        recorded = self._as_recorded(doc, parsed, replayed)
+        await self._refuse_live_copy(actor, parsed)
         try:
             meta = await self.store.import_game(
-                doc, guild_id=actor.guild_id, channel_id=actor.channel_id
+                recorded, guild_id=actor.guild_id, channel_id=actor.channel_id
             )
         except ChannelBusyError:
             raise LobbyError("This channel already has an active game; abandon it first.") from None
         loaded = await self._reload(meta.id)
-        header = Line.of(f"Game imported as #{meta.id} ({len(entries)} log records replayed).")
+        header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
             # A commit of the imported state: its snapshot, announcement and reminders.
             records = []
@@ -1396,6 +1517,40 @@ class GameService:
                 kind=OutcomeKind.IMPORTED,
             )
         return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
+
+    @staticmethod
+    def _as_recorded(doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded) -> dict:
+        """The document with the status and seats its records say (the log is the truth)."""
+        if not replayed.started:
+            raise ImportRefused("That game never started; there is nothing to import.")
+        over = replayed.game is not None and replayed.game.is_over
+        status = ABANDONED if replayed.abandoned else FINISHED if over else ACTIVE
+        seats = [
+            {"seat": i, "user_id": user, "joined_at": parsed.created_at, "replaced_at": None}
+            for i, user in enumerate(replayed.seats)
+        ]
+        return {**doc, "status": status, "seats": seats}
+
+    async def _refuse_live_copy(self, actor: Actor, parsed: ParsedExport) -> None:
+        """ImportRefused naming the channel where this very game is still active."""
+        for game in await self.store.list_games(seed=parsed.seed, status=ACTIVE):
+            if (game.creator_id, game.created_at) != (parsed.creator_id, parsed.created_at):
+                continue
+            where = (
+                f"in <#{game.channel_id}> (game #{game.number})"
+                if game.guild_id == actor.guild_id
+                else "in another server"
+            )
+            raise ImportRefused(
+                f"This game is still active {where}. Abandon it there first (its records are "
+                "kept); then it can be continued here."
+            )
+
+
+@cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA time zone names this machine knows (a folder such as 'Etc' is not one)."""
+    return frozenset(available_timezones())
 
 
 def expansions_text(names: Sequence[str]) -> str:
@@ -1503,7 +1658,7 @@ class _History:
 
 
 def _payload(
-    loaded: Loaded,
+    meta: StoredGame,
     lines: Sequence[Line],
     *,
     reason: str,
@@ -1522,5 +1677,5 @@ def _payload(
         "silent": silent,
         "play_button": button,
         "reason": reason,
-        "guild_id": loaded.meta.guild_id,
+        "guild_id": meta.guild_id,
     }

@@ -274,6 +274,10 @@ class GameSummary:
     waiting_for: tuple[int, ...]
     your_turn: bool
     round: int | None = None
+    #: The game's number in its server (what players see and type).
+    number: int = 0
+    #: Why the game cannot be loaded (None when it can).
+    problem: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,8 @@ class Game:
     version: int
     #: Every seat occupancy, current and replaced, ordered by seat then time.
     seat_history: tuple[Seat, ...] = ()
+    #: The game's number within its server (1, 2, ...): what players see and type.
+    number: int = 0
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -238,10 +240,16 @@ class Store(Protocol):
         guild_id: int | None = None,
         user_id: int | None = None,
         status: str | None = None,
+        seed: int | None = None,
         limit: int = 100,
         channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter (user: currently seated), newest first."""
+        ...
+
+    async def game_by_number(self, guild_id: int, number: int) -> Game:
+        """The game with this number in this server; GameNotFoundError if there is none
+        (also for numbers no game could have, such as ones beyond 64 bits)."""
         ...
 
     async def set_status(self, game_id: int, status: str) -> Game:

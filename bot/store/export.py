@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import json
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +14,61 @@ from bot.store.errors import InvalidDataError, InvalidExportError
 
 EXPORT_FORMAT = "barrage-bot/game"
 EXPORT_FORMAT_VERSION = 1
+#: Limits checked before a file is parsed: its size, and how deeply arrays and objects nest
+#: (an export nests 4 deep; Python's parser recurses once per level).
+MAX_EXPORT_BYTES = 5 * 1024 * 1024
+MAX_EXPORT_DEPTH = 64
+#: bytes.translate tables: brackets to +1/-1 steps (as 2 and 0), everything else dropped.
+_OPENERS, _CLOSERS = b"[{", b"]}"
+_STEPS = bytes(2 if b in _OPENERS else 0 for b in range(256))
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in _OPENERS + _CLOSERS)
+
+
+def nesting_depth(data: bytes) -> int:
+    """How deeply arrays and objects nest in JSON text, without parsing it (no recursion).
+
+    Brackets inside strings do not count. Exact for valid JSON and for every valid prefix
+    of invalid JSON, which is all a parser reads before it gives up.
+    """
+    # Drop escaped backslashes, then escaped quotes: every quote left delimits a string.
+    plain = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside = b"".join(plain.split(b'"')[::2])
+    steps = outside.translate(_STEPS, _NOT_BRACKETS)
+    # Depth after each bracket = (sum of steps) - (brackets so far); the deepest is the max.
+    depths = map(operator.sub, itertools.accumulate(steps), itertools.count(1))
+    return max(depths, default=0)
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def read_export(data: bytes | str) -> dict[str, Any]:
+    """Parse an export file's bytes; InvalidExportError, before parsing, if it is too large
+    or nests too deeply, or if it is not a JSON object."""
+    raw = data.encode() if isinstance(data, str) else bytes(data)
+    if len(raw) > MAX_EXPORT_BYTES:
+        raise InvalidExportError(
+            f"the file is {len(raw) / 1048576:.1f} MB; an export is at most "
+            f"{MAX_EXPORT_BYTES // 1048576} MB"
+        )
+    depth = nesting_depth(raw)
+    if depth > MAX_EXPORT_DEPTH:
+        raise InvalidExportError(
+            f"the file nests lists and objects {depth} deep; an export nests at most "
+            f"{MAX_EXPORT_DEPTH} deep"
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidExportError("the file is not UTF-8 text") from None
+    try:
+        doc = json.loads(text, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidExportError(f"the file is not valid JSON ({str(exc)[:120]})") from None
+    if not isinstance(doc, dict):
+        raise InvalidExportError("the document must be a JSON object")
+    return doc
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ import aiosqlite
 from bot.store.base import (
     ACTIVE,
     INT64_MAX,
+    INT64_MIN,
     REMINDER,
     REMINDER_KINDS,
     STATUSES,
@@ -58,12 +59,19 @@ _UNIQUE_CODES = frozenset({sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, options, seed, engine_version, creator_id, "
     "created_at, updated_at, ended_at, "
-    "(SELECT COALESCE(MAX(seq), 0) FROM log WHERE log.game_id = games.id)"
+    "(SELECT COALESCE(MAX(seq), 0) FROM log WHERE log.game_id = games.id), number"
 )
 _OUTBOX_COLUMNS = "id, game_id, version, channel_id, payload, created_at, attempts, claim_token"
 _REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_token, kind"
 #: What giving a claim back clears.
 _NO_CLAIM = "claim_token = NULL, claimed_until = NULL, claim_instance = NULL, claim_run = NULL"
+
+
+def _fits_int64(value: object) -> bool:
+    """Whether a value can be compared with a BIGINT column (larger ints overflow SQLite)."""
+    return (
+        isinstance(value, int) and not isinstance(value, bool) and INT64_MIN <= value <= INT64_MAX
+    )
 
 
 def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
@@ -272,8 +280,10 @@ class SqliteStore:
         try:
             async with db.execute(
                 "INSERT INTO games (guild_id, channel_id, status, options, seed, engine_version,"
-                " creator_id, created_at, updated_at, ended_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " creator_id, created_at, updated_at, ended_at, number)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                "  (SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild_id = ?))"
+                " RETURNING id",
                 (
                     row["guild_id"],
                     row["channel_id"],
@@ -285,6 +295,7 @@ class SqliteStore:
                     row["created_at"],
                     now,
                     row["ended_at"],
+                    row["guild_id"],
                 ),
             ) as cur:
                 (game_id,) = await cur.fetchone()  # type: ignore[misc]
@@ -316,7 +327,25 @@ class SqliteStore:
 
     async def get_game(self, game_id: int) -> Game:
         """The game with this id (see Store.get_game)."""
+        if not _fits_int64(game_id):
+            raise GameNotFoundError(game_id)
         return await self._tx(lambda db: self._load_game(db, game_id), write=False)
+
+    async def game_by_number(self, guild_id: int, number: int) -> Game:
+        """The game with this number in a server (see Store.game_by_number)."""
+
+        async def body(db: Db) -> Game:
+            async with db.execute(
+                "SELECT id FROM games WHERE guild_id = ? AND number = ?", (guild_id, number)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise GameNotFoundError(number)
+            return await self._load_game(db, int(row[0]))
+
+        if not (_fits_int64(guild_id) and _fits_int64(number)):
+            raise GameNotFoundError(number)
+        return await self._tx(body, write=False)
 
     async def active_game(self, channel_id: int) -> Game | None:
         """The channel's active game, if any."""
@@ -333,6 +362,7 @@ class SqliteStore:
         guild_id: int | None = None,
         user_id: int | None = None,
         status: str | None = None,
+        seed: int | None = None,
         limit: int = 100,
         channel_id: int | None = None,
     ) -> list[Game]:
@@ -344,6 +374,9 @@ class SqliteStore:
         if channel_id is not None:
             where.append("channel_id = ?")
             params.append(channel_id)
+        if seed is not None:
+            where.append("seed = ?")
+            params.append(seed)
         if status is not None:
             where.append("status = ?")
             params.append(status)
@@ -1085,7 +1118,7 @@ async def _load_seats(db: Db, game_ids: Sequence[int]) -> dict[int, tuple[Seat, 
 def _game_from_row(row: Sequence[Any], seats: tuple[Seat, ...]) -> Game:
     """Build a Game from a `_GAME_COLUMNS` row."""
     (gid, guild, channel, status, options, seed, engine, creator, created, updated, ended, ver) = (
-        row
+        row[:12]
     )
     return Game(
         id=gid,
@@ -1101,6 +1134,7 @@ def _game_from_row(row: Sequence[Any], seats: tuple[Seat, ...]) -> Game:
         ended_at=ended,
         version=ver,
         seat_history=seats,
+        number=row[12] or gid,
     )
 
 

@@ -39,6 +39,7 @@ def console(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProce
 
 def test_bad_lines_get_clear_answers_and_change_nothing(tmp_path: Path) -> None:
     lines = ["0", "99", "-1", "log x", "log 0", "log 5 6", "board nowhere", "1;2", "company xx"]
+    lines += ["²", "log ²"]  # digits to str.isdigit, but not numbers int() reads
     run = console(tmp_path, "--players", "2", "--seed", "3", stdin="\n".join([*lines, "quit"]))
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -51,6 +52,7 @@ def test_bad_lines_get_clear_answers_and_change_nothing(tmp_path: Path) -> None:
     assert "Unknown view 'nowhere'; choose one of map, shared, company, full" in out
     assert "Option numbers work one at a time" in out
     assert "There is no company 'xx'" in out
+    assert "(not '²')" in out
     # None of it was a move: the game is still at its first decision.
     again = console(tmp_path, stdin="quit\n")
     assert "Continuing game #1 (2 players)" in again.stdout

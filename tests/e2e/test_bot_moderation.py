@@ -173,9 +173,10 @@ async def test_export_then_import_into_another_channel(
         exported = await (await fake.dave.slash("barrage export")).reply()
         assert exported.ephemeral
         [attachment] = exported.attachments
-        assert attachment.filename == f"barrage-game-{game_id}.json"
+        assert attachment.filename == "barrage-game-1.json"  # the game's number in the server
         doc = json.loads(attachment.data)
-        assert doc["source_game_id"] == game_id and doc["log"]
+        assert doc["source_game_number"] == 1 and doc["log"]
+        assert "source_game_id" not in doc  # players never see the store's ids
 
         data = attachment.data
         refused = await (
@@ -186,11 +187,16 @@ async def test_export_then_import_into_another_channel(
             await carol.slash("barrage import", in_channel=fake.games, file=("x.json", b"{no"))
         ).reply()
         assert "Import refused" in junk.content
+        live = await (
+            await carol.slash("barrage import", in_channel=fake.games, file=("game.json", data))
+        ).reply()
+        assert f"still active in <#{fake.general.id}> (game #1)" in live.content
+        await (await alice.slash("barrage abandon", confirm=True)).reply()
         imported = await (
             await carol.slash("barrage import", in_channel=fake.games, file=("game.json", data))
         ).reply()
-        assert "Game imported as #" in imported.content
-        new_id = int(re.search(r"#(\d+)", imported.content)[1])  # type: ignore[index]
+        assert "Game imported as #2" in imported.content
+        new_id = await bot.service.game_id_of(fake.guild.id, 2)
         assert new_id != game_id
         turn = await wait_turn_message(fake, fake.games)
         assert turn.png is not None

@@ -92,6 +92,31 @@ class FakeUser:
         data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": list(values)}
         return await self._component_interaction(stored, data)
 
+    async def forge(
+        self,
+        message: Message | int,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        component_type: int | None = None,
+    ) -> Invocation:
+        """Send a component interaction with any custom_id and values, as a modified client can.
+
+        Discord's API does not check that a custom_id (or a select value) comes from the
+        message it is sent for; its docs ask applications to validate it themselves
+        (discord-api-docs #3029; the API-side check of #3207 was reverted in #3408). The
+        message must still be one this user can see: Discord sends it in the interaction.
+        """
+        message_id = message if isinstance(message, int) else message.id
+        stored = self.fake.messages.get(message_id)
+        if stored is None or not stored.visible_for(self.id):
+            raise FakeDiscordError(f"{self.name} cannot see message {message_id}")
+        kind = component_type or (STRING_SELECT if values is not None else BUTTON)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._component_interaction(stored, data)
+
     async def submit_modal(self, opened: Invocation, values: dict[str, str]) -> Invocation:
         """Fill in and submit the modal the bot opened (callback type 9) with text values."""
         if opened.ack.type != 9 or opened.record.user_id != self.id:

@@ -158,6 +158,7 @@ async def test_export_import_round_trip_of_a_nile_game(service: GameService) -> 
         await service.play(actor(panel.user_id), [notation], expected_version=panel.version)
     doc = await service.export_game(actor(USERS[0]))
     assert doc["options"]["expansions"] == ["nile"] and doc["options"]["map"] == "nile"
+    await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
     outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
     assert outcome.committed
     original = await service._target(game_id, True)

@@ -16,6 +16,7 @@ async def test_export_import_round_trip(service: GameService) -> None:
     for _ in range(30):
         await random_step(service, rng, 2, game_id)
     doc = await service.export_game(actor(USERS[0]))
+    await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
     outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
     assert outcome.committed
     original = await service.score(game_id, by_game_id=True)
@@ -46,7 +47,7 @@ async def test_a_log_that_no_longer_replays_continues_from_the_snapshot_and_is_f
     meta = await service.store.get_game(game_id)
     # A decision the engine refuses (as after an incompatible upgrade), after the last commit.
     await service.store.append(
-        game_id, meta.version, [{"kind": "decision", "notation": "fly", "player": "nobody"}]
+        game_id, meta.version, [{"kind": "decision", "notation": "fly", "player": "seat0"}]
     )
     service._cache.clear()  # as a fresh process would
     deciding = [await service.panel(actor(u)) for u in USERS[:2]]

@@ -58,6 +58,32 @@ async def test_missing_game_is_reported(store: Store) -> None:
         await store.append(12345, 0, [decision(1)])
 
 
+async def test_games_are_numbered_within_their_server(store: Store, other_store: Store) -> None:
+    a = await new_game(store, channel_id=1)
+    b = await new_game(other_store, channel_id=2, guild_id=GUILD + 1)
+    c = await new_game(store, channel_id=3)
+    assert (a.number, b.number, c.number) == (1, 1, 2)
+    assert (await store.game_by_number(GUILD, 2)).id == c.id
+    assert (await store.game_by_number(GUILD + 1, 1)).id == b.id
+    with pytest.raises(GameNotFoundError):
+        await store.game_by_number(GUILD + 1, 2)  # game 2 of the first server only
+
+
+@pytest.mark.parametrize("number", [0, -1, 2**63, -(2**63) - 1, 10**40])
+async def test_ids_and_numbers_no_game_can_have_are_not_found(store: Store, number: int) -> None:
+    await new_game(store)
+    with pytest.raises(GameNotFoundError):
+        await store.game_by_number(GUILD, number)
+    with pytest.raises(GameNotFoundError):
+        await store.get_game(number)
+
+
+async def test_games_are_listed_by_seed(store: Store) -> None:
+    a = await new_game(store, channel_id=1, seed=5)
+    await new_game(store, channel_id=2, seed=6)
+    assert [g.id for g in await store.list_games(seed=5)] == [a.id]
+
+
 async def test_one_active_game_per_channel(store: Store) -> None:
     first = await new_game(store)
     with pytest.raises(ChannelBusyError) as info:

@@ -1,0 +1,334 @@
+"""The log's record kinds and the one validator every log passes, stored or imported.
+
+Record kinds the service writes (the engine reads only `decision`):
+
+- administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
+  from creation), `start` {"seats": [user ids]} (the lobby in join order), `replace`
+  {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} (the last record of a game),
+  `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
+  at or before version `base`);
+- on the turn chain (reverts apply): `decision` {"notation", "player", "user"[, "auto"]} and
+  `commit` {"reason", "player", "user", "undoable"} — a committed-turn boundary;
+- `revert` {"to": N}: back to the commit (or flag) at version N.
+
+`scan` checks every record of a log — its kind, the types and ranges of its fields, and that
+it fits the game as the records before it left it (a seat that exists, the user who sits
+there, a lobby that is still open) — and returns the game's lobby, seats and effective turn
+chain. A record that fails raises `BrokenLog` naming it. Loading (bot/service/loading.py)
+then replays the chain; importing runs exactly the same code, so a file is accepted only if
+the game it holds loads as it will once stored. A new record kind must be declared here.
+
+Decisions and commits that a later revert dropped are checked for their shape only: they
+were taken back and are never replayed, so whether their move was legal then no longer
+matters to the game (replaying every dropped branch would cost a saved state per commit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.rules import GameOptions, SetupError
+from bot.rules.content import load_content
+from bot.rules.setup import check_options
+from bot.store import Game as StoredGame
+from bot.store import LogEntry
+
+INT64_MAX = 2**63 - 1
+MAX_PLAYERS = 4
+#: Longest notation a record may hold (the longest real one is under 100 characters).
+MAX_NOTATION = 300
+#: Longest free text (a commit's reason, a flag's reason, an automatic answer's note).
+MAX_TEXT = 500
+CHAIN_KINDS = frozenset({"decision", "commit"})
+
+
+class BrokenLog(ValueError):
+    """A log that cannot be loaded; the message names the first bad record and why."""
+
+    def __init__(self, message: str, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
+@dataclass
+class Scanned:
+    """What the records say before any move is replayed."""
+
+    lobby: list[int]
+    started: bool = False
+    seats: list[int] = field(default_factory=list)
+    skipped: set[int] = field(default_factory=set)
+    abandoned: bool = False
+    #: Effective (seq, record) of kinds decision/commit, in order.
+    chain: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    #: The last flag record and its seq (None: the log replays from the start).
+    flag: Mapping[str, Any] | None = None
+    flag_seq: int = 0
+    #: (seq, seats) each time the seating changed: who sat where when a decision was made.
+    seatings: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+
+    def seats_at(self, seq: int) -> tuple[int, ...]:
+        """The seating in force when record `seq` was written."""
+        current: tuple[int, ...] = ()
+        for since, seats in self.seatings:
+            if since > seq:
+                break
+            current = seats
+        return current
+
+
+def show(value: Any) -> str:
+    """A short description of a value for a message: '7', "'x'", 'a list', 'nothing'."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        text = str(value)
+        return text if len(text) <= 24 else f"a {len(text)}-digit number"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, float):
+        return repr(value)
+    return {list: "a list", dict: "an object"}.get(type(value), f"a {type(value).__name__}")
+
+
+def is_int(value: Any) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_options_of(meta: StoredGame) -> None:
+    """The stored options of a game describe one the engine can set up (BrokenLog if not)."""
+    opts = meta.options
+    if not isinstance(opts, Mapping):
+        raise BrokenLog(f"the game's options are {show(opts)}, not an object")
+    players = opts.get("players", MAX_PLAYERS)
+    if not is_int(players) or not 2 <= players <= MAX_PLAYERS:
+        raise BrokenLog(f"the game's 'players' is {show(players)}; a game has 2 to 4 players")
+    for key, default in (("setup", "intro"), ("map", "base")):
+        value = opts.get(key, default)
+        if not isinstance(value, str) or not value or len(value) > 40:
+            raise BrokenLog(f"the game's '{key}' is {show(value)}, not a name")
+    expansions = opts.get("expansions", [])
+    if not isinstance(expansions, list) or not all(
+        isinstance(e, str) and 0 < len(e) <= 40 for e in expansions
+    ):
+        raise BrokenLog(f"the game's 'expansions' is {show(expansions)}, not a list of names")
+    if len(set(expansions)) != len(expansions):
+        raise BrokenLog("the game's 'expansions' names an expansion twice")
+    hours = opts.get("reminder_hours")
+    if hours is not None and (not is_int(hours) or not 0 < hours <= 24 * 365):
+        raise BrokenLog(f"the game's 'reminder_hours' is {show(hours)}, not a number of hours")
+    if not is_int(meta.seed):
+        raise BrokenLog(f"the game's seed is {show(meta.seed)}, not a number")
+    try:
+        check_options(
+            GameOptions(
+                players=players,
+                setup=opts.get("setup", "intro"),
+                map=opts.get("map", "base"),
+                expansions=tuple(expansions),
+            ),
+            load_content(),
+        )
+    except SetupError as exc:
+        raise BrokenLog(f"the game's options cannot be set up: {exc}") from None
+
+
+class _Scanner:
+    """One pass over a log, record by record."""
+
+    def __init__(self, meta: StoredGame) -> None:
+        self.meta = meta
+        self.size = int(meta.options.get("players", MAX_PLAYERS))
+        self.out = Scanned(lobby=[meta.creator_id])
+        # Persistent list: nodes[v] is the turn chain right after version v.
+        self.nodes: list[Any] = [None]
+        #: Versions a revert may go back to: commits and flags.
+        self.marks: set[int] = set()
+        self.checks: dict[str, Callable[[int, Mapping[str, Any]], None]] = {
+            "join": self.join,
+            "leave": self.leave,
+            "start": self.start,
+            "replace": self.replace,
+            "skip": self.skip,
+            "abandon": self.abandon,
+            "flag": self.flag,
+            "decision": self.decision,
+            "commit": self.commit,
+            "revert": self.revert,
+        }
+
+    def run(self, entries: Sequence[LogEntry]) -> Scanned:
+        for expected, entry in enumerate(entries, 1):
+            seq = entry.seq
+            if seq != expected:
+                raise BrokenLog(f"record {expected} is missing (the next one is {seq})", expected)
+            rec = entry.record
+            if not isinstance(rec, Mapping):
+                raise BrokenLog(f"record {seq} is {show(rec)}, not an object", seq)
+            kind = rec.get("kind")
+            check = self.checks.get(kind) if isinstance(kind, str) else None
+            if check is None:
+                known = ", ".join(sorted(self.checks))
+                raise BrokenLog(f"record {seq} has the unknown kind {show(kind)} ({known})", seq)
+            if self.out.abandoned:
+                raise BrokenLog(f"record {seq} ({kind}) comes after the game was abandoned", seq)
+            check(seq, rec)
+            if kind in CHAIN_KINDS:
+                self.nodes.append((seq, rec, self.nodes[-1]))
+            elif kind == "revert":
+                self.nodes.append(self.nodes[rec["to"]])
+            else:
+                self.nodes.append(self.nodes[-1])
+        chain = []
+        node = self.nodes[-1]
+        while node is not None:
+            chain.append((node[0], node[1]))
+            node = node[2]
+        chain.reverse()
+        self.out.chain = chain
+        return self.out
+
+    # -- field checks ------------------------------------------------------------------
+
+    @staticmethod
+    def fail(seq: int, rec: Mapping[str, Any], why: str) -> BrokenLog:
+        return BrokenLog(f"record {seq} ({rec.get('kind')}): {why}", seq)
+
+    def user(self, seq: int, rec: Mapping[str, Any], key: str, *, optional: bool = False) -> Any:
+        value = rec.get(key)
+        if value is None and optional:
+            return None
+        if not is_int(value) or not 0 < value <= INT64_MAX:
+            raise self.fail(seq, rec, f"'{key}' is {show(value)}, not a Discord user id")
+        return value
+
+    def text(self, seq: int, rec: Mapping[str, Any], key: str, *, optional: bool = False) -> Any:
+        value = rec.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+            raise self.fail(seq, rec, f"'{key}' is {show(value)}, not a short text")
+        return value
+
+    def seat(self, seq: int, rec: Mapping[str, Any]) -> int:
+        value = rec.get("seat")
+        seats = len(self.out.seats)
+        if not is_int(value) or not 0 <= value < seats:
+            raise self.fail(
+                seq, rec, f"'seat' is {show(value)}; this game has seats 0 to {seats - 1}"
+            )
+        return value
+
+    def started(self, seq: int, rec: Mapping[str, Any]) -> None:
+        if not self.out.started:
+            raise self.fail(seq, rec, "the game has not started yet")
+
+    def lobby_open(self, seq: int, rec: Mapping[str, Any]) -> None:
+        if self.out.started:
+            raise self.fail(seq, rec, "the game has already started")
+
+    def seated(self, seq: int) -> None:
+        self.out.seatings.append((seq, tuple(self.out.seats)))
+
+    # -- kinds -------------------------------------------------------------------------
+
+    def join(self, seq: int, rec: Mapping[str, Any]) -> None:
+        user = self.user(seq, rec, "user")
+        self.lobby_open(seq, rec)
+        if user in self.out.lobby:
+            raise self.fail(seq, rec, f"user {user} has already joined")
+        if len(self.out.lobby) >= self.size:
+            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+        self.out.lobby.append(user)
+
+    def leave(self, seq: int, rec: Mapping[str, Any]) -> None:
+        user = self.user(seq, rec, "user")
+        self.lobby_open(seq, rec)
+        if user not in self.out.lobby:
+            raise self.fail(seq, rec, f"user {user} is not in the lobby")
+        if user == self.meta.creator_id:
+            raise self.fail(seq, rec, "the creator cannot leave the lobby")
+        self.out.lobby.remove(user)
+
+    def start(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.lobby_open(seq, rec)
+        seats = rec.get("seats")
+        if not isinstance(seats, list):
+            raise self.fail(seq, rec, f"'seats' is {show(seats)}, not a list of user ids")
+        if seats != self.out.lobby:
+            raise self.fail(seq, rec, "'seats' are not the players who joined, in join order")
+        if len(seats) < 2:
+            raise self.fail(seq, rec, "a game starts with at least 2 players")
+        self.out.started = True
+        self.out.seats = list(seats)
+        self.seated(seq)
+
+    def replace(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        seat = self.seat(seq, rec)
+        old, new = self.user(seq, rec, "old"), self.user(seq, rec, "new")
+        if self.out.seats[seat] != old:
+            raise self.fail(seq, rec, f"user {old} does not sit at seat {seat}")
+        if new in self.out.seats:
+            raise self.fail(seq, rec, f"user {new} already plays in this game")
+        self.out.seats[seat] = new
+        self.out.skipped.discard(seat)
+        self.seated(seq)
+
+    def skip(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        seat = self.seat(seq, rec)
+        if seat in self.out.skipped:
+            raise self.fail(seq, rec, f"seat {seat} is already skipped")
+        self.out.skipped.add(seat)
+
+    def abandon(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.user(seq, rec, "by")
+        self.out.abandoned = True
+
+    def flag(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        self.text(seq, rec, "reason")
+        base = rec.get("base")
+        if not is_int(base) or base not in self.marks:
+            raise self.fail(seq, rec, f"'base' is {show(base)}, not an earlier commit")
+        self.out.flag, self.out.flag_seq = rec, seq
+        self.marks.add(seq)
+
+    def decision(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        notation = rec.get("notation")
+        if not isinstance(notation, str) or not notation.strip() or len(notation) > MAX_NOTATION:
+            raise self.fail(seq, rec, f"'notation' is {show(notation)}, not a move")
+        self.text(seq, rec, "player")
+        self.user(seq, rec, "user", optional=True)
+        self.text(seq, rec, "auto", optional=True)
+
+    def commit(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        self.text(seq, rec, "reason")
+        self.text(seq, rec, "player", optional=True)
+        self.user(seq, rec, "user", optional=True)
+        undoable = rec.get("undoable", False)
+        if not isinstance(undoable, bool):
+            raise self.fail(seq, rec, f"'undoable' is {show(undoable)}, not true or false")
+        self.marks.add(seq)
+
+    def revert(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        target = rec.get("to")
+        if not is_int(target) or target not in self.marks:
+            raise self.fail(seq, rec, f"'to' is {show(target)}, not an earlier commit")
+
+
+def scan(meta: StoredGame, entries: Sequence[LogEntry]) -> Scanned:
+    """Check every record of a game's log; BrokenLog names the first one that is wrong."""
+    check_options_of(meta)
+    if not is_int(meta.creator_id) or not 0 < meta.creator_id <= INT64_MAX:
+        raise BrokenLog(f"the game's creator is {show(meta.creator_id)}, not a Discord user id")
+    return _Scanner(meta).run(entries)
