@@ -14,7 +14,7 @@ import sys
 import time
 from collections import defaultdict
 
-from bot.rules import Game, GameOptions, GameState, new_game
+from bot.rules import GameOptions, GameState, new_game, open_game
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -83,7 +83,7 @@ def main() -> None:
     loads = []
     for _ in range(50):
         t0 = time.perf_counter()
-        loaded = Game(GameState.from_json(snapshot))
+        loaded = open_game(GameState.from_json(snapshot))
         for notation, player in tail:
             loaded.apply(notation, player)
         loads.append(time.perf_counter() - t0)

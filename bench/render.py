@@ -18,8 +18,9 @@ import time
 
 from PIL import Image
 
+from renderer.expansions import drawing
 from renderer.render import PNG_OPTIONS, clear_caches, render
-from renderer.samples import colorado_state, leeghwater_state, midgame_state, nile_state
+from renderer.samples import midgame_state
 
 RUNS = 15
 VIEWS = ("map", "shared", "company", "full")
@@ -51,8 +52,9 @@ def _time(state, view: str, runs: int, warm: bool) -> tuple[list[float], list[fl
 
 def main(runs: int = RUNS) -> None:
     """Time every view of the mid-game positions and print a table."""
-    base, lwp = midgame_state(), leeghwater_state()
-    colorado, nile = colorado_state(), nile_state()
+    # Each expansion's sample game, from its drawing module (the bench names none but these).
+    base, lwp = midgame_state(), drawing("leeghwater").sample_state()
+    colorado, nile = drawing("colorado").sample_state(), drawing("nile").sample_state()
     for state in (base, lwp, colorado, nile):
         for view in VIEWS:  # warm the static backgrounds and text: drawn once per process
             render(state, view=view)

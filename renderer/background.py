@@ -13,21 +13,14 @@ from renderer.fonts import font
 from renderer.layout import AREA_NAMES, MapLayout, map_layout
 from renderer.theme import Theme, get_theme
 
-MAP_TITLES = {
-    "base": "Map",
-    "five_player": "Map (4-5 players)",
-    "colorado": "Colorado map",
-    "nile": "Nile map",
-}
-
 RIVER_WIDTH = 12
 CONDUIT_WIDTH = 4
 RED_OUTLINE_WIDTH = 5
-NILE_WIDTH = 34
+COURSE_WIDTH = 34
 # Zones and sites (what a row of spaces belongs to) are tinted; their spaces are plain.
 FEATURE_FILLS = {
     "construction_site": "site",
-    "irrigation_zone": "nile",
+    "irrigation_zone": "course",
     "river_source": "headstream",
 }
 
@@ -44,7 +37,7 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     d.text(
         draw,
         layout.title_at,
-        MAP_TITLES.get(layout.map_id, layout.map_id),
+        layout.title,
         sizes["title"],
         theme.colour("text"),
         anchor="la",
@@ -70,8 +63,8 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
         d.arrowhead(draw, path[-1], path[-2], 16, theme.colour("conduit path"))
 
     if layout.course:
-        # The Nile: a broad band under the rivers, so its course reads at a glance.
-        d.polyline(draw, layout.course, theme.colour("nile"), NILE_WIDTH)
+        # A great river's course: a broad band under the rivers, so it reads at a glance.
+        d.polyline(draw, layout.course, theme.colour("course"), COURSE_WIDTH)
     _draw_rivers(draw, layout, theme)
 
     for basin in layout.basins.values():

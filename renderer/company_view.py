@@ -10,9 +10,16 @@ from PIL import Image, ImageDraw
 from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
 from bot.rules.state import Company, GameOptions, GameState
-from renderer import colorado_view, leeghwater_view, nile_view
 from renderer import draw as d
 from renderer.content import content
+from renderer.expansions import (
+    asking,
+    display_name,
+    drawing,
+    extending,
+    named_drawings,
+    view_height,
+)
 from renderer.fonts import Weight
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.theme import CompanyStyle, Theme, get_theme
@@ -26,36 +33,32 @@ RESOURCES = (
 )
 KINDS = ("base", "elevation", "conduit", "powerhouse")
 CELL_PADDING = 8  # pixels of a structure cell kept clear of its income text
-# The Colorado Connection or The Nile Affair adds a strip of this height below the board
-# (below Leeghwater's extension when both are played): a heading and two lines.
+# An expansion that shows a company's own state in words (its drawing's `company_lines`) adds
+# a strip of this height below the board (below any board extension): a heading and two lines.
 RIVER_STRIP = 128
-RIVER_TITLES = {"colorado": "The Colorado Connection", "nile": "The Nile Affair"}
 
 
-def river_expansion(options: GameOptions) -> str:
-    """Return "colorado" or "nile" when the game plays one of them (they never combine), else ""."""
-    if colorado_view.active(options):
-        return "colorado"
-    if nile_view.active(options):
-        return "nile"
-    return ""
+def strips(options: GameOptions) -> tuple[str, ...]:
+    """The game's expansions that add a strip below the company boards."""
+    return tuple(
+        name for name, m in named_drawings(options.expansions) if hasattr(m, "company_lines")
+    )
 
 
 def board_height(options: GameOptions) -> int:
     """Return the company view's height for a game with ``options``."""
-    height = leeghwater_view.view_height("company", options)
-    return height + (RIVER_STRIP if river_expansion(options) else 0)
+    return view_height("company", options) + RIVER_STRIP * len(strips(options))
 
 
 def _river_static(image: Image.Image, river: str, theme: Theme) -> Image.Image:
-    """Return ``image`` with the strip of the river expansion's company state below it."""
+    """Return ``image`` with the strip of an expansion's company state below it."""
     top = image.height
     out = Image.new("RGB", (image.width, top + RIVER_STRIP), theme.colour("background"))
     out.paste(image, (0, 0))
     draw = ImageDraw.Draw(out)
     d.box(draw, river_panel(top), theme.colour("panel"), theme.colour("panel outline"))
     sizes = theme.views["company"].text
-    title = RIVER_TITLES.get(river, river)
+    title = display_name(river)
     d.text(draw, (24, top + 8), title, sizes["heading"], theme.colour("text"), anchor="la")
     return out
 
@@ -96,12 +99,15 @@ def incomes_of(company_id: str) -> dict[tuple[str, int], str]:
 
 @functools.lru_cache(maxsize=64)
 def company_background(
-    company_id: str, theme_name: str, leeghwater: bool = False, river: str = ""
+    company_id: str,
+    theme_name: str,
+    extensions: tuple[str, ...] = (),
+    rivers: tuple[str, ...] = (),
 ) -> Image.Image:
     """Return the static part of one company's board view (callers ``copy()`` it).
 
-    ``leeghwater`` appends The Leeghwater Project's board extension below; ``river``
-    ("colorado" or "nile") then the strip of that expansion.
+    ``extensions`` are the expansions whose drawing extends the board below; ``rivers`` those
+    that then add a strip of the company's state in words.
     """
     theme = get_theme(theme_name)
     layout = board_layout("company")
@@ -160,9 +166,9 @@ def company_background(
     for kind in KINDS:
         for n, rect in enumerate(layout.lists[f"cells_{kind}"], start=1):
             _cell(draw, rect, incomes.get((kind, n), ""), False, style, theme)
-    if leeghwater:
-        image = leeghwater_view.company_static(image, company_id, theme_name)
-    if river:
+    for name in extensions:
+        image = drawing(name).company_static(image, company_id, theme_name)
+    for river in rivers:
         image = _river_static(image, river, theme)
     return image
 
@@ -265,10 +271,13 @@ def _cell(
 
 @functools.lru_cache(maxsize=64)
 def half_background(
-    company_id: str, theme_name: str, leeghwater: bool = False, river: str = ""
+    company_id: str,
+    theme_name: str,
+    extensions: tuple[str, ...] = (),
+    rivers: tuple[str, ...] = (),
 ) -> Image.Image:
     """Return ``company_background`` at half size (callers ``copy()`` it)."""
-    return company_background(company_id, theme_name, leeghwater, river).reduce(2)
+    return company_background(company_id, theme_name, extensions, rivers).reduce(2)
 
 
 def board_of(state: GameState, company_id: str) -> Company:
@@ -305,19 +314,18 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     """Return everything ``draw_company`` reads of ``state``: equal keys draw equal boards."""
     board = board_of(state, company_id)
     mahiri = _mahiri_occupants(state, board)
-    lwp = leeghwater_view.company_key(state, company_id)
+    extension = tuple(
+        key(state, company_id) for key in asking(state.options.expansions, "company_key")
+    )
     river = _river_lines(state, board) if company_id in state.companies else ()
-    return (company_id, repr(board), state.current, state.finished, mahiri, lwp, river)
+    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river)
 
 
-def _river_lines(state: GameState, company: Company) -> tuple[str, ...]:
-    """The river expansion's lines of a company's strip."""
-    river = river_expansion(state.options)
-    if river == "colorado":
-        return tuple(colorado_view.company_lines(state, company.id))
-    if river == "nile":
-        return tuple(nile_view.company_lines(state, company))
-    return ()
+def _river_lines(state: GameState, company: Company) -> tuple[tuple[str, ...], ...]:
+    """The lines of each expansion's strip below a company's board."""
+    return tuple(
+        tuple(lines(state, company)) for lines in asking(state.options.expansions, "company_lines")
+    )
 
 
 def _mahiri_occupants(state: GameState, company: Company) -> tuple[str, ...]:
@@ -347,12 +355,12 @@ def draw_company(
     c = content(state.options.expansions)
     company = board_of(state, company_id)
     preview = company_id not in state.companies
-    lwp = leeghwater_view.active(state.options)
-    river = river_expansion(state.options)
+    extensions = extending(state.options.expansions, "company")
+    rivers = strips(state.options)
     if half:
-        image = half_background(company_id, theme.name, lwp, river).copy()
+        image = half_background(company_id, theme.name, extensions, rivers).copy()
     else:
-        image = company_background(company_id, theme.name, lwp, river).copy()
+        image = company_background(company_id, theme.name, extensions, rivers).copy()
     draw = d.canvas(image, dirty, half)
     sizes = theme.views["company"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
@@ -509,12 +517,12 @@ def draw_company(
         "lm",
     )
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
-    if lwp:
-        leeghwater_view.draw_company_extra(draw, state, company, theme, lit)
-    if river and not preview:
-        top = leeghwater_view.view_height("company", state.options)
+    for draw_extra in asking(state.options.expansions, "draw_company"):
+        draw_extra(draw, state, company, theme, lit)
+    top = view_height("company", state.options)
+    for lines in _river_lines(state, company) if not preview else ():
         x0, _y0, x1, _y1 = river_panel(top)
-        for j, line in enumerate(_river_lines(state, company)):
+        for j, line in enumerate(lines):
             d.text(
                 draw,
                 (x0 + 12, top + 64 + j * 32),
@@ -524,6 +532,7 @@ def draw_company(
                 "regular",
                 "lm",
             )
+        top += RIVER_STRIP
     return image
 
 

@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from typing import Any
 
 
-@functools.cache
-def _base() -> Any:
-    from bot.rules.content import load_content
-
-    return load_content()
-
-
 def content(expansions: Iterable[str] = ()) -> Any:
-    """Return the engine's content, with what ``expansions`` add (contracts 215/216, works...).
+    """Return the content of a game with ``expansions`` (contracts 215/216, works...).
 
-    Without expansions it is ``bot.rules.content.load_content()``; with them, the game's own
-    content (``bot.rules.hooks.game_content``), so an expansion's contracts and works resolve.
+    The content of the catalogue the renderer asks (`renderer.expansions.catalogue`: every
+    expansion's tables, each marked with its set), with what the game's expansions change
+    (``Catalogue.game_content``), so an expansion's contracts, works and tiles resolve.
     """
-    names = tuple(expansions)
-    if not names:
-        return _base()
-    return _game_content(names)
+    from renderer.expansions import catalogue
 
-
-@functools.cache
-def _game_content(names: tuple[str, ...]) -> Any:
-    import bot.rules.expansions  # noqa: F401  (registers every expansion's hooks)
-    from bot.rules.hooks import game_content
-
-    return game_content(_base(), names)
+    found = catalogue()
+    return found.game_content(found.content(), tuple(expansions))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from bot.rules.content import company_name
 from bot.rules.state import NEUTRAL, GameState
-from renderer import colorado_view, leeghwater_view, nile_view
 from renderer.content import content
-from renderer.map_view import ROUNDS, company_name
+from renderer.expansions import asking
+from renderer.map_view import ROUNDS
 from renderer.theme import get_theme
 from renderer.words import phase_text, plural
 
@@ -65,7 +66,6 @@ def describe(state: GameState) -> str:
     ]
     if heads:
         lines.append("Headstreams: " + "; ".join(heads) + ".")
-    lines += leeghwater_view.describe_lines(state)
-    lines += colorado_view.describe_lines(state)
-    lines += nile_view.describe_lines(state)
+    for describe_lines in asking(state.options.expansions, "describe_lines"):
+        lines += describe_lines(state)
     return "\n".join(lines)

@@ -6,11 +6,12 @@ from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
+from bot.rules.content import company_name
 from bot.rules.state import NEUTRAL, GameState
-from renderer import colorado_view, nile_view
 from renderer import draw as d
 from renderer.background import RED_OUTLINE_WIDTH, map_background
 from renderer.content import content
+from renderer.expansions import asking
 from renderer.layout import Rect, map_layout
 from renderer.theme import Theme
 from renderer.words import phase_text
@@ -67,10 +68,8 @@ def draw_map(
                 state.headstream_water.get(hs_id, 0),
                 theme,
             )
-    if colorado_view.active(state.options):
-        colorado_view.draw_map_extra(draw, state, theme, highlight)
-    if nile_view.active(state.options):
-        nile_view.draw_map_extra(draw, state, theme, highlight)
+    for draw_map in asking(state.options.expansions, "draw_map"):
+        draw_map(draw, state, theme, highlight)
     for space_id in highlight:
         if space_id in layout.spaces:
             d.ring(
@@ -87,12 +86,6 @@ def status_line(state: GameState) -> str:
     if state.current and state.phase == "actions":
         parts.append(f"{company_name(state.current)} to play")
     return " · ".join(parts)
-
-
-def company_name(company_id: str) -> str:
-    """Return the company's display name ("USA", "Germany")."""
-    company = content().companies.get(company_id)
-    return company.name if company else company_id
 
 
 def _owner_colours(owner: str, theme: Theme) -> tuple[str, str, str, str]:
@@ -182,7 +175,7 @@ def _headstream(
     line = sizes["label"] + 8
     cy = y0 + 4 + line + line // 2 - 2
     if tile is not None:
-        # Base tiles are numbers (T3); the Nile's river source tokens are named (RS3).
+        # Base tiles are numbers (T3); an expansion's river source tokens are named (RS3).
         label = f"T{tile}" if isinstance(tile, int) else str(tile)
         d.text(draw, (x0 + 10, cy), label, sizes["small"], theme.colour("text"), "regular", "lm")
     if water:

@@ -24,11 +24,10 @@ from renderer.company_view import (
     draft_offer,
     draw_company,
     half_background,
-    river_expansion,
+    strips,
 )
+from renderer.expansions import extending, view_height
 from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
-from renderer.leeghwater_view import active as leeghwater_active
-from renderer.leeghwater_view import view_height
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
@@ -261,12 +260,12 @@ def _palette(theme_name: str) -> Image.Image:
         (_size(map_layout("base")), lambda: map_background("base", theme_name)),
         (
             _size(board_layout("shared")),
-            lambda: _uncached(shared_background)(4, "intro", theme_name, False),
+            lambda: _uncached(shared_background)(4, "intro", theme_name, ()),
         ),
         *(
             (
                 _size(board_layout("company")),
-                functools.partial(_uncached(company_background), cid, theme_name, False),
+                functools.partial(_uncached(company_background), cid, theme_name, ()),
             )
             for cid in theme.companies
         ),
@@ -330,7 +329,7 @@ def _arrangement(
     map_layout_ = map_layout(options.map)
     shared = board_layout("shared")
     company = board_layout("company")
-    # An expansion may append to the shared and company views (The Leeghwater Project does);
+    # An expansion may append to the shared and company views (a board extension below);
     # company boards are shown at half size, as ``half_background`` halves them.
     shared_h = view_height("shared", options)
     bw, bh = company.width // 2, company_height(options) // 2
@@ -408,13 +407,13 @@ def _static_part(state: GameState, name: str, theme_name: str) -> Image.Image:
     options = state.options
     if name == "map":
         return _on_palette(theme_name, map_background, options.map, theme_name)
-    lwp = leeghwater_active(options)
+    shared = extending(options.expansions, "shared")
     if name == "shared":
         return _on_palette(
-            theme_name, shared_background, options.players, options.setup, theme_name, lwp
+            theme_name, shared_background, options.players, options.setup, theme_name, shared
         )
-    river = river_expansion(options)
-    return _on_palette(theme_name, half_background, name, theme_name, lwp, river)
+    extensions, rivers = extending(options.expansions, "company"), strips(options)
+    return _on_palette(theme_name, half_background, name, theme_name, extensions, rivers)
 
 
 @functools.lru_cache(maxsize=64)

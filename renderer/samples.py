@@ -21,36 +21,7 @@ def midgame_state(seed: int = 3, moves_into_round_3: int = 25) -> GameState:
     return game.state
 
 
-def leeghwater_state(seed: int = 2, moves_into_round_4: int = 22) -> GameState:
-    """Return round 4 of a seeded 3-player game with The Leeghwater Project.
-
-    The random moves favour the expansion's (External Works, Buildings and their actions) so
-    the sample shows its board in use.
-    """
-    options = GameOptions(players=3, seed=seed, setup="full", expansions=("leeghwater",))
-    game = new_game(options)
-    rng = random.Random(1)
-
-    def move() -> None:
-        decision = rng.choice(game.decisions())
-        options = decision.options
-        ours = [
-            o
-            for o in options
-            if o.notation.split()[0] in ("building", "use", "margot", "build")
-            or o.notation.startswith("external_work")
-        ]
-        choice = rng.choice(ours if ours and rng.random() < 0.7 else options)
-        game.apply(choice.notation, decision.player)
-
-    while not game.is_over and game.state.round < 4:
-        move()
-    for _ in range(moves_into_round_4):
-        move()
-    return game.state
-
-
-def _played(options: GameOptions, verbs: tuple[str, ...], rounds: int, moves: int) -> GameState:
+def played(options: GameOptions, verbs: tuple[str, ...], rounds: int, moves: int) -> GameState:
     """Play random legal moves, favouring ``verbs``, to ``moves`` into round ``rounds``."""
     game = new_game(options)
     rng = random.Random(1)
@@ -70,22 +41,6 @@ def _played(options: GameOptions, verbs: tuple[str, ...], rounds: int, moves: in
     return game.state
 
 
-def colorado_state(
-    seed: int = 5, setup: str = "intro", leeghwater: bool = False, moves: int = 20
-) -> GameState:
-    """Return round 3 of a seeded 4-player Colorado game, its Bridges and settlements in use."""
-    expansions = ("colorado", "leeghwater") if leeghwater else ("colorado",)
-    options = GameOptions(players=4, seed=seed, setup=setup, expansions=expansions)
-    return _played(options, ("site", "bridge", "settle"), 3, moves)
-
-
-def nile_state(seed: int = 5, setup: str = "intro", leeghwater: bool = False) -> GameState:
-    """Return round 3 of a seeded 3-player Nile game, irrigation in use."""
-    expansions = ("nile", "leeghwater") if leeghwater else ("nile",)
-    options = GameOptions(players=3, seed=seed, setup=setup, map="nile", expansions=expansions)
-    return _played(options, ("irrigate", "drain", "irrigation", "activate"), 3, 20)
-
-
 def draft_state() -> GameState:
     """Return the first pick of a seeded 4-player full game's draft."""
     return new_game(GameOptions(players=4, seed=4, setup="full")).state
@@ -96,6 +51,7 @@ def write_samples(folder: str) -> list[str]:
     from pathlib import Path
 
     from renderer.background import map_background
+    from renderer.expansions import drawings, every_expansion
     from renderer.render import render
 
     out = Path(folder)
@@ -105,14 +61,16 @@ def write_samples(folder: str) -> list[str]:
     }
     files["sample-full.png"] = render(state, view="full")
     files["sample-draft-shared.png"] = render(draft_state(), view="shared")
-    files["sample-leeghwater-shared.png"] = render(leeghwater_state(), view="shared")
-    files["sample-colorado-map.png"] = render(colorado_state(), view="map")
-    files["sample-nile-map.png"] = render(nile_state(), view="map")
+    backgrounds = ["base"]
+    for module in drawings(every_expansion()):
+        for name, (sample, view) in getattr(module, "samples", dict)().items():
+            files[name] = render(sample, view=view)
+        backgrounds += getattr(module, "SAMPLE_BACKGROUNDS", ())
     for name, png in files.items():
         (out / name).write_bytes(png)
-    for map_id in ("base", "nile"):
+    for map_id in backgrounds:
         map_background(map_id).save(out / f"renderer-background-{map_id}.png")
-    return [*files, "renderer-background-base.png", "renderer-background-nile.png"]
+    return [*files, *(f"renderer-background-{map_id}.png" for map_id in backgrounds)]
 
 
 if __name__ == "__main__":

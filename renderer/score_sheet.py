@@ -7,16 +7,17 @@ from collections.abc import Callable, Iterable, Mapping
 
 from PIL import Image, ImageDraw
 
+from bot.rules.content import company_name
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.content import content
-from renderer.map_view import company_name
+from renderer.expansions import catalogue
 from renderer.theme import Theme
 
 WIDTH = 1200
 # Event source prefixes ("income:base:2" -> "income") and the row each is counted in; a
 # two-part prefix ("end:building") wins over its first part.
-CATEGORIES: Mapping[str, str] = {
+BASE_CATEGORIES: Mapping[str, str] = {
     "income": "Income",
     "contract": "Contracts",
     "scoring": "Energy track",
@@ -24,22 +25,25 @@ CATEGORIES: Mapping[str, str] = {
     "objective": "Objective",
     "conduit-use": "Conduits lent",
     "tile": "Technology tiles",
-    # The Leeghwater Project: works' rewards, Buildings' end VP and what their actions give.
-    "external_work": "External Works",
-    "end:building": "Private Buildings",
-    "tile:adv_3_building": "Private Buildings",
-    "building": "Private Buildings",
-    # The Colorado Connection: Bridge tiles' rewards and the tolls a Bridge's owner scores;
-    # settlement tiles' rewards.
-    "bridge": "Bridges",
-    "toll": "Bridges",
-    "settlement": "Settlements",
-    # The Nile Affair: tokens' VP when activated; the round's irrigation scoring (below).
-    "irrigation": "Irrigation tokens",
-    "end": "End (resources, water)",
 }
-# Sources named by a prefix of their second part ("irrigation:round3").
-PREFIX_CATEGORIES: Mapping[str, str] = {"irrigation:round": "Irrigation scoring"}
+END_CATEGORIES: Mapping[str, str] = {"end": "End (resources, water)"}
+
+
+def categories(expansions: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
+    """The game's row of each event source prefix, and of sources named by a prefix of their
+    second part: the base game's, then each expansion's (its declaration's `score`), then the
+    end of the game's."""
+    rows, prefixes = dict(BASE_CATEGORIES), {}
+    for name in catalogue().hook_order(e for e in expansions if e in catalogue()):
+        for source, row in catalogue().info(name).score.items():
+            if source.endswith("*"):
+                prefixes[source.removesuffix("*")] = row
+            else:
+                rows[source] = row
+    rows.update(END_CATEGORIES)
+    return rows, prefixes
+
+
 OTHER = "Other"
 CHART_MARKER = 18  # radius of a company's marker on the charts
 CHART_SPREAD = 42  # sideways step between markers of equal value
@@ -48,15 +52,16 @@ CHART_SPREAD = 42  # sideways step between markers of equal value
 def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[str, int]]:
     """Return {company: {category: VP}} from VP events; "Start" and "Other" keep totals exact."""
     start = content().costs.starting_vp
+    rows_of, prefixes = categories(state.options.expansions)
     table: dict[str, dict[str, int]] = {cid: defaultdict(int) for cid in state.companies}
     for event in events:
         if getattr(event, "kind", None) != "vp" or event.company not in table:
             continue
         parts = event.source.split(":")
         category = (
-            next((v for k, v in PREFIX_CATEGORIES.items() if event.source.startswith(k)), None)
-            or CATEGORIES.get(":".join(parts[:2]))
-            or CATEGORIES.get(parts[0], OTHER)
+            next((v for k, v in prefixes.items() if event.source.startswith(k)), None)
+            or rows_of.get(":".join(parts[:2]))
+            or rows_of.get(parts[0], OTHER)
         )
         table[event.company][category] += event.amount
     out: dict[str, dict[str, int]] = {}
@@ -78,7 +83,8 @@ def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -
         state.companies, key=lambda c: -state.companies[c].vp
     )
     ranking = [c for c in ranking if c in state.companies]
-    rows = ["Start", *dict.fromkeys([*CATEGORIES.values(), *PREFIX_CATEGORIES.values()]), OTHER]
+    rows_of, prefixes = categories(state.options.expansions)
+    rows = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER]
     rows = [r for r in rows if any(breakdown[c].get(r) for c in ranking) or r == "Start"]
     line = 46
     table_h = 100 + line * (len(rows) + 1)

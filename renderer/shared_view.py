@@ -7,13 +7,14 @@ from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
+from bot.rules.content import company_name
 from bot.rules.draft import seat_player
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer import leeghwater_view, nile_view
 from renderer.content import content
+from renderer.expansions import asking, drawing, extending
 from renderer.layout import BoardLayout, Rect, board_layout
-from renderer.map_view import ROUNDS, company_name
+from renderer.map_view import ROUNDS
 from renderer.theme import Theme, get_theme
 from renderer.words import phase_text, reward_text, tile_effect
 
@@ -42,11 +43,11 @@ def _in_play(space, players: int, setup: str) -> bool:
 
 @functools.lru_cache(maxsize=32)
 def shared_background(
-    players: int, setup: str, theme_name: str, leeghwater: bool = False
+    players: int, setup: str, theme_name: str, extensions: tuple[str, ...] = ()
 ) -> Image.Image:
     """Return the static part of the shared view for a game size (callers ``copy()`` it).
 
-    ``leeghwater`` appends The Leeghwater Project's Extra Management board below.
+    ``extensions`` are the expansions whose drawing extends the shared view (a board below).
     """
     theme = get_theme(theme_name)
     layout = board_layout("shared")
@@ -85,8 +86,8 @@ def shared_background(
     for space in content().management_spaces:
         if space.id in layout.spaces:
             _space(draw, layout.spaces[space.id], space, _in_play(space, players, setup), theme)
-    if leeghwater:
-        return leeghwater_view.shared_static(image, theme_name)
+    for name in extensions:
+        image = drawing(name).shared_static(image, theme_name)
     return image
 
 
@@ -136,8 +137,8 @@ def draw_shared(
     """Return the shared boards view of ``state`` as a new RGB image."""
     layout = board_layout("shared")
     options = state.options
-    lwp = leeghwater_view.active(options)
-    image = shared_background(options.players, options.setup, theme.name, lwp).copy()
+    extensions = extending(options.expansions, "shared")
+    image = shared_background(options.players, options.setup, theme.name, extensions).copy()
     draw = d.canvas(image, dirty)
     sizes = theme.views["shared"].text
     text = theme.colour("text")
@@ -155,8 +156,8 @@ def draw_shared(
     _bonus(draw, layout, state, theme)
     _contracts(draw, layout, state, theme, highlight)
     _occupants(draw, layout, state, theme)
-    if lwp:
-        leeghwater_view.draw_shared_extra(draw, state, theme, highlight)
+    for draw_extra in asking(options.expansions, "draw_shared"):
+        draw_extra(draw, state, theme, highlight)
     for space_id in highlight:
         if space_id in layout.spaces:
             d.ring(draw, layout.spaces[space_id], theme.colour("highlight"), text, width=5)
@@ -249,10 +250,10 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
         )
     x0, y0, x1, y1 = layout.rects["objective"]
     cy = (y0 + y1) // 2
-    if nile_view.active(state.options):
-        # Two lines: the objective, then the round's irrigation scoring.
+    for shared_line in asking(state.options.expansions, "shared_line"):
+        # Two lines: the objective, then the expansion's (e.g. the round's scoring).
         cy = y0 + 20
-        line = d.fit(nile_view.scoring_line(state), sizes["small"], x1 - x0)
+        line = d.fit(shared_line(state), sizes["small"], x1 - x0)
         d.text(draw, (x0, y1 - 20), line, sizes["small"], theme.colour("text"), "regular", "lm")
     d.text(draw, (x0, cy), "Objective:", sizes["label"], theme.colour("text"), anchor="lm")
     d.text(

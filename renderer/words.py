@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from renderer.content import content
+
 PHASES = {
     "setup": "setup",
     "income": "income",
@@ -55,89 +57,36 @@ def tile_effect(tile_id: str) -> str:
 
 
 def reward_text(reward: Mapping[str, Any]) -> str:
-    """Return a compact reward, e.g. "5VP 1exc" or "Base M/H" (what a contract or income gives)."""
+    """Return a compact reward, e.g. "5VP 1exc" or "Base M/H" (what a contract or income gives).
+
+    Each key reads as its `short` wording says (the base game's rewards.toml, each expansion's
+    declaration; `{}` is the value, a list's items joined with "/"); a flag without a value in
+    its wording shows when true; a production shows its bonus, a free Base its areas' letters,
+    one Elevation no count, `one_of` its choices. A key with no short wording reads
+    "key value".
+    """
+    wording = content().rewards
     parts: list[str] = []
     for key, value in reward.items():
-        match key:
-            case "vp":
-                parts.append(f"{value}VP")
-            case "credits":
-                parts.append(f"{value}c")
-            case "excavators":
-                parts.append(f"{value}exc")
-            case "mixers":
-                parts.append(f"{value}mix")
-            case "machinery_choice":
-                parts.append(f"{value}mach")
-            case "rotate_wheel":
-                parts.append(f"rot{value}")
-            case "energy":
-                parts.append(f"+{value}⚡")
-            case "water_drops_flowing":
-                parts.append(f"{value}flow")
-            case "water_drops_delayed":
-                parts.append(f"{value}drop")
-            case "build_base_in_areas":
-                parts.append("Base " + "/".join(AREA_LETTERS.get(a, a) for a in value))
-            case "build_conduit_max_production":
-                parts.append(f"Conduit≤{value}")
-            case "build_elevation":
-                parts.append("Elev." if value in (1, True) else f"{value} Elev.")
-            case "build_powerhouse":
-                parts.append("P.house")
-            case "fulfill_contract_max_energy":
-                parts.append(f"contract≤{value}⚡")
-            case "fulfill_any_contract":
-                parts.append("a contract")
-            case "advanced_technology_tile":
-                parts.append("adv. tile")
-            case "energy_produced":
-                parts.append(f"produce {value}⚡")
-            # The Colorado Connection's External Works, in the piles when both are played.
-            case "build_base_with_bridge":
-                parts.append("Base+bridge")
-            case "settlement_bonus_of_type":
-                parts.append(f"settl. {value} bonus")
-            case "elevation_may_lift_bridge":
-                if value:
-                    parts.append("(lifts bridge)")
-            # The Colorado Connection's Bridge and settlement tiles.
-            case "produce":
-                parts.append(f"produce {reward.get('production_bonus', 0):+d}")
-            case "production_bonus":
-                pass
-            case "water_drops_flowing_up_to":
-                parts.append(f"≤{value}flow")
-            case "take_back_machinery_per_wheel_segment":
-                parts.append("mach. back")
-            case "copy_own_bridge_effect":
-                parts.append("copy Bridge")
-            case "fulfill_contract_of_level":
-                parts.append(f"{value} contract")
-            case "vp_per_fulfilled_contract":
-                parts.append(f"{value}VP/contract")
-            case "vp_per_energy_section_reached":
-                parts.append(f"{value}VP/section")
-            case "energy_per_own_conduit_production":
-                parts.append("⚡×conduit prod.")
-            case "credits_per_drop_in_own_dams":
-                parts.append(f"{value}c/drop")
-            case "vp_per_own_bridge":
-                parts.append(f"{value}VP/Bridge")
-            case "energy_produced_per_own_powerhouse":
-                parts.append(f"produce {value}⚡/P.house")
-            case "construction_action_without_engineers":
-                parts.append("build, no eng.")
-            case "drop_in_each_own_dam":
-                parts.append(f"{value} drop/dam")
-            case "vp_per_credits_in_supply":
-                parts.append(f"VP per {value}c")
-            case "vp_per_machineries_in_supply":
-                parts.append(f"VP per {value}mach")
-            case "take_private_contracts":
-                parts.append(f"{value} contracts")
-            case _:
-                parts.append(f"{key} {value}")
+        short = wording[key].short if key in wording else ""
+        if key == "production_bonus":
+            continue
+        if key == "produce":
+            parts.append(f"produce {reward.get('production_bonus', 0):+d}")
+        elif key == "one_of":
+            parts.append(" or ".join(reward_text(choice) for choice in value))
+        elif key == "build_base_in_areas":
+            parts.append(short.format("/".join(AREA_LETTERS.get(a, a) for a in value)))
+        elif key == "build_elevation" and value in (1, True):
+            parts.append("Elev.")
+        elif not short:
+            parts.append(f"{key} {value}")
+        elif isinstance(value, bool) and "{}" not in short:
+            if value:
+                parts.append(short)
+        else:
+            shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
+            parts.append(short.format(shown))
     return " ".join(parts)
 
 

@@ -15,8 +15,15 @@ from bot.commands.announce import DiscordAnnouncer
 from bot.commands.group import barrage
 from bot.commands.lobby import LobbyButton
 from bot.commands.mentions import NOBODY
-from bot.commands.panel import OptionButton, OptionSelect, PageButton, PlayButton, RestartButton
-from bot.commands.replies import reply_error, send
+from bot.commands.panel import (
+    OptionButton,
+    OptionSelect,
+    PageButton,
+    PlayButton,
+    RestartButton,
+    reply_error,
+)
+from bot.commands.replies import send
 from bot.commands.sync import SyncState, sync_commands
 from bot.commands.viewing import PostButton
 from bot.service import GameService, OutboxSender

@@ -17,10 +17,12 @@ from bot.commands import help as help_texts
 from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
 from bot.commands.mentions import NOBODY
-from bot.commands.panel import bot_of, company_name, company_names, open_panel, show_outcome
+from bot.commands.panel import bot_of, company_names, open_panel, show_outcome
 from bot.commands.replies import say, send, within_budget
 from bot.commands.viewing import show_private, view_key
+from bot.rules.content import company_name
 from bot.service import MAX_IMPORT_BYTES, UNCHANGED, Outcome
+from bot.service.expansions import combinations
 
 log = logging.getLogger(__name__)
 
@@ -53,22 +55,9 @@ async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
 # -- lobby ------------------------------------------------------------------------------
 
 
-#: The expansion combinations the engine plays (Colorado and the Nile each replace the board).
+#: The expansion combinations the engine plays, as the catalogue lists them.
 EXPANSION_CHOICES = [
-    app_commands.Choice(name="None: the base game", value="none"),
-    app_commands.Choice(
-        name="The Leeghwater Project: External Works, Private Buildings (full setup)",
-        value="leeghwater",
-    ),
-    app_commands.Choice(
-        name="The Colorado Connection: Bridges, Productive Settlements, its own map",
-        value="colorado",
-    ),
-    app_commands.Choice(name="The Nile Affair: irrigation, its own map", value="nile"),
-    app_commands.Choice(
-        name="Leeghwater + The Colorado Connection (full setup)", value="leeghwater,colorado"
-    ),
-    app_commands.Choice(name="Leeghwater + The Nile Affair (full setup)", value="leeghwater,nile"),
+    app_commands.Choice(name=combo.label, value=combo.value) for combo in combinations()
 ]
 
 
@@ -76,7 +65,7 @@ EXPANSION_CHOICES = [
 @app_commands.describe(
     players="How many players (2 to 4)",
     setup="Introductory (fixed pairings) or full setup (draft)",
-    expansions="Expansions to play with (Leeghwater needs the full setup)",
+    expansions="Expansions to play with (some need the full setup)",
     seed="A seed to replay the same setup (random if left out)",
     thread="Open a thread for this game instead of using the channel",
     board="The standard board, or the larger 4/5-player board (4 players only)",

@@ -11,8 +11,8 @@ import discord
 from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.mentions import NOBODY
-from bot.commands.panel import bot_of
-from bot.commands.replies import reply_error, say, send, within_budget
+from bot.commands.panel import bot_of, reply_error
+from bot.commands.replies import say, send, within_budget
 from bot.service import GameService, Outcome
 from bot.service.service import expansions_text
 

@@ -7,6 +7,7 @@ re-checked by the service against the current version.
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -16,9 +17,9 @@ import discord
 from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
-from bot.commands.replies import reply_error, say, send, within_budget
-from bot.rules.content import load_content
-from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView
+from bot.commands.replies import error_text, say, send, within_budget
+from bot.rules.content import company_name, load_content
+from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
 
 if TYPE_CHECKING:
     from bot.commands.client import BarrageBot
@@ -39,9 +40,7 @@ def company_names() -> dict[str, str]:
     return {c.id: c.name for c in load_content().companies.values()}
 
 
-def company_name(company: str | None) -> str:
-    """'Italy' for 'italy'; seats during the draft keep their id."""
-    return company_names().get(company or "", company or "")
+log = logging.getLogger(__name__)
 
 
 def bot_of(interaction: discord.Interaction) -> BarrageBot:
@@ -390,3 +389,34 @@ def play_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(PlayButton(game_id))
     return view
+
+
+async def reply_error(
+    interaction: discord.Interaction, error: BaseException, *, update: bool = False
+) -> None:
+    """Turn any error into an ephemeral reply; unexpected ones are logged as bugs.
+
+    A stale click on a panel (`update`) replaces the panel with the current decision.
+    """
+    original = getattr(error, "original", None)
+    if isinstance(error, discord.app_commands.CommandInvokeError) and original is not None:
+        error = original
+    view: discord.ui.View | None = None
+    if isinstance(error, ServiceError):
+        text = error_text(error)
+        if isinstance(error, GameMovedOn) and error.current is not None:
+            text = panel_content(error.current, note=text + ".")
+            view = panel_view(error.current)
+        else:
+            update = False  # a refusal never replaces what the user was looking at
+    elif isinstance(error, discord.app_commands.NoPrivateMessage):
+        text, update = "Barrage games live in server channels; use the command there.", False
+    elif isinstance(error, discord.app_commands.CheckFailure):
+        text, update = f"🔒 Not allowed: {error}", False
+    else:
+        log.error("unexpected error in an interaction", exc_info=error)
+        text, update = "💥 Something went wrong on the bot's side; nothing was changed.", False
+    try:
+        await send(interaction, text, view=view, update=update and view is not None)
+    except discord.HTTPException as exc:
+        log.warning("could not deliver an error reply: %s", exc)

@@ -198,36 +198,3 @@ async def send(
     # (which could also outlive a shutdown that began after the reply).
     callback = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     return callback.message_id
-
-
-async def reply_error(
-    interaction: discord.Interaction, error: BaseException, *, update: bool = False
-) -> None:
-    """Turn any error into an ephemeral reply; unexpected ones are logged as bugs.
-
-    A stale click on a panel (`update`) replaces the panel with the current decision.
-    """
-    original = getattr(error, "original", None)
-    if isinstance(error, discord.app_commands.CommandInvokeError) and original is not None:
-        error = original
-    view: discord.ui.View | None = None
-    if isinstance(error, ServiceError):
-        text = error_text(error)
-        if isinstance(error, GameMovedOn) and error.current is not None:
-            from bot.commands.panel import panel_content, panel_view
-
-            text = panel_content(error.current, note=text + ".")
-            view = panel_view(error.current)
-        else:
-            update = False  # a refusal never replaces what the user was looking at
-    elif isinstance(error, discord.app_commands.NoPrivateMessage):
-        text, update = "Barrage games live in server channels; use the command there.", False
-    elif isinstance(error, discord.app_commands.CheckFailure):
-        text, update = f"🔒 Not allowed: {error}", False
-    else:
-        log.error("unexpected error in an interaction", exc_info=error)
-        text, update = "💥 Something went wrong on the bot's side; nothing was changed.", False
-    try:
-        await send(interaction, text, view=view, update=update and view is not None)
-    except discord.HTTPException as exc:
-        log.warning("could not deliver an error reply: %s", exc)

@@ -10,8 +10,9 @@ from typing import Any
 import discord
 
 from bot.commands import ids
-from bot.commands.panel import bot_of, company_name
-from bot.commands.replies import mention, reply_error, send, within_budget
+from bot.commands.panel import bot_of, reply_error
+from bot.commands.replies import mention, send, within_budget
+from bot.rules.content import company_name
 from bot.service import VIEWS, GameService, ServiceError
 
 LOG_LINES = 20

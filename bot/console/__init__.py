@@ -15,14 +15,13 @@ Usage:
         Ctrl-C exits at once with 130. The game is saved either way.
 
     python -m bot console --autoplay --players N --seed S --out DIR [--setup intro|full]
-            [--expansions leeghwater|colorado|nile|leeghwater,colorado|leeghwater,nile]
+            [--expansions NAMES]
         Plays a complete game with random legal moves against a temporary SQLite file
         (or --db FILE), writes every announcement's image to DIR and prints the final
         scores; exits 0 only when the game reached its final scoring.
 
-`--expansions` takes comma-separated names; `leeghwater` (The Leeghwater Project) needs
-`--setup full`; `colorado` (The Colorado Connection) and `nile` (The Nile Affair) each bring
-their own board, with either setup and with or without Leeghwater, but not together. An
+`--expansions` takes comma-separated expansion names (`--help` lists them and the playable
+combinations, from the catalogue: some need `--setup full`, some bring their own board). An
 unknown name, a refused combination or a --db file that is not a usable database exits
 with status 2 and one line on stderr.
 """

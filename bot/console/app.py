@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.console.lines import LineReader
+from bot.rules.content import company_name
 from bot.service import (
     Actor,
     Announcement,
@@ -29,7 +30,7 @@ from bot.service import (
     RendererPool,
     ServiceError,
 )
-from bot.service.text import company_name
+from bot.service.expansions import combinations
 from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
 
 log = logging.getLogger(__name__)
@@ -124,9 +125,8 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--expansions",
         default="",
-        help="comma-separated expansion names: leeghwater (The Leeghwater Project, "
-        "with --setup full), colorado (The Colorado Connection) or nile (The Nile Affair); "
-        "colorado and nile bring their own board and exclude each other",
+        help="comma-separated expansion names, one of: "
+        + "; ".join(f"{c.value} ({c.label})" for c in combinations()[1:]),
     )
     parser.add_argument(
         "--names", default="", help="comma-separated player names (default: Player 1, ...)"

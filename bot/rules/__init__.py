@@ -7,24 +7,13 @@ Public API:
     replay(options, records)          rebuild a game from its log (bot.rules.replay)
     GameState.to_json / from_json     states of this engine's schema
     load_state(data)                  a stored state of any released schema (bot.rules.migrations)
+    open_game(state)                  the game of a state, with its rules (bot.rules.catalogue)
+    CATALOGUE                         the expansions: declarations, combinations, rule tables
 """
 
 from __future__ import annotations
 
-# Importing these modules registers their task kinds with the engine.
-# Importing the expansions registers them (`bot.rules.hooks.EXPANSIONS`).
-from bot.rules import (  # noqa: F401
-    actions,
-    advanced_tiles,
-    construction,
-    draft,
-    expansions,
-    flow,
-    officers,
-    patent,
-    production,
-    rewards,
-)
+from bot.rules.catalogue import CATALOGUE, Catalogue, ExpansionInfo, open_game
 from bot.rules.engine import ENGINE_VERSION, Game
 from bot.rules.errors import (
     GameOver,
@@ -41,9 +30,12 @@ from bot.rules.setup import SetupError, new_game
 from bot.rules.state import GameOptions, GameState
 
 __all__ = [
+    "CATALOGUE",
     "ENGINE_VERSION",
+    "Catalogue",
     "Decision",
     "Event",
+    "ExpansionInfo",
     "Game",
     "GameOptions",
     "GameOver",
@@ -57,4 +49,5 @@ __all__ = [
     "SetupError",
     "load_state",
     "new_game",
+    "open_game",
 ]

@@ -10,15 +10,17 @@ action. The turn ends with `confirm`, which reveals hidden information (refilled
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from bot.rules.construction import can_build
 from bot.rules.content import ManagementSpace
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward, refill_contract_offer, rotate_wheel
+from bot.rules.rulebook import RuleSet
+
+RULES = RuleSet("actions")
 
 SECTION_NAMES = {
     "turbine_station": "Turbine Station",
@@ -58,8 +60,8 @@ def action_possible(game: Game, company_id: str, space: ManagementSpace, budget:
         slot = effect["take_advanced_tile_slot"]
         offer = game.state.patent_offer
         return slot <= len(offer) and offer[slot - 1] is not None
-    for expansion in game.expansions:
-        verdict = expansion.action_possible(game, company_id, space, budget)
+    for hook in game.hooks:
+        verdict = hook.action_possible(game, company_id, space, budget)
         if verdict is not None:
             return verdict
     return True
@@ -96,29 +98,13 @@ def describe_space(game: Game, space: ManagementSpace) -> str:
 
 # -- the turn ----------------------------------------------------------------------------
 
-# Turn actions outside the management board and the company board (an officer's own action
-# space, an engineer-free build): name -> (list its options, perform one). Their options carry
-# ("action", name) in their data.
-TurnLister = Callable[[Game, str], list[Option]]
-TurnPerformer = Callable[[Game, str, Option], None]
-TURN_ACTIONS: dict[str, tuple[TurnLister, TurnPerformer]] = {}
-# Verb of such an action -> why it is not available to a company now (for illegal-move messages).
-TURN_ACTION_REASONS: dict[str, Callable[[Game, str], str]] = {}
-
-
-def register_turn_action(name: str, lister: TurnLister, performer: TurnPerformer) -> None:
-    """Add a kind of turn action (listed after the management board's spaces)."""
-    if name in TURN_ACTIONS:
-        raise ValueError(f"turn action {name!r} is registered twice")
-    TURN_ACTIONS[name] = (lister, performer)
-
 
 def can_act(game: Game, company_id: str) -> bool:
     """True when the company still takes turns this round: engineers left, or a turn action
     that needs none (an engineer-free technology tile)."""
     if game.company(company_id).engineers > 0:
         return True
-    return any(lister(game, company_id) for lister, _ in TURN_ACTIONS.values())
+    return any(action.options(game, company_id) for action in game.rules.turn_actions.values())
 
 
 def turn_options(game: Game, company_id: str) -> list[Option]:
@@ -159,10 +145,10 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
                 data=(("space", space.id),),
             )
         )
-    for lister, _performer in TURN_ACTIONS.values():
-        options.extend(lister(game, company_id))
-    for expansion in game.expansions:
-        options.extend(expansion.turn_options(game, company_id))
+    for action in game.rules.turn_actions.values():
+        options.extend(action.options(game, company_id))
+    for hook in game.hooks:
+        options.extend(hook.turn_options(game, company_id))
     if company.engineers > 0 and any(s.engineers == 0 for s in spaces_in_play(game)):
         options.append(Option("bank", "Bank: 1 credit per engineer placed", group="Bank"))
     return options
@@ -173,7 +159,7 @@ def _turn_prompt(game: Game, entry: Task) -> str:
     return f"Round {game.state.round}: choose an action ({company.engineers} engineers left)"
 
 
-@task("turn", options=lambda g, e: turn_options(g, e["player"]), prompt=_turn_prompt)
+@RULES.task("turn", options=lambda g, e: turn_options(g, e["player"]), prompt=_turn_prompt)
 def _turn(game: Game, entry: Task, option: Option) -> None:
     company_id = entry["player"]
     game.state.turn_open = True
@@ -189,8 +175,8 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
         space = game.content.common.construction_spaces[company.construction_spaces_used]
         company.construction_spaces_used += 1
         game.gain(company_id, "engineers", -space.engineers, f"construction:{space.ordinal}")
-        for expansion in game.expansions:
-            expansion.engineers_placed(
+        for hook in game.hooks:
+            hook.engineers_placed(
                 game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers
             )
         game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
@@ -199,11 +185,11 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
         game.push({"kind": "bank", "player": company_id})
     elif option.get("space") is not None:
         perform_space(game, company_id, game.content.space(option.get("space")))
-    elif option.get("action") in TURN_ACTIONS:
-        TURN_ACTIONS[option.get("action")][1](game, company_id, option)
+    elif option.get("action") in game.rules.turn_actions:
+        game.rules.turn_actions[option.get("action")].perform(game, company_id, option)
     else:
-        for expansion in game.expansions:
-            if expansion.perform_turn_option(game, company_id, option):
+        for hook in game.hooks:
+            if hook.perform_turn_option(game, company_id, option):
                 break
         else:
             raise AssertionError(f"no handler for turn option {option.notation!r}")
@@ -223,8 +209,8 @@ def place_engineers(
     game.gain(company_id, "engineers", -engineers, source)
     game.state.spaces.setdefault(space_id, []).append([company_id, engineers])
     shown = engineers if printed is None else printed
-    for expansion in game.expansions:
-        expansion.engineers_placed(game, company_id, space_id, engineers, shown)
+    for hook in game.hooks:
+        hook.engineers_placed(game, company_id, space_id, engineers, shown)
 
 
 def perform_space(game: Game, company_id: str, space: ManagementSpace) -> None:
@@ -272,8 +258,8 @@ def perform_effect(game: Game, company_id: str, effect: Any, source: str) -> Non
     elif "rotate_wheel" in effect:
         rotate_wheel(game, company_id, effect["rotate_wheel"], source)
     else:
-        for expansion in game.expansions:
-            if expansion.perform_effect(game, company_id, effect, source):
+        for hook in game.hooks:
+            if hook.perform_effect(game, company_id, effect, source):
                 return
         apply_reward(game, company_id, effect, source)
 
@@ -291,7 +277,7 @@ def _bank_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task("bank", options=_bank_options, prompt=lambda g, e: "How many engineers on the Bank?")
+@RULES.task("bank", options=_bank_options, prompt=lambda g, e: "How many engineers on the Bank?")
 def _bank(game: Game, entry: Task, option: Option) -> None:
     count = option.get("count")
     bank = next(space for space in spaces_in_play(game) if space.engineers == 0)
@@ -307,12 +293,12 @@ def _bank(game: Game, entry: Task, option: Option) -> None:
 def _confirm_options(game: Game, entry: Task) -> list[Option]:
     """Confirm, and the free actions expansions allow after the main action."""
     options = [Option("confirm", "Confirm turn", group="turn")]
-    for expansion in game.expansions:
-        options.extend(expansion.confirm_options(game, entry))
+    for hook in game.hooks:
+        options.extend(hook.confirm_options(game, entry))
     return options
 
 
-@task(
+@RULES.task(
     "confirm",
     options=_confirm_options,
     prompt=lambda g, e: "Confirm your turn (or restart it)",
@@ -323,8 +309,8 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
         # An expansion's free action: Confirm is asked again once it is done.
         again = dict(entry)
         game.push(again)
-        for expansion in game.expansions:
-            if expansion.perform_confirm_option(game, again, option):
+        for hook in game.hooks:
+            if hook.perform_confirm_option(game, again, option):
                 return
         raise AssertionError(f"no handler for {option.notation!r} at Confirm")
     revealed = refill_contract_offer(game)
@@ -333,11 +319,11 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
     game.push({"kind": "next_turn", "after": entry["player"]})
 
 
-@task("next_turn")
+@RULES.task("next_turn")
 def _next_turn(game: Game, entry: Task) -> None:
     """Pass the turn to the next player in turn order who still has engineers."""
-    for expansion in game.expansions:
-        if expansion.extra_turn(game, entry["after"]):
+    for hook in game.hooks:
+        if hook.extra_turn(game, entry["after"]):
             return
     order = game.state.turn_order
     after = entry.get("after")

@@ -1,8 +1,8 @@
 """Advanced technology tiles (full game) and Anton Krylov's copying tile.
 
 Each tile builds like a basic tile and adds a special effect when it is used to build
-(reference technology_tiles.toml): cost rules go in `construction.TILE_COSTS`, after-build
-effects in `construction.TILE_EFFECTS`. The two engineer-free tiles (adv_1_powerhouse,
+(reference technology_tiles.toml): cost rules are declared with `RULES.tile_cost`, after-build
+effects with `RULES.tile_effect`. The two engineer-free tiles (adv_1_powerhouse,
 adv_3_base) give a turn action of their own, `build_free`: a construction with that tile and no
 engineers on a construction space, usable also when the company has no engineers left (the
 tiles' text). A company with no engineers that could still build this way keeps taking turns
@@ -17,26 +17,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.rules.actions import TURN_ACTION_REASONS, register_turn_action
 from bot.rules.construction import (
-    TILE_COSTS,
-    TILE_EFFECTS,
-    TILE_USES,
     Cost,
     TileUse,
     can_build,
     structure_count,
 )
 from bot.rules.engine import Game
-from bot.rules.notation import register_verb
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, rotate_wheel
+from bot.rules.rulebook import RuleSet
+
+RULES = RuleSet("advanced_tiles")
 
 ADVANCED_VP = 3  # the level-3 tiles' "3 VP per ..."
 CONDUIT_CAP = 5  # adv_2_conduit: never more than 5 excavators
 
-register_verb("build_free", r"")
-register_verb("pass", r"")
+RULES.verb("build_free", r"")
+RULES.verb("pass", r"")
 
 
 # -- Anton Krylov's tile ------------------------------------------------------------------------
@@ -48,7 +46,7 @@ def _anton_uses(game: Game, company_id: str, tile_id: str) -> list[TileUse]:
     return [TileUse(tile_id, other) for other in wheel if other != tile_id]
 
 
-TILE_USES["anton_tile"] = _anton_uses
+RULES.tile_use("anton_tile", _anton_uses)
 
 
 # -- cost rules -----------------------------------------------------------------------------------
@@ -87,12 +85,10 @@ def _no_excavators(
     return [Cost(cost.machinery, 0, cost.fee) for cost in costs[:1]]
 
 
-TILE_COSTS.update(
-    adv_1_wild=_no_red_fee,
-    adv_2_wild=_any_machinery,
-    adv_2_conduit=_conduit_cap,
-    adv_3_base=_no_excavators,
-)
+RULES.tile_cost("adv_1_wild", _no_red_fee)
+RULES.tile_cost("adv_2_wild", _any_machinery)
+RULES.tile_cost("adv_2_conduit", _conduit_cap)
+RULES.tile_cost("adv_3_base", _no_excavators)
 
 
 # -- effects after the build ---------------------------------------------------------------------
@@ -182,18 +178,16 @@ def _adv_3_wild(game: Game, company_id: str, kind: str, space: str) -> None:
     game.gain(company_id, "vp", ADVANCED_VP * count, "tile:adv_3_wild")
 
 
-TILE_EFFECTS.update(
-    adv_1_base=_adv_1_base,
-    adv_1_elevation=_adv_1_elevation,
-    adv_1_conduit=_adv_1_conduit,
-    adv_2_base=_adv_2_base,
-    adv_2_elevation=_adv_2_elevation,
-    adv_2_powerhouse=_adv_2_powerhouse,
-    adv_3_elevation=_adv_3_elevation,
-    adv_3_conduit=_adv_3_conduit,
-    adv_3_powerhouse=_adv_3_powerhouse,
-    adv_3_wild=_adv_3_wild,
-)
+RULES.tile_effect("adv_1_base", _adv_1_base)
+RULES.tile_effect("adv_1_elevation", _adv_1_elevation)
+RULES.tile_effect("adv_1_conduit", _adv_1_conduit)
+RULES.tile_effect("adv_2_base", _adv_2_base)
+RULES.tile_effect("adv_2_elevation", _adv_2_elevation)
+RULES.tile_effect("adv_2_powerhouse", _adv_2_powerhouse)
+RULES.tile_effect("adv_3_elevation", _adv_3_elevation)
+RULES.tile_effect("adv_3_conduit", _adv_3_conduit)
+RULES.tile_effect("adv_3_powerhouse", _adv_3_powerhouse)
+RULES.tile_effect("adv_3_wild", _adv_3_wild)
 
 
 # -- the engineer-free build ----------------------------------------------------------------------
@@ -245,7 +239,7 @@ def _free_build(game: Game, company_id: str, option: Option) -> None:
     game.push({"kind": "build_structure", "player": company_id, "mode": "free", "free": True})
 
 
-register_turn_action("build_free", _free_build_options, _free_build)
+RULES.turn_action("build_free", _free_build_options, _free_build)
 
 
 def _why_not_free(game: Game, company_id: str) -> str:
@@ -256,7 +250,10 @@ def _why_not_free(game: Game, company_id: str) -> str:
     return "your engineer-free tile cannot build anywhere you can pay for now"
 
 
-TURN_ACTION_REASONS["build_free"] = _why_not_free
-TURN_ACTION_REASONS["pass"] = lambda game, company_id: (
-    "passing is for a company with no engineers left that could still build without them"
+RULES.reason("build_free", _why_not_free)
+RULES.reason(
+    "pass",
+    lambda game, company_id: (
+        "passing is for a company with no engineers left that could still build without them"
+    ),
 )

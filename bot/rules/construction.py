@@ -15,10 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
+
+RULES = RuleSet("construction")
 
 MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers", "any": "machineries"}
 # Incomes are uncovered by the 2nd, 4th and 5th piece of these structure rows.
@@ -57,17 +60,6 @@ class StructureKind:
     costs: Callable[[Game, str, str], list[Cost]]
     place: Callable[[Game, str, str], None]
     pieces: Callable[[Game], int]
-    expansion: str = ""  # the expansion that adds this kind ("" for the base game)
-
-
-STRUCTURES: dict[str, StructureKind] = {}
-# Technology tile id -> effect applied after a build with it (advanced tiles, officers' tiles).
-TILE_EFFECTS: dict[str, Callable[[Game, str, str, str], None]] = {}
-# Technology tile id -> how it changes a structure's costs: (game, company, kind, space, costs).
-TILE_COSTS: dict[str, Callable[[Game, str, str, str, list[Cost]], list[Cost]]] = {}
-# Technology tile id -> the ways a company can use it now, when it acts as other tiles
-# (Anton Krylov's tile imitates a tile on his wheel).
-TILE_USES: dict[str, Callable[[Game, str, str], list[TileUse]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +75,6 @@ class TileUse:
         if self.acts_as == self.tile:
             return f"tile {self.tile}"
         return f"tile {self.tile} {self.acts_as}"
-
-
-def register_structure(kind: StructureKind) -> None:
-    """Add a structure kind (base game kinds here; expansions add theirs)."""
-    if kind.name in STRUCTURES:
-        raise ValueError(f"structure kind {kind.name!r} is registered twice")
-    STRUCTURES[kind.name] = kind
 
 
 # -- the base game's four kinds ---------------------------------------------------------
@@ -113,10 +98,7 @@ def _base_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
 
 def _base_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
     space = game.map.dam_spaces[space_id]
-    excavators = space.base_cost_excavators
-    if game.has_officer_power(company_id, "wilhelm_adler"):
-        excavators = 3  # Wilhelm Adler: Bases cost 3 excavators in any area.
-    return [Cost("excavators", excavators, space.extra_credits_for_base)]
+    return [Cost("excavators", space.base_cost_excavators, space.extra_credits_for_base)]
 
 
 def _place_base(game: Game, company_id: str, space_id: str) -> None:
@@ -153,11 +135,7 @@ def _conduit_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
 
 def _conduit_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
     space = game.map.conduit_spaces[space_id]
-    costs = [Cost("excavators", space.cost_excavators, 0)]
-    if game.has_officer_power(company_id, "jill_mcdowell"):
-        # Jill McDowell: 1 concrete mixer per production point instead (never mixed).
-        costs.append(Cost("mixers", space.production, 0))
-    return costs
+    return [Cost("excavators", space.cost_excavators, 0)]
 
 
 def _place_conduit(game: Game, company_id: str, space_id: str) -> None:
@@ -208,7 +186,7 @@ for _kind in (
         _pieces("powerhouse"),
     ),
 ):
-    register_structure(_kind)
+    RULES.structure(_kind)
 
 
 # -- payments ---------------------------------------------------------------------------
@@ -239,18 +217,27 @@ class Payment:
         return machinery_text(self.excavators, self.mixers, self.credits)
 
 
+def credits_for_machinery(game: Game, company_id: str) -> int:
+    """Credits that may replace each machinery of a cost (Solomon P. Jordan); 0 when none."""
+    rate = 0
+    for credits in game.hooked("credits_for_machinery"):
+        rate = max(rate, credits(game, company_id))
+    return rate
+
+
 def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
     """Every affordable way to pay `cost` with `budget` credits left after the fee."""
     company = game.company(company_id)
     have = company.excavators if cost.machinery == "excavators" else company.mixers
-    # Solomon P. Jordan: each required machinery may be replaced by 3 credits.
-    replaceable = cost.amount if game.has_officer_power(company_id, "solomon_p_jordan") else 0
+    # Solomon P. Jordan: each required machinery may be replaced by credits.
+    rate = credits_for_machinery(game, company_id)
+    replaceable = cost.amount if rate else 0
     out = []
     if cost.mixers:
         return _two_kind_payments(game, company_id, cost, budget)
     for replaced in range(replaceable + 1):
         machinery = cost.amount - replaced
-        credits = 3 * replaced
+        credits = rate * replaced
         if credits + cost.fee > budget:
             continue
         if cost.machinery == "any":
@@ -270,11 +257,11 @@ def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payme
 def _two_kind_payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
     """Payments of `amount` excavators plus `mixers` mixers (Solomon: 3 credits for any)."""
     company = game.company(company_id)
-    solomon = game.has_officer_power(company_id, "solomon_p_jordan")
+    rate = credits_for_machinery(game, company_id)
     out = []
-    for swap_e in range(cost.amount + 1 if solomon else 1):
-        for swap_m in range(cost.mixers + 1 if solomon else 1):
-            credits = 3 * (swap_e + swap_m)
+    for swap_e in range(cost.amount + 1 if rate else 1):
+        for swap_m in range(cost.mixers + 1 if rate else 1):
+            credits = rate * (swap_e + swap_m)
             excavators, mixers = cost.amount - swap_e, cost.mixers - swap_m
             if credits + cost.fee > budget:
                 continue
@@ -288,15 +275,23 @@ def structure_spaces(
 ) -> list[str]:
     """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
     spaces = kind.spaces(game, company_id, constraint)
-    for expansion in game.expansions:
-        spaces = expansion.structure_spaces(game, company_id, kind.name, constraint, spaces)
+    for narrow in game.hooked("structure_spaces"):
+        spaces = narrow(game, company_id, kind.name, constraint, spaces)
     return spaces
 
 
 def kinds_in_play(game: Game) -> list[StructureKind]:
     """Structure kinds of the base game and of this game's expansions."""
-    active = set(game.state.options.expansions)
-    return [kind for kind in STRUCTURES.values() if not kind.expansion or kind.expansion in active]
+    return list(game.rules.structures.values())
+
+
+def printed_costs(game: Game, company_id: str, kind: str, space: str) -> list[Cost]:
+    """The ways to pay for a structure of `kind` on `space`: its rule, bent by the hooks
+    (officers such as Wilhelm Adler and Jill McDowell)."""
+    costs = game.rules.structures[kind].costs(game, company_id, space)
+    for bend in game.hooked("structure_costs"):
+        costs = bend(game, company_id, kind, space, costs)
+    return costs
 
 
 def tiles_for(game: Game, company_id: str, kind: str) -> list[str]:
@@ -308,7 +303,7 @@ def tile_uses(game: Game, company_id: str) -> list[TileUse]:
     """Every way to use the tiles in the company's supply."""
     out: list[TileUse] = []
     for tile_id in dict.fromkeys(game.company(company_id).tiles):
-        special = TILE_USES.get(tile_id)
+        special = game.rules.tile_uses.get(tile_id)
         out.extend(special(game, company_id, tile_id) if special else [TileUse(tile_id, tile_id)])
     return out
 
@@ -325,8 +320,8 @@ def uses_for(game: Game, company_id: str, kind: str, *, free_only: bool = False)
 
 def tile_costs(game: Game, company_id: str, kind: str, space: str, acts_as: str) -> list[Cost]:
     """The ways to pay for a structure built with a tile acting as `acts_as`."""
-    costs = STRUCTURES[kind].costs(game, company_id, space)
-    modifier = TILE_COSTS.get(acts_as)
+    costs = printed_costs(game, company_id, kind, space)
+    modifier = game.rules.tile_costs.get(acts_as)
     return modifier(game, company_id, kind, space, costs) if modifier else costs
 
 
@@ -336,8 +331,8 @@ def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
     if tile.builds == "any":
         return {kind.name for kind in kinds_in_play(game)}
     builds = {tile.builds}
-    for expansion in game.expansions:
-        builds = expansion.tile_builds(game, company_id, tile_id, builds)
+    for bend in game.hooked("tile_builds"):
+        builds = bend(game, company_id, tile_id, builds)
     return builds
 
 
@@ -354,9 +349,9 @@ def build_choices(
         if not uses:
             continue
         # Tiles without a cost rule share the printed costs: cost each rule once.
-        modifiers = list(dict.fromkeys(TILE_COSTS.get(use.acts_as) for use in uses))
+        modifiers = list(dict.fromkeys(game.rules.tile_costs.get(use.acts_as) for use in uses))
         for space in structure_spaces(game, company_id, kind, {}):
-            printed = kind.costs(game, company_id, space)
+            printed = printed_costs(game, company_id, kind.name, space)
             best = None
             for modifier in modifiers:
                 costs = (
@@ -393,7 +388,7 @@ def space_text(game: Game, space_id: str) -> str:
 
 
 def _cost_text(game: Game, company_id: str, kind: str, space: str) -> str:
-    costs = STRUCTURES[kind].costs(game, company_id, space)
+    costs = printed_costs(game, company_id, kind, space)
     return " or ".join(cost.describe() for cost in costs)
 
 
@@ -414,7 +409,9 @@ def _structure_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task("build_structure", options=_structure_options, prompt=lambda g, e: "Build what, and where?")
+@RULES.task(
+    "build_structure", options=_structure_options, prompt=lambda g, e: "Build what, and where?"
+)
 def _build_structure(game: Game, entry: Task, option: Option) -> None:
     game.push(
         {
@@ -450,7 +447,7 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "build_tile",
     options=_tile_options,
     prompt=lambda g, e: f"Which technology tile builds the {e['structure']} on {e['space']}?",
@@ -485,7 +482,7 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "build_pay",
     options=_pay_options,
     prompt=lambda g, e: f"How do you pay for the {e['structure']}?",
@@ -497,7 +494,7 @@ def _build_pay(game: Game, entry: Task, option: Option) -> None:
     game.gain(company_id, "credits", -option.get("credits"), "construction:machinery-as-credits")
     rotate_wheel(game, company_id, 1, "construction")
     place_structure(game, company_id, entry["structure"], entry["space"], fee=option.get("fee"))
-    effect = TILE_EFFECTS.get(entry.get("as") or tile_id)
+    effect = game.rules.tile_effects.get(entry.get("as") or tile_id)
     if effect is not None:
         effect(game, company_id, entry["structure"], entry["space"])
 
@@ -526,7 +523,7 @@ def load_wheel(
 def place_structure(game: Game, company_id: str, kind: str, space: str, *, fee: int) -> None:
     """Put a structure piece on the map: pay the fee, place it, uncover income at once."""
     game.gain(company_id, "credits", -fee, f"red-outline:{space}")
-    STRUCTURES[kind].place(game, company_id, space)
+    game.rules.structures[kind].place(game, company_id, space)
     company = game.company(company_id)
     company.placed[kind] = company.placed.get(kind, 0) + 1
     count = company.placed[kind]
@@ -544,7 +541,7 @@ def place_structure(game: Game, company_id: str, kind: str, space: str, *, fee: 
 
 def _reward_build_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
-    kind = STRUCTURES[entry["structure"]]
+    kind = game.rules.structures[entry["structure"]]
     company = game.company(company_id)
     if company.placed.get(kind.name, 0) >= kind.pieces(game):
         return []
@@ -569,7 +566,7 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "reward_build",
     options=_reward_build_options,
     prompt=lambda g, e: f"Build a free {e['structure']} ({e['source']})?",

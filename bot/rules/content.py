@@ -1,14 +1,18 @@
 """Game content: the packaged data files, loaded once into frozen dataclasses and validated.
 
-`load_content()` reads bot/rules/data/*.toml (through importlib.resources), checks every id,
-cross-reference, reward key and number, and returns one immutable `Content`. A broken file
+`load_content()` reads the base game's data files (bot/rules/data/*.toml, through
+importlib.resources) and every expansion's (those its expansion.toml declares,
+`bot.rules.declarations`), checks every id, cross-reference, reward key and number, and
+returns one immutable `Content`. An expansion's rows of the shared tables (`SHARED_ROWS`:
+contracts, External Works, Private Buildings, building and work spaces) go through the one
+parser of those rows (`_join_shared_rows`) and join the game's tables marked with its set; the
+rest of its data is its own (`Content.of(name)`). A broken file
 raises `ContentError` naming the file, the table or id, and what is wrong, so a bad edit fails
 at start-up and never in the middle of a game.
 
 Ids are the reference data's ids unchanged (basins 1.., D1U/D1L, C1L/C1R, P5_0, HA.., EXIT_L,
 companies, officers, contract ints, tile ids, management space ids, External Works A1..).
-Expansion maps (Colorado, Nile) are largely reconstructed: their rows carry a `provenance`
-mapping (field -> "text" | "reconstructed") and `MapData.reconstructed` is True.
+Expansion maps are largely reconstructed: their rows carry a `provenance` mapping (field -> "text" | "reconstructed") and `MapData.reconstructed` is True.
 """
 
 from __future__ import annotations
@@ -21,87 +25,33 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from bot.rules.declarations import (
+    ExpansionInfo,
+    discover,
+    hook_order,
+    read_declaration,
+    read_file,
+)
+
 Area = Literal["mountain", "hill", "plain"]
 AREAS: tuple[Area, ...] = ("mountain", "hill", "plain")
 
-# An immutable reward/effect table: key -> int | bool | str | tuple (see KNOWN_REWARD_KEYS).
+# An immutable reward/effect table: key -> int | bool | str | tuple (see `Content.rewards`).
 Reward = MappingProxyType  # MappingProxyType[str, Any]
 
-SETS = ("base", "leeghwater", "colorado", "nile", "five_player", "other")
-MAP_FILES = {
-    "base": "base_map.toml",
-    "five_player": "five_player_map.toml",
-    "colorado": "colorado_map.toml",
-    "nile": "nile_map.toml",
-}
+# The content sets and maps of the base game; each expansion adds its own (its expansion.toml).
+BASE_SETS = ("base", "five_player", "other")
+BASE_MAP_FILES = {"base": "base_map.toml", "five_player": "five_player_map.toml"}
 CONTRACT_KINDS = ("starting", "national", "green", "yellow", "red")
 OBJECTIVE_VP_BY_PLACE = (15, 10, 5)
-
-# The reward/effect vocabulary (reference README, base and expansion tables). Keys a rule does
-# not know must fail at load, not when a player first draws the tile.
-BASE_REWARD_KEYS = frozenset(
-    {
-        "credits",
-        "vp",
-        "excavators",
-        "mixers",
-        "machinery_choice",
-        "rotate_wheel",
-        "water_drops_delayed",
-        "water_drops_flowing",
-        "energy",
-        "energy_produced",
-        "build_conduit_max_production",
-        "build_base_in_areas",
-        "build_powerhouse",
-        "build_elevation",
-        "fulfill_contract_max_energy",
-        "fulfill_any_contract",
-        "advanced_technology_tile",
-        "produce",
-        "production_bonus",
-        "take_private_contracts",
-        "take_advanced_tile_slot",
-        "credits_per_engineer",
-        "action_cost_credits",
-        "place_drop_in_dam",
-        "neutral_allowed",
-        "retrieve_tile_from_wheel",
-        "retrieve_half_machinery_from_segment",
-        "external_work_for_credits",
-        "credits_per_machinery",
-    }
+# Tables of an expansion's data file that join the game's shared tables (marked with their set).
+SHARED_ROWS = (
+    "private_contract",
+    "external_work",
+    "private_building",
+    "building_space",
+    "external_work_space",
 )
-EXPANSION_REWARD_KEYS = frozenset(
-    {
-        "water_drops_flowing_up_to",
-        "take_back_machinery_per_wheel_segment",
-        "copy_own_bridge_effect",
-        "fulfill_contract_of_level",
-        "vp_per_fulfilled_contract",
-        "vp_per_energy_section_reached",
-        "energy_per_own_conduit_production",
-        "credits_per_drop_in_own_dams",
-        "vp_per_own_bridge",
-        "energy_produced_per_own_powerhouse",
-        "construction_action_without_engineers",
-        "drop_in_each_own_dam",
-        "vp_per_credits_in_supply",
-        "vp_per_machineries_in_supply",
-        "build_bridge_free",
-        "build_base_with_bridge",
-        "elevation_may_lift_bridge",
-        "settlement_bonus_of_type",
-        "one_of",
-        "take_irrigation_token_from_zones",
-        "irrigation_total_bonus_permanent",
-        "flip_used_irrigation_tokens_up_to",
-        "vp_plus_visible_irrigation_vp",
-        "irrigate_from_any_own_dam",
-        "second_irrigation_same_dam",
-    }
-)
-KNOWN_REWARD_KEYS = BASE_REWARD_KEYS | EXPANSION_REWARD_KEYS
 
 TILE_BUILDS = ("base", "elevation", "conduit", "powerhouse", "building", "any", "copy", "nothing")
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -455,7 +405,7 @@ class Costs:
 
 @dataclass(frozen=True, slots=True)
 class ExternalWork:
-    """A Leeghwater External Work tile."""
+    """An External Work tile (an expansion's, in the shared tables)."""
 
     id: str
     pile: str
@@ -475,7 +425,7 @@ class BuildingActionSpace:
 
 @dataclass(frozen=True, slots=True)
 class PrivateBuilding:
-    """A Leeghwater Private Building tile."""
+    """A Private Building tile (an expansion's, in the shared tables)."""
 
     id: str
     name: str
@@ -516,6 +466,16 @@ class IntroductoryMatchup(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class RewardWording:
+    """How a reward key reads: `text` in sentences, `short` in a picture's box (`{}` is the
+    value; "" when none is given)."""
+
+    key: str
+    text: str = ""
+    short: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Content:
     """All game content, immutable."""
 
@@ -534,15 +494,20 @@ class Content:
     introductory_matchups: tuple[IntroductoryMatchup, ...]
     external_works: Mapping[str, ExternalWork]
     private_buildings: Mapping[str, PrivateBuilding]
-    leeghwater_setup: Mapping[str, Any]
-    colorado: Mapping[str, Any]
-    nile: Mapping[str, Any]
+    # Each expansion's own data (its data files' tables, checked and frozen), by its name.
+    expansions: Mapping[str, Mapping[str, Any]]
+    # Every reward and effect key the data may use, with its wording.
+    rewards: Mapping[str, RewardWording]
     building_spaces: tuple[BuildingSpace, ...] = ()
     external_work_spaces: tuple[ExternalWorkSpace, ...] = ()
     objective_vp_by_place: tuple[int, ...] = OBJECTIVE_VP_BY_PLACE
     management_space_count_by_companies: Mapping[int, int] = field(default_factory=_empty)
     constants: Mapping[str, Any] = field(default_factory=_empty)
     contract_setup: Mapping[str, Any] = field(default_factory=_empty)
+
+    def of(self, expansion: str) -> Mapping[str, Any]:
+        """An expansion's own data tables (KeyError when its data was not loaded)."""
+        return self.expansions[expansion]
 
     def contracts_of_kind(self, kind: str) -> tuple[Contract, ...]:
         """Contracts of one kind, by id."""
@@ -583,10 +548,18 @@ def freeze(value: Any) -> Any:
 class _File:
     """One parsed data file with error helpers that name it."""
 
-    def __init__(self, name: str, data: dict[str, Any]) -> None:
-        """Wrap parsed data."""
+    def __init__(
+        self,
+        name: str,
+        data: dict[str, Any],
+        sets: tuple[str, ...] = BASE_SETS,
+        rewards: frozenset[str] = frozenset(),
+    ) -> None:
+        """Wrap parsed data; `sets` and `rewards` are the content sets and reward keys known."""
         self.name = name
         self.data = data
+        self.sets = sets
+        self.rewards = rewards
 
     def fail(self, where: str, message: str) -> ContentError:
         """An error naming this file and the table/id."""
@@ -674,7 +647,7 @@ class _File:
     def reward(self, row: Mapping[str, Any], where: str, key: str, default: Any = ...) -> Reward:
         """A reward/effect table whose keys are all known."""
         value = self.get(row, where, key, dict, default)
-        check_reward(value, lambda msg: self.fail(where, f"{key}: {msg}"))
+        check_reward(value, lambda msg: self.fail(where, f"{key}: {msg}"), self.rewards)
         return freeze(value)
 
     def unique(self, rows: Iterable[Mapping[str, Any]], table: str, key: str = "id") -> None:
@@ -700,10 +673,13 @@ def _kind_name(kinds: tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def check_reward(table: Mapping[str, Any], fail: Callable[[str], ContentError]) -> None:
-    """Every key is in KNOWN_REWARD_KEYS; values are int, bool, str or lists of them."""
+def check_reward(
+    table: Mapping[str, Any], fail: Callable[[str], ContentError], known: Iterable[str]
+) -> None:
+    """Every key is known (`Content.rewards`); values are int, bool, str or lists of them."""
+    known = frozenset(known)
     for key, value in table.items():
-        if key not in KNOWN_REWARD_KEYS:
+        if key not in known:
             raise fail(f"unknown reward key {key!r}")
         if key == "one_of":
             if not isinstance(value, list | tuple) or not all(
@@ -711,7 +687,7 @@ def check_reward(table: Mapping[str, Any], fail: Callable[[str], ContentError]) 
             ):
                 raise fail("one_of must list reward tables")
             for option in value:
-                check_reward(option, fail)
+                check_reward(option, fail, known)
         elif isinstance(value, list | tuple):
             if not all(isinstance(v, int | str) for v in value):
                 raise fail(f"{key} must list integers or strings")
@@ -945,7 +921,7 @@ def _load_map(f: _File, map_id: str) -> MapData:
 
     return MapData(
         id=map_id,
-        set=f.one_of(m, where, "set", SETS),
+        set=f.one_of(m, where, "set", f.sets),
         reconstructed=f.get(m, where, "reconstructed", bool),
         headstreams=headstreams,
         headstream_feeds=MappingProxyType(feeds),
@@ -1154,7 +1130,7 @@ def _load_companies(f: _File) -> tuple[dict[str, Company], CommonBoard, list[dic
         companies[r["id"]] = Company(
             id=r["id"],
             name=f.get(r, wc, "name", str),
-            set=f.one_of(r, wc, "set", SETS),
+            set=f.one_of(r, wc, "set", f.sets),
             color=f.get(r, wc, "color", str),
             color_hex=f.get(r, wc, "color_hex", str),
             ability_key=f.get(r, wc, "ability_key", str),
@@ -1180,7 +1156,7 @@ def _load_officers(f: _File) -> dict[str, Officer]:
         out[r["id"]] = Officer(
             id=r["id"],
             name=f.get(r, w, "name", str),
-            set=f.one_of(r, w, "set", SETS),
+            set=f.one_of(r, w, "set", f.sets),
             ability_text=f.get(r, w, "ability_text", str),
             starting_resources=MappingProxyType(dict(f.get(r, w, "starting_resources", dict))),
             personal_action_spaces=tuple(freeze(s) for s in spaces),
@@ -1213,8 +1189,10 @@ def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
             kind=kind,
             builds=f.one_of(r, w, "builds", TILE_BUILDS),
             level=level,
-            set=f.one_of(r, w, "set", SETS),
-            games=f.one_of(r, w, "games", ("all", "introductory_only", "leeghwater_only"), None),
+            set=f.one_of(r, w, "set", f.sets),
+            games=f.one_of(
+                r, w, "games", ("all", "introductory_only", *(f"{x}_only" for x in f.sets)), None
+            ),
             engineer_free=f.get(r, w, "engineer_free", bool),
             effect_text=f.get(r, w, "effect_text", str),
             officer=f.get(r, w, "officer", str, None),
@@ -1245,7 +1223,7 @@ def _load_contracts(f: _File) -> tuple[dict[int, Contract], Mapping[str, Any]]:
             kind=kind,
             energy=f.int_in(r, w, "energy", 1, 30),
             reward=f.reward(r, w, "reward"),
-            set=f.one_of(r, w, "set", SETS),
+            set=f.one_of(r, w, "set", f.sets),
         )
     setup = f.table("setup")
     for cid in f.int_list(setup, "[setup]", "starting_contracts_pool"):
@@ -1261,7 +1239,7 @@ def _load_bonus(f: _File) -> dict[str, BonusTile]:
     return {
         r["id"]: BonusTile(
             id=r["id"],
-            set=f.one_of(r, w, "set", SETS),
+            set=f.one_of(r, w, "set", f.sets),
             vp_each=f.int_in(r, w, "vp_each", 1, 20),
             counts_text=f.get(r, w, "counts_text", str),
             in_introductory_game=f.get(r, w, "in_introductory_game", bool),
@@ -1277,7 +1255,9 @@ def _load_objectives(f: _File) -> tuple[dict[str, ObjectiveTile], tuple[int, ...
     f.unique(rows, "objective_tile")
     tiles = {
         r["id"]: ObjectiveTile(
-            id=r["id"], set=f.one_of(r, w, "set", SETS), counts_text=f.get(r, w, "counts_text", str)
+            id=r["id"],
+            set=f.one_of(r, w, "set", f.sets),
+            counts_text=f.get(r, w, "counts_text", str),
         )
         for r in rows
         for w in (f"[[objective_tile]] {r['id']}",)
@@ -1423,74 +1403,7 @@ def _load_costs(f: _File, wheel_segments: int) -> Costs:
     )
 
 
-def _load_leeghwater(
-    f: _File,
-) -> tuple[
-    dict[str, ExternalWork],
-    dict[str, PrivateBuilding],
-    tuple[BuildingSpace, ...],
-    tuple[ExternalWorkSpace, ...],
-    Mapping[str, Any],
-]:
-    """The Leeghwater Project tables."""
-    works = {}
-    rows = f.rows("external_work")
-    f.unique(rows, "external_work")
-    for r in rows:
-        w = f"[[external_work]] {r['id']}"
-        works[r["id"]] = ExternalWork(
-            id=r["id"],
-            pile=f.one_of(r, w, "pile", ("A", "B", "C")),
-            cost=_machinery(f, r, w, "cost"),
-            reward=f.reward(r, w, "reward"),
-            set=f.one_of(r, w, "set", SETS),
-            impl_id=f.get(r, w, "impl_id", int, 0),
-        )
-    buildings = {}
-    rows = f.rows("private_building")
-    f.unique(rows, "private_building")
-    for r in rows:
-        w = f"[[private_building]] {r['id']}"
-        spaces = tuple(
-            BuildingActionSpace(
-                engineers=f.int_in(s, w, "engineers", 1, 5),
-                extra_credits=f.int_in(s, w, "extra_credits", 0, 10),
-            )
-            for s in f.get(r, w, "action_spaces", list)
-        )
-        if len(spaces) != 4:
-            raise f.fail(w, "action_spaces must list 4 spaces (left, right, right, right)")
-        buildings[r["id"]] = PrivateBuilding(
-            id=r["id"],
-            name=f.get(r, w, "name", str),
-            cost=_machinery(f, r, w, "cost"),
-            vp=f.int_in(r, w, "vp", 0, 20),
-            action_effect=f.reward(r, w, "action_effect"),
-            action_spaces=spaces,
-            set=f.one_of(r, w, "set", SETS),
-            action_text=f.get(r, w, "action_text", str, ""),
-        )
-    bspaces = tuple(
-        BuildingSpace(
-            index=f.int_in(s, w, "index", 0, 3),
-            red_outline=f.get(s, w, "red_outline", bool),
-            extra_credits=f.int_in(s, w, "extra_credits", 0, 10),
-            min_players=f.int_in(s, w, "min_players", 1, 5),
-        )
-        for s in f.rows("building_space")
-        for w in (f"[[building_space]] {s.get('index')}",)
-    )
-    wspaces = tuple(
-        ExternalWorkSpace(
-            id=s["id"],
-            engineers=f.int_in(s, w, "engineers", 1, 5),
-            tile_slot=f.int_in(s, w, "tile_slot", 1, 3),
-            impl_uid=f.get(s, w, "impl_uid", str, ""),
-        )
-        for s in f.rows("external_work_space")
-        for w in (f"[[external_work_space]] {s.get('id')}",)
-    )
-    return works, buildings, bspaces, wspaces, freeze(f.table("setup"))
+BUILDING_ACTION_SPACES = 4
 
 
 def _machinery(f: _File, row: Mapping[str, Any], where: str, key: str) -> Mapping[str, int]:
@@ -1510,7 +1423,7 @@ def _machinery(f: _File, row: Mapping[str, Any], where: str, key: str) -> Mappin
 
 
 def _check_expansion(f: _File) -> Mapping[str, Any]:
-    """Colorado / Nile rules tables: reward keys known, provenance marks valid, ids unique."""
+    """An expansion's data file: reward keys known, provenance marks valid, ids unique."""
     for table, value in f.data.items():
         rows = value if isinstance(value, list) else [value]
         if isinstance(value, list) and all("id" in r for r in rows):
@@ -1527,15 +1440,18 @@ def _check_expansion(f: _File) -> Mapping[str, Any]:
     return freeze(f.data)
 
 
-def _join_expansion_rows(
+def _join_shared_rows(
     f: _File,
+    default_set: str,
     contracts: dict[int, Contract],
     works: dict[str, ExternalWork],
     buildings: dict[str, PrivateBuilding],
+    building_spaces: list[BuildingSpace],
+    work_spaces: list[ExternalWorkSpace],
 ) -> None:
-    """An expansion rules file's [[private_contract]], [[external_work]] and
-    [[private_building]] rows join the shared tables, marked with their `set` (setups draw
-    only the sets in play, so a game without the expansion never sees them)."""
+    """An expansion data file's shared rows join the game's tables (`SHARED_ROWS`), each marked
+    with its `set` (the expansion's own by default): setups draw only the sets in play, so a
+    game without the expansion never sees them. The one parser of these rows."""
     ranges = {"green": (200, 299), "yellow": (300, 399), "red": (400, 499)}
     for r in f.rows("private_contract") if "private_contract" in f.data else []:
         w = f"[[private_contract]] {r.get('id')}"
@@ -1548,22 +1464,23 @@ def _join_expansion_rows(
             kind=level,
             energy=f.int_in(r, w, "energy", 1, 30),
             reward=f.reward(r, w, "reward"),
-            set=f.one_of(r, w, "set", SETS),
+            set=f.one_of(r, w, "set", f.sets, default_set),
         )
     for r in f.rows("external_work") if "external_work" in f.data else []:
         w = f"[[external_work]] {r.get('id')}"
-        if r["id"] in works:
+        if r.get("id") in works:
             raise f.fail(w, "External Work already exists")
         works[r["id"]] = ExternalWork(
             id=r["id"],
             pile=f.one_of(r, w, "pile", ("A", "B", "C")),
             cost=_machinery(f, r, w, "cost"),
             reward=f.reward(r, w, "reward"),
-            set=f.one_of(r, w, "set", SETS),
+            set=f.one_of(r, w, "set", f.sets, default_set),
+            impl_id=f.get(r, w, "impl_id", int, 0),
         )
     for r in f.rows("private_building") if "private_building" in f.data else []:
         w = f"[[private_building]] {r.get('id')}"
-        if r["id"] in buildings:
+        if r.get("id") in buildings:
             raise f.fail(w, "Private Building already exists")
         spaces = tuple(
             BuildingActionSpace(
@@ -1572,6 +1489,8 @@ def _join_expansion_rows(
             )
             for s in f.get(r, w, "action_spaces", list)
         )
+        if len(spaces) != BUILDING_ACTION_SPACES:
+            raise f.fail(w, "action_spaces must list 4 spaces (left, right, right, right)")
         buildings[r["id"]] = PrivateBuilding(
             id=r["id"],
             name=f.get(r, w, "name", str),
@@ -1579,17 +1498,67 @@ def _join_expansion_rows(
             vp=f.int_in(r, w, "vp", 0, 20),
             action_effect=f.reward(r, w, "action_effect"),
             action_spaces=spaces,
-            set=f.one_of(r, w, "set", SETS),
-            action_text=f.get(r, w, "action", str, ""),
+            set=f.one_of(r, w, "set", f.sets, default_set),
+            action_text=f.get(r, w, "action_text", str),
         )
+    for s in f.rows("building_space") if "building_space" in f.data else []:
+        w = f"[[building_space]] {s.get('index')}"
+        building_spaces.append(
+            BuildingSpace(
+                index=f.int_in(s, w, "index", 0, 3),
+                red_outline=f.get(s, w, "red_outline", bool),
+                extra_credits=f.int_in(s, w, "extra_credits", 0, 10),
+                min_players=f.int_in(s, w, "min_players", 1, 5),
+            )
+        )
+    for s in f.rows("external_work_space") if "external_work_space" in f.data else []:
+        w = f"[[external_work_space]] {s.get('id')}"
+        work_spaces.append(
+            ExternalWorkSpace(
+                id=s["id"],
+                engineers=f.int_in(s, w, "engineers", 1, 5),
+                tile_slot=f.int_in(s, w, "tile_slot", 1, 3),
+                impl_uid=f.get(s, w, "impl_uid", str, ""),
+            )
+        )
+
+
+def _check_setup(
+    f: _File, setup: Mapping[str, Any], content: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """An expansion's [setup] names only components that exist."""
+    names = {
+        "officers_added": "officers",
+        "company_added": "companies",
+        "bonus_tiles_added": "bonus",
+        "bonus_tile_added": "bonus",
+        "objective_tile_added": "objectives",
+    }
+    for key, table in names.items():
+        if key not in setup:
+            continue
+        value = setup[key]
+        for item in value if isinstance(value, tuple | list) else (value,):
+            if item not in content[table]:
+                raise f.fail("[setup]", f"{key} names {item!r}, which does not exist")
+
+
+def _load_rewards(f: _File) -> dict[str, RewardWording]:
+    """The base game's reward keys and their wording."""
+    out = {}
+    for key, wording in f.table("reward").items():
+        if not isinstance(wording, dict) or set(wording) - {"text", "short"}:
+            raise f.fail(f"[reward] {key}", "gives only text and short")
+        out[key] = RewardWording(key, str(wording.get("text", "")), str(wording.get("short", "")))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------------------------
 
-DATA_FILES = (
-    *MAP_FILES.values(),
+BASE_DATA_FILES = (
+    *BASE_MAP_FILES.values(),
     "headstream_tiles.toml",
     "companies.toml",
     "officers.toml",
@@ -1600,27 +1569,44 @@ DATA_FILES = (
     "energy_track.toml",
     "management_board.toml",
     "game_constants.toml",
-    "leeghwater.toml",
-    "colorado.toml",
-    "nile.toml",
+    "rewards.toml",
 )
 
 
+@functools.cache
+def product_expansions() -> tuple[ExpansionInfo, ...]:
+    """The declarations of the expansions shipped with the product (`bot/rules/expansions`)."""
+    infos = {info.name: info for info in map(read_declaration, discover())}
+    return tuple(infos[name] for name in hook_order(infos, sorted(infos)))
+
+
+def data_files(expansions: Iterable[ExpansionInfo] | None = None) -> tuple[str, ...]:
+    """The names of every data file: the base game's, then each expansion's."""
+    infos = product_expansions() if expansions is None else tuple(expansions)
+    return (*BASE_DATA_FILES, *(name for info in infos for name in info.files))
+
+
 def _read_packaged(name: str) -> str:
-    """The text of a packaged data file."""
+    """The text of a base data file."""
     return resources.files("bot.rules.data").joinpath(name).read_text(encoding="utf-8")
 
 
-def _parse(name: str, text: str) -> _File:
+def _parse(
+    name: str,
+    text: str,
+    sets: tuple[str, ...] = BASE_SETS,
+    rewards: frozenset[str] = frozenset(),
+) -> _File:
     """Parse one file, reporting TOML syntax errors with the file name."""
     try:
-        return _File(name, tomllib.loads(text))
+        return _File(name, tomllib.loads(text), sets, rewards)
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(f"{name}: not valid TOML: {exc}") from exc
 
 
 def load_content(files: Mapping[str, str] | None = None) -> Content:
-    """The packaged content, loaded and validated once; `files` (name -> TOML text) is for tests."""
+    """The packaged content (the base game and the product's expansions), loaded and validated
+    once; `files` (name -> TOML text) is for tests."""
     if files is None:
         return _load_packaged()
     return build_content(files)
@@ -1642,14 +1628,31 @@ def _guarded(f: _File, loader: Callable[..., Any], *args: Any) -> Any:
         raise ContentError(f"{f.name}: malformed data ({type(exc).__name__}: {exc})") from exc
 
 
-def build_content(files: Mapping[str, str]) -> Content:
-    """Build and validate Content from file texts (name -> TOML); tests pass broken copies."""
-    missing = [n for n in DATA_FILES if n not in files]
+def build_content(
+    files: Mapping[str, str], expansions: Iterable[ExpansionInfo] | None = None
+) -> Content:
+    """Build and validate Content from file texts (name -> TOML); tests pass broken copies.
+
+    `expansions` are the declarations whose data files join the base game's (by default the
+    product's); each brings its maps, its content sets, its reward keys and its data tables.
+    """
+    infos = product_expansions() if expansions is None else tuple(expansions)
+    missing = [n for n in data_files(infos) if n not in files]
     if missing:
         raise ContentError(f"{missing[0]}: missing data file")
-    f = {name: _parse(name, files[name]) for name in DATA_FILES}
+    sets = (*BASE_SETS, *(s for info in infos for s in (info.name, *info.content_sets)))
+    sets = tuple(dict.fromkeys(sets))
+    rewards = _guarded(_parse("rewards.toml", files["rewards.toml"]), _load_rewards)
+    for info in infos:
+        for key, wording in info.rewards.items():
+            if key in rewards:
+                raise ContentError(f"{info.name}: reward key {key!r} is declared twice")
+            rewards[key] = RewardWording(key, wording.get("text", ""), wording.get("short", ""))
+    known = frozenset(rewards)
+    f = {name: _parse(name, files[name], sets, known) for name in data_files(infos)}
+    map_files = {**BASE_MAP_FILES, **{k: v for info in infos for k, v in info.maps.items()}}
 
-    maps = {map_id: _guarded(f[name], _load_map, map_id) for map_id, name in MAP_FILES.items()}
+    maps = {map_id: _guarded(f[name], _load_map, map_id) for map_id, name in map_files.items()}
     companies, common, matchup_rows = _guarded(f["companies.toml"], _load_companies)
     officers = _guarded(f["officers.toml"], _load_officers)
     tiles, wheel = _guarded(f["technology_tiles.toml"], _load_tiles)
@@ -1657,7 +1660,32 @@ def build_content(files: Mapping[str, str]) -> Content:
     bonus = _guarded(f["bonus_tiles.toml"], _load_bonus)
     objectives, vp_by_place = _guarded(f["objective_tiles.toml"], _load_objectives)
     spaces, space_counts = _guarded(f["management_board.toml"], _load_management)
-    works, buildings, bspaces, wspaces, lwp_setup = _guarded(f["leeghwater.toml"], _load_leeghwater)
+    works: dict[str, ExternalWork] = {}
+    buildings: dict[str, PrivateBuilding] = {}
+    bspaces: list[BuildingSpace] = []
+    wspaces: list[ExternalWorkSpace] = []
+    own: dict[str, Mapping[str, Any]] = {}
+    tables = {"officers": officers, "companies": companies, "bonus": bonus}
+    tables["objectives"] = objectives
+    for info in infos:
+        merged: dict[str, Any] = {}
+        for name in info.data:
+            data = _guarded(f[name], _check_expansion)
+            default_set = info.content_sets[0] if info.content_sets else info.name
+            _guarded(
+                f[name],
+                _join_shared_rows,
+                default_set,
+                contracts,
+                works,
+                buildings,
+                bspaces,
+                wspaces,
+            )
+            if "setup" in data:
+                _check_setup(f[name], data["setup"], tables)
+            merged.update(data)
+        own[info.name] = freeze(merged)
 
     fc = f["companies.toml"]
     matchups = []
@@ -1687,32 +1715,6 @@ def build_content(files: Mapping[str, str]) -> Content:
     for t in tiles.values():
         if t.officer is not None and t.officer not in officers:
             raise ft.fail(f"[[tile]] {t.id}", f"officer {t.officer!r} does not exist")
-    fl = f["leeghwater.toml"]
-    for key in ("officers_added",):
-        for o in lwp_setup.get(key, ()):
-            if o not in officers:
-                raise fl.fail("[setup]", f"{key} names unknown officer {o!r}")
-    if lwp_setup.get("company_added") not in companies:
-        raise fl.fail("[setup]", f"company_added {lwp_setup.get('company_added')!r} does not exist")
-    for b in lwp_setup.get("bonus_tiles_added", ()):
-        if b not in bonus:
-            raise fl.fail("[setup]", f"bonus_tiles_added names unknown bonus tile {b!r}")
-
-    colorado = _guarded(f["colorado.toml"], _check_expansion)
-    nile = _guarded(f["nile.toml"], _check_expansion)
-    # Colorado's contracts, External Works and Heliport join the shared tables (set "colorado").
-    _guarded(f["colorado.toml"], _join_expansion_rows, contracts, works, buildings)
-    for name, exp in (("colorado.toml", colorado), ("nile.toml", nile)):
-        setup = exp.get("setup", EMPTY)
-        if setup.get("bonus_tile_added") not in bonus:
-            raise f[name].fail(
-                "[setup]", f"bonus_tile_added {setup.get('bonus_tile_added')!r} does not exist"
-            )
-        if setup.get("objective_tile_added") not in objectives:
-            raise f[name].fail(
-                "[setup]",
-                f"objective_tile_added {setup.get('objective_tile_added')!r} does not exist",
-            )
 
     gc = f["game_constants.toml"]
     costs = _guarded(gc, _load_costs, wheel)
@@ -1725,12 +1727,12 @@ def build_content(files: Mapping[str, str]) -> Content:
             if d.base_cost_excavators != costs.base_excavators_by_area[d.area] or (
                 d.elevation_cost_mixers != costs.elevation_mixers_by_area[d.area]
             ):
-                raise f[MAP_FILES[m.id]].fail(
+                raise f[map_files[m.id]].fail(
                     f"[[dam_space]] {d.id}", "costs disagree with game_constants.toml"
                 )
         for c in m.conduit_spaces.values():
             if c.cost_excavators != c.production * costs.conduit_excavators_per_production:
-                raise f[MAP_FILES[m.id]].fail(
+                raise f[map_files[m.id]].fail(
                     f"[[conduit_space]] {c.id}", "cost_excavators is not production x per point"
                 )
 
@@ -1750,11 +1752,10 @@ def build_content(files: Mapping[str, str]) -> Content:
         introductory_matchups=tuple(matchups),
         external_works=MappingProxyType(works),
         private_buildings=MappingProxyType(buildings),
-        leeghwater_setup=lwp_setup,
-        colorado=colorado,
-        nile=nile,
-        building_spaces=bspaces,
-        external_work_spaces=wspaces,
+        expansions=MappingProxyType(own),
+        rewards=MappingProxyType(rewards),
+        building_spaces=tuple(bspaces),
+        external_work_spaces=tuple(wspaces),
         objective_vp_by_place=vp_by_place,
         management_space_count_by_companies=space_counts,
         constants=freeze(gc.data),
@@ -1762,14 +1763,28 @@ def build_content(files: Mapping[str, str]) -> Content:
     )
 
 
-def packaged_files() -> dict[str, str]:
+def company_name(company: str | None, content: Content | None = None) -> str:
+    """What players read for a company: 'usa' → 'USA'; a draft seat 'seat1' → 'Seat 2';
+    None → 'nobody'; any other id unchanged. The one place companies get their names."""
+    if company is None:
+        return "nobody"
+    if company.startswith("seat") and company[4:].isdigit():
+        return f"Seat {int(company[4:]) + 1}"
+    found = (content or load_content()).companies.get(company)
+    return found.name if found else company
+
+
+def packaged_files(expansions: Iterable[ExpansionInfo] | None = None) -> dict[str, str]:
     """The packaged data files as name -> text (for tests that break a copy)."""
-    return {name: _read_packaged(name) for name in DATA_FILES}
+    infos = product_expansions() if expansions is None else tuple(expansions)
+    out = {name: _read_packaged(name) for name in BASE_DATA_FILES}
+    for info in infos:
+        out.update({name: read_file(info.package, name) for name in info.files})
+    return out
 
 
 __all__ = [
     "AREAS",
-    "KNOWN_REWARD_KEYS",
     "OBJECTIVE_VP_BY_PLACE",
     "Area",
     "Basin",
@@ -1802,6 +1817,7 @@ __all__ = [
     "Reward",
     "TechTile",
     "build_content",
+    "company_name",
     "load_content",
     "packaged_files",
 ]

@@ -17,19 +17,21 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules.content import Content
-from bot.rules.engine import Game, Task, task
-from bot.rules.notation import register_verb
+from bot.rules.engine import Game, Task
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rewards import describe_reward
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+
+RULES = RuleSet("draft")
 
 MAHIRI = "mahiri_sekibo"
 MAHIRI_CHOICES = 3  # officers Mahiri can copy (RULINGS 14)
 TILES = ("basic_base", "basic_elevation", "basic_conduit", "basic_powerhouse")
 
-register_verb("pick", r"[A-Za-z0-9_]+")
-register_verb("start", r"\d+")
+RULES.verb("pick", r"[A-Za-z0-9_]+")
+RULES.verb("start", r"\d+")
 
 
 def seat_player(seat: int) -> str:
@@ -93,7 +95,7 @@ def _pick_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "draft_pick",
     options=_pick_options,
     prompt=lambda g, e: "Choose your company and executive officer",
@@ -116,7 +118,7 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
             Option(
                 f"start {contract_id}",
                 f"Starting contract {contract_id} ({contract.energy} energy): "
-                + describe_reward(contract.reward),
+                + describe_reward(contract.reward, game.content),
                 group="draft",
                 data=(("id", contract_id),),
             )
@@ -124,7 +126,9 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task("draft_start", options=_start_options, prompt=lambda g, e: "Choose your starting contract")
+@RULES.task(
+    "draft_start", options=_start_options, prompt=lambda g, e: "Choose your starting contract"
+)
 def _draft_start(game: Game, entry: Task, option: Option) -> None:
     state = game.state
     draft = state.extra["draft"]
@@ -161,8 +165,8 @@ def seat_companies(game: Game, picks: list[list[Any]]) -> None:
             contracts=[contract_id],
         )
         companies[seat] = company
-        for expansion in game.expansions:
-            expansion.new_company(game, company)
+        for hook in game.hooks:
+            hook.new_company(game, company)
     state.companies = {companies[seat].id: companies[seat] for seat in sorted(companies)}
     state.seats = list(state.companies)
     state.turn_order = [board for _seat, board, _officer, _contract in reversed(picks)]

@@ -8,68 +8,29 @@ automatically (logged with `auto`), until a real choice is needed or the game en
 tasks are data in the state, a stored state continues exactly where it stopped, and a replay of
 the answers reproduces it.
 
-Task kinds are registered with `@task(kind)` (see `bot.rules.hooks` for the expansion points).
+The rules come from outside: a game is made with its rule tables (`bot.rules.rulebook`: task
+kinds, structure kinds, verbs, reward keys...) built from the base game and its expansions by
+`bot.rules.catalogue`, and asks its hooks (`bot.rules.hooks`) at the hook points. Make a game
+from a state with `bot.rules.games.open_game`, which knows where the rules are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.content import Content, MapData, load_content
+from bot.rules.content import Content, MapData
 from bot.rules.errors import GameOver, IllegalMove, MalformedNotation, NotYourDecision
 from bot.rules.events import Event
+from bot.rules.hooks import Expansion, Hooks
+from bot.rules.notation import check_syntax
 from bot.rules.options import Decision, Option, normalize
-from bot.rules.state import NEUTRAL, Company, GameState
+from bot.rules.rulebook import RuleTables
+from bot.rules.state import Company, GameState
 
 ENGINE_VERSION = "0.1.0"
 
 Task = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class TaskHandler:
-    """How one kind of task runs (automatic) or asks (decision)."""
-
-    kind: str
-    run: Callable[[Game, Task], None] | None = None
-    options: Callable[[Game, Task], list[Option]] | None = None
-    apply: Callable[[Game, Task, Option], None] | None = None
-    prompt: Callable[[Game, Task], str] | None = None
-    # Decisions that are never applied automatically even with one option (Confirm).
-    always_ask: bool = False
-
-    @property
-    def is_decision(self) -> bool:
-        """True when this task waits for a player's answer."""
-        return self.options is not None
-
-
-HANDLERS: dict[str, TaskHandler] = {}
-
-
-def task(
-    kind: str,
-    *,
-    options: Callable[[Game, Task], list[Option]] | None = None,
-    prompt: Callable[[Game, Task], str] | None = None,
-    always_ask: bool = False,
-) -> Callable[[Callable], Callable]:
-    """Register a task kind: decorate its `run` (automatic) or its `apply` (with `options`)."""
-
-    def register(func: Callable) -> Callable:
-        if kind in HANDLERS:
-            raise ValueError(f"task kind {kind!r} is registered twice")
-        if options is None:
-            HANDLERS[kind] = TaskHandler(kind, run=func)
-        else:
-            HANDLERS[kind] = TaskHandler(
-                kind, options=options, apply=func, prompt=prompt, always_ask=always_ask
-            )
-        return func
-
-    return register
 
 
 def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
@@ -84,18 +45,34 @@ def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
 class Game:
     """A game in progress: state, content, and the decision/option/apply contract."""
 
-    def __init__(self, state: GameState, content: Content | None = None) -> None:
+    def __init__(self, state: GameState, content: Content, rules: RuleTables) -> None:
+        """`content` is the game's (its expansions' content joined), `rules` its rule tables."""
         self.state = state
-        self.content = content or load_content()
+        self.content = content
+        self.rules = rules
         self.map: MapData = self.content.maps[state.options.map]
         self.events: list[Event] = []
         self._decisions: list[Decision] | None = None
-        # Imported here so that registering every task kind happens before first use.
-        from bot.rules import hooks
-
-        self.expansions = hooks.active_expansions(state.options.expansions)
-        self.content = hooks.game_content(self.content, state.options.expansions)
+        self.hooks: tuple[Hooks, ...] = tuple(cls() for cls in rules.hooks)
+        # The expansions' own hooks, in hook order (their position tables, their state).
+        self.expansions: tuple[Expansion, ...] = tuple(
+            hook for hook in self.hooks if isinstance(hook, Expansion)
+        )
+        self._hooked: dict[str, tuple[Callable[..., Any], ...]] = {}
         self.keep_map_order()
+
+    def hooked(self, point: str) -> tuple[Callable[..., Any], ...]:
+        """The hooks that implement this hook point, bound, in order (the others do nothing
+        there): what the engine calls in its busiest loops."""
+        found = self._hooked.get(point)
+        if found is None:
+            found = tuple(
+                getattr(hook, point)
+                for hook in self.hooks
+                if getattr(type(hook), point) is not getattr(Hooks, point)
+            )
+            self._hooked[point] = found
+        return found
 
     def keep_map_order(self) -> None:
         """Hold the built structures (dams, conduits, powerhouses) and headstreams in the map's
@@ -164,9 +141,12 @@ class Game:
         text = normalize(notation)
         if not text:
             raise MalformedNotation("an empty notation is not a move; choose one of the options")
-        from bot.rules.notation import check_syntax
-
-        check_syntax(text)
+        verb = text.partition(" ")[0].lower()
+        if verb in self.rules.foreign:
+            raise IllegalMove(
+                f"'{text}' belongs to {self.rules.foreign[verb]}, which this game does not use"
+            )
+        check_syntax(self.rules.verbs, text)
         decisions = self.decisions()
         if player is None:
             if len(decisions) != 1:
@@ -184,9 +164,9 @@ class Game:
                 )
         option = decision.find(text)
         if option is None:
-            from bot.rules.notation import explain_illegal
-
-            raise IllegalMove(explain_illegal(self, decision, text))
+            explain = self.rules.explain
+            reason = explain(self, decision, text) if explain else f"'{text}' is not legal now"
+            raise IllegalMove(reason)
         return option
 
     def apply(self, notation: str | Option, player: str | None = None) -> list[Event]:
@@ -220,13 +200,13 @@ class Game:
                 if queue:
                     out.append(self._decision_for(queue[0], simultaneous=True))
             return out
-        handler = HANDLERS[top["kind"]]
+        handler = self.rules.tasks[top["kind"]]
         if not handler.is_decision:
             return []
         return [self._decision_for(top)]
 
     def _decision_for(self, entry: Task, *, simultaneous: bool = False) -> Decision:
-        handler = HANDLERS[entry["kind"]]
+        handler = self.rules.tasks[entry["kind"]]
         assert handler.options is not None
         options = handler.options(self, entry)
         prompt = handler.prompt(self, entry) if handler.prompt else entry["kind"]
@@ -250,7 +230,7 @@ class Game:
             )
             return
         entry = self.state.stack.pop()
-        handler = HANDLERS[entry["kind"]]
+        handler = self.rules.tasks[entry["kind"]]
         assert handler.apply is not None
         self.emit("answer", decision.player, text=option.label, data={"notation": option.notation})
         handler.apply(self, entry, option)
@@ -264,7 +244,7 @@ class Game:
                 if self._advance_simultaneous(top):
                     continue
                 return
-            handler = HANDLERS[top["kind"]]
+            handler = self.rules.tasks[top["kind"]]
             if not handler.is_decision:
                 stack.pop()
                 assert handler.run is not None
@@ -380,14 +360,8 @@ class Game:
         if dam is None:
             return 0
         capacity = dam.level
-        for expansion in self.expansions:
-            capacity = expansion.dam_capacity(self, space_id, dam, capacity)
-        if (
-            dam.owner != NEUTRAL
-            and dam.level == 3
-            and self.has_officer_power(dam.owner, "graziano_del_monte")
-        ):
-            capacity = 4
+        for bend in self.hooked("dam_capacity"):
+            capacity = bend(self, space_id, dam, capacity)
         return capacity
 
     def capacities(self) -> dict[str, int]:

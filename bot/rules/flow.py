@@ -6,9 +6,12 @@ from collections.abc import Callable
 from math import ceil
 
 from bot.rules.construction import pieces_by_location, structure_count
-from bot.rules.engine import HANDLERS, Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.patent import refresh_patent_office
 from bot.rules.rewards import apply_reward, dam_owner_water, flow_from_headstream
+from bot.rules.rulebook import RuleSet
+
+RULES = RuleSet("flow")
 
 ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bonus tile.
 
@@ -16,7 +19,7 @@ ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bo
 # -- I. Income and headstreams ---------------------------------------------------------------
 
 
-@task("round_start")
+@RULES.task("round_start")
 def _round_start(game: Game, entry: Task) -> None:
     """Every active income (RULINGS 4: cumulative), then water onto the headstream tiles.
 
@@ -34,8 +37,8 @@ def _round_start(game: Game, entry: Task) -> None:
             if company.placed.get(income.track, 0) >= income.after_piece:
                 source = f"income:{income.track}:{income.after_piece}"
                 apply_reward(game, company_id, income.reward, source, defer=queue)
-        for expansion in game.expansions:
-            expansion.income(game, company_id, queue)
+        for hook in game.hooks:
+            hook.income(game, company_id, queue)
         if queue:
             pending[company_id] = queue
     tasks: list[Task] = []
@@ -45,11 +48,11 @@ def _round_start(game: Game, entry: Task) -> None:
     game.push(*tasks)
 
 
-@task("answered")
+@RULES.task("answered")
 def _answered(game: Game, entry: Task) -> None:
     """Apply an answer given during a simultaneous decision, now that its turn has come."""
     inner = entry["entry"]
-    handler = HANDLERS[inner["kind"]]
+    handler = game.rules.tasks[inner["kind"]]
     assert handler.options is not None and handler.apply is not None
     for option in handler.options(game, inner):
         if option.notation == entry["notation"]:
@@ -58,7 +61,7 @@ def _answered(game: Game, entry: Task) -> None:
     raise AssertionError(f"stored answer {entry['notation']!r} is no longer legal")
 
 
-@task("headstreams")
+@RULES.task("headstreams")
 def _headstreams(game: Game, entry: Task) -> None:
     """Rounds 1-4: each headstream tile adds its drops for the round (then expansions' own)."""
     state = game.state
@@ -71,12 +74,12 @@ def _headstreams(game: Game, entry: Task) -> None:
         if drops:
             state.headstream_water[headstream] = state.headstream_water.get(headstream, 0) + drops
             game.emit("headstream", amount=drops, data={"at": headstream})
-    for expansion in game.expansions:
-        expansion.river_sources(game)
+    for hook in game.hooks:
+        hook.river_sources(game)
     game.chain(entry, {"kind": "actions_start"})
 
 
-@task("actions_start")
+@RULES.task("actions_start")
 def _actions_start(game: Game, entry: Task) -> None:
     game.state.phase = "actions"
     game.push({"kind": "next_turn", "after": None})
@@ -85,7 +88,7 @@ def _actions_start(game: Game, entry: Task) -> None:
 # -- III. Water flow ------------------------------------------------------------------------
 
 
-@task("water_flow")
+@RULES.task("water_flow")
 def _water_flow(game: Game, entry: Task) -> None:
     """All drops on headstream tiles flow, one at a time, headstreams left to right (RULINGS 23)."""
     state = game.state
@@ -154,7 +157,7 @@ def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
     return vp, f"{count} × {game.content.bonus_tiles[tile_id].vp_each} VP, {how}"
 
 
-@task("scoring")
+@RULES.task("scoring")
 def _scoring(game: Game, entry: Task) -> None:
     state = game.state
     state.phase = "scoring"
@@ -171,8 +174,8 @@ def _scoring(game: Game, entry: Task) -> None:
         vp, how = bonus_reward(game, cid, tile_id)
         game.emit("bonus_tile", cid, vp, f"bonus:{tile_id}", text=how)
         game.gain(cid, "vp", vp, f"bonus:{tile_id}")
-    for expansion in game.expansions:
-        expansion.round_scoring(game)
+    for hook in game.hooks:
+        hook.round_scoring(game)
     state.history.append(
         {
             "round": state.round,
@@ -193,7 +196,7 @@ def next_turn_order(order: list[str], energies: dict[str, int]) -> list[str]:
     return sorted(order, key=lambda cid: (energies[cid], -position[cid]))
 
 
-@task("end_of_round")
+@RULES.task("end_of_round")
 def _end_of_round(game: Game, entry: Task) -> None:
     """Rounds 1-4 only (RULINGS 6): turn order, energy reset, engineers back."""
     state = game.state
@@ -218,8 +221,8 @@ def _end_of_round(game: Game, entry: Task) -> None:
             game.gain(cid, "engineers", back, "end-of-round")
         company.construction_spaces_used = 0
     refresh_patent_office(game)
-    for expansion in game.expansions:
-        expansion.end_of_round(game)
+    for hook in game.hooks:
+        hook.end_of_round(game)
     state.round += 1
     game.chain(entry, {"kind": "round_start"})
 
@@ -255,8 +258,8 @@ def objective_counts(game: Game, objective: str) -> dict[str, int]:
             count = sum(1 for n in per_basin.values() if n >= need)
         else:
             count = 0
-            for expansion in game.expansions:
-                found = expansion.objective_count(game, objective, cid)
+            for hook in game.hooks:
+                found = hook.objective_count(game, objective, cid)
                 if found is not None:
                     count = found
         out[cid] = count
@@ -299,7 +302,7 @@ def objective_awards(counts: dict[str, int], vp_by_place: tuple[int, ...]) -> di
     return awards
 
 
-@task("end_game")
+@RULES.task("end_game")
 def _end_game(game: Game, entry: Task) -> None:
     """Objective tile, resources (1 VP per 5, wheel excluded), water in own dams; the winner."""
     state = game.state
@@ -312,8 +315,8 @@ def _end_game(game: Game, entry: Task) -> None:
         company = game.company(cid)
         resources = company.credits + company.excavators + company.mixers
         game.gain(cid, "vp", resources // per_vp, "end:resources")
-    for expansion in game.expansions:
-        expansion.final_scoring(game)
+    for hook in game.hooks:
+        hook.final_scoring(game)
     for cid in state.seats:
         game.gain(cid, "vp", dam_owner_water(game, cid), "end:water")
     # Ranking: most VP; ties broken by the energy of the last round (the track is not reset).

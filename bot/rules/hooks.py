@@ -1,15 +1,14 @@
-"""Hook points for expansions. The base game calls these; it never knows an expansion's details.
+"""Hook points: where the engine asks the base game's officers and companies and the expansions.
 
-An expansion is a subclass of `Expansion` registered under a name with `register_expansion`;
-a game created with that name in `GameOptions.expansions` gets an instance in `Game.expansions`
-and the engine calls its hooks at these points:
+A `Hooks` subclass overrides the hooks it needs; a rule set declares it (`RuleSet.hook`) and
+every game using that rule set gets an instance in `game.hooks`, asked at these points. The
+base game's officers and company boards are hooks like any expansion's (`bot.rules.officers`,
+`bot.rules.companies`): the engine core names no officer and no company. An expansion's own
+hooks class is an `Expansion` (a `Hooks` with a name and the position table). The base game's
+hooks are asked first, then the expansions', in hook order.
 
 | hook | called when |
 |---|---|
-| `content_sets` (class attribute) | the base setup's pools (company boards, officers, bonus, objective and advanced tiles, contracts) also draw the content of these sets; a map whose `set` is one of them may be played |
-| `setup_after` (class attribute) | other expansions whose hooks (setup first) run before this one's when both are used |
-| `extend_content(content)` (classmethod) | the game's content gains the expansion's tables (contracts, works, tiles); `game_content` |
-| `refuse(options)` | checking a new game's options: a reason to refuse them, or None |
 | `setup(game, rng)` | after the base setup's draws (draw order is part of the engine version) |
 | `new_company(game, company)` | a company is created (draft, introductory deal, position) |
 | `load_position(game, section)` | a position is loaded: the expansion's own `[<name>]` table |
@@ -18,6 +17,11 @@ and the engine calls its hooks at these points:
 | `turn_options(game, company)` / `perform_turn_option(...)` | listing and taking a turn's actions (new action spaces) |
 | `action_possible`, `perform_effect`, `apply_reward_part` | new effect and reward keys |
 | `tile_builds`, `dam_capacity`, `contract_limit` | officer and tile effects that bend base rules |
+| `structure_costs` | the ways to pay for a structure (Wilhelm Adler's Bases, Jill McDowell's conduits) |
+| `credits_for_machinery` | credits that may replace each machinery of a cost (Solomon P. Jordan) |
+| `production_energy` | a production's energy before bonuses (Viktor Fiesler's minimum) |
+| `drop_flowed` | a drop flowed through basins (the USA's energy) |
+| `contract_discount` | a production's contract needs less energy (France) |
 | `structure_spaces` | where a structure kind may go, narrowed (e.g. no Elevation on a dam with a Bridge) |
 | `after_production`, `income`, `extra_turn` | ability hooks in the flow of a round |
 | `river_sources(game)` | each round, after the headstream tiles' drops are placed (extra drops) |
@@ -26,23 +30,11 @@ and the engine calls its hooks at these points:
 | `contract_fulfilled` | a contract was fulfilled by a `fulfil_contract` decision |
 | `copy_ends` | Mahiri Sekibo's copy of an officer ends (end of her turn's action) |
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
-| `map` (class attribute) | the map the expansion is played on: a game left on map "base" gets it |
 
-Expansions are set up and asked in the order they are registered, whatever order
-`GameOptions.expansions` names them in; an expansion that builds on another's components
-(Colorado's Heliport on Leeghwater's board) imports that expansion first, so it is registered
-first and its setup has run.
-
-Other extension points, which are registries rather than methods:
-- new task kinds (decisions or automatic steps): `bot.rules.engine.task`;
-- new structure kinds: `bot.rules.construction.register_structure`;
-- technology tile effects: `bot.rules.construction.TILE_EFFECTS`;
-- notation namespaces (new verbs): `bot.rules.notation.register_verb`;
-- map features: `MapData.features` carries each map's extra tables (bridges, construction
-  sites, settlement roads, river-source tokens, irrigation zones) for expansions to read.
-
-The toy expansion in `tests/rules/toy_expansion.py` proves these points by adding an action
-space, a structure kind and a scoring step without editing a base module.
+Everything else an expansion adds is declared in its rule set (`bot.rules.rulebook`): task
+kinds, structure kinds, notation verbs, turn actions, tile effects, reward keys with their
+wording. What it is (name, display name, board, combinations, setups) is data, its package's
+`expansion.toml` (`bot.rules.catalogue`). See docs/expansions.md.
 """
 
 from __future__ import annotations
@@ -51,52 +43,19 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bot.rules.construction import Cost
     from bot.rules.content import Content, ManagementSpace
     from bot.rules.engine import Game, Task
     from bot.rules.options import Option
     from bot.rules.prng import SplitMix64
-    from bot.rules.state import Company, Dam, GameOptions
+    from bot.rules.state import Company, Dam, GameOptions, GameState
 
 
-class Expansion:
-    """Base class: every hook does nothing, so an expansion overrides only what it needs."""
-
-    name = ""
-    # Content sets (the data files' `set`) whose boards, officers, bonus and advanced tiles join
-    # the base game's pools in a game with this expansion.
-    content_sets: tuple[str, ...] = ()
-    # Expansions whose hooks run before this one's when a game uses both (setup order).
-    setup_after: tuple[str, ...] = ()
-    # `company.extra` keys this expansion keeps (its `export_position` states them).
-    company_extra: tuple[str, ...] = ()
-
-    @classmethod
-    def extend_content(cls, content: Content) -> Content:
-        """The content of a game with this expansion (new contracts, works, tiles...)."""
-        return content
-
-    # The map this expansion is played on ("" when it uses whatever map the game chose).
-    map = ""
-
-    @classmethod
-    def refuse(cls, options: GameOptions) -> str | None:
-        """Why a game with these options cannot use this expansion; None when it can."""
-        return None
+class Hooks:
+    """Base class: every hook does nothing, so a subclass overrides only what it needs."""
 
     def new_company(self, game: Game, company: Company) -> None:
         """A company was just created: add the expansion's pieces, tiles and data."""
-
-    def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
-        """Apply the position's `[<expansion name>]` table (after the base position is set)."""
-
-    def action_spaces(self, game: Game) -> Iterable[str]:
-        """The ids of this expansion's action spaces (where `state.spaces` may hold engineers)."""
-        return ()
-
-    def export_position(self, game: Game) -> dict[str, Any]:
-        """The `[<expansion name>]` table stating all of this expansion's state, which
-        `load_position` accepts; per-company data under `company = { <id> = {...} }`."""
-        return {}
 
     def engineers_placed(
         self, game: Game, company_id: str, space_id: str, count: int, printed: int
@@ -143,8 +102,22 @@ class Expansion:
         return builds
 
     def dam_capacity(self, game: Game, space_id: str, dam: Dam, capacity: int) -> int:
-        """A dam's capacity after this expansion's effects."""
+        """A dam's capacity after this hook's effects."""
         return capacity
+
+    def structure_costs(
+        self, game: Game, company_id: str, kind: str, space_id: str, costs: list[Cost]
+    ) -> list[Cost]:
+        """The ways to pay for a structure of `kind` on `space_id` (by default those given)."""
+        return costs
+
+    def credits_for_machinery(self, game: Game, company_id: str) -> int:
+        """Credits that may replace each machinery of a structure's cost (0: none may)."""
+        return 0
+
+    def production_energy(self, game: Game, company_id: str, energy: int) -> int:
+        """A production's energy (drops × value) before the space's and the board's bonus."""
+        return energy
 
     def structure_spaces(
         self, game: Game, company_id: str, kind: str, constraint: Task, spaces: list[str]
@@ -155,6 +128,14 @@ class Expansion:
     def contract_limit(self, game: Game, company_id: str, limit: int) -> int:
         """How many face-up contracts a company may hold."""
         return limit
+
+    def drop_flowed(self, game: Game, entered: tuple[int, ...]) -> None:
+        """A drop flowed through these basins (the one it started in excluded when released
+        from a dam)."""
+
+    def contract_discount(self, game: Game, company_id: str) -> int:
+        """Energy a production needs less to fulfil a contract (0: none)."""
+        return 0
 
     def after_production(self, game: Game, company_id: str, entry: Task) -> None:
         """Effects that follow a production (company abilities)."""
@@ -192,59 +173,39 @@ class Expansion:
         return None
 
 
-EXPANSIONS: dict[str, type[Expansion]] = {}
+class Expansion(Hooks):
+    """An expansion's own hooks: a `Hooks` that also states its part of a position.
 
+    `name` is the expansion's name (its `expansion.toml`), the key of its `[<name>]` position
+    table and of `state.extra`; `company_extra` the `company.extra` keys it keeps.
+    """
 
-def register_expansion(cls: type[Expansion]) -> type[Expansion]:
-    """Class decorator: make an expansion available to `GameOptions.expansions`."""
-    if not cls.name:
-        raise ValueError(f"{cls.__name__} needs a name")
-    EXPANSIONS[cls.name] = cls
-    return cls
+    name = ""
+    # `company.extra` keys this expansion keeps (its `export_position` states them).
+    company_extra: tuple[str, ...] = ()
 
+    def extend_content(self, content: Content) -> Content:
+        """The content of a game with this expansion (new contracts, works, tiles...)."""
+        return content
 
-def content_sets(names: Iterable[str]) -> tuple[str, ...]:
-    """The content sets a game with these expansions draws from: "base" and theirs."""
-    sets = ["base"]
-    for name in names:
-        sets.extend(EXPANSIONS[name].content_sets)
-    return tuple(dict.fromkeys(sets))
+    def company_summary(self, state: GameState, company: str) -> str:
+        """This expansion's part of a company's summary in words ("; Bridges: BR5 on D2L"),
+        appended to the service's (plain text); "" when it has nothing to say."""
+        return ""
 
+    def refuse(self, options: GameOptions) -> str | None:
+        """Why a game with these options cannot use this expansion, beyond what its
+        `expansion.toml` declares; None when it can."""
+        return None
 
-def hook_order(names: Iterable[str]) -> tuple[str, ...]:
-    """The names in the order given, except that an expansion follows its `setup_after`."""
-    out: list[str] = []
-    pending = list(dict.fromkeys(names))
-    while pending:
-        for name in pending:
-            if not any(other in pending for other in EXPANSIONS[name].setup_after):
-                out.append(name)
-                pending.remove(name)
-                break
-        else:
-            raise ValueError(f"expansions wait for each other: {pending}")
-    return tuple(out)
+    def load_position(self, game: Game, section: Mapping[str, Any]) -> None:
+        """Apply the position's `[<expansion name>]` table (after the base position is set)."""
 
+    def action_spaces(self, game: Game) -> Iterable[str]:
+        """The ids of this expansion's action spaces (where `state.spaces` may hold engineers)."""
+        return ()
 
-def active_expansions(names: Iterable[str]) -> tuple[Expansion, ...]:
-    """Instances of the named expansions, in hook order (`hook_order`)."""
-    return tuple(EXPANSIONS[name]() for name in hook_order(names))
-
-
-_CONTENT_CACHE: dict[tuple[int, tuple[str, ...]], tuple[Content, Content]] = {}
-
-
-def game_content(content: Content, names: Iterable[str]) -> Content:
-    """The content of a game with these expansions: each one's `extend_content`, cached."""
-    order = hook_order(names)
-    key = (id(content), order)
-    cached = _CONTENT_CACHE.get(key)
-    if cached is not None and cached[0] is content:
-        return cached[1]
-    extended = content
-    for name in order:
-        extended = EXPANSIONS[name].extend_content(extended)
-    _CONTENT_CACHE[key] = (content, extended)
-    # Extending an extended content again gives itself (a Game built from new_game's content).
-    _CONTENT_CACHE[(id(extended), order)] = (extended, extended)
-    return extended
+    def export_position(self, game: Game) -> dict[str, Any]:
+        """The `[<expansion name>]` table stating all of this expansion's state, which
+        `load_position` accepts; per-company data under `company = { <id> = {...} }`."""
+        return {}

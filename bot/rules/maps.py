@@ -84,15 +84,4 @@ def flow_drops(
     return tuple(results)
 
 
-def flow_from_headstream(
-    map: MapData,
-    headstream: str,
-    count: int,
-    dam_capacity: Mapping[str, int],
-    dam_water: Mapping[str, int],
-) -> tuple[FlowResult, ...]:
-    """Move `count` drops from a headstream (they enter the basin it feeds)."""
-    return flow_drops(map, map.headstream_feeds[headstream], count, dam_capacity, dam_water)
-
-
-__all__ = ["FlowResult", "flow_drop", "flow_drops", "flow_from_headstream"]
+__all__ = ["FlowResult", "flow_drop", "flow_drops"]

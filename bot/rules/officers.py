@@ -1,9 +1,12 @@
-"""Executive officers whose abilities are actions: Mahiri Sekibo (full game).
+"""The base game's executive officers' abilities.
 
-Most base officers bend one rule where it is applied: Wilhelm Adler (Base costs) and Jill
-McDowell (conduits in mixers) in `construction`, Solomon P. Jordan (credits for machinery) in
-`construction.payments`, Viktor Fiesler in `production`, Graziano Del Monte in
-`Game.dam_capacity`, Anton Krylov's tile in `advanced_tiles`.
+Most base officers bend one rule, through the hook points every game asks (`bot.rules.hooks`;
+the engine names no officer): Wilhelm Adler (Base costs) and Jill McDowell (conduits in
+mixers) through `structure_costs`, Solomon P. Jordan (credits for machinery) through
+`credits_for_machinery`, Viktor Fiesler through `production_energy`, Graziano Del Monte
+through `dam_capacity`. Anton Krylov's ability is his tile (`advanced_tiles`). Each ability
+holds for the officer's company and for Mahiri Sekibo while she copies it
+(`Game.has_officer_power`).
 
 Mahiri Sekibo (RULINGS 14): her tile has two action spaces, `mahiri` on the turn menu (1
 engineer; the second use in a round costs 3 credits more; there is no third). She picks another
@@ -16,22 +19,93 @@ in his tile, which she does not own (BGA lists him all the same).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.rules.actions import (
-    TURN_ACTION_REASONS,
     place_engineers,
-    register_turn_action,
     take_action,
     turn_options,
 )
-from bot.rules.engine import Game, Task, task
-from bot.rules.notation import register_verb
+from bot.rules.construction import Cost
+from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option
+from bot.rules.rulebook import RuleSet
+from bot.rules.state import NEUTRAL, Dam
+
+RULES = RuleSet("officers")
+
+WILHELM_BASE_EXCAVATORS = 3
+JILL_MIXERS_PER_PRODUCTION = 1
+SOLOMON_CREDITS_PER_MACHINERY = 3
+VIKTOR_MINIMUM = 4
+GRAZIANO_LEVEL, GRAZIANO_CAPACITY = 3, 4
+
+
+@RULES.hook
+class WilhelmAdler(Hooks):
+    """Bases cost him 3 excavators in any area (the red-outline fee still applies)."""
+
+    def structure_costs(
+        self, game: Game, company_id: str, kind: str, space_id: str, costs: list[Cost]
+    ) -> list[Cost]:
+        if kind != "base" or not game.has_officer_power(company_id, "wilhelm_adler"):
+            return costs
+        return [replace(cost, amount=WILHELM_BASE_EXCAVATORS) for cost in costs]
+
+
+@RULES.hook
+class JillMcDowell(Hooks):
+    """A conduit may cost her 1 concrete mixer per production point instead (never mixed)."""
+
+    def structure_costs(
+        self, game: Game, company_id: str, kind: str, space_id: str, costs: list[Cost]
+    ) -> list[Cost]:
+        if kind != "conduit" or not game.has_officer_power(company_id, "jill_mcdowell"):
+            return costs
+        production = game.map.conduit_spaces[space_id].production
+        return [*costs, Cost("mixers", JILL_MIXERS_PER_PRODUCTION * production, 0)]
+
+
+@RULES.hook
+class SolomonPJordan(Hooks):
+    """Each machinery a structure needs may be replaced by 3 credits."""
+
+    def credits_for_machinery(self, game: Game, company_id: str) -> int:
+        if game.has_officer_power(company_id, "solomon_p_jordan"):
+            return SOLOMON_CREDITS_PER_MACHINERY
+        return 0
+
+
+@RULES.hook
+class ViktorFiesler(Hooks):
+    """A production gives at least 4 energy before bonuses (`production.production_energy`)."""
+
+    def production_energy(self, game: Game, company_id: str, energy: int) -> int:
+        if game.has_officer_power(company_id, "viktor_fiesler"):
+            return max(energy, VIKTOR_MINIMUM)
+        return energy
+
+
+@RULES.hook
+class GrazianoDelMonte(Hooks):
+    """His level-3 dams hold 4 drops."""
+
+    def dam_capacity(self, game: Game, space_id: str, dam: Dam, capacity: int) -> int:
+        if (
+            dam.owner != NEUTRAL
+            and dam.level == GRAZIANO_LEVEL
+            and game.has_officer_power(dam.owner, "graziano_del_monte")
+        ):
+            return GRAZIANO_CAPACITY
+        return capacity
+
 
 MAHIRI = "mahiri_sekibo"
 MAHIRI_SPACES = (("mahiri_1", 0), ("mahiri_2", 3))  # (space id, extra credits)
 
-register_verb("mahiri", r"")
-register_verb("copy", r"[A-Za-z0-9_]+")
+RULES.verb("mahiri", r"")
+RULES.verb("copy", r"[A-Za-z0-9_]+")
 
 
 def _next_space(game: Game, company_id: str) -> tuple[str, int] | None:
@@ -82,7 +156,7 @@ def _mahiri(game: Game, company_id: str, option: Option) -> None:
     )
 
 
-register_turn_action("mahiri", _mahiri_options, _mahiri)
+RULES.turn_action("mahiri", _mahiri_options, _mahiri)
 
 
 def _why_not_mahiri(game: Game, company_id: str) -> str:
@@ -97,7 +171,7 @@ def _why_not_mahiri(game: Game, company_id: str) -> str:
     return f"the second use costs {space[1]} credits; you have {company.credits}"
 
 
-TURN_ACTION_REASONS["mahiri"] = _why_not_mahiri
+RULES.reason("mahiri", _why_not_mahiri)
 
 
 def _copy_options(game: Game, entry: Task) -> list[Option]:
@@ -116,7 +190,7 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "mahiri_copy", options=_copy_options, prompt=lambda g, e: "Which officer's ability do you copy?"
 )
 def _mahiri_copy(game: Game, entry: Task, option: Option) -> None:
@@ -135,7 +209,7 @@ def _after_copy_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "turn_after_copy",
     options=_after_copy_options,
     prompt=lambda g, e: "Now take your action (with the copied ability)",
@@ -144,10 +218,10 @@ def _turn_after_copy(game: Game, entry: Task, option: Option) -> None:
     take_action(game, entry["player"], option)
 
 
-@task("mahiri_end")
+@RULES.task("mahiri_end")
 def _mahiri_end(game: Game, entry: Task) -> None:
     """The copy lasts for the rest of the turn only."""
     officer = game.company(entry["player"]).extra.pop("copied_officer", None)
     if officer:
-        for expansion in game.expansions:
-            expansion.copy_ends(game, entry["player"], officer)
+        for hook in game.hooks:
+            hook.copy_ends(game, entry["player"], officer)

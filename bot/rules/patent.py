@@ -10,16 +10,18 @@ from pile I, then II when I is empty, then III. A taken slot stays empty until t
 from __future__ import annotations
 
 from bot.rules.content import Content
-from bot.rules.engine import Game, Task, task
-from bot.rules.notation import register_verb
+from bot.rules.engine import Game, Task
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import GameState
+
+RULES = RuleSet("patent")
 
 PILES = ("I", "II", "III")
 SLOTS = 3
 
-register_verb("patent", r"[1-3]")  # `patent 2`: the free tile of a reward, by slot
+RULES.verb("patent", r"[1-3]")  # `patent 2`: the free tile of a reward, by slot
 
 
 def deal_patent_office(
@@ -83,7 +85,7 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "take_patent_free",
     options=_free_tile_options,
     prompt=lambda g, e: "Take an advanced technology tile from the Patent Office (free)",

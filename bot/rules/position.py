@@ -48,7 +48,7 @@ with the stated seed (so a short position still has piles, tiles and contracts t
     [spaces]                    # engineers on management spaces this round
     turbine_plus2_left = [["italy", 2]]
 
-    [<expansion>]               # e.g. [leeghwater]: the expansion's own table (its docstring)
+    [<expansion>]               # the expansion's own table, named by it (its docstring)
 
 An exported position (`export_position`, `dump_position`) states everything, so it also has:
 
@@ -86,8 +86,9 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from bot.rules.catalogue import CATALOGUE, Catalogue
 from bot.rules.construction import pieces_by_location
-from bot.rules.content import Content, load_content
+from bot.rules.content import Content
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.officers import MAHIRI_SPACES
@@ -103,18 +104,22 @@ PHASE_TASKS = {
 }
 
 
-def load_position(text: str, content: Content | None = None) -> Game:
+def load_position(
+    text: str, content: Content | None = None, catalogue: Catalogue | None = None
+) -> Game:
     """Parse, check and set up a position; the game is advanced to its first decision."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise PositionError(f"the position is not valid TOML: {error}") from error
-    return position_from_dict(data, content)
+    return position_from_dict(data, content, catalogue)
 
 
-def position_from_dict(data: dict[str, Any], content: Content | None = None) -> Game:
+def position_from_dict(
+    data: dict[str, Any], content: Content | None = None, catalogue: Catalogue | None = None
+) -> Game:
     """Build a game from parsed position data."""
-    content = content or load_content()
+    content = content or (catalogue or CATALOGUE).content()
     meta = dict(data.get("game", {}))
     order = list(meta.get("turn_order", []))
     players = int(meta.get("players", len(order) or 2))
@@ -125,7 +130,7 @@ def position_from_dict(data: dict[str, Any], content: Content | None = None) -> 
         expansions=tuple(meta.get("expansions", ())),
         seed=int(meta.get("seed", 0)),
     )
-    game = new_game(options, content)
+    game = new_game(options, content, catalogue)
     state = game.state
     state.stack.clear()
     state.decisions = 0

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.options import Option, counted
 from bot.rules.rewards import flow_one_drop
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+
+RULES = RuleSet("production")
 
 VIKTOR_MINIMUM = 4
 
@@ -73,8 +76,8 @@ def production_energy(
     bonus or malus applies; the reference notes BGA differs).
     """
     energy = drops * game.map.conduit_spaces[conduit].production
-    if game.has_officer_power(company_id, "viktor_fiesler"):
-        energy = max(energy, VIKTOR_MINIMUM)
+    for bend in game.hooked("production_energy"):
+        energy = bend(game, company_id, energy)
     if not second:
         energy += bonus + company_bonus(game, company_id)
     return energy
@@ -136,7 +139,7 @@ def _production_prompt(game: Game, entry: Task) -> str:
     return f"Produce energy (action bonus {bonus:+d})"
 
 
-@task("produce", options=_production_options, prompt=_production_prompt)
+@RULES.task("produce", options=_production_options, prompt=_production_prompt)
 def _produce(game: Game, entry: Task, option: Option) -> None:
     if option.get("dam") is None:
         return  # declined Germany's second production
@@ -187,26 +190,9 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
     )
 
 
-@task("after_production")
+@RULES.task("after_production")
 def _after_production(game: Game, entry: Task) -> None:
     """The company abilities that follow a production (active from the 3rd powerhouse)."""
     company_id = entry["player"]
-    if not game.ability_active(company_id):
-        return
-    ability = game.content.companies[company_id].ability_key
-    if ability == "italy_plus3_energy":
-        # These 3 steps never count toward the contract of that production.
-        game.add_energy(company_id, 3, "ability:italy")
-    elif ability == "germany_second_production" and not entry["second"]:
-        game.push(
-            {
-                "kind": "produce",
-                "player": company_id,
-                "second": True,
-                "bonus": 0,
-                "exclude": entry["powerhouse"],
-                "source": "ability:germany",
-            }
-        )
-    for expansion in game.expansions:
-        expansion.after_production(game, company_id, entry)
+    for hook in game.hooks:
+        hook.after_production(game, company_id, entry)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.rules.catalogue import Catalogue
 from bot.rules.content import Content
 from bot.rules.engine import Game
 from bot.rules.setup import new_game
@@ -46,10 +47,13 @@ def effective_decisions(records: Iterable[Mapping[str, Any]]) -> list[Mapping[st
 
 
 def replay(
-    options: GameOptions, records: Iterable[Mapping[str, Any]], content: Content | None = None
+    options: GameOptions,
+    records: Iterable[Mapping[str, Any]],
+    content: Content | None = None,
+    catalogue: Catalogue | None = None,
 ) -> Game:
     """Rebuild a game from its options and log."""
-    game = new_game(options, content)
+    game = new_game(options, content, catalogue)
     for record in effective_decisions(records):
         game.apply(record["notation"], record.get("player"))
     return game

@@ -11,11 +11,15 @@ from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
-from bot.rules.engine import Game, Task, task
+from bot.rules.content import Content, load_content
+from bot.rules.engine import Game, Task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+
+RULES = RuleSet("rewards")
 
 # -- the construction wheel ---------------------------------------------------------------
 
@@ -82,15 +86,8 @@ def flow_one_drop(game: Game, start_basin: int, source: str, *, released: bool =
         },
     )
     entered = result.basins_entered[1:] if released else result.basins_entered
-    for company_id in game.state.turn_order:
-        if game.content.companies[company_id].ability_key != "usa_flow_energy":
-            continue
-        if not game.ability_active(company_id):
-            continue
-        for basin in entered:
-            spaces = game.map.basins[basin].powerhouse_spaces
-            if any(game.state.powerhouses.get(space) == company_id for space in spaces):
-                game.add_energy(company_id, 1, "ability:usa")
+    for hook in game.hooks:
+        hook.drop_flowed(game, tuple(entered))
 
 
 def flow_from_headstream(game: Game, headstream: str, source: str) -> None:
@@ -117,7 +114,7 @@ def _drops_prompt(game: Game, entry: Task) -> str:
     return f"Place up to {entry['n']} water drop(s) on headstreams ({how})"
 
 
-@task("place_drops", options=_drops_options, prompt=_drops_prompt)
+@RULES.task("place_drops", options=_drops_options, prompt=_drops_prompt)
 def _place_drops(game: Game, entry: Task, option: Option) -> None:
     for headstream in option.get("at", ()):
         if entry["flowing"]:
@@ -150,7 +147,7 @@ def _machinery_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "machinery_choice",
     options=_machinery_options,
     prompt=lambda g, e: f"Choose {e['n']} machiner{'ies' if e['n'] > 1 else 'y'}",
@@ -171,9 +168,14 @@ def contract_level(contract_id: int) -> str:
 def contract_limit(game: Game, company_id: str) -> int:
     """How many face-up contracts a company may hold."""
     limit = game.content.officers[game.officer_of(company_id)].contract_limit or 3
-    for expansion in game.expansions:
-        limit = expansion.contract_limit(game, company_id, limit)
+    for hook in game.hooks:
+        limit = hook.contract_limit(game, company_id, limit)
     return limit
+
+
+def contract_discount(game: Game, company_id: str) -> int:
+    """Energy a production needs less to fulfil a contract (France's ability)."""
+    return sum(hook.contract_discount(game, company_id) for hook in game.hooks)
 
 
 def _fulfil_options(game: Game, entry: Task) -> list[Option]:
@@ -181,10 +183,7 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     energy = entry["energy"]
     # RULINGS 10: France's -3 applies only to energy from a production action.
-    ability = game.content.companies[company_id].ability_key
-    discount = 0
-    if entry.get("production") and ability == "france_contract_minus3":
-        discount = 3 if game.ability_active(company_id) else 0
+    discount = contract_discount(game, company_id) if entry.get("production") else 0
     cap = entry.get("max_energy")
     options = []
     candidates = [(cid, "own") for cid in game.company(company_id).contracts]
@@ -199,7 +198,7 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
         if entry.get("requires_energy", True) and contract.energy - discount > energy:
             continue
         label = f"Fulfil {contract.kind} contract {contract_id} ({contract.energy} energy): "
-        label += describe_reward(contract.reward)
+        label += describe_reward(contract.reward, game.content)
         options.append(
             Option(
                 f"contract {contract_id}",
@@ -219,13 +218,13 @@ def _fulfil_prompt(game: Game, entry: Task) -> str:
     return "Fulfil a contract (reward)"
 
 
-@task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
+@RULES.task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
 def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.get("id")
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
-        for expansion in game.expansions:
-            expansion.contract_fulfilled(game, entry["player"], contract_id, entry)
+        for hook in game.hooks:
+            hook.contract_fulfilled(game, entry["player"], contract_id, entry)
 
 
 def fulfil_contract(game: Game, company_id: str, contract_id: int) -> None:
@@ -247,7 +246,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
         for contract_id in game.state.private_offer.get(level, []):
             contract = game.content.contracts[contract_id]
             label = f"Take {level} {contract_id} ({contract.energy} energy): "
-            label += describe_reward(contract.reward)
+            label += describe_reward(contract.reward, game.content)
             options.append(
                 Option(
                     f"take {contract_id}",
@@ -259,7 +258,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
+@RULES.task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
 def _take_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.get("id")
     level = contract_level(contract_id)
@@ -289,7 +288,7 @@ def _discard_options(game: Game, entry: Task) -> list[Option]:
     return options
 
 
-@task(
+@RULES.task(
     "discard_contract",
     options=_discard_options,
     prompt=lambda g, e: f"Too many contracts: discard down to {contract_limit(g, e['player'])}",
@@ -319,36 +318,36 @@ def refill_contract_offer(game: Game) -> list[int]:
 
 # -- rewards --------------------------------------------------------------------------------
 
-_REWARD_TEXT = {
-    "credits": "{} credits",
-    "vp": "{} VP",
-    "excavators": "{} excavators",
-    "mixers": "{} mixers",
-    "machinery_choice": "{} machinery of choice",
-    "rotate_wheel": "rotate wheel {}",
-    "water_drops_delayed": "{} drops on headstreams",
-    "water_drops_flowing": "{} flowing drops",
-    "energy": "{} energy",
-    "energy_produced": "{} energy (may fulfil)",
-    "build_conduit_max_production": "free conduit (value ≤ {})",
-    "build_powerhouse": "free powerhouse",
-    "build_elevation": "{} free elevations",
-    "fulfill_contract_max_energy": "fulfil a contract ≤ {} energy",
-    "fulfill_any_contract": "fulfil any contract",
-    "advanced_technology_tile": "free advanced tile",
-}
 
+def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -> str:
+    """A reward or effect table in words, e.g. '2 credits, rotate wheel 1'.
 
-def describe_reward(reward: Mapping[str, Any]) -> str:
-    """A short text for a reward table, e.g. '2 credits, rotate wheel 1'."""
+    Each key reads as its wording says (`Content.rewards`: the base game's rewards.toml and
+    each expansion's declaration); a list value is joined with '/', a true flag without a
+    value in its wording reads as the wording and a false one not at all, `one_of` lists its
+    choices, and a production reads with its bonus ('produce +3'). A key with no wording reads
+    'key value'.
+    """
+    wording = (content or load_content()).rewards
     parts = []
     for key, value in reward.items():
-        if key == "build_base_in_areas":
-            parts.append("free base in " + "/".join(value))
-        elif key in _REWARD_TEXT:
-            parts.append(_REWARD_TEXT[key].format(value))
-        else:
+        if key == "production_bonus":
+            continue
+        if key == "produce":
+            parts.append(f"produce {reward.get('production_bonus', 0):+d}")
+            continue
+        if key == "one_of":
+            parts.append(" or ".join(describe_reward(choice, content) for choice in value))
+            continue
+        text = wording[key].text if key in wording else ""
+        if not text:
             parts.append(f"{key} {value}")
+        elif isinstance(value, bool) and "{}" not in text:
+            if value:
+                parts.append(text)
+        else:
+            shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
+            parts.append(text.format(shown))
     return ", ".join(parts)
 
 
@@ -456,9 +455,11 @@ def apply_reward(
                 {"kind": "take_patent_free", "player": company_id, "source": source}
                 for _ in range(value)
             )
+        elif key in game.rules.rewards and game.rules.rewards[key].apply is not None:
+            game.rules.rewards[key].apply(game, company_id, value, source, tasks)
         else:
-            for expansion in game.expansions:
-                if expansion.apply_reward_part(game, company_id, key, value, source, tasks):
+            for hook in game.hooks:
+                if hook.apply_reward_part(game, company_id, key, value, source, tasks):
                     break
             else:
                 raise KeyError(f"reward key {key!r} ({source}) has no handler")

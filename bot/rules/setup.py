@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.rules.content import Content, load_content
+from bot.rules.catalogue import CATALOGUE, Catalogue, open_game
+from bot.rules.content import Content
 from bot.rules.draft import deal_draft, start_draft
 from bot.rules.engine import ENGINE_VERSION, Game
-from bot.rules.hooks import content_sets, game_content
 from bot.rules.patent import deal_patent_office
 from bot.rules.prng import SplitMix64
 from bot.rules.state import NEUTRAL, Company, Dam, GameOptions, GameState
@@ -57,20 +57,19 @@ def maps_for(players: int) -> list[str]:
     return ["base", "five_player"] if players == 4 else ["base"]
 
 
-def resolve_options(options: GameOptions) -> GameOptions:
+def resolve_options(options: GameOptions, catalogue: Catalogue | None = None) -> GameOptions:
     """The options a game is set up with: an expansion's own map replaces the default map."""
-    from bot.rules.hooks import EXPANSIONS
-
+    catalogue = catalogue or CATALOGUE
     if options.map != "base":
         return options
-    for name in options.expansions:
-        cls = EXPANSIONS.get(name)
-        if cls is not None and cls.map:
-            return replace(options, map=cls.map)
-    return options
+    known = [name for name in options.expansions if name in catalogue]
+    own = catalogue.own_map(known)
+    return replace(options, map=own) if own else options
 
 
-def check_options(options: GameOptions, content: Content) -> None:
+def check_options(
+    options: GameOptions, content: Content, catalogue: Catalogue | None = None
+) -> None:
     """Refuse impossible options with a clear message."""
     if not 2 <= options.players <= 4:
         raise SetupError(f"Barrage is played by 2 to 4 players, not {options.players}")
@@ -80,17 +79,16 @@ def check_options(options: GameOptions, content: Content) -> None:
         raise SetupError(f"unknown map {options.map!r}; maps: {', '.join(content.maps)}")
     if options.map == "five_player" and options.players != 4:
         raise SetupError("the 4/5-player map is played by 4 players")
-    from bot.rules.hooks import EXPANSIONS
-
+    catalogue = catalogue or CATALOGUE
     for name in options.expansions:
-        if name not in EXPANSIONS:
-            known = ", ".join(sorted(EXPANSIONS)) or "none yet"
+        if name not in catalogue:
+            known = ", ".join(sorted(catalogue.expansions)) or "none yet"
             raise SetupError(f"unknown expansion {name!r}; available: {known}")
-        reason = EXPANSIONS[name].refuse(options)
-        if reason:
-            raise SetupError(reason)
+    reason = catalogue.refuse(options)
+    if reason:
+        raise SetupError(reason)
     owner = content.maps[options.map].set
-    if owner in EXPANSIONS and owner not in options.expansions:
+    if owner in catalogue and owner not in options.expansions:
         raise SetupError(
             f"the {options.map} map belongs to the {owner} expansion this game does not use; "
             "choose it too"
@@ -125,14 +123,17 @@ def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> N
     state.turn_order = order
 
 
-def new_game(options: GameOptions, content: Content | None = None) -> Game:
+def new_game(
+    options: GameOptions, content: Content | None = None, catalogue: Catalogue | None = None
+) -> Game:
     """Set up a new game and advance it to the first decision."""
-    content = content or load_content()
-    options = resolve_options(options)
-    check_options(options, content)
-    content = game_content(content, options.expansions)
+    catalogue = catalogue or CATALOGUE
+    content = content or (catalogue or CATALOGUE).content()
+    options = resolve_options(options, catalogue)
+    check_options(options, content, catalogue)
+    content = catalogue.game_content(content, options.expansions)
     full = options.setup == "full"
-    sets = content_sets(options.expansions)
+    sets = catalogue.content_sets(options.expansions)
     rng = SplitMix64(options.seed)
     state = GameState(options=options, engine_version=ENGINE_VERSION)
     if full:
@@ -178,13 +179,13 @@ def new_game(options: GameOptions, content: Content | None = None) -> Game:
     if full:
         deal_patent_office(state, content, rng, sets)
 
-    game = Game(state, content)
+    game = open_game(state, content, catalogue)
     if not full:
         for company in state.companies.values():
-            for expansion in game.expansions:
-                expansion.new_company(game, company)
-    for expansion in game.expansions:
-        expansion.setup(game, rng)
+            for hook in game.hooks:
+                hook.new_company(game, company)
+    for hook in game.hooks:
+        hook.setup(game, rng)
     state.stack.append({"kind": "round_start"})
     if full:
         start_draft(game)

@@ -35,6 +35,7 @@ from bot.rules import (
     SetupError,
     load_state,
     new_game,
+    open_game,
 )
 from bot.service.records import BrokenLog, Scanned, scan, show
 from bot.service.turns import Step, apply_answer
@@ -146,7 +147,7 @@ def engine_options(meta: StoredGame, players: int) -> GameOptions:
 
 def copy_game(game: Game) -> Game:
     """An independent copy of a game (to try moves on)."""
-    return Game(copy.deepcopy(game.state), game.content)
+    return open_game(copy.deepcopy(game.state), game.content)
 
 
 def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
@@ -229,7 +230,7 @@ def _from_snapshot(snap: Snapshot | None) -> Game | None:
     if snap is None:
         return None
     try:
-        return Game(load_state(snap.state))
+        return open_game(load_state(snap.state))
     except (KeyError, ValueError, TypeError) as exc:
         raise BrokenLog(f"the saved state at version {snap.version} is damaged ({exc})") from None
 

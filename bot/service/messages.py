@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bot.rules import Event, Game, GameState
-from bot.service.text import company_name, event_line
+from bot.rules.content import company_name
+from bot.service.text import event_line
 from bot.service.turns import FORCED_TURN, SKIPPED_SEAT, Step
 from bot.service.types import Line, Part, UserRef
 

@@ -34,10 +34,10 @@ from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game
-from bot.rules.content import load_content
+from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game, open_game
+from bot.rules.catalogue import CATALOGUE, SETUP_NAMES
+from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
-from bot.rules.hooks import EXPANSIONS
 from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
 from bot.service import quiet
@@ -62,7 +62,7 @@ from bot.service.images import RendererPool, ScoreSheet
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.messages import draft_lines, final_lines, next_lines, story
 from bot.service.records import CHAIN_KINDS, BrokenLog
-from bot.service.text import company_name, company_text, event_lines, source_group
+from bot.service.text import company_text, event_lines, source_group
 from bot.service.turns import (
     Step,
     answer_on_behalf,
@@ -116,12 +116,6 @@ UNCHANGED: Any = object()
 
 HOUR_MS = 3_600_000
 SETUPS = ("intro", "full")
-#: Display names of the expansions (the engine knows them by key only).
-EXPANSION_NAMES = {
-    "leeghwater": "The Leeghwater Project",
-    "colorado": "The Colorado Connection",
-    "nile": "The Nile Affair",
-}
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
 
@@ -365,7 +359,7 @@ class GameService:
         expansions = self.check_new_game(
             players=players, setup=setup, expansions=expansions, map=map
         )
-        # The Nile's board (or Colorado's) comes with its expansion: nobody has to name it.
+        # An expansion's own board comes with it: nobody has to name it.
         map = map_for(expansions, map)
         try:
             new_game(engine_options_for(players, setup, map, expansions, seed))
@@ -421,22 +415,18 @@ class GameService:
         if not 2 <= players <= 4:
             raise NewGameRefused(f"A game has 2 to 4 players, not {players}.", "players")
         names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
-        known = sorted(EXPANSIONS)
+        known = sorted(CATALOGUE.expansions)
         for name in names:
-            if name not in EXPANSIONS:
+            if name not in CATALOGUE:
                 raise NewGameRefused(
                     f"There is no expansion '{name}' (known: {', '.join(known) or 'none'}).",
                     "expansions",
                 )
-        for name in names:
-            # Each expansion is asked on its own board (when none was named), so that two
-            # board-replacing expansions hear "cannot be combined", not "wrong map".
-            own = expansion_map(name) if map == "base" else None
-            probe = GameOptions(
-                players=players, setup=setup, map=own or map_for(names, map), expansions=names
-            )
-            if EXPANSIONS[name].refuse(probe) is not None:
-                raise _expansion_refusal(name, probe)
+        refused = _new_game_refusal(
+            GameOptions(players=players, setup=setup, map=map_for(names, map), expansions=names)
+        )
+        if refused is not None:
+            raise refused
         if map == "five_player" and players != 4:
             raise NewGameRefused(
                 f"The 4/5-player board is played by 4 players, not {players}.", "map", "base"
@@ -628,7 +618,7 @@ class GameService:
             if seat in tail_seats:
                 # A skipped player's half-played step is dropped before answering for it.
                 records.append({"kind": "revert", "to": loaded.commit_version})
-                game = Game(copy.deepcopy(loaded.committed))
+                game = open_game(copy.deepcopy(loaded.committed))
             after = replace_loaded(loaded, loaded.seats)
             after.skipped.add(seat)
             return await self._land(
@@ -851,7 +841,7 @@ class GameService:
             raise ServiceError(missing)
         return await self._land(
             loaded,
-            Game(_state_from_json(snap.state)),
+            open_game(_state_from_json(snap.state)),
             user=actor.user_id,
             records=[{"kind": "revert", "to": version}],
             reason="undo" if kind is OutcomeKind.UNDONE else "rewind",
@@ -1504,7 +1494,7 @@ class GameService:
             if loaded.tail:
                 records.append({"kind": "revert", "to": loaded.commit_version})
                 assert loaded.committed is not None
-                game = Game(copy.deepcopy(loaded.committed))
+                game = open_game(copy.deepcopy(loaded.committed))
             else:
                 game = copy_game(loaded.game)
             return await self._land(
@@ -1554,69 +1544,62 @@ def time_zone_names() -> frozenset[str]:
 
 
 def expansions_text(names: Sequence[str]) -> str:
-    """' with The Leeghwater Project' for a lobby message ('' without expansions)."""
+    """' with <display names>' for a lobby message ('' without expansions)."""
     if not names:
         return ""
-    return " with " + " and ".join(EXPANSION_NAMES.get(n, n) for n in names)
+    return " with " + " and ".join(
+        CATALOGUE.display_name(n) if n in CATALOGUE else n for n in names
+    )
 
 
 #: The boards as players call them.
-BOARD_NAMES = {
-    "base": "standard",
-    "five_player": "4/5-player",
-    "colorado": "Colorado",
-    "nile": "Nile",
-}
+BOARD_NAMES = {"base": "standard", "five_player": "4/5-player"}
 
 
-def _expansion_refusal(name: str, probe: GameOptions) -> NewGameRefused:
-    """Why an expansion refuses these options, and the one option to change for it."""
-    refuse = EXPANSIONS[name].refuse
-    title = EXPANSION_NAMES.get(name, name)
-    if probe.setup != "full" and refuse(replace(probe, setup="full")) is None:
-        return NewGameRefused(
-            f"{title} is played with the full setup only, not the introductory one.",
-            "setup",
-            "full",
-        )
-    own = expansion_map(name)
-    if own and probe.map != own and refuse(replace(probe, map=own)) is None:
-        board = BOARD_NAMES.get(probe.map, probe.map)
-        return NewGameRefused(
-            f"{title} brings its own board; it cannot be played on the {board} board.",
-            "map",
-            "base",
-        )
-    others = [n for n in probe.expansions if n != name]
-    for other in others:
-        rest = tuple(n for n in probe.expansions if n != other)
-        if refuse(replace(probe, expansions=rest)) is None:
+def _new_game_refusal(probe: GameOptions) -> NewGameRefused | None:
+    """Why these options' expansions cannot be played so, with the one option to change;
+    None when they can. From the catalogue's declarations (setups, own board, exclusions),
+    worded without any command's syntax; combinations first, so that two expansions that
+    each bring a board hear that they cannot be played together."""
+    names = CATALOGUE.hook_order(probe.expansions)
+    for name in names:
+        info = CATALOGUE.info(name)
+        for other in names:
+            if other != name and (other in info.excludes or name in CATALOGUE.info(other).excludes):
+                return NewGameRefused(
+                    f"{info.display_name} and {CATALOGUE.display_name(other)} cannot be played "
+                    "together.",
+                    "expansions",
+                )
+    for name in names:
+        info = CATALOGUE.info(name)
+        if probe.setup not in info.setups:
+            wanted = info.setups[0]
             return NewGameRefused(
-                f"{title} and {EXPANSION_NAMES.get(other, other)} cannot be played together: "
-                "each brings its own board.",
-                "expansions",
+                f"{info.display_name} is played with the {SETUP_NAMES[wanted]} only, not with "
+                f"the {SETUP_NAMES.get(probe.setup, probe.setup)}.",
+                "setup",
+                wanted,
             )
-    return NewGameRefused(f"{title} cannot be played with these options.", "expansions")
-
-
-def expansion_map(name: str) -> str | None:
-    """The board an expansion is played on (Colorado declares it; the Nile's is its set's map)."""
-    cls = EXPANSIONS.get(name)
-    if cls is not None and cls.map:
-        return cls.map
-    owned = [m.id for m in load_content().maps.values() if m.set == name]
-    return owned[0] if len(owned) == 1 else None
+        if info.map and probe.map != info.map:
+            board = BOARD_NAMES.get(probe.map, probe.map.replace("_", " ").capitalize())
+            return NewGameRefused(
+                f"{info.display_name} brings its own board; it cannot be played on the {board} "
+                "board.",
+                "map",
+                "base",
+            )
+    reason = CATALOGUE.refuse(probe)
+    if reason is not None:  # an expansion's own rule beyond its declaration
+        return NewGameRefused(f"{reason[:1].upper()}{reason[1:]}.", "expansions")
+    return None
 
 
 def map_for(expansions: Sequence[str], map: str = "base") -> str:
     """The map a new game is set up on: an expansion's own board replaces the default one."""
     if map != "base":
         return map
-    for name in expansions:
-        own = expansion_map(name)
-        if own:
-            return own
-    return map
+    return CATALOGUE.own_map(name for name in expansions if name in CATALOGUE) or map
 
 
 def engine_options_for(

@@ -5,24 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.rules import Event, GameState
-from bot.rules.content import load_content
-
-#: The expansions' keys in the state's `extra` (and in GameOptions.expansions).
-LEEGHWATER = "leeghwater"
-COLORADO = "colorado"
-NILE = "nile"
+from bot.rules.catalogue import CATALOGUE
+from bot.rules.content import company_name
 
 #: Resource changes worth a line of their own in a log (the rest shows in the pictures).
 _LOGGED_RESOURCES = ("vp",)
-
-
-def company_name(company: str | None) -> str:
-    """'usa' → 'USA', 'germany' → 'Germany', 'seat1' → 'Seat 2'."""
-    if company is None:
-        return "nobody"
-    if company.startswith("seat") and company[4:].isdigit():
-        return f"Seat {int(company[4:]) + 1}"
-    return "USA" if company == "usa" else company.replace("_", " ").title()
 
 
 def event_lines(events: Iterable[Event]) -> list[str]:
@@ -63,92 +50,37 @@ def company_text(state: GameState, company: str) -> str:
         f"{c.engineers} engineers, {c.energy} energy this round; built: {placed}; "
         f"open contracts: {contracts}; fulfilled: {len(c.fulfilled)}"
     )
-    return (
-        text
-        + _leeghwater_text(state, company)
-        + _colorado_text(state, company)
-        + _nile_text(state, company)
-    )
+    for name in CATALOGUE.hook_order(e for e in state.options.expansions if e in CATALOGUE):
+        text += CATALOGUE.hooks_class(name)().company_summary(state, company)
+    return text
 
 
-def _leeghwater_text(state: GameState, company: str) -> str:
-    """The Leeghwater Project's part: Private Buildings activated and External Works done."""
-    board = state.extra.get(LEEGHWATER)
-    if not isinstance(board, dict):
-        return ""
-    buildings = load_content().private_buildings
-    mine = [
-        buildings[tile].name if tile in buildings else tile
-        for tile, who in board.get("building_spaces", {}).items()
-        if company in who
-    ]
-    works = state.companies[company].extra.get("external_works", [])
-    return (
-        f"; Private Buildings: {', '.join(mine) or 'none'}; "
-        f"External Works: {', '.join(works) or 'none'}"
-    )
-
-
-def _colorado_text(state: GameState, company: str) -> str:
-    """The Colorado Connection's part: Bridges owned and settlements activated this round."""
-    board = state.extra.get(COLORADO)
-    if not isinstance(board, dict):
-        return ""
-    # A Bridge belongs to whoever owns the dam under it.
-    bridges = [
-        f"{tile} on {space}"
-        for space, tile in board.get("bridges", {}).items()
-        if (dam := state.dams.get(space)) is not None and dam.owner == company
-    ]
-    settled = [
-        f"{space} ({board.get('settlements', {}).get(space, '?')})"
-        for space in board.get("settlements", {})
-        if any(who == company for who, *_ in state.spaces.get(space, ()))
-    ]
-    return (
-        f"; Bridges: {', '.join(bridges) or 'none'}; "
-        f"settlements this round: {', '.join(settled) or 'none'}"
-    )
-
-
-def _nile_text(state: GameState, company: str) -> str:
-    """The Nile Affair's part: irrigation tokens (used ones marked) and scoring tokens won."""
-    if not isinstance(state.extra.get(NILE), dict):
-        return ""
-    extra = state.companies[company].extra
-    down = set(extra.get("irrigation_down", ()))
-    tokens = [f"{t} (used)" if t in down else t for t in extra.get("irrigation", ())]
-    won = extra.get("irrigation_scoring", ())
-    bonus = extra.get("irrigation_bonus", 0)
-    return (
-        f"; irrigation tokens: {', '.join(tokens) or 'none'}"
-        + (f" (+{bonus} irrigation)" if bonus else "")
-        + f"; irrigation scoring tokens: {', '.join(won) or 'none'}"
-    )
-
-
-#: Score breakdown groups of event sources whose first part alone says too little.
-_GROUPS = {
-    "end:building": "private buildings",
-    "building": "building actions",
-    "external_work": "external works",
-    "bridge": "bridges",
-    "settlement": "settlements",
-    "toll": "settlement tolls",
-    "irrigation": "irrigation tokens",
-}
+def _score_groups() -> tuple[dict[str, str], dict[str, str]]:
+    """The expansions' score rows by event source (their declarations' `score`), lower case:
+    (by source prefix, by a prefix of the whole source)."""
+    rows: dict[str, str] = {}
+    prefixes: dict[str, str] = {}
+    for info in CATALOGUE.expansions.values():
+        for source, row in info.score.items():
+            if source.endswith("*"):
+                prefixes[source.removesuffix("*")] = row.lower()
+            else:
+                rows[source] = row.lower()
+    return rows, prefixes
 
 
 def source_group(source: str) -> str:
     """The group of an event source in a score breakdown ('income:base:2' → 'income').
 
-    Private Buildings' end VP ('end:building:cofferdam') are their own group, apart from the
-    other end-of-game VP; the Nile's round scoring ('irrigation:round3') is apart from the
-    irrigation tokens' own VP ('irrigation:IM7').
+    Expansions name the groups of their sources (the score sheet's rows): a two-part source
+    ('end:building:cofferdam') may have a group apart from its first part's, and a source may
+    be grouped by how it starts ('irrigation:round3').
     """
     if not source:
         return "other"
+    rows, prefixes = _score_groups()
     parts = source.split(":")
-    if parts[0] == "irrigation" and len(parts) > 1 and parts[1].startswith("round"):
-        return "irrigation scoring"
-    return _GROUPS.get(":".join(parts[:2])) or _GROUPS.get(parts[0]) or parts[0]
+    for prefix, group in prefixes.items():
+        if source.startswith(prefix):
+            return group
+    return rows.get(":".join(parts[:2])) or rows.get(parts[0]) or parts[0]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from bot.service.text import company_name
+from bot.rules.content import company_name
 
 #: Board views the renderer draws.
 VIEWS = ("map", "shared", "company", "full")

@@ -14,7 +14,6 @@ Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
 Path = tuple[Point, ...]
 
-MAP_LAYOUTS = ("base", "five_player", "colorado", "nile")
 AREA_NAMES = {"mountain": "MOUNTAINS", "hill": "HILLS", "plain": "PLAINS"}
 
 
@@ -72,8 +71,9 @@ class MapLayout:
     features: Mapping[str, FeatureLayout] = field(default_factory=dict)
     feature_panel: Rect | None = None  # the panel holding the features, with its title
     feature_title: str = ""
-    course: Path = ()  # the Nile's course
+    course: Path = ()  # a great river's course, drawn as a broad band (a map layout's `course`)
     bridges: Mapping[int, Rect] = field(default_factory=dict)  # basin -> its Bridge tag's slot
+    title: str = ""  # the view's heading ("Map" by default)
 
 
 def _rect(v: Any) -> Rect:
@@ -119,6 +119,7 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
         width=int(view["width"]),
         height=int(view["height"]),
         title_at=_point(view["title_at"]),
+        title=str(view.get("title", view["map"])),
         bands=MappingProxyType(bands),
         basins=MappingProxyType(basins),
         spaces=MappingProxyType(spaces),
@@ -131,6 +132,24 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
             {int(k): _rect(v["rect"]) for k, v in data.get("bridge", {}).items()}
         ),
     )
+
+
+def _packaged_layouts() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(map ids, board layout names) of the packaged layout files: a map layout's [view]
+    names its map; every other layout file is a board view's (an expansion's extension too)."""
+    maps, boards = [], []
+    for entry in sorted(resources.files(__name__).iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        view = tomllib.loads(entry.read_text("utf-8")).get("view", {})
+        if "map" in view:
+            maps.append(str(view["map"]))
+        else:
+            boards.append(entry.name.removesuffix(".toml"))
+    return tuple(maps), tuple(boards)
+
+
+MAP_LAYOUTS, BOARD_LAYOUTS = _packaged_layouts()
 
 
 @functools.cache
@@ -173,9 +192,6 @@ def parse_board_layout(name: str, data: Mapping[str, Any]) -> BoardLayout:
         spaces=MappingProxyType({k: _rect(v) for k, v in data.get("space", {}).items()}),
         headings=MappingProxyType({k: _point(v) for k, v in data.get("heading", {}).items()}),
     )
-
-
-BOARD_LAYOUTS = ("shared", "company", "leeghwater_shared", "leeghwater_company")
 
 
 @functools.cache

@@ -246,6 +246,7 @@ def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
         v["kind"] = {"D": "dam", "C": "conduit", "P": "powerhouse"}[k[0]]
     height = y - CHANNEL // 2 + EXIT_ROW + MARGIN
     layout["view"]["height"] = height
+    layout["view"]["title"] = "Map"  # edit by hand: the heading players read
     layout["view"]["title_at"] = [MARGIN + 6, 10]
 
     _place_headstreams(layout, topology)

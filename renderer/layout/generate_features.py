@@ -1,16 +1,20 @@
 """Draft the expansion feature tables of a map layout: the panel below the map, Bridge slots.
 
-`python -m renderer.layout.generate_features colorado` prints the `[features]`,
-`[feature.<id>]` and `[bridge."<basin>"]` tables that end `renderer/layout/colorado.toml`
-(likewise `nile`, without Bridge slots); the tables before them are `generate.py`'s.
-Each feature box is two text lines tall: its id, then what the state puts on it.
+`python -m renderer.layout.generate_features <map id>` prints the `[features]`,
+`[feature.<id>]` (and, when the expansion's drawing asks for them, `[bridge."<basin>"]`)
+tables that end `renderer/layout/<map id>.toml`; the tables before them are `generate.py`'s.
+The rows come from the drawing module of the expansion whose board the map is
+(`feature_rows(features, width, gap)`, `FEATURE_TITLE`, `BRIDGE_SLOTS`). Each feature box is
+two text lines tall: its id, then what the state puts on it.
 """
 
 from __future__ import annotations
 
 import sys
+from types import ModuleType
 from typing import Any
 
+from renderer.expansions import catalogue, drawing
 from renderer.layout import MapLayout, Rect, map_layout
 
 PANEL_TOP = 1596
@@ -19,43 +23,21 @@ ROW = 84  # two lines of 30 px text
 GAP = 10
 TITLE = 50
 BRIDGE_W, BRIDGE_H = 96, 40
-TITLES = {
-    "colorado": "Construction Sites (Bridges) and settlements",
-    "nile": "Irrigation zones and river source tokens",
-}
 
 
-def _rows_colorado(features: dict[str, Any]) -> list[list[tuple[str, str, int]]]:
-    """Per area: the site (wide: its Bridge tiles), then its settlement spaces."""
-    rows = []
-    for site in features["construction_site"]:
-        row = [(site["id"], "construction_site", 372)]
-        spaces = [s for s in features["settlement_space"] if s["area"] == site["area"]]
-        width = (RIGHT - LEFT - 372 - GAP * len(spaces)) // max(len(spaces), 1)
-        row += [(s["id"], "settlement", width) for s in spaces]
-        rows.append(row)
-    return rows
-
-
-def _rows_nile(features: dict[str, Any]) -> list[list[tuple[str, str, int]]]:
-    """Per zone: the zone, its irrigation spaces, its action spaces; then the source tokens."""
-    rows = []
-    for zone in features["irrigation_zone"]:
-        row = [(zone["id"], "irrigation_zone", 136)]
-        row += [(s, "irrigation_space", 148) for s in zone["irrigation_spaces"]]
-        row += [(s, "irrigation_action", 148) for s in zone["action_spaces"]]
-        rows.append(row)
-    tokens = features["river_source_token"]
-    width = (RIGHT - LEFT - GAP * (len(tokens) - 1)) // len(tokens)
-    rows.append([(t["id"], "river_source", width) for t in tokens])
-    return rows
+def owner(map_id: str) -> ModuleType:
+    """The drawing module of the expansion whose board `map_id` is."""
+    for name, info in catalogue().expansions.items():
+        if info.map == map_id or map_id in info.maps:
+            return drawing(name)
+    raise ValueError(f"no expansion plays on the map {map_id!r}")
 
 
 def feature_tables(
     map_id: str, features: dict[str, Any]
 ) -> tuple[Rect, list[tuple[str, str, Rect]]]:
     """Return the panel's rect and each feature's (id, kind, rect), row by row."""
-    rows = _rows_colorado(features) if map_id == "colorado" else _rows_nile(features)
+    rows = owner(map_id).feature_rows(features, RIGHT - LEFT, GAP)
     placed = []
     y = PANEL_TOP + TITLE + 4
     for row in rows:
@@ -113,12 +95,12 @@ def render_tables(map_id: str) -> str:
         "# Expansion features below the map, labelled with their ids (generate_features.py).",
         "[features]",
         f"rect = {list(panel)}",
-        f'title = "{TITLES[map_id]}"',
+        f'title = "{owner(map_id).FEATURE_TITLE}"',
         "",
     ]
     for fid, kind, rect in placed:
         out += [f"[feature.{fid}]", f'kind = "{kind}"', f"rect = {list(rect)}", ""]
-    if map_id == "colorado":
+    if getattr(owner(map_id), "BRIDGE_SLOTS", False):
         out.append("# Where a basin's Bridge tag goes (one Bridge per basin at most).")
         for basin, rect in sorted(bridge_slots(map_layout(map_id)).items()):
             out += [f'[bridge."{basin}"]', f"rect = {list(rect)}", ""]

@@ -38,7 +38,7 @@ def test_the_leeghwater_project_has_topics_that_autocomplete_finds() -> None:
     assert {f"work:{w}" for w in content.external_works} <= keys
     assert {f"building:{b}" for b in content.private_buildings} <= keys
     assert {f"bonus:{b}" for b in content.bonus_tiles} <= keys
-    lwp = content.leeghwater_setup
+    lwp = content.of("leeghwater")["setup"]
     assert "The Leeghwater Project" in (help_text("leeghwater") or "")
     assert "expansions:leeghwater" in (help_text("leeghwater") or "")
     new_pieces = [
@@ -65,11 +65,11 @@ def test_colorado_and_nile_have_topics_that_autocomplete_finds() -> None:
     """Overviews, every Bridge and settlement tile, irrigation, tokens, sources, buildings."""
     content = load_content()
     keys = set(topics())
-    assert {f"bridge:{r['id']}" for r in content.colorado["bridge_tile"]} <= keys
-    assert {f"settlement:{r['id']}" for r in content.colorado["settlement_tile"]} <= keys
+    assert {f"bridge:{r['id']}" for r in content.of("colorado")["bridge_tile"]} <= keys
+    assert {f"settlement:{r['id']}" for r in content.of("colorado")["settlement_tile"]} <= keys
     assert {"settlements:A", "settlements:B", "settlements:C"} <= keys
-    assert {f"token:{r['id']}" for r in content.nile["irrigation_token"]} <= keys
-    types = {r["id"] for r in content.nile["irrigation_effect_type"]}
+    assert {f"token:{r['id']}" for r in content.of("nile")["irrigation_token"]} <= keys
+    types = {r["id"] for r in content.of("nile")["irrigation_effect_type"]}
     assert {f"tokens:{t}" for t in types} <= keys
     assert {"colorado", "nile", "irrigation", "irrigation_scoring", "river_sources"} <= keys
     # The pieces other expansions add to a game's content have topics too.

@@ -76,7 +76,7 @@ def test_autoplay_colorado_with_leeghwater_reaches_final_scoring(tmp_path: Path)
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout
-    assert "settlement tolls +" in result.stdout  # this seed's game pays a toll to a Bridge
+    assert "bridges +" in result.stdout  # this seed's game pays a toll to a Bridge
     assert sorted(out.glob("*.png"))
 
 
@@ -95,13 +95,13 @@ def test_expansion_refusals_are_one_line_with_status_2() -> None:
         "(known: colorado, leeghwater, nile). Change --expansions."
     ]
     [line] = intro.stderr.strip().splitlines()
-    assert line.startswith("barrage-bot console: error: ") and "full setup only" in line
+    assert line.startswith("barrage-bot console: error: ") and "full game only" in line
     assert line.endswith("Use --setup full.")  # the console's own option, not setup='full'
     assert unknown.stdout == intro.stdout == ""
     both = run_console("--autoplay", "--expansions", "colorado,nile")
     assert both.returncode == 2 and both.stdout == ""
     [line] = both.stderr.strip().splitlines()
     assert line.endswith(
-        "The Colorado Connection and The Nile Affair cannot be played together: each brings "
-        "its own board. Change --expansions."
+        "The Colorado Connection and The Nile Affair cannot be played together. "
+        "Change --expansions."
     )

@@ -42,7 +42,7 @@ async def test_three_players_play_a_round_through_the_panel(
         refused = await (
             await fake.alice.slash("barrage new", expansions=f"leeghwater,{expansion}")
         ).reply()
-        assert refused.ephemeral and "full setup only" in refused.content
+        assert refused.ephemeral and "full game only" in refused.content
         game_id, first = await start_game(fake, players, seed=SEED, expansions=expansion)
         meta = await bot.service.store.get_game(game_id)
         assert meta.options["expansions"] == [expansion] and meta.options["map"] == expansion

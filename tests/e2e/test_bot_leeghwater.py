@@ -34,7 +34,7 @@ async def test_refusals_and_help_for_the_expansion(
         refused = await (
             await fake.alice.slash("barrage new", setup="intro", expansions="leeghwater")
         ).reply()
-        assert refused.ephemeral and "full setup only" in refused.content
+        assert refused.ephemeral and "full game only" in refused.content
         # The refusal names the command's own option and choice, not the engine's.
         assert "`setup: full`" in refused.content and "setup=" not in refused.content
         assert await bot.service.store.active_game(fake.general.id) is None
@@ -48,7 +48,7 @@ async def test_refusals_and_help_for_the_expansion(
                 "barrage new", setup="intro", expansions="leeghwater", thread=True
             )
         ).reply()
-        assert threaded.ephemeral and "full setup only" in threaded.content
+        assert threaded.ephemeral and "full game only" in threaded.content
         assert fake.threads() == []  # refused before a thread was opened
 
         lobby = await (

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.rules import GameState, new_game
+from bot.rules import GameState, new_game, open_game
 from bot.rules.engine import Game
 from tests.golden import golden
 
@@ -40,7 +40,7 @@ def test_reordering_changes_the_key_order() -> None:
 def _copy(game: Game, *, reverse: bool) -> Game:
     """The game loaded back from its state's JSON with the keys reordered."""
     text = json.dumps(reordered(game.state.to_json(), reverse=reverse))
-    return Game(GameState.from_json(json.loads(text)))
+    return open_game(GameState.from_json(json.loads(text)))
 
 
 @pytest.mark.parametrize("name", GAMES)

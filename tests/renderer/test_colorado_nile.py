@@ -11,14 +11,15 @@ from PIL import ImageColor
 
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer.colorado_view import bridge_cost
 from renderer.company_view import draw_company, tile_chips
 from renderer.describe import describe
+from renderer.expansions.colorado import bridge_cost
+from renderer.expansions.colorado import sample_state as colorado_state
+from renderer.expansions.nile import sample_state as nile_state
 from renderer.fonts import font
 from renderer.layout import board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.render import board_ids, render, render_image
-from renderer.samples import colorado_state, nile_state
 from renderer.score_sheet import vp_breakdown
 from renderer.theme import get_theme
 from renderer.words import highlight_ids
@@ -272,16 +273,18 @@ def test_describe_and_score_sheet_know_the_expansions(colorado: GameState, nile:
         amount: int
         source: str
 
+    # Each game's sheet has the rows its expansions declare.
     cid = nile.seats[0]
+    events = [Event("vp", cid, 3, "irrigation:round2"), Event("vp", cid, 2, "irrigation:IM7")]
+    rows = vp_breakdown(nile, events)[cid]
+    assert rows["Irrigation scoring"] == 3
+    assert rows["Irrigation tokens"] == 2
+    cid = colorado.seats[0]
     events = [
-        Event("vp", cid, 3, "irrigation:round2"),
-        Event("vp", cid, 2, "irrigation:IM7"),
         Event("vp", cid, 1, "toll:S_M1"),
         Event("vp", cid, 3, "bridge:BR5"),
         Event("vp", cid, 2, "settlement:SB6"),
     ]
-    rows = vp_breakdown(nile, events)[cid]
-    assert rows["Irrigation scoring"] == 3
-    assert rows["Irrigation tokens"] == 2
+    rows = vp_breakdown(colorado, events)[cid]
     assert rows["Bridges"] == 4
     assert rows["Settlements"] == 2

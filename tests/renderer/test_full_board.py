@@ -10,9 +10,12 @@ from PIL import Image, ImageChops, ImageColor
 from bot.rules.state import Dam, GameState
 from renderer import draw as d
 from renderer.background import map_background
-from renderer.company_view import company_background, draw_company, half_background, river_expansion
+from renderer.company_view import company_background, draw_company, half_background, strips
+from renderer.expansions import extending, view_height
+from renderer.expansions.colorado import sample_state as colorado_state
+from renderer.expansions.leeghwater import sample_state as leeghwater_state
+from renderer.expansions.nile import sample_state as nile_state
 from renderer.layout import board_layout, map_layout
-from renderer.leeghwater_view import active, view_height
 from renderer.map_view import draw_map
 from renderer.render import (
     TILE,
@@ -23,7 +26,7 @@ from renderer.render import (
     render,
     render_image,
 )
-from renderer.samples import colorado_state, draft_state, leeghwater_state, nile_state
+from renderer.samples import draft_state
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import get_theme
 
@@ -148,7 +151,6 @@ def test_recorded_boxes_cover_every_pixel_a_view_draws(midgame: GameState) -> No
     theme = get_theme("dark")
     for state in _states(midgame):
         lit = frozenset(_lit(state))
-        lwp = active(state.options)
         dirty: list[Rect] = []
         view = draw_map(state, theme, lit, dirty=dirty)
         background = map_background(state.options.map, "dark")
@@ -156,15 +158,16 @@ def test_recorded_boxes_cover_every_pixel_a_view_draws(midgame: GameState) -> No
         dirty = []
         view = draw_shared(state, theme, lit, dirty=dirty)
         options = state.options
-        background = shared_background(options.players, options.setup, "dark", lwp)
+        shared = extending(options.expansions, "shared")
+        background = shared_background(options.players, options.setup, "dark", shared)
         assert view.size == background.size
         assert _outside(view, background, dirty) is None
         for cid in board_ids(state):
             for half, background in ((False, company_background), (True, half_background)):
                 dirty = []
                 view = draw_company(state, cid, theme, lit, dirty=dirty, half=half)
-                river = river_expansion(state.options)
-                static = background(cid, "dark", lwp, river)
+                extensions = extending(state.options.expansions, "company")
+                static = background(cid, "dark", extensions, strips(state.options))
                 assert _outside(view, static, dirty) is None, (cid, half)
 
 

@@ -13,10 +13,10 @@ from PIL import Image, ImageColor
 
 from bot.rules import GameOptions, GameState, new_game
 from renderer import draw as d
-from renderer import leeghwater_view as lv
 from renderer.company_view import company_background, company_key, draw_company
 from renderer.content import content
 from renderer.describe import describe
+from renderer.expansions import leeghwater as lv
 from renderer.layout import board_layout
 from renderer.render import render, render_image, render_score_sheet
 from renderer.score_sheet import vp_breakdown
@@ -132,7 +132,7 @@ def texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
 
 def _shared_texts(state: GameState, drawn: list[tuple[str, int]]) -> list[tuple[str, int]]:
     drawn.clear()
-    shared_background.__wrapped__(3, "full", "light", True)  # its static text too
+    shared_background.__wrapped__(3, "full", "light", ("leeghwater",))  # its static text too
     draw_shared(state, get_theme())
     return list(drawn)
 
@@ -172,7 +172,7 @@ def test_phone_text_rule_holds_with_the_expansion(
         sizes = [s for _, s in _shared_texts(lwp, texts)]
     else:
         texts.clear()
-        company_background.__wrapped__(lwp.seats[0], "light", True)
+        company_background.__wrapped__(lwp.seats[0], "light", ("leeghwater",))
         draw_company(lwp, lwp.seats[0], get_theme())
         sizes = [s for _, s in texts]
     width = get_theme().views[view].width

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules import Game, GameOptions, new_game
+from bot.rules import Game, GameOptions, new_game, open_game
 from bot.rules.events import Event
 
 
@@ -31,7 +31,7 @@ def turn(game: Game, company_id: str) -> Game:
     assert state.stack[-1]["kind"] == "turn", state.stack[-1]
     state.stack[-1] = {"kind": "turn", "player": company_id}
     state.current = company_id
-    return Game(state, game.content)
+    return open_game(state, game.content)
 
 
 def play(game: Game, *notations: str) -> list[Event]:

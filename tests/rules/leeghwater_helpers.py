@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules import Game
+from bot.rules import Game, open_game
 from bot.rules.events import Event
 from bot.rules.position import load_position
 
@@ -42,4 +42,4 @@ def again(game: Game, player: str) -> Game:
     state = game.state
     state.stack[-1] = {"kind": "turn", "player": player}
     state.current = player
-    return Game(state)
+    return open_game(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.construction import STRUCTURES, structure_spaces
+from bot.rules.construction import structure_spaces
 from bot.rules.expansions.colorado.board import bridge_cost
 from bot.rules.flow import BONUS_COUNTERS, objective_counts
 from bot.rules.rewards import apply_reward, fulfil_contract
@@ -33,7 +33,7 @@ def test_worked_example_bridge_cost_and_no_elevation_afterwards() -> None:
     assert total(events, "vp") == 3
     assert board(game)["bridges"]["D2L"] == "BR5"
     assert board(game)["sites"]["CS_M"] == ["BR2", "BR3"]
-    elevation = STRUCTURES["elevation"]
+    elevation = game.rules.structures["elevation"]
     assert "D2L" not in structure_spaces(game, green, elevation, {})
     assert "D2L" in structure_spaces(game, green, elevation, {"lift_bridge": True})
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.rules.engine import HANDLERS
 from bot.rules.rewards import flow_from_headstream
 
 from .full_helpers import own_dam, play, prepare, scenario, total
@@ -170,7 +169,7 @@ def test_mahiri_copying_viktor_and_her_engineers_come_back() -> None:
     assert total(events, "energy", "production") == 4
     assert game.company(cid).engineers == 12 - 1 - 2
     play(game, "contract none", "confirm")
-    HANDLERS["end_of_round"].run(game, {"kind": "end_of_round"})
+    game.rules.tasks["end_of_round"].run(game, {"kind": "end_of_round"})
     assert game.company(cid).engineers == 12
 
 

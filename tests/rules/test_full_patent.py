@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules import Game
+from bot.rules import open_game
 from bot.rules.patent import draw_tiles, refresh_patent_office
 from bot.rules.prng import SplitMix64
 from bot.rules.rewards import apply_reward
@@ -33,7 +33,7 @@ def test_patent_spaces_need_five_credits_and_a_tile() -> None:
     assert not any(n.startswith("patent_") for n in game.decision().notations)
     game = prepare(game, cid, credits=5)
     game.state.patent_offer[0] = None
-    game = Game(game.state, game.content)
+    game = open_game(game.state, game.content)
     notations = game.decision().notations
     assert "patent_1" not in notations and "patent_2" in notations and "patent_3" in notations
 

@@ -134,10 +134,8 @@ def test_bonus_tile_scored_in_the_scoring_phase() -> None:
     game, cid = bonus_position()
     game.state.bonus_tiles[0] = "advanced_tiles"
     game.company(cid).energy = 7
-    from bot.rules.engine import HANDLERS
-
     game.events = []
-    HANDLERS["scoring"].run(game, {"kind": "scoring"})
+    game.rules.tasks["scoring"].run(game, {"kind": "scoring"})
     assert total(game.events, "vp", "bonus:advanced_tiles") == 2 * 4
 
 
@@ -189,12 +187,10 @@ def test_connected_systems_needs_own_conduit_and_own_powerhouse() -> None:
 
 
 def test_objective_scored_at_the_end() -> None:
-    from bot.rules.engine import HANDLERS
-
     game, a = objective_position()
     game.state.objective = "basins_with_one"
     game.events = []
-    HANDLERS["end_game"].run(game, {"kind": "end_game"})
+    game.rules.tasks["end_game"].run(game, {"kind": "end_game"})
     scored = {e.company: e.amount for e in game.events if e.source == "objective:basins_with_one"}
     assert scored == {cid: 15 if cid == a else 5 for cid in game.state.seats}
     assert game.state.finished

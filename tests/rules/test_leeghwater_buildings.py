@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules import Game
+from bot.rules import Game, open_game
 from bot.rules.expansions.leeghwater.board import final_scoring
 from tests.rules.leeghwater_helpers import apply_all, auto, lwp, total
 
@@ -68,9 +68,8 @@ def test_every_company_gets_the_basic_tile_and_five_pieces() -> None:
     game = lwp()
     for company in game.state.companies.values():
         assert "basic_building" in company.tiles and company.placed["building"] == 0
-    from bot.rules.construction import STRUCTURES
 
-    assert STRUCTURES["building"].pieces(game) == 5
+    assert game.rules.structures["building"].pieces(game) == 5
 
 
 @pytest.mark.parametrize(
@@ -120,7 +119,7 @@ def test_a_building_action_once_per_round() -> None:
     game.apply("confirm", "germany")
     game.state.current = "germany"
     game.state.stack[-1] = {"kind": "turn", "player": "germany"}
-    game = Game(game.state)
+    game = open_game(game.state)
     assert "use energy_relay_field" not in game.decision("germany").notations
 
 
@@ -187,7 +186,7 @@ def test_loan_agency_completes_an_external_work_for_2_credits_per_machinery() ->
     game = built("loan_agency")
     game.state.extra["leeghwater"]["works"] = ["A3", None, "C5"]
     game.state.companies["germany"].credits = 9
-    game = Game(game.state)
+    game = open_game(game.state)
     events = game.apply("use loan_agency", "germany")
     assert "loan A3" in auto(events)  # the only one: C5 (5 machineries) costs 10, too much
     company = game.state.companies["germany"]

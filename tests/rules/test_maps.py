@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.content import MapData, load_content
-from bot.rules.maps import FlowResult, flow_drop, flow_drops, flow_from_headstream
+from bot.rules.maps import FlowResult, flow_drop, flow_drops
 
 MAP_IDS = ("base", "five_player", "colorado", "nile")
 
@@ -30,7 +30,7 @@ def test_rulebook_water_flow_example() -> None:
     water = {"D1L": 1, "D8L": 2, "D2U": 1, "D5U": 0, "D5L": 1}
 
     # Drops 1 and 2 pass the full mountain dam; 1 is caught in the plains, 2 leaves the map.
-    first = flow_from_headstream(m, "HA", 2, capacity, water)
+    first = flow_drops(m, m.headstream_feeds["HA"], 2, capacity, water)
     assert [r.stopped_at for r in first] == ["D8L", None]
     assert first[1].exit == "EXIT_L"
     assert first[0].basins_entered == (1, 8)
@@ -38,7 +38,7 @@ def test_rulebook_water_flow_example() -> None:
     water["D8L"] += 1
 
     # Drop 3 fills the mountain level-2 dam, 4 the upper hills dam, 5 the lower neutral dam.
-    second = flow_from_headstream(m, "HB", 3, capacity, water)
+    second = flow_drops(m, m.headstream_feeds["HB"], 3, capacity, water)
     assert [r.stopped_at for r in second] == ["D2U", "D5U", "D5L"]
     assert [r.basins_entered for r in second] == [(2,), (2, 5), (2, 5)]
 
@@ -64,7 +64,7 @@ def test_every_headstream_reaches_an_exit(map_id: str) -> None:
     """With no dams built, a drop from each headstream leaves by an exit along its path."""
     m = game_map(map_id)
     for hs in m.headstreams:
-        result = flow_from_headstream(m, hs, 1, {}, {})[0]
+        result = flow_drops(m, m.headstream_feeds[hs], 1, {}, {})[0]
         assert result.stopped_at is None
         assert result.exit in m.exits
         assert result.basins_entered == m.path_from_headstream(hs)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.rules import Game, GameOptions, load_state, new_game
+from bot.rules import GameOptions, load_state, new_game, open_game
 from bot.rules import state as state_module
 from bot.rules.errors import PositionError
 from bot.rules.migrations import MIGRATIONS, upgrade
@@ -43,7 +43,7 @@ def test_states_are_kept_for_every_released_schema(version: int) -> None:
 def test_a_stored_state_loads_and_plays_on_as_recorded(path: Path) -> None:
     fixture = _fixture(path)
     data = golden.load(golden.path_of(fixture["golden"]))
-    game = Game(load_state(fixture["state"]))
+    game = open_game(load_state(fixture["state"]))
     step = fixture["step"]
     # The loaded state shows what the game showed after that step (its events are gone).
     recorded = data["steps"][step - 1][2].split()

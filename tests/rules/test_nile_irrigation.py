@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules import Game, GameOptions, IllegalMove, new_game
+from bot.rules import Game, GameOptions, IllegalMove, new_game, open_game
 from bot.rules.position import load_position
 from tests.rules.leeghwater_helpers import apply_all, total
 
@@ -68,7 +68,7 @@ def test_irrigation_needs_an_own_dam_with_water_in_a_connected_basin() -> None:
 def test_an_irrigation_space_takes_one_company_per_round() -> None:
     game = nile('[map]\nD2U = { owner = "usa", level = 1, water = 1 }\n' + ZONES)
     game.state.spaces["IZ_M_A1"] = [["italy", 1]]
-    game = Game(game.state)
+    game = open_game(game.state)
     options = notations(game)
     assert "irrigate IZ_M_A1" not in options and "irrigate IZ_M_A2" in options
 

@@ -22,7 +22,9 @@ def options(seed: int = 1, players: int = 3, **kw: object) -> GameOptions:
 # -- worked examples ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("example", load_content().nile["worked_example"], ids=lambda e: e["id"])
+@pytest.mark.parametrize(
+    "example", load_content().of("nile")["worked_example"], ids=lambda e: e["id"]
+)
 def test_worked_examples(example: dict) -> None:
     awards, taker = irrigation_awards(dict(example["totals"]), example["visible_vp"])
     assert awards == dict(example["vp"])
@@ -85,7 +87,7 @@ def test_ties_discard_the_token() -> None:
 def test_setup_deals_the_zones_and_scoring_tokens() -> None:
     game = new_game(options())
     state = game.state
-    tokens = {row["id"]: row for row in game.content.nile["irrigation_token"]}
+    tokens = {row["id"]: row for row in game.content.of("nile")["irrigation_token"]}
     zones = state.extra["nile"]["zones"]
     assert set(zones) == {"IZ_M", "IZ_H", "IZ_P"}
     for zid, spaces in zones.items():
@@ -116,8 +118,10 @@ def test_base_games_are_unchanged() -> None:
 
 
 def test_the_map_and_the_expansion_go_together() -> None:
+    # The expansion declares its board: a game left on the default map is set up on it.
+    assert new_game(options(map="base")).state.options.map == "nile"
     with pytest.raises(SetupError, match="map='nile'"):
-        new_game(options(map="base"))
+        new_game(GameOptions(players=4, map="five_player", expansions=("nile",)))
     with pytest.raises(SetupError, match="expansion this game does not use"):
         new_game(GameOptions(players=3, setup="full", map="nile", seed=1))
 

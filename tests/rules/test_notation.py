@@ -6,7 +6,14 @@ import random
 
 import pytest
 
-from bot.rules import GameOptions, IllegalMove, MalformedNotation, NotYourDecision, new_game
+from bot.rules import (
+    GameOptions,
+    IllegalMove,
+    MalformedNotation,
+    NotYourDecision,
+    new_game,
+    open_game,
+)
 from bot.rules.errors import GameOver, RuleError
 from bot.rules.options import LABEL_MAX
 from bot.rules.position import load_position
@@ -34,9 +41,8 @@ def test_every_option_round_trips_and_applies(seed: int) -> None:
         sample = random.Random(seed).sample(decision.options, min(3, len(decision.options)))
         for option in sample:
             clone = game.state.clone()
-            from bot.rules import Game
 
-            Game(clone, game.content).apply(option.notation, decision.player)
+            open_game(clone, game.content).apply(option.notation, decision.player)
 
 
 @pytest.mark.parametrize(

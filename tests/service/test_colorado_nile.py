@@ -48,7 +48,7 @@ async def test_options_are_checked_with_the_engines_reasons(service: GameService
         (["nile", "colorado"], "base", "expansions", None, "cannot be played together"),
         (["colorado"], "five_player", "map", "base", "cannot be played on the 4/5-player"),
         (["nile"], "colorado", "map", "base", "The Nile Affair brings its own board"),
-        (["leeghwater", "nile"], "base", "setup", "full", "full setup only"),
+        (["leeghwater", "nile"], "base", "setup", "full", "full game only"),
     ]
     for expansions, board, option, choose, words in refusals:
         with pytest.raises(NewGameRefused, match=words) as refused:
@@ -83,7 +83,7 @@ async def test_options_are_checked_with_the_engines_reasons(service: GameService
 def test_score_groups_of_the_new_sources() -> None:
     assert source_group("bridge:BR5") == "bridges"
     assert source_group("settlement:SC8") == "settlements"
-    assert source_group("toll:S_M1") == "settlement tolls"
+    assert source_group("toll:S_M1") == "bridges"  # the Bridge's owner scores the toll
     assert source_group("irrigation:round3") == "irrigation scoring"
     assert source_group("irrigation:IM7") == "irrigation tokens"
 
@@ -128,7 +128,7 @@ async def test_complete_game(
     if nile:
         assert "irrigation scoring" in sources
     else:
-        assert {"bridges", "settlement tolls"} & sources
+        assert "bridges" in sources
 
     summary = await service.company_summary(game_id, by_game_id=True)
     if nile:

@@ -54,7 +54,7 @@ async def test_the_option_is_validated_and_stored(service: GameService) -> None:
         LobbyError, match="no expansion 'atlantis' \\(known: colorado, leeghwater, nile"
     ):
         await service.create_game(actor(USERS[0]), players=3, setup="full", expansions=["atlantis"])
-    with pytest.raises(NewGameRefused, match="full setup only") as refused:
+    with pytest.raises(NewGameRefused, match="full game only") as refused:
         await service.create_game(actor(USERS[0]), players=3, setup="intro", expansions=LEEGHWATER)
     assert (refused.value.option, refused.value.choose) == ("setup", "full")
     assert await service.store.active_game(CHANNEL) is None  # nothing was created

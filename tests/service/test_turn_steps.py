@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from bot.rules import Game, GameOptions, new_game
+from bot.rules import GameOptions, new_game
 from bot.service import GameService, NotYourTurn, OutboxSender, OutcomeKind, ServiceError
 from bot.service.loading import Loaded, copy_game
 from bot.service.messages import final_lines
@@ -185,9 +185,9 @@ async def test_the_final_message_names_winner_ranking_and_tie_breaks() -> None:
         ]
     }
     users = dict(zip(state.seats, USERS, strict=True))
-    lines = final_lines(Game(state).state, users.get)
+    lines = final_lines(state, users.get)
     text = "\n".join(line.render() for line in lines)
-    winner = Game(state).state.companies[a]
+    winner = state.companies[a]
     assert f"wins with {winner.vp} VP" in text
     assert sorted(named_users(lines)) == sorted(USERS)  # everyone named, once each
     assert all(sum(line.users.count(u) for line in lines) == 1 for u in USERS)

@@ -1,5 +1,4 @@
-"""The expansions the engine knows; importing this package registers each of them."""
+"""The expansions: one package each, found by `bot.rules.catalogue` through its expansion.toml.
 
-from __future__ import annotations
-
-from bot.rules.expansions import colorado, leeghwater, nile  # noqa: F401
+Importing this package imports no expansion; a game imports those it uses.
+"""

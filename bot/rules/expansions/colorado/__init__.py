@@ -40,41 +40,47 @@ Decisions where the texts are silent (besides those in the modules' docstrings):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.actions import TURN_ACTION_REASONS
 from bot.rules.engine import Game, Task
-
-# Registered first, so that its setup runs before Colorado's (which builds on its board).
-from bot.rules.expansions import leeghwater  # noqa: F401
 from bot.rules.expansions.colorado import board, bridges, effects, settlements
-from bot.rules.hooks import Expansion, register_expansion
+from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
-from bot.rules.state import GameOptions
+from bot.rules.rulebook import RuleSet
+from bot.rules.state import GameState
+
+RULES = RuleSet("colorado")
+RULES.include(bridges.RULES, effects.RULES, settlements.RULES)
 
 
-@register_expansion
+@RULES.hook
 class Colorado(Expansion):
     """The Colorado Connection."""
 
     name = board.KEY
-    content_sets = (board.KEY,)
-    map = "colorado"
-    # With Leeghwater, its board must be set up first: Colorado adds to its piles.
-    setup_after = ("leeghwater",)
 
-    @classmethod
-    def refuse(cls, options: GameOptions) -> str | None:
-        if options.map != cls.map:
-            return (
-                "The Colorado Connection is played on its own map (map='colorado'), "
-                f"not on {options.map!r}"
-            )
-        if "nile" in options.expansions:
-            return "The Colorado Connection cannot be combined with The Nile Affair"
-        return None
+    def company_summary(self, state: GameState, company: str) -> str:
+        """The Colorado Connection's part: Bridges owned and settlements activated this round."""
+        table = state.extra.get(self.name)
+        if not isinstance(table, dict):
+            return ""
+        # A Bridge belongs to whoever owns the dam under it.
+        bridges = [
+            f"{tile} on {space}"
+            for space, tile in table.get("bridges", {}).items()
+            if (dam := state.dams.get(space)) is not None and dam.owner == company
+        ]
+        settled = [
+            f"{space} ({table.get('settlements', {}).get(space, '?')})"
+            for space in table.get("settlements", {})
+            if any(who == company for who, *_ in state.spaces.get(space, ()))
+        ]
+        return (
+            f"; Bridges: {', '.join(bridges) or 'none'}; "
+            f"settlements this round: {', '.join(settled) or 'none'}"
+        )
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         board.setup_board(game, rng)
@@ -119,24 +125,22 @@ class Colorado(Expansion):
         return None
 
 
-def _why_not(what: str, reason: str) -> Any:
-    """An illegal-move reason that first says when the game has no Colorado."""
-
-    def explain(game: Game, company_id: str) -> str:
-        if board.KEY not in game.state.options.expansions:
-            return f"{what} belongs to The Colorado Connection, which this game does not use"
-        return reason
-
-    return explain
+def _reason(text: str) -> Callable[[Game, str], str]:
+    """An illegal-move reason that is always the same sentence."""
+    return lambda game, company_id: text
 
 
-TURN_ACTION_REASONS["site"] = _why_not(
-    "a Construction Site",
-    "a Bridge needs 1 engineer, the site's credits (1, then 2 more per Bridge built there), "
-    "a Bridge tile left at the site and one of your dams in that area in a basin without one",
+RULES.reason(
+    "site",
+    _reason(
+        "a Bridge needs 1 engineer, the site's credits (1, then 2 more per Bridge built there), "
+        "a Bridge tile left at the site and one of your dams in that area in a basin without one"
+    ),
 )
-TURN_ACTION_REASONS["settle"] = _why_not(
-    "a Productive Settlement",
-    "a settlement needs to be free this round, its engineers, every toll of its road, and "
-    "a bonus you can perform",
+RULES.reason(
+    "settle",
+    _reason(
+        "a settlement needs to be free this round, its engineers, every toll of its road, and "
+        "a bonus you can perform"
+    ),
 )

@@ -41,12 +41,12 @@ def settlement_spaces(game: Game) -> dict[str, Mapping[str, Any]]:
 
 def bridge_tiles(game: Game) -> dict[str, Mapping[str, Any]]:
     """The ten Bridge tiles by id."""
-    return {row["id"]: row for row in game.content.colorado["bridge_tile"]}
+    return {row["id"]: row for row in game.content.of(KEY)["bridge_tile"]}
 
 
 def settlement_tiles(game: Game) -> dict[str, Mapping[str, Any]]:
     """The 24 Productive Settlement tiles by id."""
-    return {row["id"]: row for row in game.content.colorado["settlement_tile"]}
+    return {row["id"]: row for row in game.content.of(KEY)["settlement_tile"]}
 
 
 def setup_board(game: Game, rng: SplitMix64) -> None:
@@ -79,7 +79,7 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
     leeghwater = state.extra.get("leeghwater")
     if leeghwater is not None:
         removed = []
-        per_pile = game.content.colorado["setup"]["with_leeghwater"][
+        per_pile = game.content.of(KEY)["setup"]["with_leeghwater"][
             "external_works_removed_per_pile"
         ]
         for pile in ("A", "B", "C"):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules.actions import place_engineers
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.colorado.board import (
     bridge_cost,
     bridge_in_basin,
@@ -32,12 +32,15 @@ from bot.rules.expansions.colorado.board import (
     site_of_area,
     sites,
 )
-from bot.rules.expansions.colorado.effects import describe, perform_tile, tile_effect
-from bot.rules.notation import register_verb
+from bot.rules.expansions.colorado.effects import perform_tile, tile_effect
 from bot.rules.options import Option
+from bot.rules.rewards import describe_reward
+from bot.rules.rulebook import RuleSet
 
-register_verb("site", r"CS_[MHP]")
-register_verb("bridge", r"BR\d{1,2} [A-Za-z0-9_]+|none")
+RULES = RuleSet("colorado.bridges")
+
+RULES.verb("site", r"CS_[MHP]")
+RULES.verb("bridge", r"BR\d{1,2} [A-Za-z0-9_]+|none")
 
 AREA_NAMES = {"mountain": "Mountains", "hill": "Hills", "plain": "Plains"}
 
@@ -120,7 +123,7 @@ def _bridge_options(game: Game, entry: Task) -> list[Option]:
             out.append(
                 Option(
                     f"bridge {tile} {space}",
-                    f"Bridge {tile} on {space}: {describe(tile_effect(game, tile))}",
+                    f"Bridge {tile} on {space}: {describe_reward(tile_effect(game, tile), game.content)}",
                     group="Bridges",
                     data=(("tile", tile), ("space", space), ("site", site_id)),
                 )
@@ -130,7 +133,7 @@ def _bridge_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_bridge",
     options=_bridge_options,
     prompt=lambda g, e: "Which Bridge tile, on which of your dams?",
@@ -184,7 +187,7 @@ def apply_reward_part(
     return True
 
 
-@task("colorado_bridge_on_new_base")
+@RULES.task("colorado_bridge_on_new_base")
 def _bridge_on_new_base(game: Game, entry: Task) -> None:
     """External Work A6: the Bridge goes on the Base just built (if one was)."""
     new = [

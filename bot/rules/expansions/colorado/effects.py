@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.rules.actions import perform_effect
 from bot.rules.construction import can_build, structure_count
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.colorado.board import (
     bridges_of,
     co,
@@ -37,58 +37,22 @@ from bot.rules.expansions.colorado.board import (
     settlement_tiles,
 )
 from bot.rules.flow import ENERGY_CAP
-from bot.rules.notation import register_verb
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import describe_reward
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 
-register_verb("copy_bridge", r"BR\d{1,2}")
-register_verb("settlement", r"S_[MHP]\d")
+RULES = RuleSet("colorado.effects")
 
-TEXT = {
-    "water_drops_flowing_up_to": "up to {} flowing drops",
-    "take_back_machinery_per_wheel_segment": "{} machinery back per wheel segment",
-    "copy_own_bridge_effect": "effect of {} own Bridge tile(s)",
-    "fulfill_contract_of_level": "fulfil a {} contract",
-    "vp_per_fulfilled_contract": "{} VP per fulfilled contract",
-    "vp_per_energy_section_reached": "{} VP per Energy section reached",
-    "energy_per_own_conduit_production": "{} energy per own conduit value",
-    "credits_per_drop_in_own_dams": "{} credits per drop in own dams",
-    "vp_per_own_bridge": "{} VP per own Bridge",
-    "energy_produced_per_own_powerhouse": "{} energy per Powerhouse (may fulfil)",
-    "construction_action_without_engineers": "a construction action",
-    "drop_in_each_own_dam": "{} drop in each own dam",
-    "vp_per_credits_in_supply": "1 VP per {} credits",
-    "vp_per_machineries_in_supply": "1 VP per {} machineries",
-    "build_bridge_free": "a free Bridge",
-    "build_base_with_bridge": "a free Base with a Bridge",
-    "settlement_bonus_of_type": "a type {} settlement's bonus",
-    "take_private_contracts": "take {} private contracts",
-}
-
-
-def describe(effect: Mapping[str, Any]) -> str:
-    """A short text for a tile's effect or a Colorado reward."""
-    parts = []
-    for key, value in effect.items():
-        if key == "produce":
-            parts.append(f"produce {effect.get('production_bonus', 0):+d}")
-        elif key in ("production_bonus", "elevation_may_lift_bridge"):
-            continue
-        elif key in TEXT:
-            parts.append(TEXT[key].format(value))
-        else:
-            parts.append(describe_reward({key: value}))
-    if effect.get("elevation_may_lift_bridge"):
-        parts.append("even under a Bridge")
-    return ", ".join(parts)
+RULES.verb("copy_bridge", r"BR\d{1,2}")
+RULES.verb("settlement", r"S_[MHP]\d")
 
 
 def tile_effect(game: Game, tile: str) -> Mapping[str, Any]:
     """The effect of a Bridge or settlement tile."""
     for table in ("bridge_tile", "settlement_tile"):
-        for row in game.content.colorado[table]:
+        for row in game.content.of("colorado")[table]:
             if row["id"] == tile:
                 return row["effect"]
     raise KeyError(tile)
@@ -290,7 +254,7 @@ def _segment_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_segment",
     options=_segment_options,
     prompt=lambda g, e: f"Which machinery comes back from wheel segment {e['segment']}?",
@@ -317,7 +281,7 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
         out.append(
             Option(
                 f"copy_bridge {tile}",
-                f"Effect of Bridge {tile} (on {space}): {describe(tile_effect(game, tile))}",
+                f"Effect of Bridge {tile} (on {space}): {describe_reward(tile_effect(game, tile), game.content)}",
                 group="Bridges",
                 data=(("tile", tile),),
             )
@@ -325,7 +289,7 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_copy",
     options=_copy_options,
     prompt=lambda g, e: "Take the effect of which of your Bridge tiles?",
@@ -352,7 +316,7 @@ def _settlement_options(game: Game, entry: Task) -> list[Option]:
         out.append(
             Option(
                 f"settlement {space_id}",
-                f"Bonus of {space_id} ({tile}): {describe(tiles[tile]['effect'])}",
+                f"Bonus of {space_id} ({tile}): {describe_reward(tiles[tile]['effect'], game.content)}",
                 group="Settlements",
                 data=(("tile", tile),),
             )
@@ -360,7 +324,7 @@ def _settlement_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "colorado_settlement",
     options=_settlement_options,
     prompt=lambda g, e: f"Take the bonus of which type {e['type']} Productive Settlement?",

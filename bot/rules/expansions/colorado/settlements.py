@@ -24,16 +24,19 @@ from bot.rules.expansions.colorado.board import (
     settlement_spaces,
     settlement_tiles,
 )
-from bot.rules.expansions.colorado.effects import describe, effect_possible, perform_tile
-from bot.rules.notation import register_verb
+from bot.rules.expansions.colorado.effects import effect_possible, perform_tile
 from bot.rules.options import Option
+from bot.rules.rewards import describe_reward
+from bot.rules.rulebook import RuleSet
 
-register_verb("settle", r"S_[MHP]\d")
+RULES = RuleSet("colorado.settlements")
+
+RULES.verb("settle", r"S_[MHP]\d")
 
 
 def tolls(game: Game, company_id: str, space_id: str) -> list[tuple[str | None, int]]:
     """(payee, credits) per basin crossed, in road order; payee None is the general supply."""
-    rules = game.content.colorado["settlement_rules"]
+    rules = game.content.of("colorado")["settlement_rules"]
     by_position = rules["toll_other_bridge_credits_by_position"]
     out: list[tuple[str | None, int]] = []
     for position, basin in enumerate(settlement_spaces(game)[space_id]["basins_crossed"], 1):
@@ -73,7 +76,7 @@ def settle_options(game: Game, company_id: str) -> list[Option]:
         out.append(
             Option(
                 f"settle {space_id}",
-                f"Settlement {space_id} ({engineers} eng., {toll} cr.): {describe(effect)}",
+                f"Settlement {space_id} ({engineers} eng., {toll} cr.): {describe_reward(effect, game.content)}",
                 group="Settlements",
                 data=(("co", "settle"), ("settlement", space_id)),
             )
@@ -85,7 +88,7 @@ def perform_settle(game: Game, company_id: str, space_id: str) -> None:
     """Place the Engineers, pay each basin's toll, take the tile's bonus."""
     space = settlement_spaces(game)[space_id]
     source = f"space:{space_id}"
-    vp = game.content.colorado["settlement_rules"]["toll_other_bridge_owner_vp"]
+    vp = game.content.of("colorado")["settlement_rules"]["toll_other_bridge_owner_vp"]
     place_engineers(game, company_id, space_id, space["engineers"], source)
     for payee, credits in tolls(game, company_id, space_id):
         if payee is None:

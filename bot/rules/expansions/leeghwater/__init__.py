@@ -33,31 +33,42 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.actions import TURN_ACTION_REASONS
+from bot.rules.content import load_content
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.leeghwater import board, buildings, officers, works
-from bot.rules.hooks import Expansion, register_expansion
+from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
-from bot.rules.state import Company, GameOptions
+from bot.rules.rulebook import RuleSet
+from bot.rules.state import Company, GameState
+
+RULES = RuleSet("leeghwater")
+RULES.include(works.RULES, buildings.RULES, officers.RULES)
 
 
-@register_expansion
+@RULES.hook
 class Leeghwater(Expansion):
     """The Leeghwater Project."""
 
     name = board.KEY
-    content_sets = (board.KEY,)
     company_extra = board.COMPANY_EXTRA
 
-    @classmethod
-    def refuse(cls, options: GameOptions) -> str | None:
-        if options.setup != "full":
-            return (
-                "The Leeghwater Project is played with the full game only "
-                "(setup='full'), not with the introductory setup"
-            )
-        return None
+    def company_summary(self, state: GameState, company: str) -> str:
+        """The Leeghwater Project's part: Private Buildings activated and External Works done."""
+        table = state.extra.get(self.name)
+        if not isinstance(table, dict):
+            return ""
+        buildings = load_content().private_buildings
+        mine = [
+            buildings[tile].name if tile in buildings else tile
+            for tile, who in table.get("building_spaces", {}).items()
+            if company in who
+        ]
+        works = state.companies[company].extra.get("external_works", [])
+        return (
+            f"; Private Buildings: {', '.join(mine) or 'none'}; "
+            f"External Works: {', '.join(works) or 'none'}"
+        )
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         board.setup_board(game, rng)
@@ -122,17 +133,6 @@ class Leeghwater(Expansion):
         board.final_scoring(game)
 
 
-def _why_not(what: str, reason: Callable[[Game, str], str]) -> Callable[[Game, str], str]:
-    """An illegal-move reason that first says when the game has no Leeghwater."""
-
-    def explain(game: Game, company_id: str) -> str:
-        if board.KEY not in game.state.options.expansions:
-            return f"{what} belongs to The Leeghwater Project, which this game does not use"
-        return reason(game, company_id)
-
-    return explain
-
-
 def _work_reason(slot: int) -> Callable[[Game, str], str]:
     def reason(game: Game, company_id: str) -> str:
         work = game.state.extra[board.KEY]["works"][slot - 1]
@@ -147,24 +147,22 @@ def _work_reason(slot: int) -> Callable[[Game, str], str]:
 
 
 for _slot in (1, 2, 3):
-    TURN_ACTION_REASONS[f"external_work_{_slot}"] = _why_not(
-        "an External Work", _work_reason(_slot)
-    )
-TURN_ACTION_REASONS["use"] = _why_not(
-    "a Private Building",
+    RULES.reason(f"external_work_{_slot}", _work_reason(_slot))
+RULES.reason(
+    "use",
     lambda game, company_id: (
         "you may use only a Private Building you have activated, once per round, when its "
         "space's engineers and credits and its action can all be had"
     ),
 )
-TURN_ACTION_REASONS["margot"] = _why_not(
-    "Margot Fouché's space",
+RULES.reason(
+    "margot",
     lambda game, company_id: (
         "Margot Fouché's space (1 engineer, once per round) runs the action of a Private "
         "Building you activated, when that action can be performed"
     ),
 )
-TURN_ACTION_REASONS["margot_bank"] = _why_not(
-    "Margot Fouché's ability",
+RULES.reason(
+    "margot_bank",
     lambda game, company_id: "only Mahiri Sekibo copying Margot Fouché may do this",
 )

@@ -24,7 +24,6 @@ from typing import Any
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
-from bot.rules.hooks import content_sets
 from bot.rules.patent import PILES, SLOTS, draw_tiles
 from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
@@ -51,9 +50,9 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
     """
     content = game.content
     state = game.state
-    setup = content.leeghwater_setup
+    setup = content.of("leeghwater")["setup"]
     # Another expansion's works and buildings (its `set`) join only when it is in play too.
-    sets = content_sets(state.options.expansions)
+    sets = game.rules.content_sets
     piles: dict[str, list[str]] = {}
     for pile in setup["external_work_piles"]:
         tiles = [w.id for w in content.external_works.values() if w.pile == pile and w.set in sets]
@@ -102,7 +101,7 @@ def refresh_works(game: Game) -> None:
     board = lw(game)
     discarded = [w for w in board["works"] if w is not None]
     board["works"] = draw_works(
-        game, game.content.leeghwater_setup["external_works_discard_and_draw"]
+        game, game.content.of("leeghwater")["setup"]["external_works_discard_and_draw"]
     )
     game.emit("works_refresh", data={"discarded": discarded, "offer": list(board["works"])})
 
@@ -110,7 +109,7 @@ def refresh_works(game: Game) -> None:
 def new_company(game: Game, company: Company) -> None:
     """Rulebook "Choosing the Companies" 3-5: the board extension's five Building pieces (a
     count, `placed["building"]`) and the basic Building tile."""
-    tile = game.content.leeghwater_setup["basic_tile_added"]
+    tile = game.content.of("leeghwater")["setup"]["basic_tile_added"]
     if tile not in company.tiles:
         company.tiles.append(tile)
     company.placed.setdefault("building", 0)

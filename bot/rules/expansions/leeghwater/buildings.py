@@ -25,36 +25,34 @@ Decisions of ours where the texts are silent:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from bot.rules.actions import place_engineers
 from bot.rules.construction import (
-    TILE_COSTS,
-    TILE_EFFECTS,
     Cost,
     StructureKind,
-    register_structure,
 )
-from bot.rules.engine import Game, Task, task
-from bot.rules.expansions.leeghwater.board import KEY, buildings_of, lw
+from bot.rules.engine import Game, Task
+from bot.rules.expansions.leeghwater.board import buildings_of, lw
 from bot.rules.expansions.leeghwater.works import loan_possible
-from bot.rules.notation import register_verb
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+
+RULES = RuleSet("leeghwater.buildings")
 
 MARGOT = "margot_fouche"
 MARGOT_SPACE = "margot"
 
-register_verb("building", r"[a-z_]+_[0-3]")
-register_verb("use", r"[a-z_]+")
-register_verb("margot", r"[a-z_]+")
-register_verb("margot_bank", r"[a-z_]+")
-register_verb("dam", r"[A-Za-z0-9_]+|none")
-register_verb("retrieve", r"[a-z0-9_]+")
-register_verb("segment", r"[0-5] \d+e\d+m")
+RULES.verb("building", r"[a-z_]+_[0-3]")
+RULES.verb("use", r"[a-z_]+")
+RULES.verb("margot", r"[a-z_]+")
+RULES.verb("margot_bank", r"[a-z_]+")
+RULES.verb("dam", r"[A-Za-z0-9_]+|none")
+RULES.verb("retrieve", r"[a-z0-9_]+")
+RULES.verb("segment", r"[0-5] \d+e\d+m")
 
 
 def split_space(space_id: str) -> tuple[str, int]:
@@ -93,14 +91,13 @@ def _place_building(game: Game, company_id: str, space_id: str) -> None:
     lw(game)["building_spaces"][tile][index] = company_id
 
 
-register_structure(
+RULES.structure(
     StructureKind(
         "building",
         _building_spaces,
         _building_costs,
         _place_building,
-        lambda game: game.content.leeghwater_setup["building_pieces_per_company"],
-        expansion=KEY,
+        lambda game: game.content.of("leeghwater")["setup"]["building_pieces_per_company"],
     )
 )
 
@@ -140,9 +137,9 @@ def _adv_3_building(game: Game, company_id: str, kind: str, space: str) -> None:
     game.gain(company_id, "vp", game.content.private_buildings[tile].vp, "tile:adv_3_building")
 
 
-TILE_COSTS["adv_2_building"] = _one_kind_only
-TILE_EFFECTS["adv_1_building"] = _adv_1_building
-TILE_EFFECTS["adv_3_building"] = _adv_3_building
+RULES.tile_cost("adv_2_building", _one_kind_only)
+RULES.tile_effect("adv_1_building", _adv_1_building)
+RULES.tile_effect("adv_3_building", _adv_3_building)
 
 
 def _now_options(game: Game, entry: Task) -> list[Option]:
@@ -153,7 +150,7 @@ def _now_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "building_now",
     options=_now_options,
     prompt=lambda g, e: "adv_1_building: use the building's action now (no engineers)?",
@@ -171,11 +168,6 @@ def action_cost(game: Game, tile: str) -> int:
     return game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
 
 
-# Effect key of another expansion's Private Building -> whether its action can be performed
-# (company, budget); keys not listed here or below are always possible.
-EFFECT_POSSIBLE: dict[str, Callable[[Game, str, int], bool]] = {}
-
-
 def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool:
     """True when the building's action can be performed with `budget` credits."""
     effect = game.content.private_buildings[tile].action_effect
@@ -183,9 +175,12 @@ def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool
     company = game.company(company_id)
     if budget < 0:
         return False
-    for key, check in EFFECT_POSSIBLE.items():
-        if key in effect:
-            return check(game, company_id, budget)
+    # Another expansion's Private Building says itself whether its action can be performed
+    # (its reward key's `possible`); keys not declared so, nor checked below, always can.
+    for key in effect:
+        declared = game.rules.rewards.get(key)
+        if declared is not None and declared.possible is not None:
+            return declared.possible(game, company_id, budget)
     if "place_drop_in_dam" in effect:
         return bool(drop_targets(game, company_id, neutral=True, exclude=None))
     if "produce" in effect:
@@ -359,7 +354,7 @@ def _drop_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "drop_in_dam",
     options=_drop_options,
     prompt=lambda g, e: "Put 1 water drop from the supply straight into a dam?",
@@ -382,7 +377,7 @@ def _retrieve_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "retrieve_tile",
     options=_retrieve_options,
     prompt=lambda g, e: "Development Office: which tile comes back from your wheel?",
@@ -420,7 +415,7 @@ def _lab_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "research_lab",
     options=_lab_options,
     prompt=lambda g, e: "Research Lab: take back half of one wheel segment's machineries",

@@ -32,18 +32,21 @@ contracts, until she fulfils one; a copied production may fulfil several contrac
 from __future__ import annotations
 
 from bot.rules.actions import can_act
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.leeghwater.buildings import drop_task
-from bot.rules.notation import register_verb
 from bot.rules.options import Option
+from bot.rules.rewards import contract_discount
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company
+
+RULES = RuleSet("leeghwater.officers")
 
 TOMMASO = "tommaso_battista"
 SIMONE = "simone_luciani"
 NETHERLANDS = "netherlands_refill_dam"
 SIMONE_LIMIT = 4
 
-register_verb("architect", r"yes|no")
+RULES.verb("architect", r"yes|no")
 
 
 def new_company(game: Game, company: Company) -> None:
@@ -102,7 +105,7 @@ def _architect_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "architect",
     options=_architect_options,
     prompt=lambda g, e: "Was the engineer you placed the Architect?",
@@ -157,8 +160,6 @@ def contract_fulfilled(game: Game, company_id: str, contract_id: int, entry: Tas
     """Simone: a production's energy left over may fulfil another contract."""
     if not entry.get("production") or not game.has_officer_power(company_id, SIMONE):
         return
-    discount = 0
-    if game.content.companies[company_id].ability_key == "france_contract_minus3":
-        discount = 3 if game.ability_active(company_id) else 0
+    discount = contract_discount(game, company_id)
     need = max(0, game.content.contracts[contract_id].energy - discount)
     game.push({**entry, "energy": entry["energy"] - need})

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from bot.rules.actions import place_engineers
 from bot.rules.construction import load_wheel
-from bot.rules.engine import Game, Task, task
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.leeghwater.board import lw
-from bot.rules.notation import register_verb
 from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
+from bot.rules.rulebook import RuleSet
+
+RULES = RuleSet("leeghwater.works")
 
 LESLIE = "leslie_spencer"
 LESLIE_TILE = "leslie_tile"
 
-register_verb("work", r"discard|wheel")
-register_verb("loan", r"[A-Ca-c]\d")
+RULES.verb("work", r"discard|wheel")
+RULES.verb("loan", r"[A-Ca-c]\d")
 
 
 def work_cost(game: Game, work_id: str) -> tuple[int, int]:
@@ -36,7 +38,7 @@ def work_cost(game: Game, work_id: str) -> tuple[int, int]:
 def work_text(game: Game, work_id: str) -> str:
     """E.g. 'A3: 2 mixers → 4 VP, free base in plain'."""
     excavators, mixers = work_cost(game, work_id)
-    reward = describe_reward(game.content.external_works[work_id].reward)
+    reward = describe_reward(game.content.external_works[work_id].reward, game.content)
     return f"{work_id}: {machinery_text(excavators, mixers)} → {reward}"
 
 
@@ -94,7 +96,7 @@ def _payment_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "work_payment",
     options=_payment_options,
     prompt=lambda g, e: "How do you give the External Work's machineries?",
@@ -147,7 +149,7 @@ def _loan_options(game: Game, entry: Task) -> list[Option]:
         price = loan_price(game, work, entry["per"])
         if price > credits:
             continue
-        reward = describe_reward(game.content.external_works[work].reward)
+        reward = describe_reward(game.content.external_works[work].reward, game.content)
         out.append(
             Option(
                 f"loan {work}",
@@ -159,7 +161,7 @@ def _loan_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "loan_work",
     options=_loan_options,
     prompt=lambda g, e: "Loan Agency: which External Work do you complete with credits?",

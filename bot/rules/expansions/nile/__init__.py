@@ -1,14 +1,13 @@
 """The Nile Affair (`GameOptions(map="nile", expansions=("nile",))`, with or without Leeghwater).
 
-Everything comes through the engine's hook points (`bot.rules.hooks`); the base game knows
-none of it. Modules: `board` (content, setup, the Nile's extra drops, the zones, irrigation
+Everything comes through its rule set (`RULES`) and the engine's hook points
+(`bot.rules.hooks`); the base game knows none of it. Modules: `board` (content, setup, the Nile's extra drops, the zones, irrigation
 scoring, the objective and bonus tiles, the position table) and `irrigation` (the action, the
 Pumping Station, token activation, the new rewards).
 
-The map. The expansion does not set the map: a game is created with `map="nile"` (the
-options are fixed for a game's life and the base setup reads the map before any expansion
-hook runs), and the expansion refuses any other map; the base setup refuses the Nile map
-without the expansion (the map's content set).
+The map. The expansion declares its board (`map = "nile"` in expansion.toml): a game left on
+the default map is set up on it, any other map is refused, and the base setup refuses the Nile
+map without the expansion (the map's content set).
 
 Setup (rulebook "Overall Setup"): the content set "nile" adds contracts 216/316/416 to the
 private piles, the bonus tile `irrigation_tokens` to the bonus tiles drawn (5 of them) and the
@@ -46,34 +45,43 @@ from typing import Any
 
 from bot.rules.content import Content
 from bot.rules.engine import Game, Task
-from bot.rules.expansions.leeghwater.buildings import EFFECT_POSSIBLE
 from bot.rules.expansions.nile import board, irrigation
-from bot.rules.hooks import Expansion, register_expansion
+from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
-from bot.rules.state import Company, GameOptions
+from bot.rules.rulebook import RuleSet
+from bot.rules.state import Company, GameState
+
+RULES = RuleSet("nile")
+RULES.include(irrigation.RULES)
+# Leeghwater's Pumping Station (this expansion's Private Building) irrigates.
+RULES.reward("irrigate_from_any_own_dam", possible=irrigation.pumping_possible)
 
 
-@register_expansion
+@RULES.hook
 class Nile(Expansion):
     """The Nile Affair."""
 
     name = board.KEY
-    content_sets = (board.KEY,)
     company_extra = board.COMPANY_EXTRA
-    setup_after = (board.LEEGHWATER,)
 
-    @classmethod
-    def extend_content(cls, content: Content) -> Content:
+    def company_summary(self, state: GameState, company: str) -> str:
+        """The Nile Affair's part: irrigation tokens (used ones marked) and scoring tokens won."""
+        if not isinstance(state.extra.get(self.name), dict):
+            return ""
+        extra = state.companies[company].extra
+        down = set(extra.get("irrigation_down", ()))
+        tokens = [f"{t} (used)" if t in down else t for t in extra.get("irrigation", ())]
+        won = extra.get("irrigation_scoring", ())
+        bonus = extra.get("irrigation_bonus", 0)
+        return (
+            f"; irrigation tokens: {', '.join(tokens) or 'none'}"
+            + (f" (+{bonus} irrigation)" if bonus else "")
+            + f"; irrigation scoring tokens: {', '.join(won) or 'none'}"
+        )
+
+    def extend_content(self, content: Content) -> Content:
         return board.extend_content(content)
-
-    @classmethod
-    def refuse(cls, options: GameOptions) -> str | None:
-        if options.map != board.MAP:
-            return "The Nile Affair is played on the Nile board: create the game with map='nile'"
-        if "colorado" in options.expansions:
-            return "The Nile Affair and The Colorado Connection each replace the board"
-        return None
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         board.setup_board(game, rng)
@@ -127,6 +135,3 @@ class Nile(Expansion):
 
     def objective_count(self, game: Game, objective: str, company_id: str) -> int | None:
         return board.objective_count(game, objective, company_id)
-
-
-EFFECT_POSSIBLE["irrigate_from_any_own_dam"] = irrigation.pumping_possible

@@ -25,12 +25,8 @@ from typing import Any
 
 from bot.rules.construction import pieces_by_location
 from bot.rules.content import (
-    BuildingActionSpace,
     Content,
-    Contract,
-    ExternalWork,
     HeadstreamTile,
-    PrivateBuilding,
 )
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
@@ -53,51 +49,19 @@ def nile(game: Game) -> dict[str, Any]:
 
 
 def extend_content(content: Content) -> Content:
-    """Add the Nile's contracts, External Works and Pumping Station to the game's content, and
-    put the Nile's river source tokens in place of the base headstream tiles ("Overall
-    Setup": the expansion's river source tokens are used instead of the base game ones)."""
-    data = content.nile
-    contracts = dict(content.contracts)
-    for row in data["private_contract"]:
-        contracts[row["id"]] = Contract(
-            id=row["id"], kind=row["level"], energy=row["energy"], reward=row["reward"], set=KEY
-        )
-    works = dict(content.external_works)
-    for row in data["external_work"]:
-        works[row["id"]] = ExternalWork(
-            id=row["id"], pile=row["pile"], cost=row["cost"], reward=row["reward"], set=KEY
-        )
-    buildings = dict(content.private_buildings)
-    for row in data["private_building"]:
-        buildings[row["id"]] = PrivateBuilding(
-            id=row["id"],
-            name=row["name"],
-            cost=row["cost"],
-            vp=row["vp"],
-            action_effect=row["action_effect"],
-            action_spaces=tuple(
-                BuildingActionSpace(s["engineers"], s["extra_credits"])
-                for s in row["action_spaces"]
-            ),
-            set=KEY,
-            action_text="irrigate from any own dam; again from it if it still has water",
-        )
+    """Put the Nile's river source tokens in place of the base headstream tiles ("Overall
+    Setup": the expansion's river source tokens are used instead of the base game ones). Its
+    contracts, External Works and Pumping Station joined the shared tables with its set."""
     sources = tuple(
         HeadstreamTile(id=row["id"], drops_per_round=tuple(row["drops_per_round"]))
         for row in content.maps[MAP].features["river_source_token"]
     )
-    return dataclasses.replace(
-        content,
-        contracts=contracts,
-        external_works=works,
-        private_buildings=buildings,
-        headstream_tiles=sources,
-    )
+    return dataclasses.replace(content, headstream_tiles=sources)
 
 
 def tokens(game: Game) -> dict[str, Mapping[str, Any]]:
     """The irrigation tokens by id."""
-    return {row["id"]: row for row in game.content.nile["irrigation_token"]}
+    return {row["id"]: row for row in game.content.of(KEY)["irrigation_token"]}
 
 
 def zones(game: Game) -> dict[str, Mapping[str, Any]]:
@@ -132,9 +96,9 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
     the headstream tiles (`extend_content`).
     """
     state = game.state
-    setup = game.content.nile["setup"]
+    setup = game.content.of(KEY)["setup"]
     per_stack = setup["irrigation_tokens_per_stack"]
-    all_tokens = game.content.nile["irrigation_token"]
+    all_tokens = game.content.of(KEY)["irrigation_token"]
     layout: dict[str, dict[str, list[str]]] = {}
     for zid, zone in zones(game).items():
         pool = [row["id"] for row in all_tokens if row["zone_set"] == zone["token_set"]]
@@ -145,7 +109,7 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
         }
     state.extra[KEY] = {
         "zones": layout,
-        "scoring_tokens": [row["id"] for row in game.content.nile["irrigation_scoring_token"]],
+        "scoring_tokens": [row["id"] for row in game.content.of(KEY)["irrigation_scoring_token"]],
         "works_removed": [],
     }
     if LEEGHWATER in state.options.expansions and LEEGHWATER in state.extra:
@@ -157,11 +121,13 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
         removed = []
         for pile in ("A", "B", "C"):
             for _ in range(
-                game.content.nile["setup"]["with_leeghwater"]["external_works_removed_per_pile"]
+                game.content.of(KEY)["setup"]["with_leeghwater"]["external_works_removed_per_pile"]
             ):
                 if piles[pile]:
                     removed.append(piles[pile].pop(rng.below(len(piles[pile]))))
-        board["works"] = draw_works(game, game.content.leeghwater_setup["external_works_face_up"])
+        board["works"] = draw_works(
+            game, game.content.of("leeghwater")["setup"]["external_works_face_up"]
+        )
         nile(game)["works_removed"] = removed
 
 
@@ -232,7 +198,9 @@ def irrigation_total(game: Game, company_id: str) -> int:
     """Points of the tokens held (face up or down), scoring tokens' penalties, A7's bonus."""
     extra = game.company(company_id).extra
     points = tokens(game)
-    penalties = {row["id"]: row["penalty"] for row in game.content.nile["irrigation_scoring_token"]}
+    penalties = {
+        row["id"]: row["penalty"] for row in game.content.of(KEY)["irrigation_scoring_token"]
+    }
     return (
         sum(points[t]["irrigation_points"] for t in extra.get("irrigation", []))
         + sum(penalties[t] for t in extra.get("irrigation_scoring", []))
@@ -279,7 +247,7 @@ def irrigation_awards(
 def round_scoring(game: Game) -> None:
     """After the base scoring: irrigation VP and the round's scoring token."""
     state = game.state
-    rules = game.content.nile["irrigation_scoring"]
+    rules = game.content.of(KEY)["irrigation_scoring"]
     if state.round not in rules["rounds"]:
         return
     totals = {cid: irrigation_total(game, cid) for cid in state.turn_order}
@@ -288,7 +256,7 @@ def round_scoring(game: Game) -> None:
     token = next(
         (
             row["id"]
-            for row in game.content.nile["irrigation_scoring_token"]
+            for row in game.content.of(KEY)["irrigation_scoring_token"]
             if row["round"] == state.round and row["id"] in nile(game)["scoring_tokens"]
         ),
         None,

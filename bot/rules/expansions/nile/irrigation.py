@@ -21,7 +21,7 @@ no contract to fulfil); the water effect is the base game's flowing drops reward
 drops may be placed (RULINGS 28); the contract effect fulfils one's own face-up private
 contract only, never a national one ("in your personal supply").
 
-Rewards (content.EXPANSION_REWARD_KEYS, through `apply_reward_part`): `one_of` (contracts
+Rewards (declared in expansion.toml, applied through `apply_reward_part`): `one_of` (contracts
 216/316/416: `choose 1` / `choose 2`; an alternative that cannot be had now is not offered),
 `take_irrigation_token_from_zones`, `irrigation_total_bonus_permanent` (A7),
 `flip_used_irrigation_tokens_up_to` (B7: `flip IM3` one at a time, `flip none`),
@@ -32,11 +32,11 @@ reconstructed private-contract tokens: as the Contract Office's action).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.actions import TURN_ACTION_REASONS, place_engineers, take_action, turn_options
-from bot.rules.engine import Game, Task, task
+from bot.rules.actions import place_engineers, take_action, turn_options
+from bot.rules.engine import Game, Task
 from bot.rules.expansions.nile.board import (
     take_token,
     tokens,
@@ -45,34 +45,24 @@ from bot.rules.expansions.nile.board import (
     zones,
     zones_of_areas,
 )
-from bot.rules.notation import register_verb
 from bot.rules.options import Option, counted
 from bot.rules.rewards import apply_reward, describe_reward
+from bot.rules.rulebook import RuleSet
 
-register_verb("irrigate", r"[A-Za-z0-9_]+")
-register_verb("drain", r"[A-Za-z0-9_]+|none")
-register_verb("irrigation", r"[A-Za-z0-9_]+")
-register_verb("activate", r"[A-Za-z0-9_]+")
-register_verb("flip", r"[A-Za-z0-9_]+|none")
-register_verb("choose", r"\d")
+RULES = RuleSet("nile.irrigation")
 
-EFFECT_TEXT = {
-    "excavators": "{} excavators",
-    "mixers": "{} mixers",
-    "credits": "{} credits",
-    "water_drops_flowing": "{} flowing drops",
-    "rotate_wheel": "turn wheel {}",
-    "fulfill_contract_max_energy": "fulfil own contract ≤ {} energy",
-    "energy": "{} energy",
-    "vp": "{} VP",
-    "take_private_contracts": "take {} private contract(s)",
-}
+RULES.verb("irrigate", r"[A-Za-z0-9_]+")
+RULES.verb("drain", r"[A-Za-z0-9_]+|none")
+RULES.verb("irrigation", r"[A-Za-z0-9_]+")
+RULES.verb("activate", r"[A-Za-z0-9_]+")
+RULES.verb("flip", r"[A-Za-z0-9_]+|none")
+RULES.verb("choose", r"\d")
 
 
 def token_text(game: Game, token: str) -> str:
     """E.g. 'IM2 (2 pts): 5 credits'."""
     row = tokens(game)[token]
-    effect = ", ".join(EFFECT_TEXT[key].format(value) for key, value in row["effect"].items())
+    effect = describe_reward(row["effect"], game.content)
     return f"{token} ({row['irrigation_points']} pts): {effect}"
 
 
@@ -177,7 +167,7 @@ def remove_drop(game: Game, company_id: str, space: str, source: str) -> None:
     game.emit("drop_removed", company_id, 1, source, data={"at": space})
 
 
-@task(
+@RULES.task(
     "nile_drain",
     options=_drain_options,
     prompt=lambda g, e: "Irrigation: which of your dams gives a water drop?",
@@ -218,7 +208,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "nile_take",
     options=_take_options,
     prompt=lambda g, e: "Irrigation: which visible irrigation token do you take?",
@@ -243,7 +233,7 @@ def _again_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "nile_again",
     options=_again_options,
     prompt=lambda g, e: "Pumping Station: irrigate a second time from the same dam?",
@@ -334,7 +324,7 @@ def _main_options(game: Game, entry: Task) -> list[Option]:
     ]
 
 
-@task(
+@RULES.task(
     "nile_main",
     options=_main_options,
     prompt=lambda g, e: "Token activated: now choose your main action",
@@ -378,13 +368,10 @@ def _choose_options(game: Game, entry: Task) -> list[Option]:
 
 def describe_alternative(game: Game, reward: Mapping[str, Any]) -> str:
     """E.g. 'an irrigation token (plain/hill)' or '5 VP'."""
-    areas = reward.get("take_irrigation_token_from_zones")
-    if areas is not None:
-        return f"an irrigation token ({'/'.join(areas)}), no engineer or drop"
-    return describe_reward(reward)
+    return describe_reward(reward, game.content)
 
 
-@task("nile_choose", options=_choose_options, prompt=lambda g, e: "Choose one reward")
+@RULES.task("nile_choose", options=_choose_options, prompt=lambda g, e: "Choose one reward")
 def _choose(game: Game, entry: Task, option: Option) -> None:
     reward = entry["alternatives"][option.get("index") - 1]
     apply_reward(game, entry["player"], reward, entry["source"])
@@ -401,7 +388,7 @@ def _flip_options(game: Game, entry: Task) -> list[Option]:
     return out
 
 
-@task(
+@RULES.task(
     "nile_flip",
     options=_flip_options,
     prompt=lambda g, e: f"Turn up to {e['remaining']} used irrigation token(s) face up",
@@ -467,21 +454,19 @@ def apply_reward_part(
     return True
 
 
-def _nile_only(what: str, reason: str) -> Any:
-    def explain(game: Game, company_id: str) -> str:
-        if "nile" not in game.state.options.expansions:
-            return f"{what} belongs to The Nile Affair, which this game does not use"
-        return reason
-
-    return explain
+def _reason(text: str) -> Callable[[Game, str], str]:
+    """An illegal-move reason that is always the same sentence."""
+    return lambda game, company_id: text
 
 
-TURN_ACTION_REASONS["irrigate"] = _nile_only(
-    "Irrigation",
-    "an irrigation space is free once per round and needs its engineer and credits, an own "
-    "dam holding a drop in a basin connected to the zone, and a token left in the zone",
+RULES.reason(
+    "irrigate",
+    _reason(
+        "an irrigation space is free once per round and needs its engineer and credits, an own "
+        "dam holding a drop in a basin connected to the zone, and a token left in the zone"
+    ),
 )
-TURN_ACTION_REASONS["activate"] = _nile_only(
-    "Activating an irrigation token",
-    "you may activate one face-up irrigation token you hold, once per turn",
+RULES.reason(
+    "activate",
+    _reason("you may activate one face-up irrigation token you hold, once per turn"),
 )

@@ -1,6 +1,6 @@
 """Draft the Leeghwater layouts appended below the shared and company views.
 
-`python -m renderer.layout.generate_leeghwater shared|company` prints TOML; the committed
+`python -m renderer.expansions.leeghwater.generate_layout shared|company` prints TOML; the committed
 files (`leeghwater_shared.toml`, `leeghwater_company.toml`) are the source of truth.
 """
 
@@ -29,7 +29,7 @@ def shared() -> str:
     end = blocks_y + BUILDINGS * BLOCK - 14
     lines = [
         "# The Leeghwater Project's Extra Management board, appended below the shared view.",
-        "# Drafted by renderer/layout/generate_leeghwater.py; schema: renderer/layout/README.md.",
+        "# Drafted by renderer/expansions/leeghwater/generate_layout.py; schema: renderer/layout/README.md.",
         "",
         "[view]",
         "width = 1200",
@@ -76,7 +76,7 @@ def company() -> str:
     return "\n".join(
         [
             "# The Leeghwater Project's board extension, appended below the company view.",
-            "# Drafted by renderer/layout/generate_leeghwater.py; schema: renderer/layout/README.md.",
+            "# Drafted by renderer/expansions/leeghwater/generate_layout.py; schema: renderer/layout/README.md.",
             "",
             "[view]",
             "width = 1000",

@@ -58,10 +58,9 @@ def active(options: GameOptions) -> bool:
     return KEY in options.expansions
 
 
-def view_height(view: str, options: GameOptions) -> int:
-    """Return the height of the "shared" or "company" view for a game with ``options``."""
-    name = {"shared": SHARED, "company": COMPANY}[view] if active(options) else view
-    return board_layout(name).height
+def view_layout(view: str) -> str | None:
+    """The board layouts of the shared and company views with the board extensions below."""
+    return {"shared": SHARED, "company": COMPANY}.get(view)
 
 
 def _board(state: GameState) -> dict[str, Any]:
@@ -129,7 +128,7 @@ def shared_static(image: Image.Image, theme_name: str) -> Image.Image:
         tx = x0 + 16 + max(space.engineers, 1) * 16
         d.text(draw, (tx, cy), space.id, sizes["label"], text, "regular", "lm")
     # The frames of the five Building rows: the game draws five Buildings at setup, so only
-    # what is on them changes (drawn by ``draw_shared_extra``).
+    # what is on them changes (drawn by ``draw_shared``).
     actions = layout.lists["building_actions"]
     for slot, (x0, y0, x1, _y1) in enumerate(layout.lists["building_headers"]):
         if slot:
@@ -158,7 +157,7 @@ def _occupant(
     d.text(draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("text"), anchor="lm")
 
 
-def draw_shared_extra(
+def draw_shared(
     draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
 ) -> None:
     """Draw the state of the Extra Management board on the extended shared view."""
@@ -345,7 +344,7 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     return (built, used, margot)
 
 
-def draw_company_extra(
+def draw_company(
     draw: ImageDraw.ImageDraw,
     state: GameState,
     company: Company,
@@ -473,3 +472,44 @@ def describe_lines(state: GameState) -> list[str]:
         buildings.append(f"{tile} ({', '.join(owners) if owners else 'no Buildings'})")
     lines.append("Private Buildings: " + ("; ".join(buildings) if buildings else "none") + ".")
     return lines
+
+
+# -- samples (renderer.samples, tests) ----------------------------------------------------------
+
+
+def sample_state(seed: int = 2, moves_into_round_4: int = 22) -> GameState:
+    """Return round 4 of a seeded 3-player game with The Leeghwater Project.
+
+    The random moves favour the expansion's (External Works, Buildings and their actions) so
+    the sample shows its board in use.
+    """
+    import random
+
+    from bot.rules import new_game
+
+    options = GameOptions(players=3, seed=seed, setup="full", expansions=("leeghwater",))
+    game = new_game(options)
+    rng = random.Random(1)
+
+    def move() -> None:
+        decision = rng.choice(game.decisions())
+        options = decision.options
+        ours = [
+            o
+            for o in options
+            if o.notation.split()[0] in ("building", "use", "margot", "build")
+            or o.notation.startswith("external_work")
+        ]
+        choice = rng.choice(ours if ours and rng.random() < 0.7 else options)
+        game.apply(choice.notation, decision.player)
+
+    while not game.is_over and game.state.round < 4:
+        move()
+    for _ in range(moves_into_round_4):
+        move()
+    return game.state
+
+
+def samples() -> dict[str, tuple[GameState, str]]:
+    """The docs' sample pictures of the expansion: file name -> (state, view)."""
+    return {"sample-leeghwater-shared.png": (sample_state(), "shared")}

@@ -19,7 +19,8 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from bot.rules.state import GameOptions, GameState
+from bot.rules.content import company_name
+from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.background import feature_label_at
 from renderer.content import content
@@ -28,12 +29,6 @@ from renderer.theme import Theme
 from renderer.words import reward_text
 
 KEY = "colorado"
-
-
-def company_name(company_id: str) -> str:
-    """The company's display name ("USA")."""
-    company = content().companies.get(company_id)
-    return company.name if company else company_id
 
 
 def active(options: GameOptions) -> bool:
@@ -47,7 +42,7 @@ def board(state: GameState) -> dict[str, Any]:
 
 
 def _rows(state: GameState, table: str) -> dict[str, Any]:
-    data = content(state.options.expansions).colorado
+    data = content(state.options.expansions).of(KEY)
     return {row["id"]: row for row in data.get(table, ())}
 
 
@@ -90,7 +85,7 @@ def _nearest(rect: Rect, point: tuple[int, int]) -> tuple[int, int]:
     return min(max(point[0], x0), x1), min(max(point[1], y0), y1)
 
 
-def draw_map_extra(
+def draw_map(
     draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
 ) -> None:
     """Draw the Bridges on the map and the sites' and settlements' state in the panel."""
@@ -171,10 +166,11 @@ def draw_map_extra(
             d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
 
 
-def company_lines(state: GameState, company_id: str) -> list[str]:
+def company_lines(state: GameState, company: Company) -> list[str]:
     """The company's Colorado state in words, for its board: Bridges, settlements."""
     if not active(state.options):
         return []
+    company_id = company.id
     tiles = _rows(state, "bridge_tile")
     built = bridges_of(state, company_id)
     parts = [
@@ -190,11 +186,6 @@ def company_lines(state: GameState, company_id: str) -> list[str]:
         f"Bridges ({len(built)}): " + (", ".join(parts) if parts else "none"),
         "Settled this round: " + (", ".join(settled) if settled else "none"),
     ]
-
-
-def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
-    """What the company board reads of the Colorado state."""
-    return tuple(company_lines(state, company_id))
 
 
 def describe_lines(state: GameState) -> list[str]:
@@ -223,3 +214,41 @@ def describe_lines(state: GameState) -> list[str]:
         "Bridges: " + ("; ".join(bridges) if bridges else "none") + ".",
         "Settlements: " + ("; ".join(settlements) if settlements else "none") + ".",
     ]
+
+
+# -- the layout generator's rows (renderer.layout.generate_features) ---------------------
+
+FEATURE_TITLE = "Construction Sites (Bridges) and settlements"
+BRIDGE_SLOTS = True  # a slot beside each basin's lower dam for its Bridge tag
+
+
+def feature_rows(features: Any, width: int, gap: int) -> list[list[tuple[str, str, int]]]:
+    """The layout generator's rows below the map (`renderer.layout.generate_features`): per
+    area, the site (wide: its Bridge tiles), then its settlement spaces."""
+    rows = []
+    for site in features["construction_site"]:
+        row = [(site["id"], "construction_site", 372)]
+        spaces = [s for s in features["settlement_space"] if s["area"] == site["area"]]
+        each = (width - 372 - gap * len(spaces)) // max(len(spaces), 1)
+        row += [(s["id"], "settlement", each) for s in spaces]
+        rows.append(row)
+    return rows
+
+
+# -- samples (renderer.samples, tests) ----------------------------------------------------------
+
+
+def sample_state(
+    seed: int = 5, setup: str = "intro", leeghwater: bool = False, moves: int = 20
+) -> GameState:
+    """Return round 3 of a seeded 4-player Colorado game, its Bridges and settlements in use."""
+    expansions = ("colorado", "leeghwater") if leeghwater else ("colorado",)
+    options = GameOptions(players=4, seed=seed, setup=setup, expansions=expansions)
+    from renderer.samples import played
+
+    return played(options, ("site", "bridge", "settle"), 3, moves)
+
+
+def samples() -> dict[str, tuple[GameState, str]]:
+    """The docs' sample pictures of the expansion: file name -> (state, view)."""
+    return {"sample-colorado-map.png": (sample_state(), "map")}

@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.content import content
@@ -25,12 +26,6 @@ from renderer.layout import map_layout
 from renderer.theme import Theme
 
 KEY = "nile"
-
-
-def company_name(company_id: str) -> str:
-    """The company's display name ("USA")."""
-    company = content().companies.get(company_id)
-    return company.name if company else company_id
 
 
 def active(options: GameOptions) -> bool:
@@ -44,7 +39,7 @@ def board(state: GameState) -> dict[str, Any]:
 
 
 def _data(state: GameState) -> Any:
-    return content(state.options.expansions).nile
+    return content(state.options.expansions).of(KEY)
 
 
 def _map_rows(state: GameState, table: str) -> dict[str, Any]:
@@ -101,7 +96,7 @@ def source_of(state: GameState, token: str) -> str | None:
     return None
 
 
-def draw_map_extra(
+def draw_map(
     draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
 ) -> None:
     """Draw the zones' visible tokens, who used the action spaces, where each source lies."""
@@ -202,7 +197,7 @@ def company_lines(state: GameState, company: Company) -> list[str]:
     ]
 
 
-def scoring_line(state: GameState) -> str:
+def shared_line(state: GameState) -> str:
     """The round's irrigation scoring: its token, the VP showing, each company's total."""
     token = next_scoring_token(state)
     totals = " ".join(
@@ -238,5 +233,44 @@ def describe_lines(state: GameState) -> list[str]:
             f"{company_name(cid)} irrigation: total {irrigation_total(state, company)}, "
             f"tokens {tokens}."
         )
-    lines.append(scoring_line(state) + ".")
+    lines.append(shared_line(state) + ".")
     return lines
+
+
+# -- the layout generator's rows (renderer.layout.generate_features) ---------------------
+
+FEATURE_TITLE = "Irrigation zones and river source tokens"
+
+
+def feature_rows(features: Any, width: int, gap: int) -> list[list[tuple[str, str, int]]]:
+    """The layout generator's rows below the map (`renderer.layout.generate_features`): per
+    zone, the zone, its irrigation spaces, its action spaces; then the source tokens."""
+    rows = []
+    for zone in features["irrigation_zone"]:
+        row = [(zone["id"], "irrigation_zone", 136)]
+        row += [(s, "irrigation_space", 148) for s in zone["irrigation_spaces"]]
+        row += [(s, "irrigation_action", 148) for s in zone["action_spaces"]]
+        rows.append(row)
+    tokens = features["river_source_token"]
+    each = (width - gap * (len(tokens) - 1)) // len(tokens)
+    rows.append([(t["id"], "river_source", each) for t in tokens])
+    return rows
+
+
+# -- samples (renderer.samples, tests) ----------------------------------------------------------
+
+SAMPLE_BACKGROUNDS = ("nile",)  # the docs show its static map
+
+
+def sample_state(seed: int = 5, setup: str = "intro", leeghwater: bool = False) -> GameState:
+    """Return round 3 of a seeded 3-player Nile game, irrigation in use."""
+    expansions = ("nile", "leeghwater") if leeghwater else ("nile",)
+    options = GameOptions(players=3, seed=seed, setup=setup, map="nile", expansions=expansions)
+    from renderer.samples import played
+
+    return played(options, ("irrigate", "drain", "irrigation", "activate"), 3, 20)
+
+
+def samples() -> dict[str, tuple[GameState, str]]:
+    """The docs' sample pictures of the expansion: file name -> (state, view)."""
+    return {"sample-nile-map.png": (sample_state(), "map")}

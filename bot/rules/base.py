@@ -1,0 +1,36 @@
+"""The base game's rules: the rule sets of its modules, in the order a game combines them."""
+
+from __future__ import annotations
+
+from bot.rules import (
+    actions,
+    advanced_tiles,
+    companies,
+    construction,
+    draft,
+    flow,
+    illegal,
+    notation,
+    officers,
+    patent,
+    production,
+    rewards,
+)
+from bot.rules.rulebook import RuleSet
+
+# Structure kinds and turn actions are offered in this order (construction's four kinds; the
+# engineer-free build before Mahiri Sekibo's space).
+BASE_RULES: tuple[RuleSet, ...] = (
+    notation.RULES,
+    actions.RULES,
+    construction.RULES,
+    production.RULES,
+    rewards.RULES,
+    patent.RULES,
+    draft.RULES,
+    flow.RULES,
+    advanced_tiles.RULES,
+    officers.RULES,
+    companies.RULES,
+    illegal.RULES,
+)

@@ -1,0 +1,274 @@
+"""Rule sets and a game's rule tables: how the base game and expansions hand the engine their rules.
+
+Every rules module owns one `RuleSet` (conventionally `RULES`) and declares into it with
+decorators and calls: task kinds (automatic steps and decisions), structure kinds, notation
+verbs, turn actions, technology tile effects, reward keys with their wording, and hook objects
+(`bot.rules.hooks.Hooks`). Declaring touches only that module's own rule set, so importing a
+module changes nothing global.
+
+A game's tables (`RuleTables`) are built from the base game's rule sets plus those of its
+active expansions (`bot.rules.catalogue.rules_for`), so a game without an expansion never sees
+its task kinds, verbs, structures or reward keys. The engine reads everything from
+`game.rules`; order is kept (structure kinds and turn actions are offered in the order their
+rule sets are combined: the base game's modules first, then each expansion in hook order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.rules.construction import Cost, StructureKind, TileUse
+    from bot.rules.engine import Game, Task
+    from bot.rules.hooks import Hooks
+    from bot.rules.options import Decision, Option
+
+TaskRun = Callable[["Game", "Task"], None]
+TaskOptions = Callable[["Game", "Task"], "list[Option]"]
+TaskApply = Callable[["Game", "Task", "Option"], None]
+TaskPrompt = Callable[["Game", "Task"], str]
+TurnLister = Callable[["Game", str], "list[Option]"]
+TurnPerformer = Callable[["Game", str, "Option"], None]
+WhyNot = Callable[["Game", str], str]
+TileEffect = Callable[["Game", str, str, str], None]
+TileCosts = Callable[["Game", str, str, str, "list[Cost]"], "list[Cost]"]
+TileUses = Callable[["Game", str, str], "list[TileUse]"]
+RewardApply = Callable[["Game", str, Any, str, "list[Task]"], None]
+RewardPossible = Callable[["Game", str, int], bool]
+Explainer = Callable[["Game", "Decision", str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class TaskHandler:
+    """How one kind of task runs (automatic) or asks (decision)."""
+
+    kind: str
+    run: TaskRun | None = None
+    options: TaskOptions | None = None
+    apply: TaskApply | None = None
+    prompt: TaskPrompt | None = None
+    # Decisions that are never applied automatically even with one option (Confirm).
+    always_ask: bool = False
+
+    @property
+    def is_decision(self) -> bool:
+        """True when this task waits for a player's answer."""
+        return self.options is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAction:
+    """A turn action outside the management and company boards (an officer's space...)."""
+
+    name: str
+    options: TurnLister
+    perform: TurnPerformer
+
+
+@dataclass(frozen=True, slots=True)
+class RewardKey:
+    """A reward or effect key of the data files: its wording, and how it is applied.
+
+    `text` is the wording of option labels and descriptions (`{}` is the value); `short` the
+    few characters a picture's box has room for ("" when pictures do not show it). `apply` is
+    None for keys applied by the code that reads them (a key that only qualifies another one,
+    an action space's own effect). `possible` says whether an action with this effect can be
+    performed now with a budget of credits (None: always).
+    """
+
+    key: str
+    text: str = ""
+    short: str = ""
+    apply: RewardApply | None = None
+    possible: RewardPossible | None = None
+
+
+@dataclass
+class RuleSet:
+    """The rules one module (of the base game or of an expansion) adds to the games using it."""
+
+    name: str
+    tasks: dict[str, TaskHandler] = field(default_factory=dict)
+    structures: dict[str, StructureKind] = field(default_factory=dict)
+    verbs: dict[str, str] = field(default_factory=dict)
+    turn_actions: dict[str, TurnAction] = field(default_factory=dict)
+    # Turn verb -> why that action is not available to a company now (illegal-move messages).
+    why_not: dict[str, WhyNot] = field(default_factory=dict)
+    tile_effects: dict[str, TileEffect] = field(default_factory=dict)
+    tile_costs: dict[str, TileCosts] = field(default_factory=dict)
+    tile_uses: dict[str, TileUses] = field(default_factory=dict)
+    rewards: dict[str, RewardKey] = field(default_factory=dict)
+    hooks: list[type[Hooks]] = field(default_factory=list)
+    # Why a well-formed answer is not legal now (the base game declares one).
+    explain: Explainer | None = None
+
+    # -- declaring -------------------------------------------------------------------------
+    def task(
+        self,
+        kind: str,
+        *,
+        options: TaskOptions | None = None,
+        prompt: TaskPrompt | None = None,
+        always_ask: bool = False,
+    ) -> Callable[[Callable], Callable]:
+        """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`)."""
+
+        def declare(func: Callable) -> Callable:
+            _new(self.tasks, kind, "task kind")
+            if options is None:
+                self.tasks[kind] = TaskHandler(kind, run=func)
+            else:
+                self.tasks[kind] = TaskHandler(
+                    kind, options=options, apply=func, prompt=prompt, always_ask=always_ask
+                )
+            return func
+
+        return declare
+
+    def structure(self, kind: StructureKind) -> None:
+        """Declare a structure kind (where it stands, what it costs, how it is placed)."""
+        _new(self.structures, kind.name, "structure kind")
+        self.structures[kind.name] = kind
+
+    def verb(self, verb: str, arguments: str) -> None:
+        """Add a verb to the notation; `arguments` is a regex for the text after the verb."""
+        _new(self.verbs, verb, "verb")
+        self.verbs[verb] = arguments
+
+    def turn_action(
+        self, name: str, options: TurnLister, perform: TurnPerformer, why_not: WhyNot | None = None
+    ) -> None:
+        """A kind of turn action, listed after the management board's spaces."""
+        _new(self.turn_actions, name, "turn action")
+        self.turn_actions[name] = TurnAction(name, options, perform)
+        if why_not is not None:
+            self.reason(name, why_not)
+
+    def reason(self, verb: str, why_not: WhyNot) -> None:
+        """Why the turn action written `verb` is not available now (for illegal-move messages)."""
+        _new(self.why_not, verb, "turn verb")
+        self.why_not[verb] = why_not
+
+    def tile_effect(self, tile: str, effect: TileEffect) -> None:
+        """What a technology tile does after a build with it."""
+        _new(self.tile_effects, tile, "tile effect")
+        self.tile_effects[tile] = effect
+
+    def tile_cost(self, tile: str, costs: TileCosts) -> None:
+        """How a technology tile changes a structure's costs."""
+        _new(self.tile_costs, tile, "tile cost")
+        self.tile_costs[tile] = costs
+
+    def tile_use(self, tile: str, uses: TileUses) -> None:
+        """The ways a tile that acts as other tiles can be used now (Anton Krylov's)."""
+        _new(self.tile_uses, tile, "tile use")
+        self.tile_uses[tile] = uses
+
+    def reward(
+        self,
+        key: str,
+        text: str = "",
+        short: str = "",
+        *,
+        apply: RewardApply | None = None,
+        possible: RewardPossible | None = None,
+    ) -> None:
+        """Declare a reward key: its wording and how it is applied (see `RewardKey`)."""
+        _new(self.rewards, key, "reward key")
+        self.rewards[key] = RewardKey(key, text, short, apply, possible)
+
+    def explainer(self, explain: Explainer) -> Explainer:
+        """Decorate the function that says why a well-formed answer is not legal now."""
+        if self.explain is not None:
+            raise ValueError(f"{self.name} declares two explainers")
+        self.explain = explain
+        return explain
+
+    def hook(self, cls: type[Hooks]) -> type[Hooks]:
+        """Class decorator: this `Hooks` subclass is asked at the hook points in every game."""
+        self.hooks.append(cls)
+        return cls
+
+    def include(self, *others: RuleSet) -> None:
+        """Add other rule sets' declarations to this one (a package gathering its modules)."""
+        for other in others:
+            for name in _TABLES:
+                mine, theirs = getattr(self, name), getattr(other, name)
+                for key in theirs:
+                    _new(mine, key, name)
+                mine.update(theirs)
+            self.hooks.extend(other.hooks)
+            if other.explain is not None:
+                self.explainer(other.explain)
+
+
+_TABLES = (
+    "tasks",
+    "structures",
+    "verbs",
+    "turn_actions",
+    "why_not",
+    "tile_effects",
+    "tile_costs",
+    "tile_uses",
+    "rewards",
+)
+
+
+def _new(table: Mapping[str, Any], key: str, what: str) -> None:
+    if key in table:
+        raise ValueError(f"{what} {key!r} is declared twice")
+
+
+class RuleTables:
+    """The rules of one kind of game: the base game's rule sets and its expansions', combined.
+
+    Tables keep the order of the rule sets (the base game's first), so structure kinds and turn
+    actions are offered in that order; hooks too are asked the base game's first (officers,
+    company boards), then the expansions' in hook order.
+    `foreign` names, for each verb of an expansion this game does not use, that expansion's
+    display name (for the message refusing it).
+    """
+
+    def __init__(
+        self,
+        base: Iterable[RuleSet],
+        expansions: Iterable[RuleSet] = (),
+        *,
+        foreign: Mapping[str, str] | None = None,
+        content_sets: Iterable[str] = ("base",),
+    ) -> None:
+        base, expansions = tuple(base), tuple(expansions)
+        combined = RuleSet("game")
+        for part in (*base, *expansions):
+            combined.include(part)
+        self.parts = (*base, *expansions)
+        self.tasks: Mapping[str, TaskHandler] = MappingProxyType(combined.tasks)
+        self.structures: Mapping[str, StructureKind] = MappingProxyType(combined.structures)
+        self.verbs: Mapping[str, re.Pattern[str]] = MappingProxyType(
+            {verb: re.compile(args, re.IGNORECASE) for verb, args in combined.verbs.items()}
+        )
+        self.turn_actions: Mapping[str, TurnAction] = MappingProxyType(combined.turn_actions)
+        self.why_not: Mapping[str, WhyNot] = MappingProxyType(combined.why_not)
+        self.tile_effects: Mapping[str, TileEffect] = MappingProxyType(combined.tile_effects)
+        self.tile_costs: Mapping[str, TileCosts] = MappingProxyType(combined.tile_costs)
+        self.tile_uses: Mapping[str, TileUses] = MappingProxyType(combined.tile_uses)
+        self.rewards: Mapping[str, RewardKey] = MappingProxyType(combined.rewards)
+        self.hooks: tuple[type[Hooks], ...] = tuple(combined.hooks)
+        self.explain: Explainer | None = combined.explain
+        # The data files' `set`s this game draws from ("base" and its expansions').
+        self.content_sets: tuple[str, ...] = tuple(content_sets)
+        self.foreign: Mapping[str, str] = MappingProxyType(
+            {verb: name for verb, name in (foreign or {}).items() if verb not in self.verbs}
+        )
+
+    def task(self, kind: str) -> TaskHandler:
+        """The handler of a task kind (a KeyError names a kind no rule set of the game has)."""
+        try:
+            return self.tasks[kind]
+        except KeyError:
+            raise KeyError(f"task kind {kind!r} is not a rule of this game") from None

@@ -1,0 +1,87 @@
+"""The expansions as the outer layers see them: what to offer in a lobby, their boards, help.
+
+Everything comes from the catalogue (`bot.rules.catalogue.CATALOGUE`), so the Discord and
+console layers name no expansion: a new expansion package appears here by itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.rules.catalogue import CATALOGUE, Catalogue
+from bot.rules.content import Content
+
+SETUP_WORDS = {"intro": "introductory setup", "full": "full setup"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExpansionView:
+    """One expansion: its name (what commands take), what players read, its board."""
+
+    name: str
+    display_name: str
+    summary: str
+    board: str  # the map it is played on ("" when the game's own)
+    setups: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """A set of expansions that may be played together, as a lobby offers it."""
+
+    names: tuple[str, ...]
+    label: str  # at most 100 characters (a Discord choice's name)
+
+    @property
+    def value(self) -> str:
+        """The choice's value: the names joined by commas ("none" for the base game)."""
+        return ",".join(self.names) or "none"
+
+
+@dataclass(frozen=True, slots=True)
+class HelpTopic:
+    """A help topic an expansion gives: its key, its title and its text."""
+
+    key: str
+    title: str
+    text: str
+
+
+def expansions(catalogue: Catalogue = CATALOGUE) -> list[ExpansionView]:
+    """Every expansion, in the catalogue's order."""
+    return [
+        ExpansionView(info.name, info.display_name, info.summary, info.map, info.setups)
+        for info in catalogue.expansions.values()
+    ]
+
+
+def combinations(catalogue: Catalogue = CATALOGUE) -> list[Combination]:
+    """Every playable set of expansions with its label, the base game first."""
+    out = [Combination((), "None: the base game")]
+    for names in catalogue.combinations()[1:]:
+        infos = [catalogue.info(name) for name in names]
+        setups = set.intersection(*(set(info.setups) for info in infos))
+        only = f" ({SETUP_WORDS[next(iter(setups))]})" if len(setups) == 1 else ""
+        if len(infos) == 1:
+            label = f"{infos[0].display_name}: {infos[0].summary}" if infos[0].summary else ""
+            label = (label or infos[0].display_name).removesuffix(only) + only
+        else:
+            label = " + ".join(info.display_name for info in infos) + only
+        out.append(Combination(tuple(names), label[:100]))
+    return out
+
+
+def names_text(names: Sequence[str], catalogue: Catalogue = CATALOGUE) -> str:
+    """Expansions' display names joined by 'and' (unknown names as given)."""
+    return " and ".join(catalogue.display_name(n) if n in catalogue else n for n in names)
+
+
+def help_topics(content: Content, catalogue: Catalogue = CATALOGUE) -> list[HelpTopic]:
+    """Every expansion's help topics (its help module's `topics(content)`), in order."""
+    found = []
+    for info in catalogue.expansions.values():
+        module = importlib.import_module(info.help or f"{info.package}.help")
+        found += [HelpTopic(key, title, text) for key, title, text in module.topics(content)]
+    return found

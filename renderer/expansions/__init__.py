@@ -1,0 +1,99 @@
+"""Expansions' drawings: one drawing module per expansion, found through the catalogue.
+
+The renderer never names an expansion: for a game it asks the catalogue which expansions the
+game plays and imports each one's drawing module (`ExpansionInfo.drawing_module`, by default
+`renderer.expansions.<name>`), then calls what the module defines. Every function is optional:
+
+| function | the renderer calls it |
+|---|---|
+| `draw_map(draw, state, theme, highlight)` | after the map view's pieces: the expansion's pieces on the map |
+| `view_layout(view)` | the board layout ("shared", "company") the view uses instead of the base one (a board extension below), or None |
+| `shared_static(image, theme_name)` / `draw_shared(draw, state, theme, highlight)` | the static part of that shared-board extension / what changes on it |
+| `shared_line(state)` | a line under the shared board's round track (a scoring reminder), or "" |
+| `company_static(image, company_id, theme_name)` / `company_key(state, company_id)` / `draw_company(draw, state, company, theme, lit)` | the static part of that company-board extension / what of the state it reads (cache key) / what changes on it |
+| `company_lines(state, company)` | lines of a strip below a company board, titled with the display name |
+| `describe_lines(state)` | lines of the text alternative (`renderer.describe`) |
+| `feature_rows(features)`, `FEATURE_TITLE` | the layout generator's rows of the map's own features (`renderer.layout.generate_features`) |
+| `samples()` | {file name: (state, view)} of sample pictures for the docs (`renderer.samples`) |
+
+Content comes from the game's content (`renderer.content.content(state.options.expansions)`),
+which holds every table of the expansions the game plays.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any
+
+from bot.rules.catalogue import CATALOGUE, Catalogue
+from renderer.layout import board_layout
+
+_CATALOGUE: list[Catalogue] = [CATALOGUE]
+
+
+def catalogue() -> Catalogue:
+    """The catalogue the renderer asks (the product's; tests may draw with their own)."""
+    return _CATALOGUE[0]
+
+
+def use_catalogue(catalogue: Catalogue) -> None:
+    """Draw with this catalogue's expansions (a test's own expansion); `CATALOGUE` by default."""
+    _CATALOGUE[0] = catalogue
+
+
+def drawing(name: str) -> ModuleType:
+    """The drawing module of one expansion."""
+    return importlib.import_module(catalogue().info(name).drawing_module)
+
+
+def drawings(expansions: Iterable[str]) -> tuple[ModuleType, ...]:
+    """The drawing modules of a game's expansions, in hook order (unknown names skipped)."""
+    known = [name for name in expansions if name in catalogue()]
+    return tuple(drawing(name) for name in catalogue().hook_order(known))
+
+
+def named_drawings(expansions: Iterable[str]) -> tuple[tuple[str, ModuleType], ...]:
+    """(name, drawing module) of a game's expansions, in hook order."""
+    known = [name for name in expansions if name in catalogue()]
+    return tuple((name, drawing(name)) for name in catalogue().hook_order(known))
+
+
+def asking(expansions: Iterable[str], function: str) -> list[Any]:
+    """The given function of each drawing module that defines it."""
+    found = (getattr(module, function, None) for module in drawings(expansions))
+    return [f for f in found if f is not None]
+
+
+def extending(expansions: Iterable[str], view: str) -> tuple[str, ...]:
+    """The game's expansions whose drawing extends a board view ("shared", "company")."""
+    return tuple(
+        name
+        for name, module in named_drawings(expansions)
+        if getattr(module, "view_layout", lambda view: None)(view)
+    )
+
+
+def view_layout(expansions: Iterable[str], view: str) -> str:
+    """The board layout a view is drawn on: an expansion's extension of it, or the base one."""
+    for module in drawings(expansions):
+        name = getattr(module, "view_layout", lambda view: None)(view)
+        if name:
+            return name
+    return view
+
+
+def view_height(view: str, options: Any) -> int:
+    """The height of the "shared" or "company" view of a game with these options."""
+    return board_layout(view_layout(options.expansions, view)).height
+
+
+def display_name(name: str) -> str:
+    """What players read for an expansion."""
+    return catalogue().display_name(name)
+
+
+def every_expansion() -> tuple[str, ...]:
+    """Every expansion of the catalogue, in hook order."""
+    return tuple(catalogue().expansions)
