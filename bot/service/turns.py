@@ -15,7 +15,7 @@ turn; the rules here decide where the commit falls whatever the engine did autom
 - A **forced turn** — a turn the engine began on its own whose only option left is Confirm —
   is confirmed on the player's behalf in the same commit (record `auto: "forced turn"`), and
   the announcement says so ("had a single possible move; confirmed for them"). Nobody waits
-  for a click that cannot change anything. A Confirm that offers more (the Nile's free
+  for a click that cannot change anything. A Confirm that offers more (an expansion's free
   actions beside it) is a real decision: the player is pinged and confirms it.
 - Income choices asked of several players at once are committed when they are asked (all
   of them pinged), and their answers are committed together once the last one is given, so
