@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.rules.content import RewardWording
 from renderer.content import content
 
 PHASES = {
@@ -68,7 +69,6 @@ def reward_text(reward: Mapping[str, Any]) -> str:
     wording = content().rewards
     parts: list[str] = []
     for key, value in reward.items():
-        short = wording[key].short if key in wording else ""
         if key == "production_bonus":
             continue
         if key == "produce":
@@ -76,18 +76,13 @@ def reward_text(reward: Mapping[str, Any]) -> str:
         elif key == "one_of":
             parts.append(" or ".join(reward_text(choice) for choice in value))
         elif key == "build_base_in_areas":
-            parts.append(short.format("/".join(AREA_LETTERS.get(a, a) for a in value)))
+            letters = [AREA_LETTERS.get(area, area) for area in value]
+            parts.append(wording[key].read(letters, short=True))
         elif key == "build_elevation" and value in (1, True):
             parts.append("Elev.")
-        elif not short:
-            parts.append(f"{key} {value}")
-        elif isinstance(value, bool) and "{}" not in short:
-            if value:
-                parts.append(short)
         else:
-            shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
-            parts.append(short.format(shown))
-    return " ".join(parts)
+            parts.append(wording.get(key, RewardWording(key)).read(value, short=True))
+    return " ".join(p for p in parts if p)
 
 
 def phase_text(phase: str) -> str:

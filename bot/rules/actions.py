@@ -60,8 +60,8 @@ def action_possible(game: Game, company_id: str, space: ManagementSpace, budget:
         slot = effect["take_advanced_tile_slot"]
         offer = game.state.patent_offer
         return slot <= len(offer) and offer[slot - 1] is not None
-    for hook in game.hooks:
-        verdict = hook.action_possible(game, company_id, space, budget)
+    for ask in game.hooked("action_possible"):
+        verdict = ask(game, company_id, space, budget)
         if verdict is not None:
             return verdict
     return True
@@ -147,8 +147,8 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
         )
     for action in game.rules.turn_actions.values():
         options.extend(action.options(game, company_id))
-    for hook in game.hooks:
-        options.extend(hook.turn_options(game, company_id))
+    for ask in game.hooked("turn_options"):
+        options.extend(ask(game, company_id))
     if company.engineers > 0 and any(s.engineers == 0 for s in spaces_in_play(game)):
         options.append(Option("bank", "Bank: 1 credit per engineer placed", group="Bank"))
     return options
@@ -175,10 +175,8 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
         space = game.content.common.construction_spaces[company.construction_spaces_used]
         company.construction_spaces_used += 1
         game.gain(company_id, "engineers", -space.engineers, f"construction:{space.ordinal}")
-        for hook in game.hooks:
-            hook.engineers_placed(
-                game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers
-            )
+        for ask in game.hooked("engineers_placed"):
+            ask(game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers)
         game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
         game.push({"kind": "build_structure", "player": company_id, "mode": "construction"})
     elif option.notation == "bank":
@@ -188,8 +186,8 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
     elif option.get("action") in game.rules.turn_actions:
         game.rules.turn_actions[option.get("action")].perform(game, company_id, option)
     else:
-        for hook in game.hooks:
-            if hook.perform_turn_option(game, company_id, option):
+        for ask in game.hooked("perform_turn_option"):
+            if ask(game, company_id, option):
                 break
         else:
             raise AssertionError(f"no handler for turn option {option.notation!r}")
@@ -209,8 +207,8 @@ def place_engineers(
     game.gain(company_id, "engineers", -engineers, source)
     game.state.spaces.setdefault(space_id, []).append([company_id, engineers])
     shown = engineers if printed is None else printed
-    for hook in game.hooks:
-        hook.engineers_placed(game, company_id, space_id, engineers, shown)
+    for ask in game.hooked("engineers_placed"):
+        ask(game, company_id, space_id, engineers, shown)
 
 
 def perform_space(game: Game, company_id: str, space: ManagementSpace) -> None:
@@ -258,8 +256,8 @@ def perform_effect(game: Game, company_id: str, effect: Any, source: str) -> Non
     elif "rotate_wheel" in effect:
         rotate_wheel(game, company_id, effect["rotate_wheel"], source)
     else:
-        for hook in game.hooks:
-            if hook.perform_effect(game, company_id, effect, source):
+        for ask in game.hooked("perform_effect"):
+            if ask(game, company_id, effect, source):
                 return
         apply_reward(game, company_id, effect, source)
 
@@ -293,8 +291,8 @@ def _bank(game: Game, entry: Task, option: Option) -> None:
 def _confirm_options(game: Game, entry: Task) -> list[Option]:
     """Confirm, and the free actions expansions allow after the main action."""
     options = [Option("confirm", "Confirm turn", group="turn")]
-    for hook in game.hooks:
-        options.extend(hook.confirm_options(game, entry))
+    for ask in game.hooked("confirm_options"):
+        options.extend(ask(game, entry))
     return options
 
 
@@ -309,8 +307,8 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
         # An expansion's free action: Confirm is asked again once it is done.
         again = dict(entry)
         game.push(again)
-        for hook in game.hooks:
-            if hook.perform_confirm_option(game, again, option):
+        for ask in game.hooked("perform_confirm_option"):
+            if ask(game, again, option):
                 return
         raise AssertionError(f"no handler for {option.notation!r} at Confirm")
     revealed = refill_contract_offer(game)
@@ -322,8 +320,8 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
 @RULES.task("next_turn")
 def _next_turn(game: Game, entry: Task) -> None:
     """Pass the turn to the next player in turn order who still has engineers."""
-    for hook in game.hooks:
-        if hook.extra_turn(game, entry["after"]):
+    for ask in game.hooked("extra_turn"):
+        if ask(game, entry["after"]):
             return
     order = game.state.turn_order
     after = entry.get("after")

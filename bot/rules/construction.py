@@ -225,16 +225,19 @@ def credits_for_machinery(game: Game, company_id: str) -> int:
     return rate
 
 
-def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
-    """Every affordable way to pay `cost` with `budget` credits left after the fee."""
+def payments(
+    game: Game, company_id: str, cost: Cost, budget: int, *, rate: int | None = None
+) -> list[Payment]:
+    """Every affordable way to pay `cost` with `budget` credits left after the fee; `rate` is
+    `credits_for_machinery` when the caller knows it already (it asks for many costs)."""
     company = game.company(company_id)
     have = company.excavators if cost.machinery == "excavators" else company.mixers
     # Solomon P. Jordan: each required machinery may be replaced by credits.
-    rate = credits_for_machinery(game, company_id)
+    rate = credits_for_machinery(game, company_id) if rate is None else rate
     replaceable = cost.amount if rate else 0
     out = []
     if cost.mixers:
-        return _two_kind_payments(game, company_id, cost, budget)
+        return _two_kind_payments(game, company_id, cost, budget, rate)
     for replaced in range(replaceable + 1):
         machinery = cost.amount - replaced
         credits = rate * replaced
@@ -254,10 +257,11 @@ def payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payme
     return out
 
 
-def _two_kind_payments(game: Game, company_id: str, cost: Cost, budget: int) -> list[Payment]:
+def _two_kind_payments(
+    game: Game, company_id: str, cost: Cost, budget: int, rate: int
+) -> list[Payment]:
     """Payments of `amount` excavators plus `mixers` mixers (Solomon: 3 credits for any)."""
     company = game.company(company_id)
-    rate = credits_for_machinery(game, company_id)
     out = []
     for swap_e in range(cost.amount + 1 if rate else 1):
         for swap_m in range(cost.mixers + 1 if rate else 1):
@@ -341,6 +345,7 @@ def build_choices(
 ) -> list[tuple[str, str, int]]:
     """(kind, space, cheapest credits) for every structure a construction action can build."""
     company = game.company(company_id)
+    rate = credits_for_machinery(game, company_id)
     out = []
     for kind in kinds_in_play(game):
         if company.placed.get(kind.name, 0) >= kind.pieces(game):
@@ -358,7 +363,7 @@ def build_choices(
                     modifier(game, company_id, kind.name, space, printed) if modifier else printed
                 )
                 for cost in costs:
-                    for payment in payments(game, company_id, cost, budget):
+                    for payment in payments(game, company_id, cost, budget, rate=rate):
                         total = payment.credits + cost.fee
                         best = total if best is None else min(best, total)
             if best is not None:

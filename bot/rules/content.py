@@ -474,6 +474,18 @@ class RewardWording:
     text: str = ""
     short: str = ""
 
+    def read(self, value: Any, *, short: bool = False) -> str:
+        """The key with this value in words (its `text`, or its `short`): a list's items are
+        joined with '/', a flag whose wording has no `{}` reads as the wording when true and
+        as "" when false; a key without that wording reads 'key value'."""
+        wording = self.short if short else self.text
+        if not wording:
+            return f"{self.key} {value}"
+        if isinstance(value, bool) and "{}" not in wording:
+            return wording if value else ""
+        shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
+        return wording.format(shown)
+
 
 @dataclass(frozen=True, slots=True)
 class Content:

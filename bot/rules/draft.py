@@ -165,8 +165,8 @@ def seat_companies(game: Game, picks: list[list[Any]]) -> None:
             contracts=[contract_id],
         )
         companies[seat] = company
-        for hook in game.hooks:
-            hook.new_company(game, company)
+        for ask in game.hooked("new_company"):
+            ask(game, company)
     state.companies = {companies[seat].id: companies[seat] for seat in sorted(companies)}
     state.seats = list(state.companies)
     state.turn_order = [board for _seat, board, _officer, _contract in reversed(picks)]

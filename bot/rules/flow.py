@@ -37,8 +37,8 @@ def _round_start(game: Game, entry: Task) -> None:
             if company.placed.get(income.track, 0) >= income.after_piece:
                 source = f"income:{income.track}:{income.after_piece}"
                 apply_reward(game, company_id, income.reward, source, defer=queue)
-        for hook in game.hooks:
-            hook.income(game, company_id, queue)
+        for ask in game.hooked("income"):
+            ask(game, company_id, queue)
         if queue:
             pending[company_id] = queue
     tasks: list[Task] = []
@@ -74,8 +74,8 @@ def _headstreams(game: Game, entry: Task) -> None:
         if drops:
             state.headstream_water[headstream] = state.headstream_water.get(headstream, 0) + drops
             game.emit("headstream", amount=drops, data={"at": headstream})
-    for hook in game.hooks:
-        hook.river_sources(game)
+    for ask in game.hooked("river_sources"):
+        ask(game)
     game.chain(entry, {"kind": "actions_start"})
 
 
@@ -174,8 +174,8 @@ def _scoring(game: Game, entry: Task) -> None:
         vp, how = bonus_reward(game, cid, tile_id)
         game.emit("bonus_tile", cid, vp, f"bonus:{tile_id}", text=how)
         game.gain(cid, "vp", vp, f"bonus:{tile_id}")
-    for hook in game.hooks:
-        hook.round_scoring(game)
+    for ask in game.hooked("round_scoring"):
+        ask(game)
     state.history.append(
         {
             "round": state.round,
@@ -221,8 +221,8 @@ def _end_of_round(game: Game, entry: Task) -> None:
             game.gain(cid, "engineers", back, "end-of-round")
         company.construction_spaces_used = 0
     refresh_patent_office(game)
-    for hook in game.hooks:
-        hook.end_of_round(game)
+    for ask in game.hooked("end_of_round"):
+        ask(game)
     state.round += 1
     game.chain(entry, {"kind": "round_start"})
 
@@ -258,8 +258,8 @@ def objective_counts(game: Game, objective: str) -> dict[str, int]:
             count = sum(1 for n in per_basin.values() if n >= need)
         else:
             count = 0
-            for hook in game.hooks:
-                found = hook.objective_count(game, objective, cid)
+            for ask in game.hooked("objective_count"):
+                found = ask(game, objective, cid)
                 if found is not None:
                     count = found
         out[cid] = count
@@ -315,8 +315,8 @@ def _end_game(game: Game, entry: Task) -> None:
         company = game.company(cid)
         resources = company.credits + company.excavators + company.mixers
         game.gain(cid, "vp", resources // per_vp, "end:resources")
-    for hook in game.hooks:
-        hook.final_scoring(game)
+    for ask in game.hooked("final_scoring"):
+        ask(game)
     for cid in state.seats:
         game.gain(cid, "vp", dam_owner_water(game, cid), "end:water")
     # Ranking: most VP; ties broken by the energy of the last round (the track is not reset).

@@ -223,5 +223,5 @@ def _mahiri_end(game: Game, entry: Task) -> None:
     """The copy lasts for the rest of the turn only."""
     officer = game.company(entry["player"]).extra.pop("copied_officer", None)
     if officer:
-        for hook in game.hooks:
-            hook.copy_ends(game, entry["player"], officer)
+        for ask in game.hooked("copy_ends"):
+            ask(game, entry["player"], officer)

@@ -194,5 +194,5 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
 def _after_production(game: Game, entry: Task) -> None:
     """The company abilities that follow a production (active from the 3rd powerhouse)."""
     company_id = entry["player"]
-    for hook in game.hooks:
-        hook.after_production(game, company_id, entry)
+    for ask in game.hooked("after_production"):
+        ask(game, company_id, entry)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
-from bot.rules.content import Content, load_content
+from bot.rules.content import Content, RewardWording, load_content
 from bot.rules.engine import Game, Task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
@@ -86,8 +86,8 @@ def flow_one_drop(game: Game, start_basin: int, source: str, *, released: bool =
         },
     )
     entered = result.basins_entered[1:] if released else result.basins_entered
-    for hook in game.hooks:
-        hook.drop_flowed(game, tuple(entered))
+    for ask in game.hooked("drop_flowed"):
+        ask(game, tuple(entered))
 
 
 def flow_from_headstream(game: Game, headstream: str, source: str) -> None:
@@ -168,14 +168,14 @@ def contract_level(contract_id: int) -> str:
 def contract_limit(game: Game, company_id: str) -> int:
     """How many face-up contracts a company may hold."""
     limit = game.content.officers[game.officer_of(company_id)].contract_limit or 3
-    for hook in game.hooks:
-        limit = hook.contract_limit(game, company_id, limit)
+    for ask in game.hooked("contract_limit"):
+        limit = ask(game, company_id, limit)
     return limit
 
 
 def contract_discount(game: Game, company_id: str) -> int:
     """Energy a production needs less to fulfil a contract (France's ability)."""
-    return sum(hook.contract_discount(game, company_id) for hook in game.hooks)
+    return sum(ask(game, company_id) for ask in game.hooked("contract_discount"))
 
 
 def _fulfil_options(game: Game, entry: Task) -> list[Option]:
@@ -223,8 +223,8 @@ def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.get("id")
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
-        for hook in game.hooks:
-            hook.contract_fulfilled(game, entry["player"], contract_id, entry)
+        for ask in game.hooked("contract_fulfilled"):
+            ask(game, entry["player"], contract_id, entry)
 
 
 def fulfil_contract(game: Game, company_id: str, contract_id: int) -> None:
@@ -339,16 +339,8 @@ def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -
         if key == "one_of":
             parts.append(" or ".join(describe_reward(choice, content) for choice in value))
             continue
-        text = wording[key].text if key in wording else ""
-        if not text:
-            parts.append(f"{key} {value}")
-        elif isinstance(value, bool) and "{}" not in text:
-            if value:
-                parts.append(text)
-        else:
-            shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
-            parts.append(text.format(shown))
-    return ", ".join(parts)
+        parts.append(wording.get(key, RewardWording(key)).read(value))
+    return ", ".join(p for p in parts if p)
 
 
 def apply_reward(
@@ -458,8 +450,8 @@ def apply_reward(
         elif key in game.rules.rewards and game.rules.rewards[key].apply is not None:
             game.rules.rewards[key].apply(game, company_id, value, source, tasks)
         else:
-            for hook in game.hooks:
-                if hook.apply_reward_part(game, company_id, key, value, source, tasks):
+            for ask in game.hooked("apply_reward_part"):
+                if ask(game, company_id, key, value, source, tasks):
                     break
             else:
                 raise KeyError(f"reward key {key!r} ({source}) has no handler")

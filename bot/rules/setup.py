@@ -182,10 +182,10 @@ def new_game(
     game = open_game(state, content, catalogue)
     if not full:
         for company in state.companies.values():
-            for hook in game.hooks:
-                hook.new_company(game, company)
-    for hook in game.hooks:
-        hook.setup(game, rng)
+            for ask in game.hooked("new_company"):
+                ask(game, company)
+    for ask in game.hooked("setup"):
+        ask(game, rng)
     state.stack.append({"kind": "round_start"})
     if full:
         start_draft(game)

@@ -276,7 +276,13 @@ class SqliteStore:
         return await self._tx(body)
 
     async def _insert_game(self, db: Db, row: dict[str, Any], now: int) -> int:
-        """Insert a games row and return its id; ChannelBusyError if the channel is taken."""
+        """Insert a games row and return its id; ChannelBusyError if the channel is taken.
+
+        The game's number is the server's highest plus one, read in the same statement of a
+        write transaction (BEGIN IMMEDIATE: writers take turns), so two new games of one
+        server never get the same number. A backend without that lock must retry on the
+        (guild_id, number) unique index instead.
+        """
         try:
             async with db.execute(
                 "INSERT INTO games (guild_id, channel_id, status, options, seed, engine_version,"

@@ -9,6 +9,7 @@ token, a select value, a game number, a setting, one import record or the acting
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import random
@@ -196,6 +197,25 @@ class Fuzzer:
         problems += self.check_reply(made, verdict, reply_text)
         problems += await self.check_isolation(made, verdict, reply)
         self.record(made, verdict, problems, before, after)
+        if verdict.kind == "act":
+            await self.settle()
+
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the announcements an action wrote are posted and old buttons stripped.
+
+        They go out in the background; the next input is judged on the messages as they
+        stand, so the fuzzer waits for them (a real user's click racing an announcement is
+        what the forged and old-panel inputs stand for).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            calls = len(self.fake.calls)
+            games = await self.store.list_games(status="active", limit=1000)
+            pending = [g for g in games if await self.store.pending_outbox(g.id)]
+            await asyncio.sleep(0.03)
+            if not pending and len(self.fake.calls) == calls:
+                return
 
     def record(
         self, made: Input, verdict: Verdict, problems: list[str], before: State, after: State
