@@ -17,6 +17,7 @@ RIVER_WIDTH = 12
 CONDUIT_WIDTH = 4
 RED_OUTLINE_WIDTH = 5
 COURSE_WIDTH = 34
+BOX_PAD = 5  # a space's text from its sides (renderer.layout.generate.BOX_PAD)
 # Zones and sites (what a row of spaces belongs to) are tinted; their spaces are plain.
 FEATURE_FILLS = {
     "construction_site": "site",
@@ -34,14 +35,6 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     sizes = theme.views["map"].text
     image = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
     draw = ImageDraw.Draw(image)
-    d.text(
-        draw,
-        layout.title_at,
-        layout.title,
-        sizes["title"],
-        theme.colour("text"),
-        anchor="la",
-    )
 
     for area, (rect, _) in layout.bands.items():
         d.box(draw, rect, theme.colour(area), theme.colour(area), width=1, radius=14)
@@ -172,15 +165,10 @@ def _draw_space(
         d.text(draw, (cx, y0 + 4 + line // 2), space_id, sizes["label"], ink)
         if kind == "conduit":
             conduit = map_data.conduit_spaces[space_id]
-            text = f"{conduit.production}→{conduit.to_basin}"
-            d.text(
-                draw,
-                (cx, y0 + 4 + line + line // 2),
-                text,
-                sizes["value"],
-                theme.colour("production"),
-                "regular",
-            )
+            size = sizes["label"]
+            w = d.value_width(conduit.production, conduit.to_basin, size)
+            at = (x1 - BOX_PAD - w, y0 + 4 + line + line // 2)
+            d.conduit_value(draw, at, conduit.production, conduit.to_basin, size, ink)
     else:
         d.text(draw, (cx, (y0 + y1) // 2), space_id, sizes["label"], ink)
 

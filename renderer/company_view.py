@@ -23,14 +23,8 @@ from renderer.expansions import (
 from renderer.fonts import Weight
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.theme import CompanyStyle, Theme, get_theme
-from renderer.words import reward_text, tile_effect
+from renderer.words import reward_text, tile_effect, tile_name
 
-RESOURCES = (
-    ("credits", "credits"),
-    ("excavators", "excavators"),
-    ("mixers", "mixers"),
-    ("engineers", "engineers left"),
-)
 KINDS = ("base", "elevation", "conduit", "powerhouse")
 CELL_PADDING = 8  # pixels of a structure cell kept clear of its income text
 # An expansion that shows a company's own state in words (its drawing's `company_lines`) adds
@@ -83,8 +77,8 @@ def cell_lines(label: str, size: int, width: int, weight: Weight = "regular") ->
         default=0,
     )
     if not best:
-        return [d.fit(label, size, width, weight)]
-    return [d.fit(" ".join(part), size, width, weight) for part in (words[:best], words[best:])]
+        return [label]
+    return [" ".join(part) for part in (words[:best], words[best:])]
 
 
 def incomes_of(company_id: str) -> dict[tuple[str, int], str]:
@@ -147,12 +141,8 @@ def company_background(
         )
     x0, y0, _, _ = layout.rects["contracts"]
     d.text(draw, (x0 + 12, y0 + 8), "Contracts", sizes["heading"], text, anchor="la")
-    # What looks the same all game: the resource boxes, the wheel's ring of segments (the
-    # first is the open one) and the structures not yet built with the incomes they hide.
-    for (_attr, label), rect in zip(RESOURCES, layout.lists["resources"], strict=True):
-        x0, _, x1, y1 = rect
-        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
-        d.text(draw, ((x0 + x1) // 2, y1 - 22), label, sizes["small"], muted, "regular")
+    # What looks the same all game: the wheel's ring of segments (the first is the open one)
+    # and the structures not yet built with the incomes they hide.
     for k, rect in enumerate(layout.lists["wheel_segments"]):
         x0, y0, _, _ = rect
         is_open = k == 0
@@ -180,8 +170,8 @@ CHIP_H, CHIP_STEP = 34, 40
 def tile_chips(tiles: list[str], panel: Rect, size: int) -> list[tuple[Rect, str, str]]:
     """Return (chip, label, tile) for the tiles in supply, laid out to fit ``panel``.
 
-    Three rows: beside the heading, then two full rows. When the labels with effects do not
-    fit, the ids alone; then repeated tiles once with a count ("basic_base ×2"); then as many
+    Three rows: beside the heading, then two full rows. When the names with effects do not
+    fit, the names alone; then repeated tiles once with a count ("Base ×2"); then as many
     as fit and a last chip "+n more". Chips never leave the panel.
     """
     x0, y0, x1, y1 = panel
@@ -191,15 +181,16 @@ def tile_chips(tiles: list[str], panel: Rect, size: int) -> list[tuple[Rect, str
     rows = [(x, y) for x, y in rows if y + CHIP_H // 2 <= y1 - 4]
     if not tiles:
         return _flow([("none", "")], rows, x1, size) or []
+    names = {t: tile_name(t) for t in tiles}
     effects = [
-        (f"{t}: {tile_effect(t)}" if tile_effect(t) and not t.startswith("basic_") else t, t)
+        (f"{names[t]}: {tile_effect(t)}" if tile_effect(t) and not t.startswith("basic_") else names[t], t)
         for t in tiles
     ]
-    ids = [(t, t) for t in tiles]
+    ids = [(names[t], t) for t in tiles]
     counts: dict[str, int] = {}
     for t in tiles:
         counts[t] = counts.get(t, 0) + 1
-    grouped = [(f"{t} ×{n}" if n > 1 else t, t) for t, n in counts.items()]
+    grouped = [(f"{names[t]} ×{n}" if n > 1 else names[t], t) for t, n in counts.items()]
     for labels in (effects, ids, grouped):
         placed = _flow(labels, rows, x1, size)
         if placed is not None:
@@ -370,23 +361,13 @@ def draw_company(
     officer = c.officers.get(company.officer)
     name = c.companies[company_id].name
     title = f"{name} · {officer.name if officer else company.officer}"
-    d.text(
-        draw,
-        layout.points["title"],
-        d.fit(title, sizes["title"], layout.width - 90, "bold"),
-        sizes["title"],
-        text,
-        anchor="la",
-    )
-    turn = " · to play" if state.current == company_id and not state.finished else ""
-    subtitle = f"{company.vp} VP · {company.energy}⚡ this round · seat {company.seat + 1}{turn}"
+    size = sizes["title"] if d.fits(title, sizes["title"], layout.width - 90, "bold") else sizes["heading"]
+    d.text(draw, layout.points["title"], title, size, text, anchor="la")
     if preview:
-        subtitle = f"draft offer: pick {company_id} · starts with these"
-    d.text(draw, layout.points["subtitle"], subtitle, sizes["value"], text, "regular", "la")
-
-    for (attr, _label), rect in zip(RESOURCES, layout.lists["resources"], strict=True):
-        x0, y0, x1, y1 = rect
-        d.text(draw, ((x0 + x1) // 2, y0 + 32), str(getattr(company, attr)), sizes["title"], text)
+        # A board on offer in the draft: what it would start with (not yet in the scoreboard).
+        start = f"starts: {company.credits}c {company.excavators} exc {company.mixers} mix"
+        x1 = layout.width - 18
+        d.text(draw, (x1, layout.points["title"][1] + 42), start, sizes["small"], muted, "regular", "ra")
 
     # The wheel drawn as a ring of boxes in the order segments come back to the opening.
     for k, rect in enumerate(layout.lists["wheel_segments"]):
@@ -395,7 +376,8 @@ def draw_company(
         x0, y0, x1, y1 = rect
         # The segment's box and its "open" / "+k" label are in the background.
         ink = "#1b1b1b" if k == 0 else text
-        lines = [*segment.tiles]
+        words = ", ".join(tile_name(tile) for tile in segment.tiles)
+        lines = list(d.wrap(words, sizes["small"], x1 - x0 - 20)) if words else []
         machines = []
         if segment.excavators:
             machines.append(f"{segment.excavators} exc")
@@ -405,12 +387,12 @@ def draw_company(
             lines.append(" · ".join(machines))
         if not lines:
             lines = ["empty"]
-        for j, line in enumerate(lines[:3]):
-            shown = line if j < 2 or len(lines) <= 3 else "…"
+        step = min(32, (y1 - y0 - 56) // max(len(lines), 1) + 4)
+        for j, line in enumerate(lines):
             d.text(
                 draw,
-                (x0 + 12, y0 + 56 + j * 32),
-                d.fit(shown, sizes["small"], x1 - x0 - 20),
+                (x0 + 12, y0 + 54 + j * step),
+                line,
                 sizes["small"],
                 ink if lines != ["empty"] else muted,
                 "regular",
@@ -491,31 +473,18 @@ def draw_company(
             line = f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
         else:
             line = str(contract_id)
-        d.text(
-            draw,
-            (x0 + 24, cy),
-            d.fit(line, sizes["small"], x1 - x0 - 30),
-            sizes["small"],
-            text,
-            "regular",
-            "lm",
-        )
+        d.text(draw, (x0 + 24, cy), line, sizes["small"], text, "regular", "lm")
         if str(contract_id) in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)
     if not held:
         x0, y0, x1, y1 = slots[0]
         d.text(draw, (x0 + 24, (y0 + y1) // 2), "none held", sizes["small"], muted, "regular", "lm")
-    x0, y0, x1, y1 = slots[min(max(len(held), 1), len(slots) - 1)]
+    first = min(max(len(held), 1), len(slots) - 1)
     done = ", ".join(str(f) for f in company.fulfilled) or "none"
-    d.text(
-        draw,
-        (x0, (y0 + y1) // 2),
-        d.fit(f"Fulfilled: {done}", sizes["small"], x1 - x0),
-        sizes["small"],
-        muted,
-        "regular",
-        "lm",
-    )
+    words = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[first][2] - slots[first][0])
+    for rect, line in zip(slots[first:], words, strict=False):
+        x0, y0, x1, y1 = rect
+        d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm")
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     for draw_extra in asking(state.options.expansions, "draw_company"):
         draw_extra(draw, state, company, theme, lit)
@@ -523,15 +492,7 @@ def draw_company(
     for lines in _river_lines(state, company) if not preview else ():
         x0, _y0, x1, _y1 = river_panel(top)
         for j, line in enumerate(lines):
-            d.text(
-                draw,
-                (x0 + 12, top + 64 + j * 32),
-                d.fit(line, sizes["small"], x1 - x0 - 24),
-                sizes["small"],
-                text,
-                "regular",
-                "lm",
-            )
+            d.text(draw, (x0 + 12, top + 64 + j * 32), line, sizes["small"], text, "regular", "lm")
         top += RIVER_STRIP
     return image
 
@@ -552,8 +513,8 @@ def _officer(
     name = officer.name if officer else company.officer or "none"
     d.text(draw, (x0 + 12, y0 + 8), f"Officer: {name}", sizes["heading"], text, anchor="la")
     if company.officer != MAHIRI:
-        ability = officer.ability_text if officer else ""
-        for j, line in enumerate(d.wrap(ability, sizes["small"], x1 - x0 - 24, 2)):
+        ability = officer.summary if officer else ""
+        for j, line in enumerate(d.wrap(ability, sizes["small"], x1 - x0 - 24)):
             d.text(draw, (x0 + 12, y0 + 62 + j * 30), line, sizes["small"], muted, "regular", "lm")
         return
     for (space, credits), rect, occupant in zip(

@@ -2,15 +2,47 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
 from renderer.theme import CompanyStyle
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """One text as drawn: what it says, its size, weight and role, and its ink's box."""
+
+    content: str
+    size: int
+    weight: Weight
+    role: str
+    box: Rect
+    half: bool  # drawn at half scale (the full board's company boards)
+
+
+# The texts drawn while `recording()` is on, per thread (tests read every string drawn).
+_RECORD = threading.local()
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Note every text drawn on this thread while the block runs (static images are drawn
+    once and cached: forget them first, `renderer.render.forget_pictures`, to see them)."""
+    found: list[DrawnText] = []
+    outer = getattr(_RECORD, "texts", None)
+    _RECORD.texts = found
+    try:
+        yield found
+    finally:
+        _RECORD.texts = outer
 
 
 def text(
@@ -21,11 +53,20 @@ def text(
     fill: str,
     weight: Weight = "bold",
     anchor: str = "mm",
+    role: str = "",
 ) -> None:
-    """Draw ``content`` at ``at``; the default anchor centres it on the ink, not the baseline."""
+    """Draw ``content`` at ``at``; the default anchor centres it on the ink, not the baseline.
+
+    ``role`` names what the text is for a reader ("board": the scoreboard and turn line).
+    """
     if not content:
         return
     mask, left, top = text_mask(content, size, weight, anchor)
+    found = getattr(_RECORD, "texts", None)
+    if found is not None:
+        x, y = round(at[0]) + left, round(at[1]) + top
+        box = (x, y, x + mask.width, y + mask.height)
+        found.append(DrawnText(content, size, weight, role, box, isinstance(draw, HalfDraw)))
     # Rasterising glyphs is most of a view's drawing time and the same labels recur in every
     # picture, so each label's coverage mask is rendered once and stamped in its colour.
     draw.bitmap((round(at[0]) + left, round(at[1]) + top), mask, fill=fill)
@@ -194,38 +235,88 @@ def ring(draw: ImageDraw.ImageDraw, rect: Rect, colour: str, edge: str, width: i
 
 
 @functools.lru_cache(maxsize=4096)
-def fit(content: str, size: int, width: int, weight: Weight = "regular") -> str:
-    """Return ``content`` cut with an ellipsis so it fits ``width`` pixels at ``size``."""
-    f = font(size, weight)
-    if f.getlength(content) <= width:
-        return content
-    while content and f.getlength(content + "…") > width:
-        content = content[:-1]
-    return content + "…"
-
-
-@functools.lru_cache(maxsize=4096)
 def text_width(content: str, size: int, weight: Weight = "regular") -> float:
     """Return the advance width of ``content`` in pixels."""
     return font(size, weight).getlength(content)
 
 
-@functools.lru_cache(maxsize=256)
-def wrap(
-    content: str, size: int, width: int, lines: int, weight: Weight = "regular"
-) -> tuple[str, ...]:
-    """Return ``content`` broken into at most ``lines`` lines of ``width``; the last may be cut."""
+@functools.lru_cache(maxsize=1024)
+def wrap(content: str, size: int, width: int, weight: Weight = "regular") -> tuple[str, ...]:
+    """Return ``content`` broken into lines of at most ``width`` pixels between words (a word
+    longer than the width has a line of its own): never cut, so every word is drawn."""
     f = font(size, weight)
     out: list[str] = []
     words = content.split()
-    while words and len(out) < lines:
+    while words:
         line = words.pop(0)
         while words and f.getlength(f"{line} {words[0]}") <= width:
             line = f"{line} {words.pop(0)}"
         out.append(line)
-    if words and out:
-        out[-1] = fit(f"{out[-1]} {' '.join(words)}", size, width, weight)
-    return tuple(fit(line, size, width, weight) for line in out)
+    return tuple(out)
+
+
+def fits(content: str, size: int, width: int, weight: Weight = "regular") -> bool:
+    """True when ``content`` is at most ``width`` pixels wide."""
+    return text_width(content, size, weight) <= width
+
+
+ARROW_W = 16  # the arrow of a conduit's "value → basin": a drawn symbol, narrower than "→"
+
+
+def value_width(production: int, basin: int | str, size: int) -> int:
+    """The width of a conduit's "value → basin" (see `conduit_value`)."""
+    return int(text_width(str(production), size) + ARROW_W + 8 + text_width(str(basin), size))
+
+
+def conduit_value(
+    draw: ImageDraw.ImageDraw,
+    left_mid: Point,
+    production: int,
+    basin: int | str,
+    size: int,
+    ink: str,
+) -> None:
+    """Draw a conduit's value, an arrow and the basin it feeds ("5 → 8"), from ``left_mid``."""
+    x, y = left_mid
+    text(draw, (x, y), str(production), size, ink, "regular", "lm")
+    ax = x + text_width(str(production), size) + 4
+    draw.line(((ax, y), (ax + ARROW_W - 6, y)), fill=ink, width=3)
+    arrowhead(draw, (round(ax + ARROW_W), y), (round(ax), y), 8, ink)
+    text(draw, (ax + ARROW_W + 4, y), str(basin), size, ink, "regular", "lm")
+
+
+def level_bars(
+    draw: ImageDraw.ImageDraw, bottom_left: Point, level: int, ink: str, levels: int = 3
+) -> None:
+    """A dam's level as stacked bars from the bottom, filled up to ``level`` (legible at phone
+    size: each bar 26 x 9 pixels, 4 apart)."""
+    x, y = bottom_left
+    for i in range(levels):
+        top = y - 9 - i * 13
+        bar = (x, top, x + 26, top + 9)
+        if i < level:
+            draw.rectangle(bar, fill=ink)
+        else:
+            draw.rectangle(bar, outline=ink, width=2)
+
+
+def marker(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    style: CompanyStyle,
+    number: int,
+    size: int,
+    outline: str,
+) -> tuple[int, int, int, int]:
+    """An energy marker: the company's piece with its count beside it on a plate; its box."""
+    cx, cy = centre
+    label = str(number)
+    w = int(text_width(label, size, "bold"))
+    box = (cx - 22, cy - 21, cx + 26 + w + 8, cy + 21)
+    draw.rounded_rectangle(box, radius=10, fill=style.fill, outline=outline, width=2)
+    piece(draw, (cx, cy), 16, style, size)
+    text(draw, (cx + 26, cy), label, size, style.ink, "bold", "lm")
+    return box
 
 
 class Recorder(ImageDraw.ImageDraw):

@@ -6,15 +6,13 @@ from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
-from bot.rules.content import company_name
-from bot.rules.state import NEUTRAL, GameState
+from bot.rules.state import NEUTRAL, Dam, GameState
 from renderer import draw as d
 from renderer.background import RED_OUTLINE_WIDTH, map_background
 from renderer.content import content
 from renderer.expansions import asking
 from renderer.layout import Rect, map_layout
 from renderer.theme import Theme
-from renderer.words import phase_text
 
 ROUNDS = 5
 
@@ -22,49 +20,33 @@ ROUNDS = 5
 def draw_map(
     state: GameState, theme: Theme, highlight: Collection[str] = (), dirty: list[Rect] | None = None
 ) -> Image.Image:
-    """Return the map view of ``state`` as a new RGB image."""
+    """Return the map view's body of ``state`` as a new RGB image (the header is apart)."""
     map_id = state.options.map
     layout = map_layout(map_id)
-    map_data = content().maps[map_id]
+    c = content(state.options.expansions)
+    map_data = c.maps[map_id]
     image = map_background(map_id, theme.name).copy()
     draw = d.canvas(image, dirty)
-    sizes = theme.views["map"].text
-
-    d.text(
-        draw,
-        (layout.width - 18, 14),
-        status_line(state),
-        sizes["value"],
-        theme.colour("text"),
-        anchor="ra",
-    )
     for space_id, dam in state.dams.items():
         if space_id in layout.spaces:
             red = map_data.dam_spaces[space_id].red_outline
-            _dam(
-                draw,
-                layout.spaces[space_id].rect,
-                space_id,
-                dam.owner,
-                dam.level,
-                dam.water,
-                red,
-                theme,
-            )
+            _dam(draw, layout.spaces[space_id].rect, space_id, dam, red, theme)
     for space_id, owner in state.conduits.items():
         if space_id in layout.spaces:
-            production = map_data.conduit_spaces[space_id].production
-            _conduit(draw, layout.spaces[space_id].rect, space_id, owner, production, theme)
+            conduit = map_data.conduit_spaces[space_id]
+            _conduit(draw, layout.spaces[space_id].rect, space_id, owner, conduit, theme)
     for space_id, owner in state.powerhouses.items():
         if space_id in layout.spaces:
             red = map_data.powerhouse_spaces[space_id].red_outline
             _powerhouse(draw, layout.spaces[space_id].rect, owner, red, theme)
+    schedules = {tile.id: tile.drops_per_round for tile in c.headstream_tiles}
     for hs_id in map_data.headstreams:
         if hs_id in layout.spaces:
+            tile = state.headstream_tiles.get(hs_id)
             _headstream(
                 draw,
                 layout.spaces[hs_id].rect,
-                state.headstream_tiles.get(hs_id),
+                _headstream_label(tile, schedules, state.round),
                 state.headstream_water.get(hs_id, 0),
                 theme,
             )
@@ -78,22 +60,20 @@ def draw_map(
     return image
 
 
-def status_line(state: GameState) -> str:
-    """Return "Round 3/5 · actions · USA to play" for the corner of a view."""
-    if state.finished:
-        return "Game over"
-    parts = [f"Round {state.round}/{ROUNDS}", phase_text(state.phase)]
-    if state.current and state.phase == "actions":
-        parts.append(f"{company_name(state.current)} to play")
-    return " · ".join(parts)
+def _headstream_label(tile: object, schedules: dict[int, tuple[int, ...]], round_no: int) -> str:
+    """'+2': the drops a headstream tile adds this round; an expansion's token by its name."""
+    if isinstance(tile, int):
+        drops = schedules.get(tile, ())
+        return f"+{drops[round_no - 1]}" if 0 < round_no <= len(drops) else "+0"
+    return str(tile) if tile is not None else ""
 
 
-def _owner_colours(owner: str, theme: Theme) -> tuple[str, str, str, str]:
-    """Return (fill, outline, ink, letter) for a structure's owner; neutral has no letter."""
+def _owner_colours(owner: str, theme: Theme) -> tuple[str, str, str]:
+    """Return (fill, outline, ink) of a structure's owner (neutral: grey)."""
     if owner == NEUTRAL:
-        return theme.colour("neutral"), theme.colour("space outline"), "#1b1b1b", ""
+        return theme.colour("neutral"), theme.colour("space outline"), "#1b1b1b"
     style = theme.company(owner)
-    return style.fill, style.outline, style.ink, style.letter
+    return style.fill, style.outline, style.ink
 
 
 def _fill_space(
@@ -102,40 +82,30 @@ def _fill_space(
     # The red outline stays visible on a built space: its extra cost is part of the map.
     if red:
         d.box(draw, rect, fill, theme.colour("red outline"), width=RED_OUTLINE_WIDTH)
+        x0, y0, x1, y1 = rect
+        inner = (x0 + RED_OUTLINE_WIDTH, y0 + RED_OUTLINE_WIDTH)
+        inner += (x1 - RED_OUTLINE_WIDTH, y1 - RED_OUTLINE_WIDTH)
+        draw.rounded_rectangle(inner, radius=5, outline=outline, width=2)
     else:
-        d.box(draw, rect, fill, outline, width=3)
+        d.box(draw, rect, fill, outline, width=4)
 
 
 def _dam(
-    draw: ImageDraw.ImageDraw,
-    rect: Rect,
-    space_id: str,
-    owner: str,
-    level: int,
-    water: int,
-    red: bool,
-    theme: Theme,
+    draw: ImageDraw.ImageDraw, rect: Rect, space_id: str, dam: Dam, red: bool, theme: Theme
 ) -> None:
+    """A built dam: its owner's colour, the id, then the owner's piece, the level and drops."""
     sizes = theme.views["map"].text
-    fill, outline, ink, letter = _owner_colours(owner, theme)
+    fill, outline, ink = _owner_colours(dam.owner, theme)
     _fill_space(draw, rect, fill, outline, red, theme)
     x0, y0, x1, y1 = rect
     line = sizes["label"] + 8
     d.text(draw, ((x0 + x1) // 2, y0 + 4 + line // 2), space_id, sizes["label"], ink)
-    cy = (y0 + 4 + line + y1 - 4) // 2 + 2
-    if letter:
-        d.text(draw, (x0 + 17, cy), letter, sizes["value"], ink)
-    # The level as stacked blocks, filled up to the dam's level: a dam grows by Elevations.
-    bx = x0 + 30
-    for i in range(3):
-        top = cy + 9 - i * 12
-        block = (bx, top, bx + 14, top + 9)
-        if i < level:
-            draw.rectangle(block, fill=ink)
-        else:
-            draw.rectangle(block, outline=ink, width=2)
-    if water:
-        d.drop(draw, (x1 - 21, cy + 5), 15, theme.colour("water"), water, "#ffffff", sizes["small"])
+    cy = (y0 + 4 + line + y1 - 4) // 2 + 1
+    letter = theme.company(dam.owner).letter if dam.owner != NEUTRAL else ""
+    d.text(draw, (x0 + 7, cy), letter, sizes["value"], ink, "bold", "lm")
+    d.level_bars(draw, (x0 + 36, cy + 17), dam.level, ink)
+    if dam.water:
+        d.drop(draw, (x1 - 23, cy + 4), 17, theme.colour("water"), dam.water, "#ffffff", sizes["small"])
 
 
 def _conduit(
@@ -143,40 +113,41 @@ def _conduit(
     rect: Rect,
     space_id: str,
     owner: str,
-    production: int,
+    conduit: object,
     theme: Theme,
 ) -> None:
+    """A built conduit: its owner's colour, letter and the id, then value and destination."""
     sizes = theme.views["map"].text
-    fill, outline, ink, letter = _owner_colours(owner, theme)
+    fill, outline, ink = _owner_colours(owner, theme)
     _fill_space(draw, rect, fill, outline, False, theme)
     x0, y0, x1, _y1 = rect
-    line = sizes["label"] + 8
-    d.text(draw, ((x0 + x1) // 2, y0 + 4 + line // 2), space_id, sizes["label"], ink)
-    cy = y0 + 4 + line + line // 2
-    d.text(draw, (x0 + 20, cy), letter, sizes["value"], ink)
-    d.text(draw, (x1 - 24, cy), str(production), sizes["value"], ink, "regular")
+    size = sizes["label"]
+    line = size + 8
+    letter = theme.company(owner).letter if owner != NEUTRAL else ""
+    cy = y0 + 4 + line // 2
+    d.text(draw, (x0 + 5, cy), letter, size, ink, "bold", "lm")
+    d.text(draw, (x1 - 5, cy), space_id, size, ink, "bold", "rm")
+    production, basin = conduit.production, conduit.to_basin  # type: ignore[attr-defined]
+    at = (x1 - 5 - d.value_width(production, basin, size), cy + line)
+    d.conduit_value(draw, at, production, basin, size, ink)
 
 
 def _powerhouse(draw: ImageDraw.ImageDraw, rect: Rect, owner: str, red: bool, theme: Theme) -> None:
     # A built powerhouse space is no longer selectable, so its id gives way to the owner's
-    # letter: the box is too small for both at phone size.
-    sizes = theme.views["map"].text
-    fill, outline, ink, letter = _owner_colours(owner, theme)
+    # piece (shape and letter): the box is too small for both at phone size.
+    fill, outline, _ink = _owner_colours(owner, theme)
     _fill_space(draw, rect, fill, outline, red, theme)
     x0, y0, x1, y1 = rect
-    d.text(draw, ((x0 + x1) // 2, (y0 + y1) // 2), letter, sizes["value"], ink)
+    d.piece(draw, ((x0 + x1) // 2, (y0 + y1) // 2), 20, theme.company(owner), theme.views["map"].text["small"])
 
 
 def _headstream(
-    draw: ImageDraw.ImageDraw, rect: Rect, tile: int | None, water: int, theme: Theme
+    draw: ImageDraw.ImageDraw, rect: Rect, label: str, water: int, theme: Theme
 ) -> None:
     sizes = theme.views["map"].text
     x0, y0, x1, _y1 = rect
     line = sizes["label"] + 8
     cy = y0 + 4 + line + line // 2 - 2
-    if tile is not None:
-        # Base tiles are numbers (T3); an expansion's river source tokens are named (RS3).
-        label = f"T{tile}" if isinstance(tile, int) else str(tile)
-        d.text(draw, (x0 + 10, cy), label, sizes["small"], theme.colour("text"), "regular", "lm")
+    d.text(draw, (x0 + 8, cy), label, sizes["value"], theme.colour("text"), "regular", "lm")
     if water:
-        d.drop(draw, (x1 - 24, cy + 5), 15, theme.colour("water"), water, "#ffffff", sizes["small"])
+        d.drop(draw, (x1 - 23, cy + 4), 17, theme.colour("water"), water, "#ffffff", sizes["small"])

@@ -1,4 +1,13 @@
-"""The renderer's entry points: ``render`` (PNG bytes of one view) and ``render_score_sheet``."""
+"""The renderer's entry points: ``render`` (PNG bytes of one view) and ``render_score_sheet``.
+
+A phone view is a stack of parts: the header (turn line and scoreboard, `renderer.header`),
+the view's body (map, shared boards, a company board or an expansion's board) and, on the map
+and shared views, a compact key of their symbols (`renderer.legend`). Every part has a static
+background drawn once and mapped once onto the theme's fixed palette; what the state draws over
+it is noted box by box (`draw.Recorder`), and only those boxes are mapped onto the palette. The
+PNG is a palette image: a schematic picture needs few colours, and mapping a few boxes costs far
+less than encoding an RGB image (bench/render.py prints both).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +18,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
+from bot.rules.content import company_name
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
-from renderer import fonts
+from renderer import fonts, header, legend
 from renderer.background import map_background
 from renderer.company_view import board_height as company_height
 from renderer.company_view import (
@@ -26,12 +37,12 @@ from renderer.company_view import (
     half_background,
     strips,
 )
-from renderer.expansions import extending, view_height
+from renderer.expansions import expansion_views, extending
 from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
-from renderer.theme import ALL_VIEWS, Theme, get_theme
+from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
 
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
 # would rerun the compressor for a few per cent at twice the time.
@@ -44,6 +55,7 @@ TOP = 60  # the caption strip above the full board
 PALETTE_COLOURS = 128
 # What a view draws over its background is mapped onto the palette in tiles of this size.
 TILE = 32
+SHARED_TITLE = "Shared boards"
 
 
 def render(
@@ -53,22 +65,18 @@ def render(
     company: str | None = None,
     theme: str = "light",
     highlight: Iterable[str] = (),
+    preview: bool = False,
 ) -> bytes:
-    """Return a PNG of one view of ``state`` ("map", "shared", "company" or "full").
+    """Return a PNG of one view of ``state`` ("map", "shared", "company", "full", or a view
+    an expansion adds, see `views`).
 
     ``company`` picks the board of the company view (default: whose turn it is, else the first
-    seat); ``highlight`` lists ids to mark as legal choices (spaces, contracts, tiles, "build").
-    The state is only read.
+    seat); ``highlight`` lists ids to mark as legal choices (spaces, contracts, tiles, "build");
+    ``preview`` marks the picture as a player's private preview of a turn in progress. Every
+    view is a palette PNG on the theme's fixed palette. The state is only read.
     """
-    look, lit = _check(view, theme, highlight)
-    if view == "full":
-        # The full board has four times a partial view's pixels: on a fixed palette it encodes
-        # about four times faster and half as large, which keeps it under 150 ms and 500 KB.
-        # Partial views stay RGB: they meet their targets with exact antialiasing.
-        return encode(_full_palette(state, look, lit))
-    return encode(
-        _view(state, view, _company(state, company) if view == "company" else None, look, lit).image
-    )
+    look, lit = _check(state, view, theme, highlight)
+    return encode(on_palette(state, view, company, look, lit, preview))
 
 
 def render_image(
@@ -78,18 +86,41 @@ def render_image(
     company: str | None = None,
     theme: str = "light",
     highlight: Iterable[str] = (),
+    preview: bool = False,
 ) -> Image.Image:
-    """Return one view as a new RGB Pillow image (``render`` without the PNG encoding)."""
-    look, lit = _check(view, theme, highlight)
-    if view == "full":
-        return draw_full(state, look, lit)
-    cid = _company(state, company) if view == "company" else None
-    return _view(state, view, cid, look, lit).image.copy()
+    """Return one view as a new RGB Pillow image (before it is mapped onto the palette)."""
+    look, lit = _check(state, view, theme, highlight)
+    parts, size = _layout(state, view, company, look, lit, preview)
+    image = Image.new("RGB", size, look.colour("background"))
+    for part in parts:
+        image.paste(part.rgb(), part.at)
+    return image
 
 
-def _check(view: str, theme: str, highlight: Iterable[str]) -> tuple[Theme, frozenset[str]]:
-    if view not in ALL_VIEWS:
-        raise ValueError(f"unknown view {view!r}; expected one of {list(ALL_VIEWS)}")
+def views(options: GameOptions) -> tuple[str, ...]:
+    """The views of a game with these options: the base game's, its expansions' own, full."""
+    own = tuple(key for key, _title, _module in expansion_views(options.expansions))
+    return (*PARTIAL_VIEWS, *own, "full")
+
+
+def view_titles(options: GameOptions) -> dict[str, str]:
+    """What each view of a game with these options shows, in a few words (for menus)."""
+    titles = {
+        "map": "the map",
+        "shared": "the shared boards",
+        "company": "a company board",
+    }
+    titles.update({key: title for key, title, _module in expansion_views(options.expansions)})
+    titles["full"] = "the whole table"
+    return titles
+
+
+def _check(
+    state: GameState, view: str, theme: str, highlight: Iterable[str]
+) -> tuple[Theme, frozenset[str]]:
+    known = views(state.options)
+    if view not in known:
+        raise ValueError(f"unknown view {view!r}; expected one of {list(known)}")
     return get_theme(theme), frozenset(str(h) for h in highlight)
 
 
@@ -100,37 +131,41 @@ class _ImageCache:
         self.budget = budget_bytes
         self.used = 0
         self.items: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
+        self.lock = threading.Lock()
 
     def get(self, key: tuple[object, ...], make: Callable[[], _C]) -> _C:
         """Return the item cached under ``key``, drawing it with ``make`` on a miss."""
-        item = self.items.get(key)
-        if item is not None:
-            self.items.move_to_end(key)
-            return item  # type: ignore[return-value]
+        with self.lock:
+            item = self.items.get(key)
+            if item is not None:
+                self.items.move_to_end(key)
+                return item  # type: ignore[return-value]
         item = make()
-        self.items[key] = item
-        self.used += _bytes(item)
-        while self.used > self.budget and len(self.items) > 1:
-            _, old = self.items.popitem(last=False)
-            self.used -= _bytes(old)
+        with self.lock:
+            self.items[key] = item
+            self.used += _bytes(item)
+            while self.used > self.budget and len(self.items) > 1:
+                _, old = self.items.popitem(last=False)
+                self.used -= _bytes(old)
         return item
 
     def clear(self) -> None:
         """Forget every image."""
-        self.items.clear()
-        self.used = 0
+        with self.lock:
+            self.items.clear()
+            self.used = 0
 
 
 @dataclass(frozen=True, slots=True)
 class _Drawn:
-    """A partial view and the boxes it drew over its static background."""
+    """A view's part as drawn and the boxes it drew over its static background."""
 
     image: Image.Image
     dirty: tuple[Rect, ...]
 
 
-# A part of the full board on the palette: its static background's place in the cached
-# palette canvas, overlaid with these (offset, palette image) patches of what the state drew.
+# A part on the palette: its static background (mapped once, cached), overlaid with these
+# (offset, palette image) patches of what the state drew.
 _Patches = tuple[tuple[Point, Image.Image], ...]
 _Cached = Image.Image | _Drawn | _Patches
 _C = TypeVar("_C", Image.Image, _Drawn, _Patches)
@@ -144,16 +179,29 @@ def _bytes(item: _Cached) -> int:
     return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
-# The game service renders the partial views of a state and then, on request, the full board
-# of the same state; one turn changes one company's board. Finished views are kept (keyed by
-# everything they are drawn from) so the full board is composed from them instead of drawn
-# twice, and unchanged company boards are reused. Cached images are never handed out.
-_VIEWS = _ImageCache(32 * 1024 * 1024)
+# The game service renders several views of a state, then on request the full board, which is
+# composed from the same parts: finished parts are kept (keyed by everything they are drawn
+# from) so nothing is drawn twice, and unchanged company boards are reused. Cached images are
+# never handed out.
+_VIEWS = _ImageCache(48 * 1024 * 1024)
 
 
 def clear_caches() -> None:
     """Forget every finished view (static backgrounds and text stay cached); for benchmarks."""
     _VIEWS.clear()
+
+
+def forget_pictures() -> None:
+    """Forget every cached picture, background and text mask of the renderer (tests that read
+    every text drawn: static backgrounds are drawn again)."""
+    _VIEWS.clear()
+    _ON_PALETTE.clear()
+    for name, module in list(sys.modules.items()):
+        if _in_renderer(name):
+            for value in vars(module).values():
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear) and _in_renderer(getattr(value, "__module__", None) or ""):
+                    clear()
 
 
 def use_text_layout(layout: fonts.TextLayout) -> None:
@@ -163,54 +211,224 @@ def use_text_layout(layout: fonts.TextLayout) -> None:
     background and text mask of the renderer, so call it while no other thread renders.
     """
     fonts.set_text_layout(layout)
-    _VIEWS.clear()
-    # Every lru_cache of the renderer may hold pixels or measures made with the old layout.
-    for name, module in list(sys.modules.items()):
-        if _in_renderer(name):
-            for value in vars(module).values():
-                clear = getattr(value, "cache_clear", None)
-                if callable(clear) and _in_renderer(getattr(value, "__module__", None) or ""):
-                    clear()
+    forget_pictures()
 
 
 def _in_renderer(module_name: str) -> bool:
     return module_name == "renderer" or module_name.startswith("renderer.")
 
 
-def _view(
-    state: GameState, view: str, company: str | None, theme: Theme, lit: frozenset[str]
-) -> _Drawn:
-    """Return the cached image of one partial view; callers must not draw on it."""
+# -- the parts of a view ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One part of a view: where it goes, its static background and what the state drew."""
+
+    at: Point
+    static: functools.partial[Image.Image]  # the RGB background (cached by its maker)
+    drawn: Callable[[], _Drawn] | None  # the part as drawn over it (None: static only)
+    key: tuple[object, ...]  # everything the drawing reads (the patches' cache key)
+    theme: str
+
+    def rgb(self) -> Image.Image:
+        """The part in RGB."""
+        return self.drawn().image if self.drawn is not None else self.static()
+
+    def static_palette(self) -> Image.Image:
+        """The static background on the palette (cached)."""
+        return _on_palette(self.theme, self.static)
+
+    def patches(self) -> _Patches:
+        """What the state drew over the background, on the palette (cached by `key`)."""
+        if self.drawn is None:
+            return ()
+        make = self.drawn
+
+        def patches() -> _Patches:
+            drawn = make()
+            pal = palette(self.theme)
+            return tuple(
+                (box[:2], drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE))
+                for box in d.regions(drawn.dirty, drawn.image.size, TILE)
+            )
+
+        return _VIEWS.get(("patches", *self.key), patches)
+
+
+def _style(view: str, theme: Theme) -> ViewStyle:
+    """The text sizes of a view ("company" or a map-wide view)."""
+    return theme.views["company" if view == "company" else "map"]
+
+
+def _layout(
+    state: GameState,
+    view: str,
+    company: str | None,
+    theme: Theme,
+    lit: frozenset[str],
+    preview: bool,
+) -> tuple[list[_Part], tuple[int, int]]:
+    """The parts of a view, top to bottom, and the view's size."""
+    if view == "full":
+        return _full_parts(state, theme, lit, preview)
+    style = _style(view, theme)
+    head = _header_part(state, view, company, style, theme, preview, (0, 0))
+    top = header.height(state, style, preview)
+    body = _body_part(state, view, company, theme, lit, (0, top))
+    top += _size(body)[1]
+    parts = [head, body]
+    if view in legend.KEYED_VIEWS:
+        parts.append(_key_part(state, view, theme, (0, top)))
+        top += legend.key_height(view, state.options.expansions, theme.name)
+    return parts, (style.width, top)
+
+
+def _size(part: _Part) -> tuple[int, int]:
+    return part.static().size
+
+
+def _header_part(
+    state: GameState,
+    view: str,
+    company: str | None,
+    style: ViewStyle,
+    theme: Theme,
+    preview: bool,
+    at: Point,
+) -> _Part:
+    title = _title(state, view, company)
+    size = (style.width, header.height(state, style, preview))
+    key = ("header", repr(state), view, title, style.width, theme.name, preview)
+
+    def drawn() -> _Drawn:
+        def make() -> _Drawn:
+            image = _blank(size, theme.name).copy()
+            dirty: list[Rect] = []
+            header.draw_header(d.canvas(image, dirty), state, theme, style, title, preview=preview)
+            return _Drawn(image, tuple(dirty))
+
+        return _VIEWS.get(key, make)
+
+    return _Part(at, functools.partial(_blank, size, theme.name), drawn, key, theme.name)
+
+
+@functools.lru_cache(maxsize=32)
+def _blank(size: tuple[int, int], theme_name: str) -> Image.Image:
+    """A plain canvas of the theme's background colour (callers ``copy()`` it)."""
+    return Image.new("RGB", size, get_theme(theme_name).colour("background"))
+
+
+def _title(state: GameState, view: str, company: str | None) -> str:
+    """The view's title in the header."""
+    if view == "map":
+        return map_layout(state.options.map).title
+    if view == "shared":
+        return SHARED_TITLE
     if view == "company":
-        assert company is not None
-        key = ("company", company_key(state, company), theme.name, lit)
-        return _VIEWS.get(key, lambda: _drawn(draw_company, state, company, theme, lit))
-    draw_view = draw_map if view == "map" else draw_shared
-    return _VIEWS.get(
-        (view, repr(state), theme.name, lit), lambda: _drawn(draw_view, state, theme, lit)
-    )
+        cid = _company(state, company)
+        return f"{company_name(cid)}'s board"
+    for key, title, _module in expansion_views(state.options.expansions):
+        if key == view:
+            return title
+    return ""
 
 
-def _drawn(draw_view: Callable[..., Image.Image], *args: object) -> _Drawn:
-    dirty: list[Rect] = []
-    image = draw_view(*args, dirty=dirty)
-    return _Drawn(image, tuple(dirty))
+def _key_part(state: GameState, view: str, theme: Theme, at: Point) -> _Part:
+    static = functools.partial(legend.key_strip, view, state.options.expansions, theme.name)
+    return _Part(at, static, None, ("key", view), theme.name)
 
 
-def _small_board(state: GameState, company: str, theme: Theme, lit: frozenset[str]) -> _Drawn:
-    # Company boards at half scale: the full board is for zooming, and four full-size boards
-    # would double the pixels to encode. Drawn at that size, not halved: a quarter of the work.
-    key = ("small company", company_key(state, company), theme.name, lit)
-    return _VIEWS.get(
-        key, lambda: _drawn(functools.partial(draw_company, half=True), state, company, theme, lit)
-    )
+def _body_part(
+    state: GameState,
+    view: str,
+    company: str | None,
+    theme: Theme,
+    lit: frozenset[str],
+    at: Point,
+    half: bool = False,
+) -> _Part:
+    """The body of a view: the map, the shared boards, a company board or an expansion's."""
+    options = state.options
+    if view == "company":
+        cid = _company(state, company)
+        extensions, rivers = extending(options.expansions, "company"), strips(options)
+        back = half_background if half else company_background
+        static = functools.partial(back, cid, theme.name, extensions, rivers)
+        key = ("half" if half else "company", company_key(state, cid), theme.name, lit)
+        draw_view = functools.partial(draw_company, half=half)
+        return _Part(at, static, _drawer(key, draw_view, state, cid, theme, lit), key, theme.name)
+    key = (view, repr(state), theme.name, lit)
+    if view == "map":
+        static = functools.partial(map_background, options.map, theme.name)
+        return _Part(at, static, _drawer(key, draw_map, state, theme, lit), key, theme.name)
+    if view == "shared":
+        static = functools.partial(
+            shared_background,
+            options.players,
+            options.setup,
+            theme.name,
+            extending(options.expansions, "shared"),
+        )
+        return _Part(at, static, _drawer(key, draw_shared, state, theme, lit), key, theme.name)
+    module = _view_module(options, view)
+    static = functools.partial(module.view_background, view, theme.name)
+    draw_own = functools.partial(module.draw_view, view)
+    return _Part(at, static, _drawer(key, draw_own, state, theme, lit), key, theme.name)
+
+
+def _view_module(options: GameOptions, view: str) -> ModuleType:
+    for key, _title, module in expansion_views(options.expansions):
+        if key == view:
+            return module
+    raise ValueError(f"no view {view!r} in this game")
+
+
+def _drawer(
+    key: tuple[object, ...], draw_view: Callable[..., Image.Image], *args: object
+) -> Callable[[], _Drawn]:
+    """A maker of the drawn part, cached under ``key``."""
+
+    def make() -> _Drawn:
+        dirty: list[Rect] = []
+        image = draw_view(*args, dirty=dirty)
+        return _Drawn(image, tuple(dirty))
+
+    return lambda: _VIEWS.get(key, make)
+
+
+def on_palette(
+    state: GameState,
+    view: str,
+    company: str | None,
+    theme: Theme,
+    lit: frozenset[str],
+    preview: bool = False,
+) -> Image.Image:
+    """Return a view on the theme's palette: static backgrounds with each part's patches.
+
+    Mapping a pixel onto the palette is the same wherever it is done, so only what the state
+    drew over a static background is mapped (and kept per part); the backgrounds are mapped
+    once. The pixels equal those of mapping the composed RGB view (``render_image``).
+    """
+    parts, size = _layout(state, view, company, theme, lit, preview)
+    image = Image.new("P", size, _background_index(theme.name))
+    image.putpalette(palette(theme.name).getpalette())
+    for part in parts:
+        x, y = part.at
+        image.paste(part.static_palette(), (x, y))
+        for (dx, dy), patch in part.patches():
+            image.paste(patch, (x + dx, y + dy))
+    return image
 
 
 def render_score_sheet(
     state: GameState, events: Iterable[object], *, theme: str = "light"
 ) -> bytes:
     """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts."""
-    return encode(draw_score_sheet(state, list(events), get_theme(theme)))
+    look = get_theme(theme)
+    image = draw_score_sheet(state, list(events), look)
+    return encode(image.quantize(palette=palette(look.name), dither=Image.Dither.NONE))
 
 
 def encode(image: Image.Image) -> bytes:
@@ -221,10 +439,10 @@ def encode(image: Image.Image) -> bytes:
 
 
 def warm(theme_name: str = "light") -> None:
-    """Build the static images every full board of the base map needs, ahead of any request."""
+    """Build the static images every view of the base map needs, ahead of any request."""
     _background_index(theme_name)
     _caption_palette(theme_name)
-    _on_palette(theme_name, map_background, "base", theme_name)
+    _on_palette(theme_name, functools.partial(map_background, "base", theme_name))
 
 
 # Building a palette maps a 15-megapixel sheet (a fifth of a second, 200 MB at its peak):
@@ -257,14 +475,14 @@ def _palette(theme_name: str) -> Image.Image:
     # the sheet and the quantizer's buffers, nor afterwards.
     sources: list[tuple[tuple[int, int], Callable[[], Image.Image]]] = [
         (swatch.size, lambda: swatch),
-        (_size(map_layout("base")), lambda: map_background("base", theme_name)),
+        (_layout_size(map_layout("base")), lambda: map_background("base", theme_name)),
         (
-            _size(board_layout("shared")),
+            _layout_size(board_layout("shared")),
             lambda: _uncached(shared_background)(4, "intro", theme_name, ()),
         ),
         *(
             (
-                _size(board_layout("company")),
+                _layout_size(board_layout("company")),
                 functools.partial(_uncached(company_background), cid, theme_name, ()),
             )
             for cid in theme.companies
@@ -288,7 +506,7 @@ def _palette(theme_name: str) -> Image.Image:
     return kept
 
 
-def _size(layout: MapLayout | BoardLayout) -> tuple[int, int]:
+def _layout_size(layout: MapLayout | BoardLayout) -> tuple[int, int]:
     return layout.width, layout.height
 
 
@@ -317,118 +535,108 @@ def board_ids(state: GameState) -> list[str]:
     return list(draft_offer(state))
 
 
+# -- the full board -----------------------------------------------------------------------
+
+
 def full_places(state: GameState) -> dict[str, Point]:
-    """Return where each part of the full board goes: "map", "shared" and the company ids."""
-    return dict(_arrangement(state.options, board_ids(state))[2])
+    """Return where each part of the full board goes: "header", "map", "shared", the
+    expansions' views and the company ids."""
+    return dict(_arrangement(state, get_theme())[2])
 
 
-def _arrangement(
-    options: GameOptions, seats: list[str]
-) -> tuple[int, int, list[tuple[str, Point]]]:
-    """Return the full board's size and where its parts go: map, shared, then company boards."""
+def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[str, Point]]]:
+    """Return the full board's size and where its parts go: header, map and shared boards,
+    the expansions' views under the shared boards, company boards under the map."""
+    options = state.options
+    seats = board_ids(state)
     map_layout_ = map_layout(options.map)
     shared = board_layout("shared")
     company = board_layout("company")
-    # An expansion may append to the shared and company views (a board extension below);
-    # company boards are shown at half size, as ``half_background`` halves them.
-    shared_h = view_height("shared", options)
+    style = theme.views["full"]
+    width = map_layout_.width + GAP + shared.width
+    top = TOP + header.height(state, _full_style(style, width))
     bw, bh = company.width // 2, company_height(options) // 2
     rows = (len(seats) + 1) // 2
     left_w = map_layout_.width
     left_h = map_layout_.height + GAP + rows * (bh + GAP)
-    places: list[tuple[str, Point]] = [("map", (0, TOP)), ("shared", (left_w + GAP, TOP))]
+    places: list[tuple[str, Point]] = [("header", (0, TOP)), ("map", (0, top))]
+    right = top
+    places.append(("shared", (left_w + GAP, right)))
+    right += _shared_height(options) + GAP
+    for key, _title, module in expansion_views(options.expansions):
+        places.append((key, (left_w + GAP, right)))
+        right += module.view_background(key, theme.name).height + GAP
     for i, cid in enumerate(seats):
         x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
-        y = TOP + map_layout_.height + GAP + (i // 2) * (bh + GAP)
+        y = top + map_layout_.height + GAP + (i // 2) * (bh + GAP)
         places.append((cid, (x, y)))
-    height = TOP + max(left_h, shared_h)
-    return left_w + GAP + shared.width, height, places
+    height = max(top + left_h, right)
+    return width, height, places
 
 
-def _part(state: GameState, name: str, theme: Theme, lit: frozenset[str]) -> Image.Image:
-    if name in ("map", "shared"):
-        return _view(state, name, None, theme, lit).image
-    return _small_board(state, name, theme, lit).image
+def _shared_height(options: GameOptions) -> int:
+    return shared_background(
+        options.players, options.setup, "light", extending(options.expansions, "shared")
+    ).height
+
+
+def _full_style(style: ViewStyle, width: int) -> ViewStyle:
+    return ViewStyle(width, style.text, style.partial)
+
+
+def _full_parts(
+    state: GameState, theme: Theme, lit: frozenset[str], preview: bool
+) -> tuple[list[_Part], tuple[int, int]]:
+    width, height, places = _arrangement(state, theme)
+    style = _full_style(theme.views["full"], width)
+    parts = [
+        _Part(
+            (0, 0),
+            functools.partial(_caption, width, theme.name),
+            None,
+            ("caption", width),
+            theme.name,
+        )
+    ]
+    for name, at in places:
+        if name == "header":
+            parts.append(_header_part(state, "full", None, style, theme, preview, at))
+        elif name in ("map", "shared") or name in views(state.options):
+            parts.append(_body_part(state, name, None, theme, lit, at))
+        else:
+            parts.append(_body_part(state, "company", name, theme, lit, at, half=True))
+    return parts, (width, height)
 
 
 def draw_full(
-    state: GameState, theme: Theme, highlight: frozenset[str] = frozenset()
+    state: GameState, theme: Theme, highlight: frozenset[str] = frozenset(), preview: bool = False
 ) -> Image.Image:
     """Return everything in one RGB image: map and shared boards side by side, boards below."""
-    width, height, places = _arrangement(state.options, board_ids(state))
-    image = Image.new("RGB", (width, height), theme.colour("background"))
-    image.paste(_caption(theme.name), (0, 0))
-    for name, at in places:
-        image.paste(_part(state, name, theme, highlight), at)
+    parts, size = _full_parts(state, theme, highlight, preview)
+    image = Image.new("RGB", size, theme.colour("background"))
+    for part in parts:
+        image.paste(part.rgb(), part.at)
     return image
 
 
-def _full_palette(state: GameState, theme: Theme, lit: frozenset[str]) -> Image.Image:
-    """Return the full board on the theme's palette: static backgrounds with each part's patches.
-
-    Mapping a pixel onto the palette is the same wherever it is done, so only what the state
-    drew over a static background is mapped (and kept per part); the backgrounds are mapped
-    once. The pixels equal those of mapping the composed RGB board (``draw_full``).
-    """
-    width, height, places = _arrangement(state.options, board_ids(state))
-    image = Image.new("P", (width, height), _background_index(theme.name))
-    image.putpalette(palette(theme.name).getpalette())
-    image.paste(_caption_palette(theme.name), (0, 0))
-    for name, (x, y) in places:
-        image.paste(_static_part(state, name, theme.name), (x, y))
-        for (dx, dy), patch in _patches(state, name, theme, lit):
-            image.paste(patch, (x + dx, y + dy))
-    return image
+def _on_palette(theme_name: str, background: functools.partial[Image.Image]) -> Image.Image:
+    """Return ``background()`` mapped onto the palette of ``theme_name`` (cached by what the
+    background is drawn from: its function and arguments)."""
+    key = (theme_name, background.func, background.args, tuple(background.keywords.items()))
+    return _ON_PALETTE.get(
+        key,
+        lambda: background().quantize(palette=palette(theme_name), dither=Image.Dither.NONE),
+    )
 
 
-def _patches(state: GameState, name: str, theme: Theme, lit: frozenset[str]) -> _Patches:
-    """Return what ``state`` drew over one part's background, on the palette."""
-    if name in ("map", "shared"):
-        key: tuple[object, ...] = ("patches", name, repr(state), theme.name, lit)
-    else:
-        key = ("patches", company_key(state, name), theme.name, lit)
-
-    def make() -> _Patches:
-        if name in ("map", "shared"):
-            drawn = _view(state, name, None, theme, lit)
-        else:
-            drawn = _small_board(state, name, theme, lit)
-        pal = palette(theme.name)
-        return tuple(
-            (box[:2], drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE))
-            for box in d.regions(drawn.dirty, drawn.image.size, TILE)
-        )
-
-    return _VIEWS.get(key, make)
-
-
-def _static_part(state: GameState, name: str, theme_name: str) -> Image.Image:
-    """Return the static background of one part of the full board on the palette."""
-    options = state.options
-    if name == "map":
-        return _on_palette(theme_name, map_background, options.map, theme_name)
-    shared = extending(options.expansions, "shared")
-    if name == "shared":
-        return _on_palette(
-            theme_name, shared_background, options.players, options.setup, theme_name, shared
-        )
-    extensions, rivers = extending(options.expansions, "company"), strips(options)
-    return _on_palette(theme_name, half_background, name, theme_name, extensions, rivers)
-
-
-@functools.lru_cache(maxsize=64)
-def _on_palette(
-    theme_name: str, background: Callable[..., Image.Image], *args: object
-) -> Image.Image:
-    """Return ``background(*args)`` mapped onto the palette of ``theme_name``."""
-    return background(*args).quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
+# Static backgrounds mapped onto the palette: one per map, board, size and theme.
+_ON_PALETTE = _ImageCache(64 * 1024 * 1024)
 
 
 @functools.lru_cache(maxsize=8)
-def _caption(theme_name: str) -> Image.Image:
+def _caption(width: int, theme_name: str) -> Image.Image:
     """Return the full board's caption strip."""
     theme = get_theme(theme_name)
-    width = map_layout("base").width + GAP + board_layout("shared").width
     strip = Image.new("RGB", (width, TOP), theme.colour("background"))
     sizes = theme.views["full"].text
     d.text(
@@ -443,10 +651,10 @@ def _caption(theme_name: str) -> Image.Image:
     return strip
 
 
-@functools.lru_cache(maxsize=8)
 def _caption_palette(theme_name: str) -> Image.Image:
-    """Return the caption strip on the theme's palette."""
-    return _caption(theme_name).quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
+    """Return the caption strip of the base map's full board on the theme's palette."""
+    width = map_layout("base").width + GAP + board_layout("shared").width
+    return _on_palette(theme_name, functools.partial(_caption, width, theme_name))
 
 
 @functools.lru_cache(maxsize=8)

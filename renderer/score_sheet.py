@@ -9,42 +9,23 @@ from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
 from bot.rules.state import GameState
+from bot.rules.wording import OTHER_ROW, score_row, score_rows
 from renderer import draw as d
 from renderer.content import content
 from renderer.expansions import catalogue
 from renderer.theme import Theme
 
 WIDTH = 1200
-# Event source prefixes ("income:base:2" -> "income") and the row each is counted in; a
-# two-part prefix ("end:building") wins over its first part.
-BASE_CATEGORIES: Mapping[str, str] = {
-    "income": "Income",
-    "contract": "Contracts",
-    "scoring": "Energy track",
-    "bonus": "Bonus tiles",
-    "objective": "Objective",
-    "conduit-use": "Conduits lent",
-    "tile": "Technology tiles",
-}
-END_CATEGORIES: Mapping[str, str] = {"end": "End (resources, water)"}
 
 
 def categories(expansions: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
-    """The game's row of each event source prefix, and of sources named by a prefix of their
-    second part: the base game's, then each expansion's (its declaration's `score`), then the
-    end of the game's."""
-    rows, prefixes = dict(BASE_CATEGORIES), {}
-    for name in catalogue().hook_order(e for e in expansions if e in catalogue()):
-        for source, row in catalogue().info(name).score.items():
-            if source.endswith("*"):
-                prefixes[source.removesuffix("*")] = row
-            else:
-                rows[source] = row
-    rows.update(END_CATEGORIES)
-    return rows, prefixes
+    """The game's score row of each event source prefix, and of sources named by how they
+    start (`bot.rules.wording.score_rows`)."""
+    known = catalogue().hook_order(e for e in expansions if e in catalogue())
+    return score_rows(catalogue().info(name) for name in known)
 
 
-OTHER = "Other"
+OTHER = OTHER_ROW
 CHART_MARKER = 18  # radius of a company's marker on the charts
 CHART_SPREAD = 42  # sideways step between markers of equal value
 
@@ -57,12 +38,7 @@ def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[s
     for event in events:
         if getattr(event, "kind", None) != "vp" or event.company not in table:
             continue
-        parts = event.source.split(":")
-        category = (
-            next((v for k, v in prefixes.items() if event.source.startswith(k)), None)
-            or rows_of.get(":".join(parts[:2]))
-            or rows_of.get(parts[0], OTHER)
-        )
+        category = score_row(event.source, rows_of, prefixes)
         table[event.company][category] += event.amount
     out: dict[str, dict[str, int]] = {}
     for cid, rows in table.items():

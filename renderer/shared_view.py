@@ -1,44 +1,53 @@
-"""The shared boards view: round, turn order, energy, bonus tiles, contracts, management."""
+"""The shared boards view: the energy track, the contract offer and the management board.
+
+The energy track is drawn as the rulebook states it (rulebook "IV. Scoring"): every company's
+marker with its count, the five sections with this round's marked, the scale, the credits each
+position gives, the five round bonus tiles (full reward from the round's section, 4 VP less per
+section behind, none under 6 energy) with what each company would score now, and the objective
+tile at the end of the track. The turn order and the scores are in the header above.
+"""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Collection
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.rules.content import company_name
 from bot.rules.draft import seat_player
 from bot.rules.state import GameState
+from bot.rules.wording import SECTION_NAMES
 from renderer import draw as d
 from renderer.content import content
-from renderer.expansions import asking, drawing, extending
+from renderer.expansions import asking, catalogue, drawing, extending
 from renderer.layout import BoardLayout, Rect, board_layout
-from renderer.map_view import ROUNDS
 from renderer.theme import Theme, get_theme
-from renderer.words import phase_text, reward_text, tile_effect
+from renderer.words import reward_text
 
-SECTION_NAMES = {
-    "turbine_station": "Turbine station (produce)",
-    "water_management": "Water management",
-    "bank": "Bank",
-    "workshop": "Workshop (rotate the wheel)",
-    "machinery_shop": "Machinery shop",
-    "contract_office": "Contract office",
-    "patent_office": "Patent office",
-}
 LEVELS = ("green", "yellow", "red")
 TRACK_CELLS = 31  # energy 0..30; more is shown at 30
-MARKER_ROWS = 5
-MARKER_RADIUS = 18
-MARKER_STEP = 46  # between rows (and between markers sharing a row)
-MARKER_GAP = 26  # from the track's top to the lowest row's centre
+MARKER_STEP = 44  # between rows of markers
+SECTION_TITLES = {**SECTION_NAMES, "turbine_station": "Turbine Station: produce"}
+INTRO_TITLES = {"patent_office": "Patent Office (full game only)"}
 
 
-def _in_play(space, players: int, setup: str) -> bool:
+def _in_play(space: Any, players: int, setup: str) -> bool:
     return space.min_companies <= players and not (
         setup == "intro" and space.not_in_introductory_game
     )
+
+
+def _cell(rect: Rect, energy: int) -> tuple[float, float]:
+    """The left and right x of a track cell."""
+    x0, _y0, x1, _y1 = rect
+    w = (x1 - x0) / TRACK_CELLS
+    return x0 + energy * w, x0 + (energy + 1) * w
+
+
+def _centre(rect: Rect, energy: int) -> float:
+    a, b = _cell(rect, min(max(energy, 0), TRACK_CELLS - 1))
+    return (a + b) / 2
 
 
 @functools.lru_cache(maxsize=32)
@@ -55,67 +64,76 @@ def shared_background(
     image = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
     draw = ImageDraw.Draw(image)
     text, muted = theme.colour("text"), theme.colour("text muted")
-    for name in ("energy", "bonus", "contracts", "management"):
+    for name in ("energy", "contracts", "management"):
         d.box(draw, layout.rects[name], theme.colour("panel"), theme.colour("panel outline"))
-    x0, y0, _, _ = layout.rects["energy"]
-    d.text(draw, (x0 + 12, y0 + 8), "Energy this round", sizes["heading"], text, anchor="la")
-    _, _, x1, _ = layout.rects["energy"]
-    d.text(draw, (x1 - 12, y0 + 12), "bonus tile needs 6+", sizes["small"], muted, "regular", "ra")
-    _track(draw, layout.rects["energy_track"], theme)
-    x0, y0, _, _ = layout.rects["bonus"]
-    d.text(draw, (x0 + 12, y0 + 8), "Round bonus tiles", sizes["heading"], text, anchor="la")
-    x0, y0, _, _ = layout.rects["contracts"]
-    d.text(draw, (x0 + 12, y0 + 8), "Contract offer", sizes["heading"], text, anchor="la")
-    for level in LEVELS:
-        at = layout.points[f"level_{level}"]
-        draw.rectangle(
-            (at[0], at[1] - 14, at[0] + 28, at[1] + 14), fill=theme.colour(f"contract {level}")
-        )
-        d.text(draw, (at[0] + 38, at[1]), f"private {level}", sizes["label"], text, anchor="lm")
-    at = layout.points["national"]
-    draw.rectangle(
-        (at[0], at[1] - 14, at[0] + 28, at[1] + 14), fill=theme.colour("contract national")
+    track = content().energy_track
+    rules = (
+        f"1st +{track.first_vp} · 2nd +{track.second_vp} VP · 0⚡: "
+        f"+{track.credits_for(0)[0]}c {track.credits_for(0)[1]:+d} VP · "
+        f"−{track.malus_per_section} VP/section behind"
     )
-    d.text(draw, (at[0] + 38, at[1]), "national", sizes["label"], text, anchor="lm")
-    at = layout.points["patent"]
-    d.text(draw, (at[0], at[1] + 28), "Patent tiles", sizes["label"], text, anchor="lm")
-    x0, y0, _, _ = layout.rects["management"]
-    d.text(draw, (x0 + 12, y0 + 8), "Management board", sizes["heading"], text, anchor="la")
+    d.text(draw, layout.points["energy_rules"], rules, sizes["small"], muted, "regular", "lm")
+    _scale(draw, layout, theme)
+    at = layout.points["contracts_heading"]
+    d.text(draw, at, "Contract offer", sizes["heading"], text, anchor="la")
+    x = at[0] + int(d.text_width("Contract offer", sizes["heading"], "bold")) + 30
+    for level in (*LEVELS, "national"):
+        cy = at[1] + sizes["heading"] // 2 + 4
+        draw.rectangle((x, cy - 13, x + 26, cy + 13), fill=theme.colour(f"contract {level}"))
+        d.text(draw, (x + 34, cy), level, sizes["small"], text, "regular", "lm")
+        x += 34 + int(d.text_width(level, sizes["small"])) + 26
+    at = layout.points["management_heading"]
+    d.text(draw, at, "Management board", sizes["heading"], text, anchor="la")
     for section, at in layout.headings.items():
-        d.text(draw, at, SECTION_NAMES.get(section, section), sizes["label"], muted, anchor="la")
+        title = SECTION_TITLES.get(section, section)
+        if setup == "intro":
+            title = INTRO_TITLES.get(section, title)
+        d.text(draw, at, title, sizes["small"], muted, anchor="la")
     for space in content().management_spaces:
         if space.id in layout.spaces:
-            _space(draw, layout.spaces[space.id], space, _in_play(space, players, setup), theme)
+            in_play = _in_play(space, players, setup)
+            _space(draw, layout.spaces[space.id], space, in_play, theme)
+            if space.row in layout.rows and space.side != "right":
+                ink = text if in_play else muted
+                name = space.short if space.section != "patent_office" else ""
+                at = layout.rows[space.row]
+                d.text(draw, at, name, sizes["label"], ink, "regular", "lm")
     for name in extensions:
         image = drawing(name).shared_static(image, theme_name)
     return image
 
 
-def _track(draw: ImageDraw.ImageDraw, rect: Rect, theme: Theme) -> None:
+def _scale(draw: ImageDraw.ImageDraw, layout: BoardLayout, theme: Theme) -> None:
+    """The track's scale: section starts, the credits of each band (cell 0 is in the rules)."""
     sizes = theme.views["shared"].text
-    x0, y0, x1, y1 = rect
-    cell = (x1 - x0) / TRACK_CELLS
-    bonus = set(content().energy_track.bonus_section_min_energy)
-    for i in range(TRACK_CELLS):
-        cx0 = x0 + round(i * cell)
-        fill = theme.colour("track mark") if i in bonus else theme.colour("track")
-        draw.rectangle((cx0, y0, x0 + round((i + 1) * cell) - 2, y1), fill=fill)
-        if i % 6 == 0 or i == TRACK_CELLS - 1:
-            d.text(
-                draw,
-                (cx0 + cell / 2, y1 + 22),
-                str(i),
-                sizes["small"],
-                theme.colour("text"),
-                "regular",
-            )
+    rect = layout.rects["energy_track"]
+    track = content().energy_track
+    y = layout.points["energy_scale"][1]
+    for energy in (0, *track.bonus_section_min_energy):
+        d.text(draw, (_centre(rect, energy), y), str(energy), sizes["small"], theme.colour("text"))
+    y = layout.points["energy_credits"][1]
+    for band in track.credit_thresholds:
+        if band.min_energy == 0:
+            continue
+        last = min(band.max_energy if band.max_energy is not None else 30, TRACK_CELLS - 1)
+        left, _ = _cell(rect, band.min_energy)
+        _, right = _cell(rect, last)
+        draw.line((left + 3, y - 20, right - 3, y - 20), fill=theme.colour("track mark"), width=2)
+        d.text(
+            draw,
+            ((left + right) / 2, y),
+            f"{band.credits}c",
+            sizes["small"],
+            theme.colour("text muted"),
+            "regular",
+        )
 
 
-def _space(draw: ImageDraw.ImageDraw, rect: Rect, space, in_play: bool, theme: Theme) -> None:
+def _space(draw: ImageDraw.ImageDraw, rect: Rect, space: Any, in_play: bool, theme: Theme) -> None:
     sizes = theme.views["shared"].text
     x0, y0, x1, y1 = rect
-    fill = theme.colour("panel") if in_play else theme.colour("unused")
-    ink = theme.colour("text") if in_play else theme.colour("text muted")
+    fill = theme.colour("space") if in_play else theme.colour("unused")
+    ink = theme.colour("space text") if in_play else theme.colour("text muted")
     if space.red_outline:
         d.box(draw, rect, fill, theme.colour("red outline"), width=4)
     else:
@@ -123,38 +141,30 @@ def _space(draw: ImageDraw.ImageDraw, rect: Rect, space, in_play: bool, theme: T
     cy = (y0 + y1) // 2
     # Engineers needed as pips, as on the board: a number would cost text width we lack.
     for i in range(space.engineers):
-        px = x0 + 16 + i * 16
+        px = x0 + 16 + i * 17
         draw.ellipse((px - 6, cy - 6, px + 6, cy + 6), fill=ink)
-    tx = x0 + 16 + max(space.engineers, 1) * 16
-    d.text(draw, (tx, cy), space.id, sizes["label"], ink, "regular", "lm")
     if space.action_cost:
-        d.text(draw, (x1 - 12, cy), f"{space.action_cost}c", sizes["small"], ink, "regular", "rm")
+        cost = f"{space.action_cost}c"
+        d.text(draw, (x1 - 10, cy), cost, sizes["small"], ink, "regular", "rm")
 
 
 def draw_shared(
     state: GameState, theme: Theme, highlight: Collection[str] = (), dirty: list[Rect] | None = None
 ) -> Image.Image:
-    """Return the shared boards view of ``state`` as a new RGB image."""
+    """Return the shared boards view's body of ``state`` as a new RGB image."""
     layout = board_layout("shared")
     options = state.options
     extensions = extending(options.expansions, "shared")
     image = shared_background(options.players, options.setup, theme.name, extensions).copy()
     draw = d.canvas(image, dirty)
-    sizes = theme.views["shared"].text
     text = theme.colour("text")
-    title = (
-        "Game over"
-        if state.finished
-        else f"Round {state.round} of {ROUNDS} · {phase_text(state.phase)}"
-    )
-    d.text(draw, layout.points["title"], title, sizes["title"], text, anchor="la")
     if draft_state(state):
         _draft(draw, layout, state, theme, highlight)
     else:
-        _turn_order(draw, layout, state, theme)
         _energy(draw, layout, state, theme)
     _bonus(draw, layout, state, theme)
     _contracts(draw, layout, state, theme, highlight)
+    _patents(draw, layout, state, theme, highlight)
     _occupants(draw, layout, state, theme)
     for draw_extra in asking(options.expansions, "draw_shared"):
         draw_extra(draw, state, theme, highlight)
@@ -164,54 +174,107 @@ def draw_shared(
     return image
 
 
-def _turn_order(
-    draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme
-) -> None:
-    sizes = theme.views["shared"].text
-    x0, y0, _x1, y1 = layout.rects["turn_order"]
-    cy = (y0 + y1) // 2
-    d.text(draw, (x0 + 6, cy), "Turn order", sizes["label"], theme.colour("text"), anchor="lm")
-    x = x0 + 200
-    for cid in state.turn_order:
-        name = company_name(cid)
-        width = 52 + int(d.text_width(name, sizes["label"])) + 16
-        if cid == state.current and not state.finished:
-            d.box(
-                draw,
-                (x - 4, y0, x + width - 8, y1),
-                theme.colour("highlight"),
-                theme.colour("text"),
-                2,
-                10,
-            )
-        d.piece(draw, (x + 22, cy), 20, theme.company(cid), sizes["small"])
-        ink = "#1b1b1b" if cid == state.current else theme.colour("text")
-        d.text(draw, (x + 48, cy), name, sizes["label"], ink, "regular", "lm")
-        x += width + 8
+def bonus_now(state: GameState) -> dict[str, tuple[int, int]]:
+    """What each company would score from this round's bonus tile now: (VP, VP taken off for
+    the sections behind); VP -1 when under the minimum energy (no reward)."""
+    if not state.companies or not 0 < state.round <= len(state.bonus_tiles):
+        return {}
+    from bot.rules.catalogue import open_game
+    from bot.rules.flow import bonus_reward
+
+    game = open_game(state, catalogue=catalogue())
+    track = game.content.energy_track
+    tile = state.bonus_tiles[state.round - 1]
+    out = {}
+    for cid, company in state.companies.items():
+        energy = min(company.energy, TRACK_CELLS - 1)
+        if energy < track.bonus_min_energy:
+            out[cid] = (-1, 0)
+            continue
+        reached = sum(1 for start in track.bonus_section_min_energy if energy >= start)
+        behind = max(0, state.round - reached)
+        vp, _how = bonus_reward(game, cid, tile)
+        out[cid] = (vp, track.malus_per_section * behind)
+    return out
 
 
 def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
+    """The heading with this round's bonus as each company would score it now, the sections
+    (this round's marked) and every marker with its count."""
     sizes = theme.views["shared"].text
-    x0, y0, x1, _ = layout.rects["energy_track"]
-    cell = (x1 - x0) / TRACK_CELLS
-    # Markers on nearby cells would overlap, so each goes on the lowest free row above the
-    # track; the panel has room for one row per company (five), clear of its heading.
-    rows: list[list[float]] = [[] for _ in range(MARKER_ROWS)]
-    companies = sorted(state.companies.values(), key=lambda c: (c.energy, c.seat))
-    for company in companies:
-        cx = x0 + (min(company.energy, TRACK_CELLS - 1) + 0.5) * cell
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    rect = layout.rects["energy_track"]
+    track = content().energy_track
+    x, y = layout.points["energy_heading"]
+    heading = "Energy track"
+    d.text(draw, (x, y), heading, sizes["heading"], text, anchor="la")
+    cy = y + sizes["heading"] // 2 + 4
+    x += int(d.text_width(heading, sizes["heading"], "bold")) + 26
+    scores = bonus_now(state)
+    if scores:
+        d.text(draw, (x, cy), "bonus now:", sizes["small"], muted, "regular", "lm")
+        x += int(d.text_width("bonus now:", sizes["small"])) + 12
+        for cid in state.turn_order:
+            if cid not in scores:
+                continue
+            vp, malus = scores[cid]
+            label = "–" if vp < 0 else (f"{vp} (−{malus})" if malus else str(vp))
+            d.piece(draw, (x + 20, cy), 19, theme.company(cid), sizes["small"])
+            d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm")
+            x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22
+    # The sections: no bonus below the first; this round's in the highlight colour.
+    starts = track.bonus_section_min_energy
+    x0, y0, x1, y1 = rect
+    for energy in range(TRACK_CELLS):
+        section = sum(1 for s in starts if energy >= s)
+        if section == 0:
+            fill = theme.colour("unused")
+        elif section == state.round and not state.finished:
+            fill = theme.colour("highlight")
+        else:
+            fill = theme.colour("track mark" if section % 2 else "track")
+        left, right = _cell(rect, energy)
+        draw.rectangle((round(left), y0, round(right) - 2, y1), fill=fill)
+    _markers(draw, layout, state, theme)
+
+
+def _markers(
+    draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme
+) -> None:
+    """Each company's marker above its cell with its count; markers that would overlap go on
+    the next row up, and a line joins each to its cell."""
+    sizes = theme.views["shared"].text
+    rect = layout.rects["energy_track"]
+    area = layout.rects["energy_markers"]
+    rows: list[list[tuple[float, float]]] = []
+    placed = []
+    for company in sorted(state.companies.values(), key=lambda c: (c.energy, c.seat)):
+        cx = _centre(rect, company.energy)
+        w = 56 + d.text_width(str(company.energy), sizes["small"], "bold")
+        span = (cx - 24, cx - 24 + w)
         row = next(
-            (i for i, xs in enumerate(rows) if all(abs(cx - x) >= MARKER_STEP for x in xs)),
-            len(rows) - 1,
+            (i for i, spans in enumerate(rows) if all(span[0] > b + 6 or span[1] < a - 6 for a, b in spans)),
+            len(rows),
         )
-        rows[row].append(cx)
-        cy = y0 - MARKER_GAP - row * MARKER_STEP
-        d.piece(draw, (round(cx), cy), MARKER_RADIUS, theme.company(company.id), sizes["small"])
+        if row == len(rows):
+            rows.append([])
+        rows[row].append(span)
+        placed.append((company, cx, row))
+    for company, cx, row in placed:
+        cy = area[3] - 22 - row * MARKER_STEP
+        style = theme.company(company.id)
+        draw.line((cx, cy, cx, rect[1]), fill=theme.colour("text"), width=2)
+    for company, cx, row in placed:
+        cy = area[3] - 22 - row * MARKER_STEP
+        style = theme.company(company.id)
+        d.marker(draw, (round(cx), cy), style, company.energy, sizes["small"], theme.colour("text"))
 
 
 def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
+    """The five round bonus tiles (this round's marked) and the objective tile."""
     sizes = theme.views["shared"].text
-    tiles = content(state.options.expansions).bonus_tiles
+    c = content(state.options.expansions)
+    starts = c.energy_track.bonus_section_min_energy
     for i, (rect, tile_id) in enumerate(
         zip(layout.lists["bonus_tiles"], state.bonus_tiles, strict=False)
     ):
@@ -220,51 +283,28 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
         past = rnd < state.round or state.finished
         fill = theme.colour("highlight") if current else theme.colour("panel")
         ink = "#1b1b1b" if current else theme.colour("text muted" if past else "text")
-        d.box(
-            draw,
-            rect,
-            fill,
-            theme.colour("text") if current else theme.colour("panel outline"),
-            4 if current else 2,
-        )
+        outline = theme.colour("text") if current else theme.colour("panel outline")
+        d.box(draw, rect, fill, outline, 4 if current else 2)
         x0, y0, x1, y1 = rect
         cx = (x0 + x1) // 2
-        tile = tiles.get(tile_id)
-        vp = f" · {tile.vp_each}VP" if tile else ""
-        d.text(draw, (cx, y0 + 26), f"R{rnd}{vp}", sizes["label"], ink)
-        d.text(
-            draw,
-            (cx, y0 + 66),
-            d.fit(tile_id, sizes["small"], x1 - x0 - 10),
-            sizes["small"],
-            ink,
-            "regular",
-        )
-        d.text(
-            draw,
-            (cx, y0 + 104),
-            "now" if current else ("done" if past else ""),
-            sizes["small"],
-            ink,
-            "regular",
-        )
+        start = starts[i] if i < len(starts) else 0
+        d.text(draw, (cx, y0 + 24), f"R{rnd} · {start}+⚡", sizes["label"], ink)
+        tile = c.bonus_tiles.get(tile_id)
+        lines = d.wrap(tile.name if tile else "", sizes["small"], x1 - x0 - 12)
+        for j, line in enumerate(lines[:2]):
+            d.text(draw, (cx, y0 + 64 + j * 36), line, sizes["small"], ink, "regular")
+        each = f"{tile.vp_each} VP each" if tile else ""
+        d.text(draw, (cx, y1 - 20), each, sizes["small"], ink, "bold")
     x0, y0, x1, y1 = layout.rects["objective"]
-    cy = (y0 + y1) // 2
+    objective = c.objective_tiles.get(state.objective)
+    vp = "/".join(str(v) for v in c.objective_vp_by_place)
+    line = f"Objective ({vp} VP at the end): {objective.name if objective else 'none'}"
+    d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
     for shared_line in asking(state.options.expansions, "shared_line"):
-        # Two lines: the objective, then the expansion's (e.g. the round's scoring).
-        cy = y0 + 20
-        line = d.fit(shared_line(state), sizes["small"], x1 - x0)
-        d.text(draw, (x0, y1 - 20), line, sizes["small"], theme.colour("text"), "regular", "lm")
-    d.text(draw, (x0, cy), "Objective:", sizes["label"], theme.colour("text"), anchor="lm")
-    d.text(
-        draw,
-        (x0 + 180, cy),
-        state.objective or "—",
-        sizes["label"],
-        theme.colour("text"),
-        "regular",
-        "lm",
-    )
+        # The expansion's own line (e.g. the round's irrigation scoring) at the objective's right.
+        extra = shared_line(state)
+        if extra:
+            d.text(draw, (x1, (y0 + y1) // 2), extra, sizes["small"], theme.colour("text"), "regular", "rm")
 
 
 def _contract_box(
@@ -295,16 +335,32 @@ def _contract_box(
     energy = f" · {contract.energy}⚡" if contract else ""
     d.text(
         draw,
-        (x0 + 26, y0 + 22),
+        (x0 + 26, y0 + 24),
         f"{contract_id}{energy}",
         sizes["label"],
         theme.colour("text"),
         anchor="lm",
     )
     if contract:
-        reward = d.fit(reward_text(contract.reward), sizes["small"], x1 - x0 - 36)
+        reward = reward_text(contract.reward)
+        lines = d.wrap(reward, sizes["small"], x1 - x0 - 36)
+        if len(lines) > 1:
+            # Two lines of reward: the second beside the id when it fits there.
+            head = f"{contract_id}{energy}"
+            room = x1 - x0 - 36 - d.text_width(head, sizes["label"], "bold") - 16
+            if d.fits(lines[0], sizes["small"], int(room)):
+                d.text(
+                    draw, (x1 - 10, y0 + 24), lines[0], sizes["small"], theme.colour("text"), "regular", "rm"
+                )
+                lines = (" ".join(lines[1:]),)
         d.text(
-            draw, (x0 + 26, y0 + 62), reward, sizes["small"], theme.colour("text"), "regular", "lm"
+            draw,
+            (x0 + 26, y0 + 66),
+            " ".join(lines),
+            sizes["small"],
+            theme.colour("text"),
+            "regular",
+            "lm",
         )
     if lit:
         d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
@@ -326,29 +382,32 @@ def _contracts(
     for i, rect in enumerate(layout.lists["national"]):
         cid = state.national_offer[i] if i < len(state.national_offer) else None
         _contract_box(draw, rect, cid, "national", theme, str(cid) in lit, state.options.expansions)
+
+
+def _patents(
+    draw: ImageDraw.ImageDraw,
+    layout: BoardLayout,
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str],
+) -> None:
+    """The Patent Office rows: the advanced tile in each slot, by name."""
     sizes = theme.views["shared"].text
-    if not state.patent_offer:
-        x0, y0, _, y1 = layout.lists["patent"][0]
-        d.text(
-            draw,
-            (x0, (y0 + y1) // 2),
-            "not in the introductory game",
-            sizes["small"],
-            theme.colour("text muted"),
-            "regular",
-            "lm",
-        )
-        return
-    for rect, tile in zip(layout.lists["patent"], state.patent_offer, strict=False):
-        x0, y0, x1, y1 = rect
-        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
-        cx, width = (x0 + x1) // 2, x1 - x0 - 12
-        label = d.fit(tile or "empty", sizes["small"], width)
-        d.text(draw, (cx, y0 + 28), label, sizes["small"], theme.colour("text"), "regular")
-        effect = d.fit(tile_effect(tile) if tile else "", sizes["small"], width)
-        d.text(draw, (cx, y1 - 30), effect, sizes["small"], theme.colour("text muted"), "regular")
-        if tile and tile in lit:
-            d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
+    c = content(state.options.expansions)
+    lit = {str(h) for h in highlight}
+    for space in c.management_spaces:
+        if space.section != "patent_office" or space.row not in layout.rows:
+            continue
+        slot = space.effect.get("take_advanced_tile_slot", 0)
+        at = layout.rows[space.row]
+        if not state.patent_offer:
+            d.text(draw, at, "—", sizes["label"], theme.colour("text muted"), "regular", "lm")
+            continue
+        tile = state.patent_offer[slot - 1] if 0 < slot <= len(state.patent_offer) else None
+        name = c.tiles[tile].name if tile in c.tiles else "empty"
+        d.text(draw, at, name, sizes["label"], theme.colour("text"), "bold", "lm")
+        if tile and tile in lit and space.id in layout.spaces:
+            d.ring(draw, layout.spaces[space.id], theme.colour("highlight"), theme.colour("text"), width=5)
 
 
 def draft_state(state: GameState) -> bool:
@@ -363,53 +422,38 @@ def _draft(
     theme: Theme,
     highlight: Collection[str],
 ) -> None:
-    """Draw the draft: picking order with the picks made, and the boards and contracts on offer."""
+    """Draw the draft over the energy panel: the boards with their officers, the contracts."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     c = content(state.options.expansions)
     draft = state.extra["draft"]
-    picks = {seat: board for seat, board, _officer, _contract in draft.get("picks", [])}
+    picks = draft.get("picks", [])
     order = draft.get("order", [])
     picker = order[len(picks)] if len(picks) < len(order) else None
     lit = {h.lower() for h in highlight}
-
-    x0, y0, _x1, y1 = layout.rects["turn_order"]
-    cy = (y0 + y1) // 2
-    d.text(draw, (x0 + 6, cy), "Picking", sizes["label"], text, anchor="lm")
-    x = x0 + 150
-    for seat in order:
-        label = seat_player(seat)
-        width = int(d.text_width(label, sizes["label"])) + (64 if seat in picks else 24)
-        if seat == picker:
-            d.box(draw, (x - 4, y0, x + width, y1), theme.colour("highlight"), text, 2, 10)
-        tx = x + 6
-        if seat in picks:
-            d.piece(draw, (x + 24, cy), 20, theme.company(picks[seat]), sizes["small"])
-            tx = x + 50
-        ink = "#1b1b1b" if seat == picker else text
-        d.text(draw, (tx, cy), label, sizes["label"], ink, "regular", "lm")
-        x += width + 14
-
     rect = layout.rects["draft"]
     d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
     rx0, ry0, rx1, _ = rect
-    heading = f"Draft: {seat_player(picker)} picks" if picker is not None else "Draft"
-    d.text(draw, (rx0 + 12, ry0 + 8), heading, sizes["heading"], text, anchor="la")
+    from bot.rules.content import company_name
+
+    heading = f"Draft: {company_name(seat_player(picker))} picks" if picker is not None else "Draft"
+    d.text(draw, (rx0 + 12, ry0 + 10), heading, sizes["heading"], text, anchor="la")
     spares = [c.officers[o].name for o in state.extra.get("spare_officers", []) if o in c.officers]
     if spares:
-        spare = d.fit("Mahiri may also copy " + ", ".join(spares), sizes["small"], 560)
-        d.text(draw, (rx1 - 12, ry0 + 14), spare, sizes["small"], muted, "regular", "ra")
+        spare = "Mahiri may also copy " + ", ".join(spares)
+        if d.fits(spare, sizes["small"], rx1 - rx0 - 24 - int(d.text_width(heading, sizes["heading"], "bold"))):
+            d.text(draw, (rx1 - 12, ry0 + 16), spare, sizes["small"], muted, "regular", "ra")
     for box, (board, officer) in zip(
         layout.lists["draft_pairs"], draft.get("pairs", []), strict=False
     ):
         name = c.officers[officer].name if officer in c.officers else officer
-        _offer_row(draw, box, f"pick {board}", name, board, theme, lit)
+        _offer_row(draw, box, f"pick {board}", f"{company_name(board)} with {name}", board, theme, lit)
     for box, contract_id in zip(
         layout.lists["draft_starting"], draft.get("starting", []), strict=False
     ):
         contract = c.contracts.get(contract_id)
         terms = f"{contract.energy}⚡ → {reward_text(contract.reward)}" if contract else ""
-        _offer_row(draw, box, f"start {contract_id}", terms, None, theme, lit)
+        _offer_row(draw, box, f"start {contract_id}", f"contract {contract_id}: {terms}", None, theme, lit)
 
 
 def _offer_row(
@@ -421,7 +465,7 @@ def _offer_row(
     theme: Theme,
     lit: Collection[str],
 ) -> None:
-    """Draw one draft choice: its notation in bold, what it brings, the company's piece."""
+    """Draw one draft choice: the company's piece and what it brings."""
     sizes = theme.views["shared"].text
     text = theme.colour("text")
     bx0, by0, bx1, by1 = box
@@ -429,19 +473,9 @@ def _offer_row(
     d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
     x = bx0 + 12
     if company:
-        d.piece(draw, (bx0 + 28, by), 18, theme.company(company), sizes["small"])
-        x = bx0 + 54
-    d.text(draw, (x, by), notation, sizes["label"], text, anchor="lm")
-    x += int(d.text_width(notation, sizes["label"], "bold")) + 14
-    d.text(
-        draw,
-        (x, by),
-        d.fit(detail, sizes["small"], bx1 - x - 8),
-        sizes["small"],
-        text,
-        "regular",
-        "lm",
-    )
+        d.piece(draw, (bx0 + 30, by), 20, theme.company(company), sizes["small"])
+        x = bx0 + 60
+    d.text(draw, (x, by), detail, sizes["small"], text, "regular", "lm")
     if notation in lit:
         d.ring(draw, box, theme.colour("highlight"), text, width=5)
 
@@ -456,24 +490,24 @@ def _occupants(
             continue
         x0, y0, x1, y1 = rect
         cy = (y0 + y1) // 2
-        # Exclusive spaces hold one company at their right end; the Bank fills from its middle.
-        x = x1 - 96 if len(placements) == 1 and x1 - x0 < 800 else x0 + 420
+        # An exclusive space holds one company; the Bank fills from its left.
+        x = x1 - 100 if len(placements) == 1 and x1 - x0 < 400 else x0 + 12
         for company_id, engineers in placements:
             d.box(
                 draw,
-                (x - 8, y0 + 3, x + 84, y1 - 3),
-                theme.colour("panel"),
-                theme.colour("panel"),
+                (x - 6, y0 + 3, x + 92, y1 - 3),
+                theme.colour("space"),
+                theme.colour("space"),
                 1,
                 6,
             )
-            d.piece(draw, (x + 18, cy), 20, theme.company(company_id), sizes["small"])
+            d.piece(draw, (x + 20, cy), 19, theme.company(company_id), sizes["small"])
             d.text(
                 draw,
                 (x + 44, cy),
                 f"×{engineers}",
                 sizes["small"],
-                theme.colour("text"),
+                theme.colour("space text"),
                 anchor="lm",
             )
-            x += 100
+            x += 104

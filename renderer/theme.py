@@ -9,11 +9,11 @@ from typing import Literal
 
 Shape = Literal["circle", "square", "triangle", "diamond", "hexagon"]
 
-# A partial view is shown about 400 points wide on a phone and text must be at least 10 points
-# there, so the smallest text of such a view must be at least width / PHONE_TEXT_RATIO pixels.
-PHONE_WIDTH_POINTS = 400
-PHONE_MIN_TEXT_POINTS = 10
-PHONE_TEXT_RATIO = PHONE_WIDTH_POINTS // PHONE_MIN_TEXT_POINTS
+# A partial view is shown about 390 points wide on a phone: a capital of its smallest text is
+# at least width / PHONE_CAPITAL_RATIO pixels tall, one of the scoreboard and the turn line at
+# least width / BOARD_CAPITAL_RATIO (about 8 and 13 points on the phone).
+PHONE_CAPITAL_RATIO = 50
+BOARD_CAPITAL_RATIO = 30
 
 PARTIAL_VIEWS = ("map", "shared", "company")
 ALL_VIEWS = (*PARTIAL_VIEWS, "full")
@@ -79,21 +79,33 @@ COMPANIES: Mapping[str, CompanyStyle] = _frozen(
 )
 
 
-def _sizes(small: int, label: int, value: int, heading: int, title: int) -> dict[str, int]:
-    return {"small": small, "label": label, "value": value, "heading": heading, "title": title}
+def _sizes(
+    small: int, label: int, value: int, heading: int, title: int, board: int
+) -> dict[str, int]:
+    return {
+        "small": small,
+        "label": label,
+        "value": value,
+        "heading": heading,
+        "title": title,
+        "board": board,
+    }
 
 
-# Text roles: "small" is the least legible text a view may use (still >= width / 40 on a
-# partial view), "label" names spaces with their engine ids, "value" prints numbers on
-# spaces, "heading" names sections and "title" names the view.
+# Text roles: "small" is the least legible text a view may use, "label" names spaces, "value"
+# prints numbers on spaces, "heading" names sections, "title" names the view, and "board" is
+# the scoreboard's and the turn line's (what a player reads first). On a partial view a
+# capital of the smallest text is at least width / PHONE_CAPITAL_RATIO pixels tall and one
+# of "board" text at least width / BOARD_CAPITAL_RATIO (tests measure the glyphs drawn);
+# DejaVu Sans's capitals are 0.73 of the size.
 VIEWS: Mapping[str, ViewStyle] = _frozen(
     {
-        "map": ViewStyle(1200, _frozen(_sizes(30, 30, 32, 36, 44)), partial=True),
-        "shared": ViewStyle(1200, _frozen(_sizes(30, 30, 32, 36, 44)), partial=True),
-        "company": ViewStyle(1000, _frozen(_sizes(26, 26, 30, 32, 40)), partial=True),
+        "map": ViewStyle(1200, _frozen(_sizes(34, 34, 36, 38, 44, 56)), partial=True),
+        "shared": ViewStyle(1200, _frozen(_sizes(34, 34, 36, 38, 44, 56)), partial=True),
+        "company": ViewStyle(1000, _frozen(_sizes(28, 28, 30, 32, 38, 46)), partial=True),
         # The full board is meant to be zoomed into (its caption says so), so it may use
         # text below the phone rule.
-        "full": ViewStyle(2400, _frozen(_sizes(30, 30, 32, 36, 44)), partial=False),
+        "full": ViewStyle(2400, _frozen(_sizes(30, 30, 32, 36, 44, 56)), partial=False),
     }
 )
 
@@ -132,6 +144,7 @@ _LIGHT: dict[str, str] = {
     "track mark": "#6f6a5e",
     "unused": "#e4e0d4",
     "active": "#2f9e44",
+    "preview": "#7b3fb5",
 }
 
 _DARK: dict[str, str] = {
@@ -168,6 +181,7 @@ _DARK: dict[str, str] = {
     "track mark": "#a9a397",
     "unused": "#2a2d32",
     "active": "#51cf66",
+    "preview": "#9a5fd6",
 }
 
 THEMES: Mapping[str, Theme] = _frozen(

@@ -52,6 +52,11 @@ TILE_EFFECTS = {
 }
 
 
+def tile_name(tile_id: str) -> str:
+    """A technology tile's name ("Wild II")."""
+    return str(content().tiles[tile_id].name)
+
+
 def tile_effect(tile_id: str) -> str:
     """Return a tile's effect in a few words ("" for an unknown tile)."""
     return TILE_EFFECTS.get(tile_id, "")

@@ -17,20 +17,12 @@ from bot.rules.content import ManagementSpace
 from bot.rules.engine import Game, Task
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
-from bot.rules.rewards import apply_reward, refill_contract_offer, rotate_wheel
+from bot.rules.rewards import apply_reward, describe_reward, refill_contract_offer, rotate_wheel
 from bot.rules.rulebook import RuleSet
+from bot.rules.wording import SECTION_NAMES
 
 RULES = RuleSet("actions")
 
-SECTION_NAMES = {
-    "turbine_station": "Turbine Station",
-    "water_management": "Water Management",
-    "bank": "Bank",
-    "workshop": "Workshop",
-    "machinery_shop": "Machinery Shop",
-    "contract_office": "Contract Office",
-    "patent_office": "Patent Office",
-}
 
 
 def spaces_in_play(game: Game) -> list[ManagementSpace]:
@@ -87,10 +79,9 @@ def describe_space(game: Game, space: ManagementSpace) -> str:
         slot = effect["take_advanced_tile_slot"]
         offer = game.state.patent_offer
         tile = offer[slot - 1] if slot <= len(offer) else None
-        what = f"advanced tile {tile}" if tile else "advanced tile"
+        what = f"tile {game.content.tiles[tile].name}" if tile else "an advanced tile"
     else:
-        parts = [f"{value} {key}" for key, value in effect.items()]
-        what = ", ".join(parts)
+        what = describe_reward(effect, game.content)
     cost = space.extra_credits + space.action_cost
     costs = f"{space.engineers} eng." + (f", {cost} credits" if cost else "")
     return f"{section}: {what} ({costs})"

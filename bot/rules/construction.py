@@ -16,14 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.engine import Game, Task
-from bot.rules.options import Option, machinery_text
+from bot.rules.options import Option, counted, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
+from bot.rules.wording import piece_name, source_text
 
 RULES = RuleSet("construction")
 
 MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers", "any": "machineries"}
+#: The singular of each machinery word.
+MACHINERY_ONE = {"excavators": "excavator", "mixers": "mixer", "any": "machinery"}
 # Incomes are uncovered by the 2nd, 4th and 5th piece of these structure rows.
 INCOME_TRACKS = ("base", "elevation", "conduit")
 
@@ -42,13 +45,13 @@ class Cost:
     mixers: int = 0  # mixers due besides `amount` excavators (two-kind costs only)
 
     def describe(self) -> str:
-        """E.g. '4 excavators', '2 excavators + 1 mixers + 3 credits'."""
-        text = f"{self.amount} {MACHINERY_WORD[self.machinery]}"
+        """E.g. '4 excavators', '2 excavators + 1 mixer + 3 credits'."""
+        parts = [counted(self.amount, MACHINERY_ONE[self.machinery], MACHINERY_WORD[self.machinery])]
         if self.mixers:
-            text += f" + {self.mixers} mixers"
+            parts.append(counted(self.mixers, "mixer"))
         if self.fee:
-            text += f" + {self.fee} credits"
-        return text
+            parts.append(counted(self.fee, "credit"))
+        return " + ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,8 @@ class StructureKind:
     costs: Callable[[Game, str, str], list[Cost]]
     place: Callable[[Game, str, str], None]
     pieces: Callable[[Game], int]
+    # How players read one of its spaces, when not a map space ("Cofferdam, space 2").
+    space_text: Callable[[Game, str], str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,8 +381,15 @@ def can_build(game: Game, company_id: str, budget: int, *, free_only: bool = Fal
     return bool(build_choices(game, company_id, budget, free_only=free_only))
 
 
-def space_text(game: Game, space_id: str) -> str:
-    """E.g. 'D5U (hill, red)'; an expansion's own space is named as it is."""
+def tile_name(game: Game, tile: str) -> str:
+    """A technology tile's name: 'Wild II'."""
+    return piece_name("tile", tile, game.content)
+
+
+def space_text(game: Game, space_id: str, kind: StructureKind | None = None) -> str:
+    """E.g. 'D5U (hill, red)'; an expansion's own space as its structure kind reads it."""
+    if kind is not None and kind.space_text is not None:
+        return kind.space_text(game, space_id)
     try:
         area = game.map.area_of(space_id)
     except KeyError:
@@ -407,7 +419,8 @@ def _structure_options(game: Game, entry: Task) -> list[Option]:
     for kind, space, _credits in build_choices(
         game, company_id, budget, free_only=entry.get("free", False)
     ):
-        label = f"{kind.capitalize()} on {space_text(game, space)}: {_cost_text(game, company_id, kind, space)}"
+        where = space_text(game, space, game.rules.structures.get(kind))
+        label = f"{kind.capitalize()} on {where}: {_cost_text(game, company_id, kind, space)}"
         options.append(
             Option(f"{kind} {space}", label, group=kind, data=(("kind", kind), ("space", space)))
         )
@@ -441,12 +454,17 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
         ):
             continue
         tile = game.content.tiles[use.acts_as]
-        label = f"Use tile {use.tile}" + (f" as {use.acts_as}" if use.acts_as != use.tile else "")
-        if tile.effect_text:
-            label += f": {tile.effect_text}"
+        label = f"Use {tile_name(game, use.tile)}"
+        if use.acts_as != use.tile:
+            label += f" as {tile.name}"
         options.append(
             Option(
-                use.notation, label, group="tiles", data=(("tile", use.tile), ("as", use.acts_as))
+                use.notation,
+                label,
+                group="tiles",
+                description=tile.effect_text,
+                data=(("tile", use.tile), ("as", use.acts_as)),
+                text=f"{label}: {tile.effect_text}" if tile.effect_text else label,
             )
         )
     return options
@@ -455,7 +473,10 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
 @RULES.task(
     "build_tile",
     options=_tile_options,
-    prompt=lambda g, e: f"Which technology tile builds the {e['structure']} on {e['space']}?",
+    prompt=lambda g, e: (
+        f"Which technology tile builds the {e['structure']} on "
+        f"{space_text(g, e['space'], g.rules.structures.get(e['structure']))}?"
+    ),
 )
 def _build_tile(game: Game, entry: Task, option: Option) -> None:
     game.push({**entry, "kind": "build_pay", "tile": option.get("tile"), "as": option.get("as")})
@@ -555,7 +576,7 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
         fee = kind.costs(game, company_id, space)[0].fee
         if fee > company.credits:
             continue
-        label = f"Free {kind.name} on {space_text(game, space)}"
+        label = f"Free {kind.name} on {space_text(game, space, kind)}"
         if fee:
             label += f" (pay {fee} credits)"
         options.append(
@@ -574,7 +595,7 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
 @RULES.task(
     "reward_build",
     options=_reward_build_options,
-    prompt=lambda g, e: f"Build a free {e['structure']} ({e['source']})?",
+    prompt=lambda g, e: f"Build a free {e['structure']} ({source_text(e['source'], g.content)})?",
 )
 def _reward_build(game: Game, entry: Task, option: Option) -> None:
     space = option.get("space")

@@ -17,6 +17,7 @@ Expansion maps are largely reconstructed: their rows carry a `provenance` mappin
 
 from __future__ import annotations
 
+import re
 import functools
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
@@ -280,6 +281,7 @@ class Officer:
     implemented: str = "always"
     copy_rules: tuple[Mapping[str, str], ...] = ()
     impl_id: int = 0
+    summary: str = ""  # the ability in at most 100 characters (option descriptions, pictures)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +290,7 @@ class TechTile:
 
     id: str
     kind: Literal["basic", "advanced", "special"]
+    name: str  # what players read: "Base", "Conduit II", "Anton's tile"
     builds: str
     level: int | None
     set: str
@@ -314,6 +317,7 @@ class BonusTile:
     """A round bonus tile: vp_each per counted thing."""
 
     id: str
+    name: str  # what players read: "Powerhouses"
     set: str
     vp_each: int
     counts_text: str
@@ -325,6 +329,7 @@ class ObjectiveTile:
     """An end-game objective tile."""
 
     id: str
+    name: str  # what players read: "Connected systems"
     set: str
     counts_text: str
 
@@ -337,6 +342,8 @@ class ManagementSpace:
     section: str
     row: str
     side: str
+    name: str  # its row's action as players read it: "Produce +2", "Rotate 3"
+    short: str  # the row in the shared boards picture, under its section: "+2"
     engineers: int
     red_outline: bool
     extra_credits: int
@@ -477,14 +484,28 @@ class RewardWording:
     def read(self, value: Any, *, short: bool = False) -> str:
         """The key with this value in words (its `text`, or its `short`): a list's items are
         joined with '/', a flag whose wording has no `{}` reads as the wording when true and
-        as "" when false; a key without that wording reads 'key value'."""
+        as "" when false, "[s]" and "[y|ies]" agree with the value; a key without that
+        wording reads 'key value'."""
         wording = self.short if short else self.text
         if not wording:
             return f"{self.key} {value}"
         if isinstance(value, bool) and "{}" not in wording:
             return wording if value else ""
+        one = isinstance(value, int) and not isinstance(value, bool) and abs(value) == 1
+        wording = _PLURAL.sub(lambda m: _agree(m.group(1), one), wording)
         shown = "/".join(str(v) for v in value) if isinstance(value, list | tuple) else value
         return wording.format(shown)
+
+
+# A wording's number agreement: "[s]" is added when the value is not 1, "[y|ies]" picks the
+# singular or the plural ("{} drop[s]", "{} machiner[y|ies]").
+_PLURAL = re.compile(r"\[([^\]]*)\]")
+
+
+def _agree(forms: str, one: bool) -> str:
+    """'s' -> '' or 's'; 'y|ies' -> 'y' or 'ies'."""
+    singular, _, plural = forms.rpartition("|") if "|" in forms else ("", "", forms)
+    return singular if one else plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,6 +531,8 @@ class Content:
     expansions: Mapping[str, Mapping[str, Any]]
     # Every reward and effect key the data may use, with its wording.
     rewards: Mapping[str, RewardWording]
+    # What players read for event sources, by how a source starts (`bot.rules.wording`).
+    sources: Mapping[str, str] = field(default_factory=_empty)
     building_spaces: tuple[BuildingSpace, ...] = ()
     external_work_spaces: tuple[ExternalWorkSpace, ...] = ()
     objective_vp_by_place: tuple[int, ...] = OBJECTIVE_VP_BY_PLACE
@@ -1170,6 +1193,7 @@ def _load_officers(f: _File) -> dict[str, Officer]:
             name=f.get(r, w, "name", str),
             set=f.one_of(r, w, "set", f.sets),
             ability_text=f.get(r, w, "ability_text", str),
+            summary=f.get(r, w, "summary", str),
             starting_resources=MappingProxyType(dict(f.get(r, w, "starting_resources", dict))),
             personal_action_spaces=tuple(freeze(s) for s in spaces),
             special_tiles=f.str_list(r, w, "special_tiles", []),
@@ -1182,6 +1206,8 @@ def _load_officers(f: _File) -> dict[str, Officer]:
         for res, n in out[r["id"]].starting_resources.items():
             if not isinstance(n, int) or n < 0:
                 raise f.fail(w, f"starting_resources {res} must be a non-negative integer")
+        if len(out[r["id"]].summary) > 100:
+            raise f.fail(w, "summary must fit an option's description (100 characters)")
     return out
 
 
@@ -1199,6 +1225,7 @@ def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
         out[r["id"]] = TechTile(
             id=r["id"],
             kind=kind,
+            name=f.get(r, w, "name", str),
             builds=f.one_of(r, w, "builds", TILE_BUILDS),
             level=level,
             set=f.one_of(r, w, "set", f.sets),
@@ -1251,6 +1278,7 @@ def _load_bonus(f: _File) -> dict[str, BonusTile]:
     return {
         r["id"]: BonusTile(
             id=r["id"],
+            name=f.get(r, w, "name", str),
             set=f.one_of(r, w, "set", f.sets),
             vp_each=f.int_in(r, w, "vp_each", 1, 20),
             counts_text=f.get(r, w, "counts_text", str),
@@ -1268,6 +1296,7 @@ def _load_objectives(f: _File) -> tuple[dict[str, ObjectiveTile], tuple[int, ...
     tiles = {
         r["id"]: ObjectiveTile(
             id=r["id"],
+            name=f.get(r, w, "name", str),
             set=f.one_of(r, w, "set", f.sets),
             counts_text=f.get(r, w, "counts_text", str),
         )
@@ -1292,6 +1321,8 @@ def _load_management(f: _File) -> tuple[tuple[ManagementSpace, ...], Mapping[int
             section=f.get(r, w, "section", str),
             row=f.get(r, w, "row", str),
             side=f.one_of(r, w, "side", ("left", "right", "single")),
+            name=f.get(r, w, "name", str),
+            short=f.get(r, w, "short", str),
             engineers=f.int_in(r, w, "engineers", 0, 5),
             red_outline=f.get(r, w, "red_outline", bool),
             extra_credits=f.int_in(r, w, "extra_credits", 0, 10),
@@ -1565,6 +1596,16 @@ def _load_rewards(f: _File) -> dict[str, RewardWording]:
     return out
 
 
+def _load_sources(f: _File) -> dict[str, str]:
+    """The base game's event sources and how players read them."""
+    out = {}
+    for key, text in f.table("source").items():
+        if not isinstance(text, str) or not text:
+            raise f.fail(f"[source] {key}", "must be a text")
+        out[key] = text
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------------------------
@@ -1661,6 +1702,12 @@ def build_content(
                 raise ContentError(f"{info.name}: reward key {key!r} is declared twice")
             rewards[key] = RewardWording(key, wording.get("text", ""), wording.get("short", ""))
     known = frozenset(rewards)
+    sources = _guarded(_parse("rewards.toml", files["rewards.toml"]), _load_sources)
+    for info in infos:
+        for key, text in info.sources.items():
+            if key in sources:
+                raise ContentError(f"{info.name}: source {key!r} is worded twice")
+            sources[key] = text
     f = {name: _parse(name, files[name], sets, known) for name in data_files(infos)}
     map_files = {**BASE_MAP_FILES, **{k: v for info in infos for k, v in info.maps.items()}}
 
@@ -1766,6 +1813,7 @@ def build_content(
         private_buildings=MappingProxyType(buildings),
         expansions=MappingProxyType(own),
         rewards=MappingProxyType(rewards),
+        sources=MappingProxyType(sources),
         building_spaces=tuple(bspaces),
         external_work_spaces=tuple(wspaces),
         objective_vp_by_place=vp_by_place,

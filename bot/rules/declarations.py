@@ -30,7 +30,8 @@ class ExpansionInfo:
     `bot/rules/data/`); `maps` by the map id each file holds. `rewards` are the reward and
     effect keys its data files may use, each with its wording (`text`, `short`); `score` names
     the score sheet's row of its VP events' sources (a key ending in `*` matches sources that
-    start with it, before the others).
+    start with it, before the others); `sources` how players read its events' sources
+    (`bot.rules.wording`).
     """
 
     name: str
@@ -46,6 +47,7 @@ class ExpansionInfo:
     maps: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     rewards: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     score: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     help: str = ""
     drawing: str = ""
 
@@ -62,7 +64,7 @@ class ExpansionInfo:
 
 _STRINGS = ("name", "display_name", "summary", "map", "help", "drawing")
 _LISTS = ("setups", "content_sets", "after", "excludes", "data")
-_TABLES = ("maps", "rewards", "score")
+_TABLES = ("maps", "rewards", "score", "sources")
 
 
 def read_declaration(package: str) -> ExpansionInfo:
@@ -114,6 +116,7 @@ def read_declaration(package: str) -> ExpansionInfo:
         maps=MappingProxyType({str(k): str(v) for k, v in raw.get("maps", {}).items()}),
         rewards=MappingProxyType(rewards),
         score=MappingProxyType({str(k): str(v) for k, v in raw.get("score", {}).items()}),
+        sources=MappingProxyType({str(k): str(v) for k, v in raw.get("sources", {}).items()}),
         help=raw.get("help", ""),
         drawing=raw.get("drawing", ""),
     )

@@ -88,7 +88,7 @@ def _pick_options(game: Game, entry: Task) -> list[Option]:
                 f"pick {board}",
                 label,
                 group="draft",
-                description=game.content.officers[officer].ability_text,
+                description=game.content.officers[officer].summary,
                 data=(("company", board), ("officer", officer)),
             )
         )

@@ -226,13 +226,13 @@ class Game:
             entry = queue.pop(0)
             top["answers"].append([decision.player, entry, option.notation])
             self.emit(
-                "answer", decision.player, text=option.label, data={"notation": option.notation}
+                "answer", decision.player, text=option.text, data={"notation": option.notation}
             )
             return
         entry = self.state.stack.pop()
         handler = self.rules.tasks[entry["kind"]]
         assert handler.apply is not None
-        self.emit("answer", decision.player, text=option.label, data={"notation": option.notation})
+        self.emit("answer", decision.player, text=option.text, data={"notation": option.notation})
         handler.apply(self, entry, option)
 
     def _advance(self) -> None:
@@ -264,7 +264,7 @@ class Game:
                 self.emit(
                     "auto",
                     decision.player,
-                    text=option.label,
+                    text=option.text,
                     data={"notation": option.notation},
                 )
                 assert handler.apply is not None
@@ -286,7 +286,7 @@ class Game:
                 if decision.options:
                     option = decision.options[0]
                     self.emit(
-                        "auto", company_id, text=option.label, data={"notation": option.notation}
+                        "auto", company_id, text=option.text, data={"notation": option.notation}
                     )
                     top["answers"].append([company_id, entry, option.notation])
         if any(top["pending"].get(c) for c in self.state.turn_order):

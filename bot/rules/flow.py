@@ -151,10 +151,13 @@ def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
     sections = sum(1 for start in track.bonus_section_min_energy if energy >= start)
     behind = max(0, game.state.round - sections)
     count = BONUS_COUNTERS[tile_id](game, company_id)
-    full = count * game.content.bonus_tiles[tile_id].vp_each
-    vp = max(0, full - track.malus_per_section * behind)
-    how = "full" if behind == 0 else f"reduced by {track.malus_per_section * behind}"
-    return vp, f"{count} × {game.content.bonus_tiles[tile_id].vp_each} VP, {how}"
+    each = game.content.bonus_tiles[tile_id].vp_each
+    full = count * each
+    malus = track.malus_per_section * behind
+    vp = max(0, full - malus)
+    if not malus:
+        return vp, f"{count} × {each} VP = {vp} VP, full reward"
+    return vp, f"{count} × {each} VP = {full} VP, reduced by {malus}: {vp} VP"
 
 
 @RULES.task("scoring")

@@ -183,7 +183,7 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
                 f"copy {officer_id}",
                 f"Copy {officer.name}",
                 group="Executive officer",
-                description=officer.ability_text,
+                description=officer.summary,
                 data=(("officer", officer_id),),
             )
         )

@@ -26,9 +26,27 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text.strip())
 
 
-def counted(count: int, noun: str) -> str:
-    """'1 drop', '2 drops': a count with its noun, for labels."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+#: Where a long text may be shortened: after a clause, before an aside, between words.
+_BREAKS = (": ", " → ", "; ", ", ", " (", " ")
+
+
+def fit(text: str, limit: int) -> tuple[str, str]:
+    """`text` as (head, rest): the head is whole clauses (or words) of at most `limit`
+    characters, the rest what follows, so a label never ends cut in a word or with "…"."""
+    if len(text) <= limit:
+        return text, ""
+    for mark in _BREAKS:
+        at = text.rfind(mark, 0, limit + (1 if mark.startswith(" ") else 0))
+        if at >= limit // 5:
+            head = text[:at].rstrip(" :;,→(")
+            return head, text[at + len(mark) :].strip()
+    return text[:limit].rstrip(), text[limit:].strip()
+
+
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """'1 drop', '2 drops': a count with its noun, for labels ('1 machinery', '2 machineries'
+    with the `plural` given)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def machinery_text(excavators: int, mixers: int, credits: int = 0) -> str:
@@ -43,7 +61,13 @@ def machinery_text(excavators: int, mixers: int, credits: int = 0) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One legal answer to a decision."""
+    """One legal answer to a decision.
+
+    `label` is what a button or a menu shows (at most `LABEL_MAX` characters) and `text` the
+    whole answer as turn messages and the log tell it (by default the label). A label written
+    longer than a button holds is shortened at its last clause that fits (`fit`), never cut
+    mid-word; what no longer fits stays in `text`, and in the description when that is free.
+    """
 
     notation: str
     label: str
@@ -51,12 +75,18 @@ class Option:
     description: str = ""
     # Structured parameters for the handler that applies the option (never shown to users).
     data: tuple[tuple[str, Any], ...] = ()
+    text: str = ""
 
     def __post_init__(self) -> None:
+        whole = self.text or self.label
+        object.__setattr__(self, "text", whole)
         if len(self.label) > LABEL_MAX:
-            object.__setattr__(self, "label", self.label[: LABEL_MAX - 1] + "…")
+            head, rest = fit(self.label, LABEL_MAX)
+            object.__setattr__(self, "label", head)
+            if not self.description and rest:
+                object.__setattr__(self, "description", fit(rest, DESCRIPTION_MAX)[0])
         if len(self.description) > DESCRIPTION_MAX:
-            object.__setattr__(self, "description", self.description[: DESCRIPTION_MAX - 1] + "…")
+            object.__setattr__(self, "description", fit(self.description, DESCRIPTION_MAX)[0])
 
     def get(self, key: str, default: Any = None) -> Any:
         """Return one structured parameter."""

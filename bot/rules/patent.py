@@ -73,13 +73,15 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
     for slot, tile_id in enumerate(game.state.patent_offer, start=1):
         if tile_id is None:
             continue
-        text = game.content.tiles[tile_id].effect_text
+        tile = game.content.tiles[tile_id]
         options.append(
             Option(
                 f"patent {slot}",
-                f"Take {tile_id}: {text}",
+                f"Take {tile.name}",
                 group="Patent Office",
+                description=tile.effect_text,
                 data=(("slot", slot),),
+                text=f"Take {tile.name}: {tile.effect_text}",
             )
         )
     return options

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from bot.rules import Event, GameState
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
+from bot.rules.wording import score_row, score_rows, source_text
 
 #: Resource changes worth a line of their own in a log (the rest shows in the pictures).
 _LOGGED_RESOURCES = ("vp",)
@@ -18,7 +19,7 @@ def event_lines(events: Iterable[Event]) -> list[str]:
 
 
 def event_line(e: Event, *, who: bool = True) -> str | None:
-    """An event as a line ('USA: +3 VP (contract:12)'), None for events shown only in pictures.
+    """An event as a line ('USA: +3 VP (contract 12)'), None for events shown only in pictures.
 
     `who=False` leaves out the company (when a heading already names it).
     """
@@ -26,7 +27,8 @@ def event_line(e: Event, *, who: bool = True) -> str | None:
     if e.kind == "auto":
         text = f"{e.text} (only option)"
     elif e.kind in _LOGGED_RESOURCES and e.amount:
-        text = f"{e.amount:+d} VP ({e.source or '?'})"
+        why = source_text(e.source) if e.source else ""
+        text = f"{e.amount:+d} VP ({why})" if why else f"{e.amount:+d} VP"
     elif e.kind == "contracts_revealed":
         ids = ", ".join(str(i) for i in e.data.get("ids", ()))
         return f"New contracts revealed: {ids}"
@@ -55,32 +57,8 @@ def company_text(state: GameState, company: str) -> str:
     return text
 
 
-def _score_groups() -> tuple[dict[str, str], dict[str, str]]:
-    """The expansions' score rows by event source (their declarations' `score`), lower case:
-    (by source prefix, by a prefix of the whole source)."""
-    rows: dict[str, str] = {}
-    prefixes: dict[str, str] = {}
-    for info in CATALOGUE.expansions.values():
-        for source, row in info.score.items():
-            if source.endswith("*"):
-                prefixes[source.removesuffix("*")] = row.lower()
-            else:
-                rows[source] = row.lower()
-    return rows, prefixes
-
-
 def source_group(source: str) -> str:
-    """The group of an event source in a score breakdown ('income:base:2' → 'income').
-
-    Expansions name the groups of their sources (the score sheet's rows): a two-part source
-    ('end:building:cofferdam') may have a group apart from its first part's, and a source may
-    be grouped by how it starts ('irrigation:round3').
-    """
-    if not source:
-        return "other"
-    rows, prefixes = _score_groups()
-    parts = source.split(":")
-    for prefix, group in prefixes.items():
-        if source.startswith(prefix):
-            return group
-    return rows.get(":".join(parts[:2])) or rows.get(parts[0]) or parts[0]
+    """The group of an event source in a score breakdown: its score sheet row, in lower case
+    ('income:base:2' → 'income', 'irrigation:round3' → 'irrigation scoring')."""
+    infos = [CATALOGUE.info(name) for name in CATALOGUE.expansions]
+    return score_row(source, *score_rows(infos)).lower()

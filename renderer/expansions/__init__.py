@@ -7,6 +7,9 @@ game plays and imports each one's drawing module (`ExpansionInfo.drawing_module`
 | function | the renderer calls it |
 |---|---|
 | `draw_map(draw, state, theme, highlight)` | after the map view's pieces: the expansion's pieces on the map |
+| `VIEWS`, `view_background(view, theme_name)` / `draw_view(view, state, theme, highlight, dirty)` | its own views ({key: title}): the static part of one / the view of a state (an RGB image, boxes drawn noted in `dirty`) |
+| `scoreboard_columns()` | its own columns of the scoreboard: (heading, meaning, value(state, company)) |
+| `key_entries(view)` / `legend_sections()` | its symbols in a view's compact key: (symbol, meaning) / its sections of the legend picture: (title, entries) |
 | `view_layout(view)` | the board layout ("shared", "company") the view uses instead of the base one (a board extension below), or None |
 | `shared_static(image, theme_name)` / `draw_shared(draw, state, theme, highlight)` | the static part of that shared-board extension / what changes on it |
 | `shared_line(state)` | a line under the shared board's round track (a scoring reminder), or "" |
@@ -64,6 +67,15 @@ def asking(expansions: Iterable[str], function: str) -> list[Any]:
     """The given function of each drawing module that defines it."""
     found = (getattr(module, function, None) for module in drawings(expansions))
     return [f for f in found if f is not None]
+
+
+def expansion_views(expansions: Iterable[str]) -> tuple[tuple[str, str, ModuleType], ...]:
+    """(key, title, drawing module) of the views a game's expansions add, in hook order."""
+    return tuple(
+        (key, title, module)
+        for module in drawings(expansions)
+        for key, title in getattr(module, "VIEWS", {}).items()
+    )
 
 
 def extending(expansions: Iterable[str], view: str) -> tuple[str, ...]:

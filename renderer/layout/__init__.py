@@ -165,7 +165,7 @@ class BoardLayout:
     """A board view's geometry (shared boards, company board): named rects, rect lists, points.
 
     ``spaces`` places the selectable spaces of the board by engine id (management spaces);
-    ``headings`` places section headings by section id.
+    ``headings`` places section headings by section id, ``rows`` a row's name by row id.
     """
 
     name: str
@@ -176,6 +176,7 @@ class BoardLayout:
     points: Mapping[str, Point]
     spaces: Mapping[str, Rect]
     headings: Mapping[str, Point]
+    rows: Mapping[str, Point] = field(default_factory=dict)  # where a row's name goes
 
 
 def parse_board_layout(name: str, data: Mapping[str, Any]) -> BoardLayout:
@@ -191,6 +192,7 @@ def parse_board_layout(name: str, data: Mapping[str, Any]) -> BoardLayout:
         points=MappingProxyType({k: _point(v) for k, v in data.get("point", {}).items()}),
         spaces=MappingProxyType({k: _rect(v) for k, v in data.get("space", {}).items()}),
         headings=MappingProxyType({k: _point(v) for k, v in data.get("heading", {}).items()}),
+        rows=MappingProxyType({k: _point(v) for k, v in data.get("row", {}).items()}),
     )
 
 

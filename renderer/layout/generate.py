@@ -17,7 +17,8 @@ from typing import Any
 
 from renderer.fonts import font
 from renderer.layout import AREA_NAMES
-from renderer.theme import VIEWS
+from renderer.draw import value_width
+from renderer.theme import COMPANIES, VIEWS
 
 WIDTH = VIEWS["map"].width
 LABEL = VIEWS["map"].text["label"]
@@ -25,17 +26,19 @@ VALUE = VIEWS["map"].text["value"]
 HEADING = VIEWS["map"].text["heading"]
 
 MARGIN = 12  # canvas edge to band edge
-GUTTER = 34  # horizontal gap between basins; rivers and conduits run down these
-MIN_GUTTER = 22
-CHANNEL = 60  # vertical gap between bands; rivers and conduits run across these
+GUTTER = 30  # horizontal gap between basins; rivers and conduits run down these
+MIN_GUTTER = 20
+CHANNEL = 50  # vertical gap between bands; rivers and conduits run across these
 PAD = 8  # inside a basin, around its spaces
+BOX_PAD = 5  # inside a space, left and right of its text
 GAP = 6  # between two spaces
 BAND_HEADER = HEADING + 12  # the band's name ("MOUNTAINS")
-TITLE = 64
+TITLE = 12  # the view's title and turn line are in the header above the map
 HEADSTREAM_ROW = 96
 EXIT_ROW = 70
 LINE = LABEL + 8  # height of one line of text inside a space
 BADGE = LABEL + 14  # diameter of the basin number badge
+DAM_W = 106  # a dam's owner letter, level bars (26) and drop badge (36) side by side
 
 BANDS = ("mountain", "hill", "plain", "bottom")
 
@@ -45,9 +48,21 @@ def text_width(text: str, size: int = LABEL) -> int:
     return round(font(size, "bold").getlength(text))
 
 
+def _conduit_size(space: str, production: int, basin: int) -> tuple[int, int]:
+    """A conduit box: its owner's letter (once built) and id, then "value → basin"."""
+    letter = max(text_width(style.letter) for style in COMPANIES.values())
+    width = max(letter + 4 + text_width(space), value_width(production, basin, LABEL))
+    width += 2 * BOX_PAD
+    return max(width, 2 * LINE), 2 * LINE + PAD
+
+
+def _at_least(size: tuple[int, int], width: int) -> tuple[int, int]:
+    return max(size[0], width), size[1]
+
+
 def box_size(lines: Sequence[str]) -> tuple[int, int]:
     """Return the size of a space box holding ``lines`` of label-sized text."""
-    width = max(text_width(t) for t in lines) + 2 * PAD
+    width = max(text_width(t) for t in lines) + 2 * BOX_PAD
     return max(width, 2 * LINE), len(lines) * LINE + PAD
 
 
@@ -111,9 +126,11 @@ def plan_basin(
     # Water passes the powerhouses first, then the upper dam, then the lower one.
     if powerhouses:
         plan.rows.extend(_flow([badge, *powerhouses], inner))
-    dams = {d[-1]: Item(d, box_size([d, "0"])) for d in basin["dam_spaces"]}
+    # A dam's second line holds its owner's piece, its level bars and its drops.
+    dams = {d[-1]: Item(d, _at_least(box_size([d, "0"]), DAM_W)) for d in basin["dam_spaces"]}
+    # A conduit's second line: its owner's letter (once built), its value and the basin fed.
     cons = [
-        Item(c, box_size([c, f"{conduits[c]['production']}→{conduits[c]['to_basin']}"]))
+        Item(c, _conduit_size(c, conduits[c]["production"], conduits[c]["to_basin"]))
         for c in basin["conduit_spaces"]
     ]
     if dams:
@@ -130,6 +147,17 @@ def plan_basin(
     elif not powerhouses:
         plan.rows.insert(0, [badge])
     return plan
+
+
+def core_width(basin: Mapping[str, Any], conduits: Mapping[str, Mapping[str, Any]]) -> int:
+    """The width of a basin whose conduits sit beside its upper dam (powerhouses flow into
+    rows as wide); a basin without dams as wide as all its spaces in one row."""
+    plan = plan_basin(basin, conduits, WIDTH)
+    if not basin["dam_spaces"]:
+        return plan.width_needed()
+    row = next(r for r in plan.rows if any(i.key.startswith("D") for i in r))
+    spaces = [i for i in row if not i.key.startswith("basin:")]
+    return sum(i.size[0] for i in spaces) + GAP * (len(spaces) - 1) + 2 * PAD
 
 
 def place_rows(plan: BasinPlan) -> list[Item]:
@@ -201,9 +229,12 @@ def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
         if not members:
             continue
         n = len(members)
-        plans = [
-            plan_basin(b, conduits, (WIDTH - 2 * MARGIN - (n + 1) * GUTTER) // n) for b in members
-        ]
+        # Each basin as wide as its spaces in the fewest rows, when the band holds them all;
+        # else equal shares.
+        plans = [plan_basin(b, conduits, core_width(b, conduits)) for b in members]
+        if sum(p.width_needed() for p in plans) > WIDTH - 2 * MARGIN - (n + 1) * MIN_GUTTER:
+            share = (WIDTH - 2 * MARGIN - (n + 1) * GUTTER) // n
+            plans = [plan_basin(b, conduits, share) for b in members]
         # Narrow the gutters (never below a river's width plus a margin) when the basins need it.
         spare = WIDTH - 2 * MARGIN - sum(p.width_needed() for p in plans)
         gutter = max(MIN_GUTTER, min(GUTTER, spare // (n + 1)))
@@ -253,7 +284,41 @@ def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
     _place_exits(layout, topology, height)
     _route_rivers(layout, topology, basins, gutters)
     _route_conduits(layout, topology, basins, gutters)
+    _place_band_labels(layout)
     return layout
+
+
+def _place_band_labels(layout: dict[str, Any]) -> None:
+    """Put each area's name in its band's header where no river, arrowhead or pipe runs: the
+    free stretch nearest to the band's first gap between basins."""
+    lines = [r["path"] for r in layout["river"]] + [
+        s["path"] for s in layout["space"].values() if "path" in s
+    ]
+    lines += [b["river"] for b in layout["basin"].values()]
+    for band, entry in layout["band"].items():
+        x0, y0, x1, _ = entry["rect"]
+        w = text_width(AREA_NAMES[band], HEADING) + 12
+        top, bottom = y0 + 2, y0 + BAND_HEADER + 4
+        preferred = entry["label_at"][0]
+        free = [
+            x
+            for x in range(x0 + 12, x1 - w - 12, 4)
+            if not any(_crosses(path, (x - 6, top, x + w, bottom), 20) for path in lines)
+        ]
+        if free:
+            entry["label_at"][0] = min(free, key=lambda x: abs(x - preferred))
+
+
+def _crosses(path: Sequence[Sequence[int]], rect: tuple[int, int, int, int], pad: int) -> bool:
+    """True when a polyline (with ``pad`` pixels around it: its width, an arrowhead) touches
+    ``rect``."""
+    x0, y0, x1, y1 = rect
+    for (ax, ay), (bx, by) in zip(path, path[1:], strict=False):
+        lx0, lx1 = min(ax, bx) - pad, max(ax, bx) + pad
+        ly0, ly1 = min(ay, by) - pad, max(ay, by) + pad
+        if lx0 < x1 and x0 < lx1 and ly0 < y1 and y0 < ly1:
+            return True
+    return False
 
 
 def _basin_centre_x(layout: Mapping[str, Any], basin_id: int) -> int:

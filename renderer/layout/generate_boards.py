@@ -15,12 +15,12 @@ MARGIN = 12
 PAD = 12
 
 
-DY_BELOW_ENERGY = 30
-
-
-def _shift(values: list[int], dy: int) -> None:
-    for i in range(1, len(values), 2):
-        values[i] += dy
+#: The management board's sections in the picture's two columns.
+LEFT_SECTIONS = ("turbine_station", "water_management", "bank", "contract_office")
+RIGHT_SECTIONS = ("workshop", "machinery_shop", "patent_office")
+MARKER_ROWS = 4  # energy markers sharing nearby cells stack in up to four rows
+ROW = 48  # a management row
+SECTION = 38  # a management section's heading
 
 
 def _fmt(values: Iterable[int]) -> str:
@@ -28,7 +28,13 @@ def _fmt(values: Iterable[int]) -> str:
 
 
 def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
-    """Return the shared view's layout; ``management`` is (id, section, row, side) per space."""
+    """Return the shared view's layout; ``management`` is (id, section, row, side) per space.
+
+    Top to bottom: the energy track panel (its rules, the markers, the track with its scale
+    and credits, the five round bonus tiles, the objective), the contract offer (green,
+    yellow, red and national contracts in four columns) and the management board in two
+    columns of sections, each row its name then its left and right spaces.
+    """
     out = [
         "# Layout of the shared boards view: pixel geometry keyed by the engine's ids.",
         "# Drafted by renderer/layout/generate_boards.py, then free to edit by hand.",
@@ -39,84 +45,89 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
     lists: dict[str, list[list[int]]] = {}
     points: dict[str, list[int]] = {}
     x0, x1 = MARGIN, WIDTH_SHARED - MARGIN
-    points["title"] = [18, 10]
-    rects["turn_order"] = [x0, 72, x1, 132]
-    rects["energy"] = [x0, 142, x1, 440]
-    # The track: 31 cells (0..30) with room above for up to three rows of markers.
-    rects["energy_track"] = [42, 352, 1158, 382]
-    rects["bonus"] = [x0, 420, x1, 700]
+    # -- the energy track ------------------------------------------------------------------
+    top = 6
+    points["energy_heading"] = [x0 + PAD, top + 10]
+    points["energy_rules"] = [x0 + PAD, top + 82]
+    markers = top + 106
+    track = markers + MARKER_ROWS * 44 + 8
+    rects["energy_markers"] = [x0 + PAD, markers, x1 - PAD, track - 8]
+    rects["energy_track"] = [x0 + PAD, track, x1 - PAD, track + 36]
+    points["energy_scale"] = [x0 + PAD, track + 58]
+    points["energy_credits"] = [x0 + PAD, track + 100]
+    bonus = track + 126
     width = (x1 - x0 - 2 * PAD - 4 * 8) // 5
     lists["bonus_tiles"] = [
-        [x0 + PAD + i * (width + 8), 468, x0 + PAD + i * (width + 8) + width, 596] for i in range(5)
+        [x0 + PAD + i * (width + 8), bonus, x0 + PAD + i * (width + 8) + width, bonus + 150]
+        for i in range(5)
     ]
-    rects["objective"] = [x0 + PAD, 606, x1 - PAD, 690]
-    # Contract offer: three private levels side by side, two face-up contracts each; national row.
-    rects["contracts"] = [x0, 710, x1, 1210]
+    rects["objective"] = [x0 + PAD, bonus + 158, x1 - PAD, bonus + 204]
+    rects["energy"] = [x0, top, x1, bonus + 214]
+    # The full game's draft offer is drawn over the energy panel while it lasts.
+    rects["draft"] = list(rects["energy"])
+    lists["draft_pairs"] = [[x0 + PAD, top + 70 + j * 58, x1 - PAD, top + 120 + j * 58] for j in range(5)]
+    start = top + 70 + 5 * 58 + 40
+    lists["draft_starting"] = [
+        [x0 + PAD, start + j * 58, x1 - PAD, start + 50 + j * 58] for j in range(5)
+    ]
+    # -- the contract offer: private green, yellow, red side by side, then national -------
+    top = rects["energy"][3] + 10
     col = (x1 - x0 - 2 * PAD - 2 * 10) // 3
     for i, level in enumerate(("green", "yellow", "red")):
         cx = x0 + PAD + i * (col + 10)
-        points[f"level_{level}"] = [cx, 778]
         lists[f"private_{level}"] = [
-            [cx, 800 + j * 94, cx + col, 800 + j * 94 + 86] for j in range(2)
+            [cx, top + 58 + j * 102, cx + col, top + 58 + j * 102 + 94] for j in range(2)
         ]
-    points["national"] = [x0 + PAD, 1008]
+    y = top + 58 + 2 * 102
     lists["national"] = [
-        [x0 + PAD + i * (col + 10), 1032, x0 + PAD + i * (col + 10) + col, 1118] for i in range(4)
-    ][:3]
-    points["patent"] = [x0 + PAD, 1134]
-    lists["patent"] = [
-        [x0 + PAD + 224 + i * 310, 1128, x0 + PAD + 224 + i * 310 + 300, 1196] for i in range(3)
+        [x0 + PAD + i * (col + 10), y, x0 + PAD + i * (col + 10) + col, y + 94] for i in range(3)
     ]
-    # Management board: one heading per section, then its rows, left and right side by side.
-    y = 1230
+    rects["contracts"] = [x0, top, x1, y + 94 + 10]
+    points["contracts_heading"] = [x0 + PAD, top + 8]
+    # -- the management board --------------------------------------------------------------
+    top = rects["contracts"][3] + 10
+    points["management_heading"] = [x0 + PAD, top + 8]
+    rows: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for space_id, section, row, side in management:
+        rows.setdefault((section, row), []).append((space_id, side))
+    half = (x1 - x0 - 2 * PAD - 16) // 2
     spaces: dict[str, list[int]] = {}
     headings: dict[str, list[int]] = {}
-    rows: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    sections: list[str] = []
-    for space_id, section, row, side in management:
-        if section not in sections:
-            sections.append(section)
-        rows.setdefault((section, row), []).append((space_id, side))
-    top = y
-    y += 52
-    half = (x1 - x0 - 2 * PAD - 12) // 2
-    for section in sections:
-        headings[section] = [x0 + PAD, y]
-        y += 46
-        section_rows = [r for (s, _), r in rows.items() if s == section]
-        singles = [r[0][0] for r in section_rows if len(r) == 1 and r[0][1] == "single"]
-        if len(singles) > 1:
-            # A row of single spaces (the patent office): side by side.
-            n = len(singles)
-            w = (x1 - x0 - 2 * PAD - (n - 1) * 12) // n
-            for i, space_id in enumerate(singles):
-                spaces[space_id] = [x0 + PAD + i * (w + 12), y, x0 + PAD + i * (w + 12) + w, y + 52]
-            y += 60
-            continue
-        for r in section_rows:
-            for space_id, side in r:
-                if side == "single":
-                    spaces[space_id] = [x0 + PAD, y, x1 - PAD, y + 52]
-                else:
-                    left = x0 + PAD if side == "left" else x0 + PAD + half + 12
-                    spaces[space_id] = [left, y, left + half, y + 52]
-            y += 60
-        y += 4
-    rects["management"] = [x0, top, x1, y + 8]
-    height = y + 8 + MARGIN
-    # Everything below the energy panel moves down: the panel holds four rows of markers.
-    for table in (rects, points, headings, spaces):
-        for key, value in table.items():
-            if key not in ("energy", "energy_track", "title", "turn_order"):
-                _shift(value, DY_BELOW_ENERGY)
-    for value in lists.values():
-        for r in value:
-            _shift(r, DY_BELOW_ENERGY)
-    height += DY_BELOW_ENERGY
+    row_names: dict[str, list[int]] = {}
+    bottom = top
+    for column, sections in enumerate((LEFT_SECTIONS, RIGHT_SECTIONS)):
+        cx0 = x0 + PAD + column * (half + 16)
+        y = top + 56
+        for section in sections:
+            section_rows = [(r, s) for (sec, r), s in rows.items() if sec == section]
+            if section != "bank":
+                headings[section] = [cx0, y]
+                y += SECTION
+            for row, row_spaces in section_rows:
+                row_names[row] = [cx0, y + ROW // 2 - 2]
+                name_w = 176
+                box_w = (half - name_w - 8) // 2
+                for space_id, side in row_spaces:
+                    if side == "left":
+                        bx = cx0 + name_w
+                        spaces[space_id] = [bx, y, bx + box_w, y + ROW - 6]
+                    elif side == "right":
+                        bx = cx0 + name_w + box_w + 8
+                        spaces[space_id] = [bx, y, bx + box_w, y + ROW - 6]
+                    else:
+                        spaces[space_id] = [cx0 + name_w, y, cx0 + half, y + ROW - 6]
+                y += ROW
+            y += 6
+        bottom = max(bottom, y)
+    rects["management"] = [x0, top, x1, bottom + 6]
+    height = bottom + 6 + MARGIN
     out += ["[view]", f"width = {WIDTH_SHARED}", f"height = {height}", ""]
     out += _tables(rects, lists, points)
     out.append("[heading]")
     out += [f"{k} = {_fmt(v)}" for k, v in headings.items()]
+    out.append("")
+    out.append("[row]")
+    out += [f"{k} = {_fmt(v)}" for k, v in row_names.items()]
     out.append("")
     out.append("[space]")
     out += [f"{k} = {_fmt(v)}" for k, v in spaces.items()]
@@ -124,7 +135,7 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
 
 
 def company_toml() -> str:
-    """Return the company view's layout."""
+    """Return the company view's layout (its resources are in the header's scoreboard)."""
     out = [
         "# Layout of the company board view.",
         "# Drafted by renderer/layout/generate_boards.py, then free to edit by hand.",
@@ -136,11 +147,9 @@ def company_toml() -> str:
     points: dict[str, list[int]] = {}
     x0, x1 = MARGIN, WIDTH_COMPANY - MARGIN
     points["title"] = [70, 12]
-    points["piece"] = [36, 34]
-    points["subtitle"] = [18, 66]
-    w = (x1 - x0 - 3 * 10) // 4
-    lists["resources"] = [[x0 + i * (w + 10), 110, x0 + i * (w + 10) + w, 206] for i in range(4)]
-    rects["wheel"] = [x0, 218, x1, 592]
+    points["piece"] = [36, 32]
+    top = 64
+    rects["wheel"] = [x0, top, x1, top + 344]
     # The six segments as a ring: open segment top left, then clockwise in the order they
     # come back to the opening (top row left to right, bottom row right to left).
     sw = (x1 - x0 - 2 * PAD - 2 * 14) // 3
@@ -148,33 +157,42 @@ def company_toml() -> str:
     lists["wheel_segments"] = [
         [
             x0 + PAD + c * (sw + 14),
-            266 + r * 162,
+            top + 46 + r * 148,
             x0 + PAD + c * (sw + 14) + sw,
-            266 + r * 162 + 150,
+            top + 46 + r * 148 + 140,
         ]
         for c, r in ring
     ]
-    rects["tiles"] = [x0, 604, x1, 724]
-    rects["structures"] = [x0, 736, x1, 1066]
+    top += 356
+    rects["tiles"] = [x0, top, x1, top + 130]
+    top += 142
+    rects["structures"] = [x0, top, x1, top + 300]
     label_w = 200
     cw = (x1 - x0 - 2 * PAD - label_w - 4 * 8) // 5
     for i, kind in enumerate(("base", "elevation", "conduit", "powerhouse")):
-        y = 784 + i * 68
-        points[f"row_{kind}"] = [x0 + PAD, y + 30]
+        y = top + 48 + i * 62
+        points[f"row_{kind}"] = [x0 + PAD, y + 28]
         n = 4 if kind == "powerhouse" else 5
         lists[f"cells_{kind}"] = [
-            [x0 + PAD + label_w + j * (cw + 8), y, x0 + PAD + label_w + j * (cw + 8) + cw, y + 60]
+            [x0 + PAD + label_w + j * (cw + 8), y, x0 + PAD + label_w + j * (cw + 8) + cw, y + 56]
             for j in range(n)
         ]
-    rects["construction"] = [x0, 1078, x1, 1172]
+    top += 312
+    rects["construction"] = [x0, top, x1, top + 84]
     cw2 = (x1 - x0 - 2 * PAD - 330 - 3 * 10) // 4
     lists["construction_spaces"] = [
-        [x0 + PAD + 330 + j * (cw2 + 10), 1092, x0 + PAD + 330 + j * (cw2 + 10) + cw2, 1158]
+        [x0 + PAD + 330 + j * (cw2 + 10), top + 12, x0 + PAD + 330 + j * (cw2 + 10) + cw2, top + 72]
         for j in range(4)
     ]
-    rects["contracts"] = [x0, 1184, x1, 1464]
-    lists["contract_slots"] = [[x0 + PAD, 1230 + j * 44, x1 - PAD, 1270 + j * 44] for j in range(5)]
-    height = 1464 + MARGIN
+    top += 96
+    rects["contracts"] = [x0, top, x1, top + 250]
+    lists["contract_slots"] = [
+        [x0 + PAD, top + 44 + j * 40, x1 - PAD, top + 80 + j * 40] for j in range(5)
+    ]
+    top += 262
+    rects["officer"] = [x0, top, x1, top + 124]
+    lists["officer_spaces"] = [[x0 + PAD, top + 54, 494, top + 112], [506, top + 54, x1 - PAD, top + 112]]
+    height = top + 124 + MARGIN
     out += ["[view]", f"width = {WIDTH_COMPANY}", f"height = {height}", ""]
     out += _tables(rects, lists, points)
     return "\n".join(out) + "\n"

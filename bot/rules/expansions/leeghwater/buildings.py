@@ -76,6 +76,13 @@ def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]
     return out
 
 
+def building_space_text(game: Game, space_id: str) -> str:
+    """A building space as players read it: 'Cofferdam, space 3 (red)'."""
+    tile, index = split_space(space_id)
+    red = ", red" if game.content.building_spaces[index].red_outline else ""
+    return f"{game.content.private_buildings[tile].name}, space {index + 1}{red}"
+
+
 def _building_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
     tile, index = split_space(space_id)
     cost = game.content.private_buildings[tile].cost
@@ -98,6 +105,7 @@ RULES.structure(
         _building_costs,
         _place_building,
         lambda game: game.content.of("leeghwater")["setup"]["building_pieces_per_company"],
+        space_text=lambda game, space: building_space_text(game, space),
     )
 )
 
@@ -153,7 +161,7 @@ def _now_options(game: Game, entry: Task) -> list[Option]:
 @RULES.task(
     "building_now",
     options=_now_options,
-    prompt=lambda g, e: "adv_1_building: use the building's action now (no engineers)?",
+    prompt=lambda g, e: "Building I: use the Building's action now (no engineers)?",
 )
 def _building_now(game: Game, entry: Task, option: Option) -> None:
     if option.notation != "use none":
@@ -372,7 +380,11 @@ def _drop_in_dam(game: Game, entry: Task, option: Option) -> None:
 
 def _retrieve_options(game: Game, entry: Task) -> list[Option]:
     return [
-        Option(f"retrieve {tile}", f"Take {tile} back from your wheel", group="wheel")
+        Option(
+            f"retrieve {tile}",
+            f"Take {game.content.tiles[tile].name} back from your wheel",
+            group="wheel",
+        )
         for tile in dict.fromkeys(game.company(entry["player"]).wheel_tiles())
     ]
 

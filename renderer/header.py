@@ -1,0 +1,252 @@
+"""The strip on top of every phone view: the turn line and the scoreboard.
+
+The turn line says the round and what happens now ("Round 3/5 · France to play"); the
+scoreboard has one row per company in turn order (final ranking once the game is over) with
+VP, credits, excavators, mixers, each expansion's own counts, energy this round, engineers
+left and contracts fulfilled, and marks who acts now. Both are drawn at the theme's "board"
+size, the largest text of a view after its title (a capital at least width / 30).
+During the draft the rows are the seats in picking order, with the company each has picked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import ImageDraw
+
+from bot.rules.content import company_name
+from bot.rules.state import GameState
+from renderer import draw as d
+from renderer.expansions import asking, catalogue
+from renderer.theme import Theme, ViewStyle
+from renderer.words import phase_text
+
+ROUNDS = 5
+MARGIN = 12
+PAD = 10
+MARK_W = 44  # the "▶" or place column
+PIECE_W = 64  # the company's piece
+COLUMN_GAP = 18
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One scoreboard column: its heading (a short form the key explains) and each row's value."""
+
+    heading: str
+    meaning: str
+    value: Callable[[GameState, str], int | str]
+
+
+BASE_COLUMNS = (
+    Column("VP", "victory points", lambda s, c: s.companies[c].vp),
+    Column("c", "credits", lambda s, c: s.companies[c].credits),
+    Column("exc", "excavators", lambda s, c: s.companies[c].excavators),
+    Column("mix", "mixers", lambda s, c: s.companies[c].mixers),
+)
+TAIL_COLUMNS = (
+    Column("⚡", "energy this round", lambda s, c: s.companies[c].energy),
+    Column("eng", "engineers left", lambda s, c: s.companies[c].engineers),
+    Column("✓", "contracts fulfilled", lambda s, c: len(s.companies[c].fulfilled)),
+)
+
+
+def columns(state: GameState) -> tuple[Column, ...]:
+    """The scoreboard's columns: the base game's resources, each expansion's, then the round's."""
+    extra = tuple(
+        Column(heading, meaning, value)
+        for own in asking(state.options.expansions, "scoreboard_columns")
+        for heading, meaning, value in own()
+    )
+    return (*BASE_COLUMNS, *extra, *TAIL_COLUMNS)
+
+
+def rows(state: GameState) -> list[str]:
+    """The scoreboard's rows: companies in turn order, by rank once the game is over, or the
+    draft's seats in picking order."""
+    if state.finished and state.result.get("ranking"):
+        return [r["company"] for r in state.result["ranking"] if r["company"] in state.companies]
+    if state.companies:
+        return [c for c in state.turn_order if c in state.companies] or list(state.companies)
+    return [f"seat{seat}" for seat in (state.extra.get("draft") or {}).get("order", [])]
+
+
+def acting(state: GameState) -> list[str]:
+    """Who must act now (one player, or several answering at once; [] when nobody)."""
+    if state.finished:
+        return []
+    from bot.rules.catalogue import open_game
+
+    game = open_game(state, catalogue=catalogue())
+    out = []
+    for decision in game.decisions():
+        player = decision.player
+        if player and player not in out:
+            out.append(player)
+    return out
+
+
+def turn_line(state: GameState) -> str:
+    """'Round 3/5 · France to play', 'Round 2/5 · income: 2 choosing', 'Game over · USA wins'."""
+    if state.finished:
+        ranking = state.result.get("ranking", [])
+        winners = [company_name(r["company"]) for r in ranking if r.get("place") == 1]
+        if len(winners) == 1:
+            return f"Game over · {winners[0]} wins"
+        return "Game over · shared win" if winners else "Game over"
+    now = acting(state)
+    head = f"Round {state.round}/{ROUNDS}"
+    if not state.companies:
+        return f"{head} · draft" + (f" · {company_name(now[0])} picks" if now else "")
+    if len(now) == 1:
+        return f"{head} · {company_name(now[0])} to play"
+    if now:
+        return f"{head} · {phase_text(state.phase)}: {len(now)} choosing"
+    return f"{head} · {phase_text(state.phase)}"
+
+
+def _line(style: ViewStyle) -> int:
+    return style.text["board"] + 10
+
+
+def height(state: GameState, style: ViewStyle, preview: bool = False) -> int:
+    """The header's height for this state in a view of this style (a preview's banner too)."""
+    count = max(len(rows(state)), 1)
+    banner = _line(style) + 8 if preview else 0
+    return banner + MARGIN + _line(style) + style.text["small"] + 14 + count * _line(style) + MARGIN
+
+
+#: The banner of a private preview: a turn in progress that nobody else sees.
+PREVIEW_BANNER = "Preview · only you see this · Confirm to play it"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """What the header drew: the texts a reader sees, for the text alternative and tests."""
+
+    turn_line: str
+    rows: tuple[str, ...]
+
+
+def draw_header(
+    draw: ImageDraw.ImageDraw,
+    state: GameState,
+    theme: Theme,
+    style: ViewStyle,
+    title: str,
+    top: int = 0,
+    *,
+    preview: bool = False,
+) -> Drawn:
+    """Draw the turn line (with the view's title when both fit) and the scoreboard at `top`;
+    a preview's banner first."""
+    width = style.width
+    sizes = style.text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    board, small = sizes["board"], sizes["small"]
+    line = _line(style)
+    y = top + MARGIN
+    if preview:
+        banner = (MARGIN, y - 4, width - MARGIN, y + line + 4)
+        d.box(draw, banner, theme.colour("preview"), theme.colour("text"), 3, 10)
+        label = PREVIEW_BANNER if d.fits(PREVIEW_BANNER, small, width - 60, "bold") else "Preview"
+        d.text(draw, (width // 2, y + line // 2), label, small, "#ffffff")
+        y += line + 8
+    head = turn_line(state)
+    d.text(draw, (MARGIN + 6, y + line // 2), head, board, text, anchor="lm", role="board")
+    room = width - 2 * MARGIN - 24 - d.text_width(head, board, "bold")
+    if title and d.text_width(title, small, "bold") <= room:
+        d.text(draw, (width - MARGIN - 6, y + line // 2), title, small, muted, anchor="rm")
+    y += line
+    now = set(acting(state))
+    ids = rows(state)
+    if not state.companies:
+        _draft_rows(draw, state, theme, style, ids, now, y)
+        return Drawn(head, tuple(ids))
+    cols = columns(state)
+    values = [[str(col.value(state, cid)) for col in cols] for cid in ids]
+    widths = [
+        max(
+            d.text_width(col.heading, small, "bold"),
+            *(d.text_width(v[i], board, "bold") for v in values),
+        )
+        + COLUMN_GAP
+        for i, col in enumerate(cols)
+    ]
+    spare = width - 2 * MARGIN - MARK_W - PIECE_W - sum(widths)
+    # Spread what is left over the columns, so the table fills the width.
+    widths = [w + max(spare, 0) // len(widths) for w in widths]
+    x0 = MARGIN + MARK_W + PIECE_W
+    centres = []
+    x = x0
+    for w in widths:
+        centres.append(x + w / 2)
+        x += w
+    header_y = y + (small + 14) // 2
+    for col, cx in zip(cols, centres, strict=True):
+        d.text(draw, (cx, header_y), col.heading, small, muted)
+    y += small + 14
+    ranks = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
+    for cid, vals in zip(ids, values, strict=True):
+        cy = y + line // 2
+        if cid in now:
+            d.box(
+                draw,
+                (MARGIN, y + 2, width - MARGIN, y + line - 2),
+                theme.colour("highlight"),
+                theme.colour("text"),
+                2,
+                10,
+            )
+        ink = "#1b1b1b" if cid in now else text
+        mark = f"{ranks[cid]}." if state.finished and cid in ranks else ("▶" if cid in now else "")
+        if mark:
+            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), mark, board, ink, role="board")
+        d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
+        for value, cx in zip(vals, centres, strict=True):
+            d.text(draw, (cx, cy), value, board, ink, role="board")
+        y += line
+    return Drawn(head, tuple(ids))
+
+
+def _draft_rows(
+    draw: ImageDraw.ImageDraw,
+    state: GameState,
+    theme: Theme,
+    style: ViewStyle,
+    seats: Sequence[str],
+    now: set[str],
+    y: int,
+) -> None:
+    """The draft's seats in picking order: who picked which company, who picks now."""
+    sizes = style.text
+    board, small = sizes["board"], sizes["small"]
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    picks = {
+        f"seat{seat}": company
+        for seat, company, _officer, _contract in (state.extra.get("draft") or {}).get("picks", [])
+    }
+    d.text(draw, (MARGIN + MARK_W + PIECE_W, y + (small + 14) // 2), "picking order", small, muted, anchor="lm")
+    y += small + 14
+    line = _line(style)
+    for seat in seats:
+        cy = y + line // 2
+        if seat in now:
+            d.box(
+                draw,
+                (MARGIN, y + 2, style.width - MARGIN, y + line - 2),
+                theme.colour("highlight"),
+                theme.colour("text"),
+                2,
+                10,
+            )
+            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), "▶", board, "#1b1b1b", role="board")
+        ink = "#1b1b1b" if seat in now else text
+        picked = picks.get(seat)
+        if picked:
+            d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(picked), small)
+        words = company_name(seat) + (f" · {company_name(picked)}" if picked else "")
+        x = MARGIN + MARK_W + PIECE_W + 8
+        d.text(draw, (x, cy), words, board, ink, anchor="lm", role="board")
+        y += line

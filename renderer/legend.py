@@ -1,0 +1,281 @@
+"""What the pictures' symbols and short forms mean: a compact key under the map and shared
+views, and the whole legend as a picture (`/barrage help symbols`).
+
+An entry is a symbol (drawn as in the views: a red outline, a drop, a dam's level, a piece...)
+and what it means. Each expansion's drawing module adds its own (`key_entries(view)`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from renderer import draw as d
+from renderer.expansions import asking
+from renderer.header import BASE_COLUMNS, TAIL_COLUMNS
+from renderer.theme import Theme, get_theme
+
+#: The views that carry a compact key under them.
+KEYED_VIEWS = ("map", "shared")
+SYMBOL_W, SYMBOL_H = 56, 36
+MARGIN = 12
+ENTRY_GAP = 26
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One symbol and its meaning. `symbol` is a drawing's name (`SYMBOLS`) or text."""
+
+    symbol: str
+    meaning: str
+
+
+MAP_KEY = (
+    Entry("red", "+3 credits"),
+    Entry("level", "dam level"),
+    Entry("drop", "drops held"),
+    Entry("neutral", "neutral dam"),
+    Entry("5→8", "conduit value → basin"),
+    Entry("+2", "drops in this round"),
+    Entry("piece", "company"),
+)
+SHARED_KEY = (
+    Entry("pips", "engineers"),
+    Entry("red", "+3 credits"),
+    Entry("unused", "not in play"),
+    Entry("marker", "energy marker"),
+)
+#: The scoreboard's headings in a compact key (the legend picture says them in full).
+SCOREBOARD_SHORT = (
+    Entry("c", "credits"),
+    Entry("exc", "excavators"),
+    Entry("mix", "mixers"),
+    Entry("⚡", "energy"),
+    Entry("eng", "engineers"),
+    Entry("✓", "contracts done"),
+)
+SCOREBOARD_KEY = tuple(Entry(c.heading, c.meaning) for c in (*BASE_COLUMNS, *TAIL_COLUMNS))
+COMPANY_KEY = (
+    Entry("+2", "wheel: back after 2 more turns"),
+    Entry("income", "income a built piece uncovers"),
+    Entry("rot2", "rotate the wheel 2"),
+    Entry("2mach", "2 machineries of your choice"),
+    Entry("2flow", "2 drops that flow at once"),
+    Entry("2drop", "2 drops on headstreams"),
+    Entry("Elev.", "a free Elevation"),
+    Entry("≤5⚡", "a contract of at most 5 energy"),
+)
+
+
+def key_entries(view: str, expansions: Sequence[str]) -> tuple[Entry, ...]:
+    """The compact key of a view: its own symbols, then each expansion's for it."""
+    base = {"map": MAP_KEY, "shared": (*SCOREBOARD_SHORT, *SHARED_KEY)}.get(view, ())
+    extra = tuple(
+        Entry(symbol, meaning)
+        for entries in asking(expansions, "key_entries")
+        for symbol, meaning in entries(view)
+    )
+    return (*base, *extra)
+
+
+def _symbol_width(entry: Entry, size: int) -> int:
+    """A drawn symbol's width, or its text's."""
+    if entry.symbol == "marker":
+        return 48 + int(d.text_width("7", size, "bold")) + 8
+    if entry.symbol in SYMBOLS:
+        return SYMBOL_W
+    return max(int(d.text_width(entry.symbol, size, "bold")), 24)
+
+
+def _entry_width(entry: Entry, size: int) -> int:
+    return _symbol_width(entry, size) + 10 + int(d.text_width(entry.meaning, size)) + ENTRY_GAP
+
+
+def _flow(entries: Sequence[Entry], width: int, size: int) -> list[list[Entry]]:
+    """Entries in lines no wider than ``width``."""
+    lines: list[list[Entry]] = [[]]
+    used = 0
+    for entry in entries:
+        w = _entry_width(entry, size)
+        if lines[-1] and used + w > width:
+            lines.append([])
+            used = 0
+        lines[-1].append(entry)
+        used += w
+    return [line for line in lines if line]
+
+
+def _line_h(size: int) -> int:
+    return max(SYMBOL_H, size) + 10
+
+
+def key_height(view: str, expansions: tuple[str, ...], theme_name: str) -> int:
+    """The height of a view's key strip."""
+    return key_strip(view, expansions, theme_name).height
+
+
+@functools.lru_cache(maxsize=32)
+def key_strip(view: str, expansions: tuple[str, ...], theme_name: str) -> Image.Image:
+    """The compact key under a view (static: drawn once per view, expansions and theme)."""
+    theme = get_theme(theme_name)
+    style = theme.views["map"]
+    size = style.text["small"]
+    entries = key_entries(view, expansions)
+    lines = _flow(entries, style.width - 2 * MARGIN - 24, size)
+    height = 2 * MARGIN + len(lines) * _line_h(size) + 8
+    image = Image.new("RGB", (style.width, height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    d.box(
+        draw,
+        (MARGIN, 4, style.width - MARGIN, height - MARGIN + 4),
+        theme.colour("panel"),
+        theme.colour("panel outline"),
+    )
+    y = MARGIN + 6
+    for line in lines:
+        x = MARGIN + 12
+        cy = y + _line_h(size) // 2
+        for entry in line:
+            _symbol(draw, entry.symbol, (x, cy - SYMBOL_H // 2), theme, size)
+            d.text(
+                draw,
+                (x + _symbol_width(entry, size) + 10, cy),
+                entry.meaning,
+                size,
+                theme.colour("text"),
+                "regular",
+                "lm",
+            )
+            x += _entry_width(entry, size)
+        y += _line_h(size)
+    return image
+
+
+def _symbol(
+    draw: ImageDraw.ImageDraw, symbol: str, at: tuple[int, int], theme: Theme, size: int
+) -> None:
+    """Draw one symbol in its SYMBOL_W x SYMBOL_H box at ``at`` (text is drawn bold)."""
+    x, y = at
+    box = (x, y, x + SYMBOL_W, y + SYMBOL_H)
+    cx, cy = x + SYMBOL_W // 2, y + SYMBOL_H // 2
+    drawing = SYMBOLS.get(symbol)
+    if drawing is not None:
+        drawing(draw, box, theme, size)
+        return
+    d.text(draw, (x, cy), symbol, size, theme.colour("text"), anchor="lm")
+
+
+def _red(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+    d.box(draw, box, theme.colour("space"), theme.colour("red outline"), width=5)
+
+
+def _unused(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    d.box(draw, box, theme.colour("unused"), theme.colour("panel outline"), width=2)
+
+
+def _neutral(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    d.box(draw, box, theme.colour("neutral"), theme.colour("space outline"), width=3)
+
+
+def _drop(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+    x0, y0, x1, y1 = box
+    d.drop(draw, ((x0 + x1) // 2, (y0 + y1) // 2 + 5), 13, theme.colour("water"), 2, "#ffffff", 22)
+
+
+def _level(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+    x0, y0, _x1, y1 = box
+    d.level_bars(draw, (x0 + 10, y1 - 2), 2, theme.colour("text"), 3)
+
+
+def _pips(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+    x0, y0, _x1, y1 = box
+    for i in range(2):
+        px = x0 + 14 + i * 18
+        draw.ellipse((px - 7, (y0 + y1) // 2 - 7, px + 7, (y0 + y1) // 2 + 7), fill=theme.colour("text"))
+
+
+def _piece(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+    x0, y0, x1, y1 = box
+    d.piece(draw, ((x0 + x1) // 2, (y0 + y1) // 2), 17, theme.company("france"), 24)
+
+
+def _marker(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    x0, y0, x1, y1 = box
+    d.marker(draw, (x0 + 22, (y0 + y1) // 2), theme.company("usa"), 7, size, theme.colour("text"))
+
+
+SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], Theme, int], None]] = {
+    "red": _red,
+    "unused": _unused,
+    "neutral": _neutral,
+    "drop": _drop,
+    "level": _level,
+    "pips": _pips,
+    "piece": _piece,
+    "marker": _marker,
+}
+
+
+# -- the legend picture (/barrage help symbols) -------------------------------------------
+
+
+LEGEND_SECTIONS = (
+    ("Top of every picture: the scoreboard", SCOREBOARD_KEY),
+    ("The map", MAP_KEY),
+    ("The shared boards", SHARED_KEY),
+    ("A company board", COMPANY_KEY),
+)
+
+
+def legend_sections(expansions: Sequence[str]) -> list[tuple[str, tuple[Entry, ...]]]:
+    """The legend's sections: the base game's, then each expansion's."""
+    out = list(LEGEND_SECTIONS)
+    for sections in asking(expansions, "legend_sections"):
+        out += [(title, tuple(Entry(s, m) for s, m in entries)) for title, entries in sections()]
+    return out
+
+
+def draw_legend(expansions: Sequence[str], theme_name: str = "light") -> Image.Image:
+    """The whole legend: every symbol and short form of the pictures, section by section."""
+    theme = get_theme(theme_name)
+    style = theme.views["map"]
+    size, heading = style.text["small"], style.text["heading"]
+    sections = legend_sections(expansions)
+    column = (style.width - 2 * MARGIN - 24) // 2
+    # Two columns of entries per section, each entry on its own line.
+    height = MARGIN + style.text["title"] + 24
+    for _title, entries in sections:
+        height += heading + 20 + (len(entries) + 1) // 2 * _line_h(size) + 16
+    image = Image.new("RGB", (style.width, height + MARGIN), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    d.text(
+        draw,
+        (MARGIN + 6, MARGIN),
+        "What the pictures show",
+        style.text["title"],
+        theme.colour("text"),
+        anchor="la",
+    )
+    y = MARGIN + style.text["title"] + 24
+    for title, entries in sections:
+        d.text(draw, (MARGIN + 6, y), title, heading, theme.colour("text"), anchor="la")
+        y += heading + 20
+        for i, entry in enumerate(entries):
+            x = MARGIN + 12 + (i % 2) * (column + 12)
+            cy = y + (i // 2) * _line_h(size) + _line_h(size) // 2
+            _symbol(draw, entry.symbol, (x, cy - SYMBOL_H // 2), theme, size)
+            lines = d.wrap(entry.meaning, size, column - SYMBOL_W - 16, 1)
+            d.text(
+                draw, (x + SYMBOL_W + 8, cy), lines[0], size, theme.colour("text"), "regular", "lm"
+            )
+        y += (len(entries) + 1) // 2 * _line_h(size) + 16
+    return image
