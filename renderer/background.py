@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from renderer import draw as d
 from renderer.fonts import font
-from renderer.layout import AREA_NAMES, MapLayout, map_layout
+from renderer.layout import AREA_NAMES, MapLayout, feature_view, map_layout
 from renderer.theme import Theme, get_theme
 
 RIVER_WIDTH = 12
@@ -74,8 +74,6 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     for space in layout.spaces.values():
         _draw_space(draw, space.id, space.kind, space.rect, map_data, theme)
 
-    _draw_features(draw, layout, map_data, theme)
-
     # Area names go on top, on a patch of their band's colour, so no line runs through them.
     for area, (_, label_at) in layout.bands.items():
         font_size = sizes["heading"]
@@ -85,31 +83,43 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     return image
 
 
-def _draw_features(
-    draw: ImageDraw.ImageDraw, layout: MapLayout, map_data: Any, theme: Theme
-) -> None:
-    """Draw the expansion features' panel: every feature a box labelled with its id."""
-    if layout.feature_panel is None:
-        return
+@functools.lru_cache(maxsize=8)
+def feature_background(name: str, theme_name: str) -> Image.Image:
+    """Return the static part of an expansion's features view (layout ``name``): its panel
+    and every feature's box labelled with its short name (callers ``copy()`` it)."""
+    from bot.rules.content import load_content
+
+    theme = get_theme(theme_name)
+    view = feature_view(name)
     sizes = theme.views["map"].text
     text = theme.colour("text")
-    d.box(draw, layout.feature_panel, theme.colour("panel"), theme.colour("panel outline"))
-    x0, y0, _, _ = layout.feature_panel
-    d.text(draw, (x0 + 12, y0 + 8), layout.feature_title, sizes["heading"], text, anchor="la")
-    red = {
-        f["id"]
-        for f in map_data.features.get("irrigation_action_space", ())
-        if f.get("red_outline")
-    }
-    for feature in layout.features.values():
+    image = Image.new("RGB", (view.width, view.height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    d.box(draw, view.panel, theme.colour("panel"), theme.colour("panel outline"))
+    x0, y0, _, _ = view.panel
+    d.text(draw, (x0 + 12, y0 + 8), view.title, sizes["heading"], text, anchor="la")
+    map_id = name.removesuffix("_features")
+    features = load_content().maps[map_id].features
+    red = {f["id"] for f in features.get("irrigation_action_space", ()) if f.get("red_outline")}
+    for feature in view.features.values():
         fill = FEATURE_FILLS.get(feature.kind, "space")
         outline = theme.colour("red outline" if feature.id in red else "space outline")
         width = RED_OUTLINE_WIDTH if feature.id in red else 2
         d.box(draw, feature.rect, theme.colour(fill), outline, width=width)
         ink = theme.colour("space text") if fill == "space" else text
-        # The id on the first line; the second is for what the state puts there.
+        # The name on the first line; the second is for what the state puts there.
         at = feature_label_at(feature.rect, sizes["label"])
-        d.text(draw, at, feature.id, sizes["label"], ink, anchor="lm")
+        d.text(draw, at, feature_label(feature.id, feature.kind), sizes["label"], ink, anchor="lm")
+    return image
+
+
+#: Features drawn by the last part of their id, in their zone's row ("IZ_M_S1" -> "S1").
+ROW_MEMBERS = ("irrigation_space", "irrigation_action")
+
+
+def feature_label(feature_id: str, kind: str) -> str:
+    """A feature's label in its box: its id, or in a zone's row the id's last part."""
+    return feature_id.rsplit("_", 1)[-1] if kind in ROW_MEMBERS else feature_id
 
 
 def feature_label_at(rect: tuple[int, int, int, int], size: int) -> tuple[int, int]:

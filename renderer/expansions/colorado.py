@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.background import feature_label_at
+from renderer.background import feature_background, feature_label_at
 from renderer.content import content
-from renderer.layout import Rect, map_layout
+from renderer.layout import Rect, feature_view, map_layout
 from renderer.theme import Theme
 from renderer.words import reward_text
 
@@ -88,15 +88,13 @@ def _nearest(rect: Rect, point: tuple[int, int]) -> tuple[int, int]:
 def draw_map(
     draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
 ) -> None:
-    """Draw the Bridges on the map and the sites' and settlements' state in the panel."""
+    """Draw the Bridges on the map, each joined to the dam that carries it."""
     layout = map_layout(state.options.map)
     map_data = content(state.options.expansions).maps[state.options.map]
     sizes = theme.views["map"].text
     lit = {str(h) for h in highlight}
     text = theme.colour("text")
-    co = board(state)
-
-    for dam, tile in co.get("bridges", {}).items():
+    for dam, tile in board(state).get("bridges", {}).items():
         space = layout.spaces.get(dam)
         dam_data = map_data.dam_spaces.get(dam)
         if space is None or dam_data is None or dam not in state.dams:
@@ -108,62 +106,76 @@ def draw_map(
         sx0, sy0, sx1, sy1 = slot
         centre = ((sx0 + sx1) // 2, (sy0 + sy1) // 2)
         dx0, dy0, dx1, dy1 = space.rect
-        # The deck joins the tag to its dam, so a Bridge on the upper dam reads as such.
+        # The deck joins the tag to its dam, so a Bridge on the upper dam reads as such: a dark
+        # line under a line of the owner's colour shows whatever the colour (white included).
         a = _nearest(slot, ((dx0 + dx1) // 2, (dy0 + dy1) // 2))
         b = _nearest(space.rect, centre)
-        draw.line((a, b), fill=style.outline, width=6)
-        d.box(draw, slot, style.fill, style.outline, 3, 10)
+        draw.line((a, b), fill=theme.colour("text"), width=10)
+        draw.line((a, b), fill=style.fill, width=5)
+        draw.ellipse((b[0] - 7, b[1] - 7, b[0] + 7, b[1] + 7), fill=theme.colour("text"))
+        d.box(draw, slot, style.fill, theme.colour("text"), 3, 10)
         d.text(draw, centre, tile, sizes["small"], style.ink, "bold")
         if tile in lit:
             d.ring(draw, slot, theme.colour("highlight"), text, width=5)
 
+
+#: Its own view: the Construction Sites and the settlements (key: title).
+VIEWS = {"sites": "Construction Sites and settlements"}
+FEATURES = "colorado_features"
+
+
+def view_background(view: str, theme_name: str) -> Image.Image:
+    """The static part of the sites view: every site and settlement space, labelled."""
+    return feature_background(FEATURES, theme_name)
+
+
+def draw_view(
+    view: str,
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str] = (),
+    dirty: list[Rect] | None = None,
+) -> Image.Image:
+    """The Construction Sites (next Bridge's price, tiles left) and settlements of ``state``."""
+    image = view_background(view, theme.name).copy()
+    draw = d.canvas(image, dirty)
+    layout = feature_view(FEATURES)
+    sizes = theme.views["map"].text
+    lit = {str(h) for h in highlight}
+    text = theme.colour("text")
+    co = board(state)
     settlement_tiles = _rows(state, "settlement_tile")
     settlements = co.get("settlements", {})
     for fid, feature in layout.features.items():
         x0, _y0, x1, y1 = feature.rect
         line2 = y1 - 6 - (sizes["small"] + 8) // 2
         if feature.kind == "construction_site":
-            ink = text
             cost = bridge_cost(state, fid)
             if cost is not None:
                 at = feature_label_at(feature.rect, sizes["label"])
                 label = f"next Bridge {cost}c"
-                d.text(draw, (x1 - 10, at[1]), label, sizes["small"], ink, "regular", "rm")
+                d.text(draw, (x1 - 10, at[1]), label, sizes["small"], text, "regular", "rm")
             tiles = co.get("sites", {}).get(fid, [])
             line = " ".join(tiles) if tiles else "no Bridge tiles left"
-            d.text(
-                draw,
-                (x0 + 10, line2),
-                d.fit(line, sizes["small"], x1 - x0 - 20),
-                sizes["small"],
-                ink,
-                "regular",
-                "lm",
-            )
+            d.text(draw, (x0 + 10, line2), line, sizes["small"], text, "regular", "lm")
         elif feature.kind == "settlement":
             ink = theme.colour("space text")
             tile = settlements.get(fid)
             row = settlement_tiles.get(tile or "")
             line = f"{tile} {reward_text(row['effect'])}" if row else (tile or "no tile")
-            d.text(
-                draw,
-                (x0 + 10, line2),
-                d.fit(line, sizes["small"], x1 - x0 - 16),
-                sizes["small"],
-                ink,
-                "regular",
-                "lm",
-            )
+            lines = d.wrap(line, sizes["small"], x1 - x0 - 16)
+            d.text(draw, (x0 + 10, line2), " ".join(lines), sizes["small"], ink, "regular", "lm")
             who = settler(state, fid)
             if who:
                 at = feature_label_at(feature.rect, sizes["label"])
-                d.piece(draw, (x1 - 26, at[1]), 18, theme.company(who), sizes["small"])
+                d.piece(draw, (x1 - 28, at[1]), 20, theme.company(who), sizes["small"])
             if tile in lit:
                 d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
         else:
             continue
         if fid in lit:
             d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
+    return image
 
 
 def company_lines(state: GameState, company: Company) -> list[str]:

@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.content import content
-from renderer.layout import map_layout
+from renderer.background import feature_background
+from renderer.layout import Rect, feature_view
 from renderer.theme import Theme
 
 KEY = "nile"
@@ -96,11 +97,27 @@ def source_of(state: GameState, token: str) -> str | None:
     return None
 
 
-def draw_map(
-    draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
-) -> None:
-    """Draw the zones' visible tokens, who used the action spaces, where each source lies."""
-    layout = map_layout(state.options.map)
+#: Its own view: the irrigation zones and the river source tokens (key: title).
+VIEWS = {"irrigation": "Irrigation zones and river sources"}
+FEATURES = "nile_features"
+
+
+def view_background(view: str, theme_name: str) -> Image.Image:
+    """The static part of the irrigation view: every zone, space and source token, labelled."""
+    return feature_background(FEATURES, theme_name)
+
+
+def draw_view(
+    view: str,
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str] = (),
+    dirty: list[Rect] | None = None,
+) -> Image.Image:
+    """The zones' visible tokens, who used the action spaces, where each source lies."""
+    image = view_background(view, theme.name).copy()
+    draw = d.canvas(image, dirty)
+    layout = feature_view(FEATURES)
     sizes = theme.views["map"].text
     lit = {str(h) for h in highlight}
     text = theme.colour("text")
@@ -112,7 +129,6 @@ def draw_map(
     for fid, feature in layout.features.items():
         x0, _y0, x1, y1 = feature.rect
         line2 = (x0 + 10, y1 - 6 - (sizes["small"] + 8) // 2)
-        width = x1 - x0 - 16
         ring = fid in lit
         if feature.kind == "irrigation_space":
             ink = theme.colour("space text")
@@ -123,61 +139,39 @@ def draw_map(
                 line = f"{top} +{len(stack) - 1}" if len(stack) > 1 else top
                 ring = ring or top in lit
             else:
-                line = f"{space_rows.get(fid, {}).get('vp_when_empty', 0)}VP showing"
-            d.text(
-                draw, line2, d.fit(line, sizes["small"], width), sizes["small"], ink, "bold", "lm"
-            )
+                line = f"{space_rows.get(fid, {}).get('vp_when_empty', 0)} VP"
+            d.text(draw, line2, line, sizes["small"], ink, "bold", "lm")
         elif feature.kind == "irrigation_action":
             ink = theme.colour("space text")
             who = [str(c) for c, _n in state.spaces.get(fid, [])]
             if who:
                 for k, company_id in enumerate(who):
-                    d.piece(
-                        draw,
-                        (x0 + 28 + 44 * k, line2[1]),
-                        18,
-                        theme.company(company_id),
-                        sizes["small"],
-                    )
+                    at = (x0 + 28 + 46 * k, line2[1])
+                    d.piece(draw, at, 20, theme.company(company_id), sizes["small"])
             else:
                 credits = actions.get(fid, {}).get("extra_credits") or (
                     3 if actions.get(fid, {}).get("red_outline") else 0
                 )
-                line = f"free · {credits}c" if credits else "free"
+                line = f"{credits}c" if credits else "free"
                 d.text(draw, line2, line, sizes["small"], ink, "regular", "lm")
         elif feature.kind == "irrigation_zone":
             basins = zones.get(fid, {}).get("connected_basins", [])
             line = "→ " + " ".join(str(b) for b in basins)
-            d.text(
-                draw,
-                line2,
-                d.fit(line, sizes["small"], width),
-                sizes["small"],
-                text,
-                "regular",
-                "lm",
-            )
+            d.text(draw, line2, line, sizes["small"], text, "regular", "lm")
         elif feature.kind == "river_source":
             hs = source_of(state, fid)
             drops = sources.get(fid, {}).get("drops_per_round", [])
             if hs:
                 now = drops[state.round - 1] if 0 < state.round <= len(drops) else 0
-                line = f"{hs} {now}/rd"
+                line = f"{hs} +{now}"
             else:
                 line = "-".join(str(n) for n in drops) or "—"
-            d.text(
-                draw,
-                line2,
-                d.fit(line, sizes["small"], width),
-                sizes["small"],
-                text,
-                "regular",
-                "lm",
-            )
+            d.text(draw, line2, line, sizes["small"], text, "regular", "lm")
         else:
             continue
         if ring:
             d.ring(draw, feature.rect, theme.colour("highlight"), text, width=5)
+    return image
 
 
 def company_lines(state: GameState, company: Company) -> list[str]:
@@ -247,9 +241,11 @@ def feature_rows(features: Any, width: int, gap: int) -> list[list[tuple[str, st
     zone, the zone, its irrigation spaces, its action spaces; then the source tokens."""
     rows = []
     for zone in features["irrigation_zone"]:
-        row = [(zone["id"], "irrigation_zone", 136)]
-        row += [(s, "irrigation_space", 148) for s in zone["irrigation_spaces"]]
-        row += [(s, "irrigation_action", 148) for s in zone["action_spaces"]]
+        members = len(zone["irrigation_spaces"]) + len(zone["action_spaces"])
+        each = (width - gap * members) // (members + 1)
+        row = [(zone["id"], "irrigation_zone", each)]
+        row += [(s, "irrigation_space", each) for s in zone["irrigation_spaces"]]
+        row += [(s, "irrigation_action", each) for s in zone["action_spaces"]]
         rows.append(row)
     tokens = features["river_source_token"]
     each = (width - gap * (len(tokens) - 1)) // len(tokens)

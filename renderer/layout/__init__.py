@@ -68,9 +68,6 @@ class MapLayout:
     basins: Mapping[int, BasinLayout]
     spaces: Mapping[str, SpaceLayout]
     rivers: tuple[RiverLayout, ...]
-    features: Mapping[str, FeatureLayout] = field(default_factory=dict)
-    feature_panel: Rect | None = None  # the panel holding the features, with its title
-    feature_title: str = ""
     course: Path = ()  # a great river's course, drawn as a broad band (a map layout's `course`)
     bridges: Mapping[int, Rect] = field(default_factory=dict)  # basin -> its Bridge tag's slot
     title: str = ""  # the view's heading ("Map" by default)
@@ -110,10 +107,6 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
         for k, v in data["space"].items()
     }
     rivers = tuple(RiverLayout(r["from"], r["to"], _path(r["path"])) for r in data["river"])
-    features = {
-        k: FeatureLayout(k, v["kind"], _rect(v["rect"])) for k, v in data.get("feature", {}).items()
-    }
-    panel = data.get("features", {})
     return MapLayout(
         map_id=view["map"],
         width=int(view["width"]),
@@ -124,9 +117,6 @@ def parse_map_layout(data: Mapping[str, Any]) -> MapLayout:
         basins=MappingProxyType(basins),
         spaces=MappingProxyType(spaces),
         rivers=rivers,
-        features=MappingProxyType(features),
-        feature_panel=_rect(panel["rect"]) if "rect" in panel else None,
-        feature_title=str(panel.get("title", "")),
         course=_path(data.get("course", {}).get("path", ())),
         bridges=MappingProxyType(
             {int(k): _rect(v["rect"]) for k, v in data.get("bridge", {}).items()}
@@ -158,6 +148,35 @@ def map_layout(map_id: str) -> MapLayout:
     if map_id not in MAP_LAYOUTS:
         raise ValueError(f"no layout for map {map_id!r}; expected one of {list(MAP_LAYOUTS)}")
     return parse_map_layout(read_toml(f"{map_id}.toml"))
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureView:
+    """An expansion's features view: its size, the panel with its title and each feature."""
+
+    name: str
+    width: int
+    height: int
+    panel: Rect
+    title: str
+    features: Mapping[str, FeatureLayout]
+
+
+@functools.cache
+def feature_view(name: str) -> FeatureView:
+    """Return the packaged layout of a features view (``<map id>_features``)."""
+    data = read_toml(f"{name}.toml")
+    panel = data["features"]
+    return FeatureView(
+        name=name,
+        width=int(data["view"]["width"]),
+        height=int(data["view"]["height"]),
+        panel=_rect(panel["rect"]),
+        title=str(panel.get("title", "")),
+        features=MappingProxyType(
+            {k: FeatureLayout(k, v["kind"], _rect(v["rect"])) for k, v in data["feature"].items()}
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,7 +149,7 @@ def company_toml() -> str:
     points["title"] = [70, 12]
     points["piece"] = [36, 32]
     top = 64
-    rects["wheel"] = [x0, top, x1, top + 344]
+    rects["wheel"] = [x0, top, x1, top + 320]
     # The six segments as a ring: open segment top left, then clockwise in the order they
     # come back to the opening (top row left to right, bottom row right to left).
     sw = (x1 - x0 - 2 * PAD - 2 * 14) // 3
@@ -157,15 +157,15 @@ def company_toml() -> str:
     lists["wheel_segments"] = [
         [
             x0 + PAD + c * (sw + 14),
-            top + 46 + r * 148,
+            top + 46 + r * 136,
             x0 + PAD + c * (sw + 14) + sw,
-            top + 46 + r * 148 + 140,
+            top + 46 + r * 136 + 128,
         ]
         for c, r in ring
     ]
-    top += 356
-    rects["tiles"] = [x0, top, x1, top + 130]
-    top += 142
+    top += 332
+    rects["tiles"] = [x0, top, x1, top + 116]
+    top += 128
     rects["structures"] = [x0, top, x1, top + 300]
     label_w = 200
     cw = (x1 - x0 - 2 * PAD - label_w - 4 * 8) // 5
@@ -185,11 +185,11 @@ def company_toml() -> str:
         for j in range(4)
     ]
     top += 96
-    rects["contracts"] = [x0, top, x1, top + 250]
+    rects["contracts"] = [x0, top, x1, top + 236]
     lists["contract_slots"] = [
-        [x0 + PAD, top + 44 + j * 40, x1 - PAD, top + 80 + j * 40] for j in range(5)
+        [x0 + PAD, top + 44 + j * 37, x1 - PAD, top + 78 + j * 37] for j in range(5)
     ]
-    top += 262
+    top += 248
     rects["officer"] = [x0, top, x1, top + 124]
     lists["officer_spaces"] = [[x0 + PAD, top + 54, 494, top + 112], [506, top + 54, x1 - PAD, top + 112]]
     height = top + 124 + MARGIN

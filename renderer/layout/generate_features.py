@@ -1,9 +1,11 @@
-"""Draft the expansion feature tables of a map layout: the panel below the map, Bridge slots.
+"""Draft an expansion's features view and its map's Bridge slots.
 
-`python -m renderer.layout.generate_features <map id>` prints the `[features]`,
-`[feature.<id>]` (and, when the expansion's drawing asks for them, `[bridge."<basin>"]`)
-tables that end `renderer/layout/<map id>.toml`; the tables before them are `generate.py`'s.
-The rows come from the drawing module of the expansion whose board the map is
+`python -m renderer.layout.generate_features <map id>` prints the layout of the view that shows
+the features of the expansion whose board the map is (`renderer/layout/<map id>_features.toml`:
+`[view]`, `[features]`, `[feature.<id>]`); `... <map id> extra` prints the `[bridge."<basin>"]` tables (when the
+expansion's drawing asks for them) and the `[course]` of a great river (a map topology's
+`nile_course`) that end the map's layout (`renderer/layout/<map id>.toml`, after
+`generate.py`'s tables). The rows come from that drawing module
 (`feature_rows(features, width, gap)`, `FEATURE_TITLE`, `BRIDGE_SLOTS`). Each feature box is
 two text lines tall: its id, then what the state puts on it.
 """
@@ -17,9 +19,9 @@ from typing import Any
 from renderer.expansions import catalogue, drawing
 from renderer.layout import MapLayout, Rect, map_layout
 
-PANEL_TOP = 1596
+PANEL_TOP = 6
 LEFT, RIGHT = 24, 1176
-ROW = 84  # two lines of 30 px text
+ROW = 92  # two lines of 34 px text
 GAP = 10
 TITLE = 50
 BRIDGE_W, BRIDGE_H = 96, 40
@@ -86,13 +88,19 @@ def bridge_slots(layout: MapLayout) -> dict[int, Rect]:
 
 
 def render_tables(map_id: str) -> str:
-    """Return the TOML of the feature panel (and Bridge slots) of ``map_id``."""
+    """Return the TOML of the features view of ``map_id``'s expansion."""
     from bot.rules.content import load_content
 
     features = load_content().maps[map_id].features
     panel, placed = feature_tables(map_id, features)
     out = [
-        "# Expansion features below the map, labelled with their ids (generate_features.py).",
+        f"# The features of the {map_id!r} map: their own view, each labelled with its id.",
+        "# Drafted by renderer/layout/generate_features.py; schema: renderer/layout/README.md.",
+        "",
+        "[view]",
+        "width = 1200",
+        f"height = {panel[3] + 12}",
+        "",
         "[features]",
         f"rect = {list(panel)}",
         f'title = "{owner(map_id).FEATURE_TITLE}"',
@@ -100,6 +108,36 @@ def render_tables(map_id: str) -> str:
     ]
     for fid, kind, rect in placed:
         out += [f"[feature.{fid}]", f'kind = "{kind}"', f"rect = {list(rect)}", ""]
+    return "\n".join(out)
+
+
+def course_table(map_id: str) -> list[str]:
+    """The `[course]` of a map with a great river (its topology's `nile_course`: its headstream,
+    its basins, its exit): through the middle of each, as a broad band under the rivers."""
+    import tomllib
+
+    from bot.rules.declarations import read_file
+
+    info = next(i for i in catalogue().expansions.values() if map_id in i.maps)
+    topology = tomllib.loads(read_file(info.package, info.maps[map_id]))
+    stops = topology["map"].get("nile_course")
+    if not stops:
+        return []
+    layout = map_layout(map_id)
+    path = []
+    for stop in stops:
+        if isinstance(stop, int):
+            x0, y0, x1, y1 = layout.basins[stop].rect
+        else:
+            x0, y0, x1, y1 = layout.spaces[stop].rect
+        path.append([(x0 + x1) // 2, (y0 + y1) // 2])
+    return ["[course]", f"path = {path}", ""]
+
+
+def bridge_tables(map_id: str) -> str:
+    """Return the TOML of the Bridge slots of ``map_id`` (when its expansion has Bridges) and
+    its great river's course (when it has one)."""
+    out = course_table(map_id)
     if getattr(owner(map_id), "BRIDGE_SLOTS", False):
         out.append("# Where a basin's Bridge tag goes (one Bridge per basin at most).")
         for basin, rect in sorted(bridge_slots(map_layout(map_id)).items()):
@@ -108,4 +146,4 @@ def render_tables(map_id: str) -> str:
 
 
 if __name__ == "__main__":
-    print(render_tables(sys.argv[1]))
+    print(bridge_tables(sys.argv[1]) if sys.argv[2:] == ["extra"] else render_tables(sys.argv[1]))

@@ -1,7 +1,8 @@
-"""The Leeghwater Project in pictures: the Extra Management board and each board's extension.
+"""The Leeghwater Project in pictures: the Extra Management board and the board extension.
 
-Both are appended below their view when the game uses the expansion (layouts
-`leeghwater_shared.toml` and `leeghwater_company.toml`, whose heights replace the base ones).
+The Extra Management board is a view of its own ("works", layout `leeghwater_works.toml`);
+the board extension is appended below each company view (`leeghwater_company.toml`, whose
+height replaces the base one).
 The engine's state is `state.extra["leeghwater"]` (bot/rules/expansions/leeghwater/board.py):
 the three face-up External Works by slot, the piles, the five Private Buildings in drawn order
 and the four building spaces beside each (None, "blocked" or a company). Engineers on the
@@ -13,6 +14,7 @@ work's id), `building cofferdam_2` (the building space), `use cofferdam` (the ti
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from typing import Any
 
@@ -27,7 +29,7 @@ from renderer.words import reward_text
 
 KEY = "leeghwater"
 BLOCKED = "blocked"
-SHARED = "leeghwater_shared"
+WORKS = "leeghwater_works"
 COMPANY = "leeghwater_company"
 ARCHITECT_OFFICER = "tommaso_battista"
 LESLIE = "leslie_spencer"
@@ -58,9 +60,13 @@ def active(options: GameOptions) -> bool:
     return KEY in options.expansions
 
 
+#: Its own view: the Extra Management board (key: title).
+VIEWS = {"works": "Extra management board"}
+
+
 def view_layout(view: str) -> str | None:
-    """The board layouts of the shared and company views with the board extensions below."""
-    return {"shared": SHARED, "company": COMPANY}.get(view)
+    """The board layout of the company view with the board extension below."""
+    return {"company": COMPANY}.get(view)
 
 
 def _board(state: GameState) -> dict[str, Any]:
@@ -76,17 +82,17 @@ def _extend(image: Image.Image, name: str, theme: Theme) -> tuple[Image.Image, I
 
 
 def machinery(cost: dict[str, int] | Any) -> str:
-    """Return a machinery cost in short: "2exc 1mix"."""
+    """Return a machinery cost in short: "2 exc 1 mix"."""
     parts = []
     if cost.get("excavators"):
-        parts.append(f"{cost['excavators']}exc")
+        parts.append(f"{cost['excavators']} exc")
     if cost.get("mixers"):
-        parts.append(f"{cost['mixers']}mix")
+        parts.append(f"{cost['mixers']} mix")
     return " ".join(parts) or "free"
 
 
 def work_text(work_id: str, expansions: tuple[str, ...] = ()) -> str:
-    """Return an External Work's cost and reward in short: "4exc → 4VP 2drop rot2"."""
+    """Return an External Work's cost and reward in short: "4 exc → 4VP 2drop rot2"."""
     work = content(expansions).external_works.get(work_id)
     if work is None:
         return ""
@@ -101,50 +107,47 @@ def action_text(tile: str, expansions: tuple[str, ...] = ()) -> str:
     return reward_text(building.action_effect) if building else ""
 
 
-# -- the shared view: the Extra Management board --------------------------------------------------
+# -- its own view: the Extra Management board ---------------------------------------------------
 
 
-def shared_static(image: Image.Image, theme_name: str) -> Image.Image:
-    """Return the shared view's background with the static part of the Extra Management board."""
+@functools.lru_cache(maxsize=8)
+def view_background(view: str, theme_name: str) -> Image.Image:
+    """The static part of the Extra Management board (callers ``copy()`` it)."""
     theme = get_theme(theme_name)
-    layout = board_layout(SHARED)
+    layout = board_layout(WORKS)
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
-    image, draw = _extend(image, SHARED, theme)
+    image = Image.new("RGB", (layout.width, layout.height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
     d.box(draw, layout.rects["extra"], theme.colour("panel"), theme.colour("panel outline"))
-    title = "Extra management board"
-    d.text(draw, layout.points["title"], title, sizes["heading"], text, anchor="la")
-    d.text(draw, layout.points["works"], "External Works", sizes["label"], muted, anchor="la")
-    heading = "Private Buildings (build on a space, then use)"
-    d.text(draw, layout.points["buildings"], heading, sizes["label"], muted, anchor="la")
+    d.text(draw, layout.points["title"], "External Works", sizes["heading"], text, anchor="la")
+    heading = "Private Buildings: build on a space, then use"
+    d.text(draw, layout.points["buildings"], heading, sizes["heading"], text, anchor="la")
     for space in content().external_work_spaces:
         rect = layout.spaces.get(space.id)
         if rect is None:
             continue
         x0, y0, _x1, y1 = rect
-        cy = (y0 + y1) // 2
-        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
-        _pips(draw, x0, cy, space.engineers, text)
-        tx = x0 + 16 + max(space.engineers, 1) * 16
-        d.text(draw, (tx, cy), space.id, sizes["label"], text, "regular", "lm")
+        d.box(draw, rect, theme.colour("space"), theme.colour("panel outline"), 2)
+        _pips(draw, x0, (y0 + y1) // 2, space.engineers, theme.colour("space text"))
     # The frames of the five Building rows: the game draws five Buildings at setup, so only
-    # what is on them changes (drawn by ``draw_shared``).
+    # what is on them changes (drawn by ``draw_view``).
     actions = layout.lists["building_actions"]
     for slot, (x0, y0, x1, _y1) in enumerate(layout.lists["building_headers"]):
         if slot:
-            draw.line((x0, y0 - 8, x1, y0 - 8), fill=theme.colour("panel outline"), width=2)
+            draw.line((x0, y0 - 6, x1, y0 - 6), fill=theme.colour("panel outline"), width=2)
         row = actions[slot * 4 : slot * 4 + 4]
         ay = (row[0][1] + row[0][3]) // 2
-        d.text(draw, (x0, ay), "use", sizes["label"], text, anchor="lm")
+        d.text(draw, (x0, ay), "use", sizes["label"], muted, anchor="lm")
         for rect in row:
-            d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
+            d.box(draw, rect, theme.colour("space"), theme.colour("panel outline"), 2)
     return image
 
 
 def _pips(draw: ImageDraw.ImageDraw, x0: int, cy: int, engineers: int, ink: str) -> None:
     """Engineers needed as pips, as on the board."""
     for i in range(engineers):
-        px = x0 + 16 + i * 16
+        px = x0 + 16 + i * 17
         draw.ellipse((px - 6, cy - 6, px + 6, cy + 6), fill=ink)
 
 
@@ -153,46 +156,51 @@ def _occupant(
 ) -> None:
     """A company's piece with the engineers it placed, e.g. (I) ×2."""
     size = theme.views["shared"].text["small"]
-    d.piece(draw, at, 20, theme.company(company_id), size)
-    d.text(draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("text"), anchor="lm")
+    d.piece(draw, at, 19, theme.company(company_id), size)
+    d.text(draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("space text"), anchor="lm")
 
 
-def draw_shared(
-    draw: ImageDraw.ImageDraw, state: GameState, theme: Theme, highlight: Collection[str] = ()
-) -> None:
-    """Draw the state of the Extra Management board on the extended shared view."""
-    layout = board_layout(SHARED)
+def draw_view(
+    view: str,
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str] = (),
+    dirty: list[Rect] | None = None,
+) -> Image.Image:
+    """The Extra Management board of ``state``: works on offer, Buildings and who is where."""
+    image = view_background(view, theme.name).copy()
+    draw = d.canvas(image, dirty)
+    layout = board_layout(WORKS)
     board = _board(state)
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     lit = {str(h) for h in highlight}
     piles = board.get("work_piles", {})
     left = " · ".join(f"{p} {len(piles.get(p, []))}" for p in ("A", "B", "C"))
-    d.text(
-        draw, layout.points["piles"], f"piles left: {left}", sizes["small"], muted, "regular", "ra"
-    )
+    d.text(draw, layout.points["piles"], f"piles: {left}", sizes["small"], muted, "regular", "ra")
 
     works = board.get("works", [])
     for slot, rect in enumerate(layout.lists["work_tiles"], start=1):
         work = works[slot - 1] if slot - 1 < len(works) else None
         x0, y0, x1, y1 = rect
-        cy = (y0 + y1) // 2
         if work is None:
             d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
+            cy = (y0 + y1) // 2
             d.text(draw, (x0 + 14, cy), "taken this round", sizes["small"], muted, "regular", "lm")
             continue
         d.box(draw, rect, theme.colour("basin"), theme.colour("panel outline"), 2)
-        d.text(draw, (x0 + 14, cy), work, sizes["label"], text, anchor="lm")
-        tx = x0 + 24 + int(d.text_width(work, sizes["label"], "bold"))
-        terms = d.fit(work_text(work, state.options.expansions), sizes["small"], x1 - tx - 12)
-        d.text(draw, (tx, cy), terms, sizes["small"], text, "regular", "lm")
+        d.text(draw, (x0 + 14, y0 + 26), work, sizes["label"], text, anchor="lm")
+        tx = x0 + 28 + int(d.text_width(work, sizes["label"], "bold"))
+        lines = d.wrap(work_text(work, state.options.expansions), sizes["small"], x1 - tx - 12)
+        for j, line in enumerate(lines):
+            d.text(draw, (tx, y0 + 26 + j * 40), line, sizes["small"], text, "regular", "lm")
         if work in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
     for space_id, rect in layout.spaces.items():
         placements = state.spaces.get(space_id, [])
         x0, y0, x1, y1 = rect
         for k, (company_id, engineers) in enumerate(placements):
-            _occupant(draw, (x1 - 70 - 90 * k, (y0 + y1) // 2), company_id, engineers, theme)
+            _occupant(draw, (x1 - 80 - 96 * k, (y0 + y1) // 2), company_id, engineers, theme)
         if space_id in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
 
@@ -201,6 +209,7 @@ def draw_shared(
         board.get("buildings", [])[: len(layout.lists["building_headers"])]
     ):
         _building(draw, layout, slot, tile, spaces.get(tile, []), state, theme, lit)
+    return image
 
 
 def _building(
@@ -213,26 +222,20 @@ def _building(
     theme: Theme,
     lit: Collection[str],
 ) -> None:
-    """One Private Building: its id, VP, cost and action, building spaces and action spaces."""
+    """One Private Building: its name, VP, cost and action, building spaces and action spaces."""
     c = content(state.options.expansions)
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     building = c.private_buildings.get(tile)
     x0, y0, x1, y1 = layout.lists["building_headers"][slot]
-    cy = (y0 + y1) // 2
-    d.text(draw, (x0, cy), tile, sizes["label"], text, anchor="lm")
+    name = building.name if building else tile
+    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm")
     if building is not None:
-        tx = x0 + 14 + int(d.text_width(tile, sizes["label"], "bold"))
-        terms = f"{building.vp}VP · cost {machinery(building.cost)} · {action_text(tile, state.options.expansions)}"
-        d.text(
-            draw,
-            (tx, cy),
-            d.fit(terms, sizes["small"], x1 - tx),
-            sizes["small"],
-            text,
-            "regular",
-            "lm",
-        )
+        tx = x0 + 16 + int(d.text_width(name, sizes["label"], "bold"))
+        terms = f"{building.vp} VP · cost {machinery(building.cost)}"
+        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm")
+        action = f"action: {action_text(tile, state.options.expansions)}"
+        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm")
 
     for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
         who = row[index] if index < len(row) else BLOCKED
@@ -241,29 +244,23 @@ def _building(
         sx0, sy0, sx1, sy1 = rect
         sy = (sy0 + sy1) // 2
         space_id = f"{tile}_{index}"
+        label = f"space {index + 1}"
         outline = theme.colour("red outline" if red else "panel outline")
         if who == BLOCKED:
             d.box(draw, rect, theme.colour("unused"), outline, 4 if red else 2)
-            d.text(draw, (sx0 + 16, sy), space_id, sizes["small"], muted, "regular", "lm")
-            d.text(draw, (sx1 - 12, sy), "blocked", sizes["small"], muted, "regular", "rm")
+            d.text(draw, ((sx0 + sx1) // 2, sy), "blocked", sizes["small"], muted, "regular")
             continue
-        d.box(draw, rect, theme.colour("panel"), outline, 4 if red else 2)
+        d.box(draw, rect, theme.colour("space"), outline, 4 if red else 2)
+        ink = theme.colour("space text")
         if who is not None:
             # A built Building: the owner's piece (colour and letter) on the space.
-            d.piece(draw, (sx0 + 32, sy), 20, theme.company(who), sizes["small"])
-            d.text(draw, (sx0 + 62, sy), space_id, sizes["label"], text, "regular", "lm")
+            d.piece(draw, (sx0 + 30, sy), 19, theme.company(who), sizes["small"])
+            d.text(draw, (sx0 + 58, sy), label, sizes["small"], ink, "regular", "lm")
         else:
-            d.text(draw, (sx0 + 16, sy), space_id, sizes["label"], text, "regular", "lm")
+            d.text(draw, (sx0 + 14, sy), label, sizes["small"], ink, "regular", "lm")
             if space and space.extra_credits:
-                d.text(
-                    draw,
-                    (sx1 - 12, sy),
-                    f"+{space.extra_credits}c",
-                    sizes["small"],
-                    text,
-                    "regular",
-                    "rm",
-                )
+                cost = f"+{space.extra_credits}c"
+                d.text(draw, (sx1 - 10, sy), cost, sizes["small"], ink, "regular", "rm")
         if space_id in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
 
@@ -271,35 +268,21 @@ def _building(
     ay = (actions[0][1] + actions[0][3]) // 2
     placements = state.spaces.get(f"building_{tile}", [])
     printed = building.action_spaces if building else ()
-    # The boxes and the "use" label are in the background (``shared_static``).
+    # The boxes and the "use" label are in the background (``view_background``).
     for k, rect in enumerate(actions):
         ax0, _, ax1, _ = rect
         space = printed[k] if k < len(printed) else None
         engineers = space.engineers if space else 0
-        _pips(draw, ax0, ay, engineers, text)
+        ink = theme.colour("space text")
+        _pips(draw, ax0, ay, engineers, ink)
         side = "left" if k == 0 else "right"
-        d.text(
-            draw,
-            (ax0 + 16 + max(engineers, 1) * 16, ay),
-            side,
-            sizes["small"],
-            text,
-            "regular",
-            "lm",
-        )
+        d.text(draw, (ax0 + 18 + max(engineers, 1) * 17, ay), side, sizes["small"], ink, "regular", "lm")
         if k < len(placements):
             company_id, placed = placements[k]
             _occupant(draw, (ax1 - 80, ay), company_id, placed, theme)
         elif space and space.extra_credits:
-            d.text(
-                draw,
-                (ax1 - 12, ay),
-                f"+{space.extra_credits}c",
-                sizes["small"],
-                text,
-                "regular",
-                "rm",
-            )
+            cost = f"+{space.extra_credits}c"
+            d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm")
     if tile in lit and len(placements) < len(actions):
         d.ring(draw, actions[len(placements)], theme.colour("highlight"), text, width=5)
 
@@ -317,7 +300,7 @@ def company_static(base: Image.Image, company_id: str, theme_name: str) -> Image
     image, draw = _extend(base, COMPANY, theme)
     d.box(draw, layout.rects["extension"], theme.colour("panel"), theme.colour("panel outline"))
     x0, y0 = layout.points["title"]
-    d.text(draw, (x0, y0), "Extension (Leeghwater)", sizes["heading"], text, anchor="la")
+    d.text(draw, (x0, y0), "Private Buildings", sizes["heading"], text, anchor="la")
     at = layout.points["row_building"]
     d.text(draw, (at[0], at[1] - 14), "building", sizes["label"], text, anchor="lm")
     for rect in layout.lists["cells_building"]:
@@ -363,29 +346,28 @@ def draw_company(
         draw, (at[0], at[1] + 14), f"{total - placed} left", sizes["small"], muted, "regular", "lm"
     )
     for rect in layout.lists["cells_building"][:placed]:
-        x0, y0, x1, y1 = rect
         d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
-        d.text(draw, ((x0 + x1) // 2, (y0 + y1) // 2), "built", sizes["small"], text)
     if "build" in lit and placed < total:
         d.ring(
             draw, layout.lists["cells_building"][placed], theme.colour("highlight"), text, width=4
         )
 
     built, used, _margot = company_key(state, company.id) or ((), (), ())
-    x0, _y0, x1, _y1 = layout.rects["special"]
-    names = [
-        f"{tile}_{index}" + (" (used this round)" if tile in used else "") for tile, index in built
-    ]
-    line = "Buildings on: " + (", ".join(names) if names else "none yet")
-    ax, ay = layout.points["activated"]
-    for j, part in enumerate(d.wrap(line, sizes["small"], x1 - ax, 2)):
-        d.text(draw, (ax, ay + j * 30), part, sizes["small"], text, "regular", "lm")
+    c = content(state.options.expansions)
+    for rect, (tile, _index) in zip(layout.lists["cells_building"], built, strict=False):
+        # Each built cell names its Building (its place on the board is in the works view).
+        x0, y0, x1, y1 = rect
+        name = c.private_buildings[tile].name if tile in c.private_buildings else tile
+        lines = d.wrap(name, sizes["small"], x1 - x0 - 8)
+        step = sizes["small"] + 2
+        first = (y0 + y1) // 2 - (len(lines) - 1) * step // 2
+        ink = theme.colour("active") if tile in used else text
+        for j, line in enumerate(lines):
+            d.text(draw, ((x0 + x1) // 2, first + j * step), line, sizes["small"], ink, "bold")
     works = company.extra.get("external_works", [])
     done = f"External Works done ({len(works)}): " + (" ".join(works) if works else "none")
     wx, wy = layout.points["works"]
-    d.text(
-        draw, (wx, wy), d.fit(done, sizes["small"], x1 - wx), sizes["small"], text, "regular", "lm"
-    )
+    d.text(draw, (wx, wy), done, sizes["small"], text, "regular", "lm")
     _special(draw, layout.rects["special"], state, company, theme, lit)
 
 
@@ -411,22 +393,15 @@ def _special(
         )
         line = f"Architect: {where}"
     elif company.officer == LESLIE:
-        line = f"{LESLIE_TILE}: {_leslie_place(company)}"
+        line = f"Leslie's tile: {_leslie_place(company)}"
     elif company.officer == MARGOT:
         d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
         draw.ellipse((x0 + 10, cy - 7, x0 + 24, cy + 7), fill=text)
-        d.text(draw, (x0 + 34, cy), MARGOT_SPACE, sizes["label"], text, "regular", "lm")
-        tx = x0 + 48 + int(d.text_width(MARGOT_SPACE, sizes["label"]))
-        hint = "runs a Building's action you activated"
-        d.text(
-            draw,
-            (tx, cy),
-            d.fit(hint, sizes["small"], x1 - tx - 70),
-            sizes["small"],
-            muted,
-            "regular",
-            "lm",
-        )
+        name = "Margot's tile"
+        d.text(draw, (x0 + 34, cy), name, sizes["label"], text, "regular", "lm")
+        tx = x0 + 48 + int(d.text_width(name, sizes["label"]))
+        hint = "an activated Building's action"
+        d.text(draw, (tx, cy), hint, sizes["small"], muted, "regular", "lm")
         for who, _n in state.spaces.get(MARGOT_SPACE, []):
             d.piece(draw, (x1 - 30, cy), 20, theme.company(str(who)), sizes["small"])
         if MARGOT_SPACE in lit:
@@ -436,19 +411,15 @@ def _special(
         officer = content().officers.get(copied)
         line = f"Mahiri copies {officer.name if officer else copied} this turn"
     else:
-        d.text(
-            draw, (x0, cy), "No Leeghwater officer piece", sizes["small"], muted, "regular", "lm"
-        )
+        d.text(draw, (x0, cy), "No officer piece", sizes["small"], muted, "regular", "lm")
         return
-    d.text(
-        draw, (x0, cy), d.fit(line, sizes["small"], x1 - x0), sizes["small"], text, "regular", "lm"
-    )
+    d.text(draw, (x0, cy), line, sizes["small"], text, "regular", "lm")
 
 
 def _leslie_place(company: Company) -> str:
     """Where Leslie's tile is: in the supply, or on the wheel and when it comes back."""
     if LESLIE_TILE in company.tiles:
-        return "in the supply (External Works may go on the wheel)"
+        return "in the supply (works may go on the wheel)"
     for k in range(len(company.wheel)):
         segment = company.wheel[(company.wheel_open + k) % len(company.wheel)]
         if LESLIE_TILE in segment.tiles:
