@@ -183,7 +183,12 @@ def tile_chips(tiles: list[str], panel: Rect, size: int) -> list[tuple[Rect, str
         return _flow([("none", "")], rows, x1, size) or []
     names = {t: tile_name(t) for t in tiles}
     effects = [
-        (f"{names[t]}: {tile_effect(t)}" if tile_effect(t) and not t.startswith("basic_") else names[t], t)
+        (
+            f"{names[t]}: {tile_effect(t)}"
+            if tile_effect(t) and not t.startswith("basic_")
+            else names[t],
+            t,
+        )
         for t in tiles
     ]
     ids = [(names[t], t) for t in tiles]
@@ -361,13 +366,25 @@ def draw_company(
     officer = c.officers.get(company.officer)
     name = c.companies[company_id].name
     title = f"{name} · {officer.name if officer else company.officer}"
-    size = sizes["title"] if d.fits(title, sizes["title"], layout.width - 90, "bold") else sizes["heading"]
+    size = (
+        sizes["title"]
+        if d.fits(title, sizes["title"], layout.width - 90, "bold")
+        else sizes["heading"]
+    )
     d.text(draw, layout.points["title"], title, size, text, anchor="la")
     if preview:
         # A board on offer in the draft: what it would start with (not yet in the scoreboard).
         start = f"starts: {company.credits}c {company.excavators} exc {company.mixers} mix"
         x1 = layout.width - 18
-        d.text(draw, (x1, layout.points["title"][1] + 42), start, sizes["small"], muted, "regular", "ra")
+        d.text(
+            draw,
+            (x1, layout.points["title"][1] + 42),
+            start,
+            sizes["small"],
+            muted,
+            "regular",
+            "ra",
+        )
 
     # The wheel drawn as a ring of boxes in the order segments come back to the opening.
     for k, rect in enumerate(layout.lists["wheel_segments"]):

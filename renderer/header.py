@@ -227,7 +227,14 @@ def _draft_rows(
         f"seat{seat}": company
         for seat, company, _officer, _contract in (state.extra.get("draft") or {}).get("picks", [])
     }
-    d.text(draw, (MARGIN + MARK_W + PIECE_W, y + (small + 14) // 2), "picking order", small, muted, anchor="lm")
+    d.text(
+        draw,
+        (MARGIN + MARK_W + PIECE_W, y + (small + 14) // 2),
+        "picking order",
+        small,
+        muted,
+        anchor="lm",
+    )
     y += small + 14
     line = _line(style)
     for seat in seats:

@@ -160,7 +160,7 @@ def _symbol(
     """Draw one symbol in its SYMBOL_W x SYMBOL_H box at ``at`` (text is drawn bold)."""
     x, y = at
     box = (x, y, x + SYMBOL_W, y + SYMBOL_H)
-    cx, cy = x + SYMBOL_W // 2, y + SYMBOL_H // 2
+    _cx, cy = x + SYMBOL_W // 2, y + SYMBOL_H // 2
     drawing = SYMBOLS.get(symbol)
     if drawing is not None:
         drawing(draw, box, theme, size)
@@ -168,7 +168,9 @@ def _symbol(
     d.text(draw, (x, cy), symbol, size, theme.colour("text"), anchor="lm")
 
 
-def _red(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+def _red(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
     d.box(draw, box, theme.colour("space"), theme.colour("red outline"), width=5)
 
 
@@ -184,24 +186,34 @@ def _neutral(
     d.box(draw, box, theme.colour("neutral"), theme.colour("space outline"), width=3)
 
 
-def _drop(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+def _drop(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
     x0, y0, x1, y1 = box
     d.drop(draw, ((x0 + x1) // 2, (y0 + y1) // 2 + 5), 13, theme.colour("water"), 2, "#ffffff", 22)
 
 
-def _level(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
-    x0, y0, _x1, y1 = box
+def _level(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    x0, _y0, _x1, y1 = box
     d.level_bars(draw, (x0 + 10, y1 - 2), 2, theme.colour("text"), 3)
 
 
-def _pips(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+def _pips(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
     x0, y0, _x1, y1 = box
     for i in range(2):
         px = x0 + 14 + i * 18
-        draw.ellipse((px - 7, (y0 + y1) // 2 - 7, px + 7, (y0 + y1) // 2 + 7), fill=theme.colour("text"))
+        draw.ellipse(
+            (px - 7, (y0 + y1) // 2 - 7, px + 7, (y0 + y1) // 2 + 7), fill=theme.colour("text")
+        )
 
 
-def _piece(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int) -> None:
+def _piece(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
     x0, y0, x1, y1 = box
     d.piece(draw, ((x0 + x1) // 2, (y0 + y1) // 2), 17, theme.company("france"), 24)
 
@@ -209,7 +221,7 @@ def _piece(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: The
 def _marker(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
 ) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, _x1, y1 = box
     d.marker(draw, (x0 + 22, (y0 + y1) // 2), theme.company("usa"), 7, size, theme.colour("text"))
 
 

@@ -105,7 +105,9 @@ def _dam(
     d.text(draw, (x0 + 7, cy), letter, sizes["value"], ink, "bold", "lm")
     d.level_bars(draw, (x0 + 36, cy + 17), dam.level, ink)
     if dam.water:
-        d.drop(draw, (x1 - 23, cy + 4), 17, theme.colour("water"), dam.water, "#ffffff", sizes["small"])
+        d.drop(
+            draw, (x1 - 23, cy + 4), 17, theme.colour("water"), dam.water, "#ffffff", sizes["small"]
+        )
 
 
 def _conduit(
@@ -138,7 +140,13 @@ def _powerhouse(draw: ImageDraw.ImageDraw, rect: Rect, owner: str, red: bool, th
     fill, outline, _ink = _owner_colours(owner, theme)
     _fill_space(draw, rect, fill, outline, red, theme)
     x0, y0, x1, y1 = rect
-    d.piece(draw, ((x0 + x1) // 2, (y0 + y1) // 2), 20, theme.company(owner), theme.views["map"].text["small"])
+    d.piece(
+        draw,
+        ((x0 + x1) // 2, (y0 + y1) // 2),
+        20,
+        theme.company(owner),
+        theme.views["map"].text["small"],
+    )
 
 
 def _headstream(

@@ -431,6 +431,14 @@ def render_score_sheet(
     return encode(image.quantize(palette=palette(look.name), dither=Image.Dither.NONE))
 
 
+def render_legend(expansions: Iterable[str] = (), *, theme: str = "light") -> bytes:
+    """Return a PNG of the legend: every symbol and short form of the pictures, with those of
+    these expansions."""
+    look = get_theme(theme)
+    image = legend.draw_legend(tuple(expansions), look.name)
+    return encode(image.quantize(palette=palette(look.name), dither=Image.Dither.NONE))
+
+
 def encode(image: Image.Image) -> bytes:
     """Return ``image`` as PNG bytes."""
     buf = io.BytesIO()

@@ -26,8 +26,8 @@ def categories(expansions: tuple[str, ...]) -> tuple[dict[str, str], dict[str, s
 
 
 OTHER = OTHER_ROW
-CHART_MARKER = 18  # radius of a company's marker on the charts
-CHART_SPREAD = 42  # sideways step between markers of equal value
+CHART_MARKER = 21  # radius of a company's marker on the charts (holds its letter)
+CHART_SPREAD = 48  # sideways step between markers of equal value
 
 
 def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[str, int]]:
@@ -51,34 +51,60 @@ def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[s
     return out
 
 
-def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -> Image.Image:
-    """Return the score sheet of ``state`` as a new RGB image."""
-    sizes = theme.views["shared"].text
-    breakdown = vp_breakdown(state, events)
+def ranking_of(state: GameState) -> list[str]:
+    """The companies by final place (by VP while the game goes on)."""
     ranking = [r["company"] for r in state.result.get("ranking", [])] or sorted(
         state.companies, key=lambda c: -state.companies[c].vp
     )
-    ranking = [c for c in ranking if c in state.companies]
+    return [c for c in ranking if c in state.companies]
+
+
+def headline(state: GameState) -> str:
+    """'USA wins with 120 VP', 'France and Italy share the win with 98 VP', or the round."""
+    ranking = state.result.get("ranking", [])
+    if not state.finished or not ranking:
+        return f"Score after round {max(state.round - 1, 0)}" if state.round > 1 else "Score"
+    winners = [r for r in ranking if r.get("place") == 1]
+    names = [company_name(r["company"]) for r in winners]
+    if len(names) == 1:
+        return f"{names[0]} wins with {winners[0]['vp']} VP"
+    return f"{', '.join(names[:-1])} and {names[-1]} share the win with {winners[0]['vp']} VP"
+
+
+def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -> Image.Image:
+    """Return the score sheet of ``state`` as a new RGB image: the winner, VP by source per
+    company (by place), and the VP and energy of each round, the VP through final scoring."""
+    sizes = theme.views["shared"].text
+    small, board = sizes["small"], sizes["board"]
+    breakdown = vp_breakdown(state, events)
+    ranking = ranking_of(state)
+    places = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
     rows_of, prefixes = categories(state.options.expansions)
     rows = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER]
     rows = [r for r in rows if any(breakdown[c].get(r) for c in ranking) or r == "Start"]
-    line = 46
-    table_h = 100 + line * (len(rows) + 1)
-    chart_h = 440
-    height = 90 + table_h + 2 * (chart_h + 20) + 20
+    line = 48
+    table_h = 124 + line * (len(rows) + 1) + 12
+    chart_h = 460
+    top = 12 + board + 30
+    height = top + table_h + 2 * (chart_h + 16) + 12
     image = Image.new("RGB", (WIDTH, height), theme.colour("background"))
-    draw = ImageDraw.Draw(image)
+    draw = d.canvas(image, None)
     text, muted = theme.colour("text"), theme.colour("text muted")
-    d.text(
-        draw,
-        (18, 10),
-        "Final score" if state.finished else f"Score after round {state.round}",
-        sizes["title"],
-        text,
-        anchor="la",
-    )
+    head = headline(state)
+    winner = state.finished and ranking and places.get(ranking[0]) == 1
+    if winner:
+        d.box(
+            draw,
+            (12, 8, WIDTH - 12, top - 8),
+            theme.colour("highlight"),
+            theme.colour("text"),
+            3,
+            12,
+        )
+        d.piece(draw, (48, (top) // 2), 24, theme.company(ranking[0]), small)
+    ink = "#1b1b1b" if winner else text
+    d.text(draw, (86 if winner else 24, top // 2), head, board, ink, anchor="lm", role="board")
 
-    top = 80
     d.box(
         draw,
         (12, top, WIDTH - 12, top + table_h),
@@ -87,27 +113,29 @@ def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -
     )
     label_w = 400
     col = (WIDTH - 24 - label_w) // max(len(ranking), 1)
+    d.text(draw, (28, top + 20), "VP by source", sizes["heading"], text, anchor="la")
     for i, cid in enumerate(ranking):
         cx = 12 + label_w + i * col + col // 2
-        d.piece(draw, (cx, top + 34), 20, theme.company(cid), sizes["small"])
-        d.text(
-            draw,
-            (cx, top + 76),
-            d.fit(company_name(cid), sizes["small"], col - 8),
-            sizes["small"],
-            text,
-            "regular",
-        )
-    y = top + 100
+        place = _ordinal(places[cid]) if cid in places else ""
+        shift = (d.text_width(place, small, "bold") + 12) // 2 if place else 0
+        d.piece(draw, (round(cx - shift), top + 38), 24, theme.company(cid), small)
+        if place:
+            d.text(draw, (round(cx - shift + 32), top + 38), place, small, text, "bold", "lm")
+        name = company_name(cid)
+        if not d.fits(name, small, col - 8):
+            name = theme.company(cid).letter
+        d.text(draw, (cx, top + 90), name, small, text, "regular")
+    y = top + 124
     for r in rows:
         d.text(draw, (28, y + line // 2), r, sizes["label"], text, "regular", "lm")
         for i, cid in enumerate(ranking):
             value = breakdown[cid].get(r, 0)
             cx = 12 + label_w + i * col + col // 2
+            shown = str(value) if value else "–"
             d.text(
                 draw,
                 (cx, y + line // 2),
-                str(value) if value else "–",
+                shown,
                 sizes["value"],
                 text if value else muted,
                 "regular",
@@ -119,24 +147,38 @@ def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -
         cx = 12 + label_w + i * col + col // 2
         d.text(draw, (cx, y + line // 2), str(state.companies[cid].vp), sizes["value"], text)
 
-    y0 = top + table_h + 20
+    y0 = top + table_h + 16
     history = state.history
+    vp_series = {cid: [h["vp"].get(cid, 0) for h in history] for cid in ranking}
+    labels = [f"R{h.get('round', i + 1)}" for i, h in enumerate(history)]
+    if state.finished:
+        # The last point is after the final scoring (objective, resources, water, Buildings).
+        for cid in ranking:
+            vp_series[cid].append(state.companies[cid].vp)
+        labels.append("end")
     _chart(
         draw,
         (12, y0, WIDTH - 12, y0 + chart_h),
-        "VP after each round",
-        {cid: [h["vp"].get(cid, 0) for h in history] for cid in ranking},
+        "VP after each round and at the end" if state.finished else "VP after each round",
+        vp_series,
         theme,
+        labels,
     )
-    y0 += chart_h + 20
+    y0 += chart_h + 16
     _chart(
         draw,
         (12, y0, WIDTH - 12, y0 + chart_h),
-        "Energy produced per round",
+        "Energy produced in each round",
         {cid: [h["energy"].get(cid, 0) for h in history] for cid in ranking},
         theme,
+        [f"R{h.get('round', i + 1)}" for i, h in enumerate(history)],
     )
     return image
+
+
+def _ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th."""
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place, 'th') }"
 
 
 def _chart(
@@ -145,13 +187,15 @@ def _chart(
     title: str,
     series: Mapping[str, list[int]],
     theme: Theme,
+    labels: list[str],
 ) -> None:
+    """A line chart of one value per company and per point (``labels`` name the points)."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
     x0, y0, x1, y1 = rect
     d.text(draw, (x0 + 12, y0 + 8), title, sizes["heading"], text, anchor="la")
-    px0, py0, px1, py1 = x0 + 90, y0 + 70, x1 - 40, y1 - 60
+    px0, py0, px1, py1 = x0 + 96, y0 + 80, x1 - 40, y1 - 70
     rounds = max((len(v) for v in series.values()), default=0)
     # The scale starts at 0, or below it when a company ended a round in debt of VP.
     high = max([1, *(max(v) for v in series.values() if v)])
@@ -172,11 +216,11 @@ def _chart(
 
     points = chart_points(series, lambda i: px0 + (px1 - px0) * (i + 0.5) / n, y_of)
 
-    for i in range(rounds):
+    for i, label in enumerate(labels[:rounds]):
         d.text(
             draw,
-            (px0 + (px1 - px0) * (i + 0.5) / n, py1 + 44),
-            f"R{i + 1}",
+            (px0 + (px1 - px0) * (i + 0.5) / n, py1 + 46),
+            label,
             sizes["small"],
             muted,
             "regular",

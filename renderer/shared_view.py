@@ -224,7 +224,7 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
             x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22
     # The sections: no bonus below the first; this round's in the highlight colour.
     starts = track.bonus_section_min_energy
-    x0, y0, x1, y1 = rect
+    _x0, y0, _x1, y1 = rect
     for energy in range(TRACK_CELLS):
         section = sum(1 for s in starts if energy >= s)
         if section == 0:
@@ -253,7 +253,11 @@ def _markers(
         w = 56 + d.text_width(str(company.energy), sizes["small"], "bold")
         span = (cx - 24, cx - 24 + w)
         row = next(
-            (i for i, spans in enumerate(rows) if all(span[0] > b + 6 or span[1] < a - 6 for a, b in spans)),
+            (
+                i
+                for i, spans in enumerate(rows)
+                if all(span[0] > b + 6 or span[1] < a - 6 for a, b in spans)
+            ),
             len(rows),
         )
         if row == len(rows):
@@ -304,7 +308,15 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
         # The expansion's own line (e.g. the round's irrigation scoring) at the objective's right.
         extra = shared_line(state)
         if extra:
-            d.text(draw, (x1, (y0 + y1) // 2), extra, sizes["small"], theme.colour("text"), "regular", "rm")
+            d.text(
+                draw,
+                (x1, (y0 + y1) // 2),
+                extra,
+                sizes["small"],
+                theme.colour("text"),
+                "regular",
+                "rm",
+            )
 
 
 def _contract_box(
@@ -350,7 +362,13 @@ def _contract_box(
             room = x1 - x0 - 36 - d.text_width(head, sizes["label"], "bold") - 16
             if d.fits(lines[0], sizes["small"], int(room)):
                 d.text(
-                    draw, (x1 - 10, y0 + 24), lines[0], sizes["small"], theme.colour("text"), "regular", "rm"
+                    draw,
+                    (x1 - 10, y0 + 24),
+                    lines[0],
+                    sizes["small"],
+                    theme.colour("text"),
+                    "regular",
+                    "rm",
                 )
                 lines = (" ".join(lines[1:]),)
         d.text(
@@ -407,7 +425,13 @@ def _patents(
         name = c.tiles[tile].name if tile in c.tiles else "empty"
         d.text(draw, at, name, sizes["label"], theme.colour("text"), "bold", "lm")
         if tile and tile in lit and space.id in layout.spaces:
-            d.ring(draw, layout.spaces[space.id], theme.colour("highlight"), theme.colour("text"), width=5)
+            d.ring(
+                draw,
+                layout.spaces[space.id],
+                theme.colour("highlight"),
+                theme.colour("text"),
+                width=5,
+            )
 
 
 def draft_state(state: GameState) -> bool:
@@ -441,19 +465,27 @@ def _draft(
     spares = [c.officers[o].name for o in state.extra.get("spare_officers", []) if o in c.officers]
     if spares:
         spare = "Mahiri may also copy " + ", ".join(spares)
-        if d.fits(spare, sizes["small"], rx1 - rx0 - 24 - int(d.text_width(heading, sizes["heading"], "bold"))):
+        if d.fits(
+            spare,
+            sizes["small"],
+            rx1 - rx0 - 24 - int(d.text_width(heading, sizes["heading"], "bold")),
+        ):
             d.text(draw, (rx1 - 12, ry0 + 16), spare, sizes["small"], muted, "regular", "ra")
     for box, (board, officer) in zip(
         layout.lists["draft_pairs"], draft.get("pairs", []), strict=False
     ):
         name = c.officers[officer].name if officer in c.officers else officer
-        _offer_row(draw, box, f"pick {board}", f"{company_name(board)} with {name}", board, theme, lit)
+        _offer_row(
+            draw, box, f"pick {board}", f"{company_name(board)} with {name}", board, theme, lit
+        )
     for box, contract_id in zip(
         layout.lists["draft_starting"], draft.get("starting", []), strict=False
     ):
         contract = c.contracts.get(contract_id)
         terms = f"{contract.energy}⚡ → {reward_text(contract.reward)}" if contract else ""
-        _offer_row(draw, box, f"start {contract_id}", f"contract {contract_id}: {terms}", None, theme, lit)
+        _offer_row(
+            draw, box, f"start {contract_id}", f"contract {contract_id}: {terms}", None, theme, lit
+        )
 
 
 def _offer_row(
@@ -468,7 +500,7 @@ def _offer_row(
     """Draw one draft choice: the company's piece and what it brings."""
     sizes = theme.views["shared"].text
     text = theme.colour("text")
-    bx0, by0, bx1, by1 = box
+    bx0, by0, _bx1, by1 = box
     by = (by0 + by1) // 2
     d.box(draw, box, theme.colour("basin"), theme.colour("panel outline"), 2)
     x = bx0 + 12

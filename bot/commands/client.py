@@ -20,6 +20,7 @@ from bot.commands.panel import (
     OptionSelect,
     PageButton,
     PlayButton,
+    PreviewButton,
     RestartButton,
     reply_error,
 )
@@ -38,6 +39,7 @@ DYNAMIC_ITEMS = (
     OptionSelect,
     PageButton,
     RestartButton,
+    PreviewButton,
     PlayButton,
     LobbyButton,
     PostButton,

@@ -17,11 +17,11 @@ from bot.commands import help as help_texts
 from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
 from bot.commands.mentions import NOBODY
-from bot.commands.panel import bot_of, company_names, open_panel, show_outcome
+from bot.commands.panel import bot_of, company_names, open_panel, send_preview, show_outcome
 from bot.commands.replies import say, send, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
-from bot.service import MAX_IMPORT_BYTES, UNCHANGED, Outcome
+from bot.service import MAX_IMPORT_BYTES, SCORE_SHEET, UNCHANGED, VIEWS, Outcome, ServiceError
 from bot.service.expansions import combinations
 
 log = logging.getLogger(__name__)
@@ -248,17 +248,48 @@ GameNumber = app_commands.Range[int, 1, 2**53]
 GAME_HELP = "A game's number in this server, e.g. a finished one (default: this channel's game)"
 
 
+async def view_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The views of the channel's game (the base game's, its expansions', the score sheet)."""
+    service = bot_of(interaction).service
+    try:
+        known = await service.board_views(
+            interaction.channel_id or 0, guild_id=interaction.guild_id or 0
+        )
+    except Exception:
+        known = VIEWS
+    choices = [*known, SCORE_SHEET]
+    return [
+        app_commands.Choice(name=view, value=view)
+        for view in choices
+        if current.lower() in view.lower()
+    ][:25]
+
+
 @barrage.command(name="board", description="See the board privately (then post it if you like)")
 @app_commands.describe(
-    view="Which picture", company="The company board to show (view company)", game=GAME_HELP
+    view="Which picture: map, shared, company, full, score, or an expansion's board",
+    company="The company board to show (view company)",
+    game=GAME_HELP,
+    preview="Your turn in progress, for you alone (before you confirm it)",
 )
+@app_commands.autocomplete(view=view_autocomplete)
 async def board(
     interaction: discord.Interaction,
-    view: Literal["map", "shared", "company", "full"] = "map",
+    view: app_commands.Range[str, 1, 20] = "map",
     company: CompanyChoice | None = None,
     game: GameNumber | None = None,
+    preview: bool = False,
 ) -> None:
-    """A board picture of the last committed state."""
+    """A board picture of the last committed state (or of your turn in progress)."""
+    view = view.strip().lower()
+    if preview:
+        if game is not None:
+            raise ServiceError("A preview is of your turn in this channel's game; leave out game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await send_preview(interaction, (view,), company=company)
+        return
     if view == "company":
         key = view_key("company", company=company)
     else:
@@ -533,7 +564,13 @@ async def topic_autocomplete(
 )
 @app_commands.autocomplete(topic=topic_autocomplete)
 async def help_(interaction: discord.Interaction, topic: str | None = None) -> None:
-    """Explain the bot or one piece of the game."""
+    """Explain the bot or one piece of the game (the symbols of the pictures as a picture)."""
+    if help_texts.is_symbols(topic):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await bot_of(interaction).service.symbols_image()
+        files = [discord.File(io.BytesIO(png), "symbols.png")]
+        await send(interaction, help_texts.SYMBOLS_TEXT, files=files)
+        return
     text = help_texts.help_text(topic)
     if text is None:
         text = f"No help topic matches {topic!r}; try the suggestions as you type."

@@ -24,7 +24,8 @@ Press **Play your turn** — a private panel opens with your choices as buttons 
 4. Typing instead: `/barrage do` suggests the legal moves as you type; \
 several moves can go in one command, separated by `;`.
 5. Anyone can look: `/barrage board`, `company`, `log`, `score` answer privately, \
-with a **Post to channel** button; `game:` picks another game by its number in this server.
+with a **Post to channel** button; `game:` picks another game by its number in this server. \
+**Preview** on your panel shows your turn so far to you alone; `topic:symbols` explains pictures.
 6. `/barrage undo` takes back your last confirmed turn while nobody else has acted. \
 `/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
@@ -77,7 +78,10 @@ def topics() -> dict[str, Topic]:
     pieces)."""
     # Every expansion's pieces: the contracts, works and buildings some add to a game's content.
     content = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
-    found = [Topic("play", "How to play with the bot", HOW_TO_PLAY)]
+    found = [
+        Topic("play", "How to play with the bot", HOW_TO_PLAY),
+        Topic(SYMBOLS_KEY, "Symbols in the pictures", SYMBOLS_TEXT),
+    ]
     for company in content.companies.values():
         found.append(
             Topic(
@@ -104,8 +108,8 @@ def topics() -> dict[str, Topic]:
         found.append(
             Topic(
                 f"tile:{tile.id}",
-                f"Tile: {tile.id}",
-                f"**{tile.id}** ({tile.kind}{level} technology tile, builds: {builds})"
+                f"Tile: {tile.name}",
+                f"**{tile.name}** ({tile.kind}{level} technology tile, builds: {builds})"
                 f"{_from(tile.set)}\n{tile.effect_text}",
             )
         )
@@ -115,12 +119,23 @@ def topics() -> dict[str, Topic]:
         found.append(
             Topic(
                 f"bonus:{bonus.id}",
-                f"Bonus tile: {bonus.id.replace('_', ' ')}",
-                f"**Bonus tile {bonus.id}**{_from(bonus.set)}\n"
+                f"Bonus tile: {bonus.name}",
+                f"**Bonus tile: {bonus.name}**{_from(bonus.set)}\n"
                 f"Scored at the end of its round: {bonus.vp_each} VP for {bonus.counts_text}. "
                 f"Nothing with under {track.bonus_min_energy} energy that round; "
                 f"{track.malus_per_section} VP less for each section of the energy track "
                 f"you are behind the round number.",
+            )
+        )
+    vp = "/".join(str(v) for v in content.objective_vp_by_place)
+    for objective in content.objective_tiles.values():
+        found.append(
+            Topic(
+                f"objective:{objective.id}",
+                f"Objective tile: {objective.name}",
+                f"**Objective tile: {objective.name}**{_from(objective.set)}\n"
+                f"Scored at the end of the game: {vp} VP for the most, second and third most "
+                f"of {objective.counts_text}.",
             )
         )
     for contract in content.contracts.values():
@@ -151,6 +166,18 @@ def find_topics(typed: str, limit: int = 25) -> list[Topic]:
         if all(w in t.key.lower() or w in t.name.lower() for w in words)
     ]
     return hits[:limit]
+
+
+SYMBOLS_KEY = "symbols"
+SYMBOLS_TEXT = (
+    "**What the pictures show**: every symbol and short form of the map, the shared boards, "
+    "the company boards and the scoreboard on top of each picture, with each expansion's."
+)
+
+
+def is_symbols(key: str | None) -> bool:
+    """True for the symbols topic (answered with the legend picture)."""
+    return (key or "").strip().lower() in (SYMBOLS_KEY, "symbols in the pictures", "legend")
 
 
 def help_text(key: str | None) -> str | None:

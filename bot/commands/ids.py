@@ -9,6 +9,7 @@ Scheme (all fields separated by ":", at most 100 characters):
   notations (or ``#hash``);
 - ``brg:pg:{game}:{version}:{page}`` a page button of the paged select;
 - ``brg:rs:{game}:{version}`` Restart turn;
+- ``brg:pr:{game}:{version}`` Preview: the turn in progress drawn for its player alone;
 - ``brg:play:{game}`` the public "Play your turn" button (opens the panel where it was left);
 - ``brg:lb:{game}:{action}`` the lobby buttons (join, leave, start);
 - ``brg:pv:{game}:{view}`` "Post to channel" under a private view (it posts the view of
@@ -79,6 +80,11 @@ def restart_id(game_id: int, version: int) -> str:
     return f"{PREFIX}:rs:{game_id}:{version}"
 
 
+def preview_id(game_id: int, version: int) -> str:
+    """The custom_id of Preview (the turn in progress, privately)."""
+    return f"{PREFIX}:pr:{game_id}:{version}"
+
+
 def play_id(game_id: int) -> str:
     """The custom_id of the public Play your turn button."""
     return f"{PREFIX}:play:{game_id}"
@@ -99,6 +105,7 @@ OPTION_TEMPLATE = rf"{PREFIX}:(?P<kind>[oh]):(?P<game>\d+):(?P<version>\d+):(?P<
 SELECT_TEMPLATE = rf"{PREFIX}:s:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"
 PAGE_TEMPLATE = rf"{PREFIX}:pg:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"
 RESTART_TEMPLATE = rf"{PREFIX}:rs:(?P<game>\d+):(?P<version>\d+)"
+PREVIEW_TEMPLATE = rf"{PREFIX}:pr:(?P<game>\d+):(?P<version>\d+)"
 PLAY_TEMPLATE = rf"{PREFIX}:play:(?P<game>\d+)"
 LOBBY_TEMPLATE = rf"{PREFIX}:lb:(?P<game>\d+):(?P<action>join|leave|start)"
 POST_TEMPLATE = rf"{PREFIX}:pv:(?P<game>\d+):(?P<view>[a-z0-9_]+)"

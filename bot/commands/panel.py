@@ -7,6 +7,7 @@ re-checked by the service against the current version.
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from functools import cache
@@ -104,6 +105,7 @@ def panel_view(panel: PanelView, *, page: int = 0) -> discord.ui.View | None:
             view.add_item(PageButton(game, version, page - 1, "◀ Previous", page > 0))
             view.add_item(PageButton(game, version, page + 1, "Next ▶", page < len(pages) - 1))
     if panel.can_restart:
+        view.add_item(PreviewButton(game, version))
         view.add_item(RestartButton(game, version))
     return view
 
@@ -338,6 +340,68 @@ class RestartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids
             await show_outcome(interaction, outcome)
         except Exception as error:
             await reply_error(interaction, error, update=True)
+
+
+#: The views a Preview shows: where a turn changes things.
+PREVIEW_VIEWS = ("map", "shared")
+
+
+class PreviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PREVIEW_TEMPLATE):
+    """Preview: ``brg:pr:{game}:{version}``; the turn in progress, drawn for its player alone."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        """Build the button."""
+        super().__init__(
+            discord.ui.Button(
+                label="Preview",
+                emoji="👁️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.preview_id(game_id, version),
+                row=CONTROL_ROW,
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PreviewButton:
+        """Rebuild from the custom_id alone."""
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the presser's turn in progress privately (map and shared boards)."""
+        try:
+            await send_preview(interaction, PREVIEW_VIEWS, game_id=self.game_id)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+async def send_preview(
+    interaction: discord.Interaction,
+    views: tuple[str, ...],
+    *,
+    company: str | None = None,
+    game_id: int | None = None,
+) -> None:
+    """Answer privately with pictures of the user's turn in progress (nobody else sees them
+    until Confirm)."""
+    service = bot_of(interaction).service
+    actor = actor_of(interaction)
+
+    async def pictures() -> list[tuple[str, bytes]]:
+        return [
+            (view, await service.preview_image(actor, view, company, expected_game=game_id))
+            for view in views
+        ]
+
+    shown = await within_budget(interaction, pictures())
+    files = [discord.File(io.BytesIO(png), f"preview-{view}.png") for view, png in shown]
+    text = (
+        "👁️ **Preview** of your turn so far: only you see it. "
+        "**Confirm turn** shows it to everyone; **Restart turn** takes it back."
+    )
+    await send(interaction, text, files=files)
 
 
 async def open_panel(

@@ -13,9 +13,11 @@ from bot.commands import ids
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import mention, send, within_budget
 from bot.rules.content import company_name
-from bot.service import VIEWS, GameService, ServiceError
+from bot.service import SCORE_SHEET, GameService, ServiceError
 
 LOG_LINES = 20
+#: What a view's name may look like (the service says which views a game has).
+VIEW_NAME = re.compile(r"[a-z]{1,20}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,7 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
     """Load and render one view of a game of this server (by its store id)."""
     scope = {"by_game_id": True, "guild_id": guild_id}
     board = key[2:] if key.startswith("b_") else None
-    if (board is not None and board not in VIEWS) or not (
+    if (board is not None and not VIEW_NAME.fullmatch(board)) or not (
         key.startswith(("b_", "c_")) or key in TEXT_VIEWS
     ):
         raise ServiceError(f"There is no view called '{key[:40]}' to show.")
@@ -58,6 +60,7 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
         # No companies yet: the company and score views tell the draft so far.
         return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
     if board is not None:
+        # The service refuses a view this game has not, naming the ones it has.
         png = await service.board_image(game_id, board, **scope)
         return Shown(game_id, f"Board ({board} view), round {score.round}.", png, f"{board}.png")
     if key.startswith("c_"):
@@ -76,7 +79,9 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
             body = body.split("\n", 1)[1]
         return Shown(game_id, f"**Log**\n{body}"[:1990])
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
-    return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990])
+    # The score sheet: VP by source and per round, the winner once the game is over.
+    png = await service.board_image(game_id, SCORE_SHEET, **scope)
+    return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990], png, "score.png")
 
 
 def post_view(game_id: int, key: str) -> discord.ui.View:

@@ -52,7 +52,8 @@ Or one of these commands:
   options           show the decision again        restart   throw away this turn's moves
   undo              take back your last turn       score     the scores now
   log [N]           the last N log lines (20)      company [X]  a company's board as text
-  board [map|shared|company|full] [company]        write a picture of the board
+  board [map|shared|company|score|full|...] [company]   write a picture of the board
+  preview [map|shared|...]    write a picture of your turn so far (only for you)
   help              this text                      quit      save and leave (also Ctrl-D)"""
 
 
@@ -80,6 +81,51 @@ def refusal(exc: ServiceError, names: Names) -> str:
     return text
 
 
+#: What `--views` may name ("company" is every company's board, "all" every view there is).
+CONSOLE_VIEWS = ("map", "shared", "company", "score", "works", "sites", "irrigation", "full", "all")
+
+
+class ViewWriter:
+    """Writes the chosen views of the game after each announced turn (`--views`), and a
+    progress line when a round ends."""
+
+    def __init__(self, service: GameService, out: Path, views: Sequence[str]) -> None:
+        self.service = service
+        self.out = out
+        self.views = list(views)
+        self.round = 0
+        self.turns = 0
+        self.written = 0
+
+    async def write(self, number: int) -> list[Path]:
+        """Write the views of the game as it is now, each named after the announcement."""
+        known = await self.service.board_views(CHANNEL)
+        score = await self.service.score(CHANNEL)
+        wanted = [*known, "score"] if "all" in self.views else self.views
+        paths = []
+        for view in wanted:
+            if view not in (*known, "score"):
+                continue  # an expansion's view in a game without it
+            companies = [row.company for row in score.rows] if view == "company" else [None]
+            for company in companies:
+                png = await self.service.board_image(CHANNEL, view, company)
+                name = f"{number:04d}-{view}{'-' + company if company else ''}.png"
+                path = self.out / name
+                path.write_bytes(png)
+                paths.append(path)
+        self.turns += 1
+        self.written += len(paths)
+        if score.round != self.round or score.over:
+            if self.round:
+                print(
+                    f"round {self.round} done: {self.turns} turns, {self.written} pictures "
+                    f"in {self.out}",
+                    flush=True,
+                )
+            self.round, self.turns, self.written = score.round, 0, 0
+        return paths
+
+
 class ConsolePort:
     """Announcements go to the terminal; their images go to a folder."""
 
@@ -89,6 +135,8 @@ class ConsolePort:
         self.quiet = quiet
         self.count = 0
         self.files: list[Path] = []
+        #: Writes every chosen view after each turn (`--views`), when given.
+        self.views: ViewWriter | None = None
 
     async def post(self, announcement: Announcement) -> int:
         """Print the text, write the images; the message id is a counter."""
@@ -99,6 +147,8 @@ class ConsolePort:
                 path = self.out / f"{self.count:04d}-{image.filename}"
                 path.write_bytes(image.data)
                 self.files.append(path)
+            if self.views is not None:
+                self.files.extend(await self.views.write(self.count))
         if not self.quiet:
             print(f"\n--- {announcement.render(self.names)}")
         return self.count
@@ -133,6 +183,13 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument(
+        "--views",
+        default="",
+        help="the pictures to write to --out after every turn, comma-separated: map, shared, "
+        "company (every company's board), score (the score sheet), an expansion's own view "
+        "(works, sites, irrigation), full; or all (default: the turn messages' pictures only)",
+    )
+    parser.add_argument(
         "--db",
         default=None,
         help=f"SQLite file that keeps the game; run the same command to continue it "
@@ -159,6 +216,12 @@ def main(argv: Sequence[str]) -> int:
         )
     except ServiceError as exc:
         return _fail(refusal(exc, Names([])))
+    args.views = [v.strip().lower() for v in args.views.split(",") if v.strip()]
+    unknown = [v for v in args.views if v not in CONSOLE_VIEWS]
+    if unknown:
+        return _fail(f"--views: no view {unknown[0]!r}; choose from {', '.join(CONSOLE_VIEWS)}")
+    if args.views and not args.out:
+        return _fail("--views writes pictures: give the folder with --out")
     args.names = [n.strip() for n in args.names.split(",") if n.strip()]
     if len(args.names) > 4:
         return _fail(f"--names lists {len(args.names)} names; a game has at most 4 players")
@@ -188,8 +251,9 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
     port = ConsolePort(out, names, quiet=args.autoplay)
     try:
         service = GameService(store, clock=system_clock, renderer_pool=pool)
-        sender = OutboxSender(store, port, system_clock, service=service)
         session = await _open(service, args, db, names)
+        port.views = ViewWriter(service, out, args.views) if args.views and out else None
+        sender = OutboxSender(store, port, system_clock, service=service)
         await sender.run_once()
         if args.autoplay:
             await _autoplay(service, sender, session, args.seed)
@@ -368,6 +432,14 @@ async def _command(
         return False
     if command == "company":
         print(await service.company_summary(CHANNEL, rest[0] if rest else None))
+        return False
+    if command == "preview":
+        view = rest[0] if rest else "map"
+        png = await service.preview_image(_actor(user), view)
+        path = Path(out or ".") / f"preview-{view}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+        print(f"wrote {path}")
         return False
     if command == "board":
         view = rest[0] if rest else "map"

@@ -24,7 +24,6 @@ from bot.rules.wording import SECTION_NAMES
 RULES = RuleSet("actions")
 
 
-
 def spaces_in_play(game: Game) -> list[ManagementSpace]:
     """Management spaces used in this game (player count and setup)."""
     players = game.state.options.players

@@ -46,7 +46,9 @@ class Cost:
 
     def describe(self) -> str:
         """E.g. '4 excavators', '2 excavators + 1 mixer + 3 credits'."""
-        parts = [counted(self.amount, MACHINERY_ONE[self.machinery], MACHINERY_WORD[self.machinery])]
+        parts = [
+            counted(self.amount, MACHINERY_ONE[self.machinery], MACHINERY_WORD[self.machinery])
+        ]
         if self.mixers:
             parts.append(counted(self.mixers, "mixer"))
         if self.fee:

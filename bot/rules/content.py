@@ -17,8 +17,8 @@ Expansion maps are largely reconstructed: their rows carry a `provenance` mappin
 
 from __future__ import annotations
 
-import re
 import functools
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field

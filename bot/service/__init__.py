@@ -51,6 +51,7 @@ from bot.service.types import (
 __all__ = [
     "MAX_IMPORT_BYTES",
     "UNCHANGED",
+    "SCORE_SHEET",
     "VIEWS",
     "Actor",
     "Announcement",

@@ -33,20 +33,53 @@ class ScoreSheet:
     events: tuple[Any, ...]
 
 
-def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
-    """Render one view of a state (a GameState, or its JSON from a process pool), or the
-    score sheet of a `ScoreSheet`."""
-    from bot.rules import GameState, load_state
-    from renderer.render import render, render_score_sheet
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A player's turn in progress, drawn for them alone and marked as a preview."""
 
+    state: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Legend:
+    """The legend of the pictures' symbols for a game with these expansions."""
+
+    expansions: tuple[str, ...]
+
+
+def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
+    """Render one view of a state (a GameState, or its JSON from a process pool), the
+    score sheet of a `ScoreSheet`, a player's `Preview`, or a `Legend`."""
+    from bot.rules import GameState, load_state
+    from renderer.render import render, render_legend, render_score_sheet
+
+    if isinstance(state, Legend):
+        return render_legend(state.expansions, theme=theme)
     if isinstance(state, ScoreSheet):
         final = state.state
         if not isinstance(final, GameState):
             final = load_state(final)
         return render_score_sheet(final, state.events, theme=theme)
+    preview = isinstance(state, Preview)
+    if preview:
+        state = state.state
     if not isinstance(state, GameState):
         state = load_state(state)
-    return render(state, view=view, company=company, theme=theme)
+    return render(state, view=view, company=company, theme=theme, preview=preview)
+
+
+def board_views(options: Any) -> tuple[str, ...]:
+    """The board views of a game with these options (the base game's, its expansions')."""
+    from renderer import views
+
+    return views(options)
+
+
+def view_titles(options: Any) -> dict[str, str]:
+    """What each board view of a game with these options shows, in a few words."""
+    from renderer import view_titles as titles
+
+    return titles(options)
 
 
 @functools.cache
@@ -225,6 +258,8 @@ class RendererPool:
                     state = state.to_json()  # a plain copy pickles faster than the dataclasses
                 elif self.kind == "process" and isinstance(state, ScoreSheet):
                     state = ScoreSheet(state.state.to_json(), state.events)
+                elif self.kind == "process" and isinstance(state, Preview):
+                    state = Preview(state.state.to_json())
                 data = await loop.run_in_executor(
                     self._executor, self.render_fn, state, view, company, self.theme
                 )

@@ -58,7 +58,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.faults import refuse_store_faults
-from bot.service.images import RendererPool, ScoreSheet
+from bot.service.images import Legend, Preview, RendererPool, ScoreSheet, board_views
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.messages import draft_lines, final_lines, next_lines, story
 from bot.service.records import CHAIN_KINDS, BrokenLog
@@ -73,7 +73,6 @@ from bot.service.turns import (
 )
 from bot.service.types import (
     SCORE_SHEET,
-    VIEWS,
     Actor,
     GameSummary,
     ImageRequest,
@@ -1210,14 +1209,68 @@ class GameService:
     ) -> bytes:
         if view == SCORE_SHEET:
             return await self._score_sheet(game_id, version)
-        if view not in VIEWS:
-            raise ServiceError(f"Unknown view '{view}'; choose one of {', '.join(VIEWS)}.")
-        if company is not None and company not in state.companies:
-            names = ", ".join(state.companies)
-            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        self._check_view(state, view, company)
         key = (game_id, version, view, company)
         # The committed states handed here are never changed again: no copy for the worker.
         return await self.renderer_pool.render(key, state, view, company)
+
+    @staticmethod
+    def _check_view(state: Any, view: str, company: str | None) -> None:
+        """Refuse a view this game has not, or a company it has not, saying which there are."""
+        known = board_views(state.options)
+        if view not in known:
+            choices = ", ".join((*known, SCORE_SHEET))
+            raise ServiceError(f"This game has no view '{view}'; choose one of {choices}.")
+        if company is not None and company not in state.companies:
+            names = ", ".join(state.companies)
+            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+
+    async def preview_image(
+        self,
+        actor: Actor,
+        view: str = "map",
+        company: str | None = None,
+        *,
+        expected_game: int | None = None,
+    ) -> bytes:
+        """A PNG of the actor's turn in progress, for them alone, marked as a preview.
+
+        It shows what the turn has done so far and nothing only Confirm reveals (the refilled
+        contract offer); it is cached apart from the committed views.
+        """
+        loaded = await self._playing(actor, expected_game)
+        mine = loaded.company_of_user(actor.user_id)
+        if mine is None:
+            raise NotAPlayer("You are not playing in this game, so there is nothing to preview.")
+        in_progress = bool(loaded.tail) and all(r.get("player") == mine for r in loaded.tail)
+        if not in_progress or loaded.game is None:
+            raise ServiceError(
+                "You have no turn in progress to preview: the board already shows everything "
+                "(`/barrage board`)."
+            )
+        if view == SCORE_SHEET:
+            raise ServiceError(
+                "A preview shows a board view (map, shared, company...), not the score."
+            )
+        state = loaded.game.state
+        self._check_view(state, view, company)
+        key = (loaded.meta.id, loaded.version, view, company, "preview")
+        # A copy: the loaded game goes on changing with the next answer while this renders.
+        return await self.renderer_pool.render(key, Preview(state.clone()), view, company)
+
+    async def symbols_image(self, expansions: tuple[str, ...] | None = None) -> bytes:
+        """A PNG of the legend: what every symbol and short form of the pictures means (with
+        every expansion's by default)."""
+        names = tuple(CATALOGUE.expansions) if expansions is None else expansions
+        return await self.renderer_pool.render(("symbols", names), Legend(names), "symbols", None)
+
+    async def board_views(
+        self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
+    ) -> tuple[str, ...]:
+        """The board views of the channel's game (or the game with that id)."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        assert loaded.committed is not None
+        return board_views(loaded.committed.options)
 
     async def _score_sheet(self, game_id: int, version: int) -> bytes:
         """The score sheet of a game's committed state at `version` (its final one)."""
@@ -1250,7 +1303,7 @@ class GameService:
         # Players and spectators look at the board after an announcement: its other views
         # are rendered in the background, after this one, so they are usually cached by then.
         for view in WARM_VIEWS:
-            if view != request.view:
+            if view != request.view and view in board_views(state.options):
                 self.renderer_pool.warm((request.game_id, request.version, view, None), state, view)
         return png
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.rules.content import company_name
 
-#: Board views the renderer draws.
+#: The board views of every game (a game's expansions may add their own: the service's
+#: `board_views`).
 VIEWS = ("map", "shared", "company", "full")
 #: Pictures an announcement may attach besides the board views: the end-of-game score sheet.
 SCORE_SHEET = "score"

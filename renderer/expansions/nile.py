@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.content import content
 from renderer.background import feature_background
+from renderer.content import content
 from renderer.layout import Rect, feature_view
 from renderer.theme import Theme
 
@@ -127,7 +127,7 @@ def draw_view(
     zones = _map_rows(state, "irrigation_zone")
     sources = _map_rows(state, "river_source_token")
     for fid, feature in layout.features.items():
-        x0, _y0, x1, y1 = feature.rect
+        x0, _y0, _x1, y1 = feature.rect
         line2 = (x0 + 10, y1 - 6 - (sizes["small"] + 8) // 2)
         ring = fid in lit
         if feature.kind == "irrigation_space":

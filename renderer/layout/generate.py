@@ -9,15 +9,16 @@ basins; rivers and conduits routed through the gaps) so a new map needs data, no
 
 from __future__ import annotations
 
+import itertools
 import sys
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from renderer.draw import value_width
 from renderer.fonts import font
 from renderer.layout import AREA_NAMES
-from renderer.draw import value_width
 from renderer.theme import COMPANIES, VIEWS
 
 WIDTH = VIEWS["map"].width
@@ -313,7 +314,7 @@ def _crosses(path: Sequence[Sequence[int]], rect: tuple[int, int, int, int], pad
     """True when a polyline (with ``pad`` pixels around it: its width, an arrowhead) touches
     ``rect``."""
     x0, y0, x1, y1 = rect
-    for (ax, ay), (bx, by) in zip(path, path[1:], strict=False):
+    for (ax, ay), (bx, by) in itertools.pairwise(path):
         lx0, lx1 = min(ax, bx) - pad, max(ax, bx) + pad
         ly0, ly1 = min(ay, by) - pad, max(ay, by) + pad
         if lx0 < x1 and x0 < lx1 and ly0 < y1 and y0 < ly1:

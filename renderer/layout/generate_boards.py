@@ -65,7 +65,9 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
     rects["energy"] = [x0, top, x1, bonus + 214]
     # The full game's draft offer is drawn over the energy panel while it lasts.
     rects["draft"] = list(rects["energy"])
-    lists["draft_pairs"] = [[x0 + PAD, top + 70 + j * 58, x1 - PAD, top + 120 + j * 58] for j in range(5)]
+    lists["draft_pairs"] = [
+        [x0 + PAD, top + 70 + j * 58, x1 - PAD, top + 120 + j * 58] for j in range(5)
+    ]
     start = top + 70 + 5 * 58 + 40
     lists["draft_starting"] = [
         [x0 + PAD, start + j * 58, x1 - PAD, start + 50 + j * 58] for j in range(5)
@@ -191,7 +193,10 @@ def company_toml() -> str:
     ]
     top += 248
     rects["officer"] = [x0, top, x1, top + 124]
-    lists["officer_spaces"] = [[x0 + PAD, top + 54, 494, top + 112], [506, top + 54, x1 - PAD, top + 112]]
+    lists["officer_spaces"] = [
+        [x0 + PAD, top + 54, 494, top + 112],
+        [506, top + 54, x1 - PAD, top + 112],
+    ]
     height = top + 124 + MARGIN
     out += ["[view]", f"width = {WIDTH_COMPANY}", f"height = {height}", ""]
     out += _tables(rects, lists, points)

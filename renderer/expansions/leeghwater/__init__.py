@@ -157,7 +157,9 @@ def _occupant(
     """A company's piece with the engineers it placed, e.g. (I) ×2."""
     size = theme.views["shared"].text["small"]
     d.piece(draw, at, 19, theme.company(company_id), size)
-    d.text(draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("space text"), anchor="lm")
+    d.text(
+        draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("space text"), anchor="lm"
+    )
 
 
 def draw_view(
@@ -227,7 +229,7 @@ def _building(
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     building = c.private_buildings.get(tile)
-    x0, y0, x1, y1 = layout.lists["building_headers"][slot]
+    x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
     name = building.name if building else tile
     d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm")
     if building is not None:
@@ -276,7 +278,15 @@ def _building(
         ink = theme.colour("space text")
         _pips(draw, ax0, ay, engineers, ink)
         side = "left" if k == 0 else "right"
-        d.text(draw, (ax0 + 18 + max(engineers, 1) * 17, ay), side, sizes["small"], ink, "regular", "lm")
+        d.text(
+            draw,
+            (ax0 + 18 + max(engineers, 1) * 17, ay),
+            side,
+            sizes["small"],
+            ink,
+            "regular",
+            "lm",
+        )
         if k < len(placements):
             company_id, placed = placements[k]
             _occupant(draw, (ax1 - 80, ay), company_id, placed, theme)
