@@ -11,7 +11,9 @@ import discord
 
 from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
+from bot.commands.replies import mention, say
 from bot.service import Announcement, DeliveryFailed, DestinationGone, ReminderNotice
+from bot.service.types import named_users
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +59,15 @@ class DiscordAnnouncer:
         return True
 
     async def post(self, announcement: Announcement) -> int:
-        """Post a turn message; it pings only the next player, silently in quiet hours."""
+        """Post a turn message; it pings only whoever must act next, silently in quiet hours."""
         channel = self._channel(announcement.channel_id)
-        mention = announcement.mention_user_id
-        text = announcement.text
-        if mention and f"<@{mention}>" not in text:
-            text = f"<@{mention}> {text}"
+        text = say(announcement.lines)
         files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
         kwargs = {
-            "allowed_mentions": pinging([mention]),
+            "allowed_mentions": pinging(announcement.mentions),
             "silent": announcement.silent,
             # Exactly once across a crash between this post and mark_sent: discord.py 2.7.1
             # sends `enforce_nonce: true` with every nonce (http.handle_message_parameters),
@@ -127,9 +126,9 @@ class DiscordAnnouncer:
     async def remind(self, notice: ReminderNotice) -> None:
         """Ping the player in the game's channel, and by DM when they asked for it."""
         channel = self._channel(notice.channel_id)
-        text = notice.text
-        if f"<@{notice.user_id}>" not in text:
-            text = f"<@{notice.user_id}> {text}"
+        text = say(notice.lines)
+        if notice.user_id not in named_users(notice.lines):
+            text = f"{mention(notice.user_id)} {text}"
         try:
             await channel.send(
                 text[:2000], allowed_mentions=pinging([notice.user_id]), nonce=nonce_of(notice)
@@ -152,7 +151,8 @@ class DiscordAnnouncer:
                 notice.user_id
             )
             await user.send(
-                f"{notice.text}\nhttps://discord.com/channels/{notice.guild_id}/{notice.channel_id}",
+                f"{say(notice.lines)}\n"
+                f"https://discord.com/channels/{notice.guild_id}/{notice.channel_id}",
                 allowed_mentions=NOBODY,  # the DM itself notifies
             )
         except discord.HTTPException as exc:

@@ -18,7 +18,7 @@ from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
 from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, company_names, open_panel, show_outcome
-from bot.commands.replies import send, within_budget
+from bot.commands.replies import say, send, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
 from bot.service import MAX_IMPORT_BYTES, UNCHANGED, Outcome
@@ -44,12 +44,12 @@ def time_zones() -> tuple[str, ...]:
 async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Show an outcome: public text in the channel, otherwise the actor's panel or text."""
     bot_of(interaction).kick_outbox()
-    if outcome.public and not outcome.committed:
-        await send(interaction, outcome.text, ephemeral=False, mention=outcome.mention_user_id)
+    if outcome.public and not outcome.announced:
+        await send(interaction, say(outcome.lines), ephemeral=False)
     elif outcome.decision is not None:
         await show_outcome(interaction, outcome, update=False)
     else:
-        await send(interaction, outcome.text or "Done.")
+        await send(interaction, say(outcome.lines) or "Done.")
 
 
 # -- lobby ------------------------------------------------------------------------------
@@ -138,10 +138,10 @@ async def new(
 async def typed_lobby_change(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Announce a typed join or leave; the lobby message shows the new player list."""
     if await refresh_lobby(interaction, outcome):
-        await send(interaction, outcome.text, ephemeral=False)
+        await send(interaction, say(outcome.lines), ephemeral=False)
         return
     # The lobby message is unknown (e.g. after a restart): this reply becomes the lobby.
-    text = await lobby_text(bot_of(interaction).service, outcome.game_id, outcome.text)
+    text = await lobby_text(bot_of(interaction).service, outcome.game_id, say(outcome.lines))
     sent = await send(interaction, text, view=lobby_view(outcome.game_id), ephemeral=False)
     message_id = sent or (await interaction.original_response()).id
     remember_lobby(interaction, outcome.game_id, message_id)

@@ -12,7 +12,7 @@ from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, reply_error
-from bot.commands.replies import send, within_budget
+from bot.commands.replies import say, send, within_budget
 from bot.service import GameService, Outcome
 from bot.service.service import expansions_text
 
@@ -99,11 +99,11 @@ async def show_lobby_outcome(
     if action == "start":
         # After the start, the turn announcements take over; the lobby keeps no buttons.
         bot.lobby_messages.pop(outcome.game_id, None)
-        await send(interaction, outcome.text, view=None, update=True)
+        await send(interaction, say(outcome.lines), view=None, update=True)
         return
     if interaction.message is not None:
         remember_lobby(interaction, outcome.game_id, interaction.message.id)
-    text = await lobby_text(bot.service, outcome.game_id, outcome.text)
+    text = await lobby_text(bot.service, outcome.game_id, say(outcome.lines))
     await send(interaction, text, view=lobby_view(outcome.game_id), update=True)
 
 

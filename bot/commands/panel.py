@@ -17,17 +17,21 @@ import discord
 from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
-from bot.commands.replies import error_text, send, within_budget
+from bot.commands.replies import error_text, say, send, within_budget
 from bot.rules.content import company_name, load_content
-from bot.service import GameMovedOn, OptionView, Outcome, PanelView, ServiceError
+from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
 
 if TYPE_CHECKING:
     from bot.commands.client import BarrageBot
 
 MAX_DONE_LINES = 12
-#: The service's texts for a commit that ended the actor's own turn.
-TURN_COMMIT_TEXTS = frozenset({"Turn committed.", "Game over: final scores are posted.", ""})
 CONTROL_ROW = 4
+#: The actor's note after an answer, by the kind of outcome (other kinds say their own lines).
+OUTCOME_NOTES = {
+    OutcomeKind.NOTED: "",
+    OutcomeKind.COMMITTED: "✅ Done: the channel has been told, and whoever is next was pinged.",
+    OutcomeKind.GAME_OVER: "🏁 That was the last turn: the final result is posted in the channel.",
+}
 
 
 @cache
@@ -110,11 +114,7 @@ async def show_outcome(
     """After an answer: the panel as it is now (the next question, or who is next)."""
     bot_of(interaction).kick_outbox()
     panel = outcome.decision
-    note = outcome.text if not outcome.public else ""
-    if outcome.committed and outcome.text in TURN_COMMIT_TEXTS:
-        note = "✅ Turn confirmed." + (f"\n{outcome.text}" if outcome.text else "")
-    elif outcome.committed:  # an undo, rewind, skip...: its own words, not "confirmed"
-        note = f"✅ {outcome.text}"
+    note = outcome_note(outcome)
     if panel is None:
         await send(interaction, note or "Done.", view=None, update=update)
         return
@@ -124,6 +124,14 @@ async def show_outcome(
         view=panel_view(panel),
         update=update,
     )
+
+
+def outcome_note(outcome: Outcome) -> str:
+    """One line for the actor about what their command did, chosen by its kind."""
+    if outcome.kind in OUTCOME_NOTES:
+        return OUTCOME_NOTES[outcome.kind]
+    text = say(outcome.lines, limit=600)
+    return f"✅ {text}" if outcome.announced and text else text
 
 
 async def answer_option(

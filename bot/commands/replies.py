@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -18,7 +18,9 @@ from bot.service import (
     ImportRefused,
     InvalidMove,
     InvalidSettings,
+    Line,
     LobbyError,
+    NewGameRefused,
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
@@ -54,10 +56,58 @@ _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
 )
 
 
+def mention(user_id: int) -> str:
+    """How a person named in the service's lines is written on Discord.
+
+    Naming is not pinging: who is pinged is set by each message's allowed mentions.
+    """
+    return f"<@{user_id}>"
+
+
+def say(lines: Iterable[Line], limit: int = 1800) -> str:
+    """The service's lines as Discord text (people as mentions), at most `limit` characters.
+
+    A long message loses lines from its middle, never its end (where the next player is
+    pinged and the result is told) nor its first line.
+    """
+    texts = [line.render(mention) for line in lines]
+    if len("\n".join(texts)) <= limit:
+        return "\n".join(texts)
+    tail: list[str] = []
+    budget = limit - 2  # the "…" line
+    while texts and len(texts[-1]) + 1 <= budget - len(texts[0]) - 1:
+        tail.insert(0, texts.pop())
+        budget -= len(tail[0]) + 1
+    head = []
+    for text in texts:
+        if len(text) + 1 > budget:
+            break
+        head.append(text)
+        budget -= len(text) + 1
+    return "\n".join([*head, "…", *tail])[:limit]
+
+
+#: How each `create_game` parameter is called among /barrage new's options, with its values.
+NEW_OPTIONS = {
+    "players": ("players", {}),
+    "setup": ("setup", {}),
+    "expansions": ("expansions", {}),
+    "map": ("board", {"base": "standard", "five_player": "4/5-player"}),
+}
+
+
 def error_text(error: ServiceError) -> str:
     """A specific, friendly one-paragraph refusal."""
     prefix = next((p for cls, p in _PREFIX if isinstance(error, cls)), "⚠️ Refused")
-    return f"{prefix}: {error}"[:1900]
+    text = error.render(mention)
+    if isinstance(error, NewGameRefused):
+        option, values = NEW_OPTIONS.get(error.option, (error.option, {}))
+        if error.choose is not None:
+            choice = values.get(error.choose, error.choose)
+            text = f"{text} Choose `{option}: {choice}` in `/barrage new`."
+        else:
+            text = f"{text} Change `{option}` in `/barrage new`."
+    return f"{prefix}: {text}"[:1900]
 
 
 async def within_budget(

@@ -11,7 +11,7 @@ import discord
 
 from bot.commands import ids
 from bot.commands.panel import bot_of, reply_error
-from bot.commands.replies import send, within_budget
+from bot.commands.replies import mention, send, within_budget
 from bot.rules.content import company_name
 from bot.service import VIEWS, GameService, ServiceError
 
@@ -54,6 +54,9 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
     ):
         raise ServiceError(f"There is no view called '{key[:40]}' to show.")
     score = await service.score(game_id, **scope)
+    if score.draft and (key == "score" or key.startswith("c_")):
+        # No companies yet: the company and score views tell the draft so far.
+        return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
     if board is not None:
         png = await service.board_image(game_id, board, **scope)
         return Shown(game_id, f"Board ({board} view), round {score.round}.", png, f"{board}.png")
@@ -73,7 +76,7 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
             body = body.split("\n", 1)[1]
         return Shown(game_id, f"**Log**\n{body}"[:1990])
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
-    return Shown(game_id, f"{title}\n{score.text()}"[:1990])
+    return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990])
 
 
 def post_view(game_id: int, key: str) -> discord.ui.View:

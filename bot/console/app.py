@@ -22,6 +22,7 @@ from bot.service import (
     GameService,
     InvalidMove,
     LobbyError,
+    NewGameRefused,
     OptionView,
     OutboxSender,
     PanelView,
@@ -56,7 +57,8 @@ Or one of these commands:
 
 
 class Names:
-    """Local players' names by user id, and mentions in texts replaced by them."""
+    """Local players' names by user id: how the console writes the people the service names
+    (and any `<@id>` in texts written before the service named people as data)."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self._names = {FIRST_USER + i: name for i, name in enumerate(names)}
@@ -68,6 +70,14 @@ class Names:
     def render(self, text: str) -> str:
         """`text` with every Discord-style mention (<@id>) written as the player's name."""
         return re.sub(r"<@!?(\d+)>", lambda m: self(int(m[1])), text)
+
+
+def refusal(exc: ServiceError, names: Names) -> str:
+    """A refusal in the console's words (a new game's options as command-line flags)."""
+    text = exc.render(names)
+    if isinstance(exc, NewGameRefused) and exc.option in ("players", "setup", "expansions"):
+        text += f" Use --{exc.option} {exc.choose}." if exc.choose else f" Change --{exc.option}."
+    return text
 
 
 class ConsolePort:
@@ -90,7 +100,7 @@ class ConsolePort:
                 path.write_bytes(image.data)
                 self.files.append(path)
         if not self.quiet:
-            print(f"\n--- {self.names.render(announcement.text)}")
+            print(f"\n--- {announcement.render(self.names)}")
         return self.count
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
@@ -98,7 +108,7 @@ class ConsolePort:
 
     async def remind(self, notice: ReminderNotice) -> None:
         """Reminders are printed."""
-        print(self.names.render(notice.text))
+        print(notice.render(self.names))
 
 
 def _actor(user: int) -> Actor:
@@ -148,7 +158,7 @@ def main(argv: Sequence[str]) -> int:
             expansions=args.expansions.split(","),
         )
     except ServiceError as exc:
-        return _fail(str(exc))
+        return _fail(refusal(exc, Names([])))
     args.names = [n.strip() for n in args.names.split(",") if n.strip()]
     if len(args.names) > 4:
         return _fail(f"--names lists {len(args.names)} names; a game has at most 4 players")
@@ -309,9 +319,9 @@ async def _hot_seat(
         except Refusal as exc:
             print(f"{exc}")
         except InvalidMove as exc:
-            print(f"refused: {session.names.render(str(exc))} (type 'help' for the commands)")
+            print(f"refused: {exc.render(session.names)} (type 'help' for the commands)")
         except ServiceError as exc:
-            print(f"refused: {session.names.render(str(exc))}")
+            print(f"refused: {refusal(exc, session.names)}")
 
 
 def _show(panel: PanelView, name: str) -> None:
@@ -343,13 +353,13 @@ async def _command(
     if command == "options":
         return True
     if command == "restart":
-        print(names.render((await service.restart_turn(_actor(user))).text))
+        print((await service.restart_turn(_actor(user))).render(names))
         return True
     if command == "undo":
-        print(names.render((await service.undo(_actor(user))).text))
+        print((await service.undo(_actor(user))).render(names))
         return True
     if command == "score":
-        print((await service.score(CHANNEL)).text())
+        print((await service.score(CHANNEL)).text(names))
         return False
     if command == "log":
         count = _count(rest)
@@ -420,5 +430,5 @@ async def _report(service: GameService, session: Session, port: ConsolePort) -> 
         f"game #{session.game_id} ({meta.status}), round {score.round}; "
         f"images written: {len(port.files)}"
     )
-    print(session.names.render(score.text()))
+    print(score.text(session.names))
     return 0 if score.over and meta.status == "finished" else 1

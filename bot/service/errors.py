@@ -4,12 +4,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.service.types import Line, UserNamer
+
 if TYPE_CHECKING:
     from bot.service.types import PanelView
 
 
 class ServiceError(Exception):
-    """A command was refused; nothing changed. `str(error)` is the message for the user."""
+    """A command was refused; nothing changed.
+
+    The message is a `Line` (it may name people); `str(error)` is its plain text, and an
+    adapter writes it with `render` (mentions on Discord, names in the console).
+    """
+
+    def __init__(self, message: str | Line = "") -> None:
+        self.line = message if isinstance(message, Line) else Line.of(message)
+        super().__init__(self.line.render())
+
+    def render(self, name: UserNamer) -> str:
+        """The message, each person written by `name`."""
+        return self.line.render(name)
 
 
 class NoGameHere(ServiceError):
@@ -56,6 +70,21 @@ class LobbyError(ServiceError):
     """A lobby refusal: full, already joined, not enough players, already started."""
 
 
+class NewGameRefused(LobbyError):
+    """Options of a new game that cannot be played together.
+
+    `option` names the create_game parameter to change ("players", "setup", "expansions" or
+    "map") and `choose` a value that would be accepted (None when there is no single one), so
+    each adapter can say it in its own words: `setup: full` on Discord, `--setup full` in the
+    console. The message itself names no parameter.
+    """
+
+    def __init__(self, message: str, option: str, choose: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+        self.choose = choose
+
+
 class GameOverError(ServiceError):
     """The game has ended (or was abandoned); only views remain."""
 
@@ -91,6 +120,7 @@ __all__ = [
     "InvalidMove",
     "InvalidSettings",
     "LobbyError",
+    "NewGameRefused",
     "NoGameHere",
     "NotAPlayer",
     "NotYourTurn",

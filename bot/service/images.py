@@ -16,6 +16,7 @@ import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -24,11 +25,25 @@ log = logging.getLogger(__name__)
 RenderFn = Callable[[Any, str, "str | None", str], bytes]
 
 
-def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
-    """Render one view of a state (a GameState, or its JSON from a process pool)."""
-    from bot.rules import GameState, load_state
-    from renderer.render import render
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """What the end-of-game score sheet is drawn from: the final state and its VP events."""
 
+    state: Any
+    events: tuple[Any, ...]
+
+
+def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
+    """Render one view of a state (a GameState, or its JSON from a process pool), or the
+    score sheet of a `ScoreSheet`."""
+    from bot.rules import GameState, load_state
+    from renderer.render import render, render_score_sheet
+
+    if isinstance(state, ScoreSheet):
+        final = state.state
+        if not isinstance(final, GameState):
+            final = load_state(final)
+        return render_score_sheet(final, state.events, theme=theme)
     if not isinstance(state, GameState):
         state = load_state(state)
     return render(state, view=view, company=company, theme=theme)
@@ -208,6 +223,8 @@ class RendererPool:
             else:
                 if self.kind == "process" and hasattr(state, "to_json"):
                     state = state.to_json()  # a plain copy pickles faster than the dataclasses
+                elif self.kind == "process" and isinstance(state, ScoreSheet):
+                    state = ScoreSheet(state.state.to_json(), state.events)
                 data = await loop.run_in_executor(
                     self._executor, self.render_fn, state, view, company, self.theme
                 )

@@ -11,6 +11,9 @@ from, and decisions before the flag are then ignored. A log that cannot be loade
 (malformed records, or nothing to continue from) raises `BrokenLog`; the service then tells
 the channel what is wrong and still lets a moderator export the raw records or abandon it.
 
+Decisions the service gave on a player's behalf carry `auto` ("skipped seat", "forced turn");
+where a step ends and is committed is decided in bot/service/turns.py.
+
 Importing an export runs `replay_import`: the same checks and the same replay, from the
 start (exports carry no snapshots), so an accepted file loads exactly as it will once stored.
 """
@@ -35,6 +38,7 @@ from bot.rules import (
     open_game,
 )
 from bot.service.records import BrokenLog, Scanned, scan, show
+from bot.service.turns import Step, apply_answer
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
 
@@ -66,10 +70,8 @@ class Loaded:
     committed: GameState | None = None
     commit_version: int = 0
     commits: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
-    #: Decisions after the last commit (the turn in progress) and their events.
-    tail: list[Mapping[str, Any]] = field(default_factory=list)
-    tail_events: list[Event] = field(default_factory=list)
-    #: Events of the last committed turn (for announcements and "log").
+    #: Answers after the last commit (the step in progress), with what each caused.
+    tail_steps: list[Step] = field(default_factory=list)
     flag: str | None = None
     flag_seq: int = 0
 
@@ -77,6 +79,20 @@ class Loaded:
     def options(self) -> Mapping[str, Any]:
         """The stored game options."""
         return self.meta.options
+
+    @property
+    def tail(self) -> list[Mapping[str, Any]]:
+        """The decision records after the last commit (the step in progress)."""
+        return [step.record for step in self.tail_steps]
+
+    @property
+    def tail_events(self) -> list[Event]:
+        """The events of the step in progress."""
+        return [event for step in self.tail_steps for event in step.events]
+
+    def is_skipped(self, player: str) -> bool:
+        """Whether the seat of an engine player id is skipped (answered for by the service)."""
+        return self.seat_of_player(player) in self.skipped
 
     def company_of_user(self, user_id: int) -> str | None:
         """The company (or "seatN" during the draft) the user plays, if seated."""
@@ -249,28 +265,25 @@ def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None
     loaded.commits = [
         (s, r) for s, r in loaded.chain if r.get("kind") == "commit" and s <= base_seq
     ]
-    events: list[Event] = []
-    tail: list[Mapping[str, Any]] = []
+    tail: list[Step] = []
     for seq, rec in loaded.chain:
         if seq <= base_seq:
             continue
         if rec["kind"] == "decision":
             _check_decider(game, scanned, seq, rec)
             try:
-                events.extend(game.apply(rec["notation"], rec["player"]))
+                tail.append(apply_answer(game, rec["notation"], rec["player"], record=rec))
             except RuleError as exc:
                 raise ReplayError(f"record {seq} ({show(rec['notation'])}): {exc}", seq) from None
-            tail.append(rec)
         else:
             if rec.get("player") is not None:
                 _check_decider(game, scanned, seq, rec)
             loaded.commits.append((seq, rec))
             loaded.committed = copy.deepcopy(game.state)
             loaded.commit_version = seq
-            events, tail = [], []
+            tail = []
     loaded.game = game
-    loaded.tail = tail
-    loaded.tail_events = events
+    loaded.tail_steps = tail
 
 
 def _check_decider(game: Game, scanned: Scanned, seq: int, rec: Mapping[str, Any]) -> None:

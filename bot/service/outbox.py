@@ -25,10 +25,11 @@ import logging
 import os
 import secrets
 import socket
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
-from bot.service.types import Announcement, Image, ImageRequest, ReminderNotice
+from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
 from bot.store import ClaimOwner, Clock, OutboxItem, Store
 
 if TYPE_CHECKING:
@@ -174,14 +175,16 @@ class OutboxSender:
                     name = f"barrage-{request.game_id}-{request.version}-{request.view}.png"
                     images.append(Image(name, png))
             previous = await self.store.last_message_id(item.game_id, before_item=item.id)
+            lines, mentions, waiting = payload_lines(payload)
             announcement = Announcement(
                 outbox_id=item.id,
                 game_id=item.game_id,
                 version=item.version,
                 channel_id=item.channel_id,
-                text=str(payload.get("text", "")),
+                lines=lines,
                 images=tuple(images),
-                mention_user_id=payload.get("mention_user_id"),
+                mentions=mentions,
+                waiting_for=waiting,
                 silent=bool(payload.get("silent", False)),
                 previous_message_id=previous,
                 play_button=bool(payload.get("play_button", True)),
@@ -276,3 +279,20 @@ class OutboxSender:
                 await asyncio.wait(waiters, timeout=interval_s, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
                 waiter.cancel()
+
+
+def payload_lines(
+    payload: Mapping[str, Any],
+) -> tuple[tuple[Line, ...], tuple[int, ...], tuple[int, ...]]:
+    """An outbox payload's lines, users to ping and users who must act next.
+
+    Payloads written before announcements were lines (`text` and one `mention_user_id`) are
+    still read, so an upgrade delivers what an older release committed.
+    """
+    if "lines" in payload:
+        lines = tuple(Line.from_json(line) for line in payload["lines"])
+        mentions = tuple(int(u) for u in payload.get("mentions", ()))
+        return lines, mentions, tuple(int(u) for u in payload.get("waiting_for", ()))
+    legacy = payload.get("mention_user_id")
+    mentions = (int(legacy),) if legacy else ()
+    return (Line.of(str(payload.get("text", ""))),), mentions, mentions

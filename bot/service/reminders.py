@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from bot.service import quiet
 from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import DeliveryFailed, DestinationGone
-from bot.service.types import ReminderNotice
+from bot.service.types import Line, ReminderNotice, UserRef
 from bot.store import TURN_PING, Clock, Reminder
 
 if TYPE_CHECKING:
@@ -65,15 +65,15 @@ class ReminderRunner:
         game, user = loaded.meta.id, reminder.user_id
         number = loaded.meta.number
         if _is_turn_ping(reminder):
-            reason, text = "quiet-end", f"<@{user}>, it is your turn in game #{number}."
+            reason, words = "quiet-end", f", it is your turn in game #{number}."
         else:
-            reason, text = "reminder", f"<@{user}>, game #{number} is waiting for you."
+            reason, words = "reminder", f", game #{number} is waiting for you."
         return ReminderNotice(
             game_id=game,
             guild_id=loaded.meta.guild_id,
             channel_id=loaded.meta.channel_id,
             user_id=user,
-            text=text,
+            lines=(Line.of(UserRef(user), words),),
             dm=settings.dm_opt_in,
             reason=reason,
             sent_count=reminder.sent_count + 1,

@@ -6,23 +6,36 @@ kept equal to that list (`Store.set_seats`) so "my games" finds lobbies too. `st
 the seats in join order and the first commit. See bot/service/loading.py for every record
 kind and how a game is loaded; every commit writes its snapshot and its announcement in the
 same `Store.append`.
+
+The turn loop (bot/service/turns.py has the rules and docs/engine.md the decision): every
+command's answers are appended at once; when they complete a step — a player's Confirm, the
+last of a round's income choices, a draft pick with its contract — they are committed in the
+same transaction, with one announcement naming and pinging exactly whoever must act next,
+and a reminder for each of them. Whatever the engine then applies by itself belongs to that
+commit: the next turn's only possible move, a forced turn (only Confirm left), confirmed on
+its player's behalf and announced as such, and the answers of skipped seats. The previous
+player keeps their undo over such a commit unless it revealed contracts or ended a round.
+
+Results are plain data (`Outcome`, `Announcement`: an `OutcomeKind`, `Line`s naming people
+by `UserRef`, the user ids to ping); the service writes no Discord markup.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import random
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from bot.rules import Event, Game, RuleError, SetupError, new_game, open_game
-from bot.rules.catalogue import CATALOGUE
+from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game, open_game
+from bot.rules.catalogue import CATALOGUE, SETUP_NAMES
 from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
 from bot.rules.setup import check_options
@@ -36,6 +49,7 @@ from bot.service.errors import (
     InvalidMove,
     InvalidSettings,
     LobbyError,
+    NewGameRefused,
     NoGameHere,
     NotAPlayer,
     NotYourTurn,
@@ -44,21 +58,35 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.faults import refuse_store_faults
-from bot.service.images import RendererPool
+from bot.service.images import RendererPool, ScoreSheet
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
-from bot.service.records import BrokenLog
+from bot.service.messages import draft_lines, final_lines, next_lines, story
+from bot.service.records import CHAIN_KINDS, BrokenLog
 from bot.service.text import company_text, event_lines, source_group
+from bot.service.turns import (
+    Step,
+    answer_on_behalf,
+    apply_answer,
+    at_handover,
+    commit_reason,
+    revealed_or_new_round,
+)
 from bot.service.types import (
+    SCORE_SHEET,
     VIEWS,
     Actor,
     GameSummary,
     ImageRequest,
+    Line,
     OptionView,
     Outcome,
+    OutcomeKind,
     PanelView,
     ScoreRow,
     ScoreView,
     ServiceConfig,
+    UserRef,
+    render_lines,
 )
 from bot.store import (
     ABANDONED,
@@ -88,8 +116,6 @@ UNCHANGED: Any = object()
 
 HOUR_MS = 3_600_000
 SETUPS = ("intro", "full")
-#: What a skipped seat answers, in order of preference (else the first option).
-_SKIP_PREFERENCE = ("bank", "pass", "confirm")
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
 
@@ -121,9 +147,7 @@ class GameService:
         #: Called after every commit (e.g. to wake the OutboxSender).
         self.on_commit = on_commit
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
-        self._history: OrderedDict[tuple[int, int], tuple[list[str], dict[str, Any]]] = (
-            OrderedDict()
-        )
+        self._history: OrderedDict[tuple[int, int], _History] = OrderedDict()
         self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: (game, version) pairs already reported as unloadable.
@@ -155,7 +179,7 @@ class GameService:
             ) from None
         self._remember(loaded)
         if loaded.started:
-            await self._repair(loaded)
+            loaded = await self._repair(loaded)
         return loaded
 
     def _remember(self, loaded: Loaded) -> None:
@@ -164,14 +188,33 @@ class GameService:
         while len(self._cache) > self.config.autocomplete_cache_size:
             self._cache.popitem(last=False)
 
-    async def _repair(self, loaded: Loaded) -> None:
-        """Bring the store's derived data (seats, status) in line with the log."""
+    async def _repair(self, loaded: Loaded) -> Loaded:
+        """Bring the store's derived data (seats, status) in line with the log, and commit a
+        step an older release left uncommitted (a stalled game moves on by itself)."""
         if loaded.started and tuple(loaded.seats) != loaded.meta.player_ids:
             loaded.meta = await self.store.set_seats(loaded.meta.id, loaded.seats)
         if loaded.meta.status == ACTIVE and loaded.game is not None and loaded.game.is_over:
             loaded.meta = await self.store.set_status(loaded.meta.id, FINISHED)
         if loaded.meta.status == ACTIVE and loaded.abandoned:
             loaded.meta = await self.store.set_status(loaded.meta.id, ABANDONED)
+        if loaded.meta.status == ACTIVE and self._stalled(loaded):
+            assert loaded.game is not None
+            log.warning("game %d: committing a step left open by an older release", loaded.meta.id)
+            with contextlib.suppress(GameMovedOn):  # another process did it first
+                await self._land(loaded, copy_game(loaded.game), (), user=None)
+            return await self._load(await self.store.get_game(loaded.meta.id))
+        return loaded
+
+    @staticmethod
+    def _stalled(loaded: Loaded) -> bool:
+        """True when the loaded game waits for nobody: its last answers should have been
+        committed, or a skipped seat has a decision nobody answered."""
+        game = loaded.game
+        if game is None or game.is_over or loaded.abandoned:
+            return False
+        if any(loaded.is_skipped(d.player) for d in game.decisions()):
+            return True
+        return bool(loaded.tail_steps) and at_handover(game, loaded.tail_steps)
 
     async def _reload(self, game_id: int) -> Loaded:
         self._cache.pop(game_id, None)
@@ -239,8 +282,10 @@ class GameService:
         else:
             meta = await self.store.active_game(channel_or_game_id)
             if meta is None:
+                meta = await self._just_finished(channel_or_game_id)
+            if meta is None:
                 raise NoGameHere(
-                    "There is no active game in this channel (finished games: ask by game id)."
+                    "There is no game in this channel now (earlier games: ask by game number)."
                 )
             if guild_id is not None and meta.guild_id != guild_id:
                 raise NoGameHere("There is no active game in this channel.")
@@ -248,6 +293,11 @@ class GameService:
         if not loaded.started or loaded.committed is None:
             raise NoGameHere(f"Game #{meta.number} has not started yet: there is no board to show.")
         return loaded
+
+    async def _just_finished(self, channel_id: int) -> StoredGame | None:
+        """The channel's most recent game if it finished (shown until a new one starts)."""
+        games = await self.store.list_games(channel_id=channel_id, limit=1)
+        return games[0] if games and games[0].status == FINISHED else None
 
     def _company(self, loaded: Loaded, actor: Actor) -> str:
         """The actor's company, or NotAPlayer."""
@@ -278,9 +328,17 @@ class GameService:
                 users.append(user)
         return tuple(users)
 
-    def _waiting_text(self, loaded: Loaded) -> str:
-        players = loaded.players_deciding()
-        return ", ".join(company_name(p) for p in players) or "nobody"
+    def _waiting_line(self, loaded: Loaded) -> list[str | UserRef]:
+        """Who must decide now: '@bob (Seat 4)', several joined by commas, or 'nobody'."""
+        parts: list[str | UserRef] = []
+        for player in loaded.players_deciding():
+            user = loaded.user_of_player(player)
+            parts.append(", " if parts else "")
+            if user is None:
+                parts.append(company_name(player))
+            else:
+                parts.extend([UserRef(user), f" ({company_name(player)})"])
+        return parts or ["nobody"]
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -331,38 +389,48 @@ class GameService:
                 "This channel already has a game; finish or abandon it first, or use another "
                 "channel or thread."
             ) from None
-        text = (
+        line = Line.of(
             f"New Barrage game #{meta.number}: {players} players, {setup} setup"
-            f"{expansions_text(expansions)}. "
-            f"<@{actor.user_id}> joined (1/{players}). Join it, then the creator starts it."
+            f"{expansions_text(expansions)}. ",
+            UserRef(actor.user_id),
+            f" joined (1/{players}). Join it, then the creator starts it.",
         )
-        return Outcome(meta.id, meta.version, text, public=True)
+        return Outcome(OutcomeKind.CREATED, meta.id, meta.version, (line,), public=True)
 
     @staticmethod
     def check_new_game(
         *, players: int, setup: str, expansions: Sequence[str] = (), map: str = "base"
     ) -> tuple[str, ...]:
-        """The expansion names to store (known, each once), or LobbyError saying what is wrong.
+        """The expansion names to store (known, each once), or NewGameRefused saying what is
+        wrong and which option to change.
 
         Cheap and without side effects, so a caller can check before it opens a thread. The
-        refusals are the engine's own reasons (an expansion with the wrong setup or map, two
-        expansions that each replace the board).
+        refusals follow the engine's own (an expansion with the wrong setup or map, two
+        expansions that each replace the board), worded without any command's syntax.
         """
         if setup not in SETUPS:
-            raise LobbyError(f"Unknown setup '{setup}'; choose {' or '.join(SETUPS)}.")
+            raise NewGameRefused(
+                f"There is no setup '{setup}': the setups are {' and '.join(SETUPS)}.", "setup"
+            )
         if not 2 <= players <= 4:
-            raise LobbyError(f"A game has 2 to 4 players, not {players}.")
+            raise NewGameRefused(f"A game has 2 to 4 players, not {players}.", "players")
         names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
         known = sorted(CATALOGUE.expansions)
         for name in names:
             if name not in CATALOGUE:
-                raise LobbyError(
-                    f"Unknown expansion '{name}'; known: {', '.join(known) or 'none'}."
+                raise NewGameRefused(
+                    f"There is no expansion '{name}' (known: {', '.join(known) or 'none'}).",
+                    "expansions",
                 )
-        probe = GameOptions(players=players, setup=setup, map=map_for(names, map), expansions=names)
-        reason = CATALOGUE.refuse(probe)
-        if reason is not None:
-            raise LobbyError(f"{reason}.")
+        refused = _new_game_refusal(
+            GameOptions(players=players, setup=setup, map=map_for(names, map), expansions=names)
+        )
+        if refused is not None:
+            raise refused
+        if map == "five_player" and players != 4:
+            raise NewGameRefused(
+                f"The 4/5-player board is played by 4 players, not {players}.", "map", "base"
+            )
         try:
             check_options(
                 GameOptions(
@@ -417,8 +485,11 @@ class GameService:
                 continue
             await self.store.set_seats(loaded.meta.id, lobby)
             verb = "joined" if kind == "join" else "left"
-            text = f"<@{actor.user_id}> {verb} game #{loaded.meta.number} ({len(lobby)}/{size})."
-            return Outcome(loaded.meta.id, version, text, public=True)
+            line = Line.of(
+                UserRef(actor.user_id), f" {verb} game #{loaded.meta.number} ({len(lobby)}/{size})."
+            )
+            outcome_kind = OutcomeKind.JOINED if kind == "join" else OutcomeKind.LEFT
+            return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
         raise GameMovedOn("The lobby is busy; try again.")
 
     async def start(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
@@ -442,14 +513,19 @@ class GameService:
             started = replace_loaded(loaded, seats)
             started.game = game
             names = expansions_text(loaded.options.get("expansions", ()))
-            text = f"The game begins{names}. Seats: " + ", ".join(
-                f"{i + 1}. <@{u}> ({company_name(started.company_of_seat(i))})"
-                for i, u in enumerate(seats)
+            parts: list[str | UserRef] = [f"The game begins{names}. Seats: "]
+            for i, user in enumerate(seats):
+                parts.extend([", " if i else "", f"{i + 1}. ", UserRef(user)])
+                parts.append(f" ({company_name(started.company_of_seat(i))})")
+            return await self._land(
+                started,
+                game,
+                user=actor.user_id,
+                records=records,
+                reason="start",
+                header=[Line.of(*parts, ".")],
+                kind=OutcomeKind.STARTED,
             )
-            outcome = await self._land(
-                started, game, records, [], None, None, reason="start", header=text
-            )
-            return outcome
 
     async def abandon(self, actor: Actor) -> Outcome:
         """Abandon the channel's game (creator or manager); it keeps its log.
@@ -463,10 +539,8 @@ class GameService:
                 "Only the game's creator or a member with Manage Channels (Manage Threads in a "
                 "thread) may abandon the game."
             )
-        text = f"Game #{meta.number} was abandoned by <@{actor.user_id}>."
-        payload = self._payload(
-            meta, text, reason="abandon", images=(), mention=None, silent=True, button=False
-        )
+        line = Line.of(f"Game #{meta.number} was abandoned by ", UserRef(actor.user_id), ".")
+        payload = _payload(meta, [line], reason="abandon", silent=True, button=False)
         try:
             version = await self.store.append(
                 meta.id, meta.version, [{"kind": "abandon", "by": actor.user_id}], outbox=[payload]
@@ -474,9 +548,10 @@ class GameService:
         except StaleVersionError:
             raise GameMovedOn("Another command landed first; try again.") from None
         await self.store.set_status(meta.id, ABANDONED)
+        await self.store.clear_reminders(meta.id)
         self._cache.pop(meta.id, None)
         self._notify()
-        return Outcome(meta.id, version, text, committed=True)
+        return Outcome(OutcomeKind.ABANDONED, meta.id, version, (line,), announced=True)
 
     def _seat_index(self, loaded: Loaded, seat_or_user: int) -> int:
         if 0 <= seat_or_user < len(loaded.seats):
@@ -494,27 +569,38 @@ class GameService:
             self._may_manage(loaded, actor, "replace a player")
             seat = self._seat_index(loaded, seat_or_user)
             if new_user_id in loaded.seats:
-                raise LobbyError(f"<@{new_user_id}> already plays in this game.")
+                raise LobbyError(Line.of(UserRef(new_user_id), " already plays in this game."))
             old = loaded.seats[seat]
             company = loaded.company_of_seat(seat)
-            text = (
-                f"<@{new_user_id}> takes over {company_name(company)} (seat {seat + 1}) "
-                f"from <@{old}>."
+            header = Line.of(
+                UserRef(new_user_id),
+                f" takes over {company_name(company)} (seat {seat + 1}) from ",
+                UserRef(old),
+                ".",
             )
             seats = list(loaded.seats)
             seats[seat] = new_user_id
-            after = replace_loaded(loaded, seats)
-            payload = self._announcement(after, text, "replace")
             record = {"kind": "replace", "seat": seat, "old": old, "new": new_user_id}
-            version = await self._append(loaded, [record], outbox=[payload])
+            assert loaded.game is not None
+            outcome = await self._land(
+                replace_loaded(loaded, seats),
+                copy_game(loaded.game),
+                user=actor.user_id,
+                records=[record],
+                header=[header],
+                kind=OutcomeKind.REPLACED,
+                announce=True,
+                told=self._waiting_users(loaded),
+            )
             await self.store.set_seats(loaded.meta.id, seats)
-            after = await self._reload(loaded.meta.id)
-            await self._schedule_reminders(after)
-            self._notify()
-            return Outcome(loaded.meta.id, version, text, committed=True)
+            return outcome
 
     async def skip_seat(self, actor: Actor, seat_or_user: int) -> Outcome:
-        """Mark a vanished seat as skipped: from now on it passes every turn automatically."""
+        """Mark a vanished seat as skipped: from now on it passes every turn automatically.
+
+        Its turn in progress is dropped; whatever it must decide now is answered at once, in
+        the same commit (see bot/service/turns.py).
+        """
         async with self._locks[actor.channel_id]:
             loaded = await self._playing(actor)
             self._may_manage(loaded, actor, "skip a player")
@@ -522,17 +608,31 @@ class GameService:
             if seat in loaded.skipped:
                 raise ServiceError(f"Seat {seat + 1} is already skipped.")
             company = loaded.company_of_seat(seat)
-            text = f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
-            payload = self._announcement(loaded, text, "skip")
-            version = await self._append(loaded, [{"kind": "skip", "seat": seat}], outbox=[payload])
-            after = await self._reload(loaded.meta.id)
-            if after.tail and after.seat_of_player(after.tail[0].get("player")) == seat:
-                # A skipped player's half-played turn is dropped before passing for it.
-                await self._append(after, [{"kind": "revert", "to": after.commit_version}])
-                after = await self._reload(loaded.meta.id)
-            await self._auto_skipped(after)
-            self._notify()
-            return Outcome(loaded.meta.id, version, text, committed=True)
+            header = Line.of(
+                f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
+            )
+            records: list[dict[str, Any]] = [{"kind": "skip", "seat": seat}]
+            assert loaded.game is not None and loaded.committed is not None
+            game = copy_game(loaded.game)
+            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
+            if seat in tail_seats:
+                # A skipped player's half-played step is dropped before answering for it.
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                game = open_game(copy.deepcopy(loaded.committed))
+            after = replace_loaded(loaded, loaded.seats)
+            after.skipped.add(seat)
+            return await self._land(
+                after,
+                game,
+                user=actor.user_id,
+                records=records,
+                # Someone else's step in progress stays open; otherwise the skip commits.
+                reason=None if loaded.tail_steps and seat not in tail_seats else "skip",
+                header=[header],
+                kind=OutcomeKind.SKIPPED,
+                announce=True,
+                told=self._waiting_users(loaded),
+            )
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:
         """Rewind to the start of an earlier committed turn (manager only; announced)."""
@@ -549,14 +649,13 @@ class GameService:
                     f"Version {to_version} is not the start of an earlier committed turn "
                     f"(recent ones: {earlier})."
                 )
-            snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=to_version)
-            if snap is None or snap.version != to_version:
-                raise ServiceError(f"There is no saved state at version {to_version}.")
-            game = open_game(_state_from_json(snap.state))
-            records = [{"kind": "revert", "to": to_version}]
-            text = f"<@{actor.user_id}> rewound the game to version {to_version}."
-            return await self._land(
-                loaded, game, records, [], actor.user_id, None, reason="rewind", header=text
+            return await self._revert(
+                loaded,
+                to_version,
+                actor,
+                Line.of(UserRef(actor.user_id), f" rewound the game to version {to_version}."),
+                OutcomeKind.REWOUND,
+                missing=f"There is no saved state at version {to_version}.",
             )
 
     async def rewind_points(self, actor: Actor, limit: int = 25) -> list[tuple[int, int, str]]:
@@ -612,7 +711,11 @@ class GameService:
             decision = loaded.game.decision(company)
             if decision is None:
                 raise NotYourTurn(
-                    f"It is not your decision now: waiting for {self._waiting_text(loaded)}."
+                    Line.of(
+                        "It is not your decision now: waiting for ",
+                        *self._waiting_line(loaded),
+                        ".",
+                    )
                 )
             if listed and (len(notations) != 1 or notations[0] not in decision.notations):
                 raise InvalidMove(
@@ -620,8 +723,7 @@ class GameService:
                 )
             settings = await self.store.get_user_settings(actor.user_id)
             trial = copy_game(loaded.game)
-            records: list[dict[str, Any]] = []
-            events: list[Event] = []
+            steps: list[Step] = []
             for i, text in enumerate(notations):
                 done = " Nothing was played." if i else ""
                 if trial.decision(company) is None:
@@ -631,16 +733,18 @@ class GameService:
                         text,
                     )
                 try:
-                    option = trial.parse(text, company)
-                    events.extend(trial.apply(option, company))
+                    steps.append(apply_answer(trial, text, company, actor.user_id))
                 except RuleError as exc:
                     raise InvalidMove(f"'{text}' was refused: {exc}.{done}", text) from None
-                records.append(_decision(option.notation, company, actor.user_id))
             following = trial.decision(company)
-            if settings.skip_confirm and following is not None and following.kind == "confirm":
-                events.extend(trial.apply("confirm", company))
-                records.append(_decision("confirm", company, actor.user_id))
-            return await self._land(loaded, trial, records, events, actor.user_id, company)
+            if (
+                settings.skip_confirm
+                and following is not None
+                and following.kind == "confirm"
+                and not steps[-1].fresh_turn
+            ):
+                steps.append(apply_answer(trial, "confirm", company, actor.user_id))
+            return await self._land(loaded, trial, steps, user=actor.user_id)
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
@@ -670,16 +774,23 @@ class GameService:
                 raise ServiceError("There is nothing to restart: your turn has not begun.")
             if any(r.get("player") != company for r in loaded.tail):
                 raise ServiceError(
-                    "Only the player whose turn is in progress can restart it "
-                    f"(it is {self._waiting_text(loaded)}'s)."
+                    Line.of(
+                        "Only the player whose turn is in progress can restart it (",
+                        *self._waiting_line(loaded),
+                        ").",
+                    )
                 )
             version = await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
             after = await self._reload(loaded.meta.id)
             panel = self._panel(after, actor.user_id)
-            return Outcome(after.meta.id, version, "Your turn was restarted.", decision=panel)
+            line = Line.of("Your turn was restarted.")
+            return Outcome(OutcomeKind.RESTARTED, after.meta.id, version, (line,), decision=panel)
 
     async def undo(self, actor: Actor) -> Outcome:
-        """Undo the actor's last committed turn, if nobody acted since and nothing was revealed."""
+        """Undo the actor's last committed turn, if nobody acted since and nothing was revealed.
+
+        A forced turn confirmed on someone's behalf in that commit is undone with it.
+        """
         async with self._locks[actor.channel_id]:
             loaded = await self._playing(actor)
             company = self._company(loaded, actor)
@@ -701,65 +812,121 @@ class GameService:
                     f"{company_name(loaded.tail[0].get('player'))} has already started their "
                     "turn; undo is no longer possible."
                 )
-            previous = loaded.commits[-2][0]
-            snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=previous)
-            if snap is None or snap.version != previous:
-                raise ServiceError("That turn cannot be undone: its starting state was not saved.")
-            game = open_game(_state_from_json(snap.state))
-            records = [{"kind": "revert", "to": previous}]
-            text = f"{company_name(company)} (<@{actor.user_id}>) took back their last turn."
-            return await self._land(
-                loaded, game, records, [], actor.user_id, company, reason="undo", header=text
+            return await self._revert(
+                loaded,
+                loaded.commits[-2][0],
+                actor,
+                Line.of(
+                    f"{company_name(company)} (",
+                    UserRef(actor.user_id),
+                    ") took back their last turn.",
+                ),
+                OutcomeKind.UNDONE,
+                missing="That turn cannot be undone: its starting state was not saved.",
             )
+
+    async def _revert(
+        self,
+        loaded: Loaded,
+        version: int,
+        actor: Actor,
+        header: Line,
+        kind: OutcomeKind,
+        *,
+        missing: str,
+    ) -> Outcome:
+        """Go back to the committed state saved at `version` (undo, rewind), announced."""
+        snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=version)
+        if snap is None or snap.version != version:
+            raise ServiceError(missing)
+        return await self._land(
+            loaded,
+            open_game(_state_from_json(snap.state)),
+            user=actor.user_id,
+            records=[{"kind": "revert", "to": version}],
+            reason="undo" if kind is OutcomeKind.UNDONE else "rewind",
+            header=[header],
+            kind=kind,
+        )
 
     async def _land(
         self,
         loaded: Loaded,
         game: Game,
-        records: list[dict[str, Any]],
-        events: list[Event],
-        user: int | None,
-        company: str | None,
+        steps: Sequence[Step] = (),
         *,
+        user: int | None,
+        records: Sequence[dict[str, Any]] = (),
         reason: str | None = None,
-        header: str | None = None,
+        header: Sequence[Line] = (),
+        kind: OutcomeKind | None = None,
+        announce: bool = False,
+        told: Sequence[int] = (),
     ) -> Outcome:
-        """Append the records (and a commit when the game reached a boundary)."""
-        commit = reason is not None or _at_boundary(game)
-        turn_events = [*loaded.tail_events, *events] if reason is None else list(events)
-        new = replace_loaded(loaded, loaded.seats)
-        new.game = game
+        """Append `records` (a start, a revert, a skip...) and the answers in `steps`, and
+        commit when they complete a step (bot/service/turns.py).
+
+        `game` is the state after them. The service first answers for skipped seats and
+        confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
+        announcement (`header`, what happened, who acts next) and the reminders. `announce`
+        writes the announcement even when nothing is committed (a seat replaced mid-turn);
+        `told` are users already pinged for the decision they still face (a moderator's
+        command is no reason to ping them again).
+        """
+        on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
+        new_steps = [*steps, *on_behalf]
+        # A start or a revert begins afresh; otherwise these answers continue the open step.
+        fresh_chain = any(r.get("kind") in ("start", "revert") for r in records)
+        step_so_far = [*(() if fresh_chain else loaded.tail_steps), *new_steps]
+        commit = reason is not None or at_handover(game, step_so_far)
+        all_records = [*records, *(dict(s.record) for s in new_steps)]
+        state_json: dict[str, Any] | None = None
+        after = replace_loaded(loaded, loaded.seats)
+        after.game = game
         if commit:
-            if reason is None:
-                reason = _commit_reason(game, turn_events)
-            revealed = any(e.kind == "turn_end" and e.data.get("revealed") for e in turn_events)
-            round_changed = loaded.committed is not None and (
-                game.state.round != loaded.committed.round
+            reason = reason or commit_reason(game, step_so_far)
+            round_before = loaded.committed.round if loaded.committed is not None else None
+            undoable = reason == "turn" and not revealed_or_new_round(
+                step_so_far, round_before, game
             )
-            undoable = reason == "turn" and not revealed and not round_changed
-            records.append(
+            all_records.append(
                 {
                     "kind": "commit",
-                    "reason": reason,
-                    "player": company,
+                    "reason": "end" if game.is_over else reason,
+                    "player": after.company_of_user(user) if user is not None else None,
                     "user": user,
                     "undoable": undoable,
                 }
             )
-            new.committed = copy.deepcopy(game.state)
-            new.commit_version = loaded.version + len(records)
-            text = header or _turn_header(company, user)
-            lines = event_lines(turn_events)[-self.config.announce_lines :]
-            body = "\n".join([text, *lines]) if lines else text
-            payload = await self._announcement_checked(new, body, reason)
             state_json = game.state.to_json()
+            # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
+            after.committed = GameState.from_json(state_json)
+            after.commit_version = loaded.version + len(all_records)
+            after.tail_steps = []
+        if not all_records:
+            return self._outcome(loaded, kind, header, user, announced=False)
+        payload = None
+        if commit or announce:
+            happened = story(
+                step_so_far if commit else (),
+                after.user_of_player,
+                round_no=loaded.committed.round if loaded.committed is not None else 1,
+                limit=self.config.announce_lines,
+                name_people=not game.is_over,
+            )
+            payload = await self._turn_payload(
+                after,
+                [*header, *happened],
+                "end" if game.is_over else (reason or "turn"),
+                told=told,
+            )
         try:
             version = await self.store.append(
                 loaded.meta.id,
                 loaded.version,
-                records,
+                all_records,
                 snapshot=state_json if commit else None,
-                outbox=[payload] if commit else (),
+                outbox=[payload] if payload is not None else (),
             )
         except StaleVersionError:
             fresh = await self._reload(loaded.meta.id)
@@ -768,65 +935,55 @@ class GameService:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
-        if reason in ("undo", "rewind", "start"):
-            new = await self._reload(loaded.meta.id)
-            if reason == "start":
-                await self.store.set_seats(new.meta.id, new.seats)
+        if fresh_chain or any(r.get("kind") == "replace" for r in records):
+            after = await self._reload(loaded.meta.id)
         else:
             base = loaded.version
-            new.version = version
-            new.meta = replace(loaded.meta, version=version)
-            new.chain = [*loaded.chain, *((base + i + 1, r) for i, r in enumerate(records))]
-            if commit:
-                new.commits = [*loaded.commits, (version, records[-1])]
-                new.tail, new.tail_events = [], []
-            else:
-                new.tail = [*loaded.tail, *records]
-                new.tail_events = turn_events
-            self._remember(new)
-        if commit:
-            if game.is_over:
-                new.meta = await self.store.set_status(new.meta.id, FINISHED)
-            else:
-                await self._schedule_reminders(new)
-                new = await self._auto_skipped(new)
-            self._notify()
-        panel = self._panel(new, user) if user is not None else None
-        if commit:
-            text = "Game over: final scores are posted." if game.is_over else "Turn committed."
-            if reason in ("start", "undo", "rewind", "import"):
-                text = header or text
-        else:
-            text = "Noted; finish your turn."
-        return Outcome(new.meta.id, new.version, text, decision=panel, committed=commit)
-
-    async def _auto_skipped(self, loaded: Loaded) -> Loaded:
-        """Answer for skipped seats until someone else must decide."""
-        for _ in range(2000):
-            if loaded.game is None or loaded.game.is_over:
-                return loaded
-            skipped = [
-                d
-                for d in loaded.game.decisions()
-                if loaded.seat_of_player(d.player) in loaded.skipped
+            after.version = version
+            after.meta = replace(loaded.meta, version=version)
+            added = [(base + i + 1, r) for i, r in enumerate(all_records)]
+            after.chain = [
+                *loaded.chain,
+                *((seq, r) for seq, r in added if r["kind"] in CHAIN_KINDS),
             ]
-            if not skipped:
-                return loaded
-            decision = skipped[0]
-            notation = next(
-                (n for n in _SKIP_PREFERENCE if decision.find(n) is not None),
-                decision.options[0].notation,
-            )
-            if decision.kind == "bank":
-                # All its engineers at once: a vanished seat should not take a turn per engineer.
-                notation = decision.options[-1].notation
-            trial = copy_game(loaded.game)
-            events = trial.apply(notation, decision.player)
-            record = _decision(notation, decision.player, None)
-            record["auto"] = "skipped seat"
-            await self._land(loaded, trial, [record], events, None, decision.player)
-            loaded = await self._load(await self.store.get_game(loaded.meta.id))
-        raise RuntimeError("skipped seats did not reach another player's decision")
+            if commit:
+                after.commits = [*loaded.commits, (version, all_records[-1])]
+            else:
+                after.tail_steps = [*loaded.tail_steps, *new_steps]
+            self._remember(after)
+        if game.is_over and commit:
+            after.meta = await self.store.set_status(after.meta.id, FINISHED)
+        elif commit or announce:
+            await self._schedule_reminders(after)
+        if payload is not None:
+            self._notify()
+        return self._outcome(after, kind, header, user, announced=payload is not None)
+
+    def _outcome(
+        self,
+        after: Loaded,
+        kind: OutcomeKind | None,
+        header: Sequence[Line],
+        user: int | None,
+        *,
+        announced: bool,
+    ) -> Outcome:
+        """The actor's outcome of a landing: its kind (from the game when not given)."""
+        over = after.game is not None and after.game.is_over
+        if kind is None:
+            if over and announced:
+                kind = OutcomeKind.GAME_OVER
+            else:
+                kind = OutcomeKind.COMMITTED if announced else OutcomeKind.NOTED
+        panel = self._panel(after, user) if user is not None else None
+        return Outcome(
+            kind,
+            after.meta.id,
+            after.version,
+            tuple(header),
+            announced=announced,
+            decision=panel,
+        )
 
     async def _append(
         self, loaded: Loaded, records: list[dict[str, Any]], *, outbox: Sequence[Any] = ()
@@ -842,67 +999,52 @@ class GameService:
 
     # -- announcements and reminders -----------------------------------------------------
 
-    def _payload(
-        self,
-        meta: StoredGame,
-        text: str,
-        *,
-        reason: str,
-        images: Sequence[ImageRequest],
-        mention: int | None,
-        silent: bool,
-        button: bool,
+    async def _turn_payload(
+        self, after: Loaded, lines: list[Line], reason: str, *, told: Sequence[int] = ()
     ) -> dict[str, Any]:
-        return {
-            "text": text,
-            "images": [i.to_json() for i in images],
-            "mention_user_id": mention,
-            "silent": silent,
-            "play_button": button,
-            "reason": reason,
-            "guild_id": meta.guild_id,
-        }
-
-    def _announcement(self, loaded: Loaded, text: str, reason: str) -> dict[str, Any]:
-        """An announcement of the committed state (no quiet-hours check)."""
-        waiting = self._waiting_users(loaded)
-        over = loaded.game is not None and loaded.game.is_over
-        images = (ImageRequest(loaded.meta.id, loaded.commit_version, "map"),)
-        return self._payload(
-            loaded.meta,
-            text,
+        """The announcement of a committed state: what happened, then who acts next (pinged,
+        unless already `told`), or, once the game is over, the result (everyone pinged) and
+        the score sheet."""
+        game = after.game
+        assert game is not None
+        board = ImageRequest(after.meta.id, after.commit_version, "map")
+        if game.is_over:
+            lines = [*lines, *final_lines(game.state, after.user_of_player)]
+            waiting: tuple[int, ...] = ()
+            pinged = tuple(dict.fromkeys(after.seats))
+            sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
+            images: tuple[ImageRequest, ...] = (sheet, board)
+        else:
+            lines = [*lines, *next_lines(game, after.user_of_player)]
+            waiting = self._waiting_users(after)
+            pinged = tuple(user for user in waiting if user not in told)
+            images = (board,)
+        mentions, silent = await self._pings(pinged)
+        return _payload(
+            after.meta,
+            lines,
             reason=reason,
             images=images,
-            mention=None if over or not waiting else waiting[0],
-            silent=False,
-            button=not over,
+            mentions=mentions,
+            waiting=waiting,
+            silent=silent,
+            button=not game.is_over,
         )
 
-    async def _announcement_checked(self, loaded: Loaded, text: str, reason: str) -> dict[str, Any]:
-        """An announcement whose mention respects the next player's quiet hours."""
-        assert loaded.game is not None
-        if loaded.game.is_over:
-            text = f"{text}\n\nThe game is over.\n{self._final_text(loaded)}"
-            reason = "end"
-        else:
-            text = f"{text}\n\nNext: {self._waiting_text(loaded)}."
-        payload = self._announcement(loaded, text, reason)
-        mention = payload["mention_user_id"]
-        if mention is not None:
-            settings = await self.store.get_user_settings(mention)
-            payload["silent"] = quiet.in_quiet_hours(settings, self.clock())
-        return payload
+    async def _pings(self, users: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+        """Who to ping among `users`, and whether the message goes out silently.
 
-    def _final_text(self, loaded: Loaded) -> str:
-        assert loaded.game is not None
-        ranking = loaded.game.state.result.get("ranking", [])
-        lines = []
-        for entry in ranking:
-            user = loaded.user_of_player(entry["company"])
-            lines.append(
-                f"{entry['place']}. {company_name(entry['company'])} (<@{user}>): {entry['vp']} VP"
-            )
-        return "\n".join(lines)
+        Users in their quiet hours are not pinged now (their reminder pings them when quiet
+        hours end) unless all are: then all are mentioned and the message is silent.
+        """
+        now = self.clock()
+        awake = []
+        for user in users:
+            if not quiet.in_quiet_hours(await self.store.get_user_settings(user), now):
+                awake.append(user)
+        if awake or not users:
+            return tuple(awake), False
+        return tuple(users), True
 
     async def _schedule_reminders(self, loaded: Loaded) -> None:
         """After a commit: one reminder for each player who must decide now."""
@@ -988,7 +1130,9 @@ class GameService:
                 loaded.version,
                 user_id,
                 company,
-                f"Waiting for {self._waiting_text(loaded)}.",
+                "Waiting for "
+                + (", ".join(company_name(p) for p in loaded.players_deciding()) or "nobody")
+                + ".",
                 "wait",
                 (),
                 done=done,
@@ -1064,6 +1208,8 @@ class GameService:
     async def _render(
         self, game_id: int, version: int, state: Any, view: str, company: str | None
     ) -> bytes:
+        if view == SCORE_SHEET:
+            return await self._score_sheet(game_id, version)
         if view not in VIEWS:
             raise ServiceError(f"Unknown view '{view}'; choose one of {', '.join(VIEWS)}.")
         if company is not None and company not in state.companies:
@@ -1073,8 +1219,21 @@ class GameService:
         # The committed states handed here are never changed again: no copy for the worker.
         return await self.renderer_pool.render(key, state, view, company)
 
+    async def _score_sheet(self, game_id: int, version: int) -> bytes:
+        """The score sheet of a game's committed state at `version` (its final one)."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.committed is None or loaded.commit_version != version:
+            raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
+        history = await self._history_of(loaded)
+        sheet = ScoreSheet(loaded.committed, history.vp_events)
+        return await self.renderer_pool.render(
+            (game_id, version, SCORE_SHEET, None), sheet, SCORE_SHEET, None
+        )
+
     async def render_request(self, request: ImageRequest) -> bytes:
         """Render an image request of a committed version (for the OutboxSender)."""
+        if request.view == SCORE_SHEET:
+            return await self._score_sheet(request.game_id, request.version)
         cached = self._cache.get(request.game_id)
         if cached is not None and cached.commit_version == request.version and cached.committed:
             state = cached.committed
@@ -1086,6 +1245,8 @@ class GameService:
         png = await self._render(
             request.game_id, request.version, state, request.view, request.company
         )
+        if request.view == SCORE_SHEET:
+            return png
         # Players and spectators look at the board after an announcement: its other views
         # are rendered in the background, after this one, so they are usually cached by then.
         for view in WARM_VIEWS:
@@ -1108,17 +1269,22 @@ class GameService:
         if company is not None and company not in state.companies:
             names = ", ".join(state.companies)
             raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        if not state.companies:
+            lines = draft_lines(state, loaded.seats.__getitem__)
+            return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 
-    async def _history_of(self, loaded: Loaded) -> tuple[list[str], dict[str, Any]]:
-        """Log lines and VP by source of the committed game (a replay, cached by version)."""
+    async def _history_of(self, loaded: Loaded) -> _History:
+        """Log lines, VP by source and VP events of the committed game (a replay, cached by
+        version)."""
         key = (loaded.meta.id, loaded.commit_version)
         hit = self._history.get(key)
         if hit is not None:
             return hit
         game = new_game(engine_options(loaded.meta, len(loaded.seats)))
         lines: list[str] = []
+        vp_events: list[Event] = []
         vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for seq, rec in loaded.chain:
             if seq > loaded.commit_version:
@@ -1134,7 +1300,8 @@ class GameService:
             for e in events:
                 if e.kind == "vp" and e.company:
                     vp[e.company][source_group(e.source)] += e.amount
-        result = (lines, {c: dict(v) for c, v in vp.items()})
+                    vp_events.append(e)
+        result = _History(lines, {c: dict(v) for c, v in vp.items()}, tuple(vp_events))
         self._history[key] = result
         while len(self._history) > 32:
             self._history.popitem(last=False)
@@ -1150,7 +1317,7 @@ class GameService:
     ) -> list[str]:
         """The last `n` lines of the game's log as text (committed turns only)."""
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
-        lines, _ = await self._history_of(loaded)
+        lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
     async def score(
@@ -1160,7 +1327,7 @@ class GameService:
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
-        _, vp = await self._history_of(loaded)
+        vp = (await self._history_of(loaded)).vp
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
@@ -1173,8 +1340,9 @@ class GameService:
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
+        draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))
         return ScoreView(
-            loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows)
+            loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
         )
 
     async def my_games(self, guild_id: int, user_id: int) -> list[GameSummary]:
@@ -1319,16 +1487,26 @@ class GameService:
         except ChannelBusyError:
             raise LobbyError("This channel already has an active game; abandon it first.") from None
         loaded = await self._reload(meta.id)
-        text = f"Game imported as #{meta.number} ({len(entries)} log records replayed)."
+        header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
             # A commit of the imported state: its snapshot, announcement and reminders.
-            game = copy_game(loaded.game)
+            records = []
             if loaded.tail:
-                await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
-                loaded = await self._reload(meta.id)
-                game = copy_game(loaded.game)  # type: ignore[arg-type]
-            return await self._land(loaded, game, [], [], None, None, reason="import", header=text)
-        return Outcome(meta.id, meta.version, text, public=True)
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                assert loaded.committed is not None
+                game = open_game(copy.deepcopy(loaded.committed))
+            else:
+                game = copy_game(loaded.game)
+            return await self._land(
+                loaded,
+                game,
+                user=None,
+                records=records,
+                reason="import",
+                header=[header],
+                kind=OutcomeKind.IMPORTED,
+            )
+        return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
 
     @staticmethod
     def _as_recorded(doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded) -> dict:
@@ -1374,6 +1552,49 @@ def expansions_text(names: Sequence[str]) -> str:
     )
 
 
+#: The boards as players call them.
+BOARD_NAMES = {"base": "standard", "five_player": "4/5-player"}
+
+
+def _new_game_refusal(probe: GameOptions) -> NewGameRefused | None:
+    """Why these options' expansions cannot be played so, with the one option to change;
+    None when they can. From the catalogue's declarations (setups, own board, exclusions),
+    worded without any command's syntax; combinations first, so that two expansions that
+    each bring a board hear that they cannot be played together."""
+    names = CATALOGUE.hook_order(probe.expansions)
+    for name in names:
+        info = CATALOGUE.info(name)
+        for other in names:
+            if other != name and (other in info.excludes or name in CATALOGUE.info(other).excludes):
+                return NewGameRefused(
+                    f"{info.display_name} and {CATALOGUE.display_name(other)} cannot be played "
+                    "together.",
+                    "expansions",
+                )
+    for name in names:
+        info = CATALOGUE.info(name)
+        if probe.setup not in info.setups:
+            wanted = info.setups[0]
+            return NewGameRefused(
+                f"{info.display_name} is played with the {SETUP_NAMES[wanted]} only, not with "
+                f"the {SETUP_NAMES.get(probe.setup, probe.setup)}.",
+                "setup",
+                wanted,
+            )
+        if info.map and probe.map != info.map:
+            board = BOARD_NAMES.get(probe.map, probe.map.replace("_", " ").capitalize())
+            return NewGameRefused(
+                f"{info.display_name} brings its own board; it cannot be played on the {board} "
+                "board.",
+                "map",
+                "base",
+            )
+    reason = CATALOGUE.refuse(probe)
+    if reason is not None:  # an expansion's own rule beyond its declaration
+        return NewGameRefused(f"{reason[:1].upper()}{reason[1:]}.", "expansions")
+    return None
+
+
 def map_for(expansions: Sequence[str], map: str = "base") -> str:
     """The map a new game is set up on: an expansion's own board replaces the default one."""
     if map != "base":
@@ -1400,38 +1621,44 @@ def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
         skipped=set(loaded.skipped),
         chain=list(loaded.chain),
         commits=list(loaded.commits),
-        tail=list(loaded.tail),
-        tail_events=list(loaded.tail_events),
+        tail_steps=list(loaded.tail_steps),
     )
-
-
-def _decision(notation: str, player: str, user: int | None) -> dict[str, Any]:
-    return {"kind": "decision", "notation": notation, "player": player, "user": user}
-
-
-def _at_boundary(game: Game) -> bool:
-    """A commit point: no turn in progress and no simultaneous choices half answered."""
-    if game.is_over:
-        return True
-    if game.turn_in_progress:
-        return False
-    return not any(d.simultaneous for d in game.decisions())
-
-
-def _commit_reason(game: Game, events: Sequence[Event]) -> str:
-    if game.is_over:
-        return "end"
-    if any(e.kind == "turn_end" for e in events):
-        return "turn"
-    return "choice"
-
-
-def _turn_header(company: str | None, user: int | None) -> str:
-    who = company_name(company)
-    return f"{who} (<@{user}>) played:" if user is not None else f"{who} played:"
 
 
 def _state_from_json(data: Any) -> Any:
     from bot.rules import load_state
 
     return load_state(data)
+
+
+@dataclass(frozen=True, slots=True)
+class _History:
+    """A committed game's log lines, VP by company and source group, and its VP events."""
+
+    lines: list[str]
+    vp: dict[str, dict[str, int]]
+    vp_events: tuple[Event, ...]
+
+
+def _payload(
+    meta: StoredGame,
+    lines: Sequence[Line],
+    *,
+    reason: str,
+    images: Sequence[ImageRequest] = (),
+    mentions: Sequence[int] = (),
+    waiting: Sequence[int] = (),
+    silent: bool = False,
+    button: bool = True,
+) -> dict[str, Any]:
+    """An outbox payload (see OutboxSender: it becomes an `Announcement`)."""
+    return {
+        "lines": [line.to_json() for line in lines],
+        "images": [i.to_json() for i in images],
+        "mentions": list(mentions),
+        "waiting_for": list(waiting),
+        "silent": silent,
+        "play_button": button,
+        "reason": reason,
+        "guild_id": meta.guild_id,
+    }

@@ -14,24 +14,29 @@ _LOGGED_RESOURCES = ("vp",)
 
 def event_lines(events: Iterable[Event]) -> list[str]:
     """One line per answer, automatic step and VP change, in order."""
-    lines = []
-    for e in events:
-        who = company_name(e.company) if e.company else "Game"
-        if e.kind == "answer":
-            lines.append(f"{who}: {e.text}")
-        elif e.kind == "auto":
-            lines.append(f"{who}: {e.text} (only option)")
-        elif e.kind == "skipped":
-            lines.append(f"{who}: {e.text}")
-        elif e.kind in _LOGGED_RESOURCES and e.amount:
-            source = e.source or "?"
-            lines.append(f"{who}: {e.amount:+d} VP ({source})")
-        elif e.kind == "contracts_revealed":
-            ids = ", ".join(str(i) for i in e.data.get("ids", ()))
-            lines.append(f"New contracts revealed: {ids}")
-        elif e.text and e.kind not in ("turn_end",):
-            lines.append(f"{who}: {e.text}")
-    return lines
+    return [line for e in events if (line := event_line(e)) is not None]
+
+
+def event_line(e: Event, *, who: bool = True) -> str | None:
+    """An event as a line ('USA: +3 VP (contract:12)'), None for events shown only in pictures.
+
+    `who=False` leaves out the company (when a heading already names it).
+    """
+    name = company_name(e.company) if e.company else "Game"
+    if e.kind == "auto":
+        text = f"{e.text} (only option)"
+    elif e.kind in _LOGGED_RESOURCES and e.amount:
+        text = f"{e.amount:+d} VP ({e.source or '?'})"
+    elif e.kind == "contracts_revealed":
+        ids = ", ".join(str(i) for i in e.data.get("ids", ()))
+        return f"New contracts revealed: {ids}"
+    elif e.kind in ("answer", "skipped") or (e.text and e.kind != "turn_end"):
+        text = e.text
+    else:
+        return None
+    if not text:
+        return None
+    return f"{name}: {text}" if who or not e.company else text
 
 
 def company_text(state: GameState, company: str) -> str:

@@ -2,12 +2,80 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
+
+from bot.rules.content import company_name
 
 #: Board views the renderer draws.
 VIEWS = ("map", "shared", "company", "full")
+#: Pictures an announcement may attach besides the board views: the end-of-game score sheet.
+SCORE_SHEET = "score"
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A person named in a line: Discord renders a mention, the console a player's name.
+
+    Naming someone never pings them: who is pinged is a separate list (`mentions`).
+    """
+
+    user_id: int
+
+
+#: A part of a line: plain text, or a person.
+Part = str | UserRef
+#: How an adapter writes a person: `<@id>` on Discord, a name in the console.
+UserNamer = Callable[[int], str]
+
+
+def plain_name(user_id: int) -> str:
+    """A person as plain text when nothing better is known (logs, tests)."""
+    return f"@{user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a message: text parts and the people it names, in order."""
+
+    parts: tuple[Part, ...]
+
+    @classmethod
+    def of(cls, *parts: Part | None) -> Line:
+        """A line from parts (None and empty strings are left out)."""
+        return cls(tuple(p for p in parts if p is not None and p != ""))
+
+    @property
+    def users(self) -> tuple[int, ...]:
+        """The people this line names, in order."""
+        return tuple(p.user_id for p in self.parts if isinstance(p, UserRef))
+
+    def render(self, name: UserNamer = plain_name) -> str:
+        """The line as text, each person written by `name`."""
+        return "".join(p if isinstance(p, str) else name(p.user_id) for p in self.parts)
+
+    def to_json(self) -> list[Any]:
+        """A JSON-able list: strings, and {"user": id} for people (outbox payloads)."""
+        return [p if isinstance(p, str) else {"user": p.user_id} for p in self.parts]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Line:
+        """Rebuild from `to_json`."""
+        return cls(
+            tuple(UserRef(int(p["user"])) if isinstance(p, Mapping) else str(p) for p in data)
+        )
+
+
+def render_lines(lines: Iterable[Line], name: UserNamer = plain_name) -> str:
+    """Lines joined by newlines, each person written by `name`."""
+    return "\n".join(line.render(name) for line in lines)
+
+
+def named_users(lines: Iterable[Line]) -> tuple[int, ...]:
+    """Everyone the lines name, each once, in order of first appearance."""
+    return tuple(dict.fromkeys(u for line in lines for u in line.users))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,25 +154,68 @@ class PanelView:
     flag: str | None = None
 
 
+class OutcomeKind(Enum):
+    """What a command did. Adapters choose their reply from it, never from the wording."""
+
+    #: A lobby was opened (public).
+    CREATED = "created"
+    #: Someone joined or left the lobby (public).
+    JOINED = "joined"
+    LEFT = "left"
+    #: The game began (announced).
+    STARTED = "started"
+    #: Answers were recorded; the actor's turn (or run of choices) goes on.
+    NOTED = "noted"
+    #: The actor's turn or choice was committed and announced to whoever acts next.
+    COMMITTED = "committed"
+    #: The actor's turn ended the game; the final message is announced.
+    GAME_OVER = "game over"
+    #: The actor's turn in progress was thrown away (nothing announced).
+    RESTARTED = "restarted"
+    #: The actor took back their last committed turn (announced).
+    UNDONE = "undone"
+    #: Moderation (announced): rewound, a seat replaced or skipped, the game abandoned.
+    REWOUND = "rewound"
+    REPLACED = "replaced"
+    SKIPPED = "skipped"
+    ABANDONED = "abandoned"
+    #: An exported game continues here (announced when it is still being played).
+    IMPORTED = "imported"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a command produced.
+    """What a command produced, as data: its kind, what happened, who to mention.
 
-    `public` outcomes belong in the channel (everything else is for the actor only);
-    `committed` is True when the command committed a turn — its channel announcement was
-    then written to the outbox and is delivered by the OutboxSender, so the adapter should
-    not post `text` publicly a second time. `decision` is the actor's panel afterwards.
+    `lines` say what happened (the adapter writes the people they name); `public` lines
+    belong in the channel (the lobby), everything else is for the actor only. `announced`
+    is True when the command wrote a channel announcement to the outbox (delivered by the
+    OutboxSender), so the adapter must not post it a second time. `mentions` are the users a
+    public reply may ping. `decision` is the actor's panel afterwards.
     """
 
+    kind: OutcomeKind
     game_id: int
     version: int
-    text: str
+    lines: tuple[Line, ...] = ()
     public: bool = False
-    images: tuple[ImageRequest, ...] = ()
-    mention_user_id: int | None = None
-    silent: bool = False
+    announced: bool = False
+    mentions: tuple[int, ...] = ()
     decision: PanelView | None = None
-    committed: bool = False
+
+    @property
+    def committed(self) -> bool:
+        """True when a channel announcement was written (the older name of `announced`)."""
+        return self.announced
+
+    @property
+    def text(self) -> str:
+        """The lines as plain text (logs and tests; adapters use `render`)."""
+        return render_lines(self.lines)
+
+    def render(self, name: UserNamer) -> str:
+        """The lines as text, each person written by `name`."""
+        return render_lines(self.lines, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,21 +233,29 @@ class ScoreRow:
 
 @dataclass(frozen=True, slots=True)
 class ScoreView:
-    """Scores of a game at its last committed state."""
+    """Scores of a game at its last committed state.
+
+    During the draft there are no companies yet: `rows` is empty and `draft` tells who has
+    chosen what (naming people).
+    """
 
     game_id: int
     version: int
     over: bool
     round: int
     rows: tuple[ScoreRow, ...]
+    draft: tuple[Line, ...] = ()
 
-    def text(self) -> str:
-        """The table as plain text lines."""
+    def text(self, name: UserNamer = plain_name) -> str:
+        """The table as text lines (or the draft so far), each person written by `name`."""
+        if not self.rows:
+            return render_lines(self.draft, name) or "No scores yet."
         lines = []
         for row in self.rows:
             rank = f"{row.rank}. " if row.rank is not None else ""
             parts = ", ".join(f"{source} {vp:+d}" for source, vp in row.breakdown)
-            lines.append(f"{rank}{row.company}: {row.vp} VP" + (f" ({parts})" if parts else ""))
+            score = f"{rank}{company_name(row.company)}: {row.vp} VP"
+            lines.append(score + (f" ({parts})" if parts else ""))
         return "\n".join(lines)
 
 
@@ -171,23 +290,44 @@ class Image:
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
-    """A channel announcement as handed to the AnnouncementPort (images already rendered)."""
+    """A channel announcement as handed to the AnnouncementPort (images already rendered).
+
+    `mentions` are the users to ping, and only they (the adapter sets its allowed mentions
+    from this list): whoever must act next, or every player in the final message. Other
+    people the lines name are shown but not pinged. `waiting_for` are the users who must act
+    next, whether pinged now or (in their quiet hours) later by a reminder.
+    """
 
     outbox_id: int
     game_id: int
     version: int
     channel_id: int
-    text: str
+    lines: tuple[Line, ...]
     images: tuple[Image, ...] = ()
-    mention_user_id: int | None = None
+    mentions: tuple[int, ...] = ()
+    waiting_for: tuple[int, ...] = ()
     silent: bool = False
     #: The message of the previous announcement of this game, whose buttons to strip.
     previous_message_id: int | None = None
     #: Attach the "Play your turn" button (False once the game is over or abandoned).
     play_button: bool = True
-    #: What produced it: "start", "turn", "income", "undo", "rewind", "replace", "skip",
+    #: What produced it: "start", "turn", "choice", "undo", "rewind", "replace", "skip",
     #: "abandon", "end", "import".
     reason: str = "turn"
+
+    @property
+    def text(self) -> str:
+        """The lines as plain text (logs and tests; adapters use `render`)."""
+        return render_lines(self.lines)
+
+    @property
+    def mention_user_id(self) -> int | None:
+        """The first user to ping, if any (older single-mention callers)."""
+        return self.mentions[0] if self.mentions else None
+
+    def render(self, name: UserNamer) -> str:
+        """The lines as text, each person written by `name`."""
+        return render_lines(self.lines, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +338,8 @@ class ReminderNotice:
     guild_id: int
     channel_id: int
     user_id: int
-    text: str
+    #: What to say (it names the player; only they are pinged).
+    lines: tuple[Line, ...]
     dm: bool = False
     #: "reminder" (has not acted for a while) or "quiet-end" (the turn's own ping, held back
     #: by quiet hours: the turn was announced silently).
@@ -207,6 +348,15 @@ class ReminderNotice:
     #: The same for every try of this one ping (a platform may deduplicate by it): a ping
     #: sent by a process that died before recording it is not repeated by the next try.
     key: str = ""
+
+    @property
+    def text(self) -> str:
+        """The lines as plain text (logs and tests; adapters use `render`)."""
+        return render_lines(self.lines)
+
+    def render(self, name: UserNamer) -> str:
+        """The lines as text, each person written by `name`."""
+        return render_lines(self.lines, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,17 +382,25 @@ class ServiceConfig:
 
 
 __all__ = [
+    "SCORE_SHEET",
     "VIEWS",
     "Actor",
     "Announcement",
     "GameSummary",
     "Image",
     "ImageRequest",
+    "Line",
     "OptionView",
     "Outcome",
+    "OutcomeKind",
     "PanelView",
     "ReminderNotice",
     "ScoreRow",
     "ScoreView",
     "ServiceConfig",
+    "UserNamer",
+    "UserRef",
+    "named_users",
+    "plain_name",
+    "render_lines",
 ]

@@ -242,6 +242,7 @@ class Store(Protocol):
         status: str | None = None,
         seed: int | None = None,
         limit: int = 100,
+        channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter (user: currently seated), newest first."""
         ...

@@ -370,12 +370,16 @@ class SqliteStore:
         status: str | None = None,
         seed: int | None = None,
         limit: int = 100,
+        channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter, newest first (see Store.list_games)."""
         where, params = [], []
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
         if seed is not None:
             where.append("seed = ?")
             params.append(seed)

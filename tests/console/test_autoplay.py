@@ -91,12 +91,17 @@ def test_expansion_refusals_are_one_line_with_status_2() -> None:
     intro = run_console("--autoplay", "--setup", "intro", "--expansions", "leeghwater")
     assert unknown.returncode == 2 and intro.returncode == 2
     assert unknown.stderr.strip().splitlines() == [
-        "barrage-bot console: error: Unknown expansion 'atlantis'; known: colorado, leeghwater, nile."
+        "barrage-bot console: error: There is no expansion 'atlantis' "
+        "(known: colorado, leeghwater, nile). Change --expansions."
     ]
     [line] = intro.stderr.strip().splitlines()
     assert line.startswith("barrage-bot console: error: ") and "full game only" in line
+    assert line.endswith("Use --setup full.")  # the console's own option, not setup='full'
     assert unknown.stdout == intro.stdout == ""
     both = run_console("--autoplay", "--expansions", "colorado,nile")
     assert both.returncode == 2 and both.stdout == ""
     [line] = both.stderr.strip().splitlines()
-    assert line.endswith("The Colorado Connection cannot be combined with The Nile Affair.")
+    assert line.endswith(
+        "The Colorado Connection and The Nile Affair cannot be played together. "
+        "Change --expansions."
+    )

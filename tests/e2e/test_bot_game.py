@@ -7,10 +7,12 @@ from collections import Counter
 from pathlib import Path
 
 from fakediscord import FakeDiscord
+from fakediscord.payloads import png_size
 
+from bot.service.text import company_name
 from tests.commands.kit import INTRO_KINDS, Driver, FakeClock, barrage_bot, wait_turn_message
 
-SEED = 2  # a seed whose game visits every kind of decision (checked below)
+SEED = 6  # a seed whose game visits every kind of decision (checked below)
 
 
 async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -46,15 +48,33 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
         assert final.components == [] or not any("brg:play" in c for c in final.custom_ids)
         score = await bot.service.score(game_id, by_game_id=True)
         assert score.over and [r.rank for r in score.rows] == sorted(r.rank for r in score.rows)
-        # The finished game stays viewable by its number.
+        # The final message tells the last move, names the winner and the ranking, pings
+        # every player once and attaches the score sheet before the board.
+        assert "played:" in final.content and "Final ranking:" in final.content
+        winner = next(r for r in score.rows if r.rank == 1)
+        assert f"1. {company_name(winner.company)} (<@{winner.user_id}>)" in final.content
+        assert sorted(final.mentions) == sorted(u.id for u in (alice, bob, carol))
+        assert all(final.content.count(f"<@{u.id}>") == 1 for u in (alice, bob, carol))
+        names = [a.filename for a in final.attachments]
+        assert len(names) == 2 and names[0].endswith("-score.png") and png_size(final.png)
+        # The finished game stays viewable by its number, and in its channel until a new
+        # game starts there.
         shown = await (await fake.dave.slash("barrage score", game=game_id)).reply()
         assert shown.ephemeral and "Final score" in shown.content
+        here = await (await fake.dave.slash("barrage score")).reply()
+        assert "Final score" in here.content and company_name(winner.company) in here.content
+        board = await (await fake.dave.slash("barrage board")).reply()
+        assert board.png is not None and "round" in board.content
+        log = await (await fake.dave.slash("barrage log")).reply()
+        assert log.content.startswith("**Log**") and "No game" not in log.content
 
         # Every record in the log was produced by one fake-Discord interaction.
         records = await bot.service.store.read_log(game_id)
         by_kind = Counter(r.kind for r in records)
         assert by_kind["join"] == 2 and by_kind["start"] == 1
-        assert by_kind["decision"] + by_kind["revert"] == stats.recorded
+        # (Forced turns, confirmed on their player's behalf, are marked `auto`.)
+        answered = sum(1 for r in records if r.kind == "decision" and not r.record.get("auto"))
+        assert answered + by_kind["revert"] == stats.recorded
         # A commit record is written in the same append as the answer that ended a turn.
         for before, entry in itertools.pairwise(records):
             if entry.kind == "commit":

@@ -35,7 +35,14 @@ async def test_refusals_and_help_for_the_expansion(
             await fake.alice.slash("barrage new", setup="intro", expansions="leeghwater")
         ).reply()
         assert refused.ephemeral and "full game only" in refused.content
+        # The refusal names the command's own option and choice, not the engine's.
+        assert "`setup: full`" in refused.content and "setup=" not in refused.content
         assert await bot.service.store.active_game(fake.general.id) is None
+        nile_big = await (
+            await fake.alice.slash("barrage new", players=4, expansions="nile", board="4/5-player")
+        ).reply()
+        assert nile_big.ephemeral and "`board: standard`" in nile_big.content
+        assert "map" not in nile_big.content
         threaded = await (
             await fake.alice.slash(
                 "barrage new", setup="intro", expansions="leeghwater", thread=True

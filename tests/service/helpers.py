@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.service import Actor, Announcement, GameService, ReminderNotice
 from bot.service.errors import NotYourTurn
+from bot.service.loading import Loaded
 from bot.service.types import PanelView, ScoreView
 
 GUILD = 1000
@@ -100,6 +102,31 @@ async def finished_score(service: GameService, game_id: int, players: int) -> Sc
 def score_groups(score: ScoreView) -> set[str]:
     """The breakdown groups that appear in any row of a score."""
     return {source for row in score.rows for source, _ in row.breakdown}
+
+
+async def play_policy(
+    service: GameService,
+    game_id: int,
+    seed: int,
+    until: Callable[[Loaded], bool],
+    *,
+    limit: int = 3000,
+) -> Loaded:
+    """Play a seeded policy (a lone option as it is, else a seeded choice; the first user who
+    must decide answers) until `until` holds for the game; return it then."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        loaded = await service.game_for_reminder(game_id)
+        assert loaded is not None and loaded.game is not None
+        if until(loaded):
+            return loaded
+        assert not loaded.game.is_over, "the game ended first"
+        user = service.users_deciding(loaded)[0]
+        panel = await service.panel(actor(user))
+        options = panel.options
+        notation = options[0].notation if len(options) == 1 else rng.choice(options).notation
+        await service.play(actor(user), [notation], expected_version=panel.version)
+    raise AssertionError("the policy did not get there")
 
 
 async def deciding(service: GameService, players: int = 2) -> tuple[int, PanelView]:

@@ -11,7 +11,7 @@ from tests.service.helpers import USERS, actor
 
 async def test_the_big_board_needs_four_players(make_service: MakeService) -> None:
     service = await make_service()
-    with pytest.raises(LobbyError, match="4/5-player map is played by 4 players"):
+    with pytest.raises(LobbyError, match="4/5-player board is played by 4 players"):
         await service.create_game(actor(USERS[0]), players=3, map="five_player")
     await service.create_game(actor(USERS[0]), players=4, map="five_player", seed=3)
     for user in USERS[1:3]:

@@ -46,10 +46,16 @@ async def test_complete_game(
     assert await sender.run_once() == 0
     assert [a.version for a in port.posted] == [e.seq for e in commits]
     assert port.posted[-1].reason == "end" and not port.posted[-1].play_button
-    assert port.posted[-1].mention_user_id is None
-    assert "The game is over." in port.posted[-1].text
-    # Each announcement mentions one user: the next to act, a seated player.
-    assert {a.mention_user_id for a in port.posted[:-1]} <= set(USERS[:players])
+    # The final message pings every player once, names the winner and attaches the score
+    # sheet before the board.
+    final = port.posted[-1]
+    assert sorted(final.mentions) == sorted(USERS[:players]) and not final.waiting_for
+    assert "The game is over." in final.text and ("wins" in final.text or "share" in final.text)
+    assert [i.filename.rsplit("-", 1)[-1] for i in final.images] == ["score.png", "map.png"]
+    # Each other announcement pings exactly who must act next: seated players.
+    for announcement in port.posted[:-1]:
+        assert announcement.mentions == announcement.waiting_for
+        assert set(announcement.mentions) <= set(USERS[:players])
     assert port.stripped == [a_id for a_id in range(900_001, 900_000 + len(commits))]
     assert await service.store.active_game(CHANNEL) is None
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.rules.content import load_content
-from bot.service import GameService, LobbyError, OutboxSender
+from bot.service import GameService, LobbyError, NewGameRefused, OutboxSender
 from bot.service.types import PanelView
 from tests.service.helpers import (
     CHANNEL,
@@ -51,11 +51,12 @@ async def deciding_panel(service: GameService, players: int) -> PanelView | None
 
 async def test_the_option_is_validated_and_stored(service: GameService) -> None:
     with pytest.raises(
-        LobbyError, match="Unknown expansion 'atlantis'; known: colorado, leeghwater, nile"
+        LobbyError, match="no expansion 'atlantis' \\(known: colorado, leeghwater, nile"
     ):
         await service.create_game(actor(USERS[0]), players=3, setup="full", expansions=["atlantis"])
-    with pytest.raises(LobbyError, match="full game only"):
+    with pytest.raises(NewGameRefused, match="full game only") as refused:
         await service.create_game(actor(USERS[0]), players=3, setup="intro", expansions=LEEGHWATER)
+    assert (refused.value.option, refused.value.choose) == ("setup", "full")
     assert await service.store.active_game(CHANNEL) is None  # nothing was created
     outcome = await service.create_game(
         actor(USERS[0]), players=3, setup="full", expansions=[" Leeghwater", "leeghwater"]

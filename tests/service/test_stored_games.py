@@ -75,10 +75,18 @@ async def test_stored_games_load_and_play_to_their_recorded_end(
             if any(d.simultaneous for d in loaded.game.decisions()):
                 seen.add("players choosing at once")
             shadow = loaded.game
-            for player, notation, _ in data["steps"][played:]:
+            for index, (player, notation, _) in enumerate(data["steps"][played:], played):
                 user = _user(shadow, loaded.seats, player)
-                await service.play(Actor(user, GUILD, meta.channel_id), [notation])
                 shadow.apply(notation, player)
+                now = await service.game_for_reminder(meta.id)
+                assert now is not None
+                if sum(1 for _, r in now.chain if r["kind"] == "decision") > index:
+                    # The service gave this answer on the player's behalf: the Confirm of a
+                    # forced turn (bot/service/turns.py), or a step an older release left
+                    # open, committed at load.
+                    assert now.chain[-1][1]["kind"] == "commit"
+                    continue
+                await service.play(Actor(user, GUILD, meta.channel_id), [notation])
             final = await load(store, await store.get_game(meta.id))
             assert final.meta.status == FINISHED, data["name"]
             assert final.game is not None and final.game.is_over

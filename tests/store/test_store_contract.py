@@ -120,6 +120,11 @@ async def test_list_games_filters(store: Store) -> None:
     assert ids(await store.list_games(user_id=ALICE)) == [c.id, a.id]
     assert ids(await store.list_games(guild_id=GUILD, user_id=CAROL)) == [b.id]
     assert ids(await store.list_games(limit=1)) == [c.id]
+    assert ids(await store.list_games(channel_id=2)) == [b.id]
+    await store.set_status(b.id, FINISHED)
+    d = await new_game(store, channel_id=2, seats=[ALICE, BOB])  # a new game where b was
+    assert ids(await store.list_games(channel_id=2)) == [d.id, b.id]
+    assert ids(await store.list_games(channel_id=2, status=FINISHED)) == [b.id]
 
 
 async def test_replace_seat_keeps_history(store: Store, clock: FakeClock) -> None:

@@ -1,0 +1,75 @@
+"""The turn loop over many whole games: stalls, unpinged deciders, double pings (all must be 0).
+
+Plays seeded random complete games through the service with a recording announcer, each seed
+in the six mixes (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado), 2-4
+players by seed, with the checks of tests/service/turnloop.py after every step, and prints
+what they found.
+
+Run: .venv/bin/python bench/turn_loop.py [games=500] [first_seed=1000]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from tests.service.turnloop import MIXES, Figures, play_checked, players_for
+
+
+async def main(games: int, first: int) -> int:
+    """Play the games; return the exit status (1 if any check failed)."""
+    mixes = list(MIXES)
+    by_mix = {mix: Figures(games=0) for mix in mixes}
+    start = time.perf_counter()
+    played = 0
+    with tempfile.TemporaryDirectory(prefix="turn-loop-") as tmp:
+        # Each seed is played in every mix, so that each mix sees every player count.
+        for seed in range(first, first + -(-games // len(mixes))):
+            for mix in mixes:
+                db = Path(tmp) / f"{mix}-{seed}.sqlite3"
+                by_mix[mix].add(await play_checked(mix, seed, players_for(seed), db))
+                db.unlink()
+                played += 1
+                if played % 60 == 0:
+                    print(f"  {played} games, {time.perf_counter() - start:.0f} s", flush=True)
+    elapsed = time.perf_counter() - start
+    total = Figures(games=0)
+    print(
+        f"{'mix':<26}{'games':>6}{'steps':>8}{'confirms':>9}{'forced':>7}{'skipped':>8}"
+        f"{'stalls':>7}{'unpinged':>9}{'double':>7}{'no rem.':>8}"
+    )
+    for mix, figures in by_mix.items():
+        total.add(figures)
+        print(_row(mix, figures))
+    print(_row("all", total))
+    print(
+        f"{total.games} games, {total.steps} steps in {elapsed:.1f} s "
+        f"({elapsed / max(total.games, 1):.2f} s a game; the machine may be shared)"
+    )
+    print(
+        f"stalls {total.stalls}, unpinged deciders {total.unpinged}, "
+        f"double pings {total.double_pings}, deciders without a reminder "
+        f"{total.missing_reminders}"
+    )
+    for problem in total.problems[:20]:
+        print("  ", problem)
+    return 0 if total.clean and not total.problems else 1
+
+
+def _row(name: str, f: Figures) -> str:
+    return (
+        f"{name:<26}{f.games:>6}{f.steps:>8}{f.confirms:>9}{f.forced_turns:>7}"
+        f"{f.skipped_answers:>8}{f.stalls:>7}{f.unpinged:>9}{f.double_pings:>7}"
+        f"{f.missing_reminders:>8}"
+    )
+
+
+if __name__ == "__main__":
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    first_seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    sys.exit(asyncio.run(main(count, first_seed)))

@@ -1,0 +1,48 @@
+"""How the Discord layer words the service's typed results: by kind, never by sentence."""
+
+from __future__ import annotations
+
+from bot.commands.panel import OUTCOME_NOTES, outcome_note
+from bot.commands.replies import error_text, say
+from bot.service import Line, NewGameRefused, NotYourTurn, Outcome, OutcomeKind, UserRef
+
+
+def test_people_are_written_as_mentions() -> None:
+    assert say([Line.of("a"), Line.of(UserRef(5), " (USA), your turn")]) == (
+        "a\n<@5> (USA), your turn"
+    )
+
+
+def test_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:
+    lines = [Line.of("France (", UserRef(1), ") played:")]
+    lines += [Line.of(f"• line {i} " + "x" * 60) for i in range(60)]
+    lines += [Line.of("➡️ ", UserRef(2), " (USA), your turn")]
+    text = say(lines)
+    assert len(text) <= 1800 and "\n…\n" in text
+    assert text.startswith("France (<@1>) played:")
+    assert text.endswith("➡️ <@2> (USA), your turn")
+
+
+def test_the_note_after_an_answer_is_chosen_by_the_outcome_kind() -> None:
+    """The service's wording never decides the reply: only the kind does."""
+    for kind, note in OUTCOME_NOTES.items():
+        for words in ((), (Line.of("Turn committed."),), (Line.of("anything"),)):
+            assert outcome_note(Outcome(kind, 1, 2, words, announced=True)) == note
+    assert outcome_note(Outcome(OutcomeKind.NOTED, 1, 2)) == ""
+    assert "✅" in outcome_note(Outcome(OutcomeKind.COMMITTED, 1, 2, announced=True))
+    undone = Outcome(
+        OutcomeKind.UNDONE, 1, 2, (Line.of("USA (", UserRef(3), ") took back"),), announced=True
+    )
+    assert outcome_note(undone) == "✅ USA (<@3>) took back"
+
+
+def test_refusals_name_people_and_the_commands_own_options() -> None:
+    refusal = NotYourTurn(Line.of("waiting for ", UserRef(9), " (Seat 4)."))
+    assert error_text(refusal).endswith("waiting for <@9> (Seat 4).")
+    assert str(refusal) == "waiting for @9 (Seat 4)."  # plain, for logs
+    big = NewGameRefused("The Nile Affair brings its own board.", "map", "base")
+    assert error_text(big).endswith("Choose `board: standard` in `/barrage new`.")
+    setup = NewGameRefused(
+        "The Leeghwater Project is played with the full setup only.", "setup", "full"
+    )
+    assert "`setup: full`" in error_text(setup) and "setup=" not in error_text(setup)
