@@ -28,6 +28,7 @@ from bot.service.outbox import AnnouncementPort, DeliveryFailed, DestinationGone
 from bot.service.reminders import ReminderRunner
 from bot.service.service import MAX_IMPORT_BYTES, UNCHANGED, GameService
 from bot.service.types import (
+    SCORE_SHEET,
     VIEWS,
     Actor,
     Announcement,

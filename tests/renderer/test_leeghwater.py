@@ -21,7 +21,7 @@ from renderer.layout import board_layout
 from renderer.render import render, render_image, render_score_sheet
 from renderer.score_sheet import vp_breakdown
 from renderer.shared_view import draw_shared, shared_background
-from renderer.theme import PHONE_TEXT_RATIO, get_theme
+from renderer.theme import get_theme
 
 OPTIONS = GameOptions(players=3, seed=1, setup="full", expansions=("leeghwater",))
 
@@ -162,21 +162,6 @@ def test_external_work_terms_are_short() -> None:
     for tile in content().private_buildings:
         if content().private_buildings[tile].set == "leeghwater":
             assert lv.action_text(tile) in lv.ACTIONS.values()
-
-
-@pytest.mark.parametrize("view", ["shared", "company"])
-def test_phone_text_rule_holds_with_the_expansion(
-    lwp: GameState, texts: list[tuple[str, int]], view: str
-) -> None:
-    if view == "shared":
-        sizes = [s for _, s in _shared_texts(lwp, texts)]
-    else:
-        texts.clear()
-        company_background.__wrapped__(lwp.seats[0], "light", ("leeghwater",))
-        draw_company(lwp, lwp.seats[0], get_theme())
-        sizes = [s for _, s in texts]
-    width = get_theme().views[view].width
-    assert min(sizes) * PHONE_TEXT_RATIO >= width
 
 
 def test_the_extension_shows_buildings_works_and_special_pieces(
