@@ -140,8 +140,11 @@ def plan_basin(
         if left.size[0] + upper.size[0] + right.size[0] + 2 * GAP <= inner:
             plan.rows.append([left, upper, right])
             plan.rows.append([lower])
-        else:
+        elif left.size[0] + right.size[0] + GAP <= inner:
             plan.rows.extend([[upper], [lower], [left, right]])
+        else:
+            # A narrow basin (five in a band): the conduits one under the other.
+            plan.rows.extend([[upper], [lower], [left], [right]])
         if not powerhouses:
             # No powerhouse row to carry the badge: it goes beside the upper dam.
             plan.rows[0].insert(0, badge)
@@ -236,6 +239,10 @@ def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
         if sum(p.width_needed() for p in plans) > WIDTH - 2 * MARGIN - (n + 1) * MIN_GUTTER:
             share = (WIDTH - 2 * MARGIN - (n + 1) * GUTTER) // n
             plans = [plan_basin(b, conduits, share) for b in members]
+            if any(len(r) == 1 and r[0].key.startswith("C") for p in plans for r in p.rows):
+                # Conduits stacked one under the other: take the narrowest gutters instead.
+                share = (WIDTH - 2 * MARGIN - (n + 1) * MIN_GUTTER) // n
+                plans = [plan_basin(b, conduits, share) for b in members]
         # Narrow the gutters (never below a river's width plus a margin) when the basins need it.
         spare = WIDTH - 2 * MARGIN - sum(p.width_needed() for p in plans)
         gutter = max(MIN_GUTTER, min(GUTTER, spare // (n + 1)))

@@ -168,18 +168,19 @@ def company_toml() -> str:
     top += 332
     rects["tiles"] = [x0, top, x1, top + 116]
     top += 128
-    rects["structures"] = [x0, top, x1, top + 300]
+    # Cells hold two lines of an income ("2VP" over "2flow") at the company view's text size.
+    rects["structures"] = [x0, top, x1, top + 332]
     label_w = 200
     cw = (x1 - x0 - 2 * PAD - label_w - 4 * 8) // 5
     for i, kind in enumerate(("base", "elevation", "conduit", "powerhouse")):
-        y = top + 48 + i * 62
+        y = top + 48 + i * 70
         points[f"row_{kind}"] = [x0 + PAD, y + 28]
         n = 4 if kind == "powerhouse" else 5
         lists[f"cells_{kind}"] = [
-            [x0 + PAD + label_w + j * (cw + 8), y, x0 + PAD + label_w + j * (cw + 8) + cw, y + 56]
+            [x0 + PAD + label_w + j * (cw + 8), y, x0 + PAD + label_w + j * (cw + 8) + cw, y + 64]
             for j in range(n)
         ]
-    top += 312
+    top += 344
     rects["construction"] = [x0, top, x1, top + 84]
     cw2 = (x1 - x0 - 2 * PAD - 330 - 3 * 10) // 4
     lists["construction_spaces"] = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from PIL import Image
 
 from bot.rules import GameOptions, GameState, new_game
 from renderer.samples import midgame_state
@@ -25,3 +26,27 @@ def fresh() -> GameState:
 def midgame() -> GameState:
     """Round 3 of a seeded random 4-player game, engineers on the board."""
     return GameState.from_json(_midgame_json())
+
+
+def body_top(state: GameState, view: str, theme: str = "light", preview: bool = False) -> int:
+    """Where a view's body (the map, the boards: the layouts' coordinates) starts, below the
+    header with the turn line and the scoreboard."""
+    from renderer import header
+    from renderer.theme import get_theme
+
+    style = get_theme(theme).views["company" if view == "company" else "map"]
+    return header.height(state, style, preview)
+
+
+def body_image(state: GameState, *, view: str = "map", **kwargs: object) -> Image.Image:
+    """A view's body as an RGB image (the header and the key cut off), in layout coordinates."""
+    from renderer.render import render_image
+
+    image = render_image(state, view=view, **kwargs)  # type: ignore[arg-type]
+    from renderer import legend
+
+    theme = str(kwargs.get("theme", "light"))
+    top, bottom = body_top(state, view, theme), image.height
+    if view in legend.KEYED_VIEWS:
+        bottom -= legend.key_height(view, state.options.expansions, theme)
+    return image.crop((0, top, image.width, bottom))

@@ -8,9 +8,11 @@ import pytest
 from PIL import Image, ImageChops, ImageColor
 
 from bot.rules.state import Dam, GameState
+from renderer import legend
 from renderer.describe import describe
 from renderer.layout import board_layout, map_layout
 from renderer.render import render, render_image
+from tests.renderer.conftest import body_image, body_top
 from renderer.theme import PARTIAL_VIEWS, THEMES, get_theme
 from renderer.words import highlight_ids
 
@@ -47,9 +49,13 @@ def test_partial_views_decode_with_the_layout_size(
 ) -> None:
     image = _decode(render(midgame, view=view, theme=theme))
     assert image.format == "PNG"
-    assert image.size == EXPECTED_SIZE[view]
+    width, body = EXPECTED_SIZE[view]
+    top = body_top(midgame, view, theme)
+    key = legend.key_height(view, (), theme) if view in legend.KEYED_VIEWS else 0
+    assert image.size == (width, top + body + key)  # the header, the body, the key
     assert image.size[0] == get_theme(theme).views[view].width
-    assert image.mode == "RGB"  # opaque on Discord's light and dark themes
+    # A palette image without a transparent index: opaque on Discord's light and dark themes.
+    assert image.mode == "P" and "transparency" not in image.info
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
@@ -82,9 +88,9 @@ def _centre_band(rect: Rect) -> Rect:
 
 def test_a_base_shows_its_owner_colour_on_its_space(fresh: GameState) -> None:
     rect = map_layout("base").spaces["D5L"].rect
-    empty = render_image(fresh, view="map")
+    empty = body_image(fresh, view="map")
     fresh.dams["D5L"] = Dam(owner="usa", level=1, water=0)
-    built = render_image(fresh, view="map")
+    built = body_image(fresh, view="map")
     usa = get_theme().company("usa").fill
     assert _count(empty, _centre_band(rect), usa) == 0
     assert _count(built, _centre_band(rect), usa) > 1000
@@ -93,11 +99,11 @@ def test_a_base_shows_its_owner_colour_on_its_space(fresh: GameState) -> None:
 def test_a_dam_holding_two_drops_shows_2(fresh: GameState) -> None:
     rect = map_layout("base").spaces["D5U"].rect
     fresh.dams["D5U"] = Dam(owner="usa", level=2, water=0)
-    dry = render_image(fresh, view="map")
+    dry = body_image(fresh, view="map")
     fresh.dams["D5U"] = Dam(owner="usa", level=2, water=2)
-    wet = render_image(fresh, view="map")
+    wet = body_image(fresh, view="map")
     fresh.dams["D5U"] = Dam(owner="usa", level=2, water=1)
-    one = render_image(fresh, view="map")
+    one = body_image(fresh, view="map")
     water = get_theme().colour("water")
     assert _count(dry, rect, water) == 0
     assert _count(wet, rect, water) > 300
@@ -108,15 +114,15 @@ def test_a_dam_holding_two_drops_shows_2(fresh: GameState) -> None:
 def test_dam_level_changes_the_space(fresh: GameState) -> None:
     rect = map_layout("base").spaces["D1L"].rect
     fresh.dams["D1L"] = Dam(owner="italy", level=1)
-    low = render_image(fresh, view="map")
+    low = body_image(fresh, view="map")
     fresh.dams["D1L"] = Dam(owner="italy", level=3)
-    assert _differs(low, render_image(fresh, view="map"), rect)
+    assert _differs(low, body_image(fresh, view="map"), rect)
 
 
 def test_neutral_dam_is_grey(fresh: GameState) -> None:
     rect = map_layout("base").spaces["D8L"].rect
     fresh.dams["D8L"] = Dam(owner="neutral", level=3, water=3)
-    image = render_image(fresh, view="map")
+    image = body_image(fresh, view="map")
     assert _count(image, _centre_band(rect), get_theme().colour("neutral")) > 800
 
 
@@ -124,7 +130,7 @@ def test_conduit_and_powerhouse_show_their_owner(fresh: GameState) -> None:
     layout = map_layout("base")
     fresh.conduits["C7L"] = "italy"
     fresh.powerhouses["P9_0"] = "italy"
-    image = render_image(fresh, view="map")
+    image = body_image(fresh, view="map")
     italy = get_theme().company("italy").fill
     assert _count(image, _centre_band(layout.spaces["C7L"].rect), italy) > 800
     assert _count(image, _centre_band(layout.spaces["P9_0"].rect), italy) > 500
@@ -133,7 +139,7 @@ def test_conduit_and_powerhouse_show_their_owner(fresh: GameState) -> None:
 def test_red_outline_is_kept_on_a_built_space(fresh: GameState) -> None:
     x0, y0, x1, _ = map_layout("base").spaces["D5U"].rect
     fresh.dams["D5U"] = Dam(owner="germany", level=1)
-    image = render_image(fresh, view="map")
+    image = body_image(fresh, view="map")
     red = ImageColor.getrgb(get_theme().colour("red outline"))
     assert image.getpixel(((x0 + x1) // 2, y0 + 2)) == red
 
@@ -141,9 +147,9 @@ def test_red_outline_is_kept_on_a_built_space(fresh: GameState) -> None:
 def test_headstream_drops_are_shown(fresh: GameState) -> None:
     rect = map_layout("base").spaces["HA"].rect
     fresh.headstream_water["HA"] = 0
-    dry = render_image(fresh, view="map")
+    dry = body_image(fresh, view="map")
     fresh.headstream_water["HA"] = 2
-    wet = render_image(fresh, view="map")
+    wet = body_image(fresh, view="map")
     assert _count(dry, rect, get_theme().colour("water")) == 0
     assert _count(wet, rect, get_theme().colour("water")) > 300
 
@@ -154,8 +160,8 @@ def test_highlight_marks_the_space(fresh: GameState, view: str, space_id: str) -
     rect = layout[space_id] if view == "shared" else layout[space_id].rect
     x0, y0, x1, y1 = rect
     ring = (x0 - 8, y0 - 8, x1 + 8, y1 + 8)
-    plain = render_image(fresh, view=view)
-    lit = render_image(fresh, view=view, highlight=[space_id])
+    plain = body_image(fresh, view=view)
+    lit = body_image(fresh, view=view, highlight=[space_id])
     assert (
         _count(lit, ring, get_theme().colour("highlight"))
         > _count(plain, ring, get_theme().colour("highlight")) + 200
@@ -164,9 +170,9 @@ def test_highlight_marks_the_space(fresh: GameState, view: str, space_id: str) -
 
 def test_engineers_on_a_management_space_show_there(fresh: GameState) -> None:
     rect = board_layout("shared").spaces["workshop_rotate2_left"]
-    before = render_image(fresh, view="shared")
+    before = body_image(fresh, view="shared")
     fresh.spaces["workshop_rotate2_left"] = [["france", 2]]
-    after = render_image(fresh, view="shared")
+    after = body_image(fresh, view="shared")
     assert _differs(before, after, rect)
     other = board_layout("shared").spaces["workshop_rotate2_right"]
     assert not _differs(before, after, other)
@@ -175,9 +181,9 @@ def test_engineers_on_a_management_space_show_there(fresh: GameState) -> None:
 def test_energy_marker_moves_with_energy(fresh: GameState) -> None:
     x0, y0, x1, _ = board_layout("shared").rects["energy_track"]
     above = (x0, y0 - 180, x1, y0)
-    before = render_image(fresh, view="shared")
+    before = body_image(fresh, view="shared")
     fresh.companies["usa"].energy = 12
-    after = render_image(fresh, view="shared")
+    after = body_image(fresh, view="shared")
     usa = get_theme().company("usa").fill
     cell = (x1 - x0) / 31
     at12 = (int(x0 + 12 * cell), y0 - 60, int(x0 + 13 * cell), y0)
@@ -189,27 +195,31 @@ def test_energy_marker_moves_with_energy(fresh: GameState) -> None:
 def test_contract_offer_and_highlight(midgame: GameState) -> None:
     contract = midgame.private_offer["green"][0]
     rect = board_layout("shared").lists["private_green"][0]
-    plain = render_image(midgame, view="shared")
-    lit = render_image(midgame, view="shared", highlight=[str(contract)])
+    plain = body_image(midgame, view="shared")
+    lit = body_image(midgame, view="shared", highlight=[str(contract)])
     assert _differs(plain, lit, (rect[0] - 8, rect[1] - 8, rect[2] + 8, rect[3] + 8))
 
 
 def test_company_view_shows_resources_and_wheel(fresh: GameState) -> None:
+    from renderer import draw as d
+
     layout = board_layout("company")
-    before = render_image(fresh, view="company", company="usa")
+    before = body_image(fresh, view="company", company="usa")
     fresh.companies["usa"].credits = 17
     fresh.companies["usa"].wheel[1].excavators = 3
-    after = render_image(fresh, view="company", company="usa")
-    assert _differs(before, after, layout.lists["resources"][0])
-    assert not _differs(before, after, layout.lists["resources"][1])
+    with d.recording() as texts:
+        after = body_image(fresh, view="company", company="usa")
+    # The resources are in the scoreboard on top of every view, the wheel on the board.
+    assert "17" in [t.content for t in texts if t.role == "board"]
     assert _differs(before, after, layout.lists["wheel_segments"][1])  # open is 0: +1 is next
+    assert not _differs(before, after, layout.lists["wheel_segments"][2])
 
 
 def test_company_view_shows_an_uncovered_income(fresh: GameState) -> None:
     cell = board_layout("company").lists["cells_base"][1]
-    before = render_image(fresh, view="company", company="germany")
+    before = body_image(fresh, view="company", company="germany")
     fresh.companies["germany"].placed["base"] = 2
-    after = render_image(fresh, view="company", company="germany")
+    after = body_image(fresh, view="company", company="germany")
     active = get_theme().colour("active")
     assert _count(before, cell, active) == 0
     assert _count(after, cell, active) > 200
@@ -217,10 +227,10 @@ def test_company_view_shows_an_uncovered_income(fresh: GameState) -> None:
 
 def test_company_view_defaults_to_the_player_to_act(midgame: GameState) -> None:
     assert midgame.current
-    default = render_image(midgame, view="company")
+    default = body_image(midgame, view="company")
     assert not _differs(
         default,
-        render_image(midgame, view="company", company=midgame.current),
+        body_image(midgame, view="company", company=midgame.current),
         (0, 0, *default.size),
     )
 
@@ -278,12 +288,12 @@ def test_full_board_composed_from_cached_parts_matches_a_fresh_drawing(midgame: 
 def test_a_rendered_view_follows_the_state_and_callers_cannot_spoil_the_cache(
     fresh: GameState,
 ) -> None:
-    first = render_image(fresh, view="map")
+    first = body_image(fresh, view="map")
     first.paste("#ff00ff", (0, 0, 400, 400))  # the caller owns its copy
-    again = render_image(fresh, view="map")
+    again = body_image(fresh, view="map")
     assert again.getpixel((10, 10)) != (255, 0, 255)
     fresh.dams["D5U"] = Dam(owner="usa")
-    assert _differs(again, render_image(fresh, view="map"), map_layout("base").spaces["D5U"].rect)
+    assert _differs(again, body_image(fresh, view="map"), map_layout("base").spaces["D5U"].rect)
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
@@ -318,10 +328,10 @@ def test_the_map_view_draws_a_state_on_every_map(map_id: str) -> None:
         state.options.map = map_id
     layout = map_layout(map_id)
     dam = sorted(content().maps[map_id].dam_spaces)[0]
-    empty = render_image(state, view="map")
+    empty = body_image(state, view="map")
     assert empty.size == (layout.width, layout.height)
     state.dams[dam] = Dam(owner="italy", level=2, water=1)
-    built = render_image(state, view="map")
+    built = body_image(state, view="map")
     fill = get_theme().company("italy").fill
     assert _count(built, _centre_band(layout.spaces[dam].rect), fill) > 500
     assert _count(empty, _centre_band(layout.spaces[dam].rect), fill) == 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-COMPANY_TOP = 1316  # company.toml's height: the extension goes under the company board
+COMPANY_TOP = 1348  # company.toml's height: the extension goes under the company board
 BUILDINGS = 5
 BLOCK = 206  # one Private Building: its name and terms, its building spaces, its action spaces
 ROW = 50
@@ -72,8 +72,8 @@ def works() -> str:
 def company() -> str:
     """The board extension: the Building row, works completed, the officer's special piece."""
     top = COMPANY_TOP
-    cells = [(224 + k * 152, top + 48, 368 + k * 152, top + 104) for k in range(5)]
-    end = top + 214
+    cells = [(224 + k * 152, top + 48, 368 + k * 152, top + 112) for k in range(5)]
+    end = top + 222
     return "\n".join(
         [
             "# The Leeghwater Project's board extension, appended below the company view.",
@@ -85,15 +85,15 @@ def company() -> str:
             "",
             "[rect]",
             f"extension = {_r((12, top, 988, end))}",
-            f"special = {_r((24, top + 148, 976, top + 204))}",
+            f"special = {_r((24, top + 156, 976, top + 212))}",
             "",
             "[rects]",
             "cells_building = [" + ", ".join(_r(c) for c in cells) + "]",
             "",
             "[point]",
             f"title = [24, {top + 8}]",
-            f"row_building = [24, {top + 76}]",
-            f"works = [24, {top + 126}]",
+            f"row_building = [24, {top + 80}]",
+            f"works = [24, {top + 134}]",
             "",
         ]
     )
