@@ -114,7 +114,9 @@ def draw_map(
         draw.line((a, b), fill=style.fill, width=5)
         draw.ellipse((b[0] - 7, b[1] - 7, b[0] + 7, b[1] + 7), fill=theme.colour("text"))
         d.box(draw, slot, style.fill, theme.colour("text"), 3, 10)
-        d.text(draw, centre, tile, sizes["small"], style.ink, "bold")
+        # "BR10" in bold is wider than its slot: the regular weight then.
+        weight = "bold" if d.fits(tile, sizes["small"], sx1 - sx0 - 4, "bold") else "regular"
+        d.text(draw, centre, tile, sizes["small"], style.ink, weight)
         if tile in lit:
             d.ring(draw, slot, theme.colour("highlight"), text, width=5)
 
@@ -235,15 +237,15 @@ BRIDGE_SLOTS = True  # a slot beside each basin's lower dam for its Bridge tag
 
 
 def feature_rows(features: Any, width: int, gap: int) -> list[list[tuple[str, str, int]]]:
-    """The layout generator's rows below the map (`renderer.layout.generate_features`): per
-    area, the site (wide: its Bridge tiles), then its settlement spaces."""
+    """The layout generator's rows of the sites view (`renderer.layout.generate_features`): per
+    area, the site (a whole row: its Bridge tiles), then its settlement spaces two a row."""
     rows = []
+    each = (width - gap) // 2  # two settlements a row: a tile's reward fits on one line
     for site in features["construction_site"]:
-        row = [(site["id"], "construction_site", 372)]
+        rows.append([(site["id"], "construction_site", width)])
         spaces = [s for s in features["settlement_space"] if s["area"] == site["area"]]
-        each = (width - 372 - gap * len(spaces)) // max(len(spaces), 1)
-        row += [(s["id"], "settlement", each) for s in spaces]
-        rows.append(row)
+        for k in range(0, len(spaces), 2):
+            rows.append([(s["id"], "settlement", each) for s in spaces[k : k + 2]])
     return rows
 
 

@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Iterator
-from typing import Any
+from types import ModuleType
 
 import pytest
-from PIL import ImageColor
+from PIL import Image, ImageColor
 
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.company_view import draw_company, tile_chips
 from renderer.describe import describe
+from renderer.expansions import colorado as colorado_view
+from renderer.expansions import nile as nile_view
 from renderer.expansions.colorado import bridge_cost
 from renderer.expansions.colorado import sample_state as colorado_state
 from renderer.expansions.nile import sample_state as nile_state
 from renderer.fonts import font
-from renderer.layout import board_layout, map_layout
+from renderer.layout import board_layout, feature_view, map_layout
 from renderer.map_view import draw_map
-from renderer.render import board_ids, render, render_image
+from renderer.render import board_ids, render, render_image, views
 from renderer.score_sheet import vp_breakdown
 from renderer.theme import get_theme
-from renderer.words import highlight_ids
+from renderer.words import highlight_ids, tile_name
+from tests.renderer.conftest import body_image
 
 Rect = tuple[int, int, int, int]
 
@@ -58,48 +62,41 @@ def _overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-class _Texts:
-    """Records every ``d.text`` call: (content, box drawn, size)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls: list[tuple[str, Rect, int]] = []
-        real = d.text
-
-        def text(draw: Any, at: Any, content: str, size: int, *args: Any, **kw: Any) -> None:
-            if content:
-                weight = args[1] if len(args) > 1 else kw.get("weight", "bold")
-                anchor = args[2] if len(args) > 2 else kw.get("anchor", "mm")
-                mask, left, top = d.text_mask(content, size, weight, anchor)
-                x, y = round(at[0]) + left, round(at[1]) + top
-                self.calls.append((content, (x, y, x + mask.width, y + mask.height), size))
-            real(draw, at, content, size, *args, **kw)
-
-        monkeypatch.setattr(d, "text", text)
-
-    def boxes(self, content: str) -> list[Rect]:
-        return [box for text, box, _size in self.calls if text.startswith(content)]
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_view_of_colorado_and_nile_games_renders(theme: str) -> None:
     for state in _states():
-        for view in ("map", "shared", "full"):
+        for view in views(state.options):
             assert render(state, view=view, theme=theme)[:4] == b"\x89PNG"
         for cid in board_ids(state):
             image = render_image(state, view="company", company=cid, theme=theme)
             assert image.width == 1000
-        assert render_image(state, view="map", theme=theme).size == (
+        assert body_image(state, view="map", theme=theme).size == (
             1200,
             map_layout(state.options.map).height,
         )
+
+
+def _feature_texts(
+    state: GameState, module: ModuleType, view: str
+) -> tuple[Image.Image, list[d.DrawnText]]:
+    """An expansion's own view (its body, in the feature layout's coordinates) and its texts."""
+    with d.recording() as texts:
+        image = module.draw_view(view, state, get_theme())
+    return image, texts
+
+
+def _boxes(texts: list[d.DrawnText], content: str) -> list[Rect]:
+    return [t.box for t in texts if t.content.startswith(content)]
 
 
 def test_a_bridge_shows_its_owners_colour_at_its_dam(colorado: GameState) -> None:
     bridges = colorado.extra["colorado"]["bridges"]
     assert bridges, "the sample game should have built a Bridge"
     layout = map_layout("colorado")
-    image = render_image(colorado, view="map")
-    plain = render_image(dataclasses.replace(colorado, extra={}), view="map")
+    image = body_image(colorado, view="map")
+    unbuilt = copy.deepcopy(colorado.extra)
+    unbuilt["colorado"]["bridges"] = {}
+    plain = body_image(dataclasses.replace(colorado, extra=unbuilt), view="map")
     theme = get_theme()
     for dam, tile in bridges.items():
         basin = next(b for b in layout.basins.values() if _overlap(b.rect, layout.spaces[dam].rect))
@@ -111,15 +108,13 @@ def test_a_bridge_shows_its_owners_colour_at_its_dam(colorado: GameState) -> Non
         assert image.crop(slot).tobytes() != plain.crop(slot).tobytes()
 
 
-def test_settled_spaces_show_the_settler_and_the_tile(
-    colorado: GameState, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    layout = map_layout("colorado")
+def test_settled_spaces_show_the_settler_and_the_tile(colorado: GameState) -> None:
+    layout = feature_view(colorado_view.FEATURES)
     settled = {
         space: who[0][0] for space, who in colorado.spaces.items() if space.startswith("S_") and who
     }
     assert settled, "the sample game should have settled somewhere"
-    image = render_image(colorado, view="map")
+    image, texts = _feature_texts(colorado, colorado_view, "sites")
     theme = get_theme()
     for space, who in settled.items():
         fill = ImageColor.getrgb(theme.company(who).fill)
@@ -127,41 +122,34 @@ def test_settled_spaces_show_the_settler_and_the_tile(
             (c, n) for n, c in image.crop(layout.features[space].rect).getcolors(1 << 16)
         )
         assert colours.get(fill, 0) > 100, space
-    texts = _Texts(monkeypatch)
-    draw_map(colorado, theme)
     for space, tile in colorado.extra["colorado"]["settlements"].items():
-        assert any(_inside(b, layout.features[space].rect) for b in texts.boxes(tile)), space
+        assert any(_inside(b, layout.features[space].rect) for b in _boxes(texts, tile)), space
     for site, tiles in colorado.extra["colorado"]["sites"].items():
         rect = layout.features[site].rect
-        assert any(
-            _inside(b, rect) for b in texts.boxes(f"next Bridge {bridge_cost(colorado, site)}c")
-        )
+        price = f"next Bridge {bridge_cost(colorado, site)}c"
+        assert any(_inside(b, rect) for b in _boxes(texts, price))
         if tiles:
-            assert any(_inside(b, rect) for b in texts.boxes(tiles[0]))
+            assert any(_inside(b, rect) for b in _boxes(texts, tiles[0]))
 
 
-def test_irrigation_tokens_and_users_show_in_their_zone(
-    nile: GameState, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    layout = map_layout("nile")
-    texts = _Texts(monkeypatch)
-    draw_map(nile, get_theme())
+def test_irrigation_tokens_and_users_show_in_their_zone(nile: GameState) -> None:
+    layout = feature_view(nile_view.FEATURES)
+    image, texts = _feature_texts(nile, nile_view, "irrigation")
     for zone in nile.extra["nile"]["zones"].values():
         for space, stack in zone.items():
             rect = layout.features[space].rect
             shown = stack[-1] if stack else "VP showing"
-            assert any(
-                _inside(b, rect)
-                for b in texts.boxes(shown)
-                + texts.boxes("1VP")
-                + texts.boxes("2VP")
-                + texts.boxes("3VP")
-            ), space
+            candidates = [
+                *_boxes(texts, shown),
+                *(b for t in texts if "VP" in t.content for b in [t.box]),
+            ]
+            assert any(_inside(b, rect) for b in candidates), space
+    with d.recording() as on_map:
+        draw_map(nile, get_theme())
     for hs, token in nile.headstream_tiles.items():
-        assert any(_inside(b, layout.features[token].rect) for b in texts.boxes(hs))
-        assert any(_inside(b, layout.spaces[hs].rect) for b in texts.boxes(token))
+        assert any(_inside(b, layout.features[token].rect) for b in _boxes(texts, hs))
+        assert any(_inside(b, map_layout("nile").spaces[hs].rect) for b in _boxes(on_map, token))
     used = [s for s in nile.spaces if s.startswith("IZ_")]
-    image = render_image(nile, view="map")
     theme = get_theme()
     for space in used:
         who = nile.spaces[space][0][0]
@@ -172,30 +160,15 @@ def test_irrigation_tokens_and_users_show_in_their_zone(
         assert colours.get(fill, 0) > 100, space
 
 
-def test_text_on_the_expansion_views_keeps_the_phone_rule(
-    colorado: GameState, nile: GameState, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    texts = _Texts(monkeypatch)
-    theme = get_theme()
-    for state in (colorado, nile):
-        draw_map(state, theme)
-        assert min(size for _t, _b, size in texts.calls) >= 1200 // 40
-        texts.calls.clear()
-        for cid in board_ids(state):
-            draw_company(state, cid, theme)
-        assert min(size for _t, _b, size in texts.calls) >= 1000 // 40
-        texts.calls.clear()
-
-
 @pytest.mark.parametrize("map_id", ["colorado", "nile"])
 def test_feature_boxes_hold_two_lines_and_bridge_slots_are_clear(map_id: str) -> None:
     layout = map_layout(map_id)
     size = get_theme().views["map"].text["small"]
-    for feature in layout.features.values():
+    for feature in feature_view(f"{map_id}_features").features.values():
         assert feature.rect[3] - feature.rect[1] >= 2 * size + 16, feature.id
     others = [s.rect for s in layout.spaces.values()] + [b.badge for b in layout.basins.values()]
     for basin_id, slot in layout.bridges.items():
-        assert font(size, "bold").getlength("BR10") <= slot[2] - slot[0] - 6
+        assert font(size, "regular").getlength("BR10") <= slot[2] - slot[0] - 4
         assert not any(_overlap(slot, o) for o in others), basin_id
         assert not any(
             _overlap(slot, b.rect) for b in layout.basins.values() if b.id != basin_id
@@ -210,9 +183,7 @@ def test_feature_boxes_hold_two_lines_and_bridge_slots_are_clear(map_id: str) ->
         assert set(layout.bridges) == with_dams
 
 
-def test_many_tiles_in_supply_stay_inside_their_panel(
-    colorado: GameState, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_many_tiles_in_supply_stay_inside_their_panel(colorado: GameState) -> None:
     cid = colorado.seats[0]
     company = colorado.companies[cid]
     tiles = ["basic_base", "basic_elevation", "basic_conduit", "basic_powerhouse", "basic_wild"]
@@ -223,14 +194,15 @@ def test_many_tiles_in_supply_stay_inside_their_panel(
     )
     layout = board_layout("company")
     panel = layout.rects["tiles"]
-    texts = _Texts(monkeypatch)
-    draw_company(state, cid, get_theme(), tiles)
-    # Tile ids also show on the wheel, above the panel.
+    with d.recording() as texts:
+        draw_company(state, cid, get_theme(), tiles)
+    names = {tile_name(t) for t in tiles}
+    # Tile names also show on the wheel, above the panel.
     below_wheel = layout.rects["wheel"][3]
     chips = [
-        box
-        for text, box, _ in texts.calls
-        if text.split(" ")[0].rstrip(":") in tiles and box[1] > below_wheel
+        t.box
+        for t in texts
+        if t.content.split(":")[0].split(" ×")[0] in names and t.box[1] > below_wheel
     ]
     assert len(chips) >= 6
     heading_y = layout.rects["structures"][1]

@@ -13,7 +13,7 @@ from PIL import Image, ImageColor
 
 from bot.rules import GameOptions, GameState, new_game
 from renderer import draw as d
-from renderer.company_view import company_background, company_key, draw_company
+from renderer.company_view import company_key, draw_company
 from renderer.content import content
 from renderer.describe import describe
 from renderer.expansions import leeghwater as lv

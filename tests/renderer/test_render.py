@@ -12,9 +12,9 @@ from renderer import legend
 from renderer.describe import describe
 from renderer.layout import board_layout, map_layout
 from renderer.render import render, render_image
-from tests.renderer.conftest import body_image, body_top
 from renderer.theme import PARTIAL_VIEWS, THEMES, get_theme
 from renderer.words import highlight_ids
+from tests.renderer.conftest import body_image, body_top
 
 Rect = tuple[int, int, int, int]
 
