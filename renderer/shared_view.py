@@ -21,6 +21,7 @@ from bot.rules.wording import SECTION_NAMES
 from renderer import draw as d
 from renderer.content import content
 from renderer.expansions import asking, catalogue, drawing, extending
+from renderer.fonts import Weight
 from renderer.layout import BoardLayout, Rect, board_layout
 from renderer.theme import Theme, get_theme
 from renderer.words import reward_text
@@ -423,7 +424,9 @@ def _patents(
             continue
         tile = state.patent_offer[slot - 1] if 0 < slot <= len(state.patent_offer) else None
         name = c.tiles[tile].name if tile in c.tiles else "empty"
-        d.text(draw, at, name, sizes["label"], theme.colour("text"), "bold", "lm")
+        room = layout.spaces[space.id][0] - at[0] - 8 if space.id in layout.spaces else 10**4
+        name, weight = _fitting_tile_name(name, sizes["label"], room)
+        d.text(draw, at, name, sizes["label"], theme.colour("text"), weight, "lm")
         if tile and tile in lit and space.id in layout.spaces:
             d.ring(
                 draw,
@@ -432,6 +435,25 @@ def _patents(
                 theme.colour("text"),
                 width=5,
             )
+
+
+#: Short forms of tile names too wide for the Patent Office's row names (the legend says them).
+TILE_SHORT_WORDS = {
+    "Powerhouse": "PH",
+    "Elevation": "Elev.",
+    "Building": "Bldg.",
+    "Conduit": "Cond.",
+}
+
+
+def _fitting_tile_name(name: str, size: int, room: int) -> tuple[str, Weight]:
+    """A tile's name as it fits ``room`` pixels: bold, else regular, else in short form."""
+    for weight in ("bold", "regular"):
+        if d.fits(name, size, room, weight):
+            return name, weight
+    for word, short in TILE_SHORT_WORDS.items():
+        name = name.replace(word, short)
+    return name, "regular"
 
 
 def draft_state(state: GameState) -> bool:

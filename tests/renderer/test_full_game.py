@@ -12,9 +12,11 @@ from PIL import Image, ImageChops, ImageColor
 from bot.rules import GameOptions, GameState, new_game
 from renderer import draw as d
 from renderer.layout import board_layout
-from renderer.render import render, render_image
+from renderer.render import render
+from renderer.shared_view import _fitting_tile_name, draw_shared
 from renderer.theme import get_theme
-from renderer.words import TILE_EFFECTS, highlight_ids, tile_effect
+from renderer.words import highlight_ids, tile_effect, tile_name
+from tests.renderer.conftest import body_image
 
 VIEWS = ("map", "shared", "company", "full")
 
@@ -56,7 +58,7 @@ def test_every_view_renders_during_the_draft(players: int) -> None:
         assert _decode(render(state, view=view, highlight=lit)).width > 0
     offered = [board for board, _officer in state.extra["draft"]["pairs"]]
     for board in offered:
-        image = _decode(render(state, view="company", company=board))
+        image = body_image(state, view="company", company=board)
         assert image.size == (board_layout("company").width, board_layout("company").height)
     with pytest.raises(ValueError, match="spain"):
         render(state, view="company", company="spain")
@@ -67,10 +69,10 @@ def test_the_draft_offer_is_drawn_and_its_choices_highlighted() -> None:
     state = game.state
     layout = board_layout("shared")
     pairs = layout.lists["draft_pairs"]
-    plain = render_image(state, view="shared")
+    plain = body_image(state, view="shared")
     picks = highlight_ids(o.notation for o in game.decisions()[0].options)
     assert picks == {f"pick {b}" for b, _o in state.extra["draft"]["pairs"]}
-    lit = render_image(state, view="shared", highlight=picks)
+    lit = body_image(state, view="shared", highlight=picks)
     highlight = ImageColor.getrgb(get_theme().colour("highlight"))
     for rect in pairs[: len(state.extra["draft"]["pairs"])]:
         x0, y0, _x1, _y1 = rect
@@ -98,14 +100,27 @@ def test_every_view_of_a_played_full_game_renders(players: int, seed: int) -> No
             assert _decode(render(state, view="company", company=company)).width > 0
 
 
-def test_patent_tiles_show_their_id_and_effect_within_their_box() -> None:
-    size = get_theme().views["shared"].text["small"]
-    x0, _y0, x1, _y1 = board_layout("shared").lists["patent"][0]
-    for tile in TILE_EFFECTS:
-        assert d.text_width(tile, size) <= x1 - x0 - 12, tile
-        assert d.text_width(tile_effect(tile), size) <= x1 - x0 - 12, tile
+def test_patent_tiles_show_their_name_within_their_row() -> None:
+    from bot.rules.catalogue import CATALOGUE
+    from bot.rules.content import load_content
+
+    size = get_theme().views["shared"].text["label"]
+    layout = board_layout("shared")
+    room = layout.spaces["patent_1"][0] - layout.rows["tile_1"][0] - 8
+    every = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
+    for tile in every.tiles.values():
+        if tile.kind == "advanced":
+            name, weight = _fitting_tile_name(tile.name, size, room)
+            assert d.text_width(name, size, weight) <= room, tile.id
     state = GameState.from_json(_played_json(3, 4, rounds=2)[-1])
     assert all(tile_effect(t) for t in state.patent_offer if t)
+    with d.recording() as texts:
+        draw_shared(state, get_theme())
+    drawn = [t.content for t in texts]
+    for tile in state.patent_offer:
+        if tile:
+            name = _fitting_tile_name(every.tiles[tile].name, size, room)[0]
+            assert name in drawn, tile
 
 
 def test_every_advanced_tile_of_the_content_has_a_short_effect() -> None:
@@ -121,9 +136,9 @@ def test_mahiri_spaces_show_who_used_them() -> None:
     cid = state.seats[0]
     state.companies[cid].officer = "mahiri_sekibo"
     state.spaces.pop("mahiri_1", None)
-    free = render_image(state, view="company", company=cid)
+    free = body_image(state, view="company", company=cid)
     state.spaces["mahiri_1"] = [[cid, 1]]
-    used = render_image(state, view="company", company=cid)
+    used = body_image(state, view="company", company=cid)
     rect = board_layout("company").lists["officer_spaces"][0]
     assert ImageChops.difference(free.crop(rect), used.crop(rect)).getbbox() is not None
     fill = ImageColor.getrgb(get_theme().company(cid).fill)
@@ -134,10 +149,11 @@ def test_advanced_tiles_in_a_supply_carry_their_effect() -> None:
     state = GameState.from_json(_played_json(3, 4, rounds=2)[-1])
     cid = state.seats[0]
     state.companies[cid].tiles = ["basic_base"]
-    plain = render_image(state, view="company", company=cid)
+    plain = body_image(state, view="company", company=cid)
     state.companies[cid].tiles = ["basic_base", "adv_2_base"]
-    more = render_image(state, view="company", company=cid)
+    more = body_image(state, view="company", company=cid)
     x0, y0, x1, y1 = board_layout("company").rects["tiles"]
-    chip_w = d.text_width("adv_2_base: " + tile_effect("adv_2_base"), 26)
+    size = get_theme().views["company"].text["small"]
+    chip_w = d.text_width(f"{tile_name('adv_2_base')}: {tile_effect('adv_2_base')}", size)
     box = ImageChops.difference(plain.crop((x0, y0, x1, y1)), more.crop((x0, y0, x1, y1))).getbbox()
     assert box is not None and box[2] - box[0] >= chip_w

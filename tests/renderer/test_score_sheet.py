@@ -41,7 +41,8 @@ def test_score_sheet_decodes_and_is_opaque() -> None:
     state, events = _finished_game()
     before = state.to_json()
     image = Image.open(io.BytesIO(render_score_sheet(state, events, theme="dark")))
-    assert image.width == 1200 and image.mode == "RGB"
+    # A palette PNG without a transparent index: opaque on Discord's light and dark themes.
+    assert image.width == 1200 and image.mode == "P" and "transparency" not in image.info
     assert state.to_json() == before
 
 
