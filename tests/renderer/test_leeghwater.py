@@ -12,16 +12,17 @@ import pytest
 from PIL import Image, ImageColor
 
 from bot.rules import GameOptions, GameState, new_game
+from bot.rules.content import company_name
 from renderer import draw as d
 from renderer.company_view import company_key, draw_company
 from renderer.content import content
 from renderer.describe import describe
 from renderer.expansions import leeghwater as lv
 from renderer.layout import board_layout
-from renderer.render import render, render_image, render_score_sheet
+from renderer.render import render, render_score_sheet
 from renderer.score_sheet import vp_breakdown
-from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import get_theme
+from tests.renderer.conftest import body_image
 
 OPTIONS = GameOptions(players=3, seed=1, setup="full", expansions=("leeghwater",))
 
@@ -57,20 +58,23 @@ def _colours(image: Image.Image) -> dict[object, int]:
 
 
 def test_every_view_renders_with_the_expansion(lwp: GameState) -> None:
-    shared = _png(render(lwp, view="shared"))
-    assert shared.size == (1200, board_layout(lv.SHARED).height)
+    assert body_image(lwp, view="shared").size == (1200, board_layout("shared").height)
+    # The Extra Management board is a view of its own, no taller than twice its width.
+    works = _png(render(lwp, view="works"))
+    assert body_image(lwp, view="works").size == (1200, board_layout(lv.WORKS).height)
+    assert works.height <= 2 * works.width
     for cid in lwp.seats:
-        board = _png(render(lwp, view="company", company=cid, theme="dark"))
+        board = body_image(lwp, view="company", company=cid, theme="dark")
         assert board.size == (1000, board_layout(lv.COMPANY).height)
     assert _png(render(lwp, view="map")).width == 1200
     full = _png(render(lwp, view="full"))
-    # The full board holds the taller shared view and boards.
-    assert full.height >= 60 + board_layout(lv.SHARED).height
+    # The full board holds the shared boards and the Extra Management board.
+    assert full.height >= 60 + board_layout("shared").height + board_layout(lv.WORKS).height
 
 
 def test_base_games_keep_their_sizes(midgame: GameState) -> None:
-    assert render_image(midgame, view="shared").size == (1200, board_layout("shared").height)
-    assert render_image(midgame, view="company").size == (1000, board_layout("company").height)
+    assert body_image(midgame, view="shared").size == (1200, board_layout("shared").height)
+    assert body_image(midgame, view="company").size == (1000, board_layout("company").height)
 
 
 def test_a_built_building_shows_its_owner_at_its_space(lwp: GameState) -> None:
@@ -78,13 +82,13 @@ def test_a_built_building_shows_its_owner_at_its_space(lwp: GameState) -> None:
     board = lwp.extra["leeghwater"]
     tile = board["buildings"][2]
     board["building_spaces"][tile] = [None, "blocked", owner, None]
-    image = render_image(lwp, view="shared")
-    x0, y0, _x1, y1 = board_layout(lv.SHARED).lists["building_spaces"][2 * 4 + 2]
+    image = body_image(lwp, view="works")
+    x0, y0, _x1, y1 = board_layout(lv.WORKS).lists["building_spaces"][2 * 4 + 2]
     cy = (y0 + y1) // 2
     fill = get_theme().company(owner).fill
     assert _has_colour(image, (x0 + 6, cy - 24, x0 + 58, cy + 24), fill)
     # The space beside it is free: no owner's colour there.
-    x0, y0, _x1, y1 = board_layout(lv.SHARED).lists["building_spaces"][2 * 4 + 3]
+    x0, y0, _x1, y1 = board_layout(lv.WORKS).lists["building_spaces"][2 * 4 + 3]
     cy = (y0 + y1) // 2
     assert not _has_colour(image, (x0 + 6, cy - 24, x0 + 58, cy + 24), fill)
 
@@ -92,12 +96,12 @@ def test_a_built_building_shows_its_owner_at_its_space(lwp: GameState) -> None:
 def test_engineers_on_an_external_work_space_show(lwp: GameState) -> None:
     who = lwp.seats[1]
     lwp.spaces["external_work_2"] = [[who, 2]]
-    image = render_image(lwp, view="shared")
-    _x0, y0, x1, y1 = board_layout(lv.SHARED).spaces["external_work_2"]
+    image = body_image(lwp, view="works")
+    _x0, y0, x1, y1 = board_layout(lv.WORKS).spaces["external_work_2"]
     cy = (y0 + y1) // 2
     fill = get_theme().company(who).fill
     assert _has_colour(image, (x1 - 100, cy - 24, x1 - 40, cy + 24), fill)
-    _x0, y0, x1, y1 = board_layout(lv.SHARED).spaces["external_work_1"]
+    _x0, y0, x1, y1 = board_layout(lv.WORKS).spaces["external_work_1"]
     if not lwp.spaces.get("external_work_1"):
         cy = (y0 + y1) // 2
         assert not _has_colour(image, (x1 - 100, cy - 24, x1 - 40, cy + 24), fill)
@@ -107,8 +111,8 @@ def test_the_left_and_right_action_spaces_show_who_used_them(lwp: GameState) -> 
     first, second = lwp.seats[0], lwp.seats[2]
     tile = lwp.extra["leeghwater"]["buildings"][4]
     lwp.spaces[f"building_{tile}"] = [[first, 1], [second, 2]]
-    image = render_image(lwp, view="shared")
-    actions = board_layout(lv.SHARED).lists["building_actions"][16:20]
+    image = body_image(lwp, view="works")
+    actions = board_layout(lv.WORKS).lists["building_actions"][16:20]
     for rect, who in ((actions[0], first), (actions[1], second)):
         _x0, y0, x1, y1 = rect
         cy = (y0 + y1) // 2
@@ -117,44 +121,51 @@ def test_the_left_and_right_action_spaces_show_who_used_them(lwp: GameState) -> 
 
 
 @pytest.fixture
-def texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
-    """Every text drawn, with its size."""
-    drawn: list[tuple[str, int]] = []
-    real = d.text
-
-    def record(draw, at, content, size, fill, weight="bold", anchor="mm") -> None:
-        drawn.append((content, size))
-        real(draw, at, content, size, fill, weight, anchor)
-
-    monkeypatch.setattr(d, "text", record)
-    yield drawn
+def texts() -> Iterator[list[tuple[str, int]]]:
+    """Every text drawn while the test runs (from the recording canvas), with its size."""
+    with d.recording() as drawn:
+        yield _Sized(drawn)
 
 
-def _shared_texts(state: GameState, drawn: list[tuple[str, int]]) -> list[tuple[str, int]]:
+class _Sized(list):  # type: ignore[type-arg]
+    """The recorded texts as (content, size) pairs; ``clear`` forgets those seen so far."""
+
+    def __init__(self, drawn: list[d.DrawnText]) -> None:
+        super().__init__()
+        self.drawn = drawn
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:  # type: ignore[override]
+        return iter([(t.content, t.size) for t in self.drawn])
+
+    def clear(self) -> None:
+        self.drawn.clear()
+
+
+def _works_texts(state: GameState, drawn: list[tuple[str, int]]) -> list[tuple[str, int]]:
     drawn.clear()
-    shared_background.__wrapped__(3, "full", "light", ("leeghwater",))  # its static text too
-    draw_shared(state, get_theme())
+    lv.view_background.__wrapped__("works", "light")  # its static text too
+    lv.draw_view("works", state, get_theme())
     return list(drawn)
 
 
-def test_the_offer_and_buildings_are_labelled_with_their_notation_ids(
+def test_the_offer_and_buildings_are_labelled_by_name(
     lwp: GameState, texts: list[tuple[str, int]]
 ) -> None:
     board = lwp.extra["leeghwater"]
     board["works"] = ["A3", None, "C5"]
-    shown = {t for t, _ in _shared_texts(lwp, texts)}
+    shown = {t for t, _ in _works_texts(lwp, texts)}
     assert {"A3", "C5", "taken this round"} <= shown
-    assert {"external_work_1", "external_work_2", "external_work_3"} <= shown
     for tile in board["buildings"]:
-        assert tile in shown  # `use <tile>`
-        assert {f"{tile}_{i}" for i in range(4)} <= shown  # `building <tile>_<i>`
-    assert any(t.startswith("piles left:") for t in shown)
+        assert content().private_buildings[tile].name in shown
+    assert {"space 1", "space 3", "use", "blocked"} <= shown
+    assert any(t.startswith("piles: A ") for t in shown)
+    assert not any("_" in t for t in shown)  # no notation id: names and short forms
 
 
 def test_external_work_terms_are_short() -> None:
-    assert lv.work_text("A3") == "2mix → 4VP Base P"
-    assert lv.work_text("A1") == "1exc → 3c contract≤4⚡"
-    assert lv.work_text("B2") == "4mix → 2VP 2 Elev."
+    assert lv.work_text("A3") == "2 mix → 4VP Base P"
+    assert lv.work_text("A1") == "1 exc → 3c contract≤4⚡"
+    assert lv.work_text("B2") == "4 mix → 2VP 2 Elev."
     for work in content().external_works:
         assert "_" not in lv.work_text(work), work  # every reward has a short form
     for tile in content().private_buildings:
@@ -180,7 +191,7 @@ def test_the_extension_shows_buildings_works_and_special_pieces(
     image = draw_company(lwp, cid, get_theme())
     shown = [t for t, _ in texts]
     assert "4 left" in shown
-    assert any(f"{tile}_0" in t for t in shown)
+    assert set(content().private_buildings[tile].name.split()) <= set(shown)  # its cell
     assert any("A2 B4" in t for t in shown)
     assert any(t.startswith("Architect: on a space") for t in shown)
     # The first Building piece has left its cell; the others still show the company's colour.
@@ -198,12 +209,12 @@ def test_leslies_tile_and_margots_space(lwp: GameState, texts: list[tuple[str, i
     company.wheel[(company.wheel_open + 2) % 6].tiles.append("leslie_tile")
     texts.clear()
     draw_company(lwp, cid, get_theme())
-    assert "leslie_tile: on the wheel, back in 2 turns" in [t for t, _ in texts]
+    assert "Leslie's tile: on the wheel, back in 2 turns" in [t for t, _ in texts]
     company.officer = "margot_fouche"
     lwp.spaces["margot"] = [[cid, 1]]
     texts.clear()
     image = draw_company(lwp, cid, get_theme(), highlight={"margot"})
-    assert "margot" in [t for t, _ in texts]
+    assert "Margot's tile" in [t for t, _ in texts]
     _x0, y0, x1, y1 = board_layout(lv.COMPANY).rects["special"]
     assert _has_colour(image, (x1 - 56, y0, x1 - 4, y1), get_theme().company(cid).fill)
 
@@ -224,9 +235,9 @@ def test_highlights_ring_works_spaces_and_buildings(lwp: GameState) -> None:
     board["works"] = ["A3", "B1", "C2"]
     tile = board["buildings"][0]
     lit = {"external_work_3", "B1", f"{tile}_0", tile}
-    plain = render_image(lwp, view="shared")
-    image = render_image(lwp, view="shared", highlight=lit)
-    layout = board_layout(lv.SHARED)
+    plain = body_image(lwp, view="works")
+    image = body_image(lwp, view="works", highlight=lit)
+    layout = board_layout(lv.WORKS)
     yellow = ImageColor.getrgb(get_theme().colour("highlight"))
     rects = [
         layout.spaces["external_work_3"],
@@ -242,14 +253,15 @@ def test_highlights_ring_works_spaces_and_buildings(lwp: GameState) -> None:
 
 def test_the_draft_of_a_leeghwater_game_renders() -> None:
     state = new_game(OPTIONS).state
-    assert render_image(state, view="shared").height == board_layout(lv.SHARED).height
-    assert render_image(state, view="company").height == board_layout(lv.COMPANY).height
+    assert body_image(state, view="works").height == board_layout(lv.WORKS).height
+    assert body_image(state, view="company").height == board_layout(lv.COMPANY).height
 
 
-@pytest.mark.parametrize("name", [lv.SHARED, lv.COMPANY])
+@pytest.mark.parametrize("name", [lv.WORKS, lv.COMPANY])
 def test_layout_is_inside_below_the_base_view_and_clear(name: str) -> None:
     layout = board_layout(name)
-    base = board_layout("shared" if name == lv.SHARED else "company")
+    # The company board's extension goes below the board; the works view is a view of its own.
+    base = board_layout("company") if name == lv.COMPANY else _Empty(layout.width)
     assert layout.width == base.width and layout.height > base.height
     boxes = [*layout.spaces.values(), *(r for rects in layout.lists.values() for r in rects)]
     for x0, y0, x1, y1 in [*boxes, *layout.rects.values()]:
@@ -259,15 +271,21 @@ def test_layout_is_inside_below_the_base_view_and_clear(name: str) -> None:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
 
 
+class _Empty:
+    """No base view above (the works view starts at the top)."""
+
+    def __init__(self, width: int) -> None:
+        self.width, self.height = width, 0
+
+
 def test_labels_fit_their_spaces() -> None:
-    layout = board_layout(lv.SHARED)
+    layout = board_layout(lv.WORKS)
     size = get_theme().views["shared"].text["label"]
     x0, _, x1, _ = layout.lists["building_spaces"][0]
-    longest = max(content().private_buildings, key=len) + "_3"
-    # After the owner's piece, with room left for nothing else.
-    assert 62 + d.text_width(longest, size) < x1 - x0
+    # After the owner's piece, the space's number and its extra credits.
+    assert 62 + d.text_width("space 4", size) + 16 + d.text_width("+3c", size) < x1 - x0
     x0, _, x1, _ = layout.spaces["external_work_1"]
-    assert 48 + d.text_width("external_work_1", size) < x1 - x0 - 110  # and two occupants
+    assert x1 - x0 > 48 + 110  # the engineers' pips and two occupants
 
 
 def test_the_score_sheet_counts_buildings_and_works() -> None:
@@ -293,5 +311,6 @@ def test_describe_names_the_works_and_buildings(lwp: GameState) -> None:
     tile = board["buildings"][0]
     board["building_spaces"][tile] = [lwp.seats[0], "blocked", None, None]
     text = describe(lwp)
-    assert "External Works: 1 A3 (2mix → 4VP Base P); 2 taken; 3 C5" in text
-    assert f"{tile}_0 {lwp.seats[0]}" in text
+    assert "External Works: 1 A3 (2 mix → 4VP Base P); 2 taken; 3 C5" in text
+    name = content().private_buildings[tile].name
+    assert f"{name} (space 1 {company_name(lwp.seats[0])})" in text

@@ -20,6 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.content import content
@@ -448,9 +449,15 @@ def describe_lines(state: GameState) -> list[str]:
     ]
     lines = ["External Works: " + ("; ".join(works) if works else "none") + "."]
     buildings = []
+    names = content(state.options.expansions).private_buildings
     for tile, row in board.get("building_spaces", {}).items():
-        owners = [f"{tile}_{i} {who}" for i, who in enumerate(row) if who not in (None, BLOCKED)]
-        buildings.append(f"{tile} ({', '.join(owners) if owners else 'no Buildings'})")
+        owners = [
+            f"space {i + 1} {company_name(str(who))}"
+            for i, who in enumerate(row)
+            if who not in (None, BLOCKED)
+        ]
+        name = names[tile].name if tile in names else tile
+        buildings.append(f"{name} ({', '.join(owners) if owners else 'no Buildings'})")
     lines.append("Private Buildings: " + ("; ".join(buildings) if buildings else "none") + ".")
     return lines
 
