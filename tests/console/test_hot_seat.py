@@ -49,7 +49,7 @@ def test_bad_lines_get_clear_answers_and_change_nothing(tmp_path: Path) -> None:
     assert "There is no option -1" in out
     assert "'log' takes a number of lines from 1 to 1000, like 'log 20' (not 'x')" in out
     assert "(not '0')" in out and "(not '5 6')" in out
-    assert "Unknown view 'nowhere'; choose one of map, shared, company, full" in out
+    assert "This game has no view 'nowhere'; choose one of map, shared, company, full, score" in out
     assert "Option numbers work one at a time" in out
     assert "There is no company 'xx'" in out
     assert "(not '²')" in out
