@@ -47,6 +47,39 @@ SHARED_KEY = (
     Entry("red", "+3 credits"),
     Entry("unused", "not in play"),
     Entry("marker", "energy marker"),
+    Entry("rot2", "rotate the wheel 2"),
+    Entry("2mach", "2 machineries"),
+    Entry("2flow", "2 drops flowing"),
+    Entry("2drop", "2 drops on headstreams"),
+    Entry("M/H/P", "mountains, hills, plains"),
+)
+#: The energy track's notation (the legend picture).
+ENERGY_KEY = (
+    Entry("R3 · 18+⚡", "round 3's bonus tile: full reward from 18 energy"),
+    Entry("highlight", "this round's section of the track"),
+    Entry("4 (12−8)", "bonus now: 4 VP, the full 12 less 4 VP per section behind"),
+    Entry("–", "bonus now: nothing (under 6 energy)"),
+    Entry("1st +6", "most energy this round: +6 VP (second +2 VP)"),
+    Entry("4c", "credits at the end of the round for a marker in that band"),
+    Entry("0⚡", "no energy: +3 credits but −3 VP"),
+    Entry("marker", "a company's energy this round"),
+)
+#: Short forms in contracts, incomes, works and tiles (the legend picture).
+REWARD_KEY = (
+    Entry("5VP 2c", "5 victory points, 2 credits"),
+    Entry("1exc 1mix", "1 excavator, 1 mixer"),
+    Entry("2mach", "2 machineries of your choice"),
+    Entry("+4⚡", "4 energy on the track"),
+    Entry("rot2", "rotate your construction wheel 2 segments"),
+    Entry("2flow", "2 drops on headstreams, flowing at once"),
+    Entry("2drop", "2 drops on headstreams, flowing in the water phase"),
+    Entry("Base M/H", "a free Base in the mountains or hills (P: plains)"),
+    Entry("Elev.", "a free Elevation"),
+    Entry("P.house", "a free Powerhouse"),
+    Entry("Conduit≤2", "a free Conduit of value 2 at most"),
+    Entry("contract≤4⚡", "fulfil a contract of at most 4 energy"),
+    Entry("210 · 4⚡", "contract 210: produce 4 energy to fulfil it"),
+    Entry("PH II", "an advanced tile (PH Powerhouse, Elev., Bldg. Building, Cond. Conduit)"),
 )
 #: The scoreboard's headings in a compact key (the legend picture says them in full).
 SCOREBOARD_SHORT = (
@@ -59,14 +92,10 @@ SCOREBOARD_SHORT = (
 )
 SCOREBOARD_KEY = tuple(Entry(c.heading, c.meaning) for c in (*BASE_COLUMNS, *TAIL_COLUMNS))
 COMPANY_KEY = (
-    Entry("+2", "wheel: back after 2 more turns"),
-    Entry("income", "income a built piece uncovers"),
-    Entry("rot2", "rotate the wheel 2"),
-    Entry("2mach", "2 machineries of your choice"),
-    Entry("2flow", "2 drops that flow at once"),
-    Entry("2drop", "2 drops on headstreams"),
-    Entry("Elev.", "a free Elevation"),
-    Entry("≤5⚡", "a contract of at most 5 energy"),
+    Entry("+2", "wheel segment: back after 2 more turns"),
+    Entry("income", "what a built piece uncovers (green: yours each round)"),
+    Entry("✓", "a piece built (it is on the map)"),
+    Entry("3 left", "pieces of that kind still to build"),
 )
 
 
@@ -225,6 +254,19 @@ def _marker(
     d.marker(draw, (x0 + 22, (y0 + y1) // 2), theme.company("usa"), 7, size, theme.colour("text"))
 
 
+def _highlight(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    d.box(draw, box, theme.colour("highlight"), theme.colour("text"), width=2)
+
+
+def _course(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    x0, y0, x1, y1 = box
+    draw.line((x0 + 4, y1 - 6, x1 - 4, y0 + 6), fill=theme.colour("course"), width=14)
+
+
 SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], Theme, int], None]] = {
     "red": _red,
     "unused": _unused,
@@ -234,6 +276,8 @@ SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], The
     "pips": _pips,
     "piece": _piece,
     "marker": _marker,
+    "highlight": _highlight,
+    "course": _course,
 }
 
 
@@ -241,9 +285,11 @@ SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], The
 
 
 LEGEND_SECTIONS = (
-    ("Top of every picture: the scoreboard", SCOREBOARD_KEY),
+    ("Top of every picture: the scoreboard", (*SCOREBOARD_KEY, Entry("▶", "acts now"))),
     ("The map", MAP_KEY),
-    ("The shared boards", SHARED_KEY),
+    ("The energy track (shared boards)", ENERGY_KEY),
+    ("The shared boards", SHARED_KEY[:4]),
+    ("Short forms: contracts, incomes, works, tiles", REWARD_KEY),
     ("A company board", COMPANY_KEY),
 )
 
@@ -256,38 +302,48 @@ def legend_sections(expansions: Sequence[str]) -> list[tuple[str, tuple[Entry, .
     return out
 
 
+def _entry_lines(entry: Entry, size: int, column: int) -> tuple[str, ...]:
+    """An entry's meaning in lines that fit beside its symbol in a column."""
+    return d.wrap(entry.meaning, size, column - _symbol_width(entry, size) - 10)
+
+
 def draw_legend(expansions: Sequence[str], theme_name: str = "light") -> Image.Image:
-    """The whole legend: every symbol and short form of the pictures, section by section."""
+    """The whole legend: every symbol and short form of the pictures, section by section,
+    two entries a row (a meaning wraps under itself; nothing is cut)."""
     theme = get_theme(theme_name)
     style = theme.views["map"]
     size, heading = style.text["small"], style.text["heading"]
     sections = legend_sections(expansions)
-    column = (style.width - 2 * MARGIN - 24) // 2
-    # Two columns of entries per section, each entry on its own line.
+    column = (style.width - 2 * MARGIN - 36) // 2
+    step = size + 10
+
+    def rows(entries: tuple[Entry, ...]) -> list[tuple[Entry, ...]]:
+        return [entries[i : i + 2] for i in range(0, len(entries), 2)]
+
+    def row_height(row: tuple[Entry, ...]) -> int:
+        lines = max(len(_entry_lines(e, size, column)) for e in row)
+        return max(_line_h(size), lines * step + 10)
+
     height = MARGIN + style.text["title"] + 24
     for _title, entries in sections:
-        height += heading + 20 + (len(entries) + 1) // 2 * _line_h(size) + 16
+        height += heading + 20 + sum(row_height(r) for r in rows(entries)) + 16
     image = Image.new("RGB", (style.width, height + MARGIN), theme.colour("background"))
     draw = ImageDraw.Draw(image)
-    d.text(
-        draw,
-        (MARGIN + 6, MARGIN),
-        "What the pictures show",
-        style.text["title"],
-        theme.colour("text"),
-        anchor="la",
-    )
+    text = theme.colour("text")
+    title = "What the pictures show"
+    d.text(draw, (MARGIN + 6, MARGIN), title, style.text["title"], text, anchor="la")
     y = MARGIN + style.text["title"] + 24
     for title, entries in sections:
-        d.text(draw, (MARGIN + 6, y), title, heading, theme.colour("text"), anchor="la")
+        d.text(draw, (MARGIN + 6, y), title, heading, text, anchor="la")
         y += heading + 20
-        for i, entry in enumerate(entries):
-            x = MARGIN + 12 + (i % 2) * (column + 12)
-            cy = y + (i // 2) * _line_h(size) + _line_h(size) // 2
-            _symbol(draw, entry.symbol, (x, cy - SYMBOL_H // 2), theme, size)
-            lines = d.wrap(entry.meaning, size, column - SYMBOL_W - 16, 1)
-            d.text(
-                draw, (x + SYMBOL_W + 8, cy), lines[0], size, theme.colour("text"), "regular", "lm"
-            )
-        y += (len(entries) + 1) // 2 * _line_h(size) + 16
+        for row in rows(entries):
+            for i, entry in enumerate(row):
+                x = MARGIN + 12 + i * (column + 12)
+                top = y + _line_h(size) // 2
+                _symbol(draw, entry.symbol, (x, top - SYMBOL_H // 2), theme, size)
+                left = x + _symbol_width(entry, size) + 10
+                for k, line in enumerate(_entry_lines(entry, size, column)):
+                    d.text(draw, (left, top + k * step), line, size, text, "regular", "lm")
+            y += row_height(row)
+        y += 16
     return image

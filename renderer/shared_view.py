@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -175,27 +176,45 @@ def draw_shared(
     return image
 
 
-def bonus_now(state: GameState) -> dict[str, tuple[int, int]]:
-    """What each company would score from this round's bonus tile now: (VP, VP taken off for
-    the sections behind); VP -1 when under the minimum energy (no reward)."""
+@dataclass(frozen=True, slots=True)
+class BonusNow:
+    """What a company would score from this round's bonus tile if the round ended now."""
+
+    vp: int  # what it scores (none under the minimum energy)
+    full: int  # the full reward, from this round's section of the track
+    cut: int  # VP taken off for the sections behind this round's
+    eligible: bool  # False under the minimum energy: no reward at all
+
+    def label(self) -> str:
+        """'12', '4 (12−8)' behind this round's section, '–' under the minimum energy."""
+        if not self.eligible:
+            return "–"
+        return f"{self.vp} ({self.full}−{self.cut})" if self.cut else str(self.vp)
+
+
+def bonus_now(state: GameState) -> dict[str, BonusNow]:
+    """What each company would score from this round's bonus tile now (the engine's own
+    count: `bot.rules.flow.bonus_reward`)."""
     if not state.companies or not 0 < state.round <= len(state.bonus_tiles):
         return {}
     from bot.rules.catalogue import open_game
-    from bot.rules.flow import bonus_reward
+    from bot.rules.flow import BONUS_COUNTERS, bonus_reward
 
     game = open_game(state, catalogue=catalogue())
     track = game.content.energy_track
     tile = state.bonus_tiles[state.round - 1]
+    each = game.content.bonus_tiles[tile].vp_each
     out = {}
     for cid, company in state.companies.items():
         energy = min(company.energy, TRACK_CELLS - 1)
+        vp, _how = bonus_reward(game, cid, tile)
         if energy < track.bonus_min_energy:
-            out[cid] = (-1, 0)
+            out[cid] = BonusNow(vp, 0, 0, False)
             continue
         reached = sum(1 for start in track.bonus_section_min_energy if energy >= start)
         behind = max(0, state.round - reached)
-        vp, _how = bonus_reward(game, cid, tile)
-        out[cid] = (vp, track.malus_per_section * behind)
+        full = BONUS_COUNTERS[tile](game, cid) * each
+        out[cid] = BonusNow(vp, full, track.malus_per_section * behind, True)
     return out
 
 
@@ -218,8 +237,7 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
         for cid in state.turn_order:
             if cid not in scores:
                 continue
-            vp, malus = scores[cid]
-            label = "–" if vp < 0 else (f"{vp} (−{malus})" if malus else str(vp))
+            label = scores[cid].label()
             d.piece(draw, (x + 20, cy), 19, theme.company(cid), sizes["small"])
             d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm")
             x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22

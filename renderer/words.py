@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.rules.content import RewardWording
 from renderer.content import content
 
 PHASES = {
@@ -68,8 +67,7 @@ def reward_text(reward: Mapping[str, Any]) -> str:
     Each key reads as its `short` wording says (the base game's rewards.toml, each expansion's
     declaration; `{}` is the value, a list's items joined with "/"); a flag without a value in
     its wording shows when true; a production shows its bonus, a free Base its areas' letters,
-    one Elevation no count, `one_of` its choices. A key with no short wording reads
-    "key value".
+    one Elevation no count, `one_of` its choices.
     """
     wording = content().rewards
     parts: list[str] = []
@@ -86,7 +84,7 @@ def reward_text(reward: Mapping[str, Any]) -> str:
         elif key == "build_elevation" and value in (1, True):
             parts.append("Elev.")
         else:
-            parts.append(wording.get(key, RewardWording(key)).read(value, short=True))
+            parts.append(wording[key].read(value, short=True))
     return " ".join(p for p in parts if p)
 
 

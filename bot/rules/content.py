@@ -484,11 +484,11 @@ class RewardWording:
     def read(self, value: Any, *, short: bool = False) -> str:
         """The key with this value in words (its `text`, or its `short`): a list's items are
         joined with '/', a flag whose wording has no `{}` reads as the wording when true and
-        as "" when false, "[s]" and "[y|ies]" agree with the value; a key without that
-        wording reads 'key value'."""
+        as "" when false, "[s]" and "[y|ies]" agree with the value. Every key has both
+        wordings (checked when the content loads): players never read a key."""
         wording = self.short if short else self.text
         if not wording:
-            return f"{self.key} {value}"
+            raise ValueError(f"reward key {self.key!r} has no {'short ' if short else ''}wording")
         if isinstance(value, bool) and "{}" not in wording:
             return wording if value else ""
         one = isinstance(value, int) and not isinstance(value, bool) and abs(value) == 1
@@ -1586,6 +1586,10 @@ def _check_setup(
                 raise f.fail("[setup]", f"{key} names {item!r}, which does not exist")
 
 
+#: Reward keys read with another key, never on their own.
+UNWORDED_REWARDS = frozenset({"production_bonus"})
+
+
 def _load_rewards(f: _File) -> dict[str, RewardWording]:
     """The base game's reward keys and their wording."""
     out = {}
@@ -1701,6 +1705,11 @@ def build_content(
             if key in rewards:
                 raise ContentError(f"{info.name}: reward key {key!r} is declared twice")
             rewards[key] = RewardWording(key, wording.get("text", ""), wording.get("short", ""))
+    # Players read every reward in words: a key without both wordings is a content error
+    # (`production_bonus` is read with `produce`).
+    for key, wording in rewards.items():
+        if key not in UNWORDED_REWARDS and not (wording.text and wording.short):
+            raise ContentError(f"reward key {key!r} needs both a text and a short wording")
     known = frozenset(rewards)
     sources = _guarded(_parse("rewards.toml", files["rewards.toml"]), _load_sources)
     for info in infos:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
-from bot.rules.content import Content, RewardWording, load_content
+from bot.rules.content import Content, load_content
 from bot.rules.engine import Game, Task
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
@@ -325,8 +325,7 @@ def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -
     Each key reads as its wording says (`Content.rewards`: the base game's rewards.toml and
     each expansion's declaration); a list value is joined with '/', a true flag without a
     value in its wording reads as the wording and a false one not at all, `one_of` lists its
-    choices, and a production reads with its bonus ('produce +3'). A key with no wording reads
-    'key value'.
+    choices, and a production reads with its bonus ('produce +3').
     """
     wording = (content or load_content()).rewards
     parts = []
@@ -339,7 +338,7 @@ def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -
         if key == "one_of":
             parts.append(" or ".join(describe_reward(choice, content) for choice in value))
             continue
-        parts.append(wording.get(key, RewardWording(key)).read(value))
+        parts.append(wording[key].read(value))
     return ", ".join(p for p in parts if p)
 
 

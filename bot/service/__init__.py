@@ -51,8 +51,8 @@ from bot.service.types import (
 
 __all__ = [
     "MAX_IMPORT_BYTES",
-    "UNCHANGED",
     "SCORE_SHEET",
+    "UNCHANGED",
     "VIEWS",
     "Actor",
     "Announcement",

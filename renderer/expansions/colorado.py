@@ -121,6 +121,27 @@ def draw_map(
             d.ring(draw, slot, theme.colour("highlight"), text, width=5)
 
 
+def key_entries(view: str) -> tuple[tuple[str, str], ...]:
+    """Its symbols in the map's compact key."""
+    return (("BR4", "Bridge tile on the dam it links to"),) if view == "map" else ()
+
+
+def legend_sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Its sections of the legend picture."""
+    return (
+        (
+            "The Colorado Connection",
+            (
+                ("BR4", "Bridge tile 4, linked to its dam by a line"),
+                ("CS_M", "Construction Site of the mountains (H hills, P plains)"),
+                ("S_M1", "settlement space 1 of the mountains"),
+                ("SA7", "settlement tile A7 and what it gives"),
+                ("5c", "the price of the site's next Bridge"),
+            ),
+        ),
+    )
+
+
 #: Its own view: the Construction Sites and the settlements (key: title).
 VIEWS = {"sites": "Construction Sites and settlements"}
 FEATURES = "colorado_features"

@@ -97,6 +97,30 @@ def source_of(state: GameState, token: str) -> str | None:
     return None
 
 
+def key_entries(view: str) -> tuple[tuple[str, str], ...]:
+    """Its symbols in the map's compact key."""
+    return (("RS7", "river source token"), ("course", "the Nile's course")) if view == "map" else ()
+
+
+def legend_sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Its sections of the legend picture."""
+    return (
+        (
+            "The Nile Affair",
+            (
+                ("RS7", "river source token 7 on a headstream"),
+                ("course", "the Nile's course over the map"),
+                ("IZ_M", "irrigation zone of the mountains (H hills, P plains)"),
+                ("→ 2 3", "the basins a zone irrigates"),
+                ("S1", "irrigation space 1 of a zone; IM1 the token on it"),
+                ("+1", "more tokens under the one on top"),
+                ("A1", "a zone's action space (free, or its cost)"),
+                ("0-1-2-1", "a source token's drops per round"),
+            ),
+        ),
+    )
+
+
 #: Its own view: the irrigation zones and the river source tokens (key: title).
 VIEWS = {"irrigation": "Irrigation zones and river sources"}
 FEATURES = "nile_features"

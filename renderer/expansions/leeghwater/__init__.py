@@ -61,6 +61,22 @@ def active(options: GameOptions) -> bool:
     return KEY in options.expansions
 
 
+def legend_sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Its sections of the legend picture."""
+    return (
+        (
+            "The Leeghwater Project",
+            (
+                ("A3", "External Work A3: its cost → its reward"),
+                ("piles", "External Works left in piles A, B and C"),
+                ("space 1", "a Private Building's space (the first blocked in small games)"),
+                ("use", "the Building's action spaces, left and right"),
+                ("Building", "a Building piece on the wheel or in supply"),
+            ),
+        ),
+    )
+
+
 #: Its own view: the Extra Management board (key: title).
 VIEWS = {"works": "Extra management board"}
 
