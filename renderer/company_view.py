@@ -29,7 +29,7 @@ KINDS = ("base", "elevation", "conduit", "powerhouse")
 CELL_PADDING = 8  # pixels of a structure cell kept clear of its income text
 # An expansion that shows a company's own state in words (its drawing's `company_lines`) adds
 # a strip of this height below the board (below any board extension): a heading and two lines.
-RIVER_STRIP = 128
+RIVER_STRIP = 110
 
 
 def strips(options: GameOptions) -> tuple[str, ...]:
@@ -509,7 +509,7 @@ def draw_company(
     for lines in _river_lines(state, company) if not preview else ():
         x0, _y0, x1, _y1 = river_panel(top)
         for j, line in enumerate(lines):
-            d.text(draw, (x0 + 12, top + 64 + j * 32), line, sizes["small"], text, "regular", "lm")
+            d.text(draw, (x0 + 12, top + 54 + j * 30), line, sizes["small"], text, "regular", "lm")
         top += RIVER_STRIP
     return image
 
@@ -534,14 +534,14 @@ def _officer(
         for j, line in enumerate(d.wrap(ability, sizes["small"], x1 - x0 - 24)):
             d.text(draw, (x0 + 12, y0 + 62 + j * 30), line, sizes["small"], muted, "regular", "lm")
         return
-    for (space, credits), rect, occupant in zip(
-        MAHIRI_SPACES, layout.lists["officer_spaces"], mahiri, strict=True
+    for number, ((space, credits), rect, occupant) in enumerate(
+        zip(MAHIRI_SPACES, layout.lists["officer_spaces"], mahiri, strict=True), start=1
     ):
         sx0, sy0, sx1, sy1 = rect
         cy = (sy0 + sy1) // 2
         d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
         draw.ellipse((sx0 + 10, cy - 7, sx0 + 24, cy + 7), fill=text)
-        d.text(draw, (sx0 + 34, cy), space, sizes["label"], text, "regular", "lm")
+        d.text(draw, (sx0 + 34, cy), f"copy space {number}", sizes["label"], text, "regular", "lm")
         if occupant:
             d.piece(draw, (sx1 - 30, cy), 20, theme.company(occupant), sizes["small"])
         elif credits:

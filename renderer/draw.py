@@ -45,6 +45,18 @@ def recording() -> Iterator[list[DrawnText]]:
         _RECORD.texts = outer
 
 
+@contextlib.contextmanager
+def not_recording() -> Iterator[None]:
+    """Draw without noting texts (images drawn for another purpose, such as the palette's
+    sources, are no picture's texts)."""
+    outer = getattr(_RECORD, "texts", None)
+    _RECORD.texts = None
+    try:
+        yield
+    finally:
+        _RECORD.texts = outer
+
+
 def text(
     draw: ImageDraw.ImageDraw,
     at: Point,
@@ -315,7 +327,7 @@ def marker(
     box = (cx - 22, cy - 21, cx + 26 + w + 8, cy + 21)
     draw.rounded_rectangle(box, radius=10, fill=style.fill, outline=outline, width=2)
     piece(draw, (cx, cy), 16, style, size)
-    text(draw, (cx + 26, cy), label, size, style.ink, "bold", "lm")
+    text(draw, (cx + 26, cy), label, size, style.ink, "bold", "lm", role="marker")
     return box
 
 

@@ -22,7 +22,7 @@ from renderer.theme import Theme, get_theme
 KEYED_VIEWS = ("map", "shared")
 SYMBOL_W, SYMBOL_H = 56, 36
 MARGIN = 12
-ENTRY_GAP = 26
+ENTRY_GAP = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +42,19 @@ MAP_KEY = (
     Entry("+2", "drops in this round"),
     Entry("piece", "company"),
 )
-SHARED_KEY = (
+SHARED_SYMBOLS = (
     Entry("pips", "engineers"),
     Entry("red", "+3 credits"),
     Entry("unused", "not in play"),
     Entry("marker", "energy marker"),
-    Entry("rot2", "rotate the wheel 2"),
+    Entry("M/H/P", "areas"),
+)
+SHARED_KEY = (
+    *SHARED_SYMBOLS,
+    Entry("rot2", "rotate wheel 2"),
     Entry("2mach", "2 machineries"),
     Entry("2flow", "2 drops flowing"),
-    Entry("2drop", "2 drops on headstreams"),
-    Entry("M/H/P", "mountains, hills, plains"),
+    Entry("2drop", "2 drops later"),
 )
 #: The energy track's notation (the legend picture).
 ENERGY_KEY = (
@@ -124,17 +127,20 @@ def _entry_width(entry: Entry, size: int) -> int:
 
 
 def _flow(entries: Sequence[Entry], width: int, size: int) -> list[list[Entry]]:
-    """Entries in lines no wider than ``width``."""
-    lines: list[list[Entry]] = [[]]
-    used = 0
+    """Entries in lines no wider than ``width``: each in the first line with room for it (a
+    compact key takes few lines; entries stay in their order within a line)."""
+    lines: list[list[Entry]] = []
+    used: list[int] = []
     for entry in entries:
         w = _entry_width(entry, size)
-        if lines[-1] and used + w > width:
+        line = next((i for i, u in enumerate(used) if u + w <= width), None)
+        if line is None:
             lines.append([])
-            used = 0
-        lines[-1].append(entry)
-        used += w
-    return [line for line in lines if line]
+            used.append(0)
+            line = len(lines) - 1
+        lines[line].append(entry)
+        used[line] += w
+    return lines
 
 
 def _line_h(size: int) -> int:
@@ -219,7 +225,10 @@ def _drop(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
 ) -> None:
     x0, y0, x1, y1 = box
-    d.drop(draw, ((x0 + x1) // 2, (y0 + y1) // 2 + 5), 13, theme.colour("water"), 2, "#ffffff", 22)
+    # As on the map: the number at the view's smallest text size.
+    d.drop(
+        draw, ((x0 + x1) // 2, (y0 + y1) // 2 + 4), 17, theme.colour("water"), 2, "#ffffff", size
+    )
 
 
 def _level(
@@ -244,7 +253,7 @@ def _piece(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
 ) -> None:
     x0, y0, x1, y1 = box
-    d.piece(draw, ((x0 + x1) // 2, (y0 + y1) // 2), 17, theme.company("france"), 24)
+    d.piece(draw, ((x0 + x1) // 2, (y0 + y1) // 2), 20, theme.company("france"), size)
 
 
 def _marker(
@@ -288,7 +297,7 @@ LEGEND_SECTIONS = (
     ("Top of every picture: the scoreboard", (*SCOREBOARD_KEY, Entry("▶", "acts now"))),
     ("The map", MAP_KEY),
     ("The energy track (shared boards)", ENERGY_KEY),
-    ("The shared boards", SHARED_KEY[:4]),
+    ("The shared boards", SHARED_SYMBOLS),
     ("Short forms: contracts, incomes, works, tiles", REWARD_KEY),
     ("A company board", COMPANY_KEY),
 )

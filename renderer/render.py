@@ -460,7 +460,7 @@ _PALETTE_LOCK = threading.Lock()
 
 def palette(theme_name: str) -> Image.Image:
     """Return a 128-colour palette image for ``theme_name``, drawn from its static images once."""
-    with _PALETTE_LOCK:
+    with _PALETTE_LOCK, d.not_recording():
         return _palette(theme_name)
 
 

@@ -323,19 +323,6 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
     vp = "/".join(str(v) for v in c.objective_vp_by_place)
     line = f"Objective ({vp} VP at the end): {objective.name if objective else 'none'}"
     d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
-    for shared_line in asking(state.options.expansions, "shared_line"):
-        # The expansion's own line (e.g. the round's irrigation scoring) at the objective's right.
-        extra = shared_line(state)
-        if extra:
-            d.text(
-                draw,
-                (x1, (y0 + y1) // 2),
-                extra,
-                sizes["small"],
-                theme.colour("text"),
-                "regular",
-                "rm",
-            )
 
 
 def _contract_box(

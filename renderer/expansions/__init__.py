@@ -12,7 +12,6 @@ game plays and imports each one's drawing module (`ExpansionInfo.drawing_module`
 | `key_entries(view)` / `legend_sections()` | its symbols in a view's compact key: (symbol, meaning) / its sections of the legend picture: (title, entries) |
 | `view_layout(view)` | the board layout ("shared", "company") the view uses instead of the base one (a board extension below), or None |
 | `shared_static(image, theme_name)` / `draw_shared(draw, state, theme, highlight)` | the static part of that shared-board extension / what changes on it |
-| `shared_line(state)` | a line under the shared board's round track (a scoring reminder), or "" |
 | `company_static(image, company_id, theme_name)` / `company_key(state, company_id)` / `draw_company(draw, state, company, theme, lit)` | the static part of that company-board extension / what of the state it reads (cache key) / what changes on it |
 | `company_lines(state, company)` | lines of a strip below a company board, titled with the display name |
 | `describe_lines(state)` | lines of the text alternative (`renderer.describe`) |

@@ -191,6 +191,8 @@ def draw_view(
             else:
                 line = "-".join(str(n) for n in drops) or "—"
             d.text(draw, line2, line, sizes["small"], text, "regular", "lm")
+        elif feature.kind == SCORING:
+            d.text(draw, line2, scoring_line(state), sizes["small"], text, "regular", "lm")
         else:
             continue
         if ring:
@@ -215,8 +217,9 @@ def company_lines(state: GameState, company: Company) -> list[str]:
     ]
 
 
-def shared_line(state: GameState) -> str:
-    """The round's irrigation scoring: its token, the VP showing, each company's total."""
+def scoring_line(state: GameState) -> str:
+    """The round's irrigation scoring: its token, the VP showing, each company's total (in the
+    irrigation view's scoring box, and in words)."""
     token = next_scoring_token(state)
     totals = " ".join(
         f"{theme_letter(cid)}{irrigation_total(state, state.companies[cid])}"
@@ -224,7 +227,7 @@ def shared_line(state: GameState) -> str:
         if cid in state.companies
     )
     left = " ".join(board(state).get("scoring_tokens", [])) or "none"
-    head = f"Irrigation: {token} this round" if token else "Irrigation: no token this round"
+    head = f"{token} this round" if token else "no token this round"
     return f"{head} · {visible_vp(state)}VP showing · totals {totals} · left {left}"
 
 
@@ -251,7 +254,7 @@ def describe_lines(state: GameState) -> list[str]:
             f"{company_name(cid)} irrigation: total {irrigation_total(state, company)}, "
             f"tokens {tokens}."
         )
-    lines.append(shared_line(state) + ".")
+    lines.append(f"Irrigation scoring: {scoring_line(state)}.")
     return lines
 
 
@@ -274,7 +277,12 @@ def feature_rows(features: Any, width: int, gap: int) -> list[list[tuple[str, st
     tokens = features["river_source_token"]
     each = (width - gap * (len(tokens) - 1)) // len(tokens)
     rows.append([(t["id"], "river_source", each) for t in tokens])
+    rows.append([("Scoring", SCORING, width)])  # the round's irrigation scoring
     return rows
+
+
+#: The irrigation view's box for the round's irrigation scoring (no feature of the map).
+SCORING = "irrigation_scoring"
 
 
 # -- samples (renderer.samples, tests) ----------------------------------------------------------

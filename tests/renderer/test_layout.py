@@ -175,7 +175,9 @@ def test_expansion_features_each_have_a_labelled_place(map_id: str) -> None:
         f["id"]: kind for table, kind in FEATURE_TABLES.items() for f in features.get(table, ())
     }
     view = feature_view(f"{map_id}_features")
-    assert {k: v.kind for k, v in view.features.items()} == expected
+    # The Nile's view adds a box for the round's irrigation scoring.
+    drawn = {k: v.kind for k, v in view.features.items() if v.kind != "irrigation_scoring"}
+    assert drawn == expected
     canvas = (0, 0, view.width, view.height)
     size = get_theme().views["map"].text["label"]
     placed = list(view.features.values())

@@ -192,7 +192,7 @@ def test_the_extension_shows_buildings_works_and_special_pieces(
     shown = [t for t, _ in texts]
     assert "4 left" in shown
     assert set(content().private_buildings[tile].name.split()) <= set(shown)  # its cell
-    assert any("A2 B4" in t for t in shown)
+    assert "Works done (2): A2 B4" in shown
     assert any(t.startswith("Architect: on a space") for t in shown)
     # The first Building piece has left its cell; the others still show the company's colour.
     cells = board_layout(lv.COMPANY).lists["cells_building"]

@@ -392,9 +392,9 @@ def draw_company(
         for j, line in enumerate(lines):
             d.text(draw, ((x0 + x1) // 2, first + j * step), line, sizes["small"], ink, "bold")
     works = company.extra.get("external_works", [])
-    done = f"External Works done ({len(works)}): " + (" ".join(works) if works else "none")
-    wx, wy = layout.points["works"]
-    d.text(draw, (wx, wy), done, sizes["small"], text, "regular", "lm")
+    done = f"Works done ({len(works)}): " + (" ".join(works) if works else "none")
+    wx, wy = layout.points["works"]  # right of the title
+    d.text(draw, (wx, wy), done, sizes["small"], text, "regular", "rm")
     _special(draw, layout.rects["special"], state, company, theme, lit)
 
 

@@ -73,7 +73,7 @@ def company() -> str:
     """The board extension: the Building row, works completed, the officer's special piece."""
     top = COMPANY_TOP
     cells = [(224 + k * 152, top + 48, 368 + k * 152, top + 112) for k in range(5)]
-    end = top + 222
+    end = top + 184
     return "\n".join(
         [
             "# The Leeghwater Project's board extension, appended below the company view.",
@@ -85,7 +85,7 @@ def company() -> str:
             "",
             "[rect]",
             f"extension = {_r((12, top, 988, end))}",
-            f"special = {_r((24, top + 156, 976, top + 212))}",
+            f"special = {_r((24, top + 120, 976, top + 176))}",
             "",
             "[rects]",
             "cells_building = [" + ", ".join(_r(c) for c in cells) + "]",
@@ -93,7 +93,7 @@ def company() -> str:
             "[point]",
             f"title = [24, {top + 8}]",
             f"row_building = [24, {top + 80}]",
-            f"works = [24, {top + 134}]",
+            f"works = [976, {top + 26}]",
             "",
         ]
     )
