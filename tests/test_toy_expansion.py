@@ -16,11 +16,11 @@ import pytest
 from bot.rules import CATALOGUE, Game, GameOptions, new_game
 from bot.rules.position import load_position
 from bot.service.expansions import combinations, help_topics
-from renderer import render_image
 from renderer.describe import describe
 from renderer.expansions import use_catalogue
 from renderer.layout import map_layout
 from renderer.theme import get_theme
+from tests.renderer.conftest import body_image
 from tests.rules.toy import TOY_CATALOGUE, YARD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +92,7 @@ def test_random_toy_games_reach_the_end() -> None:
 def test_its_drawing_puts_the_statue_on_the_map_and_in_words(toy_drawn: None) -> None:
     game = statue_game("waving")
     assert "Statues: S5 Italy (waving)." in describe(game.state)
-    image = render_image(game.state, view="map", theme="dark")
+    image = body_image(game.state, view="map", theme="dark")
     x0, y0, x1, y1 = map_layout(game.state.options.map).basins[5].badge
     fill = get_theme("dark").company("italy").fill
     assert image.convert("RGB").getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == _rgb(fill)

@@ -281,6 +281,9 @@ def feature_rows(features: Any, width: int, gap: int) -> list[list[tuple[str, st
     return rows
 
 
+#: The map topology's key of the great river's course (`renderer.layout.generate_features`).
+COURSE_KEY = "nile_course"
+
 #: The irrigation view's box for the round's irrigation scoring (no feature of the map).
 SCORING = "irrigation_scoring"
 

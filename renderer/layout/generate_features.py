@@ -2,12 +2,12 @@
 
 `python -m renderer.layout.generate_features <map id>` prints the layout of the view that shows
 the features of the expansion whose board the map is (`renderer/layout/<map id>_features.toml`:
-`[view]`, `[features]`, `[feature.<id>]`); `... <map id> extra` prints the `[bridge."<basin>"]` tables (when the
-expansion's drawing asks for them) and the `[course]` of a great river (a map topology's
-`nile_course`) that end the map's layout (`renderer/layout/<map id>.toml`, after
-`generate.py`'s tables). The rows come from that drawing module
-(`feature_rows(features, width, gap)`, `FEATURE_TITLE`, `BRIDGE_SLOTS`). Each feature box is
-two text lines tall: its id, then what the state puts on it.
+`[view]`, `[features]`, `[feature.<id>]`); `... <map id> extra` prints the
+`[bridge."<basin>"]` tables (when the expansion's drawing asks for them) and the `[course]` of a
+great river (the map topology's key named by the drawing module's `COURSE_KEY`) that end the
+map's layout (`renderer/layout/<map id>.toml`, after `generate.py`'s tables). The rows come
+from that drawing module (`feature_rows(features, width, gap)`, `FEATURE_TITLE`,
+`BRIDGE_SLOTS`). Each feature box is two text lines tall: its id, then what the state puts on it.
 """
 
 from __future__ import annotations
@@ -112,15 +112,17 @@ def render_tables(map_id: str) -> str:
 
 
 def course_table(map_id: str) -> list[str]:
-    """The `[course]` of a map with a great river (its topology's `nile_course`: its headstream,
-    its basins, its exit): through the middle of each, as a broad band under the rivers."""
+    """The `[course]` of a map with a great river (the topology's key its drawing module names
+    in `COURSE_KEY`: its headstream, its basins, its exit): through the middle of each, as a
+    broad band under the rivers."""
     import tomllib
 
     from bot.rules.declarations import read_file
 
     info = next(i for i in catalogue().expansions.values() if map_id in i.maps)
     topology = tomllib.loads(read_file(info.package, info.maps[map_id]))
-    stops = topology["map"].get("nile_course")
+    key = getattr(owner(map_id), "COURSE_KEY", None)
+    stops = topology["map"].get(key) if key else None
     if not stops:
         return []
     layout = map_layout(map_id)
