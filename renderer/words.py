@@ -66,7 +66,7 @@ def reward_text(reward: Mapping[str, Any]) -> str:
 
     Each key reads as its `short` wording says (the base game's rewards.toml, each expansion's
     declaration; `{}` is the value, a list's items joined with "/"); a flag without a value in
-    its wording shows when true; a production shows its bonus, a free Base its areas' letters,
+    its wording shows when true; a production shows its bonus, a list of areas their letters,
     one Elevation no count, `one_of` its choices.
     """
     wording = content().rewards
@@ -78,8 +78,9 @@ def reward_text(reward: Mapping[str, Any]) -> str:
             parts.append(f"produce {reward.get('production_bonus', 0):+d}")
         elif key == "one_of":
             parts.append(" or ".join(reward_text(choice) for choice in value))
-        elif key == "build_base_in_areas":
-            letters = [AREA_LETTERS.get(area, area) for area in value]
+        elif isinstance(value, list | tuple) and value and set(value) <= set(AREA_LETTERS):
+            # Areas by their letters ("Base M/H", "token P/H/M"): the legend says them.
+            letters = [AREA_LETTERS[area] for area in value]
             parts.append(wording[key].read(letters, short=True))
         elif key == "build_elevation" and value in (1, True):
             parts.append("Elev.")
