@@ -104,6 +104,8 @@ def can_act(game: Game, company_id: str) -> bool:
     that needs none (an engineer-free technology tile)."""
     if game.company(company_id).engineers > 0:
         return True
+    if game.automa_level(company_id) is not None:
+        return False  # an automa acts only by its cards, which need engineers
     return any(action.options(game, company_id) for action in game.rules.turn_actions.values())
 
 
@@ -317,6 +319,12 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
     game.push({"kind": "next_turn", "after": entry["player"]})
 
 
+def turn_task(game: Game, company_id: str) -> Task:
+    """The task of a company's turn: a person's choice of action, or an automa's card."""
+    kind = "turn" if game.automa_level(company_id) is None else "automa_turn"
+    return {"kind": kind, "player": company_id}
+
+
 @RULES.task("next_turn")
 def _next_turn(game: Game, entry: Task) -> None:
     """Pass the turn to the next player in turn order who still has engineers."""
@@ -330,7 +338,7 @@ def _next_turn(game: Game, entry: Task) -> None:
         company_id = order[(start + offset) % len(order)]
         if can_act(game, company_id):
             game.state.current = company_id
-            game.push({"kind": "turn", "player": company_id})
+            game.push(turn_task(game, company_id))
             return
     game.state.current = None
     game.push({"kind": "water_flow"})

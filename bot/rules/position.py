@@ -86,6 +86,7 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from bot.rules.actions import turn_task
 from bot.rules.catalogue import CATALOGUE, Catalogue
 from bot.rules.construction import pieces_by_location
 from bot.rules.content import Content
@@ -213,7 +214,7 @@ def position_from_dict(
             state.stack.append({"kind": "water_flow", "stop": stop})
         else:
             state.current = current
-            state.stack.append({"kind": "turn", "player": current})
+            state.stack.append(turn_task(game, current))
     elif phase in PHASE_TASKS:
         state.phase = phase
         state.stack.append({"kind": PHASE_TASKS[phase], "stop": stop})

@@ -35,7 +35,10 @@ class System:
 
 
 def company_bonus(game: Game, company_id: str) -> int:
-    """The permanent production bonus from the powerhouse row (+1 after 2, +3 after 4)."""
+    """The permanent production bonus from the powerhouse row (+1 after 2, +3 after 4); none
+    for an Easy automa."""
+    if not game.automa_has(company_id, "incomes_from"):
+        return 0
     built = game.company(company_id).placed["powerhouse"]
     return sum(
         value
@@ -87,7 +90,7 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     second = entry.get("second", False)
     bonus = entry.get("bonus", 0)
-    credits = entry.get("budget", game.company(company_id).credits)
+    credits = entry.get("budget", game.budget(company_id))
     options = []
     for system in systems(game, company_id, exclude_powerhouse=entry.get("exclude")):
         owner = game.state.conduits[system.conduit]
