@@ -102,7 +102,9 @@ def parse_level(text: str | int) -> int:
     raise ValueError(f"automa level {text!r} is not one of {', '.join(LEVEL_NAMES)} (or 0-3)")
 
 
-def make_automa(company: Company, level: int, start: dict[str, int], officer_tiles: list[str]) -> None:
+def make_automa(
+    company: Company, level: int, start: dict[str, int], officer_tiles: list[str]
+) -> None:
     """Give a freshly dealt company an automa's economy: 16 VP, no credits, no starting
     contract; below Expert neither its officer's starting resources nor its officer's own
     tiles (those are its officer's ability). `start`: the board's usual starting resources."""

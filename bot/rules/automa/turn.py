@@ -361,7 +361,7 @@ def do_construct(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     space = choose_space(game, company, kind, list(plans), turn.criteria_card, fired)
     if space is None:
         return False
-    use, cost, payment = plans[space]
+    use, _cost, payment = plans[space]
     build(turn, action, kind, space, plans[space])
     paid = []
     if payment.excavators:
