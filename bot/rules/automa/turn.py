@@ -542,7 +542,8 @@ def _automa_turn(game: Game, entry: Task, option: Option) -> None:
     game.emit(
         "automa_card",
         company,
-        text=f"card {actions_id} (criteria of card {criteria_id})",
+        text=f"played card {actions_id}, placing by card {criteria_id}"
+        + (" (its deck was reshuffled)" if reshuffled else ""),
         data={"actions": actions_id, "criteria": criteria_id, "reshuffled": reshuffled},
     )
     game.push({"kind": "automa_end", "player": company})
