@@ -556,9 +556,9 @@ class GameService:
             outcome_kind = OutcomeKind.JOINED if kind == "automa_add" else OutcomeKind.LEFT
             return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
 
-    async def lobby_automas(self, game_id: int) -> list[int]:
-        """The levels of the automas in a game's lobby (or seated)."""
-        return list((await self._reload(game_id)).automa)
+    async def lobby_automas(self, game_id: int) -> list[str]:
+        """The levels of the automas in a game's lobby (or seated), by name."""
+        return [level_name(level) for level in (await self._reload(game_id)).automa]
 
     async def _lobby_change(self, actor: Actor, kind: str, expected_game: int | None) -> Outcome:
         for _ in range(5):  # a race with another join only means: read again and retry

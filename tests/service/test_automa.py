@@ -56,7 +56,7 @@ async def test_lobby_buttons_add_and_remove_automas(service: GameService) -> Non
     added = await service.add_automa(actor(ME), "hard")
     assert "automa (hard) joined" in added.lines[0].render() and "2/3" in added.lines[0].render()
     await service.add_automa(actor(ME))  # the last automa's level again
-    assert await service.lobby_automas(outcome.game_id) == [2, 2]
+    assert await service.lobby_automas(outcome.game_id) == ["hard", "hard"]
     with pytest.raises(LobbyError, match="full"):
         await service.join(actor(USERS[1]))
     with pytest.raises(LobbyError, match="full"):
