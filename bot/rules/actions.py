@@ -327,10 +327,12 @@ def turn_task(game: Game, company_id: str) -> Task:
 
 @RULES.task("next_turn")
 def _next_turn(game: Game, entry: Task) -> None:
-    """Pass the turn to the next player in turn order who still has engineers."""
-    for ask in game.hooked("extra_turn"):
-        if ask(game, entry["after"]):
-            return
+    """Pass the turn to the next player in turn order who still has engineers (an automa
+    takes no extra turn: its cards give none)."""
+    if game.automa_level(entry["after"]) is None:
+        for ask in game.hooked("extra_turn"):
+            if ask(game, entry["after"]):
+                return
     order = game.state.turn_order
     after = entry.get("after")
     start = order.index(after) + 1 if after in order else 0

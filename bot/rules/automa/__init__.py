@@ -60,6 +60,10 @@ Action types, as this engine reads them:
 - external_work and building constructions: The Leeghwater Project's package performs them
   (`automa_action` hook); without it they are never possible.
 
+An officer's or tile's own action (a turn action, an extra turn, Mahiri's copy) is never an
+automa's: its cards name all it does; what an ability changes in the rules it does follow
+(costs, production, capacities, incomes) applies from its level on.
+
 Other decisions an automa faces (rewards, the draft, incomes): `play.automa_answer`. The draft:
 an automa picks, in the drawn picking order, the first pair still offered in the order they
 were dealt, and takes no starting contract.

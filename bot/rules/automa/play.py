@@ -9,8 +9,8 @@ choice, Germany's second production); it answers by these rules, in this order:
    (declining only when no space is listed); with no card flipped yet, the first space;
 3. water drops (`place_drops`): the headstreams whose drops reach its dams, in the flipped
    card's order (`drops none` when none does and it may decline; else the first option);
-4. a production (Germany's second): the most energy; a contract to fulfil: the one needing
-   the most energy (none when none is listed);
+4. a production (Germany's second): the most energy; a contract to fulfil: of its own, the
+   one needing the most energy; never a national one (it declines);
 5. machinery of its choice: the kind it has fewer of, excavators on a tie;
 6. a free advanced tile: the highest level, the lowest slot on a tie;
 7. anything else: the first option the engine lists (the draft: the first pair in the order
@@ -79,12 +79,17 @@ def automa_answer(game: Game, decision: Decision) -> Option:
         if producing:
             return max(producing, key=lambda o: o.get("energy"))
     if kind == "fulfil_contract":
-        contracts = [o for o in options if o.get("id") is not None]
+        # Its own contracts only (it holds none unless an expansion gave it one): national
+        # contracts are never an automa's.
+        contracts = [o for o in options if o.get("id") is not None and o.group == "contracts own"]
         if contracts:
             return max(
                 contracts,
                 key=lambda o: (game.content.contracts[o.get("id")].energy, -o.get("id")),
             )
+        declined = [o for o in options if o.notation == "contract none"]
+        if declined:
+            return declined[0]
     if kind == "machinery_choice":
         total = len(options) - 1
         excavators, mixers = machinery_wanted(game, player, {"any": total})
