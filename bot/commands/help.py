@@ -8,7 +8,7 @@ from functools import cache
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import load_content
 from bot.rules.rewards import describe_reward
-from bot.service.expansions import combinations, expansions, help_topics
+from bot.service.expansions import combinations, expansions, help_topics, with_automas
 
 MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
 
@@ -57,7 +57,7 @@ def _how_to_play() -> str:
 
 HOW_TO_PLAY = _how_to_play()
 
-AUTOMA_HELP = """\
+_AUTOMA_HELP = """\
 **Automa opponents**
 An automa is a computer company: 1 to 3 of them can take seats (people and automas are 2 to 4 \
 players). Add them with `/barrage new automa:2 automa_level:hard` or the lobby's **Add automa** \
@@ -72,9 +72,23 @@ it 20/15/10.
 • **Levels**: Easy (no income, no production bonus), Medium (incomes and bonus), Hard (also its \
 tiles' effects and its company's ability), Expert (also its officer's ability).
 • A turn followed by automa turns cannot be undone: their cards were revealed.
-• With the introductory or full setup and The Leeghwater Project; The Colorado Connection and \
-The Nile Affair are played by people only.
+• {expansions}
 The company board picture shows an automa's level and the card on top of its deck."""
+
+
+def _automa_help() -> str:
+    """The automa topic, with the expansions that take automas and those that do not."""
+    taken, refused = with_automas()
+    text = "With the introductory or full setup"
+    if taken:
+        text += ", also with " + " or ".join(taken)
+    if refused:
+        text += "; " + " and ".join(refused) + (" are" if len(refused) > 1 else " is")
+        text += " played by people only"
+    return _AUTOMA_HELP.format(expansions=text + ".")
+
+
+AUTOMA_HELP = _automa_help()
 
 
 @dataclass(frozen=True, slots=True)

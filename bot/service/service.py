@@ -456,15 +456,10 @@ class GameService:
                     f"There is no expansion '{name}' (known: {', '.join(known) or 'none'}).",
                     "expansions",
                 )
-        refused = _new_game_refusal(
-            GameOptions(
-                players=players,
-                setup=setup,
-                map=map_for(names, map),
-                expansions=names,
-                automa=levels,
-            )
+        options = GameOptions(
+            players=players, setup=setup, map=map_for(names, map), expansions=names, automa=levels
         )
+        refused = _new_game_refusal(options)
         if refused is not None:
             raise refused
         if map == "five_player" and players != 4:
@@ -472,16 +467,7 @@ class GameService:
                 f"The 4/5-player board is played by 4 players, not {players}.", "map", "base"
             )
         try:
-            check_options(
-                GameOptions(
-                    players=players,
-                    setup=setup,
-                    map=map_for(names, map),
-                    expansions=names,
-                    automa=levels,
-                ),
-                load_content(),
-            )
+            check_options(options, load_content())
         except SetupError as exc:
             raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
         return names

@@ -8,8 +8,9 @@ read them; the engine core asks it only which seats are automas and at which lev
 Seats and options. `GameOptions.automa` lists the automa seats' levels (0 easy, 1 medium,
 2 hard, 3 expert); they take the last seats. At most 3 automas; people and automas together
 2 to 4 (the engine also plays games of automas only, for benches; the service asks for at
-least one person). Introductory and full setups, with or without The Leeghwater Project; The
-Colorado Connection and The Nile Affair refuse automas (their packages say why).
+least one person). Introductory and full setups; an expansion either supplies the automa's
+behaviour for its own pieces through its package's hooks (`automa_action`, `automa_answer`)
+or refuses automas in its `refuse` hook, saying why (docs/expansions.md).
 
 Economy (`seats.make_automa`). 16 VP, no credits, no starting contract. It never pays credits
 (construction fees, conduit fees, red outlines: free) and every credit it would gain is 1 VP
@@ -57,7 +58,7 @@ Action types, as this engine reads them:
   the end of its turn, as after anyone's Confirm.
 - patent (full game): the face-up advanced tile of the highest level that builds the structure
   (an "any" tile counts; the lowest slot on a tie), free.
-- external_work and building constructions: The Leeghwater Project's package performs them
+- external_work and building constructions: the expansion whose pieces they are performs them
   (`automa_action` hook); without it they are never possible.
 
 An officer's or tile's own action (a turn action, an extra turn, Mahiri's copy) is never an

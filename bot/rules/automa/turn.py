@@ -33,12 +33,11 @@ from bot.rules.hooks import Hooks
 from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted
 from bot.rules.patent import take_patent_tile
-from bot.rules.production import production_energy, systems
+from bot.rules.production import production_energy, release_production, systems
 from bot.rules.rewards import (
     apply_reward,
     contract_discount,
     flow_from_headstream,
-    flow_one_drop,
     refill_contract_offer,
     rotate_wheel,
 )
@@ -178,29 +177,9 @@ def do_produce(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     source = "automa:produce"
     space = turn.place("turbine_station", engineers_for(turn, action), source)
     turn.pay_vp(action, source)
-    dam = game.state.dams[system.dam]
-    drops = dam.water
-    dam.water = 0
-    game.add_energy(company, energy, f"production:{space}")
-    game.emit(
-        "production",
-        company,
-        energy,
-        f"production:{space}",
-        data={
-            "dam": system.dam,
-            "conduit": system.conduit,
-            "powerhouse": system.powerhouse,
-            "drops": drops,
-        },
-    )
-    basin = game.map.powerhouse_spaces[system.powerhouse].basin
-    for _ in range(drops):
-        flow_one_drop(game, basin, "released", released=True)
-    owner = game.state.conduits[system.conduit]
-    if owner != company:
-        game.gain(owner, "credits", drops, f"conduit-fee:{system.conduit}")
-        game.gain(owner, "vp", drops, f"conduit-use:{system.conduit}")
+    drops = game.state.dams[system.dam].water  # all of them
+    # Its share of a conduit fee is nothing: it never pays credits (Game.gain).
+    release_production(game, company, system, drops, energy, f"production:{space}")
     game.push(
         {
             "kind": "after_production",
