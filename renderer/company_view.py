@@ -11,6 +11,7 @@ from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
+from renderer.automa import automa_title, next_card
 from renderer.content import content
 from renderer.expansions import (
     asking,
@@ -314,7 +315,8 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
         key(state, company_id) for key in asking(state.options.expansions, "company_key")
     )
     river = _river_lines(state, board) if company_id in state.companies else ()
-    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river)
+    card = next_card(state, company_id)  # an automa's face-up card
+    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river, card)
 
 
 def _river_lines(state: GameState, company: Company) -> tuple[tuple[str, ...], ...]:
@@ -372,6 +374,12 @@ def draw_company(
         else sizes["heading"]
     )
     d.text(draw, layout.points["title"], title, size, text, anchor="la")
+    card = next_card(state, company_id) if not preview else ""
+    if card:  # an automa: its level and the card on top of its deck, under the title
+        line = f"{automa_title(state, company_id)} · {card}"
+        x1 = layout.width - 18
+        at = (x1, layout.points["title"][1] + 42)
+        d.text(draw, at, line, sizes["small"], muted, "regular", "ra")
     if preview:
         # A board on offer in the draft: what it would start with (not yet in the scoreboard).
         start = f"starts: {company.credits}c {company.excavators} exc {company.mixers} mix"

@@ -18,11 +18,14 @@ from PIL import ImageDraw
 from bot.rules.content import company_name
 from bot.rules.state import GameState
 from renderer import draw as d
+from renderer.automa import automa_level
 from renderer.expansions import asking, catalogue
 from renderer.theme import Theme, ViewStyle
 from renderer.words import phase_text
 
 ROUNDS = 5
+#: The scoreboard's mark of a company an automa plays (the legend says it).
+AUTOMA_MARK = "A"
 MARGIN = 12
 PAD = 10
 MARK_W = 44  # the "▶" or place column
@@ -100,7 +103,8 @@ def turn_line(state: GameState) -> str:
     if not state.companies:
         return f"{head} · draft" + (f" · {company_name(now[0])} picks" if now else "")
     if len(now) == 1:
-        return f"{head} · {company_name(now[0])} to play"
+        automa = " (automa)" if automa_level(state, now[0]) is not None else ""
+        return f"{head} · {company_name(now[0])}{automa} to play"
     if now:
         return f"{head} · {phase_text(state.phase)}: {len(now)} choosing"
     return f"{head} · {phase_text(state.phase)}"
@@ -203,6 +207,8 @@ def draw_header(
         mark = f"{ranks[cid]}." if state.finished and cid in ranks else ("▶" if cid in now else "")
         if mark:
             d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), mark, board, ink, role="board")
+        elif automa_level(state, cid) is not None:  # an automa plays this company
+            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), AUTOMA_MARK, small, muted)
         d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
         for value, cx in zip(vals, centres, strict=True):
             d.text(draw, (cx, cy), value, board, ink, role="board")

@@ -294,7 +294,10 @@ SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], The
 
 
 LEGEND_SECTIONS = (
-    ("Top of every picture: the scoreboard", (*SCOREBOARD_KEY, Entry("▶", "acts now"))),
+    (
+        "Top of every picture: the scoreboard",
+        (*SCOREBOARD_KEY, Entry("▶", "acts now"), Entry("A", "an automa plays it")),
+    ),
     ("The map", MAP_KEY),
     ("The energy track (shared boards)", ENERGY_KEY),
     ("The shared boards", SHARED_SYMBOLS),
