@@ -24,6 +24,7 @@ from bot.rules.catalogue import open_game
 from bot.service.text import event_lines
 from renderer import draw as d
 from renderer import header, legend
+from renderer.automa import automa_title
 from renderer.render import (
     clear_caches,
     forget_pictures,
@@ -269,3 +270,17 @@ def test_the_legend_explains_every_key_and_heading(expansions: tuple[str, ...]) 
             }, (view, entry)
     for text in texts:
         assert _flaw(text.content) is None, text.content
+
+
+def test_the_scoreboard_marks_automas_and_the_legend_says_so() -> None:
+    game = new_game(GameOptions(players=3, seed=3, automa=(1, 3)))
+    state = game.state
+    forget_pictures()
+    with d.recording() as texts:
+        render(state, view="map")
+    automas = [cid for cid in state.seats if automa_title(state, cid)]
+    marks = [t for t in texts if t.content == header.AUTOMA_MARK]
+    acting = set(header.acting(state))
+    assert len(marks) == len([cid for cid in automas if cid not in acting])
+    explained = {e.symbol for _t, entries in legend.legend_sections(()) for e in entries}
+    assert header.AUTOMA_MARK in explained
