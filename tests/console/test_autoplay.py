@@ -80,10 +80,31 @@ def test_autoplay_colorado_with_leeghwater_reaches_final_scoring(tmp_path: Path)
     assert sorted(out.glob("*.png"))
 
 
-def test_autoplay_nile_reaches_final_scoring(tmp_path: Path) -> None:
-    result = run_console("--autoplay", "--players", "2", "--seed", "3", "--expansions", "nile")
+def test_autoplay_nile_reaches_final_scoring_writing_the_views_asked(tmp_path: Path) -> None:
+    out = tmp_path / "images"
+    result = run_console(
+        "--autoplay", "--players", "2", "--seed", "3", "--expansions", "nile",
+        "--out", str(out), "--views", "irrigation,score",
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout and "irrigation scoring " in result.stdout
+    # A progress line per round, and after every turn each view asked for.
+    for round_no in range(1, 6):
+        assert f"round {round_no} done: " in result.stdout
+    # (the turn messages' own pictures are named after their message: barrage-...png)
+    irrigation = sorted(out.glob("[0-9][0-9][0-9][0-9]-irrigation.png"))
+    scores = sorted(out.glob("[0-9][0-9][0-9][0-9]-score.png"))
+    assert len(irrigation) == len(scores) > 20
+    assert not list(out.glob("*-shared.png"))  # only the views asked for
+
+
+def test_views_are_checked_before_anything_is_played(tmp_path: Path) -> None:
+    unknown = run_console("--autoplay", "--views", "map,board", "--out", str(tmp_path))
+    no_folder = run_console("--autoplay", "--views", "map")
+    assert unknown.returncode == 2 and no_folder.returncode == 2
+    assert "--views: no view 'board'; choose from map, shared, company" in unknown.stderr
+    assert "--views writes pictures: give the folder with --out" in no_folder.stderr
+    assert not list(tmp_path.glob("*.png"))
 
 
 def test_expansion_refusals_are_one_line_with_status_2() -> None:
