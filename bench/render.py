@@ -1,12 +1,12 @@
-"""Print render time (median, max), PNG size, pixel size and save() time per view, mid-game 4p.
+"""Print, per view, the render time, the palette-encode floor, their ratio and the PNG size.
 
-Rows marked "lwp" time a 3-player game of The Leeghwater Project, whose shared and company
-views are taller (the Extra Management board, the board extension).
-
-Two scenarios. "cold": every finished view is forgotten before each run (only the static
-backgrounds and text masks stay cached), so the whole picture is drawn. "after partials": the
-game service's order after a turn — map, shared and every company board of the state first,
-then the full board, which is composed from them (only the full board's render is timed).
+The floor is the time to encode the finished picture's own palette PNG (what any renderer
+must spend to send it); the render time is the whole `render()` of the view, cold (finished
+views forgotten, static backgrounds and text kept), so "ratio" is what drawing and mapping
+onto the palette add. Issue 13's budget: render at most 1.5 x the floor, at most 150 KB a
+single view, 350 KB the full table. For comparison, the RGB PNG of the same picture: its
+encode time and size. Views: the base game's, each expansion's own, the score sheet, for a
+mid-game 4-player game and each expansion's sample game.
 """
 
 from __future__ import annotations
@@ -19,69 +19,87 @@ import time
 from PIL import Image
 
 from renderer.expansions import drawing
-from renderer.render import PNG_OPTIONS, clear_caches, render
+from renderer.render import PNG_OPTIONS, clear_caches, render, render_score_sheet, views
 from renderer.samples import midgame_state
 
 RUNS = 15
-VIEWS = ("map", "shared", "company", "full")
-TARGET_MS = {"map": 80, "shared": 80, "company": 80, "full": 150}
+BUDGET_RATIO = 1.5
+BUDGET_KB = {"full": 350}
+VIEW_KB = 150
 
 
-def _time(state, view: str, runs: int, warm: bool) -> tuple[list[float], list[float], bytes]:
-    totals, saves = [], []
+def _encode_ms(image: Image.Image, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        buf = io.BytesIO()
+        t0 = time.perf_counter()
+        image.save(buf, format="PNG", **PNG_OPTIONS)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+def _row(label: str, make, runs: int) -> str:
+    """Time ``make()`` (returns PNG bytes) cold, and the encodes of what it made."""
+    totals = []
     png = b""
     for _ in range(runs):
         clear_caches()
-        if warm:
-            render(state, view="map")
-            render(state, view="shared")
-            for cid in state.seats:
-                render(state, view="company", company=cid)
         t0 = time.perf_counter()
-        png = render(state, view=view)
+        png = make()
         totals.append(time.perf_counter() - t0)
-        # save() alone on the same finished image render() encoded (RGB, or palette for full)
-        image = Image.open(io.BytesIO(png))
-        image.load()
-        buf = io.BytesIO()
-        t1 = time.perf_counter()
-        image.save(buf, format="PNG", **PNG_OPTIONS)
-        saves.append(time.perf_counter() - t1)
-    return totals, saves, png
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    render_ms = statistics.median(totals) * 1000
+    floor = _encode_ms(image, runs)
+    rgb = image.convert("RGB")
+    rgb_ms = _encode_ms(rgb, max(3, runs // 3))
+    buf = io.BytesIO()
+    rgb.save(buf, format="PNG", **PNG_OPTIONS)
+    kb, rgb_kb = len(png) / 1024, len(buf.getvalue()) / 1024
+    view = label.split()[-1]
+    ok = render_ms <= BUDGET_RATIO * floor and kb <= BUDGET_KB.get(view, VIEW_KB)
+    w, h = image.size
+    return (
+        f"{label:<28} {w:>4}x{h:<5} {render_ms:>8.1f} {floor:>8.1f} {render_ms / floor:>6.2f} "
+        f"{kb:>7.0f} {rgb_ms:>8.1f} {rgb_kb:>7.0f} {'ok' if ok else 'MISSED':>7}"
+    )
 
 
 def main(runs: int = RUNS) -> None:
-    """Time every view of the mid-game positions and print a table."""
-    # Each expansion's sample game, from its drawing module (the bench names none but these).
-    base, lwp = midgame_state(), drawing("leeghwater").sample_state()
-    colorado, nile = drawing("colorado").sample_state(), drawing("nile").sample_state()
-    for state in (base, lwp, colorado, nile):
-        for view in VIEWS:  # warm the static backgrounds and text: drawn once per process
+    """Time every view of the sample positions and print a table."""
+    samples = [("", midgame_state())]
+    for name in ("leeghwater", "colorado", "nile"):
+        samples.append((f"{name} ", drawing(name).sample_state()))
+    for _label, state in samples:  # warm the static backgrounds and text: drawn once
+        for view in views(state.options):
             render(state, view=view)
-    print(f"PNG options: {PNG_OPTIONS}; {runs} runs per view")
+    print(f"PNG options: {PNG_OPTIONS}; {runs} runs per view, median; cold = finished views")
+    print("forgotten before each run (static backgrounds and text masks stay cached)")
     print(
-        f"{'view':<34} {'pixels':>10} {'median ms':>9} {'max ms':>7} {'save ms':>8} "
-        f"{'draw ms':>8} {'draw/save':>9} {'PNG KB':>7} {'target':>7}"
+        f"{'view':<28} {'pixels':>10} {'render':>8} {'floor':>8} {'ratio':>6} {'KB':>7} "
+        f"{'RGB enc':>8} {'RGB KB':>7} {'budget':>7}"
     )
-    rows = [(base, "", view, False) for view in VIEWS] + [(base, "", "full", True)]
-    rows += [(lwp, "lwp ", view, False) for view in ("shared", "company", "full")]
-    rows += [(lwp, "lwp ", "full", True)]
-    # The river maps are taller and their boards carry a strip: reported beside the targets.
-    for state, label in ((colorado, "colorado "), (nile, "nile ")):
-        rows += [(state, label, view, False) for view in VIEWS] + [(state, label, "full", True)]
-    for state, label, view, warm in rows:
-        totals, saves, png = _time(state, view, runs, warm)
-        width, height = Image.open(io.BytesIO(png)).size
-        median, save = statistics.median(totals) * 1000, statistics.median(saves) * 1000
-        draw = median - save
-        ok = median < TARGET_MS[view] and (view != "full" or len(png) < 500 * 1024)
-        ok = ok and draw <= save / 2
-        name = f"{label}{view} ({'after partials' if warm else 'cold'})"
-        print(
-            f"{name:<34} {width:>4}x{height:<5} {median:>9.1f} "
-            f"{max(totals) * 1000:>7.1f} {save:>8.1f} {draw:>8.1f} {draw / save:>9.2f} "
-            f"{len(png) / 1024:>7.0f} {'ok' if ok else 'MISSED':>7}"
-        )
+    print(f"{'':<28} {'':>10} {'ms':>8} {'ms':>8} {'':>6} {'':>7} {'ms':>8}")
+    for label, state in samples:
+        for view in views(state.options):
+            print(_row(f"{label}{view}", lambda s=state, v=view: render(s, view=v), runs))
+    final = _finished()
+    print(_row("score sheet", lambda: render_score_sheet(final[0], final[1]), runs))
+
+
+def _finished():
+    """A finished seeded 3-player game and its events (the score sheet's input)."""
+    import random
+
+    from bot.rules import GameOptions, new_game
+
+    game = new_game(GameOptions(players=3, seed=4))
+    rng = random.Random(4)
+    events = []
+    while not game.is_over:
+        decision = rng.choice(game.decisions())
+        events += game.apply(rng.choice(decision.options).notation, decision.player)
+    return game.state, events
 
 
 if __name__ == "__main__":
