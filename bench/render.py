@@ -20,7 +20,7 @@ from PIL import Image
 
 from renderer.expansions import drawing
 from renderer.render import PNG_OPTIONS, clear_caches, render, render_score_sheet, views
-from renderer.samples import midgame_state
+from renderer.samples import finished_game, midgame_state
 
 RUNS = 15
 BUDGET_RATIO = 1.5
@@ -83,23 +83,8 @@ def main(runs: int = RUNS) -> None:
     for label, state in samples:
         for view in views(state.options):
             print(_row(f"{label}{view}", lambda s=state, v=view: render(s, view=v), runs))
-    final = _finished()
+    final = finished_game()
     print(_row("score sheet", lambda: render_score_sheet(final[0], final[1]), runs))
-
-
-def _finished():
-    """A finished seeded 3-player game and its events (the score sheet's input)."""
-    import random
-
-    from bot.rules import GameOptions, new_game
-
-    game = new_game(GameOptions(players=3, seed=4))
-    rng = random.Random(4)
-    events = []
-    while not game.is_over:
-        decision = rng.choice(game.decisions())
-        events += game.apply(rng.choice(decision.options).notation, decision.player)
-    return game.state, events
 
 
 if __name__ == "__main__":

@@ -41,6 +41,17 @@ def played(options: GameOptions, verbs: tuple[str, ...], rounds: int, moves: int
     return game.state
 
 
+def finished_game(seed: int = 4) -> tuple[GameState, list[object]]:
+    """A finished seeded 3-player game and its events (the score sheet's input)."""
+    game = new_game(GameOptions(players=3, seed=seed))
+    rng = random.Random(seed)
+    events: list[object] = []
+    while not game.is_over:
+        decision = rng.choice(game.decisions())
+        events += game.apply(rng.choice(decision.options).notation, decision.player)
+    return game.state, events
+
+
 def draft_state() -> GameState:
     """Return the first pick of a seeded 4-player full game's draft."""
     return new_game(GameOptions(players=4, seed=4, setup="full")).state
@@ -52,7 +63,7 @@ def write_samples(folder: str) -> list[str]:
 
     from renderer.background import map_background
     from renderer.expansions import drawings, every_expansion
-    from renderer.render import render
+    from renderer.render import render, render_legend, render_score_sheet
 
     out = Path(folder)
     state = midgame_state()
@@ -61,6 +72,9 @@ def write_samples(folder: str) -> list[str]:
     }
     files["sample-full.png"] = render(state, view="full")
     files["sample-draft-shared.png"] = render(draft_state(), view="shared")
+    final, events = finished_game()
+    files["sample-score.png"] = render_score_sheet(final, events)
+    files["sample-symbols.png"] = render_legend(every_expansion())
     backgrounds = ["base"]
     for module in drawings(every_expansion()):
         for name, (sample, view) in getattr(module, "samples", dict)().items():

@@ -286,4 +286,8 @@ def sample_state(
 
 def samples() -> dict[str, tuple[GameState, str]]:
     """The docs' sample pictures of the expansion: file name -> (state, view)."""
-    return {"sample-colorado-map.png": (sample_state(), "map")}
+    state = sample_state()
+    return {
+        "sample-colorado-map.png": (state, "map"),
+        "sample-colorado-sites.png": (state, "sites"),
+    }

@@ -304,4 +304,8 @@ def sample_state(seed: int = 5, setup: str = "intro", leeghwater: bool = False) 
 
 def samples() -> dict[str, tuple[GameState, str]]:
     """The docs' sample pictures of the expansion: file name -> (state, view)."""
-    return {"sample-nile-map.png": (sample_state(), "map")}
+    state = sample_state()
+    return {
+        "sample-nile-map.png": (state, "map"),
+        "sample-nile-irrigation.png": (state, "irrigation"),
+    }

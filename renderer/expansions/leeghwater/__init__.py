@@ -516,4 +516,8 @@ def sample_state(seed: int = 2, moves_into_round_4: int = 22) -> GameState:
 
 def samples() -> dict[str, tuple[GameState, str]]:
     """The docs' sample pictures of the expansion: file name -> (state, view)."""
-    return {"sample-leeghwater-shared.png": (sample_state(), "shared")}
+    state = sample_state()
+    return {
+        "sample-leeghwater-works.png": (state, "works"),
+        "sample-leeghwater-company.png": (state, "company"),
+    }
