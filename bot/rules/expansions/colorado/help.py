@@ -43,7 +43,8 @@ def topics(content: Content) -> list[tuple[str, str, str]]:
             f"to the owner of another's Bridge, who also scores "
             f"{toll['toll_other_bridge_owner_vp']} VP. Then take the bonus of the tile "
             "lying there (it stays).\n"
-            f"• The bonus tile `bridges`, the objective `dams_with_bridge`, contracts "
+            f"• The bonus tile {content.bonus_tiles['bridges'].name}, the objective "
+            f"{content.objective_tiles['dams_with_bridge'].name}, contracts "
             f"{contracts}; with Leeghwater the Heliport and External Works A6, B6, C6.\n"
             'In the panel: groups "Bridges" and "Settlements". Topics: `bridge:BR1`…, '
             "`settlements:A`, `settlement:SA1`…, `building:heliport`.",

@@ -49,15 +49,17 @@ def topics(content: Content) -> list[tuple[str, str, str]]:
             "like; not with The Colorado Connection). The game is played on the Nile board. "
             "New:\n"
             f"• **Irrigation** — a new action: spend a drop from one of your dams to take an "
-            "irrigation token (see `irrigation`).\n"
+            'irrigation token (help topic "Nile: the irrigation action").\n'
             "• **Irrigation tokens** — once per turn, before or after your action, use a "
             "face-up token for its effect; it turns face down and still counts for "
             "irrigation scoring.\n"
-            "• **Irrigation scoring** after every round's scoring (see `irrigation_scoring`).\n"
+            "• **Irrigation scoring** after every round's scoring (help topic \"Nile: irrigation "
+            'scoring tokens").\n'
             f"• **River source tokens** replace the headstream tiles, and the Nile's "
             f"headwaters ({sources['nile_source']}) get {sources['nile_extra_drops_per_round']} "
-            "more drops each round (see `river_sources`).\n"
-            f"• The bonus tile `irrigation_tokens`, the objective `dams_on_irrigated_basins`, "
+            'more drops each round (help topic "Nile: river source tokens").\n'
+            f"• The bonus tile {content.bonus_tiles['irrigation_tokens'].name}, the objective "
+            f"{content.objective_tiles['dams_on_irrigated_basins'].name}, "
             f"contracts {contracts}; with Leeghwater the Pumping Station and External Works "
             "A7, B7, C7.\n"
             'In the panel: groups "Irrigation" and "Irrigation tokens". Topics: '
