@@ -22,7 +22,7 @@ from renderer.theme import Theme, get_theme
 KEYED_VIEWS = ("map", "shared")
 SYMBOL_W, SYMBOL_H = 56, 36
 MARGIN = 12
-ENTRY_GAP = 20
+ENTRY_GAP = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +51,10 @@ SHARED_SYMBOLS = (
 )
 SHARED_KEY = (
     *SHARED_SYMBOLS,
-    Entry("rot2", "rotate wheel 2"),
+    Entry("rot2", "rotate 2"),
     Entry("2mach", "2 machineries"),
-    Entry("2flow", "2 drops flowing"),
-    Entry("2drop", "2 drops later"),
+    Entry("2flow", "drops flowing"),
+    Entry("2drop", "drops later"),
 )
 #: The energy track's notation (the legend picture).
 ENERGY_KEY = (
@@ -91,7 +91,7 @@ SCOREBOARD_SHORT = (
     Entry("mix", "mixers"),
     Entry("⚡", "energy"),
     Entry("eng", "engineers"),
-    Entry("✓", "contracts done"),
+    Entry("✓", "contracts"),
 )
 SCOREBOARD_KEY = tuple(Entry(c.heading, c.meaning) for c in (*BASE_COLUMNS, *TAIL_COLUMNS))
 COMPANY_KEY = (
@@ -104,7 +104,8 @@ COMPANY_KEY = (
 
 def key_entries(view: str, expansions: Sequence[str]) -> tuple[Entry, ...]:
     """The compact key of a view: its own symbols, then each expansion's for it."""
-    base = {"map": MAP_KEY, "shared": (*SCOREBOARD_SHORT, *SHARED_KEY)}.get(view, ())
+    columns = _expansion_columns(expansions)
+    base = {"map": MAP_KEY, "shared": (*SCOREBOARD_SHORT, *columns, *SHARED_KEY)}.get(view, ())
     extra = tuple(
         Entry(symbol, meaning)
         for entries in asking(expansions, "key_entries")
@@ -306,9 +307,20 @@ LEGEND_SECTIONS = (
 )
 
 
+def _expansion_columns(expansions: Sequence[str]) -> tuple[Entry, ...]:
+    """The scoreboard columns the expansions add, as key entries."""
+    return tuple(
+        Entry(heading, meaning)
+        for columns in asking(expansions, "scoreboard_columns")
+        for heading, meaning, _value in columns()
+    )
+
+
 def legend_sections(expansions: Sequence[str]) -> list[tuple[str, tuple[Entry, ...]]]:
-    """The legend's sections: the base game's, then each expansion's."""
-    out = list(LEGEND_SECTIONS)
+    """The legend's sections: the base game's (the scoreboard with the expansions' columns),
+    then each expansion's."""
+    (title, board), *rest = LEGEND_SECTIONS
+    out = [(title, (*board, *_expansion_columns(expansions))), *rest]
     for sections in asking(expansions, "legend_sections"):
         out += [(title, tuple(Entry(s, m) for s, m in entries)) for title, entries in sections()]
     return out

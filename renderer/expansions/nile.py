@@ -80,6 +80,12 @@ def irrigation_total(state: GameState, company: Company) -> int:
     )
 
 
+def scoreboard_columns() -> tuple[tuple[str, str, Any], ...]:
+    """Its column of the scoreboard: each company's irrigation total (what irrigation scoring
+    compares)."""
+    return (("irr", "irrigation", lambda s, c: irrigation_total(s, s.companies[c])),)
+
+
 def next_scoring_token(state: GameState) -> str | None:
     """The scoring token this round's irrigation scoring awards (None when none is left)."""
     left = board(state).get("scoring_tokens", [])
