@@ -58,6 +58,11 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     if layout.course:
         # A great river's course: a broad band under the rivers, so it reads at a glance.
         d.polyline(draw, layout.course, theme.colour("course"), COURSE_WIDTH)
+    # An area's name with no free stretch of its band's header (five basins in a row) goes
+    # under the rivers, so no river or arrowhead is hidden; the others go on top, below.
+    crowded = [area for area, (_, at) in layout.bands.items() if _under_a_river(layout, at, area)]
+    for area in crowded:
+        _area_name(draw, layout, area, theme, patch=False)
     _draw_rivers(draw, layout, theme)
 
     for basin in layout.basins.values():
@@ -74,13 +79,44 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
     for space in layout.spaces.values():
         _draw_space(draw, space.id, space.kind, space.rect, map_data, theme)
 
-    # Area names go on top, on a patch of their band's colour, so no line runs through them.
-    for area, (_, label_at) in layout.bands.items():
-        font_size = sizes["heading"]
-        box = draw.textbbox(label_at, AREA_NAMES[area], font=font(font_size, "bold"))
-        draw.rectangle((box[0] - 6, box[1] - 4, box[2] + 6, box[3] + 4), fill=theme.colour(area))
-        d.text(draw, label_at, AREA_NAMES[area], font_size, theme.colour("band text"), anchor="la")
+    # Area names go on top, on a patch of their band's colour, so no pipe runs through them.
+    for area in layout.bands:
+        if area not in crowded:
+            _area_name(draw, layout, area, theme, patch=True)
     return image
+
+
+def _area_box(layout: MapLayout, area: str, size: int) -> tuple[int, int, int, int]:
+    x, y = layout.bands[area][1]
+    box = font(size, "bold").getbbox(AREA_NAMES[area], anchor="la")
+    return (x + box[0] - 6, y + box[1] - 4, x + box[2] + 6, y + box[3] + 4)
+
+
+def _under_a_river(layout: MapLayout, at: tuple[int, int], area: str) -> bool:
+    """True when a river (or its arrowhead) runs through the area name's box."""
+    x0, y0, x1, y1 = _area_box(layout, area, get_theme().views["map"].text["heading"])
+    paths = [r.path for r in layout.rivers] + [b.river for b in layout.basins.values()]
+    pad = RIVER_WIDTH // 2 + 12  # the line's half width and its arrowhead
+    for path in paths:
+        for (ax, ay), (bx, by) in itertools.pairwise(path):
+            if (
+                min(ax, bx) - pad < x1
+                and max(ax, bx) + pad > x0
+                and min(ay, by) - pad < y1
+                and max(ay, by) + pad > y0
+            ):
+                return True
+    return False
+
+
+def _area_name(
+    draw: ImageDraw.ImageDraw, layout: MapLayout, area: str, theme: Theme, *, patch: bool
+) -> None:
+    size = theme.views["map"].text["heading"]
+    if patch:
+        draw.rectangle(_area_box(layout, area, size), fill=theme.colour(area))
+    at = layout.bands[area][1]
+    d.text(draw, at, AREA_NAMES[area], size, theme.colour("band text"), anchor="la")
 
 
 @functools.lru_cache(maxsize=8)
