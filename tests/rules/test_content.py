@@ -605,6 +605,7 @@ def test_rules_package_stays_pure() -> None:
         "collections.abc",
         "dataclasses",
         "importlib",
+        "re",
         "types",
         "typing",
         "bot.rules.content",
