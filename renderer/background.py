@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from renderer import draw as d
 from renderer.fonts import font
-from renderer.layout import AREA_NAMES, MapLayout, feature_view, map_layout
+from renderer.layout import AREA_NAMES, FeatureView, MapLayout, feature_view, map_layout
 from renderer.theme import Theme, get_theme
 
 RIVER_WIDTH = 12
@@ -117,6 +117,15 @@ def _area_name(
         draw.rectangle(_area_box(layout, area, size), fill=theme.colour(area))
     at = layout.bands[area][1]
     d.text(draw, at, AREA_NAMES[area], size, theme.colour("band text"), anchor="la")
+
+
+def feature_canvas(
+    name: str, theme: Theme, dirty: list[tuple[int, int, int, int]] | None
+) -> tuple[Image.Image, ImageDraw.ImageDraw, FeatureView]:
+    """A features view's static background to draw a state on (a copy), its canvas noting
+    what is drawn in ``dirty``, and its layout."""
+    image = feature_background(name, theme.name).copy()
+    return image, d.canvas(image, dirty), feature_view(name)
 
 
 @functools.lru_cache(maxsize=8)

@@ -22,9 +22,9 @@ from PIL import Image, ImageDraw
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.background import feature_background, feature_label_at
+from renderer.background import feature_background, feature_canvas, feature_label_at
 from renderer.content import content
-from renderer.layout import Rect, feature_view, map_layout
+from renderer.layout import Rect, map_layout
 from renderer.theme import Theme
 from renderer.words import reward_text
 
@@ -160,9 +160,7 @@ def draw_view(
     dirty: list[Rect] | None = None,
 ) -> Image.Image:
     """The Construction Sites (next Bridge's price, tiles left) and settlements of ``state``."""
-    image = view_background(view, theme.name).copy()
-    draw = d.canvas(image, dirty)
-    layout = feature_view(FEATURES)
+    image, draw, layout = feature_canvas(FEATURES, theme, dirty)
     sizes = theme.views["map"].text
     lit = {str(h) for h in highlight}
     text = theme.colour("text")

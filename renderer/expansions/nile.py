@@ -21,9 +21,9 @@ from PIL import Image
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.background import feature_background
+from renderer.background import feature_background, feature_canvas
 from renderer.content import content
-from renderer.layout import Rect, feature_view
+from renderer.layout import Rect
 from renderer.theme import Theme
 
 KEY = "nile"
@@ -145,9 +145,7 @@ def draw_view(
     dirty: list[Rect] | None = None,
 ) -> Image.Image:
     """The zones' visible tokens, who used the action spaces, where each source lies."""
-    image = view_background(view, theme.name).copy()
-    draw = d.canvas(image, dirty)
-    layout = feature_view(FEATURES)
+    image, draw, layout = feature_canvas(FEATURES, theme, dirty)
     sizes = theme.views["map"].text
     lit = {str(h) for h in highlight}
     text = theme.colour("text")
