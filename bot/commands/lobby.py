@@ -14,7 +14,7 @@ from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import say, send, within_budget
 from bot.service import GameService, Outcome
-from bot.service.service import expansions_text
+from bot.service.lobby import expansions_text
 
 log = logging.getLogger(__name__)
 
