@@ -138,7 +138,7 @@ async def within_budget(
         try:
             return await work
         finally:
-            client.cold = False  # type: ignore[attr-defined]
+            client.cold = False  # type: ignore[attr-defined]  # a BarrageBot's flag (read above)
     task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), budget)

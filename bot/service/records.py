@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from bot.rules import GameOptions, SetupError
 from bot.rules.content import load_content
@@ -92,10 +92,11 @@ def show(value: Any) -> str:
         return repr(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, float):
         return repr(value)
-    return {list: "a list", dict: "an object"}.get(type(value), f"a {type(value).__name__}")
+    names: dict[type, str] = {list: "a list", dict: "an object"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """An integer that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
