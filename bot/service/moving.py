@@ -11,7 +11,7 @@ from bot.service.core import ServiceCore
 from bot.service.errors import ImportRefused, LobbyError, NoGameHere, PermissionDenied
 from bot.service.loading import Loaded, copy_game, replay_import
 from bot.service.records import BrokenLog
-from bot.service.types import Actor, Line, Outcome, OutcomeKind
+from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
 from bot.store import (
     ABANDONED,
     ACTIVE,
@@ -134,12 +134,16 @@ class MovingGames(ServiceCore):
         for game in await self.store.list_games(seed=parsed.seed, status=ACTIVE):
             if (game.creator_id, game.created_at) != (parsed.creator_id, parsed.created_at):
                 continue
-            where = (
-                f"in <#{game.channel_id}> (game #{game.number})"
+            where: tuple[Part, ...] = (
+                ("in ", ChannelRef(game.channel_id), f" (game #{game.number})")
                 if game.guild_id == actor.guild_id
-                else "in another server"
+                else ("in another server",)
             )
             raise ImportRefused(
-                f"This game is still active {where}. Abandon it there first (its records are "
-                "kept); then it can be continued here."
+                Line.of(
+                    "This game is still active ",
+                    *where,
+                    ". Abandon it there first (its records are kept); then it can be continued "
+                    "here.",
+                )
             )

@@ -25,15 +25,29 @@ class UserRef:
     user_id: int
 
 
-#: A part of a line: plain text, or a person.
-Part = str | UserRef
-#: How an adapter writes a person: `<@id>` on Discord, a name in the console.
+@dataclass(frozen=True, slots=True)
+class ChannelRef:
+    """A channel named in a line: Discord renders a link to it, the console its number."""
+
+    channel_id: int
+
+
+#: A part of a line: plain text, a person, or a channel.
+Part = str | UserRef | ChannelRef
+#: How an adapter writes a person: a mention on Discord, a name in the console.
 UserNamer = Callable[[int], str]
+#: How an adapter writes a channel: a channel link on Discord.
+ChannelNamer = Callable[[int], str]
 
 
 def plain_name(user_id: int) -> str:
     """A person as plain text when nothing better is known (logs, tests)."""
     return f"@{user_id}"
+
+
+def plain_channel(channel_id: int) -> str:
+    """A channel as plain text when nothing better is known (logs, tests, the console)."""
+    return f"channel {channel_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,25 +66,49 @@ class Line:
         """The people this line names, in order."""
         return tuple(p.user_id for p in self.parts if isinstance(p, UserRef))
 
-    def render(self, name: UserNamer = plain_name) -> str:
-        """The line as text, each person written by `name`."""
-        return "".join(p if isinstance(p, str) else name(p.user_id) for p in self.parts)
+    def render(self, name: UserNamer = plain_name, channel: ChannelNamer = plain_channel) -> str:
+        """The line as text, each person written by `name`, each channel by `channel`."""
+        return "".join(
+            p
+            if isinstance(p, str)
+            else name(p.user_id)
+            if isinstance(p, UserRef)
+            else channel(p.channel_id)
+            for p in self.parts
+        )
 
     def to_json(self) -> list[Any]:
-        """A JSON-able list: strings, and {"user": id} for people (outbox payloads)."""
-        return [p if isinstance(p, str) else {"user": p.user_id} for p in self.parts]
+        """A JSON-able list: strings, {"user": id} for people and {"channel": id} for channels
+        (outbox payloads)."""
+        return [
+            p
+            if isinstance(p, str)
+            else {"user": p.user_id}
+            if isinstance(p, UserRef)
+            else {"channel": p.channel_id}
+            for p in self.parts
+        ]
 
     @classmethod
     def from_json(cls, data: Sequence[Any]) -> Line:
         """Rebuild from `to_json`."""
-        return cls(
-            tuple(UserRef(int(p["user"])) if isinstance(p, Mapping) else str(p) for p in data)
-        )
+        return cls(tuple(_part_from_json(p) for p in data))
 
 
-def render_lines(lines: Iterable[Line], name: UserNamer = plain_name) -> str:
-    """Lines joined by newlines, each person written by `name`."""
-    return "\n".join(line.render(name) for line in lines)
+def _part_from_json(data: Any) -> Part:
+    """One part of a line from `Line.to_json`."""
+    if not isinstance(data, Mapping):
+        return str(data)
+    if "channel" in data:
+        return ChannelRef(int(data["channel"]))
+    return UserRef(int(data["user"]))
+
+
+def render_lines(
+    lines: Iterable[Line], name: UserNamer = plain_name, channel: ChannelNamer = plain_channel
+) -> str:
+    """Lines joined by newlines, each person written by `name`, each channel by `channel`."""
+    return "\n".join(line.render(name, channel) for line in lines)
 
 
 def named_users(lines: Iterable[Line]) -> tuple[int, ...]:
@@ -386,6 +424,8 @@ __all__ = [
     "VIEWS",
     "Actor",
     "Announcement",
+    "ChannelNamer",
+    "ChannelRef",
     "GameSummary",
     "Image",
     "ImageRequest",
@@ -401,6 +441,7 @@ __all__ = [
     "UserNamer",
     "UserRef",
     "named_users",
+    "plain_channel",
     "plain_name",
     "render_lines",
 ]
