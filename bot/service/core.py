@@ -45,7 +45,7 @@ from bot.service.errors import (
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, load
 from bot.service.messages import final_lines, next_lines, story
-from bot.service.records import CHAIN_KINDS, BrokenLog
+from bot.service.records import BrokenLog, CommitRecord, LogRecord
 from bot.service.text import event_lines
 from bot.service.turns import (
     Step,
@@ -60,6 +60,7 @@ from bot.service.types import (
     ImageRequest,
     Line,
     OptionView,
+    OutboxPayload,
     Outcome,
     OutcomeKind,
     PanelView,
@@ -340,7 +341,7 @@ class ServiceCore:
         steps: Sequence[Step] = (),
         *,
         user: int | None,
-        records: Sequence[dict[str, Any]] = (),
+        records: Sequence[LogRecord] = (),
         reason: str | None = None,
         header: Sequence[Line] = (),
         kind: OutcomeKind | None = None,
@@ -360,10 +361,11 @@ class ServiceCore:
         on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
         new_steps = [*steps, *on_behalf]
         # A start or a revert begins afresh; otherwise these answers continue the open step.
-        fresh_chain = any(r.get("kind") in ("start", "revert") for r in records)
+        fresh_chain = any(r["kind"] in ("start", "revert") for r in records)
         step_so_far = [*(() if fresh_chain else loaded.tail_steps), *new_steps]
         commit = reason is not None or at_handover(game, step_so_far)
-        all_records = [*records, *(dict(s.record) for s in new_steps)]
+        all_records: list[LogRecord] = [*records, *(s.record.copy() for s in new_steps)]
+        commit_record: CommitRecord | None = None
         state_json: dict[str, Any] | None = None
         after = replace_loaded(loaded, loaded.seats)
         after.game = game
@@ -373,15 +375,14 @@ class ServiceCore:
             undoable = reason == "turn" and not revealed_or_new_round(
                 step_so_far, round_before, game
             )
-            all_records.append(
-                {
-                    "kind": "commit",
-                    "reason": "end" if game.is_over else reason,
-                    "player": after.company_of_user(user) if user is not None else None,
-                    "user": user,
-                    "undoable": undoable,
-                }
-            )
+            commit_record = {
+                "kind": "commit",
+                "reason": "end" if game.is_over else reason,
+                "player": after.company_of_user(user) if user is not None else None,
+                "user": user,
+                "undoable": undoable,
+            }
+            all_records.append(commit_record)
             state_json = game.state.to_json()
             # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
             after.committed = GameState.from_json(state_json)
@@ -398,7 +399,7 @@ class ServiceCore:
                 limit=self.config.announce_lines,
                 name_people=not game.is_over,
             )
-            payload = await self._turnoutbox_payload(
+            payload = await self._turn_payload(
                 after,
                 [*header, *happened],
                 "end" if game.is_over else (reason or "turn"),
@@ -419,7 +420,7 @@ class ServiceCore:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
-        if fresh_chain or any(r.get("kind") == "replace" for r in records):
+        if fresh_chain or any(r["kind"] == "replace" for r in records):
             after = await self._reload(loaded.meta.id)
         else:
             base = loaded.version
@@ -428,10 +429,10 @@ class ServiceCore:
             added = [(base + i + 1, r) for i, r in enumerate(all_records)]
             after.chain = [
                 *loaded.chain,
-                *((seq, r) for seq, r in added if r["kind"] in CHAIN_KINDS),
+                *((seq, r) for seq, r in added if r["kind"] == "decision" or r["kind"] == "commit"),
             ]
-            if commit:
-                after.commits = [*loaded.commits, (version, all_records[-1])]
+            if commit_record is not None:
+                after.commits = [*loaded.commits, (version, commit_record)]
             else:
                 after.tail_steps = [*loaded.tail_steps, *new_steps]
             self._remember(after)
@@ -470,7 +471,7 @@ class ServiceCore:
         )
 
     async def _append(
-        self, loaded: Loaded, records: list[dict[str, Any]], *, outbox: Sequence[Any] = ()
+        self, loaded: Loaded, records: list[LogRecord], *, outbox: Sequence[OutboxPayload] = ()
     ) -> int:
         try:
             return await self.store.append(loaded.meta.id, loaded.version, records, outbox=outbox)
@@ -483,9 +484,9 @@ class ServiceCore:
 
     # -- announcements and reminders -----------------------------------------------------
 
-    async def _turnoutbox_payload(
+    async def _turn_payload(
         self, after: Loaded, lines: list[Line], reason: str, *, told: Sequence[int] = ()
-    ) -> dict[str, Any]:
+    ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
         unless already `told`), or, once the game is over, the result (everyone pinged) and
         the score sheet."""
@@ -592,13 +593,14 @@ class ServiceCore:
                 flag=loaded.flag,
             )
         decision = game.decision(company)
-        mine = bool(loaded.tail) and all(r.get("player") == company for r in loaded.tail)
+        mine = bool(loaded.tail) and all(r["player"] == company for r in loaded.tail)
         done = tuple(event_lines(loaded.tail_events)) if mine else ()
-        last = loaded.commits[-1][1] if loaded.commits else {}
+        last = loaded.commits[-1][1] if loaded.commits else None
         can_undo = (
-            last.get("user") == user_id
-            and last.get("reason") == "turn"
-            and bool(last.get("undoable"))
+            last is not None
+            and last["user"] == user_id
+            and last["reason"] == "turn"
+            and last["undoable"]
             and not loaded.tail
             and len(loaded.commits) > 1
         )
@@ -677,7 +679,7 @@ def outbox_payload(
     waiting: Sequence[int] = (),
     silent: bool = False,
     button: bool = True,
-) -> dict[str, Any]:
+) -> OutboxPayload:
     """An outbox payload (see OutboxSender: it becomes an `Announcement`)."""
     return {
         "lines": [line.to_json() for line in lines],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from bot.rules import RuleError, SetupError, new_game
 from bot.rules.catalogue import CATALOGUE, SETUP_NAMES
@@ -21,6 +21,7 @@ from bot.rules.state import GameOptions
 from bot.service.core import ServiceCore, replace_loaded
 from bot.service.errors import GameMovedOn, LobbyError, NewGameRefused, OtherGame
 from bot.service.loading import Loaded, engine_options
+from bot.service.records import JoinRecord, LeaveRecord, LogRecord
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 from bot.store import ChannelBusyError, StaleVersionError
 
@@ -147,7 +148,9 @@ class LobbyCommands(ServiceCore):
         """Leave the lobby (the creator cannot: abandon the lobby instead)."""
         return await self._lobby_change(actor, "leave", expected_game)
 
-    async def _lobby_change(self, actor: Actor, kind: str, expected_game: int | None) -> Outcome:
+    async def _lobby_change(
+        self, actor: Actor, kind: Literal["join", "leave"], expected_game: int | None
+    ) -> Outcome:
         for _ in range(5):  # a race with another join only means: read again and retry
             loaded = await self._lobby(actor, expected_game)
             if loaded.started:
@@ -165,10 +168,13 @@ class LobbyCommands(ServiceCore):
                 if actor.user_id == loaded.meta.creator_id:
                     raise LobbyError("The creator cannot leave; abandon the game instead.")
                 lobby = [u for u in loaded.lobby if u != actor.user_id]
+            record: JoinRecord | LeaveRecord = (
+                {"kind": "join", "user": actor.user_id}
+                if kind == "join"
+                else {"kind": "leave", "user": actor.user_id}
+            )
             try:
-                version = await self.store.append(
-                    loaded.meta.id, loaded.version, [{"kind": kind, "user": actor.user_id}]
-                )
+                version = await self.store.append(loaded.meta.id, loaded.version, [record])
             except StaleVersionError:
                 continue
             await self.store.set_seats(loaded.meta.id, lobby)
@@ -197,7 +203,7 @@ class LobbyCommands(ServiceCore):
                     f"The 4/5-player board is played by 4 players; {len(seats)} have joined."
                 )
             game = new_game(engine_options(loaded.meta, len(seats)))
-            records: list[dict[str, Any]] = [{"kind": "start", "seats": seats}]
+            records: list[LogRecord] = [{"kind": "start", "seats": seats}]
             started = replace_loaded(loaded, seats)
             started.game = game
             names = expansions_text(loaded.options.get("expansions", ()))

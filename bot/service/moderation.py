@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
 
 from bot.rules import open_game
 from bot.rules.content import company_name
@@ -17,6 +16,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.loading import Loaded, copy_game
+from bot.service.records import AbandonRecord, LogRecord, ReplaceRecord
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 from bot.store import ABANDONED, StaleVersionError
 
@@ -38,10 +38,9 @@ class ModerationCommands(ServiceCore):
             )
         line = Line.of(f"Game #{meta.number} was abandoned by ", UserRef(actor.user_id), ".")
         payload = outbox_payload(meta, [line], reason="abandon", silent=True, button=False)
+        record: AbandonRecord = {"kind": "abandon", "by": actor.user_id}
         try:
-            version = await self.store.append(
-                meta.id, meta.version, [{"kind": "abandon", "by": actor.user_id}], outbox=[payload]
-            )
+            version = await self.store.append(meta.id, meta.version, [record], outbox=[payload])
         except StaleVersionError:
             raise GameMovedOn("Another command landed first; try again.") from None
         await self.store.set_status(meta.id, ABANDONED)
@@ -77,7 +76,12 @@ class ModerationCommands(ServiceCore):
             )
             seats = list(loaded.seats)
             seats[seat] = new_user_id
-            record = {"kind": "replace", "seat": seat, "old": old, "new": new_user_id}
+            record: ReplaceRecord = {
+                "kind": "replace",
+                "seat": seat,
+                "old": old,
+                "new": new_user_id,
+            }
             assert loaded.game is not None
             outcome = await self._land(
                 replace_loaded(loaded, seats),
@@ -108,7 +112,7 @@ class ModerationCommands(ServiceCore):
             header = Line.of(
                 f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
             )
-            records: list[dict[str, Any]] = [{"kind": "skip", "seat": seat}]
+            records: list[LogRecord] = [{"kind": "skip", "seat": seat}]
             assert loaded.game is not None and loaded.committed is not None
             game = copy_game(loaded.game)
             tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}

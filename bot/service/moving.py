@@ -10,7 +10,7 @@ from bot.rules import open_game
 from bot.service.core import ServiceCore
 from bot.service.errors import ImportRefused, LobbyError, NoGameHere, PermissionDenied
 from bot.service.loading import Loaded, copy_game, replay_import
-from bot.service.records import BrokenLog
+from bot.service.records import BrokenLog, LogRecord
 from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
 from bot.store import (
     ABANDONED,
@@ -98,7 +98,7 @@ class MovingGames(ServiceCore):
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
             # A commit of the imported state: its snapshot, announcement and reminders.
-            records = []
+            records: list[LogRecord] = []
             if loaded.tail:
                 records.append({"kind": "revert", "to": loaded.commit_version})
                 assert loaded.committed is not None

@@ -134,12 +134,12 @@ class TurnCommands(ServiceCore):
             if len(loaded.commits) < 2:
                 raise ServiceError("There is no committed turn to undo.")
             _, last = loaded.commits[-1]
-            if last.get("user") != actor.user_id or last.get("reason") != "turn":
+            if last["user"] != actor.user_id or last["reason"] != "turn":
                 raise ServiceError(
                     "You can only undo your own turn, and only while it is the last one "
                     "committed; someone else acted since."
                 )
-            if not last.get("undoable"):
+            if not last["undoable"]:
                 raise ServiceError(
                     "That turn cannot be undone: hidden information was revealed at its "
                     "confirmation (new contracts), or it ended a round."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.rules.content import company_name
 
@@ -38,6 +38,10 @@ Part = str | UserRef | ChannelRef
 UserNamer = Callable[[int], str]
 #: How an adapter writes a channel: a channel link on Discord.
 ChannelNamer = Callable[[int], str]
+
+
+#: A part of a line as stored: text, {"user": id} or {"channel": id}.
+PartJson = str | dict[str, int]
 
 
 def plain_name(user_id: int) -> str:
@@ -77,7 +81,7 @@ class Line:
             for p in self.parts
         )
 
-    def to_json(self) -> list[Any]:
+    def to_json(self) -> list[PartJson]:
         """A JSON-able list: strings, {"user": id} for people and {"channel": id} for channels
         (outbox payloads)."""
         return [
@@ -130,6 +134,15 @@ class Actor:
     can_manage: bool = False
 
 
+class ImageJson(TypedDict):
+    """An image request as an outbox payload stores it."""
+
+    game_id: int
+    version: int
+    view: str
+    company: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class ImageRequest:
     """An image to attach: a view of the committed state of a game at a version."""
@@ -139,7 +152,7 @@ class ImageRequest:
     view: str = "map"
     company: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ImageJson:
         """A JSON-able dict (stored in outbox payloads)."""
         return {
             "game_id": self.game_id,
@@ -326,6 +339,21 @@ class Image:
     data: bytes
 
 
+class OutboxPayload(TypedDict):
+    """An announcement as a commit writes it to the outbox (the `OutboxSender` renders its
+    images and hands the port an `Announcement`)."""
+
+    lines: list[list[PartJson]]
+    images: list[ImageJson]
+    mentions: list[int]
+    waiting_for: list[int]
+    silent: bool
+    play_button: bool
+    #: What produced it (`Announcement.reason`).
+    reason: str
+    guild_id: int
+
+
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """A channel announcement as handed to the AnnouncementPort (images already rendered).
@@ -431,6 +459,7 @@ __all__ = [
     "ImageRequest",
     "Line",
     "OptionView",
+    "OutboxPayload",
     "Outcome",
     "OutcomeKind",
     "PanelView",
