@@ -73,6 +73,7 @@ from bot.store import (
     FINISHED,
     REMINDER,
     TURN_PING,
+    ChannelBusyError,
     Clock,
     GameNotFoundError,
     StaleVersionError,
@@ -266,6 +267,16 @@ class ServiceCore:
         """The channel's most recent game if it finished (shown until a new one starts)."""
         games = await self.store.list_games(channel_id=channel_id, limit=1)
         return games[0] if games and games[0].status == FINISHED else None
+
+    async def _channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
+        """The refusal for a channel that already has an active game, naming that game by
+        its number in the server (the store's error carries only its internal id)."""
+        number = None
+        if busy.active_game_id is not None:
+            with contextlib.suppress(GameNotFoundError):
+                number = (await self.store.get_game(busy.active_game_id)).number
+        game = f"game #{number}" if number is not None else "a game"
+        return LobbyError(f"This channel already has {game} going; {what_to_do}")
 
     def _company(self, loaded: Loaded, actor: Actor) -> str:
         """The actor's company, or NotAPlayer."""

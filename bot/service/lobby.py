@@ -73,10 +73,9 @@ class LobbyCommands(ServiceCore):
                 engine_version=ENGINE_VERSION,
                 seats=[actor.user_id],
             )
-        except ChannelBusyError:
-            raise LobbyError(
-                "This channel already has a game; finish or abandon it first, or use another "
-                "channel or thread."
+        except ChannelBusyError as busy:
+            raise await self._channel_busy(
+                busy, "finish or abandon it first, or use another channel or thread."
             ) from None
         line = Line.of(
             f"New Barrage game #{meta.number}: {players} players, {setup} setup"

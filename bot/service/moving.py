@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.rules import open_game
 from bot.service.core import ServiceCore
-from bot.service.errors import ImportRefused, LobbyError, NoGameHere, PermissionDenied
+from bot.service.errors import ImportRefused, NoGameHere, PermissionDenied
 from bot.service.loading import Loaded, copy_game, replay_import
 from bot.service.records import BrokenLog, LogRecord
 from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
@@ -92,8 +92,10 @@ class MovingGames(ServiceCore):
             meta = await self.store.import_game(
                 recorded, guild_id=actor.guild_id, channel_id=actor.channel_id
             )
-        except ChannelBusyError:
-            raise LobbyError("This channel already has an active game; abandon it first.") from None
+        except ChannelBusyError as busy:
+            raise await self._channel_busy(
+                busy, "abandon it first, or import into another channel or thread."
+            ) from None
         loaded = await self._reload(meta.id)
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
