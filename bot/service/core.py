@@ -51,6 +51,7 @@ from bot.service.turns import (
     Step,
     answer_on_behalf,
     at_handover,
+    automa_played,
     commit_reason,
     revealed_or_new_round,
 )
@@ -393,6 +394,8 @@ class ServiceCore:
                 "user": user,
                 "undoable": undoable,
             }
+            if automa_played(new_steps):
+                commit_record["automa"] = True  # why it cannot be undone
             all_records.append(commit_record)
             state_json = game.state.to_json()
             # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).

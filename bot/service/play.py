@@ -139,6 +139,11 @@ class TurnCommands(ServiceCore):
                     "You can only undo your own turn, and only while it is the last one "
                     "committed; someone else acted since."
                 )
+            if not last["undoable"] and last.get("automa"):
+                raise ServiceError(
+                    "That turn cannot be undone: the automa played right after it and turned "
+                    "up cards of its deck, which a new try could not hide."
+                )
             if not last["undoable"]:
                 raise ServiceError(
                     "That turn cannot be undone: hidden information was revealed at its "

@@ -159,7 +159,7 @@ class GameViews(ServiceCore):
         hit = self._history.get(key)
         if hit is not None:
             return hit
-        game = new_game(engine_options(loaded.meta, len(loaded.seats)))
+        game = new_game(engine_options(loaded.meta, len(loaded.seats), loaded.automa))
         lines: list[str] = []
         vp_events: list[Event] = []
         vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
