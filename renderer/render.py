@@ -24,6 +24,7 @@ from typing import TypeVar
 from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
+from bot.rules.events import Event
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer import fonts, header, legend
@@ -184,6 +185,13 @@ def _bytes(item: _Cached) -> int:
 # from) so nothing is drawn twice, and unchanged company boards are reused. Cached images are
 # never handed out.
 _VIEWS = _ImageCache(48 * 1024 * 1024)
+
+
+def _palette_of(image: Image.Image) -> list[int]:
+    """The palette of a palette image (a quantized sheet, a theme's palette)."""
+    colours = image.getpalette()
+    assert colours is not None, "a palette image has a palette"
+    return colours
 
 
 def clear_caches() -> None:
@@ -422,9 +430,7 @@ def on_palette(
     return image
 
 
-def render_score_sheet(
-    state: GameState, events: Iterable[object], *, theme: str = "light"
-) -> bytes:
+def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
     """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts."""
     look = get_theme(theme)
     image = draw_score_sheet(state, list(events), look)
@@ -510,7 +516,7 @@ def _palette(theme_name: str) -> Image.Image:
     # Keep the palette, not the 15-megapixel sheet mapped onto it: quantize(palette=...) and
     # getpalette() read only the palette.
     kept = Image.new("P", (1, 1))
-    kept.putpalette(mapped.getpalette())
+    kept.putpalette(_palette_of(mapped))
     return kept
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
+from bot.rules.events import Event
 from bot.rules.state import GameState
 from bot.rules.wording import OTHER_ROW, score_row, score_rows
 from renderer import draw as d
@@ -30,7 +31,7 @@ CHART_MARKER = 21  # radius of a company's marker on the charts (holds its lette
 CHART_SPREAD = 48  # sideways step between markers of equal value
 
 
-def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[str, int]]:
+def vp_breakdown(state: GameState, events: Iterable[Event]) -> dict[str, dict[str, int]]:
     """Return {company: {category: VP}} from VP events; "Start" and "Other" keep totals exact."""
     start = content().costs.starting_vp
     rows_of, prefixes = categories(state.options.expansions)

@@ -339,6 +339,13 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     """Return what the extension reads of ``state`` beyond the company itself."""
     if not active(state.options):
         return ()
+    return _buildings_of(state, company_id)
+
+
+def _buildings_of(
+    state: GameState, company_id: str
+) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...], tuple[str, ...]]:
+    """The company's Buildings (tile, slot), the tiles it used this round, Margot's users."""
     board = _board(state)
     built = tuple(
         (tile, row.index(company_id))
