@@ -88,8 +88,8 @@ def draw_map_background(map_data: Any, layout: MapLayout, theme: Theme) -> Image
 
 def _area_box(layout: MapLayout, area: str, size: int) -> tuple[int, int, int, int]:
     x, y = layout.bands[area][1]
-    box = font(size, "bold").getbbox(AREA_NAMES[area], anchor="la")
-    return (x + box[0] - 6, y + box[1] - 4, x + box[2] + 6, y + box[3] + 4)
+    left, top, right, bottom = (int(v) for v in font(size, "bold").getbbox(AREA_NAMES[area]))
+    return (x + left - 6, y + top - 4, x + right + 6, y + bottom + 4)
 
 
 def _under_a_river(layout: MapLayout, at: tuple[int, int], area: str) -> bool:

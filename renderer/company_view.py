@@ -506,8 +506,8 @@ def draw_company(
         d.text(draw, (x0 + 24, (y0 + y1) // 2), "none held", sizes["small"], muted, "regular", "lm")
     first = min(max(len(held), 1), len(slots) - 1)
     done = ", ".join(str(f) for f in company.fulfilled) or "none"
-    words = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[first][2] - slots[first][0])
-    for rect, line in zip(slots[first:], words, strict=False):
+    fulfilled = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[first][2] - slots[first][0])
+    for rect, line in zip(slots[first:], fulfilled, strict=False):
         x0, y0, x1, y1 = rect
         d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm")
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)

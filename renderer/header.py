@@ -183,7 +183,7 @@ def draw_header(
     widths = [w + max(spare, 0) // len(widths) for w in widths]
     x0 = MARGIN + MARK_W + PIECE_W
     centres = []
-    x = x0
+    x: float = x0
     for w in widths:
         centres.append(x + w / 2)
         x += w

@@ -83,8 +83,12 @@ def _fill_space(
     if red:
         d.box(draw, rect, fill, theme.colour("red outline"), width=RED_OUTLINE_WIDTH)
         x0, y0, x1, y1 = rect
-        inner = (x0 + RED_OUTLINE_WIDTH, y0 + RED_OUTLINE_WIDTH)
-        inner += (x1 - RED_OUTLINE_WIDTH, y1 - RED_OUTLINE_WIDTH)
+        inner = (
+            x0 + RED_OUTLINE_WIDTH,
+            y0 + RED_OUTLINE_WIDTH,
+            x1 - RED_OUTLINE_WIDTH,
+            y1 - RED_OUTLINE_WIDTH,
+        )
         draw.rounded_rectangle(inner, radius=5, outline=outline, width=2)
     else:
         d.box(draw, rect, fill, outline, width=4)

@@ -363,7 +363,12 @@ def _body_part(
         extensions, rivers = extending(options.expansions, "company"), strips(options)
         back = half_background if half else company_background
         static = functools.partial(back, cid, theme.name, extensions, rivers)
-        key = ("half" if half else "company", company_key(state, cid), theme.name, lit)
+        key: tuple[object, ...] = (
+            "half" if half else "company",
+            company_key(state, cid),
+            theme.name,
+            lit,
+        )
         draw_view = functools.partial(draw_company, half=half)
         return _Part(at, static, _drawer(key, draw_view, state, cid, theme, lit), key, theme.name)
     key = (view, repr(state), theme.name, lit)
@@ -421,7 +426,7 @@ def on_palette(
     """
     parts, size = _layout(state, view, company, theme, lit, preview)
     image = Image.new("P", size, _background_index(theme.name))
-    image.putpalette(palette(theme.name).getpalette())
+    image.putpalette(_palette_of(palette(theme.name)))
     for part in parts:
         x, y = part.at
         image.paste(part.static_palette(), (x, y))

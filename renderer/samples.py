@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.rules import GameOptions, GameState, new_game
+from bot.rules import Event, GameOptions, GameState, new_game
 
 
 def midgame_state(seed: int = 3, moves_into_round_3: int = 25) -> GameState:
@@ -41,11 +41,11 @@ def played(options: GameOptions, verbs: tuple[str, ...], rounds: int, moves: int
     return game.state
 
 
-def finished_game(seed: int = 4) -> tuple[GameState, list[object]]:
+def finished_game(seed: int = 4) -> tuple[GameState, list[Event]]:
     """A finished seeded 3-player game and its events (the score sheet's input)."""
     game = new_game(GameOptions(players=3, seed=seed))
     rng = random.Random(seed)
-    events: list[object] = []
+    events: list[Event] = []
     while not game.is_over:
         decision = rng.choice(game.decisions())
         events += game.apply(rng.choice(decision.options).notation, decision.player)

@@ -72,7 +72,7 @@ def headline(state: GameState) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]} share the win with {winners[0]['vp']} VP"
 
 
-def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -> Image.Image:
+def draw_score_sheet(state: GameState, events: Iterable[Event], theme: Theme) -> Image.Image:
     """Return the score sheet of ``state`` as a new RGB image: the winner, VP by source per
     company (by place), and the VP and energy of each round, the VP through final scoring."""
     sizes = theme.views["shared"].text

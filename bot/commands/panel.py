@@ -368,7 +368,7 @@ class PreviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PreviewButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]), int(match["version"]))

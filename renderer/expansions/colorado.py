@@ -24,6 +24,7 @@ from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.background import feature_background, feature_canvas, feature_label_at
 from renderer.content import content
+from renderer.fonts import Weight
 from renderer.layout import Rect, map_layout
 from renderer.theme import Theme
 from renderer.words import reward_text
@@ -115,7 +116,8 @@ def draw_map(
         draw.ellipse((b[0] - 7, b[1] - 7, b[0] + 7, b[1] + 7), fill=theme.colour("text"))
         d.box(draw, slot, style.fill, theme.colour("text"), 3, 10)
         # "BR10" in bold is wider than its slot: the regular weight then.
-        weight = "bold" if d.fits(tile, sizes["small"], sx1 - sx0 - 4, "bold") else "regular"
+        bold = d.fits(tile, sizes["small"], sx1 - sx0 - 4, "bold")
+        weight: Weight = "bold" if bold else "regular"
         d.text(draw, centre, tile, sizes["small"], style.ink, weight)
         if tile in lit:
             d.ring(draw, slot, theme.colour("highlight"), text, width=5)

@@ -386,7 +386,7 @@ def draw_company(
             draw, layout.lists["cells_building"][placed], theme.colour("highlight"), text, width=4
         )
 
-    built, used, _margot = company_key(state, company.id) or ((), (), ())
+    built, used, _margot = _buildings_of(state, company.id)
     c = content(state.options.expansions)
     for rect, (tile, _index) in zip(layout.lists["cells_building"], built, strict=False):
         # Each built cell names its Building (its place on the board is in the works view).
