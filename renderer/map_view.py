@@ -6,6 +6,7 @@ from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
+from bot.rules.content import ConduitSpace
 from bot.rules.state import NEUTRAL, Dam, GameState
 from renderer import draw as d
 from renderer.background import RED_OUTLINE_WIDTH, map_background
@@ -119,7 +120,7 @@ def _conduit(
     rect: Rect,
     space_id: str,
     owner: str,
-    conduit: object,
+    conduit: ConduitSpace,
     theme: Theme,
 ) -> None:
     """A built conduit: its owner's colour, letter and the id, then value and destination."""
@@ -133,7 +134,7 @@ def _conduit(
     cy = y0 + 4 + line // 2
     d.text(draw, (x0 + 5, cy), letter, size, ink, "bold", "lm")
     d.text(draw, (x1 - 5, cy), space_id, size, ink, "bold", "rm")
-    production, basin = conduit.production, conduit.to_basin  # type: ignore[attr-defined]
+    production, basin = conduit.production, conduit.to_basin
     at = (x1 - 5 - d.value_width(production, basin, size), cy + line)
     d.conduit_value(draw, at, production, basin, size, ink)
 

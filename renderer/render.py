@@ -140,7 +140,7 @@ class _ImageCache:
             item = self.items.get(key)
             if item is not None:
                 self.items.move_to_end(key)
-                return item  # type: ignore[return-value]
+                return item  # type: ignore[return-value]  # a key is only ever made by one `make`
         item = make()
         with self.lock:
             self.items[key] = item
