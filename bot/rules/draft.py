@@ -102,7 +102,7 @@ def _pick_options(game: Game, entry: Task) -> list[Option]:
 )
 def _draft_pick(game: Game, entry: Task, option: Option) -> None:
     draft = game.state.extra["draft"]
-    pair = [option.get("company"), option.get("officer")]
+    pair = [option.text("company"), option.text("officer")]
     draft["pairs"].remove(pair)
     game.emit("draft_pick", entry["player"], data={"company": pair[0], "officer": pair[1]})
     game.push(
@@ -132,7 +132,7 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
 def _draft_start(game: Game, entry: Task, option: Option) -> None:
     state = game.state
     draft = state.extra["draft"]
-    contract_id = option.get("id")
+    contract_id = option.number("id")
     draft["starting"].remove(contract_id)
     draft["picks"].append([entry["seat"], *entry["pair"], contract_id])
     game.emit("draft_start", entry["player"], data={"contract": contract_id})

@@ -144,9 +144,9 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
     if option.get("dam") is None:
         return  # declined Germany's second production
     company_id = entry["player"]
-    drops = option.get("drops")
-    energy = option.get("energy")
-    dam = game.state.dams[option.get("dam")]
+    drops = option.number("drops")
+    energy = option.number("energy")
+    dam = game.state.dams[option.text("dam")]
     dam.water -= drops
     source = "production:second" if entry.get("second") else f"production:{entry.get('source', '')}"
     game.add_energy(company_id, energy, source)
@@ -156,18 +156,18 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
         energy,
         source,
         data={
-            "dam": option.get("dam"),
-            "conduit": option.get("conduit"),
-            "powerhouse": option.get("powerhouse"),
+            "dam": option.text("dam"),
+            "conduit": option.text("conduit"),
+            "powerhouse": option.text("powerhouse"),
             "drops": drops,
         },
     )
-    basin = game.map.powerhouse_spaces[option.get("powerhouse")].basin
+    basin = game.map.powerhouse_spaces[option.text("powerhouse")].basin
     for _ in range(drops):
         flow_one_drop(game, basin, "released", released=True)
-    owner = game.state.conduits[option.get("conduit")]
+    owner = game.state.conduits[option.text("conduit")]
     if owner != company_id:
-        conduit = option.get("conduit")
+        conduit = option.text("conduit")
         game.gain(company_id, "credits", -drops, f"conduit-fee:{conduit}")
         game.gain(owner, "credits", drops, f"conduit-fee:{conduit}")
         game.gain(owner, "vp", drops, f"conduit-use:{conduit}")
@@ -184,8 +184,8 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
             "kind": "after_production",
             "player": company_id,
             "second": entry.get("second", False),
-            "powerhouse": option.get("powerhouse"),
-            "dam": option.get("dam"),
+            "powerhouse": option.text("powerhouse"),
+            "dam": option.text("dam"),
         },
     )
 
