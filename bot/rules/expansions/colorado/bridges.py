@@ -139,18 +139,18 @@ def _bridge_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "Which Bridge tile, on which of your dams?",
 )
 def _bridge(game: Game, entry: Task, option: Option) -> None:
-    tile = option.get("tile")
+    tile = option.text_or_none("tile")
     if tile is None:
         return
     company_id = entry["player"]
-    space = option.get("space")
-    co(game)["sites"][option.get("site")].remove(tile)
+    space = option.text("space")
+    co(game)["sites"][option.text("site")].remove(tile)
     co(game)["bridges"][space] = tile
     game.emit(
         "bridge",
         company_id,
         source=entry["source"],
-        data={"tile": tile, "space": space, "site": option.get("site")},
+        data={"tile": tile, "space": space, "site": option.text("site")},
     )
     perform_tile(game, company_id, tile, f"bridge:{tile}")
 

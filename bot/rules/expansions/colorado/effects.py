@@ -264,8 +264,8 @@ def _segment(game: Game, entry: Task, option: Option) -> None:
         game,
         entry["player"],
         entry["segment"],
-        option.get("excavators"),
-        option.get("mixers"),
+        option.number("excavators"),
+        option.number("mixers"),
         entry["source"],
     )
 
@@ -295,7 +295,7 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "Take the effect of which of your Bridge tiles?",
 )
 def _copy(game: Game, entry: Task, option: Option) -> None:
-    tile = option.get("tile")
+    tile = option.text("tile")
     if entry["remaining"] > 1:
         game.push(
             {**entry, "remaining": entry["remaining"] - 1, "chosen": [*entry["chosen"], tile]}
@@ -330,4 +330,4 @@ def _settlement_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: f"Take the bonus of which type {e['type']} Productive Settlement?",
 )
 def _settlement(game: Game, entry: Task, option: Option) -> None:
-    perform_tile(game, entry["player"], option.get("tile"), entry["source"])
+    perform_tile(game, entry["player"], option.text("tile"), entry["source"])

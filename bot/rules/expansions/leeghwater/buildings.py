@@ -290,7 +290,7 @@ def _margot_options(game: Game, company_id: str, verb: str) -> list[Option]:
 
 def perform_action(game: Game, company_id: str, option: Option) -> None:
     """Place the engineers for a building action (`use`, `margot`, `margot_bank`) and act."""
-    tile = option.get("tile")
+    tile = option.text("tile")
     how = option.get("lw")
     source = f"building:{tile}"
     if how == "use":
@@ -360,7 +360,7 @@ def _drop_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "Put 1 water drop from the supply straight into a dam?",
 )
 def _drop_in_dam(game: Game, entry: Task, option: Option) -> None:
-    space_id = option.get("at")
+    space_id = option.text_or_none("at")
     if space_id is None:
         return
     game.state.dams[space_id].water += 1
@@ -422,8 +422,8 @@ def _lab_options(game: Game, entry: Task) -> list[Option]:
 )
 def _research_lab(game: Game, entry: Task, option: Option) -> None:
     company = game.company(entry["player"])
-    segment = company.wheel[option.get("segment")]
-    excavators, mixers = option.get("excavators"), option.get("mixers")
+    segment = company.wheel[option.number("segment")]
+    excavators, mixers = option.number("excavators"), option.number("mixers")
     segment.excavators -= excavators
     segment.mixers -= mixers
     company.excavators += excavators

@@ -168,5 +168,5 @@ def _loan_options(game: Game, entry: Task) -> list[Option]:
 )
 def _loan_work(game: Game, entry: Task, option: Option) -> None:
     source = "building:loan_agency"
-    game.gain(entry["player"], "credits", -option.get("price"), source)
-    complete_work(game, entry["player"], option.get("slot"), source)
+    game.gain(entry["player"], "credits", -option.number("price"), source)
+    complete_work(game, entry["player"], option.number("slot"), source)

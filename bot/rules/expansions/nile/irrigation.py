@@ -174,7 +174,7 @@ def remove_drop(game: Game, company_id: str, space: str, source: str) -> None:
 )
 def _drain(game: Game, entry: Task, option: Option) -> None:
     company_id = entry["player"]
-    space = option.get("at")
+    space = option.text("at")
     remove_drop(game, company_id, space, entry["source"])
     zone_ids = entry["zones"] if entry["zones"] is not None else list(zones(game))
     tasks: list[Task] = [take_task(company_id, zone_ids, entry["source"])]
@@ -214,7 +214,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "Irrigation: which visible irrigation token do you take?",
 )
 def _take(game: Game, entry: Task, option: Option) -> None:
-    take_token(game, entry["player"], option.get("token"), entry["source"])
+    take_token(game, entry["player"], option.text("token"), entry["source"])
 
 
 def _again_options(game: Game, entry: Task) -> list[Option]:
@@ -239,7 +239,7 @@ def _again_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "Pumping Station: irrigate a second time from the same dam?",
 )
 def _again(game: Game, entry: Task, option: Option) -> None:
-    space = option.get("at")
+    space = option.text_or_none("at")
     if space is None:
         return
     remove_drop(game, entry["player"], space, entry["source"])
@@ -373,7 +373,7 @@ def describe_alternative(game: Game, reward: Mapping[str, Any]) -> str:
 
 @RULES.task("nile_choose", options=_choose_options, prompt=lambda g, e: "Choose one reward")
 def _choose(game: Game, entry: Task, option: Option) -> None:
-    reward = entry["alternatives"][option.get("index") - 1]
+    reward = entry["alternatives"][option.number("index") - 1]
     apply_reward(game, entry["player"], reward, entry["source"])
 
 
