@@ -307,7 +307,7 @@ def _confirm_options(game: Game, entry: Task) -> list[Option]:
 def _confirm(game: Game, entry: Task, option: Option) -> None:
     if option.notation != "confirm":
         # An expansion's free action: Confirm is asked again once it is done.
-        again = dict(entry)
+        again = entry.copy()
         game.push(again)
         for ask in game.hooked("perform_confirm_option"):
             if ask(game, again, option):

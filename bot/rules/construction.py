@@ -355,7 +355,7 @@ def build_choices(
             continue
         # Tiles without a cost rule share the printed costs: cost each rule once.
         modifiers = list(dict.fromkeys(game.rules.tile_costs.get(use.acts_as) for use in uses))
-        for space in structure_spaces(game, company_id, kind, {}):
+        for space in structure_spaces(game, company_id, kind, {"kind": "build_structure"}):
             printed = printed_costs(game, company_id, kind.name, space)
             best = None
             for modifier in modifiers:

@@ -131,7 +131,7 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
 
 def can_produce(game: Game, company_id: str, bonus: int, budget: int) -> bool:
     """True when a production with this bonus/malus would yield at least 1 energy."""
-    entry = {"player": company_id, "bonus": bonus, "budget": budget}
+    entry: Task = {"kind": "produce", "player": company_id, "bonus": bonus, "budget": budget}
     return bool(_production_options(game, entry))
 
 

@@ -299,7 +299,7 @@ def _discard_contract(game: Game, entry: Task, option: Option) -> None:
     company.contracts.remove(option.number("id"))
     game.emit("contract_discarded", entry["player"], data={"id": option.number("id")})
     if len(company.contracts) > contract_limit(game, entry["player"]):
-        game.push(dict(entry))
+        game.push(entry.copy())
 
 
 def refill_contract_offer(game: Game) -> list[int]:
