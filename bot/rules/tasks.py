@@ -4,7 +4,7 @@ A task is data in the state (a stored game continues where it stopped), so it st
 this record names every key the base game's tasks use, with its type, so that a task pushed
 with a misspelt key or a wrong value is a type error. `kind` is the one key every task has;
 which other keys a kind uses is said by the module that declares the kind. An expansion's
-tasks extend the record in its own package (`class NileTask(Task, total=False)`), so the
+tasks extend the record in its own package (`class <Name>Task(Task, total=False)`), so the
 base record names no expansion.
 """
 
