@@ -11,6 +11,7 @@ from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
+from renderer.automa import automa_title, next_card
 from renderer.content import content
 from renderer.expansions import (
     asking,
@@ -261,7 +262,7 @@ def _cell(
     else:
         d.box(draw, rect, style.fill, style.outline, 3)
         label, ink = income, style.ink
-    weight = "bold" if built else "regular"
+    weight: Weight = "bold" if built else "regular"
     lines = cell_lines(label, sizes["small"], x1 - x0 - CELL_PADDING, weight)
     step = sizes["small"] + 2
     top = (y0 + y1) // 2 - (len(lines) - 1) * step / 2
@@ -318,7 +319,8 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
         key(state, company_id) for key in asking(state.options.expansions, "company_key")
     )
     river = _river_lines(state, board) if company_id in state.companies else ()
-    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river)
+    card = next_card(state, company_id)  # an automa's face-up card
+    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river, card)
 
 
 def _river_lines(state: GameState, company: Company) -> tuple[tuple[str, ...], ...]:
@@ -380,6 +382,9 @@ def draw_company(
     )
     turn = " · to play" if state.current == company_id and not state.finished else ""
     subtitle = f"{company.vp} VP · {company.energy}⚡ this round · seat {company.seat + 1}{turn}"
+    card = next_card(state, company_id) if not preview else ""
+    if card:  # an automa: its level first, and the card on top of its deck last
+        subtitle = f"{automa_title(state, company_id)} · {subtitle} · {card}"
     if preview:
         subtitle = f"draft offer: pick {company_id} · starts with these"
     d.text(draw, layout.points["subtitle"], subtitle, sizes["value"], text, "regular", "la")
@@ -520,9 +525,9 @@ def draw_company(
     for draw_extra in asking(state.options.expansions, "draw_company"):
         draw_extra(draw, state, company, theme, lit)
     top = view_height("company", state.options)
-    for lines in _river_lines(state, company) if not preview else ():
+    for river_lines in _river_lines(state, company) if not preview else ():
         x0, _y0, x1, _y1 = river_panel(top)
-        for j, line in enumerate(lines):
+        for j, line in enumerate(river_lines):
             d.text(
                 draw,
                 (x0 + 12, top + 64 + j * 32),

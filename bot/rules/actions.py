@@ -104,6 +104,8 @@ def can_act(game: Game, company_id: str) -> bool:
     that needs none (an engineer-free technology tile)."""
     if game.company(company_id).engineers > 0:
         return True
+    if game.automa_level(company_id) is not None:
+        return False  # an automa acts only by its cards, which need engineers
     return any(action.options(game, company_id) for action in game.rules.turn_actions.values())
 
 
@@ -114,18 +116,18 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
     construction = game.content.common.construction_spaces
     used = company.construction_spaces_used
     if used < len(construction):
-        space = construction[used]
-        budget = company.credits - space.extra_credits
+        next_space = construction[used]
+        budget = company.credits - next_space.extra_credits
         if (
-            company.engineers >= space.engineers
+            company.engineers >= next_space.engineers
             and budget >= 0
             and can_build(game, company_id, budget)
         ):
-            fee = f", {space.extra_credits} credits" if space.extra_credits else ""
+            fee = f", {next_space.extra_credits} credits" if next_space.extra_credits else ""
             options.append(
                 Option(
                     "build",
-                    f"Build a structure (construction space {space.ordinal}: {space.engineers} eng.{fee})",
+                    f"Build a structure (construction space {next_space.ordinal}: {next_space.engineers} eng.{fee})",
                     group="Company board",
                 )
             )
@@ -317,12 +319,20 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
     game.push({"kind": "next_turn", "after": entry["player"]})
 
 
+def turn_task(game: Game, company_id: str) -> Task:
+    """The task of a company's turn: a person's choice of action, or an automa's card."""
+    kind = "turn" if game.automa_level(company_id) is None else "automa_turn"
+    return {"kind": kind, "player": company_id}
+
+
 @RULES.task("next_turn")
 def _next_turn(game: Game, entry: Task) -> None:
-    """Pass the turn to the next player in turn order who still has engineers."""
-    for ask in game.hooked("extra_turn"):
-        if ask(game, entry["after"]):
-            return
+    """Pass the turn to the next player in turn order who still has engineers (an automa
+    takes no extra turn: its cards give none)."""
+    if game.automa_level(entry["after"]) is None:
+        for ask in game.hooked("extra_turn"):
+            if ask(game, entry["after"]):
+                return
     order = game.state.turn_order
     after = entry.get("after")
     start = order.index(after) + 1 if after in order else 0
@@ -330,7 +340,7 @@ def _next_turn(game: Game, entry: Task) -> None:
         company_id = order[(start + offset) % len(order)]
         if can_act(game, company_id):
             game.state.current = company_id
-            game.push({"kind": "turn", "player": company_id})
+            game.push(turn_task(game, company_id))
             return
     game.state.current = None
     game.push({"kind": "water_flow"})

@@ -37,7 +37,16 @@ from bot.rules import (
     new_game,
     open_game,
 )
-from bot.service.records import BrokenLog, Scanned, scan, show
+from bot.service.records import (
+    BrokenLog,
+    ChainRecord,
+    CommitRecord,
+    DecisionRecord,
+    FlagRecord,
+    Scanned,
+    scan,
+    show,
+)
 from bot.service.turns import Step, apply_answer
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
@@ -62,14 +71,16 @@ class Loaded:
     lobby: list[int]
     started: bool
     seats: list[int]
+    #: The automa companies' levels (seated after the people once the game started).
+    automa: list[int] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
-    chain: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    chain: list[tuple[int, ChainRecord]] = field(default_factory=list)
     game: Game | None = None
     committed: GameState | None = None
     commit_version: int = 0
-    commits: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    commits: list[tuple[int, CommitRecord]] = field(default_factory=list)
     #: Answers after the last commit (the step in progress), with what each caused.
     tail_steps: list[Step] = field(default_factory=list)
     flag: str | None = None
@@ -81,7 +92,7 @@ class Loaded:
         return self.meta.options
 
     @property
-    def tail(self) -> list[Mapping[str, Any]]:
+    def tail(self) -> list[DecisionRecord]:
         """The decision records after the last commit (the step in progress)."""
         return [step.record for step in self.tail_steps]
 
@@ -119,8 +130,16 @@ class Loaded:
         company = self.game.state.companies.get(player)
         return None if company is None else company.seat
 
+    def automa_level(self, player: str | None) -> int | None:
+        """The level of the automa playing this engine player id, or None for a person."""
+        seat = self.seat_of_player(player)
+        if seat is None or seat < len(self.seats):
+            return None
+        index = seat - len(self.seats)
+        return self.automa[index] if index < len(self.automa) else None
+
     def user_of_player(self, player: str | None) -> int | None:
-        """The user deciding for an engine player id."""
+        """The user deciding for an engine player id (None for an automa)."""
         seat = self.seat_of_player(player)
         if seat is None or seat >= len(self.seats):
             return None
@@ -133,11 +152,13 @@ class Loaded:
         return [d.player for d in self.game.decisions()]
 
 
-def engine_options(meta: StoredGame, players: int) -> GameOptions:
-    """The engine's options for a stored game with `players` seated."""
+def engine_options(meta: StoredGame, players: int, automa: Sequence[int] = ()) -> GameOptions:
+    """The engine's options for a stored game with `players` people seated and automas of
+    these levels after them."""
     opts = meta.options
     return GameOptions(
-        players=players,
+        automa=tuple(automa),
+        players=players + len(automa),
         setup=str(opts.get("setup", "intro")),
         map=str(opts.get("map", "base")),
         expansions=tuple(opts.get("expansions", ())),
@@ -157,15 +178,16 @@ def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
         lobby=scanned.lobby,
         started=scanned.started,
         seats=scanned.seats,
+        automa=list(scanned.automa),
         skipped=scanned.skipped,
         abandoned=scanned.abandoned,
         chain=scanned.chain,
     )
 
 
-def _new_game(meta: StoredGame, players: int) -> Game:
+def _new_game(meta: StoredGame, players: int, automa: Sequence[int] = ()) -> Game:
     try:
-        return new_game(engine_options(meta, players))
+        return new_game(engine_options(meta, players, automa))
     except (SetupError, RuleError) as exc:
         raise BrokenLog(f"the game's options cannot be set up: {exc}") from None
 
@@ -191,7 +213,7 @@ async def load(store: Store, meta: StoredGame) -> Loaded:
         base_seq = loaded.flag_seq
     else:
         found, base_seq = await _chain_base(store, meta.id, loaded.chain)
-        base = found or _new_game(meta, len(loaded.seats))
+        base = found or _new_game(meta, len(loaded.seats), loaded.automa)
     try:
         _replay(loaded, scanned, base, base_seq)
     except (RuleError, KeyError, ValueError) as exc:
@@ -220,7 +242,7 @@ def replay_import(meta: StoredGame, entries: Sequence[LogEntry]) -> Loaded:
     loaded = _loaded(meta, scanned)
     if loaded.started:
         try:
-            _replay(loaded, scanned, _new_game(meta, len(loaded.seats)), 0)
+            _replay(loaded, scanned, _new_game(meta, len(loaded.seats), loaded.automa), 0)
         except ReplayError as exc:
             raise BrokenLog(f"the moves do not replay: {exc}", exc.seq) from None
     return loaded
@@ -236,10 +258,10 @@ def _from_snapshot(snap: Snapshot | None) -> Game | None:
 
 
 async def _chain_base(
-    store: Store, game_id: int, chain: list[tuple[int, Mapping[str, Any]]]
+    store: Store, game_id: int, chain: list[tuple[int, ChainRecord]]
 ) -> tuple[Game | None, int]:
     """The newest snapshot on the chain (at or before its last commit), and its version."""
-    on_chain = {seq for seq, rec in chain if rec.get("kind") == "commit"}
+    on_chain = {seq for seq, rec in chain if rec["kind"] == "commit"}
     if not on_chain:
         return None, 0
     bound = max(on_chain)
@@ -262,22 +284,20 @@ def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None
     game = base
     loaded.committed = copy.deepcopy(game.state)
     loaded.commit_version = base_seq
-    loaded.commits = [
-        (s, r) for s, r in loaded.chain if r.get("kind") == "commit" and s <= base_seq
-    ]
+    loaded.commits = [(s, r) for s, r in loaded.chain if r["kind"] == "commit" and s <= base_seq]
     tail: list[Step] = []
     for seq, rec in loaded.chain:
         if seq <= base_seq:
             continue
         if rec["kind"] == "decision":
-            _check_decider(game, scanned, seq, rec)
+            _check_decider(game, scanned, seq, rec["kind"], rec["player"], rec["user"])
             try:
                 tail.append(apply_answer(game, rec["notation"], rec["player"], record=rec))
             except RuleError as exc:
                 raise ReplayError(f"record {seq} ({show(rec['notation'])}): {exc}", seq) from None
         else:
-            if rec.get("player") is not None:
-                _check_decider(game, scanned, seq, rec)
+            if rec["player"] is not None:
+                _check_decider(game, scanned, seq, rec["kind"], rec["player"], rec["user"])
             loaded.commits.append((seq, rec))
             loaded.committed = copy.deepcopy(game.state)
             loaded.commit_version = seq
@@ -286,17 +306,19 @@ def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None
     loaded.tail_steps = tail
 
 
-def _check_decider(game: Game, scanned: Scanned, seq: int, rec: Mapping[str, Any]) -> None:
+def _check_decider(
+    game: Game, scanned: Scanned, seq: int, kind: str, player: str, user: int | None
+) -> None:
     """The record's player is one of the game's, and its user (None: the bot answered)
     sat at that player's seat when it was written."""
-    player, user = rec["player"], rec.get("user")
     if player.startswith("seat") and player[4:].isdigit():
         seat: int | None = int(player[4:])
     else:
         company = game.state.companies.get(player)
         seat = None if company is None else company.seat
     seats = scanned.seats_at(seq)
-    kind = rec["kind"]
+    if seat is not None and user is None and 0 <= seat - len(seats) < len(scanned.automa):
+        return  # an automa's decision, answered by the service
     if seat is None or seat >= len(seats):
         raise BrokenLog(f"record {seq} ({kind}): {show(player)} is not a player of this game", seq)
     if user is not None and seats[seat] != user:
@@ -311,7 +333,7 @@ async def _flag(store: Store, loaded: Loaded, scanned: Scanned, reason: str) -> 
     base = _from_snapshot(snap)
     if snap is None or base is None:
         raise BrokenLog(f"{reason}, and no saved state to continue from")
-    record = {"kind": "flag", "reason": reason[:400], "base": snap.version}
+    record: FlagRecord = {"kind": "flag", "reason": reason[:400], "base": snap.version}
     try:
         version = await store.append(loaded.meta.id, loaded.version, [record])
     except Exception:  # another process flagged it first, or the store is busy: reload later

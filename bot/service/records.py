@@ -1,9 +1,13 @@
 """The log's record kinds and the one validator every log passes, stored or imported.
 
-Record kinds the service writes (the engine reads only `decision`):
+Record kinds the service writes (the engine reads only `decision`), each a TypedDict below
+(`LogRecord`):
 
 - administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
-  from creation), `start` {"seats": [user ids]} (the lobby in join order), `replace`
+  from creation), `automa_add` {"by", "level"} / `automa_remove` {"by"} (an automa company
+  joins or leaves the lobby; the game's options may already hold some: `automa`, their
+  levels), `start` {"seats": [user ids][, "automa": [levels]]} (the lobby in join order; the
+  automas take the seats after the people), `replace`
   {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} (the last record of a game),
   `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
   at or before version `base`);
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
 from bot.rules import GameOptions, SetupError
 from bot.rules.content import load_content
@@ -37,11 +41,136 @@ from bot.store import LogEntry
 
 INT64_MAX = 2**63 - 1
 MAX_PLAYERS = 4
+MAX_AUTOMAS = 3
+MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
 #: Longest notation a record may hold (the longest real one is under 100 characters).
 MAX_NOTATION = 300
 #: Longest free text (a commit's reason, a flag's reason, an automatic answer's note).
 MAX_TEXT = 500
 CHAIN_KINDS = frozenset({"decision", "commit"})
+
+
+# -- the record kinds, as stored (JSON objects); `scan` checks a stored one against these --
+
+
+class JoinRecord(TypedDict):
+    """A user joined the lobby."""
+
+    kind: Literal["join"]
+    user: int
+
+
+class LeaveRecord(TypedDict):
+    """A user left the lobby."""
+
+    kind: Literal["leave"]
+    user: int
+
+
+class AutomaAddRecord(TypedDict):
+    """An automa company of `level` joined the lobby (added by `by`)."""
+
+    kind: Literal["automa_add"]
+    by: int
+    level: int
+
+
+class AutomaRemoveRecord(TypedDict):
+    """The lobby's last automa left (taken out by `by`)."""
+
+    kind: Literal["automa_remove"]
+    by: int
+
+
+class StartRecord(TypedDict):
+    """The game began: the lobby's users, in join order, take the seats; the automas (their
+    levels) the seats after them."""
+
+    kind: Literal["start"]
+    seats: list[int]
+    automa: NotRequired[list[int]]
+
+
+class ReplaceRecord(TypedDict):
+    """Another user takes over a seat."""
+
+    kind: Literal["replace"]
+    seat: int
+    old: int
+    new: int
+
+
+class SkipRecord(TypedDict):
+    """A vanished seat passes every turn from now on."""
+
+    kind: Literal["skip"]
+    seat: int
+
+
+class AbandonRecord(TypedDict):
+    """The game was abandoned (the last record of a game)."""
+
+    kind: Literal["abandon"]
+    by: int
+
+
+class FlagRecord(TypedDict):
+    """The log stopped replaying; the game continues from the snapshot at or before `base`."""
+
+    kind: Literal["flag"]
+    reason: str
+    base: int
+
+
+class DecisionRecord(TypedDict):
+    """One answer: a notation, by the engine player whose decision it was.
+
+    `user` is who gave it (None: the service, for nobody); `auto` says why the service
+    answered on the player's behalf (bot/service/turns.py)."""
+
+    kind: Literal["decision"]
+    notation: str
+    player: str
+    user: int | None
+    auto: NotRequired[str]
+
+
+class CommitRecord(TypedDict):
+    """A committed-turn boundary: why, by whom, and whether its player may still undo it."""
+
+    kind: Literal["commit"]
+    reason: str
+    player: str | None
+    user: int | None
+    undoable: bool
+    #: True when an automa played right after the turn (why it cannot be undone).
+    automa: NotRequired[bool]
+
+
+class RevertRecord(TypedDict):
+    """Back to the commit (or flag) at version `to`."""
+
+    kind: Literal["revert"]
+    to: int
+
+
+#: Any record of a game's log.
+LogRecord = (
+    JoinRecord
+    | LeaveRecord
+    | AutomaAddRecord
+    | AutomaRemoveRecord
+    | StartRecord
+    | ReplaceRecord
+    | SkipRecord
+    | AbandonRecord
+    | FlagRecord
+    | DecisionRecord
+    | CommitRecord
+    | RevertRecord
+)
+#: A record on the turn chain (reverts apply to these).
+ChainRecord = DecisionRecord | CommitRecord
 
 
 class BrokenLog(ValueError):
@@ -57,14 +186,16 @@ class Scanned:
     """What the records say before any move is replayed."""
 
     lobby: list[int]
+    #: The automa companies' levels (in the lobby, then seated after the people).
+    automa: list[int] = field(default_factory=list)
     started: bool = False
     seats: list[int] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
-    chain: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    chain: list[tuple[int, ChainRecord]] = field(default_factory=list)
     #: The last flag record and its seq (None: the log replays from the start).
-    flag: Mapping[str, Any] | None = None
+    flag: FlagRecord | None = None
     flag_seq: int = 0
     #: (seq, seats) each time the seating changed: who sat where when a decision was made.
     seatings: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
@@ -92,10 +223,11 @@ def show(value: Any) -> str:
         return repr(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, float):
         return repr(value)
-    return {list: "a list", dict: "an object"}.get(type(value), f"a {type(value).__name__}")
+    names: dict[type, str] = {list: "a list", dict: "an object"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """An integer that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -122,6 +254,17 @@ def check_options_of(meta: StoredGame) -> None:
     hours = opts.get("reminder_hours")
     if hours is not None and (not is_int(hours) or not 0 < hours <= 24 * 365):
         raise BrokenLog(f"the game's 'reminder_hours' is {show(hours)}, not a number of hours")
+    automa = opts.get("automa", [])
+    if (
+        not isinstance(automa, list)
+        or len(automa) > MAX_AUTOMAS
+        or not all(is_int(level) and 0 <= level <= MAX_LEVEL for level in automa)
+    ):
+        raise BrokenLog(
+            f"the game's 'automa' is {show(automa)}, not a list of at most {MAX_AUTOMAS} levels"
+        )
+    if len(automa) >= players:
+        raise BrokenLog("the game's automas leave no seat for a person")
     if not is_int(meta.seed):
         raise BrokenLog(f"the game's seed is {show(meta.seed)}, not a number")
     try:
@@ -131,6 +274,7 @@ def check_options_of(meta: StoredGame) -> None:
                 setup=opts.get("setup", "intro"),
                 map=opts.get("map", "base"),
                 expansions=tuple(expansions),
+                automa=tuple(automa),
             ),
             load_content(),
         )
@@ -144,14 +288,17 @@ class _Scanner:
     def __init__(self, meta: StoredGame) -> None:
         self.meta = meta
         self.size = int(meta.options.get("players", MAX_PLAYERS))
-        self.out = Scanned(lobby=[meta.creator_id])
+        self.out = Scanned(lobby=[meta.creator_id], automa=list(meta.options.get("automa", [])))
         # Persistent list: nodes[v] is the turn chain right after version v.
         self.nodes: list[Any] = [None]
         #: Versions a revert may go back to: commits and flags.
         self.marks: set[int] = set()
-        self.checks: dict[str, Callable[[int, Mapping[str, Any]], None]] = {
+        #: Each kind's check; those on the turn chain return the record, typed and complete.
+        self.checks: dict[str, Callable[[int, Mapping[str, Any]], ChainRecord | None]] = {
             "join": self.join,
             "leave": self.leave,
+            "automa_add": self.automa_add,
+            "automa_remove": self.automa_remove,
             "start": self.start,
             "replace": self.replace,
             "skip": self.skip,
@@ -177,14 +324,14 @@ class _Scanner:
                 raise BrokenLog(f"record {seq} has the unknown kind {show(kind)} ({known})", seq)
             if self.out.abandoned:
                 raise BrokenLog(f"record {seq} ({kind}) comes after the game was abandoned", seq)
-            check(seq, rec)
-            if kind in CHAIN_KINDS:
-                self.nodes.append((seq, rec, self.nodes[-1]))
+            typed = check(seq, rec)
+            if typed is not None:
+                self.nodes.append((seq, typed, self.nodes[-1]))
             elif kind == "revert":
                 self.nodes.append(self.nodes[rec["to"]])
             else:
                 self.nodes.append(self.nodes[-1])
-        chain = []
+        chain: list[tuple[int, ChainRecord]] = []
         node = self.nodes[-1]
         while node is not None:
             chain.append((node[0], node[1]))
@@ -242,9 +389,42 @@ class _Scanner:
         self.lobby_open(seq, rec)
         if user in self.out.lobby:
             raise self.fail(seq, rec, f"user {user} has already joined")
-        if len(self.out.lobby) >= self.size:
+        if len(self.out.lobby) + len(self.out.automa) >= self.size:
             raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
         self.out.lobby.append(user)
+
+    def automa_add(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.user(seq, rec, "by")
+        self.lobby_open(seq, rec)
+        level = rec.get("level")
+        if not is_int(level) or not 0 <= level <= MAX_LEVEL:
+            raise self.fail(seq, rec, f"'level' is {show(level)}, not 0 to {MAX_LEVEL}")
+        if len(self.out.automa) >= MAX_AUTOMAS:
+            raise self.fail(seq, rec, f"a game has at most {MAX_AUTOMAS} automas")
+        if len(self.out.lobby) + len(self.out.automa) >= self.size:
+            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+        opts = self.meta.options
+        try:
+            check_options(
+                GameOptions(
+                    players=self.size,
+                    setup=opts.get("setup", "intro"),
+                    map=opts.get("map", "base"),
+                    expansions=tuple(opts.get("expansions", ())),
+                    automa=(*self.out.automa, level),
+                ),
+                load_content(),
+            )
+        except SetupError as exc:
+            raise self.fail(seq, rec, f"this game cannot have an automa: {exc}") from None
+        self.out.automa.append(level)
+
+    def automa_remove(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.user(seq, rec, "by")
+        self.lobby_open(seq, rec)
+        if not self.out.automa:
+            raise self.fail(seq, rec, "there is no automa to remove")
+        self.out.automa.pop()
 
     def leave(self, seq: int, rec: Mapping[str, Any]) -> None:
         user = self.user(seq, rec, "user")
@@ -262,7 +442,9 @@ class _Scanner:
             raise self.fail(seq, rec, f"'seats' is {show(seats)}, not a list of user ids")
         if seats != self.out.lobby:
             raise self.fail(seq, rec, "'seats' are not the players who joined, in join order")
-        if len(seats) < 2:
+        if rec.get("automa", []) != self.out.automa:
+            raise self.fail(seq, rec, "'automa' are not the automas of the lobby")
+        if len(seats) + len(self.out.automa) < 2:
             raise self.fail(seq, rec, "a game starts with at least 2 players")
         self.out.started = True
         self.out.seats = list(seats)
@@ -293,31 +475,53 @@ class _Scanner:
 
     def flag(self, seq: int, rec: Mapping[str, Any]) -> None:
         self.started(seq, rec)
-        self.text(seq, rec, "reason")
+        reason = self.text(seq, rec, "reason")
         base = rec.get("base")
         if not is_int(base) or base not in self.marks:
             raise self.fail(seq, rec, f"'base' is {show(base)}, not an earlier commit")
-        self.out.flag, self.out.flag_seq = rec, seq
+        self.out.flag = {"kind": "flag", "reason": reason, "base": base}
+        self.out.flag_seq = seq
         self.marks.add(seq)
 
-    def decision(self, seq: int, rec: Mapping[str, Any]) -> None:
+    def decision(self, seq: int, rec: Mapping[str, Any]) -> DecisionRecord:
         self.started(seq, rec)
         notation = rec.get("notation")
         if not isinstance(notation, str) or not notation.strip() or len(notation) > MAX_NOTATION:
             raise self.fail(seq, rec, f"'notation' is {show(notation)}, not a move")
-        self.text(seq, rec, "player")
-        self.user(seq, rec, "user", optional=True)
-        self.text(seq, rec, "auto", optional=True)
+        typed: DecisionRecord = {
+            "kind": "decision",
+            "notation": notation,
+            "player": self.text(seq, rec, "player"),
+            "user": self.user(seq, rec, "user", optional=True),
+        }
+        auto = self.text(seq, rec, "auto", optional=True)
+        if auto is not None:
+            typed["auto"] = auto
+        return typed
 
-    def commit(self, seq: int, rec: Mapping[str, Any]) -> None:
+    def commit(self, seq: int, rec: Mapping[str, Any]) -> CommitRecord:
         self.started(seq, rec)
-        self.text(seq, rec, "reason")
-        self.text(seq, rec, "player", optional=True)
-        self.user(seq, rec, "user", optional=True)
+        reason = self.text(seq, rec, "reason")
+        player = self.text(seq, rec, "player", optional=True)
+        user = self.user(seq, rec, "user", optional=True)
+        # Older releases left out what was empty: no player or user, not undoable.
         undoable = rec.get("undoable", False)
         if not isinstance(undoable, bool):
             raise self.fail(seq, rec, f"'undoable' is {show(undoable)}, not true or false")
+        automa = rec.get("automa")
+        if automa is not None and not isinstance(automa, bool):
+            raise self.fail(seq, rec, f"'automa' is {show(automa)}, not true or false")
         self.marks.add(seq)
+        typed: CommitRecord = {
+            "kind": "commit",
+            "reason": reason,
+            "player": player,
+            "user": user,
+            "undoable": undoable,
+        }
+        if automa is not None:
+            typed["automa"] = automa
+        return typed
 
     def revert(self, seq: int, rec: Mapping[str, Any]) -> None:
         self.started(seq, rec)

@@ -304,7 +304,7 @@ class SqliteStore:
                     row["guild_id"],
                 ),
             ) as cur:
-                (game_id,) = await cur.fetchone()  # type: ignore[misc]
+                (game_id,) = await cur.fetchone()  # type: ignore[misc]  # RETURNING gives one row
         except sqlite3.IntegrityError as exc:
             if not _is_unique_violation(exc):
                 raise
@@ -373,7 +373,8 @@ class SqliteStore:
         channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter, newest first (see Store.list_games)."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
@@ -782,6 +783,7 @@ class SqliteStore:
 
     async def clear_reminders(self, game_id: int, user_id: int | None = None) -> None:
         """Drop one player's or all of a game's reminders (see Store.clear_reminders)."""
+        params: tuple[int, ...]
         if user_id is None:
             sql, params = "DELETE FROM reminders WHERE game_id = ?", (game_id,)
         else:
