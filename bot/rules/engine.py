@@ -1,7 +1,7 @@
 """The engine: a game state plus the machinery that turns answers into state changes.
 
-How the flow works. The state holds a stack of pending *tasks* (plain dicts, top last). A task
-is either automatic (it runs and may push more tasks) or a decision (it lists options for one
+How the flow works. The state holds a stack of pending *tasks* (dicts typed by the record
+`bot.rules.tasks.Task`, which an expansion extends; top last). A task is either automatic (it runs and may push more tasks) or a decision (it lists options for one
 player and waits). `Game.apply` checks an answer against the current decision's legal options,
 applies it, then advances: automatic tasks run, decisions with exactly one option are applied
 automatically (logged with `auto`), until a real choice is needed or the game ends. Because
@@ -28,10 +28,9 @@ from bot.rules.notation import check_syntax
 from bot.rules.options import Decision, Option, normalize
 from bot.rules.rulebook import RuleTables
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 ENGINE_VERSION = "0.1.0"
-
-Task = dict[str, Any]
 
 # What an automa may spend: it never pays credits, so any price is within reach.
 AUTOMA_BUDGET = 10**6
@@ -253,13 +252,15 @@ class Game:
             entry = queue.pop(0)
             top["answers"].append([decision.player, entry, option.notation])
             self.emit(
-                "answer", decision.player, text=option.text, data={"notation": option.notation}
+                "answer", decision.player, text=option.full_text, data={"notation": option.notation}
             )
             return
         entry = self.state.stack.pop()
         handler = self.rules.tasks[entry["kind"]]
         assert handler.apply is not None
-        self.emit("answer", decision.player, text=option.text, data={"notation": option.notation})
+        self.emit(
+            "answer", decision.player, text=option.full_text, data={"notation": option.notation}
+        )
         handler.apply(self, entry, option)
 
     def _advance(self) -> None:
@@ -291,7 +292,7 @@ class Game:
                 self.emit(
                     "auto",
                     decision.player,
-                    text=option.text,
+                    text=option.full_text,
                     data={"notation": option.notation},
                 )
                 assert handler.apply is not None
@@ -313,7 +314,10 @@ class Game:
                 if decision.options:
                     option = decision.options[0]
                     self.emit(
-                        "auto", company_id, text=option.text, data={"notation": option.notation}
+                        "auto",
+                        company_id,
+                        text=option.full_text,
+                        data={"notation": option.notation},
                     )
                     top["answers"].append([company_id, entry, option.notation])
         if any(top["pending"].get(c) for c in self.state.turn_order):

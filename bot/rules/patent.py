@@ -81,7 +81,7 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
                 group="Patent Office",
                 description=tile.effect_text,
                 data=(("slot", slot),),
-                text=f"Take {tile.name}: {tile.effect_text}",
+                full_text=f"Take {tile.name}: {tile.effect_text}",
             )
         )
     return options
@@ -94,4 +94,4 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
 )
 def _take_patent_free(game: Game, entry: Task, option: Option) -> None:
     """Reward `advanced_technology_tile`: one face-up tile, no engineers, no credits."""
-    take_patent_tile(game, entry["player"], option.get("slot"), entry["source"])
+    take_patent_tile(game, entry["player"], option.number("slot"), entry["source"])

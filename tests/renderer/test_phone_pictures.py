@@ -89,7 +89,7 @@ def _positions(name: str) -> tuple[tuple[dict, tuple[str, ...], tuple[str, ...]]
     while not game.is_over:
         decision = rng.choice(game.decisions())
         for option in decision.options:
-            words += [option.label, option.text, option.description]
+            words += [option.label, option.full_text, option.description]
         option = rng.choice(decision.options)
         applied = game.apply(option.notation, decision.player)
         events += applied
