@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules.rewards import flow_from_headstream
+from bot.rules.water import flow_from_headstream
 
 from .full_helpers import own_dam, play, prepare, scenario, total
 

@@ -42,8 +42,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.rules.engine import Game
-from bot.rules.maps import flow_drop
 from bot.rules.state import NEUTRAL
+from bot.rules.water import flow_drop
 
 Criterion = Callable[[Game, str, list[str], dict[str, Any]], list[str]]
 CODE_WRAP = 30
