@@ -29,12 +29,12 @@ import logging
 import random
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game, open_game
+from bot.rules import Game, GameState, RuleError, SetupError, new_game, open_game
 from bot.rules.catalogue import CATALOGUE, SETUP_NAMES
 from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
@@ -58,11 +58,13 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.faults import refuse_store_faults
+from bot.service.history import History, replay_history
 from bot.service.images import RendererPool, ScoreSheet
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.messages import draft_lines, final_lines, next_lines, story
 from bot.service.records import CHAIN_KINDS, BrokenLog
-from bot.service.text import company_text, event_lines, source_group
+from bot.service.stats import StatsCommands, final_result, source_groups
+from bot.service.text import company_text, event_lines
 from bot.service.turns import (
     Step,
     answer_on_behalf,
@@ -96,6 +98,7 @@ from bot.store import (
     TURN_PING,
     ChannelBusyError,
     Clock,
+    FinishedGame,
     GameNotFoundError,
     InvalidDataError,
     InvalidExportError,
@@ -121,7 +124,7 @@ WARM_VIEWS = ("map", "shared", "full")
 
 
 @refuse_store_faults
-class GameService:
+class GameService(StatsCommands):
     """One channel's game from creation to final score; plain ids in, plain data out.
 
     Any number of instances (in one or several processes) may share a store: the store's
@@ -147,7 +150,7 @@ class GameService:
         #: Called after every commit (e.g. to wake the OutboxSender).
         self.on_commit = on_commit
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
-        self._history: OrderedDict[tuple[int, int], _History] = OrderedDict()
+        self._history: OrderedDict[tuple[int, int], History] = OrderedDict()
         self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: (game, version) pairs already reported as unloadable.
@@ -920,6 +923,14 @@ class GameService:
                 "end" if game.is_over else (reason or "turn"),
                 told=told,
             )
+        result = None
+        if commit and game.is_over:
+            # The game's results are kept with its final commit (bot/service/stats.py); its
+            # history is the last commit's and this step's (no replay when that one is known).
+            history = (await self._history_of(loaded)).extended(
+                (e for s in step_so_far for e in s.events), after.committed
+            )
+            result = final_result(game.state, after.user_of_player, history.vp_events)
         try:
             version = await self.store.append(
                 loaded.meta.id,
@@ -927,6 +938,7 @@ class GameService:
                 all_records,
                 snapshot=state_json if commit else None,
                 outbox=[payload] if payload is not None else (),
+                result=result,
             )
         except StaleVersionError:
             fresh = await self._reload(loaded.meta.id)
@@ -951,8 +963,9 @@ class GameService:
             else:
                 after.tail_steps = [*loaded.tail_steps, *new_steps]
             self._remember(after)
-        if game.is_over and commit:
-            after.meta = await self.store.set_status(after.meta.id, FINISHED)
+        if result is not None:
+            self._keep_history((after.meta.id, version), history)
+            after.meta = await self.store.get_game(after.meta.id)
         elif commit or announce:
             await self._schedule_reminders(after)
         if payload is not None:
@@ -1221,6 +1234,9 @@ class GameService:
 
     async def _score_sheet(self, game_id: int, version: int) -> bytes:
         """The score sheet of a game's committed state at `version` (its final one)."""
+        kept = await self._kept_result(game_id, version)
+        if kept is not None and (game_id, version) not in self._history:
+            return await self.archived_score_sheet(kept)
         loaded = await self._load(await self.store.get_game(game_id))
         if loaded.committed is None or loaded.commit_version != version:
             raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
@@ -1275,37 +1291,30 @@ class GameService:
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 
-    async def _history_of(self, loaded: Loaded) -> _History:
+    async def _history_of(self, loaded: Loaded) -> History:
         """Log lines, VP by source and VP events of the committed game (a replay, cached by
         version)."""
         key = (loaded.meta.id, loaded.commit_version)
         hit = self._history.get(key)
         if hit is not None:
             return hit
-        game = new_game(engine_options(loaded.meta, len(loaded.seats)))
-        lines: list[str] = []
-        vp_events: list[Event] = []
-        vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for seq, rec in loaded.chain:
-            if seq > loaded.commit_version:
-                break
-            if rec["kind"] == "commit":
-                continue
-            try:
-                events = game.apply(rec["notation"], rec.get("player"))
-            except RuleError:
-                lines.append("(the rest of the log no longer replays)")
-                break
-            lines.extend(event_lines(events))
-            for e in events:
-                if e.kind == "vp" and e.company:
-                    vp[e.company][source_group(e.source)] += e.amount
-                    vp_events.append(e)
-        result = _History(lines, {c: dict(v) for c, v in vp.items()}, tuple(vp_events))
-        self._history[key] = result
+        options = engine_options(loaded.meta, len(loaded.seats))
+        result = replay_history(options, loaded.chain, loaded.commit_version)
+        self._keep_history(key, result)
+        return result
+
+    def _keep_history(self, key: tuple[int, int], history: History) -> None:
+        self._history[key] = history
         while len(self._history) > 32:
             self._history.popitem(last=False)
-        return result
+
+    async def _kept_result(self, game_id: int, version: int) -> FinishedGame | None:
+        """The results kept for a finished game whose final commit is `version`: what its
+        score is read from without replaying its log."""
+        if (game_id, version) in self._history:
+            return None  # known already, as fresh as the results
+        kept = await self.store.game_result(game_id)
+        return kept if kept is not None and kept.version == version else None
 
     async def log_lines(
         self,
@@ -1327,7 +1336,11 @@ class GameService:
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
-        vp = (await self._history_of(loaded)).vp
+        kept = await self._kept_result(loaded.meta.id, loaded.commit_version)
+        if kept is not None:
+            vp = {s.company: source_groups(s.vp_by_source) for s in kept.result.seats}
+        else:
+            vp = (await self._history_of(loaded)).vp
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
@@ -1629,15 +1642,6 @@ def _state_from_json(data: Any) -> Any:
     from bot.rules import load_state
 
     return load_state(data)
-
-
-@dataclass(frozen=True, slots=True)
-class _History:
-    """A committed game's log lines, VP by company and source group, and its VP events."""
-
-    lines: list[str]
-    vp: dict[str, dict[str, int]]
-    vp_events: tuple[Event, ...]
 
 
 def _payload(

@@ -414,13 +414,14 @@ class Store(Protocol):
     async def finished_games(
         self,
         guild_id: int,
+        filters: StatsFilter = ANY_GAME,
         *,
         user_id: int | None = None,
         offset: int = 0,
         limit: int = 10,
     ) -> ResultsPage:
-        """A page of a server's games with results (only those `user_id` played, if given),
-        the last ended first, and how many there are in all."""
+        """A page of a server's games with results that match `filters` (and that `user_id`
+        played, if given), the last ended first, and how many there are in all."""
         ...
 
     async def stats(

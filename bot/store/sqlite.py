@@ -986,13 +986,15 @@ class SqliteStore:
     async def finished_games(
         self,
         guild_id: int,
+        filters: StatsFilter = ANY_GAME,
         *,
         user_id: int | None = None,
         offset: int = 0,
         limit: int = 10,
     ) -> ResultsPage:
         """A page of a server's finished games, newest first (see Store.finished_games)."""
-        where, params = "r.guild_id = ?", [guild_id]
+        clauses, params = _filter_clauses(guild_id, filters)
+        where = " AND ".join(clauses)
         if user_id is not None:
             where += " AND r.game_id IN (SELECT game_id FROM result_seats WHERE user_id = ?)"
             params.append(user_id)
@@ -1017,16 +1019,7 @@ class SqliteStore:
         self, guild_id: int, filters: StatsFilter = ANY_GAME, *, user_id: int | None = None
     ) -> Stats:
         """A server's tallies over matching finished games (see Store.stats)."""
-        where, params = ["r.guild_id = ?"], [guild_id]
-        if filters.players is not None:
-            where.append("r.players = ?")
-            params.append(filters.players)
-        if filters.setup is not None:
-            where.append("r.setup = ?")
-            params.append(filters.setup)
-        if filters.expansions is not None:
-            where.append("r.expansions = ?")
-            params.append(expansions_key(filters.expansions))
+        where, params = _filter_clauses(guild_id, filters)
         games_where = " AND ".join(where)
         if user_id is not None:
             games_where += " AND r.game_id IN (SELECT game_id FROM result_seats WHERE user_id = ?)"
@@ -1375,6 +1368,21 @@ async def _read_results(
         )
         out.append(FinishedGame(gid, guild, channel, number or gid, version, ended, result))
     return out
+
+
+def _filter_clauses(guild_id: int, filters: StatsFilter) -> tuple[list[str], list[Any]]:
+    """The WHERE clauses (on `results AS r`) and parameters of a server's games that match."""
+    where, params = ["r.guild_id = ?"], [guild_id]
+    if filters.players is not None:
+        where.append("r.players = ?")
+        params.append(filters.players)
+    if filters.setup is not None:
+        where.append("r.setup = ?")
+        params.append(filters.setup)
+    if filters.expansions is not None:
+        where.append("r.expansions = ?")
+        params.append(expansions_key(filters.expansions))
+    return where, params
 
 
 def _fold_tallies(rows: Sequence[Sequence[Any]]) -> tuple[Tally, ...]:

@@ -1,0 +1,561 @@
+"""A server's records: the results of finished games, statistics, history, pictures, replays.
+
+A game's results are written in the transaction of its final commit (`final_result`, and the
+commit in the service's core); games that finished earlier get theirs once, at start-up, from
+their logs (`StatsCommands.backfill_results`: each log replayed once, one that no longer
+replays skipped and counted). Everything else here reads the results table and the stored
+snapshots only: no request replays a log.
+
+Decisions where the issue and the rules are silent:
+- the player credited with a seat is whoever sat there when the game ended (a replaced
+  player's games are their replacement's);
+- companies tied for first place both win (the rules' shared victory);
+- the leaderboard ranks players with at least `min_games` finished games by win rate, then
+  wins, then mean VP; players with equal figures share a place;
+- an automa seat is kept in its game's results, marked as such, and counts in no table;
+- the expansions filter matches a game's exact set of expansions (as `/barrage new` offers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.rules import Event, GameState
+from bot.rules.content import company_name, load_content
+from bot.service.errors import NoGameHere, ServiceError
+from bot.service.expansions import SETUP_WORDS, names_text
+from bot.service.history import replay_history, vp_by_key
+from bot.service.images import GameCharts, Leaderboard, ScoreSheet
+from bot.service.loading import Loaded, engine_options, load
+from bot.service.records import BrokenLog
+from bot.service.text import source_group
+from bot.service.types import (
+    SCORE_SHEET,
+    BackfillReport,
+    HistoryPage,
+    PlayerStatsView,
+    Standing,
+    StatsView,
+    percent,
+)
+from bot.store import (
+    ANY_GAME,
+    FINISHED,
+    FinishedGame,
+    GameNotFoundError,
+    GameResult,
+    SeatResult,
+    StatsFilter,
+    Store,
+    Tally,
+)
+from bot.store import Game as StoredGame
+
+if TYPE_CHECKING:
+    from bot.service.images import RendererPool
+
+log = logging.getLogger(__name__)
+
+#: Games a player needs on the leaderboard unless the command says otherwise.
+MIN_GAMES = 3
+#: Finished games per page of the history.
+HISTORY_PAGE = 5
+#: The most frames a replay has, and its largest file (Discord's limit is higher: 10 MiB).
+MAX_FRAMES = 150
+MAX_REPLAY_BYTES = 8 * 1024 * 1024
+#: A replay's frames: one per round (the default) or one per committed turn.
+REPLAY_PACES = ("round", "turn")
+#: Names shown for people the adapter could not name.
+UNKNOWN_PLAYER = "Player"
+AUTOMA = "Automa"
+
+
+# -- the results of a game -------------------------------------------------------------------
+
+
+def final_result(
+    state: GameState,
+    user_of: Callable[[str], int | None],
+    vp_events: Iterable[Event],
+    *,
+    is_automa: Callable[[str], bool] = lambda company: False,
+) -> GameResult:
+    """A finished state's results: per seat, who played which company and officer, the final
+    VP by source key (what `vp_events` explain; the rest is the starting VP), the rank, and
+    the energy produced in each round."""
+    if not state.finished:
+        raise ValueError("only a finished game has results")
+    sources = vp_by_key(vp_events)
+    ranks = {entry["company"]: int(entry["place"]) for entry in state.result["ranking"]}
+    seats = []
+    for index, cid in enumerate(state.seats):
+        company = state.companies[cid]
+        explained = {key: vp for key, vp in sources.get(cid, {}).items() if vp}
+        by_source = {"start": company.vp - sum(explained.values()), **explained}
+        automa = is_automa(cid)
+        user = None if automa else user_of(cid)
+        seats.append(
+            SeatResult(
+                index,
+                user,
+                cid,
+                company.officer,
+                company.vp,
+                ranks[cid],
+                by_source,
+                tuple(int(h["energy"].get(cid, 0)) for h in state.history),
+                automa=user is None,
+            )
+        )
+    options = state.options
+    return GameResult(
+        options.players,
+        options.setup,
+        options.map,
+        tuple(options.expansions),
+        state.round,
+        tuple(seats),
+    )
+
+
+def source_groups(vp_by_key: Mapping[str, int]) -> dict[str, int]:
+    """A result's VP by source key as the score breakdown's groups (its start left out)."""
+    out: dict[str, int] = {}
+    for key, vp in vp_by_key.items():
+        if key != "start":
+            out[source_group(key)] = out.get(source_group(key), 0) + vp
+    return out
+
+
+def result_events(game: FinishedGame) -> tuple[Event, ...]:
+    """VP events that stand for a result's VP by source (one per company and key): what the
+    score sheet is drawn from without replaying the log."""
+    return tuple(
+        Event("vp", seat.company, vp, key)
+        for seat in game.result.seats
+        for key, vp in seat.vp_by_source.items()
+        if key != "start"
+    )
+
+
+# -- words -----------------------------------------------------------------------------------
+
+
+def scope_text(filters: StatsFilter) -> str:
+    """What a filter counts, in words: 'all finished games', '3-player games, full setup'."""
+    if filters.any:
+        return "all finished games"
+    parts = []
+    if filters.players is not None:
+        parts.append(f"{filters.players}-player games")
+    if filters.setup is not None:
+        parts.append(SETUP_WORDS.get(filters.setup, filters.setup))
+    if filters.expansions is not None:
+        parts.append(names_text(filters.expansions) if filters.expansions else "no expansion")
+    return ", ".join(parts)
+
+
+def officer_name(officer: str) -> str:
+    """What players read for an officer."""
+    found = load_content().officers.get(officer)
+    return found.name if found else officer
+
+
+def game_title(game: FinishedGame, names: Mapping[int, str]) -> str:
+    """'Game #12: Anna wins with 86 VP' (or who shared the win)."""
+    winners = game.result.winners
+    who = " and ".join(_player(s, names) for s in winners)
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"Game #{game.number}: {who} {verb} with {winners[0].vp} VP"
+
+
+def game_subtitle(game: FinishedGame) -> str:
+    """'4 players · full setup · The Leeghwater Project · 3 May 2024'."""
+    r = game.result
+    day = datetime.fromtimestamp(game.ended_at / 1000, UTC).strftime("%-d %b %Y")
+    parts = [f"{r.players} players", SETUP_WORDS.get(r.setup, r.setup)]
+    if r.expansions:
+        parts.append(names_text(r.expansions))
+    return " · ".join([*parts, day])
+
+
+def _player(seat: SeatResult, names: Mapping[int, str]) -> str:
+    if seat.user_id is None:
+        return AUTOMA
+    return names.get(seat.user_id, UNKNOWN_PLAYER)
+
+
+# -- standings -------------------------------------------------------------------------------
+
+
+def standing(tally: Tally, name: str = "", place: int | None = None) -> Standing:
+    """A tally as a line of a table."""
+    return Standing(
+        tally.key,
+        name,
+        tally.games,
+        tally.wins,
+        tally.win_rate,
+        tally.mean_vp,
+        tally.best,
+        place,
+        dict(tally.ranks),
+    )
+
+
+def leaderboard(tallies: Sequence[Tally], min_games: int) -> tuple[list[Standing], list[Standing]]:
+    """Players with enough games, placed (win rate, then wins, then mean VP; equal figures
+    share a place), and the others, most games first."""
+    ranked = sorted(
+        (t for t in tallies if t.games >= min_games),
+        key=lambda t: (-t.win_rate, -t.wins, -t.mean_vp, t.key),
+    )
+    placed: list[Standing] = []
+    for i, tally in enumerate(ranked):
+        figures = (tally.win_rate, tally.wins, tally.mean_vp)
+        before = ranked[i - 1] if i else None
+        same = before is not None and figures == (before.win_rate, before.wins, before.mean_vp)
+        placed.append(standing(tally, place=placed[-1].place if same else i + 1))
+    others = sorted(
+        (t for t in tallies if t.games < min_games), key=lambda t: (-t.games, -t.wins, t.key)
+    )
+    return placed, [standing(t) for t in others]
+
+
+def _table(tallies: Sequence[Tally], name: Callable[[str], str]) -> tuple[Standing, ...]:
+    """Companies or officers, best first (win rate, then mean VP, then games)."""
+    ordered = sorted(tallies, key=lambda t: (-t.win_rate, -t.mean_vp, -t.games, str(t.key)))
+    return tuple(standing(t, name(str(t.key))) for t in ordered)
+
+
+# -- the service's commands ------------------------------------------------------------------
+
+
+class StatsCommands:
+    """Statistics, history, archived games' pictures and replays, and the results backfill.
+
+    A part of `GameService` (it uses the service's store, renderer pool and loading)."""
+
+    store: Store
+    renderer_pool: RendererPool
+    config: Any
+
+    if TYPE_CHECKING:
+
+        async def _load(self, meta: StoredGame) -> Loaded: ...
+
+    async def server_stats(
+        self, guild_id: int, filters: StatsFilter = ANY_GAME, *, min_games: int = MIN_GAMES
+    ) -> StatsView:
+        """The server's statistics over its finished games that match `filters`."""
+        _check_filters(filters)
+        if min_games < 1:
+            raise ServiceError("The minimum number of games must be at least 1.")
+        stats = await self.store.stats(guild_id, filters)
+        ranked, unranked = leaderboard(stats.players, min_games)
+        return StatsView(
+            guild_id,
+            filters,
+            scope_text(filters),
+            stats.counts,
+            stats.matched,
+            min_games,
+            tuple(ranked),
+            tuple(unranked),
+            _table(stats.companies, company_name),
+            _table(stats.officers, officer_name),
+        )
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, filters: StatsFilter = ANY_GAME, *, recent: int = 5
+    ) -> PlayerStatsView:
+        """One player's record in this server, with their newest finished games."""
+        _check_filters(filters)
+        stats = await self.store.stats(guild_id, filters, user_id=user_id)
+        page = await self.store.finished_games(guild_id, filters, user_id=user_id, limit=recent)
+        record = standing(stats.players[0]) if stats.players else None
+        return PlayerStatsView(
+            guild_id,
+            user_id,
+            filters,
+            scope_text(filters),
+            record,
+            _table(stats.companies, company_name),
+            _table(stats.officers, officer_name),
+            page.games,
+        )
+
+    async def history(
+        self,
+        guild_id: int,
+        page: int = 1,
+        filters: StatsFilter = ANY_GAME,
+        *,
+        user_id: int | None = None,
+        per_page: int = HISTORY_PAGE,
+    ) -> HistoryPage:
+        """A page of the server's finished games, newest first (a page past the last shows the
+        last)."""
+        _check_filters(filters)
+        page = max(page, 1)
+        found = await self.store.finished_games(
+            guild_id, filters, user_id=user_id, offset=(page - 1) * per_page, limit=per_page
+        )
+        pages = max(1, -(-found.total // per_page))
+        if page > pages and found.total:
+            return await self.history(guild_id, pages, filters, user_id=user_id, per_page=per_page)
+        scope = scope_text(filters) if user_id is None else f"{scope_text(filters)} of one player"
+        return HistoryPage(guild_id, page, pages, found.total, found.games, scope)
+
+    async def archived_game(self, guild_id: int, number: int) -> FinishedGame:
+        """This server's finished game with this number; NoGameHere if there is none."""
+        try:
+            meta = await self.store.game_by_number(guild_id, number)
+        except GameNotFoundError:
+            raise NoGameHere(
+                f"There is no game #{number} in this server; `history` lists the finished ones."
+            ) from None
+        found = await self.store.game_result(meta.id)
+        if found is None:
+            if meta.status == FINISHED:
+                raise NoGameHere(
+                    f"Game #{number}'s results are not ready yet (the bot is still reading the "
+                    "games that finished before it kept results); try again in a few minutes."
+                )
+            raise NoGameHere(f"Game #{number} is {_stage(meta)}; only finished games are archived.")
+        return found
+
+    async def archived_score_sheet(self, game: FinishedGame) -> bytes:
+        """The final score sheet of an archived game, from its results and final snapshot."""
+        snap = await self.store.latest_snapshot(game.game_id, at_or_before=game.version)
+        if snap is None or snap.version != game.version:
+            raise ServiceError(f"Game #{game.number} has no saved final state to draw.")
+        from bot.rules import load_state
+
+        sheet = ScoreSheet(load_state(snap.state), result_events(game))
+        key = (game.game_id, game.version, SCORE_SHEET, None)
+        return await self.renderer_pool.render(key, sheet, SCORE_SHEET, None)
+
+    async def leaderboard_image(self, view: StatsView, names: Mapping[int, str]) -> bytes:
+        """The leaderboard as a picture: ranked players, companies and officers."""
+        from renderer.records import Table, TableRow
+
+        columns = ("Games", "Wins", "Win %", "Mean VP", "Best")
+        players = tuple(
+            TableRow(s.place, names.get(int(s.key), UNKNOWN_PLAYER), _cells(s, best=True))
+            for s in view.players[:10]
+        )
+        tables = [
+            Table(
+                "Players",
+                ("Player", *columns),
+                players,
+                f"Nobody has finished {view.min_games} games yet.",
+            ),
+            Table(
+                "Companies",
+                ("Company", *columns[:4]),
+                tuple(TableRow(None, s.name, _cells(s), str(s.key)) for s in view.companies),
+            ),
+            Table(
+                "Officers",
+                ("Officer", *columns[:4]),
+                tuple(TableRow(None, s.name, _cells(s)) for s in view.officers),
+            ),
+        ]
+        subtitle = f"{view.matched} finished games ({view.scope}) · ranked from {view.min_games}"
+        picture = Leaderboard("Leaderboard", subtitle, tuple(tables))
+        key = ("leaderboard", view.guild_id, picture)
+        return await self.renderer_pool.render(key, picture, "leaderboard", None)
+
+    async def game_charts(self, game: FinishedGame, names: Mapping[int, str]) -> bytes:
+        """A finished game's charts: VP by source per player, energy per round."""
+        from renderer.records import SeatChart
+
+        seats = tuple(
+            SeatChart(
+                s.company,
+                _player(s, names),
+                s.vp,
+                s.rank,
+                dict(s.vp_by_source),
+                s.energy_by_round,
+            )
+            for s in game.result.seats
+        )
+        picture = GameCharts(game_title(game, names), game_subtitle(game), seats)
+        key = (game.game_id, game.version, "charts", tuple(sorted(names.items())))
+        return await self.renderer_pool.render(key, picture, "charts", None)
+
+    async def replay(
+        self, game: FinishedGame, *, pace: str = "round", max_bytes: int = MAX_REPLAY_BYTES
+    ) -> bytes:
+        """An archived game's replay: an animated GIF of the map, one frame per round (the
+        start of each, then the end) or per committed turn, at most MAX_FRAMES frames and
+        `max_bytes` (itself at most MAX_REPLAY_BYTES). Drawn at low priority, cached."""
+        if pace not in REPLAY_PACES:
+            raise ServiceError(f"A replay goes by {' or '.join(REPLAY_PACES)}, not {pace!r}.")
+        budget = min(max_bytes, MAX_REPLAY_BYTES)
+        key = ("replay", game.game_id, game.version, pace, budget)
+        frames = await self._replay_frames(game, pace)
+        theme = self.config.theme
+
+        def job(pause: Callable[[], None]) -> bytes:
+            from renderer.replay import ReplayTooLarge, replay_gif
+
+            try:
+                return replay_gif(
+                    frames,
+                    theme=theme,
+                    delay_ms=1500 if pace == "round" else 600,
+                    max_bytes=budget,
+                    pause=pause,
+                )
+            except ReplayTooLarge:
+                raise ServiceError(
+                    f"Game #{game.number}'s replay does not fit in {budget // 1048576} MB."
+                ) from None
+
+        return await self.renderer_pool.render_slow(key, job)
+
+    async def _replay_frames(self, game: FinishedGame, pace: str) -> list[Any]:
+        """The frames of a replay: committed states read from the stored snapshots."""
+        from renderer.replay import ReplayFrame
+
+        meta = await self.store.get_game(game.game_id)
+        loaded = await self._load(meta)
+        commits = [(v, rec) for v, rec in loaded.commits if v <= game.version]
+        if not commits:
+            raise ServiceError(f"Game #{game.number} has no saved states to replay.")
+        states: dict[int, GameState] = {}
+
+        async def state_at(index: int) -> GameState:
+            version = commits[index][0]
+            if version not in states:
+                snap = await self.store.latest_snapshot(game.game_id, at_or_before=version)
+                if snap is None or snap.version != version:
+                    raise ServiceError(f"Game #{game.number} misses a saved state to replay.")
+                from bot.rules import load_state
+
+                states[version] = load_state(snap.state)
+            return states[version]
+
+        if pace == "turn":
+            picked = _spread(list(range(len(commits))), MAX_FRAMES)
+        else:
+            picked = [0]
+            last = len(commits) - 1
+            for round_no in range(2, game.result.rounds + 1):
+                # Rounds only grow along the commits: the first commit of each round.
+                lo, hi = picked[-1], last
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if (await state_at(mid)).round >= round_no:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                if lo not in picked:
+                    picked.append(lo)
+            if last not in picked:
+                picked.append(last)
+        frames = []
+        for index in picked:
+            state = await state_at(index)
+            frames.append(ReplayFrame(state, _caption(state, commits[index][1], pace)))
+        return frames
+
+    # -- the backfill --------------------------------------------------------------------
+
+    async def backfill_results(self, *, batch: int = 50) -> BackfillReport:
+        """Give results to every finished game that has none (finished before results were
+        kept, or imported), replaying each log once, in a worker thread; a game whose log no
+        longer replays is skipped and counted. Safe with several processes at once."""
+        written = skipped = already = 0
+        after = 0
+        while ids := await self.store.games_without_results(after_id=after, limit=batch):
+            for game_id in ids:
+                after = game_id
+                try:
+                    result, version = await self._result_from_log(game_id)
+                except (BrokenLog, ServiceError, GameNotFoundError) as exc:
+                    log.warning("finished game %d has no results: %s", game_id, exc)
+                    skipped += 1
+                    continue
+                if await self.store.record_result(game_id, result, version=version):
+                    written += 1
+                else:
+                    already += 1
+        if written or skipped:
+            log.info(
+                "results of finished games: %d written, %d skipped (their logs no longer replay)",
+                written,
+                skipped,
+            )
+        return BackfillReport(written, skipped, already)
+
+    async def _result_from_log(self, game_id: int) -> tuple[GameResult, int]:
+        """A finished game's results from its log (replayed once) and its final state."""
+        meta = await self.store.get_game(game_id)
+        # As loading sees it (from its final snapshot), without the service's cache or repairs.
+        loaded = await load(self.store, meta)
+        final = loaded.committed
+        if not loaded.started or final is None or not final.finished:
+            raise ServiceError("its log does not reach the end of the game")
+        options = engine_options(meta, len(loaded.seats))
+        history = await asyncio.to_thread(
+            replay_history, options, loaded.chain, loaded.commit_version
+        )
+        replayed = history.state
+        if not history.complete or replayed is None or not replayed.finished:
+            raise ServiceError("its log no longer replays")
+        if {c: x.vp for c, x in replayed.companies.items()} != {
+            c: x.vp for c, x in final.companies.items()
+        }:
+            raise ServiceError("its log replays to another final score than the one kept")
+        return final_result(final, loaded.user_of_player, history.vp_events), loaded.commit_version
+
+
+def _check_filters(filters: StatsFilter) -> None:
+    """Refuse filters no game can match, saying what is allowed."""
+    if filters.players is not None and not 2 <= filters.players <= 5:
+        raise ServiceError("A game has 2 to 4 players (5 with an expansion that allows it).")
+    if filters.setup is not None and filters.setup not in SETUP_WORDS:
+        raise ServiceError(f"The setup is {' or '.join(SETUP_WORDS)}, not {filters.setup!r}.")
+
+
+def _cells(s: Standing, *, best: bool = False) -> tuple[str, ...]:
+    cells = (str(s.games), str(s.wins), percent(s.win_rate), f"{s.mean_vp:.1f}")
+    return (*cells, str(s.best)) if best else cells
+
+
+def _stage(meta: StoredGame) -> str:
+    return "abandoned" if meta.status == "abandoned" else "not over yet"
+
+
+def _spread(items: list[int], most: int) -> list[int]:
+    """At most `most` of `items`, evenly spread, the first and the last always kept."""
+    if len(items) <= most:
+        return items
+    step = (len(items) - 1) / (most - 1)
+    return sorted({items[round(i * step)] for i in range(most)})
+
+
+def _caption(state: GameState, commit: Mapping[str, Any], pace: str) -> str:
+    """What a replay frame shows: 'Round 3 begins', 'Round 2 · after Italy's turn', 'Final'."""
+    if state.finished:
+        ranking = state.result.get("ranking", [])
+        winners = [company_name(e["company"]) for e in ranking if e["place"] == 1]
+        best = ranking[0]["vp"] if ranking else 0
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return f"Final score: {' and '.join(winners)} {verb} with {best} VP"
+    reason = commit.get("reason")
+    if pace == "round" or reason == "start":
+        return f"Round {state.round} begins" if state.companies else "The draft"
+    player = commit.get("player")
+    if reason == "turn" and player:
+        return f"Round {state.round} · after {company_name(str(player))}'s turn"
+    return f"Round {state.round}"
