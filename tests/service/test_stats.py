@@ -307,6 +307,7 @@ async def test_pictures_are_drawn_from_the_results(service: GameService) -> None
     board = drawn[-1]
     assert isinstance(board, Leaderboard)
     players, companies, officers = board.tables
+    assert [r.name for r in officers.rows] == ["Wilhelm Adler"]
     assert [(r.place, r.name, r.cells) for r in players.rows] == [
         (1, "Anna", ("1", "1", "100%", "60.0", "60"))
     ]
