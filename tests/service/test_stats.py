@@ -30,7 +30,9 @@ async def play_to_end(service: GameService, clock: FakeClock, players: int = 2, 
     return game_id
 
 
-def seat(index: int, user: int | None, company: str, vp: int, rank: int, officer: str = "wilhelm_adler"):
+def seat(
+    index: int, user: int | None, company: str, vp: int, rank: int, officer: str = "wilhelm_adler"
+):
     """A synthetic seat result."""
     sources = {"start": 10, "contract": vp - 10}
     return SeatResult(
