@@ -174,7 +174,7 @@ def game_title(game: FinishedGame, names: Mapping[int, str]) -> str:
 
 
 def game_subtitle(game: FinishedGame) -> str:
-    """'4 players · full setup · The Leeghwater Project · 3 May 2024'."""
+    """'4 players · full setup · <its expansions> · 3 May 2024'."""
     r = game.result
     day = datetime.fromtimestamp(game.ended_at / 1000, UTC).strftime("%-d %b %Y")
     parts = [f"{r.players} players", SETUP_WORDS.get(r.setup, r.setup)]
@@ -329,6 +329,16 @@ class StatsCommands:
             raise NoGameHere(f"Game #{number} is {_stage(meta)}; only finished games are archived.")
         return found
 
+    async def archived_here(self, guild_id: int, channel_id: int) -> FinishedGame:
+        """The game that finished last in this channel; NoGameHere if none did."""
+        games = await self.store.list_games(channel_id=channel_id, status=FINISHED, limit=1)
+        if not games or games[0].guild_id != guild_id:
+            raise NoGameHere(
+                "No game has finished in this channel; name one by its number "
+                "(`history` lists this server's finished games)."
+            )
+        return await self.archived_game(guild_id, games[0].number)
+
     async def archived_score_sheet(self, game: FinishedGame) -> bytes:
         """The final score sheet of an archived game, from its results and final snapshot."""
         snap = await self.store.latest_snapshot(game.game_id, at_or_before=game.version)
@@ -470,14 +480,19 @@ class StatsCommands:
 
     # -- the backfill --------------------------------------------------------------------
 
-    async def backfill_results(self, *, batch: int = 50) -> BackfillReport:
+    async def backfill_results(
+        self, *, batch: int = 50, stop: asyncio.Event | None = None
+    ) -> BackfillReport:
         """Give results to every finished game that has none (finished before results were
         kept, or imported), replaying each log once, in a worker thread; a game whose log no
-        longer replays is skipped and counted. Safe with several processes at once."""
+        longer replays is skipped and counted. Safe with several processes at once; returns
+        early once `stop` is set."""
         written = skipped = already = 0
         after = 0
         while ids := await self.store.games_without_results(after_id=after, limit=batch):
             for game_id in ids:
+                if stop is not None and stop.is_set():
+                    return BackfillReport(written, skipped, already)
                 after = game_id
                 try:
                     result, version = await self._result_from_log(game_id)
