@@ -3,8 +3,10 @@ statistics, history, archived games' pictures and replays — none of them repla
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -13,9 +15,11 @@ from PIL import Image
 
 import bot.service.history as history_module
 import bot.service.service as service_module
-from bot.service import GameService, NoGameHere, ServiceError
+from bot.service import GameService, NoGameHere, RendererPool, ServiceError
 from bot.service.images import GameCharts, Leaderboard
-from bot.store import FINISHED, GameResult, SeatResult, StatsFilter
+from bot.service.stats import source_groups
+from bot.store import FINISHED, GameResult, SeatResult, SqliteStore, StatsFilter
+from tests.service.conftest import MakeService, fake_png
 from tests.service.helpers import GUILD, USERS, FakeClock, random_step, started_game
 
 OTHER_GUILD = GUILD + 1
@@ -28,6 +32,36 @@ async def play_to_end(service: GameService, clock: FakeClock, players: int = 2, 
     while await random_step(service, rng, players, game_id):
         clock.advance(60_000)
     return game_id
+
+
+#: The store ids of the two games of the `two_games` database.
+FIRST, SECOND = 1, 2
+
+
+@pytest.fixture(scope="module")
+def two_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with two real 2-player games played to their end (seeds 1 and 3), played
+    once for the module: each test works on its own copy."""
+    path = tmp_path_factory.mktemp("records") / "service.sqlite3"
+
+    async def build() -> None:
+        clock = FakeClock()
+        store = await SqliteStore.open(path, clock=clock)
+        pool = RendererPool(kind="inline", render_fn=fake_png)
+        service = GameService(store, clock=clock, renderer_pool=pool)
+        assert await play_to_end(service, clock, seed=1) == FIRST
+        assert await play_to_end(service, clock, seed=3) == SECOND
+        await store.close()
+
+    asyncio.run(build())
+    return path
+
+
+@pytest.fixture
+async def played(two_games: Path, tmp_path: Path, make_service: MakeService) -> GameService:
+    """A service on a copy of the `two_games` database."""
+    shutil.copyfile(two_games, tmp_path / "service.sqlite3")
+    return await make_service()
 
 
 def seat(
@@ -78,8 +112,8 @@ def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- kept with the final commit ---------------------------------------------------------------
 
 
-async def test_the_final_commit_keeps_the_results(service: GameService, clock: FakeClock) -> None:
-    game_id = await play_to_end(service, clock, 3, seed=2)
+async def test_the_final_commit_keeps_the_results(played: GameService, clock: FakeClock) -> None:
+    service, game_id = played, FIRST
     meta = await service.store.get_game(game_id)
     assert meta.status == FINISHED
     kept = await service.store.game_result(game_id)
@@ -88,32 +122,30 @@ async def test_the_final_commit_keeps_the_results(service: GameService, clock: F
     assert loaded is not None and loaded.committed is not None
     state = loaded.committed
     result = kept.result
-    assert (result.players, result.setup, result.rounds) == (3, "intro", state.round)
+    assert (result.players, result.setup, result.rounds) == (2, "intro", state.round)
     ranks = {e["company"]: e["place"] for e in state.result["ranking"]}
+    replayed = await service._history_of(loaded)
     for s in result.seats:
         company = state.companies[s.company]
         assert (s.seat, s.user_id, s.automa) == (company.seat, USERS[company.seat], False)
         assert (s.officer, s.vp, s.rank) == (company.officer, company.vp, ranks[s.company])
         assert sum(s.vp_by_source.values()) == s.vp and s.vp_by_source["start"] == 10
         assert list(s.energy_by_round) == [h["energy"][s.company] for h in state.history]
-    # The score of the finished game reads the same breakdown from the kept results.
-    fresh = GameService(service.store, clock=clock, renderer_pool=service.renderer_pool)
-    replayed = await service.score(game_id, by_game_id=True)
-    kept_score = await fresh.score(game_id, by_game_id=True)
-    assert kept_score == replayed
+        # The breakdown the score shows, read from the results, is the replayed log's.
+        explained = {k: v for k, v in replayed.vp[s.company].items() if v}
+        assert source_groups(s.vp_by_source) == explained
 
 
 async def test_no_request_about_finished_games_replays_a_log(
-    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    played: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game_id = await play_to_end(service, clock)
-    number = (await service.store.get_game(game_id)).number
-    fresh = GameService(service.store, clock=clock, renderer_pool=service.renderer_pool)
+    fresh, game_id = played, FIRST
+    number = (await fresh.store.get_game(game_id)).number
     no_replays(monkeypatch)
     view = await fresh.server_stats(GUILD, min_games=1)
-    assert view.matched == 1 and len(view.players) == 2
+    assert view.matched == 2 and len(view.players) == 2
     assert (await fresh.player_stats(GUILD, USERS[0])).record is not None
-    assert (await fresh.history(GUILD)).total == 1
+    assert (await fresh.history(GUILD)).total == 2
     game = await fresh.archived_game(GUILD, number)
     await fresh.archived_score_sheet(game)
     await fresh.game_charts(game, {})
@@ -137,23 +169,22 @@ def forget_results(path: Path) -> None:
 
 
 async def test_backfill_gives_finished_games_their_results_once(
-    service: GameService, clock: FakeClock, tmp_path: Path
+    played: GameService, tmp_path: Path
 ) -> None:
-    game_id = await play_to_end(service, clock)
-    kept = await service.store.game_result(game_id)
+    service = played
+    kept = [await service.store.game_result(game_id) for game_id in (FIRST, SECOND)]
     forget_results(tmp_path / "service.sqlite3")
-    assert await service.store.games_without_results() == [game_id]
-    report = await service.backfill_results()
-    assert (report.written, report.skipped, report.already) == (1, 0, 0)
-    assert await service.store.game_result(game_id) == kept
+    assert await service.store.games_without_results() == [FIRST, SECOND]
+    report = await service.backfill_results(batch=1)
+    assert (report.written, report.skipped, report.already) == (2, 0, 0)
+    assert [await service.store.game_result(game_id) for game_id in (FIRST, SECOND)] == kept
     assert (await service.backfill_results()).written == 0  # nothing left to do
 
 
 async def test_backfill_skips_and_counts_a_log_that_no_longer_replays(
-    service: GameService, clock: FakeClock, tmp_path: Path
+    played: GameService, tmp_path: Path
 ) -> None:
-    good = await play_to_end(service, clock, seed=1)
-    broken = await play_to_end(service, clock, seed=3)
+    service, good, broken = played, FIRST, SECOND
     forget_results(tmp_path / "service.sqlite3")
     con = sqlite3.connect(tmp_path / "service.sqlite3")
     with con:  # an answer an engine upgrade no longer accepts, early in the game
@@ -317,16 +348,16 @@ async def test_pictures_are_drawn_from_the_results(service: GameService) -> None
 
 
 async def test_the_score_sheet_from_results_is_the_replayed_one(
-    make_service, clock: FakeClock
+    played: GameService, make_service: MakeService
 ) -> None:
     """The archived score sheet (results and final snapshot) draws the same picture as the
     one drawn from the replayed log."""
-    from bot.service import RendererPool
-
-    service = await make_service()
+    service, game_id = played, FIRST
     service.renderer_pool = RendererPool(kind="inline")
-    game_id = await play_to_end(service, clock)
     meta = await service.store.get_game(game_id)
+    loaded = await service.game_for_reminder(game_id)
+    assert loaded is not None
+    await service._history_of(loaded)  # known: the sheet is drawn from the replay
     replayed = await service.board_image(game_id, "score", by_game_id=True)
     fresh = await make_service()
     fresh.renderer_pool = RendererPool(kind="inline")
@@ -338,10 +369,8 @@ async def test_the_score_sheet_from_results_is_the_replayed_one(
 # -- replays ---------------------------------------------------------------------------------
 
 
-async def test_replay_frames_one_per_round_or_per_turn(
-    service: GameService, clock: FakeClock
-) -> None:
-    game_id = await play_to_end(service, clock)
+async def test_replay_frames_one_per_round_or_per_turn(played: GameService) -> None:
+    service, game_id = played, FIRST
     game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
     rounds = await service._replay_frames(game, "round")
     captions = [f.caption for f in rounds]
@@ -358,9 +387,9 @@ async def test_replay_frames_one_per_round_or_per_turn(
 
 
 async def test_a_replay_is_a_looping_gif_cached_and_under_its_budget(
-    service: GameService, clock: FakeClock
+    played: GameService,
 ) -> None:
-    game_id = await play_to_end(service, clock)
+    service, game_id = played, FIRST
     game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
     gif = await service.replay(game)
     image = Image.open(io.BytesIO(gif))
