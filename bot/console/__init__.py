@@ -20,6 +20,11 @@ Usage:
         (or --db FILE), writes every announcement's image to DIR and prints the final
         scores; exits 0 only when the game reached its final scoring.
 
+    --replay [round|turn] (with either): when the game ends, also write its replay, an
+        animated GIF of the map (one frame per round, or per committed turn), to DIR.
+    python -m bot console --db FILE --replay-of N [--replay turn] [--out DIR]
+        Writes the replay of the database's finished game #N to DIR and stops.
+
 `--expansions` takes comma-separated expansion names (`--help` lists them and the playable
 combinations, from the catalogue: some need `--setup full`, some bring their own board). An
 unknown name, a refused combination or a --db file that is not a usable database exits
