@@ -1021,29 +1021,31 @@ class SqliteStore:
         """A server's tallies over matching finished games (see Store.stats)."""
         where, params = _filter_clauses(guild_id, filters)
         games_where = " AND ".join(where)
+        games_params = list(params)
         if user_id is not None:
             games_where += " AND r.game_id IN (SELECT game_id FROM result_seats WHERE user_id = ?)"
-            where.append("s.user_id = ?")
-            params_seats = [*params, user_id]
-            params_games = [*params, user_id]
-        else:
-            params_seats = params_games = params
+            games_params.append(user_id)
+        # The seats' own copies of the game's columns: one covering index per tally.
+        seat_clauses, seats_params = _filter_clauses(guild_id, filters, table="s")
+        seats_where = " AND ".join(seat_clauses)
+        if user_id is not None:
+            seats_where += " AND s.user_id = ?"
+            seats_params.append(user_id)
         # Automa seats count in no tally (bot/store/results.py).
-        seats_where = " AND ".join([*where, "s.user_id IS NOT NULL", "s.automa = FALSE"])
+        seats_where += " AND s.user_id IS NOT NULL AND s.automa = FALSE"
 
         async def tallies(db: Db, column: str) -> tuple[Tally, ...]:
             rows = await db.execute_fetchall(
                 f"SELECT s.{column}, s.rank, COUNT(*), SUM(s.vp), MAX(s.vp)"
-                " FROM result_seats AS s JOIN results AS r ON r.game_id = s.game_id"
-                f" WHERE {seats_where} GROUP BY s.{column}, s.rank",
-                params_seats,
+                f" FROM result_seats AS s WHERE {seats_where} GROUP BY s.{column}, s.rank",
+                seats_params,
             )
             return _fold_tallies(rows)
 
         async def body(db: Db) -> Stats:
             counts = await _game_counts(db, guild_id)
             async with db.execute(
-                f"SELECT COUNT(*) FROM results AS r WHERE {games_where}", params_games
+                f"SELECT COUNT(*) FROM results AS r WHERE {games_where}", games_params
             ) as c:
                 (matched,) = await c.fetchone()  # type: ignore[misc]
             return Stats(
@@ -1316,10 +1318,12 @@ async def _insert_result(
         if not _is_unique_violation(exc):
             raise
         raise InvalidDataError(f"game {game_id} has its results already") from None
+    players, setup, _map, expansions, _rounds = game
     await db.executemany(
-        "INSERT INTO result_seats (game_id, seat, user_id, automa, company, officer, vp, rank,"
-        " vp_by_source, energy_by_round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(game_id, *seat) for seat in seats],
+        "INSERT INTO result_seats (game_id, guild_id, players, setup, expansions, seat, user_id,"
+        " automa, company, officer, vp, rank, vp_by_source, energy_by_round)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, guild_id, players, setup, expansions, *seat) for seat in seats],
     )
 
 
@@ -1370,17 +1374,20 @@ async def _read_results(
     return out
 
 
-def _filter_clauses(guild_id: int, filters: StatsFilter) -> tuple[list[str], list[Any]]:
-    """The WHERE clauses (on `results AS r`) and parameters of a server's games that match."""
-    where, params = ["r.guild_id = ?"], [guild_id]
+def _filter_clauses(
+    guild_id: int, filters: StatsFilter, *, table: str = "r"
+) -> tuple[list[str], list[Any]]:
+    """The WHERE clauses and parameters of a server's results that match `filters`, on
+    `results AS r` or `result_seats AS s` (`table`): both hold the columns filtered on."""
+    where, params = [f"{table}.guild_id = ?"], [guild_id]
     if filters.players is not None:
-        where.append("r.players = ?")
+        where.append(f"{table}.players = ?")
         params.append(filters.players)
     if filters.setup is not None:
-        where.append("r.setup = ?")
+        where.append(f"{table}.setup = ?")
         params.append(filters.setup)
     if filters.expansions is not None:
-        where.append("r.expansions = ?")
+        where.append(f"{table}.expansions = ?")
         params.append(expansions_key(filters.expansions))
     return where, params
 
