@@ -65,7 +65,7 @@ def random_result(rng: random.Random) -> GameResult:
                 sources,
                 energy,
                 automa=automa,
-            )  # fmt: skip
+            )
         )
     setup = rng.choice(("intro", "full"))
     expansions = rng.choice(EXPANSIONS)
