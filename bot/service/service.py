@@ -1499,6 +1499,8 @@ class GameService(StatsCommands):
             )
         except ChannelBusyError:
             raise LobbyError("This channel already has an active game; abandon it first.") from None
+        if meta.status == FINISHED:
+            await self.keep_imported_result(meta.id)
         loaded = await self._reload(meta.id)
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:

@@ -25,13 +25,14 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.rules import Event, GameState
+from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name, load_content
 from bot.service.errors import NoGameHere, ServiceError
 from bot.service.expansions import SETUP_WORDS, names_text
 from bot.service.history import replay_history, vp_by_key
 from bot.service.images import GameCharts, Leaderboard, ScoreSheet
 from bot.service.loading import Loaded, engine_options, load
-from bot.service.records import BrokenLog
+from bot.service.records import MAX_PLAYERS, BrokenLog
 from bot.service.text import source_group
 from bot.service.types import (
     SCORE_SHEET,
@@ -323,8 +324,9 @@ class StatsCommands:
         if found is None:
             if meta.status == FINISHED:
                 raise NoGameHere(
-                    f"Game #{number}'s results are not ready yet (the bot is still reading the "
-                    "games that finished before it kept results); try again in a few minutes."
+                    f"Game #{number} has no results yet: at start-up the bot reads them from "
+                    "the logs of games that finished before it kept them, so try again in a "
+                    "few minutes (a game whose log no longer replays gets none)."
                 )
             raise NoGameHere(f"Game #{number} is {_stage(meta)}; only finished games are archived.")
         return found
@@ -383,7 +385,8 @@ class StatsCommands:
         return await self.renderer_pool.render(key, picture, "leaderboard", None)
 
     async def game_charts(self, game: FinishedGame, names: Mapping[int, str]) -> bytes:
-        """A finished game's charts: VP by source per player, energy per round."""
+        """A finished game's charts: VP by source per player (by the score sheet's rows: an
+        expansion's sources that share a row share a bar), energy per round."""
         from renderer.records import SeatChart
 
         seats = tuple(
@@ -392,7 +395,7 @@ class StatsCommands:
                 _player(s, names),
                 s.vp,
                 s.rank,
-                dict(s.vp_by_source),
+                {"start": s.vp_by_source.get("start", 0), **source_groups(s.vp_by_source)},
                 s.energy_by_round,
             )
             for s in game.result.seats
@@ -495,12 +498,12 @@ class StatsCommands:
                     return BackfillReport(written, skipped, already)
                 after = game_id
                 try:
-                    result, version = await self._result_from_log(game_id)
+                    kept = await self.keep_result_from_log(game_id)
                 except (BrokenLog, ServiceError, GameNotFoundError) as exc:
                     log.warning("finished game %d has no results: %s", game_id, exc)
                     skipped += 1
                     continue
-                if await self.store.record_result(game_id, result, version=version):
+                if kept:
                     written += 1
                 else:
                     already += 1
@@ -511,6 +514,21 @@ class StatsCommands:
                 skipped,
             )
         return BackfillReport(written, skipped, already)
+
+    async def keep_result_from_log(self, game_id: int) -> bool:
+        """Keep the results of a finished game that has none, from its log (replayed once);
+        False if it had them already. BrokenLog, ServiceError or GameNotFoundError, keeping
+        nothing, when its log does not replay to its final state."""
+        result, version = await self._result_from_log(game_id)
+        return await self.store.record_result(game_id, result, version=version)
+
+    async def keep_imported_result(self, game_id: int) -> None:
+        """An imported finished game's results, kept at once (the statistics and the history
+        count it from now on); one whose log does not replay is logged and left without."""
+        try:
+            await self.keep_result_from_log(game_id)
+        except (BrokenLog, ServiceError, GameNotFoundError) as exc:
+            log.warning("imported finished game %d has no results: %s", game_id, exc)
 
     async def _result_from_log(self, game_id: int) -> tuple[GameResult, int]:
         """A finished game's results from its log (replayed once) and its final state."""
@@ -536,8 +554,14 @@ class StatsCommands:
 
 def _check_filters(filters: StatsFilter) -> None:
     """Refuse filters no game can match, saying what is allowed."""
-    if filters.players is not None and not 2 <= filters.players <= 5:
-        raise ServiceError("A game has 2 to 4 players (5 with an expansion that allows it).")
+    if filters.players is not None and not 2 <= filters.players <= MAX_PLAYERS:
+        raise ServiceError(f"A game has 2 to {MAX_PLAYERS} players, not {filters.players}.")
+    unknown = sorted(set(filters.expansions or ()) - set(CATALOGUE.expansions))
+    if unknown:
+        raise ServiceError(
+            f"No expansion is called {', '.join(unknown)}; "
+            f"the expansions are {', '.join(sorted(CATALOGUE.expansions))}."
+        )
     if filters.setup is not None and filters.setup not in SETUP_WORDS:
         raise ServiceError(f"The setup is {' or '.join(SETUP_WORDS)}, not {filters.setup!r}.")
 

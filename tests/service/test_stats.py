@@ -15,7 +15,7 @@ from PIL import Image
 
 import bot.service.history as history_module
 import bot.service.service as service_module
-from bot.service import GameService, NoGameHere, RendererPool, ServiceError
+from bot.service import Actor, GameService, NoGameHere, RendererPool, ServiceError
 from bot.service.images import GameCharts, Leaderboard
 from bot.service.stats import source_groups
 from bot.store import FINISHED, GameResult, SeatResult, SqliteStore, StatsFilter
@@ -202,6 +202,19 @@ async def test_backfill_skips_and_counts_a_log_that_no_longer_replays(
     assert await service.store.game_result(broken) is None
 
 
+async def test_an_imported_finished_game_has_its_results_at_once(played: GameService) -> None:
+    service = played
+    manager = Actor(USERS[0], GUILD, 9000, True)
+    doc = await service.export_game(manager, FIRST)
+    outcome = await service.import_game(manager, doc)
+    imported = await service.store.get_game(outcome.game_id)
+    assert imported.status == FINISHED
+    game = await service.archived_game(GUILD, imported.number)  # no backfill needed
+    original = await service.store.game_result(FIRST)
+    assert original is not None and game.result == original.result
+    assert (await service.server_stats(GUILD)).matched == 3
+
+
 # -- statistics and history ------------------------------------------------------------------
 
 
@@ -250,6 +263,8 @@ async def test_stats_filters_and_refusals(service: GameService) -> None:
         await service.server_stats(GUILD, StatsFilter(players=9))
     with pytest.raises(ServiceError, match="setup"):
         await service.server_stats(GUILD, StatsFilter(setup="quick"))
+    with pytest.raises(ServiceError, match="No expansion is called atlantis"):
+        await service.history(GUILD, 1, StatsFilter(expansions=("atlantis",)))
     with pytest.raises(ServiceError, match="at least 1"):
         await service.server_stats(GUILD, min_games=0)
 
@@ -345,6 +360,34 @@ async def test_pictures_are_drawn_from_the_results(service: GameService) -> None
         (1, "Anna", ("1", "1", "100%", "60.0", "60"))
     ]
     assert [r.company for r in companies.rows] == ["usa"]
+
+
+async def test_charts_group_vp_by_the_score_sheet_s_rows(service: GameService) -> None:
+    drawn: list[object] = []
+
+    def record(state: object, view: str, company: str | None, theme: str) -> bytes:
+        drawn.append(state)
+        return b"PNG"
+
+    service.renderer_pool.render_fn = record
+    # Leeghwater's three sources of Private Buildings VP are one bar, under the sheet's name.
+    sources = {"start": 10, "income": 20, "end:building": 6, "building": 4, "external_work": 5}
+    seats = (
+        SeatResult(0, USERS[0], "usa", "wilhelm_adler", 45, 1, sources, (5, 6, 7, 8, 9)),
+        seat(1, USERS[1], "italy", 30, 2),
+    )
+    game_id = await finished(service, *seats, expansions=("leeghwater",))
+    game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
+    await service.game_charts(game, {})
+    charts = drawn[-1]
+    assert isinstance(charts, GameCharts)
+    assert charts.seats[0].vp_by_source == {
+        "start": 10,
+        "income": 20,
+        "private buildings": 10,
+        "external works": 5,
+    }
+    assert charts.seats[0].player == "Player"  # a name the adapter could not find
 
 
 async def test_the_score_sheet_from_results_is_the_replayed_one(
