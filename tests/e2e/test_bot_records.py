@@ -3,10 +3,12 @@ score sheet, charts and export file) and replays, against the fake Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
 import re
+import sqlite3
 from pathlib import Path
 
 from fakediscord import FakeDiscord, Message
@@ -55,6 +57,18 @@ async def finish_a_game(fake: FakeDiscord, db: Path, clock: FakeClock) -> int:
     return number
 
 
+def forget_results(db: Path, guild_id: int) -> int:
+    """Drop the results of one server's games (the other server's are kept); return how many."""
+    con = sqlite3.connect(db)
+    with con:
+        games = "SELECT id FROM games WHERE guild_id = ?"
+        guild = (guild_id,)
+        con.execute(f"DELETE FROM result_seats WHERE game_id IN ({games})", guild)
+        dropped = con.execute(f"DELETE FROM results WHERE game_id IN ({games})", guild).rowcount
+    con.close()
+    return dropped
+
+
 def attachment_names(message: Message) -> list[str]:
     return [a.filename for a in message.attachments]
 
@@ -65,7 +79,15 @@ async def test_stats_history_and_replay(fake_discord: FakeDiscord, tmp_path: Pat
     clock = FakeClock()
     db = tmp_path / "db.sqlite3"
     number = await finish_a_game(fake, db, clock)
-    async with barrage_bot(fake, db, clock):
+    assert forget_results(db, fake.guild.id) == 1  # as if it finished before results were kept
+    async with barrage_bot(fake, db, clock) as bot:
+        # The start-up backfill gives it its results from its log, in the background.
+        for _ in range(200):
+            if not await bot.service.store.games_without_results():
+                break
+            await asyncio.sleep(0.1)
+        assert not await bot.service.store.games_without_results()
+
         # The server's statistics, privately, with a leaderboard picture.
         answer = await (await carol.slash("barrage stats", min_games=1)).reply(timeout=20)
         assert answer.ephemeral
