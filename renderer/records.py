@@ -185,13 +185,21 @@ VALUE_COLUMN = 150
 PLACE_COLUMN = 70
 
 
+def _panel(
+    draw: ImageDraw.ImageDraw, rect: tuple[int, int, int, int], title: str, theme: Theme
+) -> tuple[Mapping[str, int], str, str]:
+    """A panel's box and heading; the text sizes and the text and muted colours inside it."""
+    sizes = theme.views["shared"].text
+    text = theme.colour("text")
+    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
+    d.text(draw, (rect[0] + 14, rect[1] + 10), title, sizes["heading"], text, anchor="la")
+    return sizes, text, theme.colour("text muted")
+
+
 def _table(draw: ImageDraw.ImageDraw, rect: tuple[int, int, int, int], table: Table,
            theme: Theme) -> None:  # fmt: skip
-    sizes = theme.views["shared"].text
-    text, muted = theme.colour("text"), theme.colour("text muted")
+    sizes, text, muted = _panel(draw, rect, table.title, theme)
     x0, y0, x1, _ = rect
-    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
-    d.text(draw, (x0 + 14, y0 + 10), table.title, sizes["heading"], text, anchor="la")
     values = len(table.columns) - 1
     name_x = x0 + 14 + PLACE_COLUMN
     name_w = x1 - 14 - values * VALUE_COLUMN - name_x
@@ -246,11 +254,8 @@ def _vp_bars(
     theme: Theme,
 ) -> None:
     """Stacked bars: each seat's VP by source, positive sources right of zero, negative left."""
-    sizes = theme.views["shared"].text
-    text, muted = theme.colour("text"), theme.colour("text muted")
+    sizes, text, muted = _panel(draw, rect, "VP by source", theme)
     x0, y0, x1, _ = rect
-    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
-    d.text(draw, (x0 + 14, y0 + 10), "VP by source", sizes["heading"], text, anchor="la")
     most = max([1, *(sum(v for v in s.vp_by_source.values() if v > 0) for s in seats)])
     least = max([0, *(-sum(v for v in s.vp_by_source.values() if v < 0) for s in seats)])
     left, right = x0 + 24, x1 - 110
@@ -306,12 +311,8 @@ def _energy_bars(
     theme: Theme,
 ) -> None:
     """Grouped bars: the energy each company produced in each round."""
-    sizes = theme.views["shared"].text
-    text, muted = theme.colour("text"), theme.colour("text muted")
+    sizes, text, muted = _panel(draw, rect, "Energy produced per round", theme)
     x0, y0, x1, y1 = rect
-    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
-    d.text(draw, (x0 + 14, y0 + 10), "Energy produced per round", sizes["heading"], text,
-           anchor="la")  # fmt: skip
     rounds = max((len(s.energy_by_round) for s in seats), default=0)
     if not rounds or not seats:
         d.text(draw, (x0 + 14, y0 + 100), "No round was scored.", sizes["label"], muted, "regular",

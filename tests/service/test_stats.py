@@ -99,6 +99,18 @@ async def finished(
     return game.id
 
 
+def record_drawings(service: GameService) -> list[object]:
+    """What the service hands its renderer from now on (each drawn as a stand-in PNG)."""
+    drawn: list[object] = []
+
+    def record(state: object, view: str, company: str | None, theme: str) -> bytes:
+        drawn.append(state)
+        return b"PNG"
+
+    service.renderer_pool.render_fn = record
+    return drawn
+
+
 def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make any replay of a log fail the test."""
 
@@ -333,13 +345,7 @@ async def test_archived_games_are_this_server_s_finished_ones(
 
 
 async def test_pictures_are_drawn_from_the_results(service: GameService) -> None:
-    drawn: list[object] = []
-
-    def record(state: object, view: str, company: str | None, theme: str) -> bytes:
-        drawn.append(state)
-        return b"PNG"
-
-    service.renderer_pool.render_fn = record
+    drawn = record_drawings(service)
     game_id = await finished(
         service, seat(0, USERS[0], "usa", 60, 1), seat(1, None, "italy", 50, 2)
     )
@@ -363,13 +369,7 @@ async def test_pictures_are_drawn_from_the_results(service: GameService) -> None
 
 
 async def test_charts_group_vp_by_the_score_sheet_s_rows(service: GameService) -> None:
-    drawn: list[object] = []
-
-    def record(state: object, view: str, company: str | None, theme: str) -> bytes:
-        drawn.append(state)
-        return b"PNG"
-
-    service.renderer_pool.render_fn = record
+    drawn = record_drawings(service)
     # Leeghwater's three sources of Private Buildings VP are one bar, under the sheet's name.
     sources = {"start": 10, "income": 20, "end:building": 6, "building": 4, "external_work": 5}
     seats = (
