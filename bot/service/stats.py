@@ -538,7 +538,7 @@ class StatsCommands:
         final = loaded.committed
         if not loaded.started or final is None or not final.finished:
             raise ServiceError("its log does not reach the end of the game")
-        options = engine_options(meta, len(loaded.seats))
+        options = engine_options(meta, len(loaded.seats), loaded.automa)
         history = await asyncio.to_thread(
             replay_history, options, loaded.chain, loaded.commit_version
         )
