@@ -200,6 +200,7 @@ class GameService(StatsCommands):
             loaded.meta = await self.store.set_seats(loaded.meta.id, loaded.seats)
         if loaded.meta.status == ACTIVE and loaded.game is not None and loaded.game.is_over:
             loaded.meta = await self.store.set_status(loaded.meta.id, FINISHED)
+            await self.keep_result_now(loaded.meta.id)
         if loaded.meta.status == ACTIVE and loaded.abandoned:
             loaded.meta = await self.store.set_status(loaded.meta.id, ABANDONED)
         if loaded.meta.status == ACTIVE and self._stalled(loaded):
@@ -1609,7 +1610,7 @@ class GameService(StatsCommands):
                 busy, "abandon it first, or import into another channel or thread."
             ) from None
         if meta.status == FINISHED:
-            await self.keep_imported_result(meta.id)
+            await self.keep_result_now(meta.id)
         loaded = await self._reload(meta.id)
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:

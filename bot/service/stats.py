@@ -522,13 +522,14 @@ class StatsCommands:
         result, version = await self._result_from_log(game_id)
         return await self.store.record_result(game_id, result, version=version)
 
-    async def keep_imported_result(self, game_id: int) -> None:
-        """An imported finished game's results, kept at once (the statistics and the history
-        count it from now on); one whose log does not replay is logged and left without."""
+    async def keep_result_now(self, game_id: int) -> None:
+        """The results of a game found finished without a final commit of ours (imported, or
+        repaired on loading), kept at once: the statistics and the history count it from now
+        on. One whose log does not replay is logged and left without."""
         try:
             await self.keep_result_from_log(game_id)
         except (BrokenLog, ServiceError, GameNotFoundError) as exc:
-            log.warning("imported finished game %d has no results: %s", game_id, exc)
+            log.warning("finished game %d has no results: %s", game_id, exc)
 
     async def _result_from_log(self, game_id: int) -> tuple[GameResult, int]:
         """A finished game's results from its log (replayed once) and its final state."""

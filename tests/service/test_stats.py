@@ -227,6 +227,22 @@ async def test_an_imported_finished_game_has_its_results_at_once(played: GameSer
     assert (await service.server_stats(GUILD)).matched == 3
 
 
+async def test_a_game_the_repair_finds_over_has_its_results_at_once(
+    played: GameService, tmp_path: Path
+) -> None:
+    service = played
+    kept = await service.store.game_result(FIRST)
+    forget_results(tmp_path / "service.sqlite3")
+    con = sqlite3.connect(tmp_path / "service.sqlite3")
+    with con:  # as an older release left it: over in its log, still active in its row
+        con.execute("UPDATE games SET status = 'active' WHERE id = ?", (FIRST,))
+    con.close()
+    await service.log_lines(FIRST, by_game_id=True, guild_id=GUILD)
+    assert (await service.store.get_game(FIRST)).status == FINISHED
+    again = await service.store.game_result(FIRST)
+    assert kept is not None and again is not None and again.result == kept.result
+
+
 # -- statistics and history ------------------------------------------------------------------
 
 
