@@ -13,7 +13,7 @@ import json
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import discord
@@ -167,7 +167,7 @@ class StatsPostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StatsPostButton:
         """Rebuild from the custom_id alone."""
         return cls(filter_of(match), int(match["min"]), int(match["user"]))
@@ -269,7 +269,7 @@ class HistoryOpenSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryOpenSelect:
         """Rebuild from the custom_id alone (the chosen value names the game)."""
         return cls(filter_of(match), int(match["user"]), int(match["page"]))
@@ -277,7 +277,8 @@ class HistoryOpenSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the chosen game, privately."""
         try:
-            values = (interaction.data or {}).get("values") or []
+            data: Mapping[str, Any] = interaction.data or {}
+            values = data.get("values") or []
             if not values or not str(values[0]).isdigit():
                 await send(interaction, "Choose a game from the menu.")
                 return
@@ -302,7 +303,7 @@ class HistoryPageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryPageButton:
         """Rebuild from the custom_id alone."""
         return cls(filter_of(match), int(match["user"]), int(match["page"]))
@@ -383,7 +384,7 @@ class ArchiveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ARC
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ArchiveButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["number"]), match["action"])
@@ -464,5 +465,5 @@ def shared(text: str, interaction: discord.Interaction) -> str:
     return f"{text}\n-# shared by {interaction.user.mention}"[:2000]
 
 
-COMMANDS = (stats, history, replay)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (stats, history, replay)
 DYNAMIC_ITEMS = (StatsPostButton, HistoryOpenSelect, HistoryPageButton, ArchiveButton)

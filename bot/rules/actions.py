@@ -116,18 +116,18 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
     construction = game.content.common.construction_spaces
     used = company.construction_spaces_used
     if used < len(construction):
-        space = construction[used]
-        budget = company.credits - space.extra_credits
+        next_space = construction[used]
+        budget = company.credits - next_space.extra_credits
         if (
-            company.engineers >= space.engineers
+            company.engineers >= next_space.engineers
             and budget >= 0
             and can_build(game, company_id, budget)
         ):
-            fee = f", {space.extra_credits} credits" if space.extra_credits else ""
+            fee = f", {next_space.extra_credits} credits" if next_space.extra_credits else ""
             options.append(
                 Option(
                     "build",
-                    f"Build a structure (construction space {space.ordinal}: {space.engineers} eng.{fee})",
+                    f"Build a structure (construction space {next_space.ordinal}: {next_space.engineers} eng.{fee})",
                     group="Company board",
                 )
             )

@@ -174,6 +174,7 @@ class Game:
             )
         check_syntax(self.rules.verbs, text)
         decisions = self.decisions()
+        decision: Decision | None
         if player is None:
             if len(decisions) != 1:
                 names = ", ".join(d.player for d in decisions)

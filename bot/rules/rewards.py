@@ -447,8 +447,8 @@ def apply_reward(
                 {"kind": "take_patent_free", "player": company_id, "source": source}
                 for _ in range(value)
             )
-        elif key in game.rules.rewards and game.rules.rewards[key].apply is not None:
-            game.rules.rewards[key].apply(game, company_id, value, source, tasks)
+        elif (rule := game.rules.rewards.get(key)) is not None and rule.apply is not None:
+            rule.apply(game, company_id, value, source, tasks)
         else:
             for ask in game.hooked("apply_reward_part"):
                 if ask(game, company_id, key, value, source, tasks):

@@ -1,9 +1,9 @@
 """A server's records: the results of finished games, statistics, history, pictures, replays.
 
-A game's results are written in the transaction of its final commit (`final_result`, and the
-commit in the service's core); games that finished earlier get theirs once, at start-up, from
-their logs (`StatsCommands.backfill_results`: each log replayed once, one that no longer
-replays skipped and counted). Everything else here reads the results table and the stored
+A game's results are written in the transaction of its final commit (`final_result` in
+bot/service/final.py, and the commit in the service's core); games that finished earlier get
+theirs once, at start-up, from their logs (`StatsCommands.backfill_results`: each log
+replayed once, one that no longer replays skipped and counted). Everything else here reads the results table and the stored
 snapshots only: no request replays a log.
 
 Decisions where the issue and the rules are silent:
@@ -20,22 +20,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.rules import Event, GameState
+from bot.rules import GameState
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name, load_content
+from bot.service.core import ServiceCore
 from bot.service.errors import NoGameHere, ServiceError
 from bot.service.expansions import SETUP_WORDS, names_text
-from bot.service.history import replay_history, vp_by_key
-from bot.service.images import GameCharts, Leaderboard, ScoreSheet
-from bot.service.loading import Loaded, engine_options, load
+from bot.service.final import keep_result_from_log, source_groups
+from bot.service.images import GameCharts, Leaderboard
 from bot.service.records import MAX_PLAYERS, BrokenLog
-from bot.service.text import source_group
 from bot.service.types import (
-    SCORE_SHEET,
     BackfillReport,
     HistoryPage,
     PlayerStatsView,
@@ -48,16 +46,11 @@ from bot.store import (
     FINISHED,
     FinishedGame,
     GameNotFoundError,
-    GameResult,
     SeatResult,
     StatsFilter,
-    Store,
     Tally,
 )
 from bot.store import Game as StoredGame
-
-if TYPE_CHECKING:
-    from bot.service.images import RendererPool
 
 log = logging.getLogger(__name__)
 
@@ -76,71 +69,6 @@ AUTOMA = "Automa"
 
 
 # -- the results of a game -------------------------------------------------------------------
-
-
-def final_result(
-    state: GameState,
-    user_of: Callable[[str], int | None],
-    vp_events: Iterable[Event],
-    *,
-    is_automa: Callable[[str], bool] = lambda company: False,
-) -> GameResult:
-    """A finished state's results: per seat, who played which company and officer, the final
-    VP by source key (what `vp_events` explain; the rest is the starting VP), the rank, and
-    the energy produced in each round."""
-    if not state.finished:
-        raise ValueError("only a finished game has results")
-    sources = vp_by_key(vp_events)
-    ranks = {entry["company"]: int(entry["place"]) for entry in state.result["ranking"]}
-    seats = []
-    for index, cid in enumerate(state.seats):
-        company = state.companies[cid]
-        explained = {key: vp for key, vp in sources.get(cid, {}).items() if vp}
-        by_source = {"start": company.vp - sum(explained.values()), **explained}
-        automa = is_automa(cid)
-        user = None if automa else user_of(cid)
-        seats.append(
-            SeatResult(
-                index,
-                user,
-                cid,
-                company.officer,
-                company.vp,
-                ranks[cid],
-                by_source,
-                tuple(int(h["energy"].get(cid, 0)) for h in state.history),
-                automa=user is None,
-            )
-        )
-    options = state.options
-    return GameResult(
-        options.players,
-        options.setup,
-        options.map,
-        tuple(options.expansions),
-        state.round,
-        tuple(seats),
-    )
-
-
-def source_groups(vp_by_key: Mapping[str, int]) -> dict[str, int]:
-    """A result's VP by source key as the score breakdown's groups (its start left out)."""
-    out: dict[str, int] = {}
-    for key, vp in vp_by_key.items():
-        if key != "start":
-            out[source_group(key)] = out.get(source_group(key), 0) + vp
-    return out
-
-
-def result_events(game: FinishedGame) -> tuple[Event, ...]:
-    """VP events that stand for a result's VP by source (one per company and key): what the
-    score sheet is drawn from without replaying the log."""
-    return tuple(
-        Event("vp", seat.company, vp, key)
-        for seat in game.result.seats
-        for key, vp in seat.vp_by_source.items()
-        if key != "start"
-    )
 
 
 # -- words -----------------------------------------------------------------------------------
@@ -236,18 +164,8 @@ def _table(tallies: Sequence[Tally], name: Callable[[str], str]) -> tuple[Standi
 # -- the service's commands ------------------------------------------------------------------
 
 
-class StatsCommands:
-    """Statistics, history, archived games' pictures and replays, and the results backfill.
-
-    A part of `GameService` (it uses the service's store, renderer pool and loading)."""
-
-    store: Store
-    renderer_pool: RendererPool
-    config: Any
-
-    if TYPE_CHECKING:
-
-        async def _load(self, meta: StoredGame) -> Loaded: ...
+class StatsCommands(ServiceCore):
+    """Statistics, history, archived games' pictures and replays, and the results backfill."""
 
     async def server_stats(
         self, guild_id: int, filters: StatsFilter = ANY_GAME, *, min_games: int = MIN_GAMES
@@ -340,17 +258,6 @@ class StatsCommands:
                 "(`history` lists this server's finished games)."
             )
         return await self.archived_game(guild_id, games[0].number)
-
-    async def archived_score_sheet(self, game: FinishedGame) -> bytes:
-        """The final score sheet of an archived game, from its results and final snapshot."""
-        snap = await self.store.latest_snapshot(game.game_id, at_or_before=game.version)
-        if snap is None or snap.version != game.version:
-            raise ServiceError(f"Game #{game.number} has no saved final state to draw.")
-        from bot.rules import load_state
-
-        sheet = ScoreSheet(load_state(snap.state), result_events(game))
-        key = (game.game_id, game.version, SCORE_SHEET, None)
-        return await self.renderer_pool.render(key, sheet, SCORE_SHEET, None)
 
     async def leaderboard_image(self, view: StatsView, names: Mapping[int, str]) -> bytes:
         """The leaderboard as a picture: ranked players, companies and officers."""
@@ -498,7 +405,7 @@ class StatsCommands:
                     return BackfillReport(written, skipped, already)
                 after = game_id
                 try:
-                    kept = await self.keep_result_from_log(game_id)
+                    kept = await keep_result_from_log(self.store, game_id)
                 except (BrokenLog, ServiceError, GameNotFoundError) as exc:
                     log.warning("finished game %d has no results: %s", game_id, exc)
                     skipped += 1
@@ -514,43 +421,6 @@ class StatsCommands:
                 skipped,
             )
         return BackfillReport(written, skipped, already)
-
-    async def keep_result_from_log(self, game_id: int) -> bool:
-        """Keep the results of a finished game that has none, from its log (replayed once);
-        False if it had them already. BrokenLog, ServiceError or GameNotFoundError, keeping
-        nothing, when its log does not replay to its final state."""
-        result, version = await self._result_from_log(game_id)
-        return await self.store.record_result(game_id, result, version=version)
-
-    async def keep_result_now(self, game_id: int) -> None:
-        """The results of a game found finished without a final commit of ours (imported, or
-        repaired on loading), kept at once: the statistics and the history count it from now
-        on. One whose log does not replay is logged and left without."""
-        try:
-            await self.keep_result_from_log(game_id)
-        except (BrokenLog, ServiceError, GameNotFoundError) as exc:
-            log.warning("finished game %d has no results: %s", game_id, exc)
-
-    async def _result_from_log(self, game_id: int) -> tuple[GameResult, int]:
-        """A finished game's results from its log (replayed once) and its final state."""
-        meta = await self.store.get_game(game_id)
-        # As loading sees it (from its final snapshot), without the service's cache or repairs.
-        loaded = await load(self.store, meta)
-        final = loaded.committed
-        if not loaded.started or final is None or not final.finished:
-            raise ServiceError("its log does not reach the end of the game")
-        options = engine_options(meta, len(loaded.seats), loaded.automa)
-        history = await asyncio.to_thread(
-            replay_history, options, loaded.chain, loaded.commit_version
-        )
-        replayed = history.state
-        if not history.complete or replayed is None or not replayed.finished:
-            raise ServiceError("its log no longer replays")
-        if {c: x.vp for c, x in replayed.companies.items()} != {
-            c: x.vp for c, x in final.companies.items()
-        }:
-            raise ServiceError("its log replays to another final score than the one kept")
-        return final_result(final, loaded.user_of_player, history.vp_events), loaded.commit_version
 
 
 def _check_filters(filters: StatsFilter) -> None:

@@ -9,7 +9,7 @@ import logging
 import os
 import secrets
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -318,7 +318,7 @@ class SqliteStore:
                     row["guild_id"],
                 ),
             ) as cur:
-                (game_id,) = await cur.fetchone()  # type: ignore[misc]
+                (game_id,) = await cur.fetchone()  # type: ignore[misc]  # RETURNING gives one row
         except sqlite3.IntegrityError as exc:
             if not _is_unique_violation(exc):
                 raise
@@ -387,7 +387,8 @@ class SqliteStore:
         channel_id: int | None = None,
     ) -> list[Game]:
         """Games matching every given filter, newest first (see Store.list_games)."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
@@ -807,6 +808,7 @@ class SqliteStore:
 
     async def clear_reminders(self, game_id: int, user_id: int | None = None) -> None:
         """Drop one player's or all of a game's reminders (see Store.clear_reminders)."""
+        params: tuple[int, ...]
         if user_id is None:
             sql, params = "DELETE FROM reminders WHERE game_id = ?", (game_id,)
         else:
@@ -1379,7 +1381,8 @@ def _filter_clauses(
 ) -> tuple[list[str], list[Any]]:
     """The WHERE clauses and parameters of a server's results that match `filters`, on
     `results AS r` or `result_seats AS s` (`table`): both hold the columns filtered on."""
-    where, params = [f"{table}.guild_id = ?"], [guild_id]
+    where: list[str] = [f"{table}.guild_id = ?"]
+    params: list[int | str] = [guild_id]
     if filters.players is not None:
         where.append(f"{table}.players = ?")
         params.append(filters.players)
@@ -1392,7 +1395,7 @@ def _filter_clauses(
     return where, params
 
 
-def _fold_tallies(rows: Sequence[Sequence[Any]]) -> tuple[Tally, ...]:
+def _fold_tallies(rows: Iterable[Sequence[Any]]) -> tuple[Tally, ...]:
     """Tallies from (key, rank, games, VP sum, best VP) rows, by key."""
     found: dict[Any, dict[str, Any]] = {}
     for key, rank, games, vp_total, best in rows:

@@ -82,8 +82,8 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
         per_pile = game.content.of(KEY)["setup"]["with_leeghwater"][
             "external_works_removed_per_pile"
         ]
-        for pile in ("A", "B", "C"):
-            tiles_left = leeghwater["work_piles"].get(pile, [])
+        for letter in ("A", "B", "C"):
+            tiles_left = leeghwater["work_piles"].get(letter, [])
             for _ in range(per_pile):
                 if tiles_left:
                     removed.append(tiles_left.pop(rng.below(len(tiles_left))))

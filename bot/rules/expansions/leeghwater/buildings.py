@@ -65,7 +65,7 @@ def split_space(space_id: str) -> tuple[str, int]:
 
 
 def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
-    out = []
+    out: list[str] = []
     board = lw(game)
     # The board's slot order (`buildings`), not the table's key order (a store may reorder it).
     for tile in board["buildings"]:
