@@ -8,7 +8,7 @@ their pieces, sized for a phone (1200 pixels wide, text at least width / 40).
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -140,9 +140,9 @@ def encode_palette(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def source_order(groups: object) -> list[str]:
+def source_order(groups: Iterable[str]) -> list[str]:
     """VP source groups in stacking order: the base game's, then the others sorted."""
-    found = set(groups)  # type: ignore[call-overload]
+    found = set(groups)
     return [g for g in SOURCE_ORDER if g in found] + sorted(found - set(SOURCE_ORDER))
 
 

@@ -1003,7 +1003,7 @@ class SqliteStore:
 
         async def body(db: Db) -> ResultsPage:
             async with db.execute(f"SELECT COUNT(*) FROM results AS r WHERE {where}", params) as c:
-                (total,) = await c.fetchone()  # type: ignore[misc]
+                (total,) = await c.fetchone()  # type: ignore[misc]  # COUNT(*) gives one row
             games = await _read_results(
                 db,
                 where,
@@ -1049,7 +1049,7 @@ class SqliteStore:
             async with db.execute(
                 f"SELECT COUNT(*) FROM results AS r WHERE {games_where}", games_params
             ) as c:
-                (matched,) = await c.fetchone()  # type: ignore[misc]
+                (matched,) = await c.fetchone()  # type: ignore[misc]  # COUNT(*) gives one row
             return Stats(
                 counts,
                 int(matched),

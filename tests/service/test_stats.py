@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import bot.service.core as core_module
 import bot.service.history as history_module
-import bot.service.service as service_module
 from bot.service import Actor, GameService, NoGameHere, RendererPool, ServiceError
+from bot.service.final import source_groups
 from bot.service.images import GameCharts, Leaderboard
-from bot.service.stats import source_groups
 from bot.store import FINISHED, GameResult, SeatResult, SqliteStore, StatsFilter
 from tests.service.conftest import MakeService, fake_png
 from tests.service.helpers import GUILD, USERS, FakeClock, random_step, started_game
@@ -118,7 +118,7 @@ def no_replays(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("a log was replayed")
 
     monkeypatch.setattr(history_module, "new_game", refuse)
-    monkeypatch.setattr(service_module, "replay_history", refuse)
+    monkeypatch.setattr(core_module, "replay_history", refuse)
 
 
 # -- kept with the final commit ---------------------------------------------------------------
