@@ -23,12 +23,11 @@ def final_result(
     state: GameState,
     user_of: Callable[[str], int | None],
     vp_events: Iterable[Event],
-    *,
-    is_automa: Callable[[str], bool] = lambda company: False,
 ) -> GameResult:
-    """A finished state's results: per seat, who played which company and officer, the final
-    VP by source key (what `vp_events` explain; the rest is the starting VP), the rank, and
-    the energy produced in each round."""
+    """A finished state's results: per seat, who played which company and officer (`user_of`
+    gives None for an automa's company: an automa seat), the final VP by source key (what
+    `vp_events` explain; the rest is the starting VP), the rank, and the energy produced in
+    each round."""
     if not state.finished:
         raise ValueError("only a finished game has results")
     sources = vp_by_key(vp_events)
@@ -38,8 +37,7 @@ def final_result(
         company = state.companies[cid]
         explained = {key: vp for key, vp in sources.get(cid, {}).items() if vp}
         by_source = {"start": company.vp - sum(explained.values()), **explained}
-        automa = is_automa(cid)
-        user = None if automa else user_of(cid)
+        user = user_of(cid)
         seats.append(
             SeatResult(
                 index,
