@@ -459,5 +459,5 @@ def _caption_palette(theme_name: str) -> Image.Image:
 def _background_index(theme_name: str) -> int:
     swatch = Image.new("RGB", (1, 1), get_theme(theme_name).colour("background"))
     index = swatch.quantize(palette=palette(theme_name), dither=Image.Dither.NONE).getpixel((0, 0))
-    assert isinstance(index, int)
-    return index
+    assert isinstance(index, (int, float)), "a palette image's pixel is one index"
+    return int(index)
