@@ -252,6 +252,17 @@ def ring(draw: ImageDraw.ImageDraw, rect: Rect, colour: str, edge: str, width: i
     )
 
 
+def fit(content: str, size: int, width: int, weight: Weight = "regular") -> str:
+    """Return ``content`` cut with an ellipsis so it fits ``width`` pixels at ``size`` (the
+    records and replay pictures' tables; the board views wrap instead)."""
+    f = font(size, weight)
+    if f.getlength(content) <= width:
+        return content
+    while content and f.getlength(content + "…") > width:
+        content = content[:-1]
+    return content + "…"
+
+
 @functools.lru_cache(maxsize=4096)
 def text_width(content: str, size: int, weight: Weight = "regular") -> float:
     """Return the advance width of ``content`` in pixels."""

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from bot.rules import Event, GameState
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
-from bot.rules.wording import score_row, score_rows, source_text
+from bot.rules.wording import source_text
 
 #: Resource changes worth a line of their own in a log (the rest shows in the pictures).
 _LOGGED_RESOURCES = ("vp",)
@@ -57,8 +57,43 @@ def company_text(state: GameState, company: str) -> str:
     return text
 
 
+def _score_groups() -> tuple[dict[str, str], dict[str, str]]:
+    """The expansions' score rows by event source (their declarations' `score`), lower case:
+    (by source prefix, by a prefix of the whole source)."""
+    rows: dict[str, str] = {}
+    prefixes: dict[str, str] = {}
+    for info in CATALOGUE.expansions.values():
+        for source, row in info.score.items():
+            if source.endswith("*"):
+                prefixes[source.removesuffix("*")] = row.lower()
+            else:
+                rows[source] = row.lower()
+    return rows, prefixes
+
+
+def source_key(source: str) -> str:
+    """The part of an event source that decides its score row: a prefix an expansion declares
+    ('irrigation:round'), a two-part source it declares ('end:building'), else the source's
+    first part ('income:base:2' → 'income'). Results keep VP by these keys, so the score
+    sheet's rows and the breakdown's groups can be read back from them without a replay."""
+    if not source:
+        return "other"
+    rows, prefixes = _score_groups()
+    for prefix in prefixes:
+        if source.startswith(prefix):
+            return prefix
+    parts = source.split(":")
+    two = ":".join(parts[:2])
+    return two if two in rows else parts[0]
+
+
 def source_group(source: str) -> str:
-    """The group of an event source in a score breakdown: its score sheet row, in lower case
-    ('income:base:2' → 'income', 'irrigation:round3' → 'irrigation scoring')."""
-    infos = [CATALOGUE.info(name) for name in CATALOGUE.expansions]
-    return score_row(source, *score_rows(infos)).lower()
+    """The group of an event source in a score breakdown ('income:base:2' → 'income').
+
+    Expansions name the groups of their sources (the score sheet's rows): a two-part source
+    ('end:building:cofferdam') may have a group apart from its first part's, and a source may
+    be grouped by how it starts ('irrigation:round3').
+    """
+    key = source_key(source)
+    rows, prefixes = _score_groups()
+    return prefixes.get(key) or rows.get(key) or key
