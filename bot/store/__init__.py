@@ -1,8 +1,10 @@
-"""Persistence for games behind the `Store` interface; SQLite is the embedded backend."""
+"""Persistence for games behind the `Store` interface: SQLite (the embedded default) or
+PostgreSQL (one database for several bot processes)."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from bot.store.base import (
     ABANDONED,
@@ -23,6 +25,7 @@ from bot.store.base import (
     Snapshot,
     Store,
     SupportsBackup,
+    SupportsWakeups,
     UserSettings,
     system_clock,
 )
@@ -71,14 +74,30 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "SupportsBackup",
+    "SupportsWakeups",
     "UserSettings",
+    "is_postgres_url",
     "latest_schema_version",
     "open_store",
     "system_clock",
 ]
 
 
-async def open_store(database: str | os.PathLike[str], *, clock: Clock = system_clock) -> Store:
-    """Open the store named by the configuration: for now always a SQLite file path."""
-    # A "postgresql://" URL will select the PostgreSQL backend here.
-    return await SqliteStore.open(database, clock=clock)
+def is_postgres_url(database: object) -> bool:
+    """Whether a database setting is a PostgreSQL URL (postgresql://...) and not a file."""
+    return isinstance(database, str) and database.split(":", 1)[0].lower() in (
+        "postgresql",
+        "postgres",
+    )
+
+
+async def open_store(
+    database: str | os.PathLike[str], *, clock: Clock = system_clock, **options: Any
+) -> Store:
+    """Open the store the configuration names: a postgresql:// URL or an SQLite file path."""
+    if is_postgres_url(database):
+        # Imported here: asyncpg is only loaded by processes that use it.
+        from bot.store.postgres import PostgresStore
+
+        return await PostgresStore.open(str(database), clock=clock, **options)
+    return await SqliteStore.open(database, clock=clock, **options)

@@ -4,49 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
-import secrets
+import re
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.base import (
-    ACTIVE,
-    INT64_MAX,
-    INT64_MIN,
-    REMINDER,
-    REMINDER_KINDS,
-    STATUSES,
-    ClaimOwner,
-    Clock,
-    Game,
-    LogEntry,
-    OutboxItem,
-    Reminder,
-    Seat,
-    Snapshot,
-    UserSettings,
-    check_int64,
-    dump_json,
-    system_clock,
-)
-from bot.store.errors import (
-    ChannelBusyError,
-    DatabaseUnusable,
-    GameNotFoundError,
-    InvalidDataError,
-    MigrationError,
-    StaleVersionError,
-    StoreUnavailable,
-)
-from bot.store.export import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, parse_export
+from bot.store.base import Clock, system_clock
+from bot.store.errors import DatabaseUnusable, MigrationError, StoreUnavailable
 from bot.store.health import Outage, damaged, inspect_file, runtime_fault, unusable_from
 from bot.store.migrate import migrate, schema_version
+from bot.store.sql import LOG_SEQ, NUMBER_IN_GUILD, ONE_ACTIVE_PER_CHANNEL, Row, SqlStore, Tx
 
 log = logging.getLogger(__name__)
 
@@ -55,46 +27,42 @@ Db = aiosqlite.Connection
 
 # Extended result codes of a violated PRIMARY KEY / UNIQUE constraint.
 _UNIQUE_CODES = frozenset({sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_CONSTRAINT_UNIQUE})
-
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, status, options, seed, engine_version, creator_id, "
-    "created_at, updated_at, ended_at, "
-    "(SELECT COALESCE(MAX(seq), 0) FROM log WHERE log.game_id = games.id), number"
-)
-_OUTBOX_COLUMNS = "id, game_id, version, channel_id, payload, created_at, attempts, claim_token"
-_REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_token, kind"
-#: What giving a claim back clears.
-_NO_CLAIM = "claim_token = NULL, claimed_until = NULL, claim_instance = NULL, claim_run = NULL"
+#: SQLite names the columns of a violated unique index, not the index: ours by columns.
+_UNIQUE_INDEXES = {
+    "games.channel_id": ONE_ACTIVE_PER_CHANNEL,
+    "games.guild_id, games.number": NUMBER_IN_GUILD,
+    "log.game_id, log.seq": LOG_SEQ,
+}
+_FAILED_COLUMNS = re.compile(r"UNIQUE constraint failed: (.*)$")
 
 
-def _fits_int64(value: object) -> bool:
-    """Whether a value can be compared with a BIGINT column (larger ints overflow SQLite)."""
-    return (
-        isinstance(value, int) and not isinstance(value, bool) and INT64_MIN <= value <= INT64_MAX
-    )
+class _SqliteTx:
+    """A `Tx` on the aiosqlite connection (the transaction itself is begun by the store)."""
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row the statement returns."""
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The statement's first row, if any."""
+        async with self._db.execute(sql, params) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement; return how many rows it changed."""
+        async with self._db.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run a statement once per parameter row."""
+        await self._db.executemany(sql, rows)
 
 
-def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
-    """Whether an IntegrityError comes from a PRIMARY KEY or UNIQUE constraint."""
-    return getattr(exc, "sqlite_errorcode", None) in _UNIQUE_CODES
-
-
-def _new_claim() -> str:
-    """A fresh claim token: proves that a later mark_sent comes from the claimant."""
-    return secrets.token_hex(8)
-
-
-def _check_record(record: object, index: int) -> str:
-    """Return a log record's kind, or raise InvalidDataError if the record is malformed."""
-    if not isinstance(record, Mapping):
-        raise InvalidDataError(f"record {index} must be a mapping, not {type(record).__name__}")
-    kind = record.get("kind")
-    if not isinstance(kind, str) or not kind:
-        raise InvalidDataError(f"record {index} needs a non-empty string 'kind'")
-    return kind
-
-
-class SqliteStore:
+class SqliteStore(SqlStore):
     """A Store on one SQLite file, through one aiosqlite connection (one thread).
 
     Each operation is one transaction (BEGIN IMMEDIATE for writes). An asyncio.Lock keeps
@@ -113,13 +81,15 @@ class SqliteStore:
         outbox_max_attempts: int = 20,
     ) -> None:
         """Wrap an open, migrated connection; use `SqliteStore.open` instead."""
+        super().__init__(
+            clock=clock,
+            outbox_backoff_ms=outbox_backoff_ms,
+            outbox_max_attempts=outbox_max_attempts,
+        )
         self._db = db
+        self._tx_db = _SqliteTx(db)
         self._path = path
-        self._clock = clock
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Future[Any]] = set()
-        self._backoff_base, self._backoff_cap = outbox_backoff_ms
-        self._max_attempts = outbox_max_attempts
         self._write_outage = Outage(log, f"saving to database {path}")
         self._read_outage = Outage(log, f"reading database {path}")
 
@@ -178,28 +148,12 @@ class SqliteStore:
 
     async def close(self) -> None:
         """Let running transactions finish, then close the connection."""
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._finish_transactions()
         await self._db.close()
 
     # -- transactions ------------------------------------------------------------------
 
-    async def _tx(self, body: Callable[[Db], Awaitable[T]], *, write: bool = True) -> T:
-        """Run `body` in one transaction; the transaction finishes even if we are cancelled."""
-        # Shielded so that a cancelled caller cannot leave the shared connection inside
-        # an open transaction: the task commits or rolls back on its own.
-        task = asyncio.ensure_future(self._run_tx(body, write))
-        self._tasks.add(task)
-        task.add_done_callback(self._tx_done)
-        return await asyncio.shield(task)
-
-    def _tx_done(self, task: asyncio.Future[Any]) -> None:
-        """Forget a finished transaction; retrieve its error so that none goes unreported."""
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.debug("store transaction failed: %r", task.exception())
-
-    async def _run_tx(self, body: Callable[[Db], Awaitable[T]], write: bool) -> T:
+    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], write: bool) -> T:
         """BEGIN, run `body`, COMMIT; ROLLBACK on any error.
 
         A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
@@ -210,7 +164,7 @@ class SqliteStore:
             try:
                 await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
-                    result = await body(self._db)
+                    result = await body(self._tx_db)
                     await self._db.execute("COMMIT")
                 except BaseException:
                     if self._db.in_transaction:
@@ -233,750 +187,12 @@ class SqliteStore:
             # SQLite rolls back itself when the connection is next used or closed.
             log.debug("rollback failed: %s", exc)
 
-    # -- games -------------------------------------------------------------------------
-
-    async def create_game(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        creator_id: int,
-        options: Mapping[str, Any],
-        seed: int,
-        engine_version: str,
-        seats: Sequence[int],
-    ) -> Game:
-        """Create an active game with a new store-wide id (see Store.create_game)."""
-        if not isinstance(options, Mapping):
-            raise InvalidDataError("options must be a mapping")
-        if not isinstance(engine_version, str) or not engine_version:
-            raise InvalidDataError("engine_version must be a non-empty string")
-        row = {
-            "guild_id": check_int64(guild_id, "guild_id"),
-            "channel_id": check_int64(channel_id, "channel_id"),
-            "status": ACTIVE,
-            "options": dump_json(dict(options), "options"),
-            "seed": check_int64(seed, "seed"),
-            "engine_version": engine_version,
-            "creator_id": check_int64(creator_id, "creator_id"),
-            "created_at": None,
-            "ended_at": None,
-        }
-        history = [
-            {"seat": i, "user_id": check_int64(u, "seat user id"), "joined_at": None}
-            for i, u in enumerate(seats)
-        ]
-
-        async def body(db: Db) -> Game:
-            now = self._clock()
-            game_id = await self._insert_game(db, {**row, "created_at": now}, now)
-            await self._insert_seats(db, game_id, history, now)
-            return await self._load_game(db, game_id)
-
-        return await self._tx(body)
-
-    async def _insert_game(self, db: Db, row: dict[str, Any], now: int) -> int:
-        """Insert a games row and return its id; ChannelBusyError if the channel is taken.
-
-        The game's number is the server's highest plus one, read in the same statement of a
-        write transaction (BEGIN IMMEDIATE: writers take turns), so two new games of one
-        server never get the same number. A backend without that lock must retry on the
-        (guild_id, number) unique index instead.
-        """
-        try:
-            async with db.execute(
-                "INSERT INTO games (guild_id, channel_id, status, options, seed, engine_version,"
-                " creator_id, created_at, updated_at, ended_at, number)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                "  (SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild_id = ?))"
-                " RETURNING id",
-                (
-                    row["guild_id"],
-                    row["channel_id"],
-                    row["status"],
-                    row["options"],
-                    row["seed"],
-                    row["engine_version"],
-                    row["creator_id"],
-                    row["created_at"],
-                    now,
-                    row["ended_at"],
-                    row["guild_id"],
-                ),
-            ) as cur:
-                (game_id,) = await cur.fetchone()  # type: ignore[misc]
-        except sqlite3.IntegrityError as exc:
-            if not _is_unique_violation(exc):
-                raise
-            busy = await _active_id(db, row["channel_id"])
-            raise ChannelBusyError(row["channel_id"], busy) from None
-        return int(game_id)
-
-    async def _insert_seats(
-        self, db: Db, game_id: int, history: Sequence[Mapping[str, Any]], now: int
-    ) -> None:
-        """Insert seat rows; a None joined_at means now."""
-        await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, joined_at, replaced_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    s["seat"],
-                    s["user_id"],
-                    now if s.get("joined_at") is None else s["joined_at"],
-                    s.get("replaced_at"),
-                )
-                for s in history
-            ],
-        )
-
-    async def get_game(self, game_id: int) -> Game:
-        """The game with this id (see Store.get_game)."""
-        if not _fits_int64(game_id):
-            raise GameNotFoundError(game_id)
-        return await self._tx(lambda db: self._load_game(db, game_id), write=False)
-
-    async def game_by_number(self, guild_id: int, number: int) -> Game:
-        """The game with this number in a server (see Store.game_by_number)."""
-
-        async def body(db: Db) -> Game:
-            async with db.execute(
-                "SELECT id FROM games WHERE guild_id = ? AND number = ?", (guild_id, number)
-            ) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise GameNotFoundError(number)
-            return await self._load_game(db, int(row[0]))
-
-        if not (_fits_int64(guild_id) and _fits_int64(number)):
-            raise GameNotFoundError(number)
-        return await self._tx(body, write=False)
-
-    async def active_game(self, channel_id: int) -> Game | None:
-        """The channel's active game, if any."""
-
-        async def body(db: Db) -> Game | None:
-            game_id = await _active_id(db, channel_id)
-            return None if game_id is None else await self._load_game(db, game_id)
-
-        return await self._tx(body, write=False)
-
-    async def list_games(
-        self,
-        *,
-        guild_id: int | None = None,
-        user_id: int | None = None,
-        status: str | None = None,
-        seed: int | None = None,
-        limit: int = 100,
-        channel_id: int | None = None,
-    ) -> list[Game]:
-        """Games matching every given filter, newest first (see Store.list_games)."""
-        where, params = [], []
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            params.append(guild_id)
-        if channel_id is not None:
-            where.append("channel_id = ?")
-            params.append(channel_id)
-        if seed is not None:
-            where.append("seed = ?")
-            params.append(seed)
-        if status is not None:
-            where.append("status = ?")
-            params.append(status)
-        if user_id is not None:
-            where.append(
-                "id IN (SELECT game_id FROM seats WHERE user_id = ? AND replaced_at IS NULL)"
-            )
-            params.append(user_id)
-        sql = f"SELECT {_GAME_COLUMNS} FROM games"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY id DESC LIMIT ?"
-        params.append(limit)
-
-        async def body(db: Db) -> list[Game]:
-            rows = await db.execute_fetchall(sql, params)
-            seats = await _load_seats(db, [r[0] for r in rows])
-            return [_game_from_row(r, seats.get(r[0], ())) for r in rows]
-
-        return await self._tx(body, write=False)
-
-    async def set_status(self, game_id: int, status: str) -> Game:
-        """Change a game's status (see Store.set_status)."""
-        if status not in STATUSES:
-            raise InvalidDataError(f"unknown status {status!r}; expected one of {sorted(STATUSES)}")
-
-        async def body(db: Db) -> Game:
-            game = await self._load_game(db, game_id)
-            now = self._clock()
-            ended_at = None if status == ACTIVE else (game.ended_at or now)
-            try:
-                await db.execute(
-                    "UPDATE games SET status = ?, updated_at = ?, ended_at = ? WHERE id = ?",
-                    (status, now, ended_at, game_id),
-                )
-            except sqlite3.IntegrityError as exc:
-                if not _is_unique_violation(exc):
-                    raise
-                raise ChannelBusyError(
-                    game.channel_id, await _active_id(db, game.channel_id)
-                ) from None
-            if status != ACTIVE:
-                # Nobody is waited for in a game that is over.
-                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
-            return await self._load_game(db, game_id)
-
-        return await self._tx(body)
-
-    async def replace_seat(self, game_id: int, seat: int, user_id: int) -> Game:
-        """Give a seat to another user, keeping the history (see Store.replace_seat)."""
-        check_int64(user_id, "user_id")
-
-        async def body(db: Db) -> Game:
-            game = await self._load_game(db, game_id)
-            current = {s.seat: s.user_id for s in game.seats}
-            if seat not in current:
-                raise InvalidDataError(f"game {game_id} has no seat {seat}")
-            if current[seat] == user_id:
-                raise InvalidDataError(f"user {user_id} already sits at seat {seat}")
-            now = self._clock()
-            await db.execute(
-                "UPDATE seats SET replaced_at = ? WHERE game_id = ? AND seat = ?"
-                " AND replaced_at IS NULL",
-                (now, game_id, seat),
-            )
-            await self._insert_seats(db, game_id, [{"seat": seat, "user_id": user_id}], now)
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return await self._load_game(db, game_id)
-
-        return await self._tx(body)
-
-    async def set_seats(self, game_id: int, user_ids: Sequence[int]) -> Game:
-        """Make the current seating `user_ids` (see Store.set_seats)."""
-        wanted = [check_int64(u, "seat user id") for u in user_ids]
-
-        async def body(db: Db) -> Game:
-            game = await self._load_game(db, game_id)
-            current = {s.seat: s.user_id for s in game.seats}
-            now = self._clock()
-            changed = False
-            for seat in sorted(current):
-                if seat >= len(wanted) or current[seat] != wanted[seat]:
-                    await db.execute(
-                        "UPDATE seats SET replaced_at = ? WHERE game_id = ? AND seat = ?"
-                        " AND replaced_at IS NULL",
-                        (now, game_id, seat),
-                    )
-                    changed = True
-            new = [{"seat": i, "user_id": u} for i, u in enumerate(wanted) if current.get(i) != u]
-            if new:
-                await self._insert_seats(db, game_id, new, now)
-                changed = True
-            if not changed:
-                return game
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return await self._load_game(db, game_id)
-
-        return await self._tx(body)
-
-    async def _load_game(self, db: Db, game_id: int) -> Game:
-        """Read one game with its seats; GameNotFoundError if absent."""
-        async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as c:
-            row = await c.fetchone()
-        if row is None:
-            raise GameNotFoundError(game_id)
-        seats = await _load_seats(db, [game_id])
-        return _game_from_row(row, seats.get(game_id, ()))
-
-    # -- the log -----------------------------------------------------------------------
-
-    async def append(
-        self,
-        game_id: int,
-        expected_version: int,
-        records: Sequence[Mapping[str, Any]],
-        *,
-        snapshot: Any = None,
-        outbox: Sequence[Mapping[str, Any]] = (),
-    ) -> int:
-        """Append records, snapshot and outbox atomically (see Store.append)."""
-        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-            raise InvalidDataError("expected_version must be an integer")
-        if expected_version < 0:
-            raise InvalidDataError(f"expected_version must be >= 0, not {expected_version}")
-        if not records:
-            raise InvalidDataError("append needs at least one record")
-        rows = [
-            (expected_version + i, _check_record(r, i), dump_json(dict(r), f"record {i}"))
-            for i, r in enumerate(records, start=1)
-        ]
-        new_version = expected_version + len(rows)
-        state = None if snapshot is None else dump_json(snapshot, "snapshot")
-        payloads = [dump_json(dict(p), "outbox payload") for p in outbox]
-
-        async def body(db: Db) -> int:
-            async with db.execute("SELECT channel_id FROM games WHERE id = ?", (game_id,)) as c:
-                game = await c.fetchone()
-            if game is None:
-                raise GameNotFoundError(game_id)
-            if expected_version > 0 and not await _has_seq(db, game_id, expected_version):
-                # Not a race (versions only grow): the caller invented a version.
-                raise InvalidDataError(
-                    f"game {game_id} has no version {expected_version} to append after"
-                )
-            now = self._clock()
-            try:
-                await db.executemany(
-                    "INSERT INTO log (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, seq, kind, body_, now) for seq, kind, body_ in rows],
-                )
-            except sqlite3.IntegrityError as exc:
-                if not _is_unique_violation(exc):
-                    raise
-                # The (game_id, seq) key decided: someone else appended at this version.
-                current = await _max_seq(db, game_id)
-                raise StaleVersionError(game_id, expected_version, current) from None
-            if state is not None:
-                await db.execute(
-                    "INSERT INTO snapshots (game_id, version, state, created_at)"
-                    " VALUES (?, ?, ?, ?)",
-                    (game_id, new_version, state, now),
-                )
-            if payloads:
-                await db.executemany(
-                    "INSERT INTO outbox (game_id, version, channel_id, payload, created_at,"
-                    " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(game_id, new_version, game[0], p, now, now) for p in payloads],
-                )
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return new_version
-
-        return await self._tx(body)
-
-    async def version(self, game_id: int) -> int:
-        """The game's version (see Store.version)."""
-
-        async def body(db: Db) -> int:
-            await self._load_game(db, game_id)
-            return await _max_seq(db, game_id)
-
-        return await self._tx(body, write=False)
-
-    async def read_log(
-        self, game_id: int, *, after: int = 0, upto: int | None = None
-    ) -> list[LogEntry]:
-        """Log records with after < seq <= upto, in order (see Store.read_log)."""
-        sql = "SELECT seq, kind, body, created_at FROM log WHERE game_id = ? AND seq > ?"
-        params: list[Any] = [game_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(upto)
-        sql += " ORDER BY seq"
-
-        async def body(db: Db) -> list[LogEntry]:
-            await self._load_game(db, game_id)
-            rows = await db.execute_fetchall(sql, params)
-            return [LogEntry(game_id, r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
-
-        return await self._tx(body, write=False)
-
-    async def latest_snapshot(
-        self, game_id: int, *, at_or_before: int | None = None
-    ) -> Snapshot | None:
-        """The newest snapshot at or before a version (see Store.latest_snapshot)."""
-        sql = "SELECT version, state, created_at FROM snapshots WHERE game_id = ?"
-        params: list[Any] = [game_id]
-        if at_or_before is not None:
-            sql += " AND version <= ?"
-            params.append(at_or_before)
-        sql += " ORDER BY version DESC LIMIT 1"
-
-        async def body(db: Db) -> Snapshot | None:
-            async with db.execute(sql, params) as cur:
-                row = await cur.fetchone()
-            return None if row is None else Snapshot(game_id, row[0], json.loads(row[1]), row[2])
-
-        return await self._tx(body, write=False)
-
-    # -- the outbox --------------------------------------------------------------------
-
-    async def claim_outbox(
-        self, *, owner: ClaimOwner | None = None, limit: int = 10, lease_ms: int = 60_000
-    ) -> list[OutboxItem]:
-        """Claim due announcements with one UPDATE (see Store.claim_outbox)."""
-        instance, run = (owner.instance, owner.run) if owner else (None, None)
-
-        async def body(db: Db) -> list[OutboxItem]:
-            now = self._clock()
-            # Only the oldest unfinished item of each game is eligible, so a game's
-            # announcements are posted in the order its turns were committed.
-            rows = await db.execute_fetchall(
-                "UPDATE outbox SET claim_token = ?, claimed_until = ?, attempts = attempts + 1,"
-                " claim_instance = ?, claim_run = ?"
-                " WHERE id IN (SELECT o.id FROM outbox AS o"
-                "  WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?"
-                "  AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"
-                "  AND NOT EXISTS (SELECT 1 FROM outbox AS e WHERE e.game_id = o.game_id"
-                "   AND e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL)"
-                "  ORDER BY o.id LIMIT ?)"
-                f" RETURNING {_OUTBOX_COLUMNS}",
-                (_new_claim(), now + lease_ms, instance, run, now, now, limit),
-            )
-            return sorted((_outbox_from_row(r) for r in rows), key=lambda i: i.id)
-
-        return await self._tx(body)
-
-    async def renew_outbox_claims(self, owner: ClaimOwner, *, lease_ms: int) -> int:
-        """Extend the owner's leases (see Store.renew_outbox_claims)."""
-
-        async def body(db: Db) -> int:
-            cur = await db.execute(
-                "UPDATE outbox SET claimed_until = ?"
-                " WHERE claim_instance = ? AND claim_run = ? AND claim_token IS NOT NULL"
-                " AND sent_at IS NULL",
-                (self._clock() + lease_ms, owner.instance, owner.run),
-            )
-            return cur.rowcount
-
-        return await self._tx(body)
-
-    async def recover_outbox_claims(self, owner: ClaimOwner) -> int:
-        """Free what earlier runs of the instance held (see Store.recover_outbox_claims)."""
-
-        async def body(db: Db) -> int:
-            cur = await db.execute(
-                f"UPDATE outbox SET {_NO_CLAIM}"
-                " WHERE claim_instance = ? AND claim_run <> ? AND claim_token IS NOT NULL"
-                " AND sent_at IS NULL",
-                (owner.instance, owner.run),
-            )
-            return cur.rowcount
-
-        return await self._tx(body)
-
-    async def mark_sent(self, item_id: int, claim: str, message_id: int) -> bool:
-        """Record a posted announcement (see Store.mark_sent)."""
-        check_int64(message_id, "message_id")
-
-        async def body(db: Db) -> bool:
-            cur = await db.execute(
-                f"UPDATE outbox SET sent_at = ?, message_id = ?, {_NO_CLAIM}, last_error = NULL"
-                " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
-                (self._clock(), message_id, item_id, claim),
-            )
-            return cur.rowcount == 1
-
-        return await self._tx(body)
-
-    def backoff_ms(self, attempts: int) -> int:
-        """How long to wait before the next try after `attempts` failed ones."""
-        return min(self._backoff_base * 2 ** max(attempts - 1, 0), self._backoff_cap)
-
-    async def release_outbox(self, item_id: int, claim: str) -> bool:
-        """Give an unsent claim back (see Store.release_outbox)."""
-
-        async def body(db: Db) -> bool:
-            cur = await db.execute(
-                f"UPDATE outbox SET {_NO_CLAIM},"
-                " attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END"
-                " WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
-                (item_id, claim),
-            )
-            return cur.rowcount == 1
-
-        return await self._tx(body)
-
-    async def retry_outbox(
-        self, item_id: int, claim: str, error: str, *, give_up: bool = False
-    ) -> int | None:
-        """Release a failed announcement for a later retry (see Store.retry_outbox)."""
-
-        async def body(db: Db) -> int | None:
-            async with db.execute(
-                "SELECT attempts FROM outbox WHERE id = ? AND claim_token = ? AND sent_at IS NULL",
-                (item_id, claim),
-            ) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                return None  # the claim was lost: whoever holds it now decides
-            now = self._clock()
-            attempts = int(row[0])
-            if give_up or attempts >= self._max_attempts:
-                await db.execute(
-                    f"UPDATE outbox SET failed_at = ?, last_error = ?, {_NO_CLAIM} WHERE id = ?",
-                    (now, error[:1000], item_id),
-                )
-                if not give_up:
-                    log.warning("outbox item %d given up after %d attempts", item_id, attempts)
-                return None
-            due = now + self.backoff_ms(attempts)
-            await db.execute(
-                f"UPDATE outbox SET next_attempt_at = ?, last_error = ?, {_NO_CLAIM} WHERE id = ?",
-                (due, error[:1000], item_id),
-            )
-            return due
-
-        return await self._tx(body)
-
-    async def last_message_id(self, game_id: int, *, before_item: int | None = None) -> int | None:
-        """The newest sent announcement's message id (see Store.last_message_id)."""
-        limit = INT64_MAX if before_item is None else before_item
-
-        async def body(db: Db) -> int | None:
-            async with db.execute(
-                "SELECT message_id FROM outbox WHERE game_id = ? AND id < ?"
-                " AND sent_at IS NOT NULL ORDER BY id DESC LIMIT 1",
-                (game_id, limit),
-            ) as cur:
-                row = await cur.fetchone()
-            return None if row is None else int(row[0])
-
-        return await self._tx(body, write=False)
-
-    async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
-        """A game's unsent announcements, oldest first (see Store.pending_outbox)."""
-
-        async def body(db: Db) -> list[OutboxItem]:
-            rows = await db.execute_fetchall(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND sent_at IS NULL"
-                " AND failed_at IS NULL ORDER BY id",
-                (game_id,),
-            )
-            return [_outbox_from_row(r) for r in rows]
-
-        return await self._tx(body, write=False)
-
-    # -- reminders ---------------------------------------------------------------------
-
-    async def set_reminder(
-        self,
-        game_id: int,
-        user_id: int,
-        due_at: int,
-        *,
-        sent_count: int = 0,
-        kind: str = REMINDER,
-    ) -> None:
-        """Create or replace a reminder schedule (see Store.set_reminder)."""
-        check_int64(user_id, "user_id")
-        check_int64(due_at, "due_at")
-        if kind not in REMINDER_KINDS:
-            raise InvalidDataError(f"reminder kind must be one of {sorted(REMINDER_KINDS)}")
-
-        async def body(db: Db) -> None:
-            await self._load_game(db, game_id)
-            # A new schedule also voids any claim on the old one.
-            await db.execute(
-                "INSERT INTO reminders (game_id, user_id, due_at, sent_count, kind)"
-                " VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id, user_id) DO UPDATE SET due_at = excluded.due_at,"
-                " sent_count = excluded.sent_count, kind = excluded.kind,"
-                " claim_token = NULL, claimed_until = NULL",
-                (game_id, user_id, due_at, sent_count, kind),
-            )
-
-        await self._tx(body)
-
-    async def clear_reminders(self, game_id: int, user_id: int | None = None) -> None:
-        """Drop one player's or all of a game's reminders (see Store.clear_reminders)."""
-        if user_id is None:
-            sql, params = "DELETE FROM reminders WHERE game_id = ?", (game_id,)
-        else:
-            sql, params = (
-                "DELETE FROM reminders WHERE game_id = ? AND user_id = ?",
-                (
-                    game_id,
-                    user_id,
-                ),
-            )
-
-        async def body(db: Db) -> None:
-            await db.execute(sql, params)
-
-        await self._tx(body)
-
-    async def reminders(self, game_id: int) -> list[Reminder]:
-        """A game's reminder schedules (see Store.reminders)."""
-
-        async def body(db: Db) -> list[Reminder]:
-            rows = await db.execute_fetchall(
-                f"SELECT {_REMINDER_COLUMNS} FROM reminders WHERE game_id = ? ORDER BY user_id",
-                (game_id,),
-            )
-            return [_reminder_from_row(r) for r in rows]
-
-        return await self._tx(body, write=False)
-
-    async def claim_reminders(self, *, limit: int = 50, lease_ms: int = 60_000) -> list[Reminder]:
-        """Claim due reminders with one atomic UPDATE (see Store.claim_reminders)."""
-
-        async def body(db: Db) -> list[Reminder]:
-            now = self._clock()
-            rows = await db.execute_fetchall(
-                "UPDATE reminders SET claim_token = ?, claimed_until = ?"
-                " WHERE (game_id, user_id) IN (SELECT r.game_id, r.user_id FROM reminders AS r"
-                "  JOIN games AS g ON g.id = r.game_id"
-                "  WHERE g.status = 'active' AND r.due_at <= ?"
-                "  AND (r.claimed_until IS NULL OR r.claimed_until <= ?)"
-                "  ORDER BY r.due_at, r.game_id, r.user_id LIMIT ?)"
-                f" RETURNING {_REMINDER_COLUMNS}",
-                (_new_claim(), now + lease_ms, now, now, limit),
-            )
-            return sorted(
-                (_reminder_from_row(r) for r in rows), key=lambda r: (r.due_at, r.game_id)
-            )
-
-        return await self._tx(body)
-
-    async def reminder_sent(self, reminder: Reminder, *, next_due_at: int | None) -> bool:
-        """Record a sent reminder and schedule or drop the next (see Store.reminder_sent)."""
-        if reminder.claim is None:
-            raise InvalidDataError("reminder_sent needs a reminder from claim_reminders")
-        key = (reminder.game_id, reminder.user_id, reminder.claim)
-
-        async def body(db: Db) -> bool:
-            if next_due_at is None:
-                cur = await db.execute(
-                    "DELETE FROM reminders WHERE game_id = ? AND user_id = ? AND claim_token = ?",
-                    key,
-                )
-            else:
-                cur = await db.execute(
-                    "UPDATE reminders SET due_at = ?, sent_count = sent_count + 1,"
-                    " last_sent_at = ?, claim_token = NULL, claimed_until = NULL"
-                    " WHERE game_id = ? AND user_id = ? AND claim_token = ?",
-                    (next_due_at, self._clock(), *key),
-                )
-            return cur.rowcount == 1
-
-        return await self._tx(body)
-
-    # -- per-user settings -------------------------------------------------------------
-
-    async def get_user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings, defaults if none (see Store.get_user_settings)."""
-
-        async def body(db: Db) -> UserSettings:
-            async with db.execute(
-                "SELECT time_zone, quiet_start, quiet_end, dm_opt_in, skip_confirm,"
-                " reminder_hours, updated_at FROM user_settings WHERE user_id = ?",
-                (user_id,),
-            ) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                return UserSettings(user_id)
-            tz, q_start, q_end, dm, skip, hours, updated = row
-            return UserSettings(user_id, tz, q_start, q_end, bool(dm), bool(skip), hours, updated)
-
-        return await self._tx(body, write=False)
-
-    async def put_user_settings(self, settings: UserSettings) -> UserSettings:
-        """Store a user's settings (see Store.put_user_settings)."""
-
-        async def body(db: Db) -> UserSettings:
-            now = self._clock()
-            s = settings
-            await db.execute(
-                "INSERT INTO user_settings (user_id, time_zone, quiet_start, quiet_end,"
-                " dm_opt_in, skip_confirm, reminder_hours, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone,"
-                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
-                " dm_opt_in = excluded.dm_opt_in, skip_confirm = excluded.skip_confirm,"
-                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
-                (
-                    s.user_id,
-                    s.time_zone,
-                    s.quiet_start,
-                    s.quiet_end,
-                    s.dm_opt_in,
-                    s.skip_confirm,
-                    s.reminder_hours,
-                    now,
-                ),
-            )
-            return UserSettings(
-                s.user_id,
-                s.time_zone,
-                s.quiet_start,
-                s.quiet_end,
-                s.dm_opt_in,
-                s.skip_confirm,
-                s.reminder_hours,
-                now,
-            )
-
-        return await self._tx(body)
-
-    # -- moving games ------------------------------------------------------------------
-
-    async def export_game(self, game_id: int) -> dict[str, Any]:
-        """The whole game as one JSON-able document (see Store.export_game)."""
-
-        async def body(db: Db) -> dict[str, Any]:
-            game = await self._load_game(db, game_id)
-            rows = await db.execute_fetchall(
-                "SELECT seq, body, created_at FROM log WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
-            return {
-                "format": EXPORT_FORMAT,
-                "format_version": EXPORT_FORMAT_VERSION,
-                "source_game_id": game.id,
-                "status": game.status,
-                "options": dict(game.options),
-                "seed": game.seed,
-                "engine_version": game.engine_version,
-                "creator_id": game.creator_id,
-                "created_at": game.created_at,
-                "ended_at": game.ended_at,
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "user_id": s.user_id,
-                        "joined_at": s.joined_at,
-                        "replaced_at": s.replaced_at,
-                    }
-                    for s in game.seat_history
-                ],
-                "log": [{"seq": r[0], "at": r[2], "record": json.loads(r[1])} for r in rows],
-            }
-
-        return await self._tx(body, write=False)
-
-    async def import_game(self, doc: Mapping[str, Any], *, guild_id: int, channel_id: int) -> Game:
-        """Insert an exported game under a new id (see Store.import_game)."""
-        parsed = parse_export(doc)
-        row = {
-            "guild_id": check_int64(guild_id, "guild_id"),
-            "channel_id": check_int64(channel_id, "channel_id"),
-            "status": parsed.status,
-            "options": dump_json(parsed.options, "options"),
-            "seed": parsed.seed,
-            "engine_version": parsed.engine_version,
-            "creator_id": parsed.creator_id,
-            "created_at": parsed.created_at,
-            "ended_at": parsed.ended_at,
-        }
-        log_rows = [
-            (seq, _check_record(rec, seq), dump_json(rec, f"log record {seq}"), at)
-            for seq, at, rec in parsed.log
-        ]
-
-        async def body(db: Db) -> Game:
-            now = self._clock()
-            game_id = await self._insert_game(db, row, now)
-            await self._insert_seats(db, game_id, parsed.seats, now)
-            await db.executemany(
-                "INSERT INTO log (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, *r) for r in log_rows],
-            )
-            return await self._load_game(db, game_id)
-
-        return await self._tx(body)
+    def _unique_index(self, exc: BaseException) -> str | None:
+        """Which of our unique indexes an IntegrityError names (by its columns)."""
+        if not isinstance(exc, sqlite3.IntegrityError) or not _is_unique_violation(exc):
+            return None
+        match = _FAILED_COLUMNS.search(str(exc))
+        return _UNIQUE_INDEXES.get(match[1]) if match else None
 
     # -- backup ------------------------------------------------------------------------
 
@@ -1081,78 +297,6 @@ def _backup_file(source: str, dest: str) -> None:
         raise
 
 
-async def _active_id(db: Db, channel_id: int) -> int | None:
-    """The id of the channel's active game, if any."""
-    async with db.execute(
-        "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
-    ) as cur:
-        row = await cur.fetchone()
-    return None if row is None else int(row[0])
-
-
-async def _max_seq(db: Db, game_id: int) -> int:
-    """The highest log sequence number of a game (its version), 0 for an empty log."""
-    async with db.execute(
-        "SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)
-    ) as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row else 0
-
-
-async def _has_seq(db: Db, game_id: int, seq: int) -> bool:
-    """Whether the game's log has a record with this sequence number."""
-    async with db.execute("SELECT 1 FROM log WHERE game_id = ? AND seq = ?", (game_id, seq)) as cur:
-        return await cur.fetchone() is not None
-
-
-async def _load_seats(db: Db, game_ids: Sequence[int]) -> dict[int, tuple[Seat, ...]]:
-    """The seat history of each game, by game id."""
-    if not game_ids:
-        return {}
-    marks = ", ".join("?" for _ in game_ids)
-    rows = await db.execute_fetchall(
-        "SELECT game_id, seat, user_id, joined_at, replaced_at FROM seats"
-        f" WHERE game_id IN ({marks}) ORDER BY game_id, seat, joined_at, id",
-        list(game_ids),
-    )
-    seats: dict[int, list[Seat]] = {}
-    for game_id, *rest in rows:
-        seats.setdefault(game_id, []).append(Seat(*rest))
-    return {k: tuple(v) for k, v in seats.items()}
-
-
-def _game_from_row(row: Sequence[Any], seats: tuple[Seat, ...]) -> Game:
-    """Build a Game from a `_GAME_COLUMNS` row."""
-    (gid, guild, channel, status, options, seed, engine, creator, created, updated, ended, ver) = (
-        row[:12]
-    )
-    return Game(
-        id=gid,
-        guild_id=guild,
-        channel_id=channel,
-        status=status,
-        options=json.loads(options),
-        seed=seed,
-        engine_version=engine,
-        creator_id=creator,
-        created_at=created,
-        updated_at=updated,
-        ended_at=ended,
-        version=ver,
-        seat_history=seats,
-        number=row[12] or gid,
-    )
-
-
-def _outbox_from_row(row: Sequence[Any]) -> OutboxItem:
-    """Build an OutboxItem from an `_OUTBOX_COLUMNS` row."""
-    item_id, game_id, version, channel_id, payload, created_at, attempts, claim = row
-    return OutboxItem(
-        item_id, game_id, version, channel_id, json.loads(payload), created_at, attempts, claim
-    )
-
-
-def _reminder_from_row(row: Sequence[Any]) -> Reminder:
-    """Build a Reminder from a `_REMINDER_COLUMNS` row."""
-    game_id, user_id, due_at, sent_count, last_sent_at, claim, kind = row
-    return Reminder(game_id, user_id, due_at, sent_count, last_sent_at, claim, kind)
+def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
+    """Whether an IntegrityError comes from a PRIMARY KEY or UNIQUE constraint."""
+    return getattr(exc, "sqlite_errorcode", None) in _UNIQUE_CODES
