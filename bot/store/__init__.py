@@ -43,6 +43,7 @@ from bot.store.errors import (
 )
 from bot.store.migrate import latest_version as latest_schema_version
 from bot.store.sqlite import SqliteStore
+from bot.store.urls import is_postgres_url, redact_url
 
 __all__ = [
     "ABANDONED",
@@ -79,16 +80,9 @@ __all__ = [
     "is_postgres_url",
     "latest_schema_version",
     "open_store",
+    "redact_url",
     "system_clock",
 ]
-
-
-def is_postgres_url(database: object) -> bool:
-    """Whether a database setting is a PostgreSQL URL (postgresql://...) and not a file."""
-    return isinstance(database, str) and database.split(":", 1)[0].lower() in (
-        "postgresql",
-        "postgres",
-    )
 
 
 async def open_store(

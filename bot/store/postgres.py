@@ -26,7 +26,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -35,6 +34,7 @@ from bot.store.errors import DatabaseUnusable, MigrationError, SchemaTooNewError
 from bot.store.health import Outage
 from bot.store.migrate import Migration, backend_migrations
 from bot.store.sql import Row, SqlStore, Tx
+from bot.store.urls import redact_url
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +50,6 @@ _MIGRATION_LOCK = 0x62617272  # "barr"
 _VERSION_TABLE = "barrage_schema"
 
 _PLACEHOLDER = re.compile(r"\?")
-
-
-def redact_url(url: str) -> str:
-    """The URL without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 @functools.lru_cache(maxsize=512)
@@ -329,7 +319,12 @@ class _Listener:
         first = channel not in self._wakes
         self._wakes.setdefault(channel, []).append(wake)
         if self._task is None:
-            await self._connect()
+            try:
+                await self._connect()
+            except Exception as exc:
+                # Not fatal: the poll stands in, and the task below keeps trying.
+                log.warning("database wake-ups: cannot listen yet (%s); trying again", exc)
+                self._lost.set()
             self._task = asyncio.create_task(self._keep_connected(), name="database wake-ups")
         elif first and self._connection is not None and not self._connection.is_closed():
             await self._connection.add_listener(channel, self._on_notify)
@@ -381,6 +376,37 @@ class _Listener:
         if self._connection is not None and not self._connection.is_closed():
             with contextlib.suppress(Exception):
                 await self._connection.close(timeout=5)
+
+
+async def check_server(url: str) -> None:
+    """Everything start-up checks of the database, without changing it (`--check-config`):
+    the server answers, lets us in, is writable, and holds no newer schema than ours.
+
+    Raises DatabaseUnusable or SchemaTooNewError.
+    """
+    try:
+        connection = await asyncpg.connect(url, timeout=10)
+    except Exception as exc:
+        refusal = unusable_from(url, exc)
+        if refusal is None:
+            raise
+        raise refusal from None
+    try:
+        if await connection.fetchval("SELECT pg_is_in_recovery()"):
+            raise DatabaseUnusable(
+                redact_url(url), "unwritable", "is read-only (a standby, or in recovery)"
+            )
+        if not await connection.fetchval("SELECT has_schema_privilege(current_schema(), 'CREATE')"):
+            raise DatabaseUnusable(
+                redact_url(url),
+                "unwritable",
+                "cannot be written: this user may not create tables in its schema",
+            )
+        found, known = await schema_version(connection), pg_migrations()[-1].version
+        if found > known:
+            raise SchemaTooNewError(redact_url(url), found, known)
+    finally:
+        await connection.close()
 
 
 # -- migrations ------------------------------------------------------------------------
