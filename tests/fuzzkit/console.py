@@ -62,7 +62,9 @@ class ConsoleFuzzer:
             str(self.seed + self.games),
             "--db",
             str(self.db),
-            cwd=root,
+            "--out",
+            str(self.db.parent / "pictures"),
+            cwd=self.db.parent,  # `board` writes its picture where it is told, never in the checkout
             env={**os.environ, "PYTHONPATH": str(root)},
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
