@@ -11,8 +11,16 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from bot.config import ENV_CONFIG, ENV_TOKEN, Config, ConfigError, load_config
+from bot.config import (
+    ENV_CONFIG,
+    ENV_DATABASE_URL,
+    ENV_TOKEN,
+    Config,
+    ConfigError,
+    load_config,
+)
 from bot.logs import REDACTED, setup_logging
 from bot.store import (
     DatabaseUnusable,
@@ -20,7 +28,9 @@ from bot.store import (
     SchemaTooNewError,
     Store,
     SupportsBackup,
+    is_postgres_url,
     open_store,
+    redact_url,
     system_clock,
 )
 from bot.store.backup import list_backups, run_backups
@@ -57,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.console import main as console_main
 
         return console_main(argv[1:])
+    if argv[:1] == ["migrate-db"]:
+        return migrate_db(argv[1:])
     args = _parse_args(argv)
     try:
         config = load_config(args.config)
@@ -83,6 +95,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         log.exception("barrage-bot stopped by an unexpected error")
         return 1
+
+
+def migrate_db(argv: Sequence[str]) -> int:
+    """`barrage-bot migrate-db --to URL`: copy the SQLite store into an empty PostgreSQL one."""
+    parser = argparse.ArgumentParser(
+        prog="barrage-bot migrate-db",
+        description="Copy every table of the SQLite database into an empty PostgreSQL "
+        "database, check row counts and content hashes, and commit only if all match. "
+        "Stop the bot first: what it writes during or after the copy is not moved.",
+    )
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        default=os.environ.get(ENV_DATABASE_URL, "").strip() or None,
+        help=f"postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: ${ENV_DATABASE_URL})",
+    )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        help="the SQLite file (default: database.path of the settings file)",
+    )
+    parser.add_argument("--config", metavar="FILE", help="settings file to read database.path from")
+    args = parser.parse_args(argv)
+    if not args.to or not is_postgres_url(args.to):
+        print(
+            "barrage-bot migrate-db: --to must be a postgresql://USER:PASSWORD@HOST:PORT/DATABASE "
+            f"URL (or set ${ENV_DATABASE_URL})",
+            file=sys.stderr,
+        )
+        return 2
+    with contextlib.suppress(ValueError):
+        setup_logging("INFO", secrets=[p for p in [urlsplit(args.to).password] if p])
+    source = args.source
+    if source is None:
+        try:
+            # The token is not needed to move the data.
+            config = load_config(args.config, {**os.environ, ENV_TOKEN: "unused"})
+        except ConfigError as exc:
+            for problem in exc.problems:
+                print(f"barrage-bot migrate-db: config error: {problem}", file=sys.stderr)
+            return 2
+        source = str(config.database.path)
+    from bot.store.move import MoveRefused, move_to_postgres  # asyncpg only where it is used
+
+    target = redact_url(args.to)
+    try:
+        copied = asyncio.run(move_to_postgres(source, args.to))
+    except (MoveRefused, DatabaseUnusable, SchemaTooNewError, MigrationError) as exc:
+        print(f"barrage-bot migrate-db: {exc}; nothing was written", file=sys.stderr)
+        return 1
+    print(f"copied {source} into {target}:")
+    for table in copied:
+        print(f"  {table.name:<16} {table.rows:>9} rows  sha256 {table.sha256[:16]} (equal)")
+    print(f"set [database] url (or ${ENV_DATABASE_URL}) to use it; keep {source} as a backup")
+    return 0
 
 
 async def serve(config: Config, *, run: Runner | None = None) -> int:
