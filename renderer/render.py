@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import json
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from importlib import resources
 from typing import TypeVar
 
+import PIL
 from PIL import Image, ImageDraw
 
 from bot.rules.state import GameOptions, GameState
@@ -238,13 +242,35 @@ def palette(theme_name: str) -> Image.Image:
         return _palette(theme_name)
 
 
+#: Palettes built before, by the fingerprint of what they were built from (palettes.json;
+#: `tools/build_palettes.py` writes it).
+PALETTES_FILE = "palettes.json"
+
+
 @functools.lru_cache(maxsize=8)
 def _palette(theme_name: str) -> Image.Image:
-    """Build the palette of ``palette``.
+    """Build the palette of ``palette``, or take it from palettes.json when built before.
 
     Its sources are every theme colour and company colour (as swatches) and the static
     backgrounds, so pieces, highlights and the antialiased edges of text all map closely.
+    Quantizing their 15-megapixel sheet peaks at about 200 MB, two thirds of a bot
+    process's memory: so the sources are drawn one at a time and fingerprinted (their
+    pixels, the sheet's background and Pillow's version), and a palette stored under that
+    fingerprint is the very one the quantizer would return. Only a new background, theme
+    or Pillow builds the sheet again.
     """
+    sources = _palette_sources(theme_name)
+    stored = _stored_palettes().get(palette_fingerprint(theme_name, sources))
+    kept = Image.new("P", (1, 1))
+    kept.putpalette(bytes.fromhex(stored) if stored else _quantized_palette(theme_name, sources))
+    return kept
+
+
+PaletteSources = list[tuple[tuple[int, int], Callable[[], Image.Image]]]
+
+
+def _palette_sources(theme_name: str) -> PaletteSources:
+    """The images the palette is drawn from, each with its size and how to draw it."""
     theme = get_theme(theme_name)
     colours = [*theme.colours.values()]
     for style in theme.companies.values():
@@ -255,7 +281,7 @@ def _palette(theme_name: str) -> Image.Image:
     # The 4-player shared board and the company boards are drawn for the palette only and let
     # go at once (a game caches those it shows): they are not all held at the same time as
     # the sheet and the quantizer's buffers, nor afterwards.
-    sources: list[tuple[tuple[int, int], Callable[[], Image.Image]]] = [
+    return [
         (swatch.size, lambda: swatch),
         (_size(map_layout("base")), lambda: map_background("base", theme_name)),
         (
@@ -270,9 +296,26 @@ def _palette(theme_name: str) -> Image.Image:
             for cid in theme.companies
         ),
     ]
+
+
+def palette_fingerprint(theme_name: str, sources: PaletteSources) -> str:
+    """SHA-256 of everything the quantizer would see (drawn one source at a time)."""
+    digest = hashlib.sha256(f"Pillow {PIL.__version__}\n".encode())
+    digest.update(repr(get_theme(theme_name).colour("background")).encode())
+    for size, draw_source in sources:
+        source = draw_source()
+        assert source.size == size, (source.size, size)
+        digest.update(repr((source.mode, source.size)).encode())
+        digest.update(source.tobytes())
+        del source
+    return digest.hexdigest()
+
+
+def _quantized_palette(theme_name: str, sources: PaletteSources) -> bytes:
+    """Stack the sources on one sheet and quantize it: the palette's RGB bytes."""
     width = max(size[0] for size, _ in sources)
     height = sum(size[1] for size, _ in sources)
-    sheet = Image.new("RGB", (width, height), theme.colour("background"))
+    sheet = Image.new("RGB", (width, height), get_theme(theme_name).colour("background"))
     y = 0
     for size, draw_source in sources:
         source = draw_source()
@@ -283,9 +326,25 @@ def _palette(theme_name: str) -> Image.Image:
     mapped = sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     # Keep the palette, not the 15-megapixel sheet mapped onto it: quantize(palette=...) and
     # getpalette() read only the palette.
-    kept = Image.new("P", (1, 1))
-    kept.putpalette(mapped.getpalette())
-    return kept
+    return bytes(mapped.getpalette() or ())
+
+
+def build_palette(theme_name: str) -> tuple[str, str]:
+    """(fingerprint, palette as hex) of a theme with the current text layout, for
+    palettes.json (tools/build_palettes.py)."""
+    sources = _palette_sources(theme_name)
+    return palette_fingerprint(theme_name, sources), _quantized_palette(theme_name, sources).hex()
+
+
+@functools.cache
+def _stored_palettes() -> dict[str, str]:
+    """palettes.json: palette RGB bytes as hex, by fingerprint (empty if there is none)."""
+    try:
+        text = resources.files("renderer").joinpath(PALETTES_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    stored: dict[str, str] = json.loads(text)["palettes"]
+    return stored
 
 
 def _size(layout: MapLayout | BoardLayout) -> tuple[int, int]:

@@ -1,0 +1,64 @@
+"""The stored palettes (renderer/palettes.json) are the ones the quantizer would build."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+
+import pytest
+
+from renderer.render import use_text_layout
+from renderer.theme import THEMES
+
+# The module (renderer's package exports a function of the same name).
+render = importlib.import_module("renderer.render")
+
+
+@pytest.fixture
+def restore_layout() -> Iterator[None]:
+    """Put the default layout back (and forget every palette) whatever the test did."""
+    yield
+    use_text_layout("default")
+
+
+@pytest.mark.parametrize("layout", ["default", "basic"])
+def test_every_themes_stored_palette_is_current(layout: str, restore_layout: None) -> None:
+    use_text_layout(layout)  # type: ignore[arg-type]
+    stored = render._stored_palettes()
+    for theme in sorted(THEMES):
+        fingerprint, built = render.build_palette(theme)
+        assert stored.get(fingerprint) == built, (
+            f"renderer/palettes.json has no current palette for theme {theme!r} ({layout} "
+            "text layout): a background, theme or Pillow changed; run "
+            "`python tools/build_palettes.py` and commit the file"
+        )
+
+
+def test_a_stored_palette_is_taken_without_quantizing(
+    monkeypatch: pytest.MonkeyPatch, restore_layout: None
+) -> None:
+    use_text_layout("basic")
+    expected = render.build_palette("light")[1]
+
+    def no_quantizing(*args: object) -> bytes:
+        raise AssertionError("the stored palette was not used")
+
+    monkeypatch.setattr(render, "_quantized_palette", no_quantizing)
+    render._palette.cache_clear()
+    try:
+        assert bytes(render.palette("light").getpalette() or ()).hex() == expected
+    finally:
+        render._palette.cache_clear()
+
+
+def test_without_a_stored_palette_the_quantizer_builds_the_same(
+    monkeypatch: pytest.MonkeyPatch, restore_layout: None
+) -> None:
+    use_text_layout("basic")
+    stored = bytes(render.palette("light").getpalette() or ())
+    monkeypatch.setattr(render, "_stored_palettes", dict)
+    render._palette.cache_clear()
+    try:
+        assert bytes(render.palette("light").getpalette() or ()) == stored
+    finally:
+        render._palette.cache_clear()
