@@ -341,7 +341,14 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             fake.add_channel(f"game-{i}", guild=guilds[i % count]) for i in range(args.games)
         ]
         t = time.perf_counter()
-        await setup_games(db, fake, channels, players, args.seed)
+        # Games are made in an SQLite file (fast) and moved to PostgreSQL as an operator
+        # would (barrage-bot migrate-db), so the setup does not dominate the run.
+        made = str(tmp / "setup.sqlite3") if args.backend == "postgresql" else db
+        await setup_games(made, fake, channels, players, args.seed)
+        if made != db:
+            from bot.store.move import move_to_postgres
+
+            await move_to_postgres(made, db)
         print(
             f"setup: {args.games} games in {time.perf_counter() - t:.1f} s on {args.backend}, "
             f"{count} bot process{'es' if count > 1 else ''}"
