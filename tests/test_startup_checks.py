@@ -122,7 +122,7 @@ async def test_serve_refuses_an_unusable_file_in_one_line(
     assert path.read_text() == "hello\n"
 
 
-async def test_starting_the_client_warns_about_no_voice_library(
+async def test_starting_the_client_logs_no_voice_warnings(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # As on a fresh start: discord.py warns once per process, at the first client.

@@ -384,10 +384,9 @@ class GameService:
                 engine_version=ENGINE_VERSION,
                 seats=[actor.user_id],
             )
-        except ChannelBusyError:
-            raise LobbyError(
-                "This channel already has a game; finish or abandon it first, or use another "
-                "channel or thread."
+        except ChannelBusyError as busy:
+            raise await self._channel_busy(
+                busy, "finish or abandon it first, or use another channel or thread."
             ) from None
         line = Line.of(
             f"New Barrage game #{meta.number}: {players} players, {setup} setup"
@@ -1484,8 +1483,10 @@ class GameService:
             meta = await self.store.import_game(
                 recorded, guild_id=actor.guild_id, channel_id=actor.channel_id
             )
-        except ChannelBusyError:
-            raise LobbyError("This channel already has an active game; abandon it first.") from None
+        except ChannelBusyError as busy:
+            raise await self._channel_busy(
+                busy, "abandon it first, or import into another channel or thread."
+            ) from None
         loaded = await self._reload(meta.id)
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
@@ -1520,6 +1521,16 @@ class GameService:
             for i, user in enumerate(replayed.seats)
         ]
         return {**doc, "status": status, "seats": seats}
+
+    async def _channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
+        """The refusal for a channel that already has an active game, naming that game by
+        its number in the server (the store's error carries only its internal id)."""
+        number = None
+        if busy.active_game_id is not None:
+            with contextlib.suppress(GameNotFoundError):
+                number = (await self.store.get_game(busy.active_game_id)).number
+        game = f"game #{number}" if number is not None else "a game"
+        return LobbyError(f"This channel already has {game} going; {what_to_do}")
 
     async def _refuse_live_copy(self, actor: Actor, parsed: ParsedExport) -> None:
         """ImportRefused naming the channel where this very game is still active."""

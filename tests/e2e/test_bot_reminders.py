@@ -96,10 +96,7 @@ async def test_a_reminder_for_a_deleted_thread_is_dropped(
                 clock.advance(hours=6)
                 await asyncio.sleep(0.2)
             # The start's announcement, as if it had been committed just before the deletion.
-            con = sqlite3.connect(db)
-            con.execute("UPDATE outbox SET sent_at = NULL, message_id = NULL")
-            con.commit()
-            con.close()
+            await asyncio.to_thread(mark_every_announcement_unsent, db)
             bot.kick_outbox()
             await fake.wait_for(lambda: "given up" in caplog.text, what="the announcement given up")
         assert await bot.service.store.reminders(game_id) == []
@@ -107,3 +104,18 @@ async def test_a_reminder_for_a_deleted_thread_is_dropped(
         lines = [r for r in caplog.records if r.name.startswith("bot.service")]
         assert [r.levelno for r in lines] == [logging.WARNING, logging.WARNING]
         assert all(r.exc_info is None and str(thread.id) in r.getMessage() for r in lines)
+
+
+def mark_every_announcement_unsent(db: Path) -> None:
+    """Set every announcement back to unsent, through a connection of our own.
+
+    Run it in a thread: waiting for the write lock on the event loop would stop the bot's
+    transaction that holds the lock from ever committing ("database is locked" after the
+    busy timeout).
+    """
+    con = sqlite3.connect(db, timeout=60)
+    try:
+        con.execute("UPDATE outbox SET sent_at = NULL, message_id = NULL")
+        con.commit()
+    finally:
+        con.close()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService, ImportRefused
+from bot.service import GameService, ImportRefused, LobbyError
 from bot.store.export import MAX_EXPORT_BYTES, nesting_depth
 from tests.service.helpers import GUILD, OTHER_CHANNEL, SPECTATOR, USERS, actor, random_step
 from tests.service.helpers import started_game as start
@@ -259,3 +259,11 @@ async def test_a_game_still_active_elsewhere_is_refused_naming_its_channel(
     # The copy is now the live one: importing the file a third time is refused again.
     with pytest.raises(ImportRefused, match=r"still active in <#2001> \(game #2\)"):
         await service.import_game(actor(SPECTATOR, channel=2002, manage=True), doc)
+
+
+async def test_an_import_into_a_channel_with_a_game_names_that_game(service: GameService) -> None:
+    doc = await played_export(service)
+    lobby = await service.create_game(actor(USERS[2], channel=OTHER_CHANNEL), players=2)
+    number = (await service.store.get_game(lobby.game_id)).number
+    with pytest.raises(LobbyError, match=rf"already has game #{number} going; abandon it first"):
+        await service.import_game(MANAGER, json.dumps(doc).encode())

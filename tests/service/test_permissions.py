@@ -115,7 +115,7 @@ async def test_manager_may_replace_and_the_log_keeps_both(service: GameService) 
 
 
 async def test_lobby_refusals(service: GameService) -> None:
-    await service.create_game(actor(USERS[0]), players=2, seed=1)
+    lobby = await service.create_game(actor(USERS[0]), players=2, seed=1)
     with pytest.raises(LobbyError, match="already joined"):
         await service.join(actor(USERS[0]))
     with pytest.raises(LobbyError, match="Not enough players"):
@@ -123,7 +123,9 @@ async def test_lobby_refusals(service: GameService) -> None:
     await service.join(actor(USERS[1]))
     with pytest.raises(LobbyError, match="full"):
         await service.join(actor(USERS[2]))
-    with pytest.raises(LobbyError, match="already has a game"):
+    # The refusal names the channel's game by its number here, never by an internal id.
+    number = (await service.store.get_game(lobby.game_id)).number
+    with pytest.raises(LobbyError, match=rf"already has game #{number} going; finish or abandon"):
         await service.create_game(actor(USERS[2]), players=2)
     games = await service.my_games(actor(USERS[1]).guild_id, USERS[1])
     assert [g.stage for g in games] == ["lobby"]
