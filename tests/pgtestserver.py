@@ -5,7 +5,7 @@ folder named by $BARRAGE_TEST_PG_BIN, holding `initdb` and `postgres`), so a cle
 needs nothing but pip. The cluster lives in a temporary folder and listens on a Unix socket
 there only (no TCP port, so parallel runs never collide); fsync is off, since it is thrown
 away. PostgreSQL refuses to run as root: under root the server runs as the unprivileged
-system user `barrage-pg` (created if missing) from a copy of the binaries that it can read
+system user `barrage-pg` (created if missing; `nobody` where it cannot be) from a copy of the binaries that it can read
 wherever the checkout lies.
 """
 
@@ -72,20 +72,35 @@ def _server_account() -> tuple[int, int] | None:
     try:
         entry = pwd.getpwnam(SERVER_USER)
     except KeyError:
-        subprocess.run(
-            [
-                "useradd",
-                "--system",
-                "--no-create-home",
-                "--shell",
-                "/usr/sbin/nologin",
-                SERVER_USER,
-            ],
-            check=True,
-            capture_output=True,
-        )
-        entry = pwd.getpwnam(SERVER_USER)
+        try:
+            subprocess.run(
+                [
+                    "useradd",
+                    "--system",
+                    "--no-create-home",
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    SERVER_USER,
+                ],
+                check=True,
+                capture_output=True,
+            )
+            entry = pwd.getpwnam(SERVER_USER)
+        except (OSError, subprocess.CalledProcessError, KeyError) as exc:
+            # No useradd (a minimal image), or another run created the user meanwhile.
+            entry = _existing_account(exc)
     return entry.pw_uid, entry.pw_gid
+
+
+def _existing_account(cause: BaseException) -> pwd.struct_passwd:
+    """SERVER_USER if it exists now, else `nobody`: unprivileged on every Linux."""
+    for name in (SERVER_USER, "nobody"):
+        with contextlib.suppress(KeyError):
+            return pwd.getpwnam(name)
+    raise PostgresUnavailable(
+        f"running as root, and neither creating the user {SERVER_USER} ({cause}) nor "
+        "finding `nobody` worked: PostgreSQL refuses to run as root"
+    )
 
 
 class TestPostgres:
