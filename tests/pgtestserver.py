@@ -5,8 +5,8 @@ folder named by $BARRAGE_TEST_PG_BIN, holding `initdb` and `postgres`), so a cle
 needs nothing but pip. The cluster lives in a temporary folder and listens on a Unix socket
 there only (no TCP port, so parallel runs never collide); fsync is off, since it is thrown
 away. PostgreSQL refuses to run as root: under root the server runs as the unprivileged
-system user `barrage-pg` (created if missing; `nobody` where it cannot be) from a copy of the binaries that it can read
-wherever the checkout lies.
+system user `barrage-pg` (created if missing; `nobody` where it cannot be), from a copy of
+the binaries that it can read wherever the checkout lies.
 """
 
 from __future__ import annotations
