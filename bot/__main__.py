@@ -47,7 +47,9 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="barrage-bot",
         description="Play the board game Barrage asynchronously in Discord channels.",
-        epilog=f"The token comes from ${ENV_TOKEN} or the config file's [discord] token.",
+        epilog=f"The token comes from ${ENV_TOKEN} or the config file's [discord] token. "
+        "Also: `barrage-bot console` (play in a terminal) and `barrage-bot migrate-db --to "
+        "postgresql://...` (move the SQLite file's games to PostgreSQL); each has --help.",
     )
     parser.add_argument(
         "--config",
