@@ -379,11 +379,12 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 )
             pids = [bot.process.pid for bot in bots]
             await fake.wait_for(
-                lambda: len(fake.connected_sessions()) == count, timeout=60, what="every shard"
+                lambda: len(fake.connected_sessions()) == count, timeout=180, what="every shard"
             )
             await fake.wait_for(
                 lambda: fake.guild_commands.get(fake.guild.id) or fake.global_commands,
-                timeout=30,
+                timeout=180,
+                what="the command registration",
             )
             for pid in pids:
                 print(f"bot pid {pid}: idle RSS {rss_mb(pid)[0]:.0f} MB")
