@@ -374,7 +374,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 argv = ["-m", "bot", "--config", str(config)]
                 bots.append(
                     await stack.enter_async_context(
-                        run_bot_process(fake, argv, extra_env=env, cwd=ROOT)
+                        run_bot_process(fake, argv, extra_env=env, cwd=tmp)
                     )
                 )
             pids = [bot.process.pid for bot in bots]
