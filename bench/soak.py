@@ -1,7 +1,8 @@
 """Soak test: thousands of seeded random games (introductory, full, every third one with
 The Leeghwater Project, every fifth one on the Nile with The Nile Affair, a fifth of the
-others with The Colorado Connection; half of those with Leeghwater too) with every invariant
-checked after each action.
+others with The Colorado Connection; half of those with Leeghwater too; every seventh one with
+1 to 3 automas of every level, each automa turn checked against the second implementation)
+with every invariant checked after each action.
 
 Run before resolving engine work: .venv/bin/python bench/soak.py [games] [first_seed]
 """
@@ -15,6 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
+from bot.rules import GameOptions
+from tests.rules.automa_games import play_game
 from tests.rules.test_full_random import random_full_game
 from tests.rules.test_nile_random import play_nile_game
 from tests.rules.test_random_games import play_random_game
@@ -28,7 +31,18 @@ def main() -> None:
     for seed in range(first, first + games):
         players = 2 + seed % 3
         try:
-            if seed % 5 == 4:
+            if seed % 7 == 6:
+                automas = 1 + (seed // 7) % 3
+                players = max(2, automas + (seed // 21) % 2)
+                levels = tuple((seed + i) % 4 for i in range(automas))
+                setup = "full" if (seed // 7) % 2 else "intro"
+                extra = ("leeghwater",) if setup == "full" and (seed // 14) % 2 else ()
+                options = GameOptions(
+                    players=players, seed=seed, automa=levels, setup=setup, expansions=extra
+                )
+                problems = play_game(options).problems
+                assert not problems, problems
+            elif seed % 5 == 4:
                 # Every fifth seed: The Nile Affair, every ledger invariant (irrigation too).
                 players = 2 + (seed // 5) % 3
                 extra = ("leeghwater",) if (seed // 5) % 2 else ()

@@ -1,7 +1,8 @@
 """The turn loop over many whole games: stalls, unpinged deciders, double pings (all must be 0).
 
 Plays seeded random complete games through the service with a recording announcer, each seed
-in the six mixes (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado), 2-4
+in the eight mixes (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado;
+with automas: intro, full+Leeghwater), 2-4
 players by seed, with the checks of tests/service/turnloop.py after every step, and prints
 what they found.
 

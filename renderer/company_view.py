@@ -11,6 +11,7 @@ from bot.rules.draft import TILES as DRAFT_TILES
 from bot.rules.officers import MAHIRI, MAHIRI_SPACES
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
+from renderer.automa import automa_title, next_card
 from renderer.content import content
 from renderer.expansions import (
     asking,
@@ -318,7 +319,8 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
         key(state, company_id) for key in asking(state.options.expansions, "company_key")
     )
     river = _river_lines(state, board) if company_id in state.companies else ()
-    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river)
+    card = next_card(state, company_id)  # an automa's face-up card
+    return (company_id, repr(board), state.current, state.finished, mahiri, extension, river, card)
 
 
 def _river_lines(state: GameState, company: Company) -> tuple[tuple[str, ...], ...]:
@@ -380,6 +382,9 @@ def draw_company(
     )
     turn = " · to play" if state.current == company_id and not state.finished else ""
     subtitle = f"{company.vp} VP · {company.energy}⚡ this round · seat {company.seat + 1}{turn}"
+    card = next_card(state, company_id) if not preview else ""
+    if card:  # an automa: its level first, and the card on top of its deck last
+        subtitle = f"{automa_title(state, company_id)} · {subtitle} · {card}"
     if preview:
         subtitle = f"draft offer: pick {company_id} · starts with these"
     d.text(draw, layout.points["subtitle"], subtitle, sizes["value"], text, "regular", "la")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.rules.content import company_name
 from bot.rules.state import NEUTRAL, GameState
+from renderer.automa import automa_title, next_card
 from renderer.content import content
 from renderer.expansions import asking
 from renderer.map_view import ROUNDS
@@ -34,9 +35,11 @@ def describe(state: GameState) -> str:
             f"{co.placed.get(k, 0)} {k}" for k in ("base", "elevation", "conduit", "powerhouse")
         )
         contracts = ", ".join(str(x) for x in co.contracts) or "none"
+        marks = "; ".join(m for m in (automa_title(state, cid), next_card(state, cid)) if m)
         lines.append(
             f"{company_name(cid)} ({styles[cid].letter}, {styles[cid].shape}; "
-            f"{officer.name if officer else co.officer}): {co.vp} VP, {co.energy} energy, "
+            + (f"{marks}; " if marks else "")
+            + f"{officer.name if officer else co.officer}): {co.vp} VP, {co.energy} energy, "
             f"{co.credits} credits, {co.excavators} excavators, {co.mixers} mixers, "
             f"{co.engineers} engineers; built {placed}; contracts {contracts}; "
             f"{len(co.fulfilled)} fulfilled."

@@ -11,6 +11,7 @@ from bot.rules.content import company_name
 from bot.rules.draft import seat_player
 from bot.rules.state import GameState
 from renderer import draw as d
+from renderer.automa import automa_level
 from renderer.content import content
 from renderer.expansions import asking, drawing, extending
 from renderer.layout import BoardLayout, Rect, board_layout
@@ -173,7 +174,7 @@ def _turn_order(
     d.text(draw, (x0 + 6, cy), "Turn order", sizes["label"], theme.colour("text"), anchor="lm")
     x = x0 + 200
     for cid in state.turn_order:
-        name = company_name(cid)
+        name = company_name(cid) + (" (automa)" if automa_level(state, cid) is not None else "")
         width = 52 + int(d.text_width(name, sizes["label"])) + 16
         if cid == state.current and not state.finished:
             d.box(

@@ -69,6 +69,8 @@ EXPANSION_CHOICES = [
     seed="A seed to replay the same setup (random if left out)",
     thread="Open a thread for this game instead of using the channel",
     board="The standard board, or the larger 4/5-player board (4 players only)",
+    automa="Computer companies taking seats (0 to 3; people and automas are 2 to 4 players)",
+    automa_level="How strong the automas play",
 )
 @app_commands.choices(expansions=EXPANSION_CHOICES)
 async def new(
@@ -79,8 +81,10 @@ async def new(
     seed: app_commands.Range[int, 0, 2**53] | None = None,
     thread: bool = False,
     board: Literal["standard", "4/5-player"] = "standard",
+    automa: app_commands.Range[int, 0, 3] = 0,
+    automa_level: Literal["easy", "medium", "hard", "expert"] = "medium",
 ) -> None:
-    """Create a lobby; others join with its buttons."""
+    """Create a lobby; others join with its buttons (automas may take seats)."""
     service = bot_of(interaction).service
     chosen = () if expansions == "none" else tuple(expansions.split(","))
     map_id = "five_player" if board == "4/5-player" else "base"
@@ -94,6 +98,8 @@ async def new(
                 expansions=chosen,
                 seed=seed,
                 map=map_id,
+                automa=automa,
+                automa_level=automa_level,
             ),
             ephemeral=False,  # the lobby is public, however slow the answer
         )
@@ -103,7 +109,14 @@ async def new(
         remember_lobby(interaction, outcome.game_id, message_id)
         return
     # Refuse bad options before a thread is opened for them.
-    service.check_new_game(players=players, setup=setup, expansions=chosen, map=map_id)
+    service.check_new_game(
+        players=players,
+        setup=setup,
+        expansions=chosen,
+        map=map_id,
+        automa=automa,
+        automa_level=automa_level,
+    )
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
@@ -125,6 +138,8 @@ async def new(
         expansions=chosen,
         seed=seed,
         map=map_id,
+        automa=automa,
+        automa_level=automa_level,
     )
     lobby = await opened.send(
         await lobby_text(service, outcome.game_id),

@@ -8,7 +8,7 @@ from functools import cache
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import load_content
 from bot.rules.rewards import describe_reward
-from bot.service.expansions import combinations, expansions, help_topics
+from bot.service.expansions import combinations, expansions, help_topics, with_automas
 
 MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
 
@@ -31,6 +31,8 @@ with a **Post to channel** button; `game:` picks another game by its number in t
 can `replace` or `skip` a player who vanished, `rewind` and `abandon`. \
 To move a game: `/barrage export`, abandon it, then `/barrage import` the file elsewhere.
 8. Expansions: `/barrage new expansions:` — {expansions}.
+9. Short of players? `automa:` on `/barrage new` or **Add automa** seats computer \
+companies (`topic:automa`).
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
 an expansion's pieces, or an expansion: {topics}."""
 
@@ -55,6 +57,39 @@ def _how_to_play() -> str:
 
 HOW_TO_PLAY = _how_to_play()
 
+_AUTOMA_HELP = """\
+**Automa opponents**
+An automa is a computer company: 1 to 3 of them can take seats (people and automas are 2 to 4 \
+players). Add them with `/barrage new automa:2 automa_level:hard` or the lobby's **Add automa** \
+button; they sit after the people.
+• **Its turn** happens at once after the person before it confirms: it flips a card of its own \
+20-card deck and does the card's actions in order, each one it can, until it produces, builds, \
+turns its wheel, takes machinery or a tile, or completes an External Work. Where it builds is \
+chosen by the criteria of its face-up card. The turn message says what it did.
+• **Its economy**: 16 VP to start, no credits (it pays none; credits it would earn are VP), no \
+contracts of its own (it fulfils one from the board when it produces); the objective tile pays \
+it 20/15/10.
+• **Levels**: Easy (no income, no production bonus), Medium (incomes and bonus), Hard (also its \
+tiles' effects and its company's ability), Expert (also its officer's ability).
+• A turn followed by automa turns cannot be undone: their cards were revealed.
+• {expansions}
+The company board picture shows an automa's level and the card on top of its deck."""
+
+
+def _automa_help() -> str:
+    """The automa topic, with the expansions that take automas and those that do not."""
+    taken, refused = with_automas()
+    text = "With the introductory or full setup"
+    if taken:
+        text += ", also with " + " or ".join(taken)
+    if refused:
+        text += "; " + " and ".join(refused) + (" are" if len(refused) > 1 else " is")
+        text += " played by people only"
+    return _AUTOMA_HELP.format(expansions=text + ".")
+
+
+AUTOMA_HELP = _automa_help()
+
 
 @dataclass(frozen=True, slots=True)
 class Topic:
@@ -77,7 +112,10 @@ def topics() -> dict[str, Topic]:
     pieces)."""
     # Every expansion's pieces: the contracts, works and buildings some add to a game's content.
     content = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
-    found = [Topic("play", "How to play with the bot", HOW_TO_PLAY)]
+    found = [
+        Topic("play", "How to play with the bot", HOW_TO_PLAY),
+        Topic("automa", "Automa opponents", AUTOMA_HELP),
+    ]
     for company in content.companies.values():
         found.append(
             Topic(

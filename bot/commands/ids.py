@@ -85,7 +85,7 @@ def play_id(game_id: int) -> str:
 
 
 def lobby_id(game_id: int, action: str) -> str:
-    """The custom_id of a lobby button (join, leave, start)."""
+    """The custom_id of a lobby button (join, leave, start, bot_add, bot_remove)."""
     return f"{PREFIX}:lb:{game_id}:{action}"
 
 
@@ -100,5 +100,5 @@ SELECT_TEMPLATE = rf"{PREFIX}:s:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"
 PAGE_TEMPLATE = rf"{PREFIX}:pg:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"
 RESTART_TEMPLATE = rf"{PREFIX}:rs:(?P<game>\d+):(?P<version>\d+)"
 PLAY_TEMPLATE = rf"{PREFIX}:play:(?P<game>\d+)"
-LOBBY_TEMPLATE = rf"{PREFIX}:lb:(?P<game>\d+):(?P<action>join|leave|start)"
+LOBBY_TEMPLATE = rf"{PREFIX}:lb:(?P<game>\d+):(?P<action>join|leave|start|bot_add|bot_remove)"
 POST_TEMPLATE = rf"{PREFIX}:pv:(?P<game>\d+):(?P<view>[a-z0-9_]+)"

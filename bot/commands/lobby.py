@@ -1,4 +1,5 @@
-"""The lobby message: who has joined, with Join, Leave and Start buttons."""
+"""The lobby message: who has joined, with Join, Leave, Start, Add automa and Remove automa
+buttons."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ _LABELS = {
     "join": ("Join", discord.ButtonStyle.primary),
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.success),
+    "bot_add": ("Add automa", discord.ButtonStyle.secondary),
+    "bot_remove": ("Remove automa", discord.ButtonStyle.secondary),
 }
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LOBBY_TEMPLATE):
-    """Join, Leave or Start: ``brg:lb:{game}:{action}``."""
+    """Join, Leave, Start, Add or Remove automa: ``brg:lb:{game}:{action}``."""
 
     def __init__(self, game_id: int, action: str) -> None:
         """Build the button."""
@@ -47,7 +50,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
         """Do the lobby action and update the lobby message in place."""
         service = bot_of(interaction).service
         actor = actor_of(interaction)
-        action = {"join": service.join, "leave": service.leave, "start": service.start}
+        action = {
+            "join": service.join,
+            "leave": service.leave,
+            "start": service.start,
+            "bot_add": service.add_automa,
+            "bot_remove": service.remove_automa,
+        }
         try:
             outcome = await within_budget(
                 interaction, action[self.action](actor, expected_game=self.game_id), update=True
@@ -58,9 +67,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
-    """The three lobby buttons."""
+    """The lobby buttons."""
     view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "start"):
+    for action in ("join", "leave", "start", "bot_add", "bot_remove"):
         view.add_item(LobbyButton(game_id, action))
     return view
 
@@ -71,14 +80,20 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
     size = int(meta.options.get("players", 4))
     setup = meta.options.get("setup", "intro")
     players = meta.player_ids or (meta.creator_id,)
+    automas = await service.lobby_automas(game_id)
     extras = expansions_text(meta.options.get("expansions", ()))
     lines = [f"**Barrage game #{meta.number}**: {size} players, {setup} setup{extras}."]
     if news:
         lines.append(news)
-    lines.append(f"Players ({len(players)}/{size}):")
+    lines.append(f"Players ({len(players) + len(automas)}/{size}):")
     for seat, user in enumerate(players, 1):
         lines.append(f"{seat}. <@{user}>" + (" (creator)" if user == meta.creator_id else ""))
-    lines.append("Join with the button; the creator (or a moderator) starts the game.")
+    for seat, level in enumerate(automas, len(players) + 1):
+        lines.append(f"{seat}. Automa ({level}), plays by its cards")
+    lines.append(
+        "Join with the button; the creator (or a moderator) adds or removes automas and starts "
+        "the game."
+    )
     return "\n".join(lines)[:2000]
 
 

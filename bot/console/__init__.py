@@ -4,6 +4,7 @@ Usage:
 
     python -m bot console [--players 2|3|4] [--names Ann,Bob,...] [--db FILE] [--seed S]
             [--setup intro|full] [--expansions NAMES] [--out DIR]
+            [--automa 0|1|2|3] [--automa-level easy|medium|hard|expert]
         Hot seat: several local players share the terminal. The game is kept in FILE
         (default: barrage-console.sqlite3 in the working directory) after every move, and
         the same command continues it later. The prompt names who must decide; type an
@@ -15,10 +16,15 @@ Usage:
         Ctrl-C exits at once with 130. The game is saved either way.
 
     python -m bot console --autoplay --players N --seed S --out DIR [--setup intro|full]
-            [--expansions NAMES]
+            [--expansions NAMES] [--automa N --automa-level L]
         Plays a complete game with random legal moves against a temporary SQLite file
         (or --db FILE), writes every announcement's image to DIR and prints the final
         scores; exits 0 only when the game reached its final scoring.
+
+`--automa N` seats N automa companies (computer opponents playing by their cards) after the
+people: `--players` counts both (by default one person and the automas), so `--automa 2`
+alone is a solo game against two automas. Their turns are played at once after each person's
+Confirm and told in the turn message.
 
 `--expansions` takes comma-separated expansion names (`--help` lists them and the playable
 combinations, from the catalogue: some need `--setup full`, some bring their own board). An

@@ -75,8 +75,15 @@ class Names:
 def refusal(exc: ServiceError, names: Names) -> str:
     """A refusal in the console's words (a new game's options as command-line flags)."""
     text = exc.render(names)
-    if isinstance(exc, NewGameRefused) and exc.option in ("players", "setup", "expansions"):
-        text += f" Use --{exc.option} {exc.choose}." if exc.choose else f" Change --{exc.option}."
+    if isinstance(exc, NewGameRefused) and exc.option in (
+        "players",
+        "setup",
+        "expansions",
+        "automa",
+        "automa_level",
+    ):
+        flag = exc.option.replace("_", "-")
+        text += f" Use --{flag} {exc.choose}." if exc.choose else f" Change --{flag}."
     return text
 
 
@@ -139,6 +146,20 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         f"(default: {DEFAULT_DB}; with --autoplay a temporary file)",
     )
     parser.add_argument("--autoplay", action="store_true", help="random legal moves to the end")
+    parser.add_argument(
+        "--automa",
+        type=int,
+        default=0,
+        choices=(0, 1, 2, 3),
+        help="automa companies taking the last seats (people and automas: --players, "
+        "default one person and the automas)",
+    )
+    parser.add_argument(
+        "--automa-level",
+        default="medium",
+        choices=("easy", "medium", "hard", "expert"),
+        help="how strong the automas play (default medium)",
+    )
     return parser.parse_args(list(argv))
 
 
@@ -151,11 +172,14 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str]) -> int:
     """Run the console; see the package's docstring for the exit statuses."""
     args = _parse(argv)
+    args.total = args.players or max(2, args.automa + 1)
     try:
         args.expansions = GameService.check_new_game(
-            players=args.players or 2,
+            players=args.total,
             setup=args.setup,
             expansions=args.expansions.split(","),
+            automa=args.automa,
+            automa_level=args.automa_level,
         )
     except ServiceError as exc:
         return _fail(refusal(exc, Names([])))
@@ -223,10 +247,11 @@ async def _open(service: GameService, args: argparse.Namespace, db: Path, names:
     existing = await service.store.active_game(CHANNEL)
     if existing is not None:
         players = int(existing.options.get("players", len(existing.seats)))
-        session = Session(existing.id, players, names)
+        people = players - len(existing.options.get("automa", []))
+        session = Session(existing.id, people, names)
         await _seat_everyone(service, session)
         if not args.autoplay:
-            ignored = " (--players, --seed, --setup and --expansions are for new games)"
+            ignored = " (--players, --seed, --setup, --expansions and --automa are for new games)"
             given = args.players or args.seed is not None
             print(
                 f"Continuing game #{existing.id} ({players} players) from {db}"
@@ -234,11 +259,16 @@ async def _open(service: GameService, args: argparse.Namespace, db: Path, names:
             )
         return session
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    players = args.players or 2
     outcome = await service.create_game(
-        _actor(FIRST_USER), players=players, setup=args.setup, seed=seed, expansions=args.expansions
+        _actor(FIRST_USER),
+        players=args.total,
+        setup=args.setup,
+        seed=seed,
+        expansions=args.expansions,
+        automa=args.automa,
+        automa_level=args.automa_level,
     )
-    session = Session(outcome.game_id, players, names)
+    session = Session(outcome.game_id, args.total - args.automa, names)
     await _seat_everyone(service, session)
     if not args.autoplay:
         print(f"New game #{outcome.game_id}, saved in {db} after every move.")

@@ -104,6 +104,8 @@ def can_act(game: Game, company_id: str) -> bool:
     that needs none (an engineer-free technology tile)."""
     if game.company(company_id).engineers > 0:
         return True
+    if game.automa_level(company_id) is not None:
+        return False  # an automa acts only by its cards, which need engineers
     return any(action.options(game, company_id) for action in game.rules.turn_actions.values())
 
 
@@ -317,12 +319,20 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
     game.push({"kind": "next_turn", "after": entry["player"]})
 
 
+def turn_task(game: Game, company_id: str) -> Task:
+    """The task of a company's turn: a person's choice of action, or an automa's card."""
+    kind = "turn" if game.automa_level(company_id) is None else "automa_turn"
+    return {"kind": kind, "player": company_id}
+
+
 @RULES.task("next_turn")
 def _next_turn(game: Game, entry: Task) -> None:
-    """Pass the turn to the next player in turn order who still has engineers."""
-    for ask in game.hooked("extra_turn"):
-        if ask(game, entry["after"]):
-            return
+    """Pass the turn to the next player in turn order who still has engineers (an automa
+    takes no extra turn: its cards give none)."""
+    if game.automa_level(entry["after"]) is None:
+        for ask in game.hooked("extra_turn"):
+            if ask(game, entry["after"]):
+                return
     order = game.state.turn_order
     after = entry.get("after")
     start = order.index(after) + 1 if after in order else 0
@@ -330,7 +340,7 @@ def _next_turn(game: Game, entry: Task) -> None:
         company_id = order[(start + offset) % len(order)]
         if can_act(game, company_id):
             game.state.current = company_id
-            game.push({"kind": "turn", "player": company_id})
+            game.push(turn_task(game, company_id))
             return
     game.state.current = None
     game.push({"kind": "water_flow"})

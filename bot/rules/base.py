@@ -16,6 +16,7 @@ from bot.rules import (
     production,
     rewards,
 )
+from bot.rules.automa import turn as automa_turn
 from bot.rules.rulebook import RuleSet
 
 # Structure kinds and turn actions are offered in this order (construction's four kinds; the
@@ -33,4 +34,5 @@ BASE_RULES: tuple[RuleSet, ...] = (
     officers.RULES,
     companies.RULES,
     illegal.RULES,
+    automa_turn.RULES,
 )

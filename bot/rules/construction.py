@@ -403,7 +403,7 @@ def _cost_text(game: Game, company_id: str, kind: str, space: str) -> str:
 def _structure_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     options = []
-    budget = game.company(company_id).credits
+    budget = game.budget(company_id)
     for kind, space, _credits in build_choices(
         game, company_id, budget, free_only=entry.get("free", False)
     ):
@@ -432,7 +432,7 @@ def _build_structure(game: Game, entry: Task, option: Option) -> None:
 def _tile_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     kind, space = entry["structure"], entry["space"]
-    budget = game.company(company_id).credits
+    budget = game.budget(company_id)
     options = []
     for use in uses_for(game, company_id, kind, free_only=entry.get("free", False)):
         if not any(
@@ -463,7 +463,7 @@ def _build_tile(game: Game, entry: Task, option: Option) -> None:
 
 def _pay_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
-    budget = game.company(company_id).credits
+    budget = game.budget(company_id)
     options = []
     acts_as = entry.get("as") or entry["tile"]
     for cost in tile_costs(game, company_id, entry["structure"], entry["space"], acts_as):
@@ -535,7 +535,8 @@ def place_structure(game: Game, company_id: str, kind: str, space: str, *, fee: 
     game.emit(
         "build", company_id, source=kind, data={"structure": kind, "space": space, "piece": count}
     )
-    if kind in INCOME_TRACKS:
+    # An Easy automa takes no income, not even when a piece uncovers it.
+    if kind in INCOME_TRACKS and game.automa_has(company_id, "incomes_from"):
         for income in game.content.companies[company_id].income:
             if income.track == kind and income.after_piece == count:
                 apply_reward(game, company_id, income.reward, f"income:{kind}:{count}")
@@ -553,7 +554,7 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
     options = []
     for space in structure_spaces(game, company_id, kind, entry):
         fee = kind.costs(game, company_id, space)[0].fee
-        if fee > company.credits:
+        if fee > game.budget(company_id):
             continue
         label = f"Free {kind.name} on {space_text(game, space)}"
         if fee:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.rules.automa.seats import make_automa, seat_level
 from bot.rules.content import Content
 from bot.rules.engine import Game, Task
 from bot.rules.options import Option
@@ -105,6 +106,9 @@ def _draft_pick(game: Game, entry: Task, option: Option) -> None:
     pair = [option.get("company"), option.get("officer")]
     draft["pairs"].remove(pair)
     game.emit("draft_pick", entry["player"], data={"company": pair[0], "officer": pair[1]})
+    if game.automa_level(entry["player"]) is not None:
+        _picked(game, entry["seat"], pair, None)  # an automa plays without a starting contract
+        return
     game.push(
         {"kind": "draft_start", "player": entry["player"], "seat": entry["seat"], "pair": pair}
     )
@@ -134,8 +138,15 @@ def _draft_start(game: Game, entry: Task, option: Option) -> None:
     draft = state.extra["draft"]
     contract_id = option.get("id")
     draft["starting"].remove(contract_id)
-    draft["picks"].append([entry["seat"], *entry["pair"], contract_id])
     game.emit("draft_start", entry["player"], data={"contract": contract_id})
+    _picked(game, entry["seat"], entry["pair"], contract_id)
+
+
+def _picked(game: Game, seat: int, pair: list[str], contract_id: int | None) -> None:
+    """Record a seat's pick; the next picker's turn, or the companies once all have picked."""
+    state = game.state
+    draft = state.extra["draft"]
+    draft["picks"].append([seat, *pair, contract_id])
     if len(draft["picks"]) < len(draft["order"]):
         seat = draft["order"][len(draft["picks"])]
         game.push({"kind": "draft_pick", "player": seat_player(seat), "seat": seat})
@@ -162,8 +173,13 @@ def seat_companies(game: Game, picks: list[list[Any]]) -> None:
             vp=content.common.starting_vp,
             # The full game has no wild basic tile (rulebook "Full Game Player Setup").
             tiles=[*TILES, *officer.special_tiles],
-            contracts=[contract_id],
+            contracts=[] if contract_id is None else [contract_id],
         )
+        level = seat_level(state.options, seat)
+        if level is not None:
+            make_automa(
+                company, level, dict(content.common.starting_resources), officer.special_tiles
+            )
         companies[seat] = company
         for ask in game.hooked("new_company"):
             ask(game, company)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from bot.rules.automa.seats import economy, player_level
 from bot.rules.content import Content, MapData
 from bot.rules.errors import GameOver, IllegalMove, MalformedNotation, NotYourDecision
 from bot.rules.events import Event
@@ -31,6 +32,9 @@ from bot.rules.state import Company, GameState
 ENGINE_VERSION = "0.1.0"
 
 Task = dict[str, Any]
+
+# What an automa may spend: it never pays credits, so any price is within reach.
+AUTOMA_BUDGET = 10**6
 
 
 def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
@@ -123,15 +127,37 @@ class Game:
         """The executive officer of a company."""
         return self.state.companies[company_id].officer
 
+    def automa_level(self, player: str | None) -> int | None:
+        """The level of the automa playing this company (or draft seat); None for a person."""
+        return player_level(self.state, player)
+
+    def automa_has(self, company_id: str, threshold: str) -> bool:
+        """False for an automa below the level that `threshold` names (an `Economy` field such
+        as "officer_ability_from"); True for people and for automas at or above it."""
+        level = self.automa_level(company_id)
+        return level is None or level >= getattr(economy(), threshold)
+
     def has_officer_power(self, company_id: str, officer: str) -> bool:
-        """True when the company may use this officer's ability now (own officer or a copy)."""
+        """True when the company may use this officer's ability now (own officer or a copy);
+        an automa uses its officer's ability at the Expert level only."""
         company = self.state.companies[company_id]
+        if not self.automa_has(company_id, "officer_ability_from"):
+            return False
         return company.officer == officer or company.extra.get("copied_officer") == officer
 
     def ability_active(self, company_id: str) -> bool:
-        """True once the company board's special ability is unlocked (3rd powerhouse)."""
+        """True once the company board's special ability is unlocked (3rd powerhouse); an
+        automa has it from the Hard level on."""
         company = self.state.companies[company_id]
+        if not self.automa_has(company_id, "company_ability_from"):
+            return False
         return company.placed["powerhouse"] >= self.content.common.ability_after_powerhouses
+
+    def budget(self, company_id: str) -> int:
+        """Credits the company may spend: an automa never pays credits (unlimited)."""
+        if self.automa_level(company_id) is not None:
+            return AUTOMA_BUDGET
+        return self.state.companies[company_id].credits
 
     # -- answering -----------------------------------------------------------------------
     def parse(self, notation: str, player: str | None = None) -> Option:
@@ -330,10 +356,15 @@ class Game:
         """Change one counter of a company (credits, vp, excavators, mixers, engineers).
 
         VP never go below zero (the track has no negative spaces); the event records the
-        change actually made, so VP always equal 10 plus the sum of VP events.
+        change actually made, so VP always equal the starting VP plus the sum of VP events.
+        An automa has no credits: it pays none, and each credit it would gain is 1 VP.
         """
         if amount == 0:
             return 0
+        if resource == "credits" and self.automa_level(company_id) is not None:
+            if amount < 0:
+                return 0
+            resource = "vp"
         company = self.state.companies[company_id]
         before = getattr(company, resource)
         after = before + amount

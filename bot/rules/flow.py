@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import ceil
 
+from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
 from bot.rules.engine import Game, Task
 from bot.rules.patent import refresh_patent_office
@@ -33,6 +34,8 @@ def _round_start(game: Game, entry: Task) -> None:
     for company_id in state.turn_order:
         company = game.company(company_id)
         queue: list[Task] = []
+        if not game.automa_has(company_id, "incomes_from"):
+            continue  # an Easy automa takes no income
         for income in game.content.companies[company_id].income:
             if company.placed.get(income.track, 0) >= income.after_piece:
                 source = f"income:{income.track}:{income.after_piece}"
@@ -308,7 +311,14 @@ def _end_game(game: Game, entry: Task) -> None:
     state = game.state
     state.phase = "end"
     counts = objective_counts(game, state.objective)
-    for cid, vp in objective_awards(counts, game.content.objective_vp_by_place).items():
+    awards = objective_awards(counts, game.content.objective_vp_by_place)
+    if state.options.automa:
+        # An automa's places on the objective tile pay it more (its own table).
+        automa_awards = objective_awards(counts, economy().objective_vp_by_place)
+        for cid in awards:
+            if game.automa_level(cid) is not None:
+                awards[cid] = automa_awards[cid]
+    for cid, vp in awards.items():
         game.gain(cid, "vp", vp, f"objective:{state.objective}")
     per_vp = game.content.costs.resources_per_vp
     for cid in state.seats:

@@ -30,6 +30,8 @@ hooks are asked first, then the expansions', in hook order.
 | `contract_fulfilled` | a contract was fulfilled by a `fulfil_contract` decision |
 | `copy_ends` | Mahiri Sekibo's copy of an officer ends (end of her turn's action) |
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
+| `automa_action(game, company, action, turn)` | an automa card's action the base game does not perform (External Works, buildings) |
+| `automa_answer(game, decision)` | how an automa answers a decision of this expansion's |
 
 Everything else an expansion adds is declared in its rule set (`bot.rules.rulebook`): task
 kinds, structure kinds, notation verbs, turn actions, tile effects, reward keys with their
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
     from bot.rules.construction import Cost
     from bot.rules.content import Content, ManagementSpace
     from bot.rules.engine import Game, Task
-    from bot.rules.options import Option
+    from bot.rules.options import Decision, Option
     from bot.rules.prng import SplitMix64
     from bot.rules.state import Company, Dam, GameOptions, GameState
 
@@ -170,6 +172,17 @@ class Hooks:
 
     def objective_count(self, game: Game, objective: str, company_id: str) -> int | None:
         """Count for an objective tile this expansion adds; None when not its tile."""
+        return None
+
+    def automa_action(
+        self, game: Game, company_id: str, action: Mapping[str, Any], turn: Any
+    ) -> bool | None:
+        """An automa card's action (`bot.rules.automa.turn.AutomaTurn` `turn`): None when not
+        this hook's to perform, False when it cannot be done now, True once done."""
+        return None
+
+    def automa_answer(self, game: Game, decision: Decision) -> Option | None:
+        """The option an automa picks for a decision this hook knows; None when not its."""
         return None
 
 

@@ -50,6 +50,18 @@ with the stated seed (so a short position still has piles, tiles and contracts t
 
     [<expansion>]               # the expansion's own table, named by it (its docstring)
 
+Automa companies (bot/rules/automa) take the last seats:
+
+    [game]
+    automa = ["medium", "hard"] # levels of the automa seats (easy, medium, hard, expert)
+
+    [automa]                    # optional: by default the decks are dealt from the seed
+    rng = 12345                 # the generator that reshuffles a discard pile
+    [automa.france]
+    deck = [7, 3, 12]           # top first; its first card's actions come next turn but one
+    discard = [1, 2]
+    flipped = 5                 # the card whose criteria count now (0: none yet)
+
 An exported position (`export_position`, `dump_position`) states everything, so it also has:
 
     [game]
@@ -86,6 +98,9 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from bot.rules.actions import turn_task
+from bot.rules.automa.deck import card_ids, deck_of
+from bot.rules.automa.seats import level_name, make_automa, parse_level, seat_level
 from bot.rules.catalogue import CATALOGUE, Catalogue
 from bot.rules.construction import pieces_by_location
 from bot.rules.content import Content
@@ -129,6 +144,7 @@ def position_from_dict(
         map=str(meta.get("map", "base")),
         expansions=tuple(meta.get("expansions", ())),
         seed=int(meta.get("seed", 0)),
+        automa=_automa_levels(meta.get("automa", ())),
     )
     game = new_game(options, content, catalogue)
     state = game.state
@@ -194,7 +210,10 @@ def position_from_dict(
     if "history" in data:
         state.history = [_history_row(row) for row in data["history"]]
     state.extra.update(data.get("extra", {}))
+    if "automa" in data:
+        _set_automa(game, data["automa"])
     sections = {"game", "contracts", "company", "map", "spaces", "patents", "history", "extra"}
+    sections.add("automa")
     for name in set(data) - sections:
         if name in ("draft", "result"):
             raise PositionError(
@@ -213,7 +232,7 @@ def position_from_dict(
             state.stack.append({"kind": "water_flow", "stop": stop})
         else:
             state.current = current
-            state.stack.append({"kind": "turn", "player": current})
+            state.stack.append(turn_task(game, current))
     elif phase in PHASE_TASKS:
         state.phase = phase
         state.stack.append({"kind": PHASE_TASKS[phase], "stop": stop})
@@ -259,6 +278,14 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
             tiles=tiles + list(content.officers[officer].special_tiles),
             contracts=[matchup.starting_contract] if matchup else [],
         )
+        level = seat_level(state.options, seat)
+        if level is not None:
+            make_automa(
+                company,
+                level,
+                dict(content.common.starting_resources),
+                list(content.officers[officer].special_tiles),
+            )
         state.companies[company_id] = company
         state.seats.append(company_id)
         for expansion in game.expansions:
@@ -268,6 +295,55 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
         if company_id not in order:
             raise PositionError(f"[company.{company_id}] is not in turn_order")
     state.turn_order = list(order)
+
+
+def _automa_levels(value: Any) -> tuple[int, ...]:
+    """`[game] automa`: the automa seats' levels, by name or number."""
+    try:
+        return tuple(parse_level(level) for level in value)
+    except (TypeError, ValueError) as error:
+        raise PositionError(f"[game] automa: {error}") from error
+
+
+def _set_automa(game: Game, section: dict[str, Any]) -> None:
+    """The `[automa]` table: each automa's deck, discard pile and flipped card, and `rng`."""
+    state = game.state
+    if not state.options.automa:
+        raise PositionError("[automa] needs automa seats: [game] automa = [levels]")
+    cards = set(card_ids())
+    for key, value in section.items():
+        if key == "rng":
+            state.extra["automa"]["rng"] = int(value)
+            continue
+        if key not in state.companies or game.automa_level(key) is None:
+            raise PositionError(f"[automa.{key}] is not an automa company of this game")
+        deck = deck_of(state, key)
+        for pile in ("deck", "discard"):
+            if pile in value:
+                deck[pile] = [int(c) for c in value[pile]]
+        if "flipped" in value:
+            deck["flipped"] = int(value["flipped"]) or None
+        held = [*deck["deck"], *deck["discard"]] + ([deck["flipped"]] if deck["flipped"] else [])
+        if sorted(held) != sorted(cards):
+            raise PositionError(
+                f"[automa.{key}]: deck, discard and flipped must hold each of the "
+                f"{len(cards)} cards once"
+            )
+
+
+def _export_automa(game: Game) -> dict[str, Any]:
+    """The `[automa]` table of an exported position."""
+    table = game.state.extra["automa"]
+    out: dict[str, Any] = {"rng": int(table["rng"])}
+    for company_id in game.state.seats:
+        if game.automa_level(company_id) is not None:
+            deck = deck_of(game.state, company_id)
+            out[company_id] = {
+                "deck": list(deck["deck"]),
+                "discard": list(deck["discard"]),
+                "flipped": deck["flipped"] or 0,
+            }
+    return out
 
 
 def _set_patents(game: Game, section: dict[str, Any]) -> None:
@@ -473,7 +549,7 @@ def check_position(game: Game) -> None:
 
 # `state.extra` keys of the base game (the draft and Mahiri's spares); expansions keep theirs
 # under their own name.
-_BASE_EXTRA = ("draft", "spare_officers")
+_BASE_EXTRA = ("draft", "spare_officers", "automa")
 # `company.extra` keys the base game exports as named fields.
 _BASE_COMPANY_EXTRA = ("passed_round", "copied_officer")
 
@@ -505,6 +581,8 @@ def export_position(game: Game) -> dict[str, Any]:
         "headstream_tiles": dict(state.headstream_tiles),
         "headstream_water": dict(state.headstream_water),
     }
+    if options.automa:
+        meta["automa"] = [level_name(level) for level in options.automa]
     if state.current is not None:
         meta["current"] = state.current
     if "spare_officers" in state.extra:
@@ -542,6 +620,8 @@ def export_position(game: Game) -> dict[str, Any]:
         }
     if state.finished:
         out["result"] = state.result
+    if options.automa and "automa" in state.extra:
+        out["automa"] = _export_automa(game)
     for name, table in tables.items():
         if table:
             out[name] = table

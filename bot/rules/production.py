@@ -35,7 +35,10 @@ class System:
 
 
 def company_bonus(game: Game, company_id: str) -> int:
-    """The permanent production bonus from the powerhouse row (+1 after 2, +3 after 4)."""
+    """The permanent production bonus from the powerhouse row (+1 after 2, +3 after 4); none
+    for an Easy automa."""
+    if not game.automa_has(company_id, "incomes_from"):
+        return 0
     built = game.company(company_id).placed["powerhouse"]
     return sum(
         value
@@ -87,7 +90,7 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
     company_id = entry["player"]
     second = entry.get("second", False)
     bonus = entry.get("bonus", 0)
-    credits = entry.get("budget", game.company(company_id).credits)
+    credits = entry.get("budget", game.budget(company_id))
     options = []
     for system in systems(game, company_id, exclude_powerhouse=entry.get("exclude")):
         owner = game.state.conduits[system.conduit]
@@ -139,16 +142,12 @@ def _production_prompt(game: Game, entry: Task) -> str:
     return f"Produce energy (action bonus {bonus:+d})"
 
 
-@RULES.task("produce", options=_production_options, prompt=_production_prompt)
-def _produce(game: Game, entry: Task, option: Option) -> None:
-    if option.get("dam") is None:
-        return  # declined Germany's second production
-    company_id = entry["player"]
-    drops = option.get("drops")
-    energy = option.get("energy")
-    dam = game.state.dams[option.get("dam")]
-    dam.water -= drops
-    source = "production:second" if entry.get("second") else f"production:{entry.get('source', '')}"
+def release_production(
+    game: Game, company_id: str, system: System, drops: int, energy: int, source: str
+) -> None:
+    """A production's effects: the drops leave the dam for `energy`, flow on from the
+    powerhouse, and a conduit of another company earns its owner the fee and the VP."""
+    game.state.dams[system.dam].water -= drops
     game.add_energy(company_id, energy, source)
     game.emit(
         "production",
@@ -156,21 +155,37 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
         energy,
         source,
         data={
-            "dam": option.get("dam"),
-            "conduit": option.get("conduit"),
-            "powerhouse": option.get("powerhouse"),
+            "dam": system.dam,
+            "conduit": system.conduit,
+            "powerhouse": system.powerhouse,
             "drops": drops,
         },
     )
-    basin = game.map.powerhouse_spaces[option.get("powerhouse")].basin
+    basin = game.map.powerhouse_spaces[system.powerhouse].basin
     for _ in range(drops):
         flow_one_drop(game, basin, "released", released=True)
-    owner = game.state.conduits[option.get("conduit")]
+    owner = game.state.conduits[system.conduit]
     if owner != company_id:
-        conduit = option.get("conduit")
-        game.gain(company_id, "credits", -drops, f"conduit-fee:{conduit}")
-        game.gain(owner, "credits", drops, f"conduit-fee:{conduit}")
-        game.gain(owner, "vp", drops, f"conduit-use:{conduit}")
+        game.gain(company_id, "credits", -drops, f"conduit-fee:{system.conduit}")
+        game.gain(owner, "credits", drops, f"conduit-fee:{system.conduit}")
+        game.gain(owner, "vp", drops, f"conduit-use:{system.conduit}")
+
+
+@RULES.task("produce", options=_production_options, prompt=_production_prompt)
+def _produce(game: Game, entry: Task, option: Option) -> None:
+    if option.get("dam") is None:
+        return  # declined Germany's second production
+    company_id = entry["player"]
+    energy = option.get("energy")
+    source = "production:second" if entry.get("second") else f"production:{entry.get('source', '')}"
+    release_production(
+        game,
+        company_id,
+        System(option.get("dam"), option.get("conduit"), option.get("powerhouse")),
+        option.get("drops"),
+        energy,
+        source,
+    )
     game.push(
         {
             "kind": "fulfil_contract",

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.rules.automa.deck import deal_decks
+from bot.rules.automa.seats import economy, make_automa, seat_level
 from bot.rules.catalogue import CATALOGUE, Catalogue, open_game
 from bot.rules.content import Content
 from bot.rules.draft import deal_draft, start_draft
@@ -79,6 +81,12 @@ def check_options(
         raise SetupError(f"unknown map {options.map!r}; maps: {', '.join(content.maps)}")
     if options.map == "five_player" and options.players != 4:
         raise SetupError("the 4/5-player map is played by 4 players")
+    if len(options.automa) > economy().max_automas:
+        raise SetupError(
+            f"at most {economy().max_automas} automas may play, not {len(options.automa)}"
+        )
+    if any(not 0 <= level <= 3 for level in options.automa):
+        raise SetupError("automa levels are 0 (easy), 1 (medium), 2 (hard) or 3 (expert)")
     catalogue = catalogue or CATALOGUE
     for name in options.expansions:
         if name not in catalogue:
@@ -116,6 +124,11 @@ def _deal_introductory(state: GameState, content: Content, rng: SplitMix64) -> N
             contracts=[matchup.starting_contract],
         )
         company.tiles.extend(officer.special_tiles)
+        level = seat_level(options, seat)
+        if level is not None:
+            make_automa(
+                company, level, dict(content.common.starting_resources), officer.special_tiles
+            )
         state.companies[company.id] = company
         state.seats.append(company.id)
     order = list(state.seats)
@@ -186,6 +199,7 @@ def new_game(
                 ask(game, company)
     for ask in game.hooked("setup"):
         ask(game, rng)
+    deal_decks(state, rng)
     state.stack.append({"kind": "round_start"})
     if full:
         start_draft(game)

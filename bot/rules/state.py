@@ -27,16 +27,22 @@ class GameOptions:
     map: str = "base"
     expansions: tuple[str, ...] = ()
     seed: int = 0
+    # Levels (0 easy .. 3 expert) of the automa companies, which take the last seats
+    # (`bot.rules.automa.seats`); empty when people play every seat.
+    automa: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """Return a JSON-able dict."""
-        return {
+        """Return a JSON-able dict (games without automas keep the key out)."""
+        data: dict[str, Any] = {
             "players": self.players,
             "setup": self.setup,
             "map": self.map,
             "expansions": list(self.expansions),
             "seed": self.seed,
         }
+        if self.automa:
+            data["automa"] = list(self.automa)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameOptions:
@@ -47,6 +53,7 @@ class GameOptions:
             map=str(data.get("map", "base")),
             expansions=tuple(data.get("expansions", ())),
             seed=int(data.get("seed", 0)),
+            automa=tuple(int(level) for level in data.get("automa", ())),
         )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.rules.catalogue import CATALOGUE, Catalogue
 from bot.rules.content import Content
+from bot.rules.state import GameOptions
 
 SETUP_WORDS = {"intro": "introductory setup", "full": "full setup"}
 
@@ -71,6 +72,22 @@ def combinations(catalogue: Catalogue = CATALOGUE) -> list[Combination]:
             label = " + ".join(info.display_name for info in infos) + only
         out.append(Combination(tuple(names), label[:100]))
     return out
+
+
+def with_automas(catalogue: Catalogue = CATALOGUE) -> tuple[list[str], list[str]]:
+    """Display names of the expansions that take automa companies, and of those that refuse
+    them (each asked through its own `refuse` hook, with one Medium automa)."""
+    taken, refused = [], []
+    for info in catalogue.expansions.values():
+        options = GameOptions(
+            players=2,
+            setup=info.setups[-1],
+            map=catalogue.own_map((info.name,)) or "base",
+            expansions=(info.name,),
+            automa=(1,),
+        )
+        (refused if catalogue.refuse(options) else taken).append(info.display_name)
+    return taken, refused
 
 
 def names_text(names: Sequence[str], catalogue: Catalogue = CATALOGUE) -> str:

@@ -62,6 +62,8 @@ class Loaded:
     lobby: list[int]
     started: bool
     seats: list[int]
+    #: The automa companies' levels (seated after the people once the game started).
+    automa: list[int] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
@@ -119,8 +121,16 @@ class Loaded:
         company = self.game.state.companies.get(player)
         return None if company is None else company.seat
 
+    def automa_level(self, player: str | None) -> int | None:
+        """The level of the automa playing this engine player id, or None for a person."""
+        seat = self.seat_of_player(player)
+        if seat is None or seat < len(self.seats):
+            return None
+        index = seat - len(self.seats)
+        return self.automa[index] if index < len(self.automa) else None
+
     def user_of_player(self, player: str | None) -> int | None:
-        """The user deciding for an engine player id."""
+        """The user deciding for an engine player id (None for an automa)."""
         seat = self.seat_of_player(player)
         if seat is None or seat >= len(self.seats):
             return None
@@ -133,11 +143,13 @@ class Loaded:
         return [d.player for d in self.game.decisions()]
 
 
-def engine_options(meta: StoredGame, players: int) -> GameOptions:
-    """The engine's options for a stored game with `players` seated."""
+def engine_options(meta: StoredGame, players: int, automa: Sequence[int] = ()) -> GameOptions:
+    """The engine's options for a stored game with `players` people seated and automas of
+    these levels after them."""
     opts = meta.options
     return GameOptions(
-        players=players,
+        automa=tuple(automa),
+        players=players + len(automa),
         setup=str(opts.get("setup", "intro")),
         map=str(opts.get("map", "base")),
         expansions=tuple(opts.get("expansions", ())),
@@ -157,15 +169,16 @@ def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
         lobby=scanned.lobby,
         started=scanned.started,
         seats=scanned.seats,
+        automa=list(scanned.automa),
         skipped=scanned.skipped,
         abandoned=scanned.abandoned,
         chain=scanned.chain,
     )
 
 
-def _new_game(meta: StoredGame, players: int) -> Game:
+def _new_game(meta: StoredGame, players: int, automa: Sequence[int] = ()) -> Game:
     try:
-        return new_game(engine_options(meta, players))
+        return new_game(engine_options(meta, players, automa))
     except (SetupError, RuleError) as exc:
         raise BrokenLog(f"the game's options cannot be set up: {exc}") from None
 
@@ -191,7 +204,7 @@ async def load(store: Store, meta: StoredGame) -> Loaded:
         base_seq = loaded.flag_seq
     else:
         found, base_seq = await _chain_base(store, meta.id, loaded.chain)
-        base = found or _new_game(meta, len(loaded.seats))
+        base = found or _new_game(meta, len(loaded.seats), loaded.automa)
     try:
         _replay(loaded, scanned, base, base_seq)
     except (RuleError, KeyError, ValueError) as exc:
@@ -220,7 +233,7 @@ def replay_import(meta: StoredGame, entries: Sequence[LogEntry]) -> Loaded:
     loaded = _loaded(meta, scanned)
     if loaded.started:
         try:
-            _replay(loaded, scanned, _new_game(meta, len(loaded.seats)), 0)
+            _replay(loaded, scanned, _new_game(meta, len(loaded.seats), loaded.automa), 0)
         except ReplayError as exc:
             raise BrokenLog(f"the moves do not replay: {exc}", exc.seq) from None
     return loaded
@@ -297,6 +310,8 @@ def _check_decider(game: Game, scanned: Scanned, seq: int, rec: Mapping[str, Any
         seat = None if company is None else company.seat
     seats = scanned.seats_at(seq)
     kind = rec["kind"]
+    if seat is not None and user is None and 0 <= seat - len(seats) < len(scanned.automa):
+        return  # an automa's decision, answered by the service
     if seat is None or seat >= len(seats):
         raise BrokenLog(f"record {seq} ({kind}): {show(player)} is not a player of this game", seq)
     if user is not None and seats[seat] != user:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from bot.rules import Event, Game, GameState
 from bot.rules.content import company_name
 from bot.service.text import event_line
-from bot.service.turns import FORCED_TURN, SKIPPED_SEAT, Step
+from bot.service.turns import AUTOMA, FORCED_TURN, SKIPPED_SEAT, Step
 from bot.service.types import Line, Part, UserRef
 
 #: The user deciding for an engine player id (None when nobody sits there).
@@ -64,6 +64,8 @@ def _heading(how: str, owner: str | None, user_of: UserOf, name_people: bool) ->
         return [*person, " had a single possible move; it was confirmed for them:"]
     if how == SKIPPED_SEAT:
         return [*person, " (seat skipped) played automatically:"]
+    if how == AUTOMA:
+        return [company_name(owner), " (automa) played:"]
     if how == "chose":
         return [*person, " chose:"]
     return [*person, " played:"]
@@ -139,7 +141,7 @@ def story(
                     current = begin(None, flow[0], [flow[1]])
             if current is None or event.kind == "round":
                 continue  # the heading tells it, or it shows only in the pictures
-            if event.kind == "answer" and event.data.get("notation") == "confirm":
+            if event.kind == "answer" and event.data.get("notation") in ("confirm", "automa"):
                 continue  # the heading says the turn was played
             line = event_line(event, who=event.company != current.owner)
             if line is not None:

@@ -3,7 +3,10 @@
 Record kinds the service writes (the engine reads only `decision`):
 
 - administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
-  from creation), `start` {"seats": [user ids]} (the lobby in join order), `replace`
+  from creation), `automa_add` {"by", "level"} / `automa_remove` {"by"} (an automa company
+  joins or leaves the lobby; the game's options may already hold some: `automa`, their
+  levels), `start` {"seats": [user ids][, "automa": [levels]]} (the lobby in join order; the
+  automas take the seats after the people), `replace`
   {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} (the last record of a game),
   `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
   at or before version `base`);
@@ -37,6 +40,8 @@ from bot.store import LogEntry
 
 INT64_MAX = 2**63 - 1
 MAX_PLAYERS = 4
+MAX_AUTOMAS = 3
+MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
 #: Longest notation a record may hold (the longest real one is under 100 characters).
 MAX_NOTATION = 300
 #: Longest free text (a commit's reason, a flag's reason, an automatic answer's note).
@@ -57,6 +62,8 @@ class Scanned:
     """What the records say before any move is replayed."""
 
     lobby: list[int]
+    #: The automa companies' levels (in the lobby, then seated after the people).
+    automa: list[int] = field(default_factory=list)
     started: bool = False
     seats: list[int] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
@@ -122,6 +129,17 @@ def check_options_of(meta: StoredGame) -> None:
     hours = opts.get("reminder_hours")
     if hours is not None and (not is_int(hours) or not 0 < hours <= 24 * 365):
         raise BrokenLog(f"the game's 'reminder_hours' is {show(hours)}, not a number of hours")
+    automa = opts.get("automa", [])
+    if (
+        not isinstance(automa, list)
+        or len(automa) > MAX_AUTOMAS
+        or not all(is_int(level) and 0 <= level <= MAX_LEVEL for level in automa)
+    ):
+        raise BrokenLog(
+            f"the game's 'automa' is {show(automa)}, not a list of at most {MAX_AUTOMAS} levels"
+        )
+    if len(automa) >= players:
+        raise BrokenLog("the game's automas leave no seat for a person")
     if not is_int(meta.seed):
         raise BrokenLog(f"the game's seed is {show(meta.seed)}, not a number")
     try:
@@ -131,6 +149,7 @@ def check_options_of(meta: StoredGame) -> None:
                 setup=opts.get("setup", "intro"),
                 map=opts.get("map", "base"),
                 expansions=tuple(expansions),
+                automa=tuple(automa),
             ),
             load_content(),
         )
@@ -144,7 +163,7 @@ class _Scanner:
     def __init__(self, meta: StoredGame) -> None:
         self.meta = meta
         self.size = int(meta.options.get("players", MAX_PLAYERS))
-        self.out = Scanned(lobby=[meta.creator_id])
+        self.out = Scanned(lobby=[meta.creator_id], automa=list(meta.options.get("automa", [])))
         # Persistent list: nodes[v] is the turn chain right after version v.
         self.nodes: list[Any] = [None]
         #: Versions a revert may go back to: commits and flags.
@@ -152,6 +171,8 @@ class _Scanner:
         self.checks: dict[str, Callable[[int, Mapping[str, Any]], None]] = {
             "join": self.join,
             "leave": self.leave,
+            "automa_add": self.automa_add,
+            "automa_remove": self.automa_remove,
             "start": self.start,
             "replace": self.replace,
             "skip": self.skip,
@@ -242,9 +263,42 @@ class _Scanner:
         self.lobby_open(seq, rec)
         if user in self.out.lobby:
             raise self.fail(seq, rec, f"user {user} has already joined")
-        if len(self.out.lobby) >= self.size:
+        if len(self.out.lobby) + len(self.out.automa) >= self.size:
             raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
         self.out.lobby.append(user)
+
+    def automa_add(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.user(seq, rec, "by")
+        self.lobby_open(seq, rec)
+        level = rec.get("level")
+        if not is_int(level) or not 0 <= level <= MAX_LEVEL:
+            raise self.fail(seq, rec, f"'level' is {show(level)}, not 0 to {MAX_LEVEL}")
+        if len(self.out.automa) >= MAX_AUTOMAS:
+            raise self.fail(seq, rec, f"a game has at most {MAX_AUTOMAS} automas")
+        if len(self.out.lobby) + len(self.out.automa) >= self.size:
+            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+        opts = self.meta.options
+        try:
+            check_options(
+                GameOptions(
+                    players=self.size,
+                    setup=opts.get("setup", "intro"),
+                    map=opts.get("map", "base"),
+                    expansions=tuple(opts.get("expansions", ())),
+                    automa=(*self.out.automa, level),
+                ),
+                load_content(),
+            )
+        except SetupError as exc:
+            raise self.fail(seq, rec, f"this game cannot have an automa: {exc}") from None
+        self.out.automa.append(level)
+
+    def automa_remove(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.user(seq, rec, "by")
+        self.lobby_open(seq, rec)
+        if not self.out.automa:
+            raise self.fail(seq, rec, "there is no automa to remove")
+        self.out.automa.pop()
 
     def leave(self, seq: int, rec: Mapping[str, Any]) -> None:
         user = self.user(seq, rec, "user")
@@ -262,7 +316,9 @@ class _Scanner:
             raise self.fail(seq, rec, f"'seats' is {show(seats)}, not a list of user ids")
         if seats != self.out.lobby:
             raise self.fail(seq, rec, "'seats' are not the players who joined, in join order")
-        if len(seats) < 2:
+        if rec.get("automa", []) != self.out.automa:
+            raise self.fail(seq, rec, "'automa' are not the automas of the lobby")
+        if len(seats) + len(self.out.automa) < 2:
             raise self.fail(seq, rec, "a game starts with at least 2 players")
         self.out.started = True
         self.out.seats = list(seats)

@@ -35,6 +35,7 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from bot.rules import Event, Game, GameState, RuleError, SetupError, new_game, open_game
+from bot.rules.automa.seats import level_name, parse_level
 from bot.rules.catalogue import CATALOGUE, SETUP_NAMES
 from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
@@ -61,13 +62,14 @@ from bot.service.faults import refuse_store_faults
 from bot.service.images import RendererPool, ScoreSheet
 from bot.service.loading import Loaded, copy_game, engine_options, load, replay_import
 from bot.service.messages import draft_lines, final_lines, next_lines, story
-from bot.service.records import CHAIN_KINDS, BrokenLog
+from bot.service.records import CHAIN_KINDS, MAX_AUTOMAS, BrokenLog
 from bot.service.text import company_text, event_lines, source_group
 from bot.service.turns import (
     Step,
     answer_on_behalf,
     apply_answer,
     at_handover,
+    automa_played,
     commit_reason,
     revealed_or_new_round,
 )
@@ -352,17 +354,26 @@ class GameService:
         seed: int | None = None,
         map: str = "base",
         reminder_hours: int | None = None,
+        automa: int = 0,
+        automa_level: str | int = "medium",
     ) -> Outcome:
-        """Open a lobby in the actor's channel for up to `players`; the creator joins."""
+        """Open a lobby in the actor's channel for up to `players` companies (people and
+        `automa` automa companies of `automa_level`); the creator joins."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         expansions = self.check_new_game(
-            players=players, setup=setup, expansions=expansions, map=map
+            players=players,
+            setup=setup,
+            expansions=expansions,
+            map=map,
+            automa=automa,
+            automa_level=automa_level,
         )
+        levels = [parse_level(automa_level)] * automa
         # An expansion's own board comes with it: nobody has to name it.
         map = map_for(expansions, map)
         try:
-            new_game(engine_options_for(players, setup, map, expansions, seed))
+            new_game(engine_options_for(players, setup, map, expansions, seed, levels))
         except (SetupError, RuleError, ValueError, KeyError) as exc:
             raise LobbyError(f"These options cannot start a game: {exc}") from None
         if reminder_hours is not None and reminder_hours <= 0:
@@ -374,6 +385,8 @@ class GameService:
             "expansions": list(expansions),
             "reminder_hours": reminder_hours,
         }
+        if levels:
+            options["automa"] = levels
         try:
             meta = await self.store.create_game(
                 guild_id=actor.guild_id,
@@ -390,15 +403,21 @@ class GameService:
             ) from None
         line = Line.of(
             f"New Barrage game #{meta.number}: {players} players, {setup} setup"
-            f"{expansions_text(expansions)}. ",
+            f"{expansions_text(expansions)}{automa_text(levels)}. ",
             UserRef(actor.user_id),
-            f" joined (1/{players}). Join it, then the creator starts it.",
+            f" joined ({1 + len(levels)}/{players}). Join it, then the creator starts it.",
         )
         return Outcome(OutcomeKind.CREATED, meta.id, meta.version, (line,), public=True)
 
     @staticmethod
     def check_new_game(
-        *, players: int, setup: str, expansions: Sequence[str] = (), map: str = "base"
+        *,
+        players: int,
+        setup: str,
+        expansions: Sequence[str] = (),
+        map: str = "base",
+        automa: int = 0,
+        automa_level: str | int = "medium",
     ) -> tuple[str, ...]:
         """The expansion names to store (known, each once), or NewGameRefused saying what is
         wrong and which option to change.
@@ -413,6 +432,21 @@ class GameService:
             )
         if not 2 <= players <= 4:
             raise NewGameRefused(f"A game has 2 to 4 players, not {players}.", "players")
+        if not 0 <= automa <= MAX_AUTOMAS:
+            raise NewGameRefused(
+                f"A game has 0 to {MAX_AUTOMAS} automas, not {automa}.", "automa", "1"
+            )
+        if automa >= players:
+            raise NewGameRefused(
+                f"With {automa} automas a game of {players} players has no seat for a person: "
+                f"choose more players or fewer automas (people and automas are 2 to 4).",
+                "automa",
+                str(players - 1),
+            )
+        try:
+            levels = (parse_level(automa_level),) * automa
+        except ValueError as exc:
+            raise NewGameRefused(f"{exc}.", "automa_level", "medium") from None
         names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
         known = sorted(CATALOGUE.expansions)
         for name in names:
@@ -421,9 +455,10 @@ class GameService:
                     f"There is no expansion '{name}' (known: {', '.join(known) or 'none'}).",
                     "expansions",
                 )
-        refused = _new_game_refusal(
-            GameOptions(players=players, setup=setup, map=map_for(names, map), expansions=names)
+        options = GameOptions(
+            players=players, setup=setup, map=map_for(names, map), expansions=names, automa=levels
         )
+        refused = _new_game_refusal(options)
         if refused is not None:
             raise refused
         if map == "five_player" and players != 4:
@@ -431,12 +466,7 @@ class GameService:
                 f"The 4/5-player board is played by 4 players, not {players}.", "map", "base"
             )
         try:
-            check_options(
-                GameOptions(
-                    players=players, setup=setup, map=map_for(names, map), expansions=names
-                ),
-                load_content(),
-            )
+            check_options(options, load_content())
         except SetupError as exc:
             raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
         return names
@@ -458,6 +488,63 @@ class GameService:
         """Leave the lobby (the creator cannot: abandon the lobby instead)."""
         return await self._lobby_change(actor, "leave", expected_game)
 
+    async def add_automa(
+        self, actor: Actor, level: str | int | None = None, *, expected_game: int | None = None
+    ) -> Outcome:
+        """Seat one more automa company in the lobby (creator or manager); by default of the
+        level of the lobby's last automa, else Medium."""
+        return await self._automa_change(actor, "automa_add", level, expected_game)
+
+    async def remove_automa(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
+        """Take the lobby's last automa out (creator or manager)."""
+        return await self._automa_change(actor, "automa_remove", None, expected_game)
+
+    async def _automa_change(
+        self, actor: Actor, kind: str, level: str | int | None, expected_game: int | None
+    ) -> Outcome:
+        async with self._locks[actor.channel_id]:
+            loaded = await self._lobby(actor, expected_game)
+            if loaded.started:
+                raise LobbyError("The game has already started; automas join before the start.")
+            self._may_manage(loaded, actor, "add or remove automas")
+            size = int(loaded.options.get("players", 4))
+            record: dict[str, Any] = {"kind": kind, "by": actor.user_id}
+            if kind == "automa_add":
+                if len(loaded.automa) >= MAX_AUTOMAS:
+                    raise LobbyError(f"A game has at most {MAX_AUTOMAS} automas.")
+                if len(loaded.lobby) + len(loaded.automa) >= size:
+                    raise LobbyError(
+                        f"The game is full ({size} of {size}); there is no seat for an automa."
+                    )
+                default = loaded.automa[-1] if loaded.automa else 1
+                try:
+                    record["level"] = default if level is None else parse_level(level)
+                except ValueError as exc:
+                    raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+                reason = _new_game_refusal(
+                    engine_options(
+                        loaded.meta, len(loaded.lobby), [*loaded.automa, record["level"]]
+                    )
+                )
+                if reason is not None:
+                    raise LobbyError(str(reason))
+                automa = [*loaded.automa, record["level"]]
+                news = f"An automa ({level_name(record['level'])}) joined"
+            else:
+                if not loaded.automa:
+                    raise LobbyError("There is no automa in this lobby to remove.")
+                automa = loaded.automa[:-1]
+                news = f"An automa ({level_name(loaded.automa[-1])}) left"
+            version = await self._append(loaded, [record])
+            taken = len(loaded.lobby) + len(automa)
+            line = Line.of(f"{news} game #{loaded.meta.number} ({taken}/{size}).")
+            outcome_kind = OutcomeKind.JOINED if kind == "automa_add" else OutcomeKind.LEFT
+            return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
+
+    async def lobby_automas(self, game_id: int) -> list[str]:
+        """The levels of the automas in a game's lobby (or seated), by name."""
+        return [level_name(level) for level in (await self._reload(game_id)).automa]
+
     async def _lobby_change(self, actor: Actor, kind: str, expected_game: int | None) -> Outcome:
         for _ in range(5):  # a race with another join only means: read again and retry
             loaded = await self._lobby(actor, expected_game)
@@ -467,8 +554,12 @@ class GameService:
             if kind == "join":
                 if actor.user_id in loaded.lobby:
                     raise LobbyError("You have already joined this game.")
-                if len(loaded.lobby) >= size:
-                    raise LobbyError(f"The game is full ({size} of {size}).")
+                if len(loaded.lobby) + len(loaded.automa) >= size:
+                    raise LobbyError(
+                        f"The game is full ({size} of {size}"
+                        + (", automas included" if loaded.automa else "")
+                        + ")."
+                    )
                 lobby = [*loaded.lobby, actor.user_id]
             else:
                 if actor.user_id not in loaded.lobby:
@@ -484,8 +575,9 @@ class GameService:
                 continue
             await self.store.set_seats(loaded.meta.id, lobby)
             verb = "joined" if kind == "join" else "left"
+            taken = len(lobby) + len(loaded.automa)
             line = Line.of(
-                UserRef(actor.user_id), f" {verb} game #{loaded.meta.number} ({len(lobby)}/{size})."
+                UserRef(actor.user_id), f" {verb} game #{loaded.meta.number} ({taken}/{size})."
             )
             outcome_kind = OutcomeKind.JOINED if kind == "join" else OutcomeKind.LEFT
             return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
@@ -498,17 +590,21 @@ class GameService:
             self._may_manage(loaded, actor, "start the game")
             if loaded.started:
                 raise LobbyError("The game has already started.")
-            if len(loaded.lobby) < 2:
+            automa = list(loaded.automa)
+            if len(loaded.lobby) + len(automa) < 2:
                 raise LobbyError(
-                    f"Not enough players: {len(loaded.lobby)} joined, at least 2 are needed."
+                    f"Not enough players: {len(loaded.lobby)} joined, at least 2 are needed "
+                    "(add an automa to play alone)."
                 )
             seats = list(loaded.lobby)
-            if loaded.meta.options.get("map") == "five_player" and len(seats) != 4:
+            if loaded.meta.options.get("map") == "five_player" and len(seats) + len(automa) != 4:
                 raise LobbyError(
                     f"The 4/5-player board is played by 4 players; {len(seats)} have joined."
                 )
-            game = new_game(engine_options(loaded.meta, len(seats)))
+            game = new_game(engine_options(loaded.meta, len(seats), automa))
             records: list[dict[str, Any]] = [{"kind": "start", "seats": seats}]
+            if automa:
+                records[0]["automa"] = automa
             started = replace_loaded(loaded, seats)
             started.game = game
             names = expansions_text(loaded.options.get("expansions", ()))
@@ -516,6 +612,11 @@ class GameService:
             for i, user in enumerate(seats):
                 parts.extend([", " if i else "", f"{i + 1}. ", UserRef(user)])
                 parts.append(f" ({company_name(started.company_of_seat(i))})")
+            for i, level in enumerate(automa, len(seats)):
+                parts.append(
+                    f", {i + 1}. {company_name(started.company_of_seat(i))} "
+                    f"(automa, {level_name(level)})"
+                )
             return await self._land(
                 started,
                 game,
@@ -801,6 +902,11 @@ class GameService:
                     "You can only undo your own turn, and only while it is the last one "
                     "committed; someone else acted since."
                 )
+            if not last.get("undoable") and last.get("automa"):
+                raise ServiceError(
+                    "That turn cannot be undone: the automa played right after it and turned "
+                    "up cards of its deck, which a new try could not hide."
+                )
             if not last.get("undoable"):
                 raise ServiceError(
                     "That turn cannot be undone: hidden information was revealed at its "
@@ -897,6 +1003,8 @@ class GameService:
                     "undoable": undoable,
                 }
             )
+            if automa_played(new_steps):
+                all_records[-1]["automa"] = True  # why it cannot be undone
             state_json = game.state.to_json()
             # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
             after.committed = GameState.from_json(state_json)
@@ -1281,7 +1389,7 @@ class GameService:
         hit = self._history.get(key)
         if hit is not None:
             return hit
-        game = new_game(engine_options(loaded.meta, len(loaded.seats)))
+        game = new_game(engine_options(loaded.meta, len(loaded.seats), loaded.automa))
         lines: list[str] = []
         vp_events: list[Event] = []
         vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -1614,14 +1722,33 @@ def map_for(expansions: Sequence[str], map: str = "base") -> str:
 
 
 def engine_options_for(
-    players: int, setup: str, map: str, expansions: Sequence[str], seed: int
+    players: int,
+    setup: str,
+    map: str,
+    expansions: Sequence[str],
+    seed: int,
+    automa: Sequence[int] = (),
 ) -> Any:
-    """Engine options from create_game's arguments."""
+    """Engine options from create_game's arguments (`players`: people and automas)."""
     from bot.rules import GameOptions
 
     return GameOptions(
-        players=players, setup=setup, map=map, expansions=tuple(expansions), seed=seed
+        players=players,
+        setup=setup,
+        map=map,
+        expansions=tuple(expansions),
+        seed=seed,
+        automa=tuple(automa),
     )
+
+
+def automa_text(levels: Sequence[int]) -> str:
+    """', with 2 automas (medium)' for a lobby line; '' without automas."""
+    if not levels:
+        return ""
+    names = ", ".join(dict.fromkeys(level_name(level) for level in levels))
+    count = "1 automa" if len(levels) == 1 else f"{len(levels)} automas"
+    return f", with {count} ({names})"
 
 
 def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:

@@ -25,11 +25,19 @@ turn; the rules here decide where the commit falls whatever the engine did autom
 - A game loaded with answers that should have been committed (written before these rules)
   is committed at its next load, so a game stalled by an older release moves on by itself.
 
+- **Automa companies** decide at once: whenever an automa's decision is pending (its turn, a
+  reward's choice, its income choice, its draft pick), the service answers it by the
+  automa's rules (`bot.rules.automa.play`, record `auto: "automa"`, no user) in the landing
+  that made it pending, so the automa turns after a person's Confirm are appended in the
+  same transaction as that Confirm's commit, and the next person is pinged. An automa is
+  never pinged and never reminded.
+
 Undo rights: only the last commit can be undone, by the player whose turn it committed, while
 nobody has answered since. A forced turn confirmed on someone's behalf (or a skipped seat's
 answers) inside that commit is undone with it: the previous player keeps their undo unless
 that forced turn revealed hidden information (new contracts) or ended the round. The player
-whose turn was confirmed for them has nothing to undo (they had no choice to make).
+whose turn was confirmed for them has nothing to undo (they had no choice to make). A commit
+holding automa turns cannot be undone: each flipped a card of the automa's deck.
 """
 
 from __future__ import annotations
@@ -39,11 +47,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules import Decision, Event, Game, Option
+from bot.rules.automa.play import automa_answer, pending_automa
 
 #: `auto` of a decision record the service answered for a skipped seat.
 SKIPPED_SEAT = "skipped seat"
 #: `auto` of the Confirm of a forced turn, given on its player's behalf.
 FORCED_TURN = "forced turn"
+#: `auto` of an automa company's answer (its turn, its choices), given by its rules.
+AUTOMA = "automa"
 #: What a skipped seat answers, in order of preference (else the first option).
 SKIP_PREFERENCE = ("bank", "pass", "confirm")
 #: Answers given on others' behalf in one commit, at most (a safety net: the engine always
@@ -140,7 +151,8 @@ def answer_on_behalf(
     last: Step | None,
     is_skipped: Callable[[str], bool],
 ) -> list[Step]:
-    """Answer for skipped seats and confirm forced turns until a person must decide.
+    """Answer for automas and skipped seats and confirm forced turns until a person must
+    decide.
 
     `last` is the answer just given (None after a start, undo or rewind); `is_skipped` tells
     whether an engine player's seat is skipped.
@@ -152,7 +164,10 @@ def answer_on_behalf(
             return steps
         decisions = game.decisions()
         skipped = [d for d in decisions if is_skipped(d.player)]
-        if skipped:
+        automa = pending_automa(game)
+        if automa is not None:
+            step = apply_answer(game, automa_answer(game, automa), automa.player, on_behalf=AUTOMA)
+        elif skipped:
             decision = skipped[0]
             step = apply_answer(
                 game, skip_answer(decision), decision.player, on_behalf=SKIPPED_SEAT
@@ -183,8 +198,9 @@ def at_handover(game: Game, steps: Sequence[Step]) -> bool:
         return last.fresh_turn
     decisions = game.decisions()
     if any(d.simultaneous for d in decisions):
-        # Committed when asked; then once every answer is in (the stage has resolved).
-        return not any(s.simultaneous for s in steps)
+        # Committed when asked; then once every answer is in (the stage has resolved). An
+        # automa's answer, given when the choices are asked, is part of asking.
+        return not any(s.simultaneous and s.on_behalf != AUTOMA for s in steps)
     same_player_again = (
         len(decisions) == 1
         and decisions[0].player == last.player
@@ -204,19 +220,29 @@ def commit_reason(game: Game, steps: Sequence[Step]) -> str:
     return "choice"
 
 
+def automa_played(steps: Sequence[Step]) -> bool:
+    """True when an automa answered among the steps (its turns flip hidden cards)."""
+    return any(s.on_behalf == AUTOMA for s in steps)
+
+
 def revealed_or_new_round(steps: Sequence[Step], round_before: int | None, game: Game) -> bool:
-    """True when the steps revealed hidden information or ended a round (no undo then)."""
-    revealed = any(e.kind == "turn_end" and e.data.get("revealed") for s in steps for e in s.events)
+    """True when the steps revealed hidden information (new contracts, an automa's cards)
+    or ended a round (no undo then)."""
+    revealed = automa_played(steps) or any(
+        e.kind == "turn_end" and e.data.get("revealed") for s in steps for e in s.events
+    )
     return revealed or (round_before is not None and game.state.round != round_before)
 
 
 __all__ = [
+    "AUTOMA",
     "FORCED_TURN",
     "SKIPPED_SEAT",
     "Step",
     "answer_on_behalf",
     "apply_answer",
     "at_handover",
+    "automa_played",
     "commit_reason",
     "decision_record",
     "is_forced_confirm",

@@ -88,3 +88,12 @@ def test_colorado_and_nile_have_topics_that_autocomplete_finds() -> None:
     assert "tokens:water" in [t.key for t in find_topics("irrigation tokens water")]
     assert "settlement:SC8" in [t.key for t in find_topics("sc8")]
     assert "The Colorado Connection" in HOW_TO_PLAY and "The Nile Affair" in HOW_TO_PLAY
+
+
+def test_the_automa_topic_says_which_expansions_take_automas() -> None:
+    """Asked of each expansion's own refusal: the topic follows the packages, never a list."""
+    text = help_text("automa") or ""
+    assert text.startswith("**Automa opponents**")
+    assert "also with The Leeghwater Project;" in text
+    assert "The Colorado Connection and The Nile Affair are played by people only." in text
+    assert len(text) < 2000

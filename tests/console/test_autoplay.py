@@ -105,3 +105,25 @@ def test_expansion_refusals_are_one_line_with_status_2() -> None:
         "The Colorado Connection and The Nile Affair cannot be played together. "
         "Change --expansions."
     )
+
+
+def test_autoplay_solo_against_automas_reaches_final_scoring() -> None:
+    result = run_console(
+        "--autoplay", "--automa", "2", "--automa-level", "hard", "--seed", "6",
+        "--setup", "full", "--expansions", "leeghwater",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "(finished)" in result.stdout
+    # One person and two automas: three companies ranked, the automas' 16 VP start shown.
+    ranked = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert len(ranked) == 3 and sum("start +16" in line for line in ranked) == 2
+
+
+def test_automa_refusals_name_the_console_option() -> None:
+    crowded = run_console("--autoplay", "--players", "2", "--automa", "2")
+    assert crowded.returncode == 2 and crowded.stdout == ""
+    [line] = crowded.stderr.strip().splitlines()
+    assert "no seat for a person" in line and line.endswith("Use --automa 1.")
+    nile = run_console("--autoplay", "--automa", "1", "--expansions", "nile")
+    assert nile.returncode == 2
+    assert "cannot be played with automas" in nile.stderr

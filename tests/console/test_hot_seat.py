@@ -183,3 +183,11 @@ async def test_line_reader_reads_pipes_and_plain_files(tmp_path: Path) -> None:
         reader = LineReader(stream, out)
         assert [await reader.readline(), await reader.readline()] == ["1", "quit"]
         assert await reader.readline() is None
+
+
+def test_hot_seat_against_an_automa_tells_its_turns(tmp_path: Path) -> None:
+    moves = "\n".join(["1", "1", "confirm"] * 6 + ["quit"])
+    run = console(tmp_path, "--automa", "1", "--seed", "2", "--names", "Ann", stdin=moves)
+    assert run.returncode == 0, run.stderr
+    assert "(automa, medium)" in run.stdout  # the seats at the start
+    assert "(automa) played:" in run.stdout and "played card" in run.stdout

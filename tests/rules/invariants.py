@@ -38,6 +38,9 @@ class Ledger:
                     "engineers", 12
                 ),
             }
+            level = game.automa_level(cid)
+            if level is not None and level < 3:  # below Expert: the board's own resources
+                start[cid]["engineers"] = game.content.common.starting_resources["engineers"]
             tiles[cid] = Counter(company.tiles + company.wheel_tiles())
         ledger = cls(start=start, tiles=tiles)
         ledger.sums = {cid: Counter() for cid in start}
@@ -55,6 +58,8 @@ class Ledger:
                 self.energy[event.company] += event.amount
             elif event.kind == "round":
                 self.energy.clear()
+            elif event.kind == "tile_taken" and event.company:
+                self.tiles[event.company][event.data["tile"]] += 1  # the Patent Office
             elif event.kind == "headstream":
                 self.water_in += event.amount
             elif event.kind == "drop_placed":
@@ -80,7 +85,9 @@ def check(game: Game, ledger: Ledger) -> None:
         assert company.credits == start["credits"] + ledger.sums[cid]["credits"], (
             f"{cid} credits drift"
         )
-        assert company.vp == start["vp"] + ledger.sums[cid]["vp"], f"{cid} VP != 10 + VP events"
+        assert company.vp == start["vp"] + ledger.sums[cid]["vp"], f"{cid} VP != start + VP events"
+        if game.automa_level(cid) is not None:
+            assert company.credits == 0 and not company.contracts, f"automa {cid} holds credits"
         wheel_e = sum(s.excavators for s in company.wheel)
         wheel_m = sum(s.mixers for s in company.wheel)
         assert company.excavators + wheel_e == start["excavators"] + ledger.sums[cid]["excavators"]
@@ -94,6 +101,7 @@ def check(game: Game, ledger: Ledger) -> None:
         )
         used = company.construction_spaces_used
         on_board = sum(s.engineers for s in game.content.common.construction_spaces[:used])
+        on_board += company.extra.get("automa_construction", 0)  # an automa's single space
         assert company.engineers + on_spaces + on_board == start["engineers"], f"{cid} engineers"
         # Pieces: the board's counts match the map.
         counts = Counter(kind for kind, _b, _s in pieces_by_location(game, cid))

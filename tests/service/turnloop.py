@@ -6,6 +6,8 @@ After every step (an answer, a restart, an undo, a skipped seat) it checks that
     counts them among who must act next and pings them (no quiet hours here);
 (b) every Confirm is followed by a commit (the step ended: snapshot and announcement);
 (c) a reminder is scheduled for every person who must decide;
+(d) automa answers are only ever appended together with a commit (the commit that precedes
+    them, or the start), never left pending: an automa never waits and is never pinged;
 
 and counts **stalls** (a Confirm left uncommitted, or a game waiting only for people the
 last announcement did not ping), **unpinged deciders** (a person who must decide and was
@@ -44,6 +46,14 @@ MIXES: dict[str, dict[str, object]] = {
     "colorado": {"setup": "intro", "expansions": ("colorado",)},
     "nile": {"setup": "intro", "expansions": ("nile",)},
     "full+leeghwater+colorado": {"setup": "full", "expansions": ("leeghwater", "colorado")},
+    # With automa companies (as many as leave one seat for a person, at most the number given).
+    "automa": {"setup": "intro", "automa": 2, "automa_level": "medium"},
+    "automa full+leeghwater": {
+        "setup": "full",
+        "expansions": ("leeghwater",),
+        "automa": 3,
+        "automa_level": "expert",
+    },
 }
 MAX_STEPS = 3000
 
@@ -63,6 +73,7 @@ class Figures:
     unpinged: int = 0
     double_pings: int = 0
     missing_reminders: int = 0
+    automa_answers: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
 
@@ -149,6 +160,11 @@ class Checker:
         new = await self.service.store.read_log(self.game_id, after=self.checked_records)
         self.checked_records += len(new)
         for index, entry in enumerate(new):
+            if entry.kind == "decision" and entry.record.get("auto") == "automa":
+                self.figures.automa_answers += 1
+                if not any(later.kind == "commit" for later in new[index + 1 :]):
+                    self.figures.stalls += 1
+                    self.problem(f"the automa answer at version {entry.seq} was not committed")
             if entry.kind == "decision" and entry.record.get("notation") == "confirm":
                 # Every Confirm (a player's, or one given on their behalf) is committed in
                 # the same append.
@@ -205,19 +221,22 @@ class Checker:
     async def play(self, mix: str, seed: int, players: int) -> Figures:
         """Create, start and play one game to its end with random answers, checked."""
         service, rng = self.service, random.Random(seed)
-        self.seated = list(USERS[:players])
-        options = MIXES[mix]
+        options = dict(MIXES[mix])
+        if "automa" in options:
+            options["automa"] = min(int(options["automa"]), players - 1)  # type: ignore[call-overload]
+        people = players - int(options.get("automa", 0))  # type: ignore[call-overload]
+        self.seated = list(USERS[:people])
         outcome = await service.create_game(actor(USERS[0]), players=players, seed=seed, **options)
         self.game_id = outcome.game_id
-        for user in USERS[1:players]:
+        for user in USERS[1:people]:
             await service.join(actor(user))
-        if seed % 4 == 1:
+        if seed % 4 == 1 and people > 1:
             await service.update_settings(USERS[1], skip_confirm=True)
         await service.start(actor(USERS[0]))
         self.where = f"{mix} seed {seed} ({players} players) start"
         await self.deliver()
         await self.check()
-        skip_at = 40 + seed % 50 if players >= 3 and seed % 5 == 2 else None
+        skip_at = 40 + seed % 50 if people >= 3 and seed % 5 == 2 else None
         for step in range(MAX_STEPS):
             self.where = f"{mix} seed {seed} ({players} players) step {step}"
             announced = await self.step(rng, skip=step == skip_at)

@@ -49,7 +49,7 @@ from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
-from bot.rules.state import GameState
+from bot.rules.state import GameOptions, GameState
 
 RULES = RuleSet("colorado")
 RULES.include(bridges.RULES, effects.RULES, settlements.RULES)
@@ -60,6 +60,12 @@ class Colorado(Expansion):
     """The Colorado Connection."""
 
     name = board.KEY
+
+    def refuse(self, options: GameOptions) -> str | None:
+        """No automas: their deck knows nothing of this expansion's spaces (bot/rules/automa)."""
+        if options.automa:
+            return "The Colorado Connection cannot be played with automas: the automa's cards have no rules for its Bridges, settlements and map, so it would ignore half of the game; play it with people only"
+        return None
 
     def company_summary(self, state: GameState, company: str) -> str:
         """The Colorado Connection's part: Bridges owned and settlements activated this round."""

@@ -4,7 +4,8 @@ Everything comes through the engine's hook points (`bot.rules.hooks`); the base 
 none of it. Modules: `board` (setup, the Extra Management board's state, round refresh, end
 scoring, the position table), `works` (External Works, Leslie Spencer, the Loan Agency),
 `buildings` (the "building" structure kind, its tiles, the ten Private Buildings' actions,
-Margot Fouché), `officers` (the Netherlands, Tommaso Battista, Simone Luciani).
+Margot Fouché), `officers` (the Netherlands, Tommaso Battista, Simone Luciani), `automa`
+(how automa companies take External Works and build Buildings).
 
 Setup (rulebook "General Setup", "Choosing the Companies"): the expansion's content set adds
 the Netherlands board, the four officers (drafted with the base ones; Mahiri's spares come
@@ -35,7 +36,7 @@ from typing import Any
 
 from bot.rules.content import load_content
 from bot.rules.engine import Game, Task
-from bot.rules.expansions.leeghwater import board, buildings, officers, works
+from bot.rules.expansions.leeghwater import automa, board, buildings, officers, works
 from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
@@ -52,6 +53,12 @@ class Leeghwater(Expansion):
 
     name = board.KEY
     company_extra = board.COMPANY_EXTRA
+
+    def automa_action(
+        self, game: Game, company_id: str, action: Mapping[str, Any], turn: Any
+    ) -> bool | None:
+        """External Works and Buildings for automa companies (`automa`)."""
+        return automa.automa_action(game, action, turn)
 
     def company_summary(self, state: GameState, company: str) -> str:
         """The Leeghwater Project's part: Private Buildings activated and External Works done."""

@@ -50,7 +50,7 @@ from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
-from bot.rules.state import Company, GameState
+from bot.rules.state import Company, GameOptions, GameState
 
 RULES = RuleSet("nile")
 RULES.include(irrigation.RULES)
@@ -64,6 +64,12 @@ class Nile(Expansion):
 
     name = board.KEY
     company_extra = board.COMPANY_EXTRA
+
+    def refuse(self, options: GameOptions) -> str | None:
+        """No automas: their deck knows nothing of this expansion's spaces (bot/rules/automa)."""
+        if options.automa:
+            return "The Nile Affair cannot be played with automas: the automa's cards have no rules for its irrigation, river sources and map, so it would ignore half of the game; play it with people only"
+        return None
 
     def company_summary(self, state: GameState, company: str) -> str:
         """The Nile Affair's part: irrigation tokens (used ones marked) and scoring tokens won."""

@@ -1,0 +1,133 @@
+"""Automa companies through the service: options and lobby, automa turns committed with the
+person's Confirm and told in words, undo refused with the reason, no pings or reminders for
+automas, solo play to the end, export and import."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.service import GameService, LobbyError, OutboxSender, ServiceError
+from bot.service.errors import NewGameRefused
+from tests.service.helpers import USERS, RecordingPort, actor
+
+ME = USERS[0]
+
+
+async def solo(service: GameService, automa: int = 1, level: str = "medium", **options) -> int:
+    """One person against `automa` automas, started; the game's id."""
+    outcome = await service.create_game(
+        actor(ME), players=1 + automa, seed=5, automa=automa, automa_level=level, **options
+    )
+    await service.start(actor(ME))
+    return outcome.game_id
+
+
+async def play_until_automa_played(service: GameService, game_id: int) -> None:
+    """The person plays turns (first option, then Confirm) until an automa turn followed."""
+    for _ in range(200):
+        panel = await service.panel(actor(ME))
+        notation = panel.options[0].notation
+        await service.play(actor(ME), [notation], expected_version=panel.version)
+        log = await service.store.read_log(game_id)
+        if notation == "confirm" and log[-2].record.get("auto") == "automa":
+            return
+    raise AssertionError("no automa turn followed")
+
+
+async def test_new_game_options_are_checked(service: GameService) -> None:
+    with pytest.raises(NewGameRefused, match="no seat for a person"):
+        service.check_new_game(players=2, setup="intro", automa=2)
+    with pytest.raises(NewGameRefused, match="0 to 3 automas"):
+        service.check_new_game(players=4, setup="intro", automa=4)
+    with pytest.raises(NewGameRefused, match="not one of easy, medium, hard, expert"):
+        service.check_new_game(players=3, setup="intro", automa=1, automa_level="brutal")
+    with pytest.raises(LobbyError, match="cannot be played with automas"):
+        service.check_new_game(players=3, setup="full", expansions=("colorado",), automa=1)
+    assert service.check_new_game(players=2, setup="full", expansions=("leeghwater",), automa=1)
+
+
+async def test_lobby_buttons_add_and_remove_automas(service: GameService) -> None:
+    outcome = await service.create_game(actor(ME), players=3, seed=1)
+    assert "1/3" in outcome.lines[0].render()
+    with pytest.raises(ServiceError, match="creator"):
+        await service.add_automa(actor(USERS[1]))
+    added = await service.add_automa(actor(ME), "hard")
+    assert "automa (hard) joined" in added.lines[0].render() and "2/3" in added.lines[0].render()
+    await service.add_automa(actor(ME))  # the last automa's level again
+    assert await service.lobby_automas(outcome.game_id) == ["hard", "hard"]
+    with pytest.raises(LobbyError, match="full"):
+        await service.join(actor(USERS[1]))
+    with pytest.raises(LobbyError, match="full"):
+        await service.add_automa(actor(ME))
+    await service.remove_automa(actor(ME))
+    await service.join(actor(USERS[1]))
+    started = await service.start(actor(ME))
+    text = started.lines[0].render()
+    assert "(automa, hard)" in text and text.count("automa") == 1
+    with pytest.raises(LobbyError, match="already started"):
+        await service.add_automa(actor(ME))
+
+
+async def test_remove_refuses_without_an_automa_and_start_alone_needs_one(
+    service: GameService,
+) -> None:
+    await service.create_game(actor(ME), players=2, seed=1)
+    with pytest.raises(LobbyError, match="no automa"):
+        await service.remove_automa(actor(ME))
+    with pytest.raises(LobbyError, match="add an automa"):
+        await service.start(actor(ME))
+    await service.add_automa(actor(ME), "easy")
+    assert (await service.start(actor(ME))).lines
+
+
+async def test_automa_turns_are_committed_with_the_confirm_and_told_in_words(
+    service: GameService,
+) -> None:
+    game_id = await solo(service, automa=2)
+    await play_until_automa_played(service, game_id)
+    log = await service.store.read_log(game_id)
+    # The Confirm, the automa answers after it and the commit are one append: the commit is
+    # the last record and nothing of the person's follows the Confirm.
+    confirm = max(e.seq for e in log if e.record.get("notation") == "confirm")
+    after = [e.record for e in log if e.seq > confirm]
+    assert after[-1]["kind"] == "commit" and after[-1]["automa"] is True
+    assert after[-1]["undoable"] is False
+    assert all(r.get("auto") == "automa" and r.get("user") is None for r in after[:-1])
+    pending = await service.store.pending_outbox(game_id)
+    text = str(pending[-1].payload)
+    assert "(automa) played:" in text and "played card" in text
+    # Only the person is pinged; no reminder for an automa.
+    reminders = await service.store.reminders(game_id)
+    assert {r.user_id for r in reminders} == {ME}
+
+
+async def test_undo_after_automa_turns_is_refused_with_the_reason(service: GameService) -> None:
+    game_id = await solo(service)
+    await play_until_automa_played(service, game_id)
+    panel = await service.panel(actor(ME))
+    assert not panel.can_undo
+    with pytest.raises(ServiceError, match="the automa played right after it"):
+        await service.undo(actor(ME))
+
+
+async def test_a_solo_game_plays_to_the_end_and_exports(service: GameService) -> None:
+    game_id = await solo(service, automa=3, level="expert", setup="full")
+    rng = random.Random(3)
+    port = RecordingPort()
+    sender = OutboxSender(service.store, port, service.clock, service=service)
+    for _ in range(3000):
+        if (await service.store.get_game(game_id)).status != "active":
+            break
+        panel = await service.panel(actor(ME))
+        option = rng.choice(panel.options)
+        await service.play(actor(ME), [option.notation], expected_version=panel.version)
+    else:
+        raise AssertionError("the solo game did not end")
+    await sender.run_once()
+    final = port.posted[-1]
+    assert "The game is over." in final.text and list(final.mentions) == [ME]
+    assert all(set(a.mentions) <= {ME} for a in port.posted)
+    exported = await service.export_game(actor(ME), game_id)
+    assert exported["options"]["automa"] == [3, 3, 3]
