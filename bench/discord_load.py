@@ -455,8 +455,14 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             load.samples = Samples()
             for i in range(0, len(channels), 10):
                 batch = channels[i : i + 10]
-                await asyncio.gather(*(load.choices(u, c) for c in batch for u in players))
-                await asyncio.gather(*(load.board(c) for c in batch))
+                # Errors (an acknowledgement later than the fake's 5 s) are counted.
+                for result in await asyncio.gather(
+                    *(load.choices(u, c) for c in batch for u in players),
+                    *(load.board(c) for c in batch),
+                    return_exceptions=True,
+                ):
+                    if isinstance(result, Exception):
+                        load.samples.errors.append(f"{type(result).__name__}: {result}")
             print()
             peaks = []
             for pid in pids:
