@@ -456,11 +456,13 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             for i in range(0, len(channels), 10):
                 batch = channels[i : i + 10]
                 # Errors (an acknowledgement later than the fake's 5 s) are counted.
-                for result in await asyncio.gather(
-                    *(load.choices(u, c) for c in batch for u in players),
-                    *(load.board(c) for c in batch),
-                    return_exceptions=True,
-                ):
+                results = await asyncio.gather(
+                    *(load.choices(u, c) for c in batch for u in players), return_exceptions=True
+                )
+                results += await asyncio.gather(
+                    *(load.board(c) for c in batch), return_exceptions=True
+                )
+                for result in results:
                     if isinstance(result, Exception):
                         load.samples.errors.append(f"{type(result).__name__}: {result}")
             print()
