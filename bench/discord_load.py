@@ -281,11 +281,20 @@ def rss_mb(pid: int) -> tuple[float, float]:
     return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
 
 
-async def sample_memory(samples: dict[int, list[float]], every_s: float) -> None:
-    """Append each bot process's RSS to its list every `every_s` seconds until cancelled."""
+async def sample_memory(samples: dict[int, list[float]], every_s: float, load: Load) -> None:
+    """Append each bot process's RSS to its list every `every_s` seconds until cancelled,
+    printing it with the actions answered and the errors so far (a stall shows at once)."""
+    started = now()
     while True:
         for pid, series in samples.items():
             series.append(rss_mb(pid)[0])
+        answered = sum(len(load.samples.rows[r]) for r in ("board reply", "move reply"))
+        rss = " ".join(f"{series[-1]:.0f}" for series in samples.values())
+        print(
+            f"  {now() - started:6.0f} s: RSS {rss} MB, {answered} actions answered, "
+            f"{len(load.samples.errors)} errors",
+            flush=True,
+        )
         await asyncio.sleep(every_s)
 
 
@@ -411,7 +420,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 )
                 await invocation.reply(timeout=60)
             memory: dict[int, list[float]] = {pid: [] for pid in pids}
-            sampler = asyncio.create_task(sample_memory(memory, args.sample_s))
+            sampler = asyncio.create_task(sample_memory(memory, args.sample_s, load))
             await load.poisson(active, 10.0, seconds)
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -484,8 +493,12 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             )
         for bot in bots:
             errors = [line for line in bot.text.splitlines() if " ERROR " in line]
-            print(f"bot process: exit {bot.process.returncode}, {len(errors)} ERROR lines")
-            for line in errors[:5]:
+            warnings = [line for line in bot.text.splitlines() if " WARNING " in line]
+            print(
+                f"bot process: exit {bot.process.returncode}, {len(errors)} ERROR lines, "
+                f"{len(warnings)} WARNING lines"
+            )
+            for line in (errors + warnings)[:8]:
                 print("  " + line[:200])
         fake.take_failures()
     return 0

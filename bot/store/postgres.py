@@ -222,14 +222,6 @@ class PostgresStore(SqlStore):
             raise
         return cls(pool, url, clock=clock, **options)
 
-    async def __aenter__(self) -> PostgresStore:
-        """Use the store as an async context manager that closes it."""
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        """Close the store."""
-        await self.close()
-
     async def close(self) -> None:
         """Let running transactions finish, stop listening, close the pool."""
         await self._finish_transactions()

@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from bot.store.base import (
     ACTIVE,
@@ -164,6 +164,18 @@ class SqlStore:
         self._tasks: set[asyncio.Future[Any]] = set()
         self._backoff_base, self._backoff_cap = outbox_backoff_ms
         self._max_attempts = outbox_max_attempts
+
+    async def __aenter__(self) -> Self:
+        """Use the store as an async context manager that closes it."""
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Close the store."""
+        await self.close()
+
+    async def close(self) -> None:
+        """Let running transactions finish, then release the backend's connections."""
+        raise NotImplementedError
 
     # -- what a backend provides ------------------------------------------------------
 

@@ -138,14 +138,6 @@ class SqliteStore(SqlStore):
             raise
         return cls(db, path, clock=clock, **options)
 
-    async def __aenter__(self) -> SqliteStore:
-        """Use the store as an async context manager that closes it."""
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        """Close the store."""
-        await self.close()
-
     async def close(self) -> None:
         """Let running transactions finish, then close the connection."""
         await self._finish_transactions()
