@@ -9,6 +9,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import termios
@@ -88,6 +89,15 @@ def test_an_unusable_database_file_is_one_line(tmp_path: Path) -> None:
     assert notes.read_text() == "my shopping list\n"
 
 
+def _as_terminal_session() -> None:
+    """In the child: take the terminal as controlling terminal, with the keyboard signals
+    as a shell leaves them. A test runner's worker ignores SIGINT (pytest-xdist does), and
+    an ignored signal stays ignored across exec: Ctrl-C would reach the console as nothing."""
+    for number in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """The console in a real pseudo-terminal, as its controlling terminal (so that Ctrl-C
     and Ctrl-D are the terminal's own keys, not signals sent by the test)."""
@@ -101,7 +111,7 @@ class Terminal:
             stdout=slave,
             stderr=slave,
             start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+            preexec_fn=_as_terminal_session,
         )
         os.close(slave)
         self.screen = ""
