@@ -262,7 +262,7 @@ def _cell(
     else:
         d.box(draw, rect, style.fill, style.outline, 3)
         label, ink = income, style.ink
-    weight = "bold" if built else "regular"
+    weight: Weight = "bold" if built else "regular"
     lines = cell_lines(label, sizes["small"], x1 - x0 - CELL_PADDING, weight)
     step = sizes["small"] + 2
     top = (y0 + y1) // 2 - (len(lines) - 1) * step / 2
@@ -525,9 +525,9 @@ def draw_company(
     for draw_extra in asking(state.options.expansions, "draw_company"):
         draw_extra(draw, state, company, theme, lit)
     top = view_height("company", state.options)
-    for lines in _river_lines(state, company) if not preview else ():
+    for river_lines in _river_lines(state, company) if not preview else ():
         x0, _y0, x1, _y1 = river_panel(top)
-        for j, line in enumerate(lines):
+        for j, line in enumerate(river_lines):
             d.text(
                 draw,
                 (x0 + 12, top + 64 + j * 32),

@@ -12,10 +12,15 @@ from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
 from renderer.theme import CompanyStyle
 
+#: A point that may fall between pixels (text and shapes round or scale it when drawn).
+XY = tuple[float, float]
+#: Pillow's coordinates: flat numbers [x0, y0, x1, y1, ...] or a sequence of points.
+Coords = Sequence[float] | Sequence[Sequence[float]]
+
 
 def text(
     draw: ImageDraw.ImageDraw,
-    at: Point,
+    at: XY,
     content: str,
     size: int,
     fill: str,
@@ -35,7 +40,8 @@ def text(
 def text_mask(content: str, size: int, weight: Weight, anchor: str) -> tuple[Image.Image, int, int]:
     """Return the antialiased coverage mask of ``content`` and its offset from the anchor point."""
     f = font(size, weight)
-    left, top, right, bottom = f.getbbox(content, anchor=anchor)
+    # A FreeType font's box is in whole pixels (typed as floats for other kinds of font).
+    left, top, right, bottom = (int(v) for v in f.getbbox(content, anchor=anchor))
     mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
     ImageDraw.Draw(mask).text((-left, -top), content, font=f, fill=255, anchor=anchor)
     return mask, left, top
@@ -74,7 +80,7 @@ def polyline(draw: ImageDraw.ImageDraw, points: Sequence[Point], fill: str, widt
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
-def shape_points(shape: str, centre: Point, radius: float) -> list[tuple[float, float]]:
+def shape_points(shape: str, centre: XY, radius: float) -> list[tuple[float, float]]:
     """Return the polygon of a company shape (circle is approximated by 32 points)."""
     cx, cy = centre
     sides, rotation = {
@@ -248,13 +254,8 @@ class Recorder(ImageDraw.ImageDraw):
         self.dirty.append((x, y, x + stamp.width, y + stamp.height))
         self.image.paste(stamp, (x, y), mask)
 
-    def _note(self, xy: object, width: float = 0) -> None:
-        flat: list[float] = []
-        for v in xy:  # type: ignore[attr-defined]
-            if isinstance(v, (tuple, list)):
-                flat.extend(v)
-            else:
-                flat.append(v)
+    def _note(self, xy: Coords, width: float = 0) -> None:
+        flat = _flat(xy)
         pad = math.ceil(width) + 2
         self.dirty.append(
             (
@@ -265,7 +266,7 @@ class Recorder(ImageDraw.ImageDraw):
             )
         )
 
-    def _call(self, method: str, xy: object, width: float, *args: object, **kw: object) -> None:
+    def _call(self, method: str, xy: Coords, width: float, *args: object, **kw: object) -> None:
         """Note the box of ``xy`` (at the outermost call) and draw with Pillow's ``method``."""
         if self.depth == 0:
             xy = self._scale(method, xy)
@@ -277,41 +278,41 @@ class Recorder(ImageDraw.ImageDraw):
         finally:
             self.depth -= 1
 
-    def _scale(self, method: str, xy: object) -> object:
+    def _scale(self, method: str, xy: Coords) -> Coords:
         return xy
 
     def _width(self, width: float) -> float:
         return width
 
-    def bitmap(self, xy, bitmap, fill=None):  # type: ignore[no-untyped-def]
+    def bitmap(self, xy, bitmap, fill=None):
         """Stamp ``bitmap`` (a text mask) and note its box."""
         x, y = xy
         self.dirty.append((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
         super().bitmap(xy, bitmap, fill)
 
-    def rectangle(self, xy, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+    def rectangle(self, xy, fill=None, outline=None, width=1):
         """Draw a rectangle and note its box."""
         self._call("rectangle", xy, width, fill, outline)
 
-    def rounded_rectangle(self, xy, radius=0, fill=None, outline=None, width=1, **kw):  # type: ignore[no-untyped-def]
+    def rounded_rectangle(self, xy, radius=0, fill=None, outline=None, width=1, **kw):
         """Draw a rounded rectangle and note its box."""
         if self.depth == 0:
             radius = self._width(radius)
         self._call("rounded_rectangle", xy, width, radius, fill, outline, **kw)
 
-    def ellipse(self, xy, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+    def ellipse(self, xy, fill=None, outline=None, width=1):
         """Draw an ellipse and note its box."""
         self._call("ellipse", xy, width, fill, outline)
 
-    def polygon(self, xy, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+    def polygon(self, xy, fill=None, outline=None, width=1):
         """Draw a polygon and note its box."""
         self._call("polygon", xy, width, fill, outline)
 
-    def line(self, xy, fill=None, width=0, joint=None):  # type: ignore[no-untyped-def]
+    def line(self, xy, fill=None, width=0, joint=None):
         """Draw a line and note its box."""
         self._call("line", xy, width, fill, joint=joint)
 
-    def pieslice(self, xy, start, end, fill=None, outline=None, width=1):  # type: ignore[no-untyped-def]
+    def pieslice(self, xy, start, end, fill=None, outline=None, width=1):
         """Draw a pie slice and note its box."""
         self._call("pieslice", xy, width, start, end, fill, outline)
 
@@ -319,27 +320,27 @@ class Recorder(ImageDraw.ImageDraw):
         self.dirty.append((0, 0, *self.im.size))
 
     # Calls the views do not make: noted as the whole image, so they stay correct if used.
-    def arc(self, *args, **kw):  # type: ignore[no-untyped-def]
+    def arc(self, *args, **kw):
         """Draw an arc (noted as the whole image)."""
         self._everything()
         super().arc(*args, **kw)
 
-    def chord(self, *args, **kw):  # type: ignore[no-untyped-def]
+    def chord(self, *args, **kw):
         """Draw a chord (noted as the whole image)."""
         self._everything()
         super().chord(*args, **kw)
 
-    def point(self, *args, **kw):  # type: ignore[no-untyped-def]
+    def point(self, *args, **kw):
         """Draw points (noted as the whole image)."""
         self._everything()
         super().point(*args, **kw)
 
-    def text(self, *args, **kw):  # type: ignore[no-untyped-def]
+    def text(self, *args, **kw):
         """Draw text (noted as the whole image; views stamp cached masks with ``bitmap``)."""
         self._everything()
         super().text(*args, **kw)
 
-    def multiline_text(self, *args, **kw):  # type: ignore[no-untyped-def]
+    def multiline_text(self, *args, **kw):
         """Draw text (noted as the whole image)."""
         self._everything()
         super().multiline_text(*args, **kw)
@@ -353,23 +354,34 @@ class HalfDraw(Recorder):
     so text looks as if the full-size board had been halved; shapes keep hard edges.
     """
 
-    def _scale(self, method: str, xy: object) -> object:
+    def _scale(self, method: str, xy: Coords) -> Coords:
         if method in ("rectangle", "rounded_rectangle", "ellipse", "pieslice"):
-            return _half_box(xy)  # type: ignore[arg-type]
-        return [(x / 2, y / 2) for x, y in xy]  # type: ignore[attr-defined]
+            return _half_box(xy)
+        flat = _flat(xy)
+        return [(x / 2, y / 2) for x, y in zip(flat[0::2], flat[1::2], strict=True)]
 
     def _width(self, width: float) -> float:
         return max(1, round(width / 2)) if width else 0
 
-    def bitmap(self, xy, bitmap, fill=None):  # type: ignore[no-untyped-def]
+    def bitmap(self, xy, bitmap, fill=None):
         """Stamp the half-size ``bitmap`` where the full-size one would go."""
         x, y = xy
         super().bitmap((x // 2, y // 2), _half_mask(bitmap, x % 2, y % 2), fill)
 
 
-def _half_box(xy: Sequence[float] | Sequence[Sequence[float]]) -> tuple[int, int, int, int]:
-    flat = [v for p in xy for v in p] if isinstance(xy[0], (tuple, list)) else list(xy)
-    x0, y0, x1, y1 = (math.floor(v) for v in flat)  # type: ignore[arg-type]
+def _flat(xy: Coords) -> list[float]:
+    """Pillow's coordinates as flat numbers: [x0, y0, x1, y1, ...]."""
+    flat: list[float] = []
+    for v in xy:
+        if isinstance(v, Sequence):
+            flat.extend(v)
+        else:
+            flat.append(v)
+    return flat
+
+
+def _half_box(xy: Coords) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = (math.floor(v) for v in _flat(xy))
     # Inclusive corners: the half-size box covers every half pixel the full-size box touches.
     return x0 // 2, y0 // 2, x1 // 2, y1 // 2
 

@@ -17,6 +17,7 @@ from typing import TypeVar
 import PIL
 from PIL import Image, ImageDraw
 
+from bot.rules.events import Event
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer import fonts
@@ -110,7 +111,7 @@ class _ImageCache:
         item = self.items.get(key)
         if item is not None:
             self.items.move_to_end(key)
-            return item  # type: ignore[return-value]
+            return item  # type: ignore[return-value]  # a key is only ever made by one `make`
         item = make()
         self.items[key] = item
         self.used += _bytes(item)
@@ -153,6 +154,13 @@ def _bytes(item: _Cached) -> int:
 # everything they are drawn from) so the full board is composed from them instead of drawn
 # twice, and unchanged company boards are reused. Cached images are never handed out.
 _VIEWS = _ImageCache(32 * 1024 * 1024)
+
+
+def _palette_of(image: Image.Image) -> list[int]:
+    """The palette of a palette image (a quantized sheet, a theme's palette)."""
+    colours = image.getpalette()
+    assert colours is not None, "a palette image has a palette"
+    return colours
 
 
 def clear_caches() -> None:
@@ -210,9 +218,7 @@ def _small_board(state: GameState, company: str, theme: Theme, lit: frozenset[st
     )
 
 
-def render_score_sheet(
-    state: GameState, events: Iterable[object], *, theme: str = "light"
-) -> bytes:
+def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
     """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts."""
     return encode(draw_score_sheet(state, list(events), get_theme(theme)))
 
@@ -326,7 +332,7 @@ def _quantized_palette(theme_name: str, sources: PaletteSources) -> bytes:
     mapped = sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     # Keep the palette, not the 15-megapixel sheet mapped onto it: quantize(palette=...) and
     # getpalette() read only the palette.
-    return bytes(mapped.getpalette() or ())
+    return bytes(_palette_of(mapped))
 
 
 def build_palette(theme_name: str) -> tuple[str, str]:
@@ -431,7 +437,7 @@ def _full_palette(state: GameState, theme: Theme, lit: frozenset[str]) -> Image.
     """
     width, height, places = _arrangement(state.options, board_ids(state))
     image = Image.new("P", (width, height), _background_index(theme.name))
-    image.putpalette(palette(theme.name).getpalette())
+    image.putpalette(_palette_of(palette(theme.name)))
     image.paste(_caption_palette(theme.name), (0, 0))
     for name, (x, y) in places:
         image.paste(_static_part(state, name, theme.name), (x, y))
@@ -512,5 +518,5 @@ def _caption_palette(theme_name: str) -> Image.Image:
 def _background_index(theme_name: str) -> int:
     swatch = Image.new("RGB", (1, 1), get_theme(theme_name).colour("background"))
     index = swatch.quantize(palette=palette(theme_name), dither=Image.Dither.NONE).getpixel((0, 0))
-    assert isinstance(index, int)
-    return index
+    assert isinstance(index, (int, float)), "a palette image's pixel is one index"
+    return int(index)

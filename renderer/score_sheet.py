@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
+from bot.rules.events import Event
 from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.content import content
@@ -49,7 +50,7 @@ CHART_MARKER = 18  # radius of a company's marker on the charts
 CHART_SPREAD = 42  # sideways step between markers of equal value
 
 
-def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[str, int]]:
+def vp_breakdown(state: GameState, events: Iterable[Event]) -> dict[str, dict[str, int]]:
     """Return {company: {category: VP}} from VP events; "Start" and "Other" keep totals exact."""
     start = content().costs.starting_vp
     rows_of, prefixes = categories(state.options.expansions)
@@ -75,7 +76,7 @@ def vp_breakdown(state: GameState, events: Iterable[object]) -> dict[str, dict[s
     return out
 
 
-def draw_score_sheet(state: GameState, events: Iterable[object], theme: Theme) -> Image.Image:
+def draw_score_sheet(state: GameState, events: Iterable[Event], theme: Theme) -> Image.Image:
     """Return the score sheet of ``state`` as a new RGB image."""
     sizes = theme.views["shared"].text
     breakdown = vp_breakdown(state, events)

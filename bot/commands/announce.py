@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+from typing import Any
 
 import aiohttp
 import discord
@@ -66,7 +67,7 @@ class DiscordAnnouncer:
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
-        kwargs = {
+        kwargs: dict[str, Any] = {
             "allowed_mentions": pinging(announcement.mentions),
             "silent": announcement.silent,
             # Exactly once across a crash between this post and mark_sent: discord.py 2.7.1
@@ -115,7 +116,9 @@ class DiscordAnnouncer:
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
         """Remove the Play button from an earlier turn message."""
-        message = self._channel(channel_id).get_partial_message(message_id)  # type: ignore[attr-defined]
+        channel = self._channel(channel_id)
+        # Every channel a game is played in (text channel, thread, partial) has this method.
+        message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]  # see above
         try:
             await message.edit(view=None, allowed_mentions=NOBODY)
         except discord.NotFound:
@@ -129,10 +132,10 @@ class DiscordAnnouncer:
         text = say(notice.lines)
         if notice.user_id not in named_users(notice.lines):
             text = f"{mention(notice.user_id)} {text}"
+        # No nonce (a ping without a key) is discord.py's own default: none sent.
+        once: dict[str, Any] = {"nonce": nonce} if (nonce := nonce_of(notice)) else {}
         try:
-            await channel.send(
-                text[:2000], allowed_mentions=pinging([notice.user_id]), nonce=nonce_of(notice)
-            )
+            await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]), **once)
         except discord.NotFound:
             # Unknown Channel: the channel or thread was deleted; nothing will ever arrive.
             raise DestinationGone(f"channel {notice.channel_id} no longer exists") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ def on_its_message(interaction: discord.Interaction) -> bool:
     Discord does not check this (its docs ask applications to), and discord.py silently
     ignores such a click, which the user would see as "This interaction failed".
     """
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     custom_id, kind = data.get("custom_id"), data.get("component_type")
     message = interaction.message
     if message is None:

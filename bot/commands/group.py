@@ -8,7 +8,7 @@ import logging
 import re
 import zoneinfo
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -21,7 +21,7 @@ from bot.commands.panel import bot_of, company_names, open_panel, show_outcome
 from bot.commands.replies import say, send, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
-from bot.service import MAX_IMPORT_BYTES, UNCHANGED, Outcome
+from bot.service import MAX_IMPORT_BYTES, Outcome
 from bot.service.expansions import combinations
 
 log = logging.getLogger(__name__)
@@ -390,7 +390,7 @@ async def settings(
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     if quiet_hours is not None:
         try:
             changes["quiet_hours"] = parse_quiet_hours(quiet_hours)
@@ -408,9 +408,7 @@ async def settings(
     if changes:
         current = await within_budget(
             interaction,
-            service.update_settings(
-                interaction.user.id, **{k: changes.get(k, UNCHANGED) for k in changes}
-            ),
+            service.update_settings(interaction.user.id, **changes),
         )
     else:
         current = await within_budget(interaction, service.settings(interaction.user.id))

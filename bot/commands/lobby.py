@@ -15,7 +15,7 @@ from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import say, send, within_budget
 from bot.service import GameService, Outcome
-from bot.service.service import expansions_text
+from bot.service.lobby import expansions_text
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]), match["action"])

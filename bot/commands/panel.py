@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 
 def bot_of(interaction: discord.Interaction) -> BarrageBot:
     """The bot that received the interaction (it holds the service)."""
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # our one client is a BarrageBot
 
 
 def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:
@@ -193,10 +194,12 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OptionButton:
         """Rebuild from the custom_id alone."""
-        return cls(int(match["game"]), int(match["version"]), "", custom_id=item.custom_id)
+        return cls(
+            int(match["game"]), int(match["version"]), "", custom_id=match.string
+        )  # the whole custom_id matched
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with this option."""
@@ -238,14 +241,15 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OptionSelect:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]), int(match["version"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the picked option."""
-        values = (interaction.data or {}).get("values") or []
+        data: Mapping[str, Any] = interaction.data or {}
+        values = data.get("values") or []
         if not values:
             await send(interaction, "Pick one of the options.")
             return
@@ -274,7 +278,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]), int(match["version"]), int(match["page"]))
@@ -319,7 +323,7 @@ class RestartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RestartButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]), int(match["version"]))
@@ -371,7 +375,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PL
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]))

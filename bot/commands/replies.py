@@ -64,13 +64,18 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def channel_link(channel_id: int) -> str:
+    """How a channel named in the service's lines is written on Discord (a link to it)."""
+    return f"<#{channel_id}>"
+
+
 def say(lines: Iterable[Line], limit: int = 1800) -> str:
     """The service's lines as Discord text (people as mentions), at most `limit` characters.
 
     A long message loses lines from its middle, never its end (where the next player is
     pinged and the result is told) nor its first line.
     """
-    texts = [line.render(mention) for line in lines]
+    texts = [line.render(mention, channel_link) for line in lines]
     if len("\n".join(texts)) <= limit:
         return "\n".join(texts)
     tail: list[str] = []
@@ -99,7 +104,7 @@ NEW_OPTIONS = {
 def error_text(error: ServiceError) -> str:
     """A specific, friendly one-paragraph refusal."""
     prefix = next((p for cls, p in _PREFIX if isinstance(error, cls)), "⚠️ Refused")
-    text = error.render(mention)
+    text = error.render(mention, channel_link)
     if isinstance(error, NewGameRefused):
         option, values = NEW_OPTIONS.get(error.option, (error.option, {}))
         if error.choose is not None:
@@ -138,7 +143,7 @@ async def within_budget(
         try:
             return await work
         finally:
-            client.cold = False  # type: ignore[attr-defined]
+            client.cold = False  # type: ignore[attr-defined]  # a BarrageBot's flag (read above)
     task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), budget)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -58,7 +59,7 @@ def sync_policy(config: Config) -> str:
     return config.discord.sync_commands
 
 
-def shard_options(config: Config) -> dict[str, object]:
+def shard_options(config: Config) -> dict[str, Any]:
     """discord.py's sharding options for the shards this process serves (none if unsharded)."""
     shards = config.discord.served_shards()
     if shards is None:

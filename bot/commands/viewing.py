@@ -47,29 +47,30 @@ TEXT_VIEWS = ("log", "score")
 
 async def build_view(service: GameService, game_id: int, key: str, *, guild_id: int) -> Shown:
     """Load and render one view of a game of this server (by its store id)."""
-    scope = {"by_game_id": True, "guild_id": guild_id}
     board = key[2:] if key.startswith("b_") else None
     if (board is not None and board not in VIEWS) or not (
         key.startswith(("b_", "c_")) or key in TEXT_VIEWS
     ):
         raise ServiceError(f"There is no view called '{key[:40]}' to show.")
-    score = await service.score(game_id, **scope)
+    score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
         return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
     if board is not None:
-        png = await service.board_image(game_id, board, **scope)
+        png = await service.board_image(game_id, board, by_game_id=True, guild_id=guild_id)
         return Shown(game_id, f"Board ({board} view), round {score.round}.", png, f"{board}.png")
     if key.startswith("c_"):
         company = None if key == "c_all" else key[2:]
-        text = await service.company_summary(game_id, company, **scope)
-        png = None
+        text = await service.company_summary(game_id, company, by_game_id=True, guild_id=guild_id)
+        picture = None
         if company is not None:
-            png = await service.board_image(game_id, "company", company, **scope)
+            picture = await service.board_image(
+                game_id, "company", company, by_game_id=True, guild_id=guild_id
+            )
         title = f"**{company_name(company)}**\n" if company else ""
-        return Shown(game_id, (title + text)[:1900], png, f"{company or 'company'}.png")
+        return Shown(game_id, (title + text)[:1900], picture, f"{company or 'company'}.png")
     if key == "log":
-        lines = await service.log_lines(game_id, LOG_LINES, **scope)
+        lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
         body = "\n".join(lines) or "Nothing has happened yet."
         # Keep the newest lines when the log is long.
         while len(body) > 1900 and "\n" in body:
@@ -119,7 +120,7 @@ class PostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PO
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PostButton:
         """Rebuild from the custom_id alone."""
         return cls(int(match["game"]), match["view"])

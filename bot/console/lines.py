@@ -39,9 +39,14 @@ class LineReader:
     async def _read(self) -> bytes:
         """Wait until the descriptor has bytes (or its end), then read what is there."""
         loop = asyncio.get_running_loop()
-        ready = loop.create_future()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
         try:
-            loop.add_reader(self._fd, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(self._fd, wake)
         except PermissionError:
             # A regular file (`< moves.txt`) cannot be watched, and reading it never blocks.
             return os.read(self._fd, 65536)

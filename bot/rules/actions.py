@@ -116,18 +116,18 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
     construction = game.content.common.construction_spaces
     used = company.construction_spaces_used
     if used < len(construction):
-        space = construction[used]
-        budget = company.credits - space.extra_credits
+        next_space = construction[used]
+        budget = company.credits - next_space.extra_credits
         if (
-            company.engineers >= space.engineers
+            company.engineers >= next_space.engineers
             and budget >= 0
             and can_build(game, company_id, budget)
         ):
-            fee = f", {space.extra_credits} credits" if space.extra_credits else ""
+            fee = f", {next_space.extra_credits} credits" if next_space.extra_credits else ""
             options.append(
                 Option(
                     "build",
-                    f"Build a structure (construction space {space.ordinal}: {space.engineers} eng.{fee})",
+                    f"Build a structure (construction space {next_space.ordinal}: {next_space.engineers} eng.{fee})",
                     group="Company board",
                 )
             )
@@ -184,9 +184,9 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
     elif option.notation == "bank":
         game.push({"kind": "bank", "player": company_id})
     elif option.get("space") is not None:
-        perform_space(game, company_id, game.content.space(option.get("space")))
+        perform_space(game, company_id, game.content.space(option.text("space")))
     elif option.get("action") in game.rules.turn_actions:
-        game.rules.turn_actions[option.get("action")].perform(game, company_id, option)
+        game.rules.turn_actions[option.text("action")].perform(game, company_id, option)
     else:
         for ask in game.hooked("perform_turn_option"):
             if ask(game, company_id, option):
@@ -279,7 +279,7 @@ def _bank_options(game: Game, entry: Task) -> list[Option]:
 
 @RULES.task("bank", options=_bank_options, prompt=lambda g, e: "How many engineers on the Bank?")
 def _bank(game: Game, entry: Task, option: Option) -> None:
-    count = option.get("count")
+    count = option.number("count")
     bank = next(space for space in spaces_in_play(game) if space.engineers == 0)
     place_engineers(game, entry["player"], bank.id, count, "space:bank", printed=0)
     game.gain(
@@ -307,7 +307,7 @@ def _confirm_options(game: Game, entry: Task) -> list[Option]:
 def _confirm(game: Game, entry: Task, option: Option) -> None:
     if option.notation != "confirm":
         # An expansion's free action: Confirm is asked again once it is done.
-        again = dict(entry)
+        again = entry.copy()
         game.push(again)
         for ask in game.hooked("perform_confirm_option"):
             if ask(game, again, option):

@@ -355,7 +355,7 @@ def build_choices(
             continue
         # Tiles without a cost rule share the printed costs: cost each rule once.
         modifiers = list(dict.fromkeys(game.rules.tile_costs.get(use.acts_as) for use in uses))
-        for space in structure_spaces(game, company_id, kind, {}):
+        for space in structure_spaces(game, company_id, kind, {"kind": "build_structure"}):
             printed = printed_costs(game, company_id, kind.name, space)
             best = None
             for modifier in modifiers:
@@ -422,8 +422,8 @@ def _build_structure(game: Game, entry: Task, option: Option) -> None:
         {
             "kind": "build_tile",
             "player": entry["player"],
-            "structure": option.get("kind"),
-            "space": option.get("space"),
+            "structure": option.text("kind"),
+            "space": option.text("space"),
             "free": entry.get("free", False),
         }
     )
@@ -458,7 +458,7 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: f"Which technology tile builds the {e['structure']} on {e['space']}?",
 )
 def _build_tile(game: Game, entry: Task, option: Option) -> None:
-    game.push({**entry, "kind": "build_pay", "tile": option.get("tile"), "as": option.get("as")})
+    game.push({**entry, "kind": "build_pay", "tile": option.text("tile"), "as": option.text("as")})
 
 
 def _pay_options(game: Game, entry: Task) -> list[Option]:
@@ -495,10 +495,10 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
 def _build_pay(game: Game, entry: Task, option: Option) -> None:
     company_id = entry["player"]
     tile_id = entry["tile"]
-    load_wheel(game, company_id, tile_id, option.get("excavators"), option.get("mixers"))
-    game.gain(company_id, "credits", -option.get("credits"), "construction:machinery-as-credits")
+    load_wheel(game, company_id, tile_id, option.number("excavators"), option.number("mixers"))
+    game.gain(company_id, "credits", -option.number("credits"), "construction:machinery-as-credits")
     rotate_wheel(game, company_id, 1, "construction")
-    place_structure(game, company_id, entry["structure"], entry["space"], fee=option.get("fee"))
+    place_structure(game, company_id, entry["structure"], entry["space"], fee=option.number("fee"))
     effect = game.rules.tile_effects.get(entry.get("as") or tile_id)
     if effect is not None:
         effect(game, company_id, entry["structure"], entry["space"])
@@ -578,10 +578,10 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: f"Build a free {e['structure']} ({e['source']})?",
 )
 def _reward_build(game: Game, entry: Task, option: Option) -> None:
-    space = option.get("space")
+    space = option.text_or_none("space")
     if space is None:
         return
-    place_structure(game, entry["player"], entry["structure"], space, fee=option.get("fee"))
+    place_structure(game, entry["player"], entry["structure"], space, fee=option.number("fee"))
 
 
 def structure_count(game: Game, company_id: str, kind: str) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from bot.rules.declarations import (
     ExpansionInfo,
@@ -35,6 +35,13 @@ from bot.rules.declarations import (
 
 Area = Literal["mountain", "hill", "plain"]
 AREAS: tuple[Area, ...] = ("mountain", "hill", "plain")
+DamPosition = Literal["upper", "lower"]
+DAM_POSITIONS: tuple[DamPosition, ...] = ("upper", "lower")
+IncomeTrack = Literal["base", "elevation", "conduit"]
+INCOME_TRACKS: tuple[IncomeTrack, ...] = ("base", "elevation", "conduit")
+TileKind = Literal["basic", "advanced", "special"]
+TILE_KINDS: tuple[TileKind, ...] = ("basic", "advanced", "special")
+ContractKind = Literal["starting", "national", "green", "yellow", "red"]
 
 # An immutable reward/effect table: key -> int | bool | str | tuple (see `Content.rewards`).
 Reward = MappingProxyType  # MappingProxyType[str, Any]
@@ -42,7 +49,7 @@ Reward = MappingProxyType  # MappingProxyType[str, Any]
 # The content sets and maps of the base game; each expansion adds its own (its expansion.toml).
 BASE_SETS = ("base", "five_player", "other")
 BASE_MAP_FILES = {"base": "base_map.toml", "five_player": "five_player_map.toml"}
-CONTRACT_KINDS = ("starting", "national", "green", "yellow", "red")
+CONTRACT_KINDS: tuple[ContractKind, ...] = ("starting", "national", "green", "yellow", "red")
 OBJECTIVE_VP_BY_PLACE = (15, 10, 5)
 # Tables of an expansion's data file that join the game's shared tables (marked with their set).
 SHARED_ROWS = (
@@ -53,11 +60,14 @@ SHARED_ROWS = (
     "external_work_space",
 )
 
+#: A member of a fixed set of strings (`_Rows.one_of`).
+Choice = TypeVar("Choice", bound=str)
+
 TILE_BUILDS = ("base", "elevation", "conduit", "powerhouse", "building", "any", "copy", "nothing")
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-def _empty() -> Mapping[str, Any]:
+def _empty() -> Mapping[Any, Any]:
     """The shared empty mapping (a mappingproxy cannot be a dataclass default)."""
     return EMPTY
 
@@ -77,7 +87,7 @@ class DamSpace:
 
     id: str
     basin: int
-    position: Literal["upper", "lower"]
+    position: DamPosition
     red_outline: bool
     extra_credits_for_base: int
     base_cost_excavators: int
@@ -220,7 +230,7 @@ class HeadstreamTile:
 class IncomeEntry:
     """An income space, uncovered by the after_piece-th piece of a track."""
 
-    track: Literal["base", "elevation", "conduit"]
+    track: IncomeTrack
     after_piece: int
     reward: Reward
 
@@ -287,7 +297,7 @@ class TechTile:
     """A technology tile."""
 
     id: str
-    kind: Literal["basic", "advanced", "special"]
+    kind: TileKind
     builds: str
     level: int | None
     set: str
@@ -303,7 +313,7 @@ class Contract:
     """A contract: reach `energy` in one production to take `reward`."""
 
     id: int
-    kind: Literal["starting", "national", "green", "yellow", "red"]
+    kind: ContractKind
     energy: int
     reward: Reward
     set: str
@@ -644,17 +654,21 @@ class _File:
         row: Mapping[str, Any],
         where: str,
         key: str,
-        allowed: Iterable[str],
+        allowed: Iterable[Choice],
         default: Any = ...,
-    ) -> str:
-        """A string field from a fixed set."""
+    ) -> Choice:
+        """A string field from a fixed set (typed as the set's members)."""
         allowed = tuple(allowed)
         value = self.get(row, where, key, str, default)
-        if value is None and default is None:
-            return value
         if value not in allowed:
             raise self.fail(where, f"field {key!r} = {value!r} is not one of {', '.join(allowed)}")
         return value
+
+    def one_of_or_none(
+        self, row: Mapping[str, Any], where: str, key: str, allowed: Iterable[Choice]
+    ) -> Choice | None:
+        """An optional string field from a fixed set: None when the row leaves it out."""
+        return self.one_of(row, where, key, allowed) if key in row else None
 
     def reward(self, row: Mapping[str, Any], where: str, key: str, default: Any = ...) -> Reward:
         """A reward/effect table whose keys are all known."""
@@ -827,7 +841,7 @@ def _load_map(f: _File, map_id: str) -> MapData:
         dams[d["id"]] = DamSpace(
             id=d["id"],
             basin=basin,
-            position=f.one_of(d, w, "position", ("upper", "lower")),
+            position=f.one_of(d, w, "position", DAM_POSITIONS),
             red_outline=f.get(d, w, "red_outline", bool),
             extra_credits_for_base=f.int_in(d, w, "extra_credits_for_base", 0, 10),
             base_cost_excavators=f.int_in(d, w, "base_cost_excavators", 0, 20),
@@ -972,15 +986,17 @@ def _check_topology(
                 raise f.fail(
                     w, f"dam_spaces {b.dam_spaces!r} must name an upper then a lower dam space"
                 )
-        for kind, ids, table in (
-            ("dam", b.dam_spaces, dams),
-            ("conduit", b.conduit_spaces, conduits),
-            ("powerhouse", b.powerhouse_spaces, powerhouses),
-        ):
+        # The basin each listed space belongs to (a conduit's is where its water comes from).
+        owners: tuple[tuple[str, tuple[str, ...], Mapping[str, int]], ...] = (
+            ("dam", b.dam_spaces, {sid: d.basin for sid, d in dams.items()}),
+            ("conduit", b.conduit_spaces, {sid: c.from_basin for sid, c in conduits.items()}),
+            ("powerhouse", b.powerhouse_spaces, {sid: p.basin for sid, p in powerhouses.items()}),
+        )
+        for kind, ids, owner_of in owners:
             for sid in ids:
-                if sid not in table:
+                if sid not in owner_of:
                     raise f.fail(w, f"{kind} space {sid!r} does not exist")
-                owner = table[sid].from_basin if kind == "conduit" else table[sid].basin
+                owner = owner_of[sid]
                 if owner != b.id:
                     raise f.fail(w, f"{kind} space {sid!r} belongs to basin {owner}")
         if isinstance(b.river_to, int):
@@ -1129,7 +1145,7 @@ def _load_companies(f: _File) -> tuple[dict[str, Company], CommonBoard, list[dic
         income = []
         for i, e in enumerate(f.get(r, wc, "income", list)):
             we = f"{wc} income #{i + 1}"
-            track = f.one_of(e, we, "track", ("base", "elevation", "conduit"))
+            track = f.one_of(e, we, "track", INCOME_TRACKS)
             after = f.get(e, we, "after_piece", int)
             if after not in common.income_after_piece:
                 raise f.fail(we, f"after_piece {after} is not one of {common.income_after_piece!r}")
@@ -1192,7 +1208,7 @@ def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
     out = {}
     for r in rows:
         w = f"[[tile]] {r['id']}"
-        kind = f.one_of(r, w, "kind", ("basic", "advanced", "special"))
+        kind = f.one_of(r, w, "kind", TILE_KINDS)
         level = f.int_in(r, w, "level", 1, 3, None)
         if (kind == "advanced") != (level is not None):
             raise f.fail(w, "advanced tiles, and only they, have a level")
@@ -1202,8 +1218,8 @@ def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
             builds=f.one_of(r, w, "builds", TILE_BUILDS),
             level=level,
             set=f.one_of(r, w, "set", f.sets),
-            games=f.one_of(
-                r, w, "games", ("all", "introductory_only", *(f"{x}_only" for x in f.sets)), None
+            games=f.one_of_or_none(
+                r, w, "games", ("all", "introductory_only", *(f"{x}_only" for x in f.sets))
             ),
             engineer_free=f.get(r, w, "engineer_free", bool),
             effect_text=f.get(r, w, "effect_text", str),
@@ -1464,7 +1480,11 @@ def _join_shared_rows(
     """An expansion data file's shared rows join the game's tables (`SHARED_ROWS`), each marked
     with its `set` (the expansion's own by default): setups draw only the sets in play, so a
     game without the expansion never sees them. The one parser of these rows."""
-    ranges = {"green": (200, 299), "yellow": (300, 399), "red": (400, 499)}
+    ranges: dict[ContractKind, tuple[int, int]] = {
+        "green": (200, 299),
+        "yellow": (300, 399),
+        "red": (400, 499),
+    }
     for r in f.rows("private_contract") if "private_contract" in f.data else []:
         w = f"[[private_contract]] {r.get('id')}"
         level = f.one_of(r, w, "level", tuple(ranges))

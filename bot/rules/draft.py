@@ -103,7 +103,7 @@ def _pick_options(game: Game, entry: Task) -> list[Option]:
 )
 def _draft_pick(game: Game, entry: Task, option: Option) -> None:
     draft = game.state.extra["draft"]
-    pair = [option.get("company"), option.get("officer")]
+    pair = [option.text("company"), option.text("officer")]
     draft["pairs"].remove(pair)
     game.emit("draft_pick", entry["player"], data={"company": pair[0], "officer": pair[1]})
     if game.automa_level(entry["player"]) is not None:
@@ -136,7 +136,7 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
 def _draft_start(game: Game, entry: Task, option: Option) -> None:
     state = game.state
     draft = state.extra["draft"]
-    contract_id = option.get("id")
+    contract_id = option.number("id")
     draft["starting"].remove(contract_id)
     game.emit("draft_start", entry["player"], data={"contract": contract_id})
     _picked(game, entry["seat"], entry["pair"], contract_id)

@@ -1,7 +1,7 @@
 """The engine: a game state plus the machinery that turns answers into state changes.
 
-How the flow works. The state holds a stack of pending *tasks* (plain dicts, top last). A task
-is either automatic (it runs and may push more tasks) or a decision (it lists options for one
+How the flow works. The state holds a stack of pending *tasks* (dicts typed by the record
+`bot.rules.tasks.Task`, which an expansion extends; top last). A task is either automatic (it runs and may push more tasks) or a decision (it lists options for one
 player and waits). `Game.apply` checks an answer against the current decision's legal options,
 applies it, then advances: automatic tasks run, decisions with exactly one option are applied
 automatically (logged with `auto`), until a real choice is needed or the game ends. Because
@@ -28,10 +28,9 @@ from bot.rules.notation import check_syntax
 from bot.rules.options import Decision, Option, normalize
 from bot.rules.rulebook import RuleTables
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 ENGINE_VERSION = "0.1.0"
-
-Task = dict[str, Any]
 
 # What an automa may spend: it never pays credits, so any price is within reach.
 AUTOMA_BUDGET = 10**6
@@ -174,6 +173,7 @@ class Game:
             )
         check_syntax(self.rules.verbs, text)
         decisions = self.decisions()
+        decision: Decision | None
         if player is None:
             if len(decisions) != 1:
                 names = ", ".join(d.player for d in decisions)

@@ -331,7 +331,7 @@ def _end_game(game: Game, entry: Task) -> None:
         game.gain(cid, "vp", dam_owner_water(game, cid), "end:water")
     # Ranking: most VP; ties broken by the energy of the last round (the track is not reset).
     ranking = sorted(state.seats, key=lambda c: (-game.company(c).vp, -game.company(c).energy))
-    places = []
+    places: list[int] = []
     for index, cid in enumerate(ranking):
         company = game.company(cid)
         if index and (company.vp, company.energy) == (

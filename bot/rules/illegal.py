@@ -46,11 +46,11 @@ def _explain_turn(game: Game, company_id: str, verb: str) -> str:
         used = company.construction_spaces_used
         if used >= len(spaces):
             return "all four construction spaces of your board are used this round"
-        space = spaces[used]
-        if company.engineers < space.engineers:
-            return f"the next construction space needs {space.engineers} engineers; you have {company.engineers}"
-        if company.credits < space.extra_credits:
-            return f"the next construction space costs {space.extra_credits} credits; you have {company.credits}"
+        next_space = spaces[used]
+        if company.engineers < next_space.engineers:
+            return f"the next construction space needs {next_space.engineers} engineers; you have {company.engineers}"
+        if company.credits < next_space.extra_credits:
+            return f"the next construction space costs {next_space.extra_credits} credits; you have {company.credits}"
         return "you cannot pay for any structure on any free space with the tiles in your supply"
     if verb == "bank":
         return "you have no engineers left"

@@ -194,12 +194,12 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
     "mahiri_copy", options=_copy_options, prompt=lambda g, e: "Which officer's ability do you copy?"
 )
 def _mahiri_copy(game: Game, entry: Task, option: Option) -> None:
-    game.company(entry["player"]).extra["copied_officer"] = option.get("officer")
+    game.company(entry["player"]).extra["copied_officer"] = option.text("officer")
     game.emit(
         "officer_copied",
         entry["player"],
         source="officer:mahiri",
-        data={"officer": option.get("officer")},
+        data={"officer": option.text("officer")},
     )
 
 

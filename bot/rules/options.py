@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 LABEL_MAX = 80
 DESCRIPTION_MAX = 100
@@ -41,6 +40,10 @@ def machinery_text(excavators: int, mixers: int, credits: int = 0) -> str:
     return " + ".join(parts) or "nothing"
 
 
+#: A structured parameter of an option: an id, a number, a yes/no, or several ids.
+OptionValue = str | int | bool | tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One legal answer to a decision."""
@@ -50,7 +53,7 @@ class Option:
     group: str = ""
     description: str = ""
     # Structured parameters for the handler that applies the option (never shown to users).
-    data: tuple[tuple[str, Any], ...] = ()
+    data: tuple[tuple[str, OptionValue | None], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.label) > LABEL_MAX:
@@ -58,12 +61,41 @@ class Option:
         if len(self.description) > DESCRIPTION_MAX:
             object.__setattr__(self, "description", self.description[: DESCRIPTION_MAX - 1] + "…")
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """Return one structured parameter."""
+    def get(self, key: str) -> OptionValue | None:
+        """One structured parameter, None when the option has none of that name."""
         for name, value in self.data:
             if name == key:
                 return value
-        return default
+        return None
+
+    def text(self, key: str) -> str:
+        """A parameter that is an id or a name (TypeError when it is not one)."""
+        value = self.get(key)
+        if not isinstance(value, str):
+            raise TypeError(f"option {self.notation!r}: {key!r} is {value!r}, not a text")
+        return value
+
+    def text_or_none(self, key: str) -> str | None:
+        """A parameter that is an id or a name, or None when the option has none (a pass)."""
+        return None if self.get(key) is None else self.text(key)
+
+    def number(self, key: str) -> int:
+        """A parameter that is a number (TypeError when it is not one)."""
+        value = self.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"option {self.notation!r}: {key!r} is {value!r}, not a number")
+        return value
+
+    def number_or_none(self, key: str) -> int | None:
+        """A parameter that is a number, or None when the option has none."""
+        return None if self.get(key) is None else self.number(key)
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        """A parameter that lists ids (TypeError when it does not)."""
+        value = self.get(key)
+        if not isinstance(value, tuple):
+            raise TypeError(f"option {self.notation!r}: {key!r} is {value!r}, not a list")
+        return value
 
     def __repr__(self) -> str:
         return f"Option({self.notation!r})"

@@ -92,4 +92,4 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
 )
 def _take_patent_free(game: Game, entry: Task, option: Option) -> None:
     """Reward `advanced_technology_tile`: one face-up tile, no engineers, no credits."""
-    take_patent_tile(game, entry["player"], option.get("slot"), entry["source"])
+    take_patent_tile(game, entry["player"], option.number("slot"), entry["source"])

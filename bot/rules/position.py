@@ -260,7 +260,7 @@ def _set_companies(game: Game, order: list[str], fields_by_company: dict[str, An
         fields = fields_by_company.get(company_id, {})
         matchup = matchups.get(company_id)
         officer = fields.get("officer") or (matchup.officer if matchup else None)
-        if officer not in content.officers:
+        if officer is None or officer not in content.officers:
             raise PositionError(f"[company.{company_id}] needs a known officer, not {officer!r}")
         start = content.officers[officer].starting_resources
         tiles = ["basic_base", "basic_elevation", "basic_conduit", "basic_powerhouse"]

@@ -131,7 +131,7 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
 
 def can_produce(game: Game, company_id: str, bonus: int, budget: int) -> bool:
     """True when a production with this bonus/malus would yield at least 1 energy."""
-    entry = {"player": company_id, "bonus": bonus, "budget": budget}
+    entry: Task = {"kind": "produce", "player": company_id, "bonus": bonus, "budget": budget}
     return bool(_production_options(game, entry))
 
 
@@ -176,13 +176,13 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
     if option.get("dam") is None:
         return  # declined Germany's second production
     company_id = entry["player"]
-    energy = option.get("energy")
+    energy = option.number("energy")
     source = "production:second" if entry.get("second") else f"production:{entry.get('source', '')}"
     release_production(
         game,
         company_id,
-        System(option.get("dam"), option.get("conduit"), option.get("powerhouse")),
-        option.get("drops"),
+        System(option.text("dam"), option.text("conduit"), option.text("powerhouse")),
+        option.number("drops"),
         energy,
         source,
     )
@@ -199,8 +199,8 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
             "kind": "after_production",
             "player": company_id,
             "second": entry.get("second", False),
-            "powerhouse": option.get("powerhouse"),
-            "dam": option.get("dam"),
+            "powerhouse": option.text("powerhouse"),
+            "dam": option.text("dam"),
         },
     )
 

@@ -116,7 +116,8 @@ def _drops_prompt(game: Game, entry: Task) -> str:
 
 @RULES.task("place_drops", options=_drops_options, prompt=_drops_prompt)
 def _place_drops(game: Game, entry: Task, option: Option) -> None:
-    for headstream in option.get("at", ()):
+    chosen = option.texts("at") if option.get("at") is not None else ()  # "drops none"
+    for headstream in chosen:
         if entry["flowing"]:
             flow_from_headstream(game, headstream, entry["source"])
         else:
@@ -153,8 +154,8 @@ def _machinery_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: f"Choose {e['n']} machiner{'ies' if e['n'] > 1 else 'y'}",
 )
 def _machinery_choice(game: Game, entry: Task, option: Option) -> None:
-    game.gain(entry["player"], "excavators", option.get("excavators"), entry["source"])
-    game.gain(entry["player"], "mixers", option.get("mixers"), entry["source"])
+    game.gain(entry["player"], "excavators", option.number("excavators"), entry["source"])
+    game.gain(entry["player"], "mixers", option.number("mixers"), entry["source"])
 
 
 # -- contracts ------------------------------------------------------------------------------
@@ -220,7 +221,7 @@ def _fulfil_prompt(game: Game, entry: Task) -> str:
 
 @RULES.task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
 def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
-    contract_id = option.get("id")
+    contract_id = option.number_or_none("id")  # None: "contract none"
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
         for ask in game.hooked("contract_fulfilled"):
@@ -260,7 +261,7 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
 
 @RULES.task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
 def _take_contract(game: Game, entry: Task, option: Option) -> None:
-    contract_id = option.get("id")
+    contract_id = option.number("id")
     level = contract_level(contract_id)
     game.state.private_offer[level].remove(contract_id)
     game.state.pending_refill.append(level)
@@ -295,10 +296,10 @@ def _discard_options(game: Game, entry: Task) -> list[Option]:
 )
 def _discard_contract(game: Game, entry: Task, option: Option) -> None:
     company = game.company(entry["player"])
-    company.contracts.remove(option.get("id"))
-    game.emit("contract_discarded", entry["player"], data={"id": option.get("id")})
+    company.contracts.remove(option.number("id"))
+    game.emit("contract_discarded", entry["player"], data={"id": option.number("id")})
     if len(company.contracts) > contract_limit(game, entry["player"]):
-        game.push(dict(entry))
+        game.push(entry.copy())
 
 
 def refill_contract_offer(game: Game) -> list[int]:
@@ -447,8 +448,8 @@ def apply_reward(
                 {"kind": "take_patent_free", "player": company_id, "source": source}
                 for _ in range(value)
             )
-        elif key in game.rules.rewards and game.rules.rewards[key].apply is not None:
-            game.rules.rewards[key].apply(game, company_id, value, source, tasks)
+        elif (rule := game.rules.rewards.get(key)) is not None and rule.apply is not None:
+            rule.apply(game, company_id, value, source, tasks)
         else:
             for ask in game.hooked("apply_reward_part"):
                 if ask(game, company_id, key, value, source, tasks):

@@ -19,13 +19,16 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
     from bot.rules.construction import Cost, StructureKind, TileUse
     from bot.rules.engine import Game, Task
     from bot.rules.hooks import Hooks
     from bot.rules.options import Decision, Option
+
+#: A task record: the base game's `Task` or an expansion's extension of it.
+TaskT = TypeVar("TaskT", bound="Task")
 
 TaskRun = Callable[["Game", "Task"], None]
 TaskOptions = Callable[["Game", "Task"], "list[Option]"]
@@ -111,19 +114,28 @@ class RuleSet:
         self,
         kind: str,
         *,
-        options: TaskOptions | None = None,
-        prompt: TaskPrompt | None = None,
+        options: Callable[[Game, TaskT], list[Option]] | None = None,
+        prompt: Callable[[Game, TaskT], str] | None = None,
         always_ask: bool = False,
     ) -> Callable[[Callable], Callable]:
-        """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`)."""
+        """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`).
+
+        The functions take the kind's own task record (`TaskT`); the engine hands each the
+        tasks of its kind only.
+        """
 
         def declare(func: Callable) -> Callable:
             _new(self.tasks, kind, "task kind")
             if options is None:
                 self.tasks[kind] = TaskHandler(kind, run=func)
             else:
+                # Stored for every task; the engine calls them with their own kind's only.
                 self.tasks[kind] = TaskHandler(
-                    kind, options=options, apply=func, prompt=prompt, always_ask=always_ask
+                    kind,
+                    options=cast("TaskOptions", options),
+                    apply=func,
+                    prompt=cast("TaskPrompt | None", prompt),
+                    always_ask=always_ask,
                 )
             return func
 

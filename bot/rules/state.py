@@ -13,6 +13,8 @@ import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.rules.tasks import Task
+
 SCHEMA_VERSION = 1
 STRUCTURE_KINDS = ("base", "elevation", "conduit", "powerhouse")
 NEUTRAL = "neutral"
@@ -136,7 +138,7 @@ class GameState:
     pending_refill: list[str] = field(default_factory=list)
     patent_offer: list[str | None] = field(default_factory=list)
     patent_piles: dict[str, list[str]] = field(default_factory=dict)
-    stack: list[dict[str, Any]] = field(default_factory=list)  # pending tasks, top last
+    stack: list[Task] = field(default_factory=list)  # pending tasks, top last
     history: list[dict[str, Any]] = field(default_factory=list)  # per-round summaries
     finished: bool = False
     result: dict[str, Any] = field(default_factory=dict)  # final ranking and breakdown

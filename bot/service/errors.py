@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.service.types import Line, UserNamer
+from bot.service.types import ChannelNamer, Line, UserNamer, plain_channel
 
 if TYPE_CHECKING:
     from bot.service.types import PanelView
@@ -21,9 +21,9 @@ class ServiceError(Exception):
         self.line = message if isinstance(message, Line) else Line.of(message)
         super().__init__(self.line.render())
 
-    def render(self, name: UserNamer) -> str:
-        """The message, each person written by `name`."""
-        return self.line.render(name)
+    def render(self, name: UserNamer, channel: ChannelNamer = plain_channel) -> str:
+        """The message, each person written by `name`, each channel by `channel`."""
+        return self.line.render(name, channel)
 
 
 class NoGameHere(ServiceError):

@@ -77,7 +77,8 @@ def combinations(catalogue: Catalogue = CATALOGUE) -> list[Combination]:
 def with_automas(catalogue: Catalogue = CATALOGUE) -> tuple[list[str], list[str]]:
     """Display names of the expansions that take automa companies, and of those that refuse
     them (each asked through its own `refuse` hook, with one Medium automa)."""
-    taken, refused = [], []
+    taken: list[str] = []
+    refused: list[str] = []
     for info in catalogue.expansions.values():
         options = GameOptions(
             players=2,

@@ -23,7 +23,9 @@ def refuse_store_faults(cls: C) -> C:
     The store has already logged the fault (once per outage) and changed nothing, so the
     caller only has to tell the user; the next command tries the database again.
     """
-    for name, member in list(vars(cls).items()):
+    # The commands live in the class's bases (one per responsibility): wrap each once, here.
+    for name in dir(cls):
+        member = inspect.getattr_static(cls, name)
         if not name.startswith("_") and inspect.iscoroutinefunction(member):
             setattr(cls, name, _guarded(member))
     return cls

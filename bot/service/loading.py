@@ -37,7 +37,16 @@ from bot.rules import (
     new_game,
     open_game,
 )
-from bot.service.records import BrokenLog, Scanned, scan, show
+from bot.service.records import (
+    BrokenLog,
+    ChainRecord,
+    CommitRecord,
+    DecisionRecord,
+    FlagRecord,
+    Scanned,
+    scan,
+    show,
+)
 from bot.service.turns import Step, apply_answer
 from bot.store import Game as StoredGame
 from bot.store import LogEntry, Snapshot, Store
@@ -67,11 +76,11 @@ class Loaded:
     skipped: set[int] = field(default_factory=set)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
-    chain: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    chain: list[tuple[int, ChainRecord]] = field(default_factory=list)
     game: Game | None = None
     committed: GameState | None = None
     commit_version: int = 0
-    commits: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    commits: list[tuple[int, CommitRecord]] = field(default_factory=list)
     #: Answers after the last commit (the step in progress), with what each caused.
     tail_steps: list[Step] = field(default_factory=list)
     flag: str | None = None
@@ -83,7 +92,7 @@ class Loaded:
         return self.meta.options
 
     @property
-    def tail(self) -> list[Mapping[str, Any]]:
+    def tail(self) -> list[DecisionRecord]:
         """The decision records after the last commit (the step in progress)."""
         return [step.record for step in self.tail_steps]
 
@@ -249,10 +258,10 @@ def _from_snapshot(snap: Snapshot | None) -> Game | None:
 
 
 async def _chain_base(
-    store: Store, game_id: int, chain: list[tuple[int, Mapping[str, Any]]]
+    store: Store, game_id: int, chain: list[tuple[int, ChainRecord]]
 ) -> tuple[Game | None, int]:
     """The newest snapshot on the chain (at or before its last commit), and its version."""
-    on_chain = {seq for seq, rec in chain if rec.get("kind") == "commit"}
+    on_chain = {seq for seq, rec in chain if rec["kind"] == "commit"}
     if not on_chain:
         return None, 0
     bound = max(on_chain)
@@ -275,22 +284,20 @@ def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None
     game = base
     loaded.committed = copy.deepcopy(game.state)
     loaded.commit_version = base_seq
-    loaded.commits = [
-        (s, r) for s, r in loaded.chain if r.get("kind") == "commit" and s <= base_seq
-    ]
+    loaded.commits = [(s, r) for s, r in loaded.chain if r["kind"] == "commit" and s <= base_seq]
     tail: list[Step] = []
     for seq, rec in loaded.chain:
         if seq <= base_seq:
             continue
         if rec["kind"] == "decision":
-            _check_decider(game, scanned, seq, rec)
+            _check_decider(game, scanned, seq, rec["kind"], rec["player"], rec["user"])
             try:
                 tail.append(apply_answer(game, rec["notation"], rec["player"], record=rec))
             except RuleError as exc:
                 raise ReplayError(f"record {seq} ({show(rec['notation'])}): {exc}", seq) from None
         else:
-            if rec.get("player") is not None:
-                _check_decider(game, scanned, seq, rec)
+            if rec["player"] is not None:
+                _check_decider(game, scanned, seq, rec["kind"], rec["player"], rec["user"])
             loaded.commits.append((seq, rec))
             loaded.committed = copy.deepcopy(game.state)
             loaded.commit_version = seq
@@ -299,17 +306,17 @@ def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None
     loaded.tail_steps = tail
 
 
-def _check_decider(game: Game, scanned: Scanned, seq: int, rec: Mapping[str, Any]) -> None:
+def _check_decider(
+    game: Game, scanned: Scanned, seq: int, kind: str, player: str, user: int | None
+) -> None:
     """The record's player is one of the game's, and its user (None: the bot answered)
     sat at that player's seat when it was written."""
-    player, user = rec["player"], rec.get("user")
     if player.startswith("seat") and player[4:].isdigit():
         seat: int | None = int(player[4:])
     else:
         company = game.state.companies.get(player)
         seat = None if company is None else company.seat
     seats = scanned.seats_at(seq)
-    kind = rec["kind"]
     if seat is not None and user is None and 0 <= seat - len(seats) < len(scanned.automa):
         return  # an automa's decision, answered by the service
     if seat is None or seat >= len(seats):
@@ -326,7 +333,7 @@ async def _flag(store: Store, loaded: Loaded, scanned: Scanned, reason: str) -> 
     base = _from_snapshot(snap)
     if snap is None or base is None:
         raise BrokenLog(f"{reason}, and no saved state to continue from")
-    record = {"kind": "flag", "reason": reason[:400], "base": snap.version}
+    record: FlagRecord = {"kind": "flag", "reason": reason[:400], "base": snap.version}
     try:
         version = await store.append(loaded.meta.id, loaded.version, [record])
     except Exception:  # another process flagged it first, or the store is busy: reload later

@@ -1,6 +1,7 @@
 """The log's record kinds and the one validator every log passes, stored or imported.
 
-Record kinds the service writes (the engine reads only `decision`):
+Record kinds the service writes (the engine reads only `decision`), each a TypedDict below
+(`LogRecord`):
 
 - administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
   from creation), `automa_add` {"by", "level"} / `automa_remove` {"by"} (an automa company
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
 from bot.rules import GameOptions, SetupError
 from bot.rules.content import load_content
@@ -47,6 +48,129 @@ MAX_NOTATION = 300
 #: Longest free text (a commit's reason, a flag's reason, an automatic answer's note).
 MAX_TEXT = 500
 CHAIN_KINDS = frozenset({"decision", "commit"})
+
+
+# -- the record kinds, as stored (JSON objects); `scan` checks a stored one against these --
+
+
+class JoinRecord(TypedDict):
+    """A user joined the lobby."""
+
+    kind: Literal["join"]
+    user: int
+
+
+class LeaveRecord(TypedDict):
+    """A user left the lobby."""
+
+    kind: Literal["leave"]
+    user: int
+
+
+class AutomaAddRecord(TypedDict):
+    """An automa company of `level` joined the lobby (added by `by`)."""
+
+    kind: Literal["automa_add"]
+    by: int
+    level: int
+
+
+class AutomaRemoveRecord(TypedDict):
+    """The lobby's last automa left (taken out by `by`)."""
+
+    kind: Literal["automa_remove"]
+    by: int
+
+
+class StartRecord(TypedDict):
+    """The game began: the lobby's users, in join order, take the seats; the automas (their
+    levels) the seats after them."""
+
+    kind: Literal["start"]
+    seats: list[int]
+    automa: NotRequired[list[int]]
+
+
+class ReplaceRecord(TypedDict):
+    """Another user takes over a seat."""
+
+    kind: Literal["replace"]
+    seat: int
+    old: int
+    new: int
+
+
+class SkipRecord(TypedDict):
+    """A vanished seat passes every turn from now on."""
+
+    kind: Literal["skip"]
+    seat: int
+
+
+class AbandonRecord(TypedDict):
+    """The game was abandoned (the last record of a game)."""
+
+    kind: Literal["abandon"]
+    by: int
+
+
+class FlagRecord(TypedDict):
+    """The log stopped replaying; the game continues from the snapshot at or before `base`."""
+
+    kind: Literal["flag"]
+    reason: str
+    base: int
+
+
+class DecisionRecord(TypedDict):
+    """One answer: a notation, by the engine player whose decision it was.
+
+    `user` is who gave it (None: the service, for nobody); `auto` says why the service
+    answered on the player's behalf (bot/service/turns.py)."""
+
+    kind: Literal["decision"]
+    notation: str
+    player: str
+    user: int | None
+    auto: NotRequired[str]
+
+
+class CommitRecord(TypedDict):
+    """A committed-turn boundary: why, by whom, and whether its player may still undo it."""
+
+    kind: Literal["commit"]
+    reason: str
+    player: str | None
+    user: int | None
+    undoable: bool
+    #: True when an automa played right after the turn (why it cannot be undone).
+    automa: NotRequired[bool]
+
+
+class RevertRecord(TypedDict):
+    """Back to the commit (or flag) at version `to`."""
+
+    kind: Literal["revert"]
+    to: int
+
+
+#: Any record of a game's log.
+LogRecord = (
+    JoinRecord
+    | LeaveRecord
+    | AutomaAddRecord
+    | AutomaRemoveRecord
+    | StartRecord
+    | ReplaceRecord
+    | SkipRecord
+    | AbandonRecord
+    | FlagRecord
+    | DecisionRecord
+    | CommitRecord
+    | RevertRecord
+)
+#: A record on the turn chain (reverts apply to these).
+ChainRecord = DecisionRecord | CommitRecord
 
 
 class BrokenLog(ValueError):
@@ -69,9 +193,9 @@ class Scanned:
     skipped: set[int] = field(default_factory=set)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
-    chain: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    chain: list[tuple[int, ChainRecord]] = field(default_factory=list)
     #: The last flag record and its seq (None: the log replays from the start).
-    flag: Mapping[str, Any] | None = None
+    flag: FlagRecord | None = None
     flag_seq: int = 0
     #: (seq, seats) each time the seating changed: who sat where when a decision was made.
     seatings: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
@@ -99,10 +223,11 @@ def show(value: Any) -> str:
         return repr(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, float):
         return repr(value)
-    return {list: "a list", dict: "an object"}.get(type(value), f"a {type(value).__name__}")
+    names: dict[type, str] = {list: "a list", dict: "an object"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """An integer that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -168,7 +293,8 @@ class _Scanner:
         self.nodes: list[Any] = [None]
         #: Versions a revert may go back to: commits and flags.
         self.marks: set[int] = set()
-        self.checks: dict[str, Callable[[int, Mapping[str, Any]], None]] = {
+        #: Each kind's check; those on the turn chain return the record, typed and complete.
+        self.checks: dict[str, Callable[[int, Mapping[str, Any]], ChainRecord | None]] = {
             "join": self.join,
             "leave": self.leave,
             "automa_add": self.automa_add,
@@ -198,14 +324,14 @@ class _Scanner:
                 raise BrokenLog(f"record {seq} has the unknown kind {show(kind)} ({known})", seq)
             if self.out.abandoned:
                 raise BrokenLog(f"record {seq} ({kind}) comes after the game was abandoned", seq)
-            check(seq, rec)
-            if kind in CHAIN_KINDS:
-                self.nodes.append((seq, rec, self.nodes[-1]))
+            typed = check(seq, rec)
+            if typed is not None:
+                self.nodes.append((seq, typed, self.nodes[-1]))
             elif kind == "revert":
                 self.nodes.append(self.nodes[rec["to"]])
             else:
                 self.nodes.append(self.nodes[-1])
-        chain = []
+        chain: list[tuple[int, ChainRecord]] = []
         node = self.nodes[-1]
         while node is not None:
             chain.append((node[0], node[1]))
@@ -349,31 +475,53 @@ class _Scanner:
 
     def flag(self, seq: int, rec: Mapping[str, Any]) -> None:
         self.started(seq, rec)
-        self.text(seq, rec, "reason")
+        reason = self.text(seq, rec, "reason")
         base = rec.get("base")
         if not is_int(base) or base not in self.marks:
             raise self.fail(seq, rec, f"'base' is {show(base)}, not an earlier commit")
-        self.out.flag, self.out.flag_seq = rec, seq
+        self.out.flag = {"kind": "flag", "reason": reason, "base": base}
+        self.out.flag_seq = seq
         self.marks.add(seq)
 
-    def decision(self, seq: int, rec: Mapping[str, Any]) -> None:
+    def decision(self, seq: int, rec: Mapping[str, Any]) -> DecisionRecord:
         self.started(seq, rec)
         notation = rec.get("notation")
         if not isinstance(notation, str) or not notation.strip() or len(notation) > MAX_NOTATION:
             raise self.fail(seq, rec, f"'notation' is {show(notation)}, not a move")
-        self.text(seq, rec, "player")
-        self.user(seq, rec, "user", optional=True)
-        self.text(seq, rec, "auto", optional=True)
+        typed: DecisionRecord = {
+            "kind": "decision",
+            "notation": notation,
+            "player": self.text(seq, rec, "player"),
+            "user": self.user(seq, rec, "user", optional=True),
+        }
+        auto = self.text(seq, rec, "auto", optional=True)
+        if auto is not None:
+            typed["auto"] = auto
+        return typed
 
-    def commit(self, seq: int, rec: Mapping[str, Any]) -> None:
+    def commit(self, seq: int, rec: Mapping[str, Any]) -> CommitRecord:
         self.started(seq, rec)
-        self.text(seq, rec, "reason")
-        self.text(seq, rec, "player", optional=True)
-        self.user(seq, rec, "user", optional=True)
+        reason = self.text(seq, rec, "reason")
+        player = self.text(seq, rec, "player", optional=True)
+        user = self.user(seq, rec, "user", optional=True)
+        # Older releases left out what was empty: no player or user, not undoable.
         undoable = rec.get("undoable", False)
         if not isinstance(undoable, bool):
             raise self.fail(seq, rec, f"'undoable' is {show(undoable)}, not true or false")
+        automa = rec.get("automa")
+        if automa is not None and not isinstance(automa, bool):
+            raise self.fail(seq, rec, f"'automa' is {show(automa)}, not true or false")
         self.marks.add(seq)
+        typed: CommitRecord = {
+            "kind": "commit",
+            "reason": reason,
+            "player": player,
+            "user": user,
+            "undoable": undoable,
+        }
+        if automa is not None:
+            typed["automa"] = automa
+        return typed
 
     def revert(self, seq: int, rec: Mapping[str, Any]) -> None:
         self.started(seq, rec)

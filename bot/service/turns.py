@@ -42,12 +42,12 @@ holding automa turns cannot be undone: each flipped a card of the automa's deck.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.rules import Decision, Event, Game, Option
 from bot.rules.automa.play import automa_answer, pending_automa
+from bot.service.records import DecisionRecord
 
 #: `auto` of a decision record the service answered for a skipped seat.
 SKIPPED_SEAT = "skipped seat"
@@ -66,7 +66,7 @@ MAX_ON_BEHALF = 5000
 class Step:
     """One answer applied to a game and what it caused."""
 
-    record: Mapping[str, Any]
+    record: DecisionRecord
     #: The engine player who answered (a company, or "seatN" in the draft).
     player: str
     events: tuple[Event, ...]
@@ -81,8 +81,7 @@ class Step:
     @property
     def on_behalf(self) -> str | None:
         """Why the service answered for the player (SKIPPED_SEAT, FORCED_TURN), or None."""
-        auto = self.record.get("auto")
-        return str(auto) if auto else None
+        return self.record.get("auto") or None
 
     @property
     def ended_turn(self) -> bool:
@@ -92,10 +91,14 @@ class Step:
 
 def decision_record(
     notation: str, player: str, user: int | None, on_behalf: str | None = None
-) -> dict[str, Any]:
+) -> DecisionRecord:
     """The log record of one answer."""
-    record: dict[str, Any] = {"kind": "decision", "notation": notation, "player": player}
-    record["user"] = user
+    record: DecisionRecord = {
+        "kind": "decision",
+        "notation": notation,
+        "player": player,
+        "user": user,
+    }
     if on_behalf:
         record["auto"] = on_behalf
     return record
@@ -108,7 +111,7 @@ def apply_answer(
     user: int | None = None,
     *,
     on_behalf: str | None = None,
-    record: Mapping[str, Any] | None = None,
+    record: DecisionRecord | None = None,
 ) -> Step:
     """Apply one answer (RuleError if it is refused, the game unchanged) and describe it.
 

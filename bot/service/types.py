@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.rules.content import company_name
 
@@ -25,15 +25,33 @@ class UserRef:
     user_id: int
 
 
-#: A part of a line: plain text, or a person.
-Part = str | UserRef
-#: How an adapter writes a person: `<@id>` on Discord, a name in the console.
+@dataclass(frozen=True, slots=True)
+class ChannelRef:
+    """A channel named in a line: Discord renders a link to it, the console its number."""
+
+    channel_id: int
+
+
+#: A part of a line: plain text, a person, or a channel.
+Part = str | UserRef | ChannelRef
+#: How an adapter writes a person: a mention on Discord, a name in the console.
 UserNamer = Callable[[int], str]
+#: How an adapter writes a channel: a channel link on Discord.
+ChannelNamer = Callable[[int], str]
+
+
+#: A part of a line as stored: text, {"user": id} or {"channel": id}.
+PartJson = str | dict[str, int]
 
 
 def plain_name(user_id: int) -> str:
     """A person as plain text when nothing better is known (logs, tests)."""
     return f"@{user_id}"
+
+
+def plain_channel(channel_id: int) -> str:
+    """A channel as plain text when nothing better is known (logs, tests, the console)."""
+    return f"channel {channel_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,25 +70,49 @@ class Line:
         """The people this line names, in order."""
         return tuple(p.user_id for p in self.parts if isinstance(p, UserRef))
 
-    def render(self, name: UserNamer = plain_name) -> str:
-        """The line as text, each person written by `name`."""
-        return "".join(p if isinstance(p, str) else name(p.user_id) for p in self.parts)
+    def render(self, name: UserNamer = plain_name, channel: ChannelNamer = plain_channel) -> str:
+        """The line as text, each person written by `name`, each channel by `channel`."""
+        return "".join(
+            p
+            if isinstance(p, str)
+            else name(p.user_id)
+            if isinstance(p, UserRef)
+            else channel(p.channel_id)
+            for p in self.parts
+        )
 
-    def to_json(self) -> list[Any]:
-        """A JSON-able list: strings, and {"user": id} for people (outbox payloads)."""
-        return [p if isinstance(p, str) else {"user": p.user_id} for p in self.parts]
+    def to_json(self) -> list[PartJson]:
+        """A JSON-able list: strings, {"user": id} for people and {"channel": id} for channels
+        (outbox payloads)."""
+        return [
+            p
+            if isinstance(p, str)
+            else {"user": p.user_id}
+            if isinstance(p, UserRef)
+            else {"channel": p.channel_id}
+            for p in self.parts
+        ]
 
     @classmethod
     def from_json(cls, data: Sequence[Any]) -> Line:
         """Rebuild from `to_json`."""
-        return cls(
-            tuple(UserRef(int(p["user"])) if isinstance(p, Mapping) else str(p) for p in data)
-        )
+        return cls(tuple(_part_from_json(p) for p in data))
 
 
-def render_lines(lines: Iterable[Line], name: UserNamer = plain_name) -> str:
-    """Lines joined by newlines, each person written by `name`."""
-    return "\n".join(line.render(name) for line in lines)
+def _part_from_json(data: Any) -> Part:
+    """One part of a line from `Line.to_json`."""
+    if not isinstance(data, Mapping):
+        return str(data)
+    if "channel" in data:
+        return ChannelRef(int(data["channel"]))
+    return UserRef(int(data["user"]))
+
+
+def render_lines(
+    lines: Iterable[Line], name: UserNamer = plain_name, channel: ChannelNamer = plain_channel
+) -> str:
+    """Lines joined by newlines, each person written by `name`, each channel by `channel`."""
+    return "\n".join(line.render(name, channel) for line in lines)
 
 
 def named_users(lines: Iterable[Line]) -> tuple[int, ...]:
@@ -92,6 +134,15 @@ class Actor:
     can_manage: bool = False
 
 
+class ImageJson(TypedDict):
+    """An image request as an outbox payload stores it."""
+
+    game_id: int
+    version: int
+    view: str
+    company: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class ImageRequest:
     """An image to attach: a view of the committed state of a game at a version."""
@@ -101,7 +152,7 @@ class ImageRequest:
     view: str = "map"
     company: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ImageJson:
         """A JSON-able dict (stored in outbox payloads)."""
         return {
             "game_id": self.game_id,
@@ -288,6 +339,21 @@ class Image:
     data: bytes
 
 
+class OutboxPayload(TypedDict):
+    """An announcement as a commit writes it to the outbox (the `OutboxSender` renders its
+    images and hands the port an `Announcement`)."""
+
+    lines: list[list[PartJson]]
+    images: list[ImageJson]
+    mentions: list[int]
+    waiting_for: list[int]
+    silent: bool
+    play_button: bool
+    #: What produced it (`Announcement.reason`).
+    reason: str
+    guild_id: int
+
+
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """A channel announcement as handed to the AnnouncementPort (images already rendered).
@@ -386,11 +452,14 @@ __all__ = [
     "VIEWS",
     "Actor",
     "Announcement",
+    "ChannelNamer",
+    "ChannelRef",
     "GameSummary",
     "Image",
     "ImageRequest",
     "Line",
     "OptionView",
+    "OutboxPayload",
     "Outcome",
     "OutcomeKind",
     "PanelView",
@@ -401,6 +470,7 @@ __all__ = [
     "UserNamer",
     "UserRef",
     "named_users",
+    "plain_channel",
     "plain_name",
     "render_lines",
 ]

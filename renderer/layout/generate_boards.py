@@ -93,8 +93,8 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
                 spaces[space_id] = [x0 + PAD + i * (w + 12), y, x0 + PAD + i * (w + 12) + w, y + 52]
             y += 60
             continue
-        for r in section_rows:
-            for space_id, side in r:
+        for row_spaces in section_rows:
+            for space_id, side in row_spaces:
                 if side == "single":
                     spaces[space_id] = [x0 + PAD, y, x1 - PAD, y + 52]
                 else:
@@ -109,8 +109,8 @@ def shared_toml(management: Iterable[tuple[str, str, str, str]]) -> str:
         for key, value in table.items():
             if key not in ("energy", "energy_track", "title", "turn_order"):
                 _shift(value, DY_BELOW_ENERGY)
-    for value in lists.values():
-        for r in value:
+    for rect_list in lists.values():
+        for r in rect_list:
             _shift(r, DY_BELOW_ENERGY)
     height += DY_BELOW_ENERGY
     out += ["[view]", f"width = {WIDTH_SHARED}", f"height = {height}", ""]

@@ -11,6 +11,7 @@ two text lines tall: its id, then what the state puts on it.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
@@ -34,7 +35,7 @@ def owner(map_id: str) -> ModuleType:
 
 
 def feature_tables(
-    map_id: str, features: dict[str, Any]
+    map_id: str, features: Mapping[str, Any]
 ) -> tuple[Rect, list[tuple[str, str, Rect]]]:
     """Return the panel's rect and each feature's (id, kind, rect), row by row."""
     rows = owner(map_id).feature_rows(features, RIGHT - LEFT, GAP)

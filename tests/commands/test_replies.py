@@ -4,13 +4,30 @@ from __future__ import annotations
 
 from bot.commands.panel import OUTCOME_NOTES, outcome_note
 from bot.commands.replies import error_text, say
-from bot.service import Line, NewGameRefused, NotYourTurn, Outcome, OutcomeKind, UserRef
+from bot.service import (
+    ChannelRef,
+    ImportRefused,
+    Line,
+    NewGameRefused,
+    NotYourTurn,
+    Outcome,
+    OutcomeKind,
+    UserRef,
+)
 
 
 def test_people_are_written_as_mentions() -> None:
     assert say([Line.of("a"), Line.of(UserRef(5), " (USA), your turn")]) == (
         "a\n<@5> (USA), your turn"
     )
+
+
+def test_channels_are_written_as_links_and_survive_the_outbox() -> None:
+    line = Line.of("still active in ", ChannelRef(7), " (game #1), ask ", UserRef(5))
+    assert Line.from_json(line.to_json()) == line
+    assert say([line]) == "still active in <#7> (game #1), ask <@5>"
+    assert line.render() == "still active in channel 7 (game #1), ask @5"
+    assert "<#7>" in error_text(ImportRefused(line))
 
 
 def test_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:

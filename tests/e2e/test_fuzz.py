@@ -76,6 +76,7 @@ async def test_fuzzed_inputs_act_exactly_once_or_are_refused(
     assert report.mutated >= INPUTS // 2
     assert not report.violations, report.summary()
     assert report.cross_server_reads == 0
+    assert report.changed_anyway == 0 and report.mutated_must_not_change > INPUTS // 4
     # The run went places: games were started and played, imports tried both ways.
     assert report.verdicts["act"] > INPUTS // 8 and report.verdicts["refuse"] > INPUTS // 5
     assert report.games_played >= 3 and report.imports_refused > 0

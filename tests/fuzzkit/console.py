@@ -130,6 +130,7 @@ class ConsoleFuzzer:
         report.mutated += mutated is not None
         report.labels["console line" + (" (mutated)" if mutated else "")] += 1
         report.verdicts[verdict.kind] += 1
+        report.count_change(verdict.kind, mutated is not None, before, after)
         for problem in problems:
             report.violations.append(f"console {line!r} [{verdict.kind}: {verdict.why}]: {problem}")
 

@@ -126,9 +126,27 @@ class Report:
     verdicts: Counter[str] = field(default_factory=Counter)
     violations: list[str] = field(default_factory=list)
     cross_server_reads: int = 0
+    #: Inputs that must change nothing (refusals, reads), and how many of them changed a game.
+    must_not_change: int = 0
+    changed_anyway: int = 0
+    #: Of those, the mutated or forged ones (a game id, version, token or value changed).
+    mutated_must_not_change: int = 0
+    mutated_changed_anyway: int = 0
     games_played: int = 0
     imports_refused: int = 0
     imports_accepted: int = 0
+
+    def count_change(self, verdict: str, mutated: bool, before: State, after: State) -> None:
+        """Count an input judged to change nothing (a refusal or a read), and whether any game
+        changed all the same."""
+        if verdict not in ("refuse", "read"):
+            return
+        changed = before.games != after.games
+        self.must_not_change += 1
+        self.changed_anyway += changed
+        if mutated:
+            self.mutated_must_not_change += 1
+            self.mutated_changed_anyway += changed
 
     def summary(self) -> str:
         lines = [
@@ -138,6 +156,9 @@ class Report:
             f"violations {len(self.violations)}, cross-server reads {self.cross_server_reads}, "
             f"imports accepted {self.imports_accepted} / refused {self.imports_refused}, "
             f"games started {self.games_played}",
+            f"state changes by inputs that must change nothing: {self.changed_anyway} of "
+            f"{self.must_not_change} (mutated or forged: {self.mutated_changed_anyway} of "
+            f"{self.mutated_must_not_change})",
             "by input: " + ", ".join(f"{k} {v}" for k, v in self.labels.most_common()),
         ]
         lines += [f"  ! {v}" for v in self.violations[:20]]
@@ -225,6 +246,7 @@ class Fuzzer:
         report.mutated += made.mutated is not None
         report.labels[made.label + (" (mutated)" if made.mutated else "")] += 1
         report.verdicts[verdict.kind] += 1
+        report.count_change(verdict.kind, made.mutated is not None or made.forged, before, after)
         if made.command == "barrage import":
             if verdict.kind == "act":
                 report.imports_accepted += 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService, ImportRefused, LobbyError
+from bot.service import ChannelRef, GameService, ImportRefused, LobbyError
 from bot.store.export import MAX_EXPORT_BYTES, nesting_depth
 from tests.service.helpers import GUILD, OTHER_CHANNEL, SPECTATOR, USERS, actor, random_step
 from tests.service.helpers import started_game as start
@@ -248,8 +248,10 @@ async def test_a_game_still_active_elsewhere_is_refused_naming_its_channel(
 ) -> None:
     game_id = await start(service, seed=4)
     doc = await service.export_game(actor(USERS[0]))
-    with pytest.raises(ImportRefused, match=r"still active in <#2000> \(game #1\)"):
+    with pytest.raises(ImportRefused, match=r"still active in channel 2000 \(game #1\)") as info:
         await service.import_game(MANAGER, doc)
+    # The service names the channel as data; Discord writes it as a link (<#2000>).
+    assert ChannelRef(2000) in info.value.line.parts
     other_server = type(MANAGER)(SPECTATOR, GUILD + 1, 7000, True)
     with pytest.raises(ImportRefused, match="still active in another server"):
         await service.import_game(other_server, doc)
@@ -257,7 +259,7 @@ async def test_a_game_still_active_elsewhere_is_refused_naming_its_channel(
     copy_ = await service.import_game(MANAGER, copy.deepcopy(doc))
     assert copy_.game_id != game_id
     # The copy is now the live one: importing the file a third time is refused again.
-    with pytest.raises(ImportRefused, match=r"still active in <#2001> \(game #2\)"):
+    with pytest.raises(ImportRefused, match=r"still active in channel 2001 \(game #2\)"):
         await service.import_game(actor(SPECTATOR, channel=2002, manage=True), doc)
 
 

@@ -230,3 +230,26 @@ async def test_the_draft_is_told_and_waiting_names_the_player(service: GameServi
         assert UserRef(picker) in refusal.line.parts and "Seat" in str(refusal)
     else:
         raise AssertionError("someone else picked for the picker")
+
+
+async def test_a_turn_message_reads_who_played_then_the_scoring_then_whose_turn(
+    service: GameService, clock: FakeClock
+) -> None:
+    """The message of the Confirm that ends round 1: the move, the round's scoring, the new
+    round, and last the one line that pings whoever plays next."""
+    game_id = await started_game(service, 2, seed=3)
+    loaded = await play_policy(
+        service, game_id, 3, lambda loaded: bool(loaded.game and loaded.game.state.round == 2)
+    )
+    port = await delivered(service, clock)
+    [message] = [a for a in port.posted if "Round 2 begins." in a.text]
+    lines = message.text.splitlines()
+    played = next(i for i, line in enumerate(lines) if line.endswith(" played:"))
+    scoring = lines.index("Scoring of round 1:")
+    begins = lines.index("Round 2 begins.")
+    assert played < scoring < begins < len(lines) - 1
+    assert any("VP" in line for line in lines[scoring + 1 : begins])
+    [decider] = service.users_deciding(loaded)
+    assert message.mentions == (decider,)
+    assert lines[-1].startswith(f"➡️ @{decider} (") and lines[-1].endswith("your turn")
+    assert sum(f"@{decider}" in line for line in lines[played + 1 :]) == 1

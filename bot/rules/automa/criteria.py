@@ -38,7 +38,7 @@ Readings where the facts leave a choice (tested in tests/rules/test_automa_crite
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.rules.engine import Game
@@ -155,7 +155,7 @@ def simulated_passing(game: Game, order: Sequence[str]) -> dict[int, int]:
     return passing
 
 
-def headstream_order(game: Game, card: dict[str, Any]) -> list[str]:
+def headstream_order(game: Game, card: Mapping[str, Any]) -> list[str]:
     """The card's headstream order, on this map (headstreams it does not name follow)."""
     named = [h for h in card["headstream_order"] if h in game.map.headstreams]
     return named + [h for h in game.map.headstreams if h not in named]

@@ -59,7 +59,7 @@ def automa_answer(game: Game, decision: Decision) -> Option:
     kind = decision.kind
     criteria = flipped_card(game, player)
     if kind == "reward_build":
-        spaces = {o.get("space"): o for o in options if o.get("space") is not None}
+        spaces = {o.text("space"): o for o in options if o.get("space") is not None}
         if spaces and criteria is not None:
             structure = options[0].notation.partition(" ")[0]
             space = choose_space(game, player, structure, list(spaces), criteria)
@@ -67,9 +67,9 @@ def automa_answer(game: Game, decision: Decision) -> Option:
                 return spaces[space]
         return next(iter(spaces.values()), options[0])
     if kind == "place_drops" and criteria is not None:
-        wanted = drops_to_own_dams(game, player, len(options[0].get("at", ())), criteria)
+        wanted = drops_to_own_dams(game, player, len(_drops_at(options[0])), criteria)
         for option in options:
-            if list(option.get("at", ())) == wanted:
+            if list(_drops_at(option)) == wanted:
                 return option
         declined = [o for o in options if o.notation == "drops none"]
         if declined:
@@ -77,7 +77,7 @@ def automa_answer(game: Game, decision: Decision) -> Option:
     if kind == "produce":
         producing = [o for o in options if o.get("energy") is not None]
         if producing:
-            return max(producing, key=lambda o: o.get("energy"))
+            return max(producing, key=lambda o: o.number("energy"))
     if kind == "fulfil_contract":
         # Its own contracts only (it holds none unless an expansion gave it one): national
         # contracts are never an automa's.
@@ -85,7 +85,7 @@ def automa_answer(game: Game, decision: Decision) -> Option:
         if contracts:
             return max(
                 contracts,
-                key=lambda o: (game.content.contracts[o.get("id")].energy, -o.get("id")),
+                key=lambda o: (game.content.contracts[o.number("id")].energy, -o.number("id")),
             )
         declined = [o for o in options if o.notation == "contract none"]
         if declined:
@@ -99,11 +99,17 @@ def automa_answer(game: Game, decision: Decision) -> Option:
     if kind == "take_patent_free":
 
         def level(option: Option) -> tuple[int, int]:
-            tile = game.state.patent_offer[option.get("slot") - 1]
-            return (game.content.tiles[tile].level or 0, -option.get("slot"))
+            tile = game.state.patent_offer[option.number("slot") - 1]
+            assert tile is not None, "a tile is offered in every slot an option names"
+            return (game.content.tiles[tile].level or 0, -option.number("slot"))
 
         return max(options, key=level)
     return options[0]
+
+
+def _drops_at(option: Option) -> tuple[str, ...]:
+    """The headstreams a `place_drops` option drops at (none for "drops none")."""
+    return option.texts("at") if option.get("at") is not None else ()
 
 
 def automa_steps(game: Game) -> Iterator[tuple[str, str, list[Event]]]:

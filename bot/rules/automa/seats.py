@@ -8,6 +8,7 @@ module imports only the state and the data, so the engine core may ask it.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -103,7 +104,7 @@ def parse_level(text: str | int) -> int:
 
 
 def make_automa(
-    company: Company, level: int, start: dict[str, int], officer_tiles: list[str]
+    company: Company, level: int, start: dict[str, int], officer_tiles: Sequence[str]
 ) -> None:
     """Give a freshly dealt company an automa's economy: 16 VP, no credits, no starting
     contract; below Expert neither its officer's starting resources nor its officer's own

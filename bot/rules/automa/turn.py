@@ -295,7 +295,7 @@ def construct_spaces(
     kind = game.rules.structures.get(kind_name)
     if kind is None or game.company(company).placed.get(kind_name, 0) >= kind.pieces(game):
         return {}
-    constraint: Task = {}
+    constraint: Task = {"kind": "build_structure"}  # a build of the turn, no reward limits
     if action.get("areas"):
         constraint["areas"] = list(action["areas"])
     spaces = structure_spaces(game, company, kind, constraint)

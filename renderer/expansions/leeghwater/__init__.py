@@ -329,6 +329,13 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     """Return what the extension reads of ``state`` beyond the company itself."""
     if not active(state.options):
         return ()
+    return _buildings_of(state, company_id)
+
+
+def _buildings_of(
+    state: GameState, company_id: str
+) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...], tuple[str, ...]]:
+    """The company's Buildings (tile, slot), the tiles it used this round, Margot's users."""
     board = _board(state)
     built = tuple(
         (tile, row.index(company_id))
@@ -371,7 +378,9 @@ def draw_company(
             draw, layout.lists["cells_building"][placed], theme.colour("highlight"), text, width=4
         )
 
-    built, used, _margot = company_key(state, company.id) or ((), (), ())
+    built, used, _margot = (
+        _buildings_of(state, company.id) if active(state.options) else ((), (), ())
+    )
     x0, _y0, x1, _y1 = layout.rects["special"]
     names = [
         f"{tile}_{index}" + (" (used this round)" if tile in used else "") for tile, index in built

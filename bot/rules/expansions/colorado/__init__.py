@@ -106,9 +106,9 @@ class Colorado(Expansion):
     def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
         how = option.get("co")
         if how == "site":
-            bridges.perform_site(game, company_id, option.get("site"))
+            bridges.perform_site(game, company_id, option.text("site"))
         elif how == "settle":
-            settlements.perform_settle(game, company_id, option.get("settlement"))
+            settlements.perform_settle(game, company_id, option.text("settlement"))
         else:
             return False
         return True

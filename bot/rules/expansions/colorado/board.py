@@ -14,14 +14,37 @@ round and an exclusive settlement space is taken for the rest of the round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from bot.rules.engine import Game
+from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.prng import SplitMix64
 
 KEY = "colorado"
+
+
+class ColoradoTask(Task, total=False):
+    """A task of Colorado's kinds, with the keys they add to the base game's."""
+
+    #: colorado_copy: the Bridge tiles already copied.
+    chosen: list[str]
+    #: colorado_settlement: the Productive Settlement type ("A", "B", "C").
+    type: str
+    #: colorado_segment: the wheel segment that gives machinery back.
+    segment: int
+    #: colorado_bridge: the area whose dams may take the Bridge (None: any).
+    area: str | None
+    #: colorado_bridge_on_new_base: the dams built before the reward's Base.
+    before: list[str]
+    #: reward_build of an elevation: it may lift a Bridge (A7).
+    lift_bridge: bool
+
+
+def colorado_task(entry: Task) -> ColoradoTask:
+    """The same task with Colorado's keys in view: Colorado marks some base tasks (an
+    elevation that may lift a Bridge)."""
+    return cast(ColoradoTask, entry)
 
 
 def co(game: Game) -> dict[str, Any]:
@@ -82,8 +105,8 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
         per_pile = game.content.of(KEY)["setup"]["with_leeghwater"][
             "external_works_removed_per_pile"
         ]
-        for pile in ("A", "B", "C"):
-            tiles_left = leeghwater["work_piles"].get(pile, [])
+        for letter in ("A", "B", "C"):
+            tiles_left = leeghwater["work_piles"].get(letter, [])
             for _ in range(per_pile):
                 if tiles_left:
                     removed.append(tiles_left.pop(rng.below(len(tiles_left))))

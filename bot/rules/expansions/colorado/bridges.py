@@ -26,9 +26,11 @@ from typing import Any
 from bot.rules.actions import place_engineers
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.colorado.board import (
+    ColoradoTask,
     bridge_cost,
     bridge_in_basin,
     co,
+    colorado_task,
     site_of_area,
     sites,
 )
@@ -100,7 +102,7 @@ def bridge_task(
     source: str,
     optional: bool = False,
     dam: str | None = None,
-) -> Task:
+) -> ColoradoTask:
     """A `colorado_bridge` decision: a tile and a dam (of `area`, or only `dam`)."""
     return {
         "kind": "colorado_bridge",
@@ -112,7 +114,7 @@ def bridge_task(
     }
 
 
-def _bridge_options(game: Game, entry: Task) -> list[Option]:
+def _bridge_options(game: Game, entry: ColoradoTask) -> list[Option]:
     company_id = entry["player"]
     out = []
     for space in eligible_dams(game, company_id, entry.get("area")):
@@ -138,19 +140,19 @@ def _bridge_options(game: Game, entry: Task) -> list[Option]:
     options=_bridge_options,
     prompt=lambda g, e: "Which Bridge tile, on which of your dams?",
 )
-def _bridge(game: Game, entry: Task, option: Option) -> None:
-    tile = option.get("tile")
+def _bridge(game: Game, entry: ColoradoTask, option: Option) -> None:
+    tile = option.text_or_none("tile")
     if tile is None:
         return
     company_id = entry["player"]
-    space = option.get("space")
-    co(game)["sites"][option.get("site")].remove(tile)
+    space = option.text("space")
+    co(game)["sites"][option.text("site")].remove(tile)
     co(game)["bridges"][space] = tile
     game.emit(
         "bridge",
         company_id,
         source=entry["source"],
-        data={"tile": tile, "space": space, "site": option.get("site")},
+        data={"tile": tile, "space": space, "site": option.text("site")},
     )
     perform_tile(game, company_id, tile, f"bridge:{tile}")
 
@@ -171,24 +173,24 @@ def apply_reward_part(
             {"kind": "reward_build", "player": company_id, "structure": "base", "source": source}
         )
         tasks.append(
-            {
-                "kind": "colorado_bridge_on_new_base",
-                "player": company_id,
-                "before": sorted(game.state.dams),
-                "source": source,
-            }
+            ColoradoTask(
+                kind="colorado_bridge_on_new_base",
+                player=company_id,
+                before=sorted(game.state.dams),
+                source=source,
+            )
         )
     elif key == "elevation_may_lift_bridge":
         for entry in tasks:
             if entry.get("kind") == "reward_build" and entry.get("structure") == "elevation":
-                entry["lift_bridge"] = bool(value)
+                colorado_task(entry)["lift_bridge"] = bool(value)
     else:
         return False
     return True
 
 
 @RULES.task("colorado_bridge_on_new_base")
-def _bridge_on_new_base(game: Game, entry: Task) -> None:
+def _bridge_on_new_base(game: Game, entry: ColoradoTask) -> None:
     """External Work A6: the Bridge goes on the Base just built (if one was)."""
     new = [
         space
@@ -203,7 +205,7 @@ def structure_spaces(
     game: Game, company_id: str, kind: str, constraint: Task, spaces: list[str]
 ) -> list[str]:
     """No Elevation on a dam with a Bridge, unless the reward lifts the Bridge (C6)."""
-    if kind != "elevation" or constraint.get("lift_bridge"):
+    if kind != "elevation" or colorado_task(constraint).get("lift_bridge"):
         return spaces
     bridged = co(game)["bridges"]
     return [space for space in spaces if space not in bridged]

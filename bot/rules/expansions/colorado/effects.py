@@ -31,6 +31,7 @@ from bot.rules.actions import perform_effect
 from bot.rules.construction import can_build, structure_count
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.colorado.board import (
+    ColoradoTask,
     bridges_of,
     co,
     settlement_spaces,
@@ -120,13 +121,13 @@ def apply_reward_part(
             game.emit("skipped", company_id, text=f"fewer than {value} own Bridge tile(s) to copy")
         else:
             tasks.append(
-                {
-                    "kind": "colorado_copy",
-                    "player": company_id,
-                    "remaining": value,
-                    "chosen": [],
-                    "source": source,
-                }
+                ColoradoTask(
+                    kind="colorado_copy",
+                    player=company_id,
+                    remaining=value,
+                    chosen=[],
+                    source=source,
+                )
             )
     elif key == "fulfill_contract_of_level":
         tasks.append(
@@ -189,7 +190,7 @@ def apply_reward_part(
         game.gain(company_id, "vp", (company.excavators + company.mixers) // value, source)
     elif key == "settlement_bonus_of_type":
         tasks.append(
-            {"kind": "colorado_settlement", "player": company_id, "type": value, "source": source}
+            ColoradoTask(kind="colorado_settlement", player=company_id, type=value, source=source)
         )
     else:
         return False
@@ -204,13 +205,9 @@ def _take_back(game: Game, company_id: str, per: int, source: str, tasks: list[T
     for index, segment in enumerate(company.wheel):
         if segment.excavators and segment.mixers:
             tasks.append(
-                {
-                    "kind": "colorado_segment",
-                    "player": company_id,
-                    "segment": index,
-                    "n": per,
-                    "source": source,
-                }
+                ColoradoTask(
+                    kind="colorado_segment", player=company_id, segment=index, n=per, source=source
+                )
             )
             continue
         excavators = min(per, segment.excavators)
@@ -236,7 +233,7 @@ def _return(
     )
 
 
-def _segment_options(game: Game, entry: Task) -> list[Option]:
+def _segment_options(game: Game, entry: ColoradoTask) -> list[Option]:
     segment = game.company(entry["player"]).wheel[entry["segment"]]
     out = []
     for excavators in range(entry["n"], -1, -1):
@@ -259,13 +256,13 @@ def _segment_options(game: Game, entry: Task) -> list[Option]:
     options=_segment_options,
     prompt=lambda g, e: f"Which machinery comes back from wheel segment {e['segment']}?",
 )
-def _segment(game: Game, entry: Task, option: Option) -> None:
+def _segment(game: Game, entry: ColoradoTask, option: Option) -> None:
     _return(
         game,
         entry["player"],
         entry["segment"],
-        option.get("excavators"),
-        option.get("mixers"),
+        option.number("excavators"),
+        option.number("mixers"),
         entry["source"],
     )
 
@@ -273,7 +270,7 @@ def _segment(game: Game, entry: Task, option: Option) -> None:
 # -- copying an own Bridge tile's effect ---------------------------------------------------------
 
 
-def _copy_options(game: Game, entry: Task) -> list[Option]:
+def _copy_options(game: Game, entry: ColoradoTask) -> list[Option]:
     out = []
     for space, tile in bridges_of(game, entry["player"]).items():
         if tile in entry["chosen"]:
@@ -294,19 +291,22 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
     options=_copy_options,
     prompt=lambda g, e: "Take the effect of which of your Bridge tiles?",
 )
-def _copy(game: Game, entry: Task, option: Option) -> None:
-    tile = option.get("tile")
+def _copy(game: Game, entry: ColoradoTask, option: Option) -> None:
+    tile = option.text("tile")
     if entry["remaining"] > 1:
-        game.push(
-            {**entry, "remaining": entry["remaining"] - 1, "chosen": [*entry["chosen"], tile]}
-        )
+        again: ColoradoTask = {
+            **entry,
+            "remaining": entry["remaining"] - 1,
+            "chosen": [*entry["chosen"], tile],
+        }
+        game.push(again)
     perform_tile(game, entry["player"], tile, entry["source"])
 
 
 # -- a settlement tile's bonus without going there -------------------------------------------------
 
 
-def _settlement_options(game: Game, entry: Task) -> list[Option]:
+def _settlement_options(game: Game, entry: ColoradoTask) -> list[Option]:
     tiles = settlement_tiles(game)
     out = []
     for space_id in settlement_spaces(game):
@@ -329,5 +329,5 @@ def _settlement_options(game: Game, entry: Task) -> list[Option]:
     options=_settlement_options,
     prompt=lambda g, e: f"Take the bonus of which type {e['type']} Productive Settlement?",
 )
-def _settlement(game: Game, entry: Task, option: Option) -> None:
-    perform_tile(game, entry["player"], option.get("tile"), entry["source"])
+def _settlement(game: Game, entry: ColoradoTask, option: Option) -> None:
+    perform_tile(game, entry["player"], option.text("tile"), entry["source"])

@@ -103,7 +103,7 @@ class Leeghwater(Expansion):
     def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
         how = option.get("lw")
         if how == "work":
-            works.perform_work(game, company_id, option.get("slot"))
+            works.perform_work(game, company_id, option.number("slot"))
         elif how in ("use", "margot", "margot_bank"):
             buildings.perform_action(game, company_id, option)
         else:

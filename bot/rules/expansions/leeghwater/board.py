@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.rules.engine import Game
+from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.patent import PILES, SLOTS, draw_tiles
@@ -31,6 +31,15 @@ from bot.rules.state import Company
 
 KEY = "leeghwater"
 BLOCKED = "blocked"
+
+
+class LeeghwaterTask(Task, total=False):
+    """A task of Leeghwater's kinds, with the keys they add to the base game's."""
+
+    #: work_payment, loan_work: the External Work's tile slot.
+    slot: int
+    #: drop_in_dam: neutral dams may take the drop too.
+    neutral: bool
 
 
 def lw(game: Game) -> dict[str, Any]:

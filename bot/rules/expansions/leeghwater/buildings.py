@@ -33,7 +33,7 @@ from bot.rules.construction import (
     StructureKind,
 )
 from bot.rules.engine import Game, Task
-from bot.rules.expansions.leeghwater.board import buildings_of, lw
+from bot.rules.expansions.leeghwater.board import LeeghwaterTask, buildings_of, lw
 from bot.rules.expansions.leeghwater.works import loan_possible
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
@@ -65,7 +65,7 @@ def split_space(space_id: str) -> tuple[str, int]:
 
 
 def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]:
-    out = []
+    out: list[str] = []
     board = lw(game)
     # The board's slot order (`buildings`), not the table's key order (a store may reorder it).
     for tile in board["buildings"]:
@@ -290,7 +290,7 @@ def _margot_options(game: Game, company_id: str, verb: str) -> list[Option]:
 
 def perform_action(game: Game, company_id: str, option: Option) -> None:
     """Place the engineers for a building action (`use`, `margot`, `margot_bank`) and act."""
-    tile = option.get("tile")
+    tile = option.text("tile")
     how = option.get("lw")
     source = f"building:{tile}"
     if how == "use":
@@ -322,7 +322,9 @@ def drop_targets(game: Game, company_id: str, *, neutral: bool, exclude: str | N
     return out
 
 
-def drop_task(company_id: str, *, neutral: bool, exclude: str | None, source: str) -> Task:
+def drop_task(
+    company_id: str, *, neutral: bool, exclude: str | None, source: str
+) -> LeeghwaterTask:
     """A `drop_in_dam` decision."""
     return {
         "kind": "drop_in_dam",
@@ -333,7 +335,7 @@ def drop_task(company_id: str, *, neutral: bool, exclude: str | None, source: st
     }
 
 
-def _drop_options(game: Game, entry: Task) -> list[Option]:
+def _drop_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     targets = drop_targets(
         game, entry["player"], neutral=entry["neutral"], exclude=entry.get("exclude")
     )
@@ -359,8 +361,8 @@ def _drop_options(game: Game, entry: Task) -> list[Option]:
     options=_drop_options,
     prompt=lambda g, e: "Put 1 water drop from the supply straight into a dam?",
 )
-def _drop_in_dam(game: Game, entry: Task, option: Option) -> None:
-    space_id = option.get("at")
+def _drop_in_dam(game: Game, entry: LeeghwaterTask, option: Option) -> None:
+    space_id = option.text_or_none("at")
     if space_id is None:
         return
     game.state.dams[space_id].water += 1
@@ -422,8 +424,8 @@ def _lab_options(game: Game, entry: Task) -> list[Option]:
 )
 def _research_lab(game: Game, entry: Task, option: Option) -> None:
     company = game.company(entry["player"])
-    segment = company.wheel[option.get("segment")]
-    excavators, mixers = option.get("excavators"), option.get("mixers")
+    segment = company.wheel[option.number("segment")]
+    excavators, mixers = option.number("excavators"), option.number("mixers")
     segment.excavators -= excavators
     segment.mixers -= mixers
     company.excavators += excavators

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from bot.rules.actions import place_engineers
 from bot.rules.construction import load_wheel
-from bot.rules.engine import Game, Task
-from bot.rules.expansions.leeghwater.board import lw
+from bot.rules.engine import Game
+from bot.rules.expansions.leeghwater.board import LeeghwaterTask, lw
 from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
@@ -68,7 +68,7 @@ def perform_work(game: Game, company_id: str, slot: int) -> None:
     """Place the engineers on the External Work space of `slot`; payment follows."""
     space = next(s for s in game.content.external_work_spaces if s.tile_slot == slot)
     place_engineers(game, company_id, space.id, space.engineers, f"space:{space.id}")
-    game.push({"kind": "work_payment", "player": company_id, "slot": slot})
+    game.push(LeeghwaterTask(kind="work_payment", player=company_id, slot=slot))
 
 
 def can_use_wheel(game: Game, company_id: str) -> bool:
@@ -79,7 +79,7 @@ def can_use_wheel(game: Game, company_id: str) -> bool:
     return company.extra.get("copied_officer") == LESLIE
 
 
-def _payment_options(game: Game, entry: Task) -> list[Option]:
+def _payment_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     work = lw(game)["works"][entry["slot"] - 1]
     excavators, mixers = work_cost(game, work)
     what = machinery_text(excavators, mixers)
@@ -101,7 +101,7 @@ def _payment_options(game: Game, entry: Task) -> list[Option]:
     options=_payment_options,
     prompt=lambda g, e: "How do you give the External Work's machineries?",
 )
-def _work_payment(game: Game, entry: Task, option: Option) -> None:
+def _work_payment(game: Game, entry: LeeghwaterTask, option: Option) -> None:
     company_id = entry["player"]
     company = game.company(company_id)
     work = lw(game)["works"][entry["slot"] - 1]
@@ -140,7 +140,7 @@ def loan_possible(game: Game, budget: int, per: int) -> bool:
     return any(w and loan_price(game, w, per) <= budget for w in lw(game)["works"])
 
 
-def _loan_options(game: Game, entry: Task) -> list[Option]:
+def _loan_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     credits = game.company(entry["player"]).credits
     out = []
     for slot, work in enumerate(lw(game)["works"], start=1):
@@ -166,7 +166,7 @@ def _loan_options(game: Game, entry: Task) -> list[Option]:
     options=_loan_options,
     prompt=lambda g, e: "Loan Agency: which External Work do you complete with credits?",
 )
-def _loan_work(game: Game, entry: Task, option: Option) -> None:
+def _loan_work(game: Game, entry: LeeghwaterTask, option: Option) -> None:
     source = "building:loan_agency"
-    game.gain(entry["player"], "credits", -option.get("price"), source)
-    complete_work(game, entry["player"], option.get("slot"), source)
+    game.gain(entry["player"], "credits", -option.number("price"), source)
+    complete_work(game, entry["player"], option.number("slot"), source)

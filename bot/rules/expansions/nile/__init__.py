@@ -115,9 +115,9 @@ class Nile(Expansion):
     def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
         how = option.get("nile")
         if how == "irrigate":
-            irrigation.perform_irrigate(game, company_id, option.get("irrigation_space"))
+            irrigation.perform_irrigate(game, company_id, option.text("irrigation_space"))
         elif how == "activate":
-            irrigation.activate_before_main(game, company_id, option.get("token"))
+            irrigation.activate_before_main(game, company_id, option.text("token"))
         else:
             return False
         return True
@@ -128,7 +128,7 @@ class Nile(Expansion):
     def perform_confirm_option(self, game: Game, entry: Task, option: Option) -> bool:
         if option.get("nile") != "activate":
             return False
-        irrigation.activate(game, entry["player"], option.get("token"), entry)
+        irrigation.activate(game, entry["player"], option.text("token"), entry)
         return True
 
     def apply_reward_part(

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.construction import pieces_by_location
 from bot.rules.content import (
     Content,
     HeadstreamTile,
 )
-from bot.rules.engine import Game
+from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.position import company_tables
@@ -38,6 +38,24 @@ from bot.rules.state import Company
 KEY = "nile"
 MAP = "nile"
 LEEGHWATER = "leeghwater"
+
+
+class NileTask(Task, total=False):
+    """A task of the Nile's kinds, with the keys they add to the base game's."""
+
+    #: nile_drain, nile_take, nile_again: the zones concerned (None: any zone).
+    zones: list[str] | None
+    #: nile_again: the irrigation space just drained.
+    at: str
+    #: nile_choose: the rewards to choose one of.
+    alternatives: list[dict[str, Any]]
+    #: The turn's confirm task: an irrigation token was activated this turn.
+    nile_activated: bool
+
+
+def nile_task(entry: Task) -> NileTask:
+    """The same task with the Nile's keys in view: the Nile marks the turn's confirm task."""
+    return cast(NileTask, entry)
 
 
 def nile(game: Game) -> dict[str, Any]:

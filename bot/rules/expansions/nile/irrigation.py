@@ -38,6 +38,8 @@ from typing import Any
 from bot.rules.actions import place_engineers, take_action, turn_options
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.nile.board import (
+    NileTask,
+    nile_task,
     take_token,
     tokens,
     visible_tokens,
@@ -131,7 +133,7 @@ def perform_irrigate(game: Game, company_id: str, space_id: str) -> None:
 
 def drain_task(
     company_id: str, zone_ids: list[str] | None, source: str, *, second: bool = False
-) -> Task:
+) -> NileTask:
     """A `nile_drain` decision: which own dam gives the drop (zones None: any dam, any zone)."""
     return {
         "kind": "nile_drain",
@@ -142,7 +144,7 @@ def drain_task(
     }
 
 
-def _drain_options(game: Game, entry: Task) -> list[Option]:
+def _drain_options(game: Game, entry: NileTask) -> list[Option]:
     zone_ids = entry["zones"]
     every = list(zones(game)) if zone_ids is None else zone_ids
     if not visible_tokens(game, every):
@@ -172,31 +174,31 @@ def remove_drop(game: Game, company_id: str, space: str, source: str) -> None:
     options=_drain_options,
     prompt=lambda g, e: "Irrigation: which of your dams gives a water drop?",
 )
-def _drain(game: Game, entry: Task, option: Option) -> None:
+def _drain(game: Game, entry: NileTask, option: Option) -> None:
     company_id = entry["player"]
-    space = option.get("at")
+    space = option.text("at")
     remove_drop(game, company_id, space, entry["source"])
     zone_ids = entry["zones"] if entry["zones"] is not None else list(zones(game))
     tasks: list[Task] = [take_task(company_id, zone_ids, entry["source"])]
     if entry["second"]:
         tasks.append(
-            {
-                "kind": "nile_again",
-                "player": company_id,
-                "at": space,
-                "zones": zone_ids,
-                "source": entry["source"],
-            }
+            NileTask(
+                kind="nile_again",
+                player=company_id,
+                at=space,
+                zones=zone_ids,
+                source=entry["source"],
+            )
         )
     game.push(*tasks)
 
 
-def take_task(company_id: str, zone_ids: list[str], source: str) -> Task:
+def take_task(company_id: str, zone_ids: list[str] | None, source: str) -> NileTask:
     """A `nile_take` decision: which visible token of these zones."""
     return {"kind": "nile_take", "player": company_id, "zones": zone_ids, "source": source}
 
 
-def _take_options(game: Game, entry: Task) -> list[Option]:
+def _take_options(game: Game, entry: NileTask) -> list[Option]:
     return [
         Option(
             f"irrigation {token}",
@@ -213,11 +215,11 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
     options=_take_options,
     prompt=lambda g, e: "Irrigation: which visible irrigation token do you take?",
 )
-def _take(game: Game, entry: Task, option: Option) -> None:
-    take_token(game, entry["player"], option.get("token"), entry["source"])
+def _take(game: Game, entry: NileTask, option: Option) -> None:
+    take_token(game, entry["player"], option.text("token"), entry["source"])
 
 
-def _again_options(game: Game, entry: Task) -> list[Option]:
+def _again_options(game: Game, entry: NileTask) -> list[Option]:
     space = entry["at"]
     dam = game.state.dams.get(space)
     if dam is None or dam.water < 1 or not visible_tokens(game, entry["zones"]):
@@ -238,8 +240,8 @@ def _again_options(game: Game, entry: Task) -> list[Option]:
     options=_again_options,
     prompt=lambda g, e: "Pumping Station: irrigate a second time from the same dam?",
 )
-def _again(game: Game, entry: Task, option: Option) -> None:
-    space = option.get("at")
+def _again(game: Game, entry: NileTask, option: Option) -> None:
+    space = option.text_or_none("at")
     if space is None:
         return
     remove_drop(game, entry["player"], space, entry["source"])
@@ -261,11 +263,11 @@ def face_up(game: Game, company_id: str) -> list[str]:
     return [t for t in extra.get("irrigation", []) if t not in down]
 
 
-def _confirm_entry(game: Game, company_id: str) -> Task | None:
+def _confirm_entry(game: Game, company_id: str) -> NileTask | None:
     """The confirm task of the company's open turn (pushed when the turn began)."""
     for entry in reversed(game.state.stack):
         if entry["kind"] == "confirm" and entry["player"] == company_id:
-            return entry
+            return nile_task(entry)
     return None
 
 
@@ -295,7 +297,7 @@ def before_main_options(game: Game, company_id: str) -> list[Option]:
 def confirm_options(game: Game, entry: Task) -> list[Option]:
     """Activation offered beside Confirm: not yet done this turn, not after passing."""
     company_id = entry["player"]
-    if entry.get("nile_activated"):
+    if nile_task(entry).get("nile_activated"):
         return []
     if game.company(company_id).extra.get("passed_round") == game.state.round:
         return []
@@ -305,7 +307,7 @@ def confirm_options(game: Game, entry: Task) -> list[Option]:
 def activate(game: Game, company_id: str, token: str, confirm: Task | None) -> None:
     """Turn the token face down and apply its effect; the turn's activation is used."""
     if confirm is not None:
-        confirm["nile_activated"] = True
+        nile_task(confirm)["nile_activated"] = True
     game.company(company_id).extra["irrigation_down"].append(token)
     source = f"irrigation:{token}"
     game.emit("irrigation_activated", company_id, source=source, data={"token": token})
@@ -353,7 +355,7 @@ def alternative_possible(game: Game, company_id: str, reward: Mapping[str, Any])
     return True
 
 
-def _choose_options(game: Game, entry: Task) -> list[Option]:
+def _choose_options(game: Game, entry: NileTask) -> list[Option]:
     return [
         Option(
             f"choose {index}",
@@ -372,8 +374,8 @@ def describe_alternative(game: Game, reward: Mapping[str, Any]) -> str:
 
 
 @RULES.task("nile_choose", options=_choose_options, prompt=lambda g, e: "Choose one reward")
-def _choose(game: Game, entry: Task, option: Option) -> None:
-    reward = entry["alternatives"][option.get("index") - 1]
+def _choose(game: Game, entry: NileTask, option: Option) -> None:
+    reward = entry["alternatives"][option.number("index") - 1]
     apply_reward(game, entry["player"], reward, entry["source"])
 
 
@@ -410,12 +412,7 @@ def apply_reward_part(
     """The Nile's reward keys (see the module docstring)."""
     if key == "one_of":
         tasks.append(
-            {
-                "kind": "nile_choose",
-                "player": company_id,
-                "alternatives": thaw(value),
-                "source": source,
-            }
+            NileTask(kind="nile_choose", player=company_id, alternatives=thaw(value), source=source)
         )
     elif key == "take_irrigation_token_from_zones":
         tasks.append(take_task(company_id, zones_of_areas(game, value), source))

@@ -1,0 +1,423 @@
+"""Lobby commands: creating a game (and checking its options), joining, leaving, starting.
+
+The lobby lives in the log: a game exists in the store from creation (status "active",
+the creator in seat 0); `join` / `leave` records list who is in, and the store's seats are
+kept equal to that list (`Store.set_seats`) so "my games" finds lobbies too. `start` writes
+the seats in join order and the first commit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from bot.rules import RuleError, SetupError, new_game
+from bot.rules.automa.seats import level_name, parse_level
+from bot.rules.catalogue import CATALOGUE, SETUP_NAMES
+from bot.rules.content import company_name, load_content
+from bot.rules.engine import ENGINE_VERSION
+from bot.rules.setup import check_options
+from bot.rules.state import GameOptions
+from bot.service.core import ServiceCore, replace_loaded
+from bot.service.errors import GameMovedOn, LobbyError, NewGameRefused, OtherGame
+from bot.service.loading import Loaded, engine_options
+from bot.service.records import (
+    MAX_AUTOMAS,
+    AutomaAddRecord,
+    AutomaRemoveRecord,
+    JoinRecord,
+    LeaveRecord,
+    LogRecord,
+    StartRecord,
+)
+from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
+from bot.store import ChannelBusyError, StaleVersionError
+
+SETUPS = ("intro", "full")
+
+
+class LobbyCommands(ServiceCore):
+    """Create, join, leave and start a game."""
+
+    async def create_game(
+        self,
+        actor: Actor,
+        *,
+        players: int,
+        setup: str = "intro",
+        expansions: Sequence[str] = (),
+        seed: int | None = None,
+        map: str = "base",
+        reminder_hours: int | None = None,
+        automa: int = 0,
+        automa_level: str | int = "medium",
+    ) -> Outcome:
+        """Open a lobby in the actor's channel for up to `players` companies (people and
+        `automa` automa companies of `automa_level`); the creator joins."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**62)
+        expansions = self.check_new_game(
+            players=players,
+            setup=setup,
+            expansions=expansions,
+            map=map,
+            automa=automa,
+            automa_level=automa_level,
+        )
+        levels = [parse_level(automa_level)] * automa
+        # An expansion's own board comes with it: nobody has to name it.
+        map = map_for(expansions, map)
+        try:
+            new_game(engine_options_for(players, setup, map, expansions, seed, levels))
+        except (SetupError, RuleError, ValueError, KeyError) as exc:
+            raise LobbyError(f"These options cannot start a game: {exc}") from None
+        if reminder_hours is not None and reminder_hours <= 0:
+            raise LobbyError("Reminder hours must be a positive number of hours.")
+        options = {
+            "players": players,
+            "setup": setup,
+            "map": map,
+            "expansions": list(expansions),
+            "reminder_hours": reminder_hours,
+        }
+        if levels:
+            options["automa"] = levels
+        try:
+            meta = await self.store.create_game(
+                guild_id=actor.guild_id,
+                channel_id=actor.channel_id,
+                creator_id=actor.user_id,
+                options=options,
+                seed=seed,
+                engine_version=ENGINE_VERSION,
+                seats=[actor.user_id],
+            )
+        except ChannelBusyError as busy:
+            raise await self._channel_busy(
+                busy, "finish or abandon it first, or use another channel or thread."
+            ) from None
+        line = Line.of(
+            f"New Barrage game #{meta.number}: {players} players, {setup} setup"
+            f"{expansions_text(expansions)}{automa_text(levels)}. ",
+            UserRef(actor.user_id),
+            f" joined ({1 + len(levels)}/{players}). Join it, then the creator starts it.",
+        )
+        return Outcome(OutcomeKind.CREATED, meta.id, meta.version, (line,), public=True)
+
+    @staticmethod
+    def check_new_game(
+        *,
+        players: int,
+        setup: str,
+        expansions: Sequence[str] = (),
+        map: str = "base",
+        automa: int = 0,
+        automa_level: str | int = "medium",
+    ) -> tuple[str, ...]:
+        """The expansion names to store (known, each once), or NewGameRefused saying what is
+        wrong and which option to change.
+
+        Cheap and without side effects, so a caller can check before it opens a thread. The
+        refusals follow the engine's own (an expansion with the wrong setup or map, two
+        expansions that each replace the board), worded without any command's syntax.
+        """
+        if setup not in SETUPS:
+            raise NewGameRefused(
+                f"There is no setup '{setup}': the setups are {' and '.join(SETUPS)}.", "setup"
+            )
+        if not 2 <= players <= 4:
+            raise NewGameRefused(f"A game has 2 to 4 players, not {players}.", "players")
+        if not 0 <= automa <= MAX_AUTOMAS:
+            raise NewGameRefused(
+                f"A game has 0 to {MAX_AUTOMAS} automas, not {automa}.", "automa", "1"
+            )
+        if automa >= players:
+            raise NewGameRefused(
+                f"With {automa} automas a game of {players} players has no seat for a person: "
+                f"choose more players or fewer automas (people and automas are 2 to 4).",
+                "automa",
+                str(players - 1),
+            )
+        try:
+            levels = (parse_level(automa_level),) * automa
+        except ValueError as exc:
+            raise NewGameRefused(f"{exc}.", "automa_level", "medium") from None
+        names = tuple(dict.fromkeys(e.strip().lower() for e in expansions if e.strip()))
+        known = sorted(CATALOGUE.expansions)
+        for name in names:
+            if name not in CATALOGUE:
+                raise NewGameRefused(
+                    f"There is no expansion '{name}' (known: {', '.join(known) or 'none'}).",
+                    "expansions",
+                )
+        options = GameOptions(
+            players=players, setup=setup, map=map_for(names, map), expansions=names, automa=levels
+        )
+        refused = _new_game_refusal(options)
+        if refused is not None:
+            raise refused
+        if map == "five_player" and players != 4:
+            raise NewGameRefused(
+                f"The 4/5-player board is played by 4 players, not {players}.", "map", "base"
+            )
+        try:
+            check_options(options, load_content())
+        except SetupError as exc:
+            raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+        return names
+
+    async def _lobby(self, actor: Actor, expected_game: int | None) -> Loaded:
+        """The channel's game for a lobby action (a lobby button names its game)."""
+        try:
+            return await self._here(actor, expected_game)
+        except OtherGame:
+            raise OtherGame(
+                "Those lobby buttons belong to another game; use the newest lobby message."
+            ) from None
+
+    async def join(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
+        """Join the lobby in the actor's channel."""
+        return await self._lobby_change(actor, "join", expected_game)
+
+    async def leave(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
+        """Leave the lobby (the creator cannot: abandon the lobby instead)."""
+        return await self._lobby_change(actor, "leave", expected_game)
+
+    async def add_automa(
+        self, actor: Actor, level: str | int | None = None, *, expected_game: int | None = None
+    ) -> Outcome:
+        """Seat one more automa company in the lobby (creator or manager); by default of the
+        level of the lobby's last automa, else Medium."""
+        return await self._automa_change(actor, "automa_add", level, expected_game)
+
+    async def remove_automa(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
+        """Take the lobby's last automa out (creator or manager)."""
+        return await self._automa_change(actor, "automa_remove", None, expected_game)
+
+    async def _automa_change(
+        self,
+        actor: Actor,
+        kind: Literal["automa_add", "automa_remove"],
+        level: str | int | None,
+        expected_game: int | None,
+    ) -> Outcome:
+        async with self._locks[actor.channel_id]:
+            loaded = await self._lobby(actor, expected_game)
+            if loaded.started:
+                raise LobbyError("The game has already started; automas join before the start.")
+            self._may_manage(loaded, actor, "add or remove automas")
+            size = int(loaded.options.get("players", 4))
+            record: AutomaAddRecord | AutomaRemoveRecord
+            if kind == "automa_add":
+                if len(loaded.automa) >= MAX_AUTOMAS:
+                    raise LobbyError(f"A game has at most {MAX_AUTOMAS} automas.")
+                if len(loaded.lobby) + len(loaded.automa) >= size:
+                    raise LobbyError(
+                        f"The game is full ({size} of {size}); there is no seat for an automa."
+                    )
+                default = loaded.automa[-1] if loaded.automa else 1
+                try:
+                    new_level = default if level is None else parse_level(level)
+                except ValueError as exc:
+                    raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+                reason = _new_game_refusal(
+                    engine_options(loaded.meta, len(loaded.lobby), [*loaded.automa, new_level])
+                )
+                if reason is not None:
+                    raise LobbyError(str(reason))
+                record = {"kind": "automa_add", "by": actor.user_id, "level": new_level}
+                automa = [*loaded.automa, new_level]
+                news = f"An automa ({level_name(new_level)}) joined"
+            else:
+                if not loaded.automa:
+                    raise LobbyError("There is no automa in this lobby to remove.")
+                record = {"kind": "automa_remove", "by": actor.user_id}
+                automa = loaded.automa[:-1]
+                news = f"An automa ({level_name(loaded.automa[-1])}) left"
+            version = await self._append(loaded, [record])
+            taken = len(loaded.lobby) + len(automa)
+            line = Line.of(f"{news} game #{loaded.meta.number} ({taken}/{size}).")
+            outcome_kind = OutcomeKind.JOINED if kind == "automa_add" else OutcomeKind.LEFT
+            return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
+
+    async def lobby_automas(self, game_id: int) -> list[str]:
+        """The levels of the automas in a game's lobby (or seated), by name."""
+        return [level_name(level) for level in (await self._reload(game_id)).automa]
+
+    async def _lobby_change(
+        self, actor: Actor, kind: Literal["join", "leave"], expected_game: int | None
+    ) -> Outcome:
+        for _ in range(5):  # a race with another join only means: read again and retry
+            loaded = await self._lobby(actor, expected_game)
+            if loaded.started:
+                raise LobbyError("The game has already started; ask for a seat replacement.")
+            size = int(loaded.options.get("players", 4))
+            if kind == "join":
+                if actor.user_id in loaded.lobby:
+                    raise LobbyError("You have already joined this game.")
+                if len(loaded.lobby) + len(loaded.automa) >= size:
+                    raise LobbyError(
+                        f"The game is full ({size} of {size}"
+                        + (", automas included" if loaded.automa else "")
+                        + ")."
+                    )
+                lobby = [*loaded.lobby, actor.user_id]
+            else:
+                if actor.user_id not in loaded.lobby:
+                    raise LobbyError("You are not in this game's lobby.")
+                if actor.user_id == loaded.meta.creator_id:
+                    raise LobbyError("The creator cannot leave; abandon the game instead.")
+                lobby = [u for u in loaded.lobby if u != actor.user_id]
+            record: JoinRecord | LeaveRecord = (
+                {"kind": "join", "user": actor.user_id}
+                if kind == "join"
+                else {"kind": "leave", "user": actor.user_id}
+            )
+            try:
+                version = await self.store.append(loaded.meta.id, loaded.version, [record])
+            except StaleVersionError:
+                continue
+            await self.store.set_seats(loaded.meta.id, lobby)
+            verb = "joined" if kind == "join" else "left"
+            taken = len(lobby) + len(loaded.automa)
+            line = Line.of(
+                UserRef(actor.user_id), f" {verb} game #{loaded.meta.number} ({taken}/{size})."
+            )
+            outcome_kind = OutcomeKind.JOINED if kind == "join" else OutcomeKind.LEFT
+            return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
+        raise GameMovedOn("The lobby is busy; try again.")
+
+    async def start(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
+        """Start the lobby's game (creator or manager): seats in join order, then setup."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._lobby(actor, expected_game)
+            self._may_manage(loaded, actor, "start the game")
+            if loaded.started:
+                raise LobbyError("The game has already started.")
+            automa = list(loaded.automa)
+            if len(loaded.lobby) + len(automa) < 2:
+                raise LobbyError(
+                    f"Not enough players: {len(loaded.lobby)} joined, at least 2 are needed "
+                    "(add an automa to play alone)."
+                )
+            seats = list(loaded.lobby)
+            if loaded.meta.options.get("map") == "five_player" and len(seats) + len(automa) != 4:
+                raise LobbyError(
+                    f"The 4/5-player board is played by 4 players; {len(seats)} have joined."
+                )
+            game = new_game(engine_options(loaded.meta, len(seats), automa))
+            start: StartRecord = {"kind": "start", "seats": seats}
+            if automa:
+                start["automa"] = automa
+            records: list[LogRecord] = [start]
+            started = replace_loaded(loaded, seats)
+            started.game = game
+            names = expansions_text(loaded.options.get("expansions", ()))
+            parts: list[str | UserRef] = [f"The game begins{names}. Seats: "]
+            for i, user in enumerate(seats):
+                parts.extend([", " if i else "", f"{i + 1}. ", UserRef(user)])
+                parts.append(f" ({company_name(started.company_of_seat(i))})")
+            for i, level in enumerate(automa, len(seats)):
+                parts.append(
+                    f", {i + 1}. {company_name(started.company_of_seat(i))} "
+                    f"(automa, {level_name(level)})"
+                )
+            return await self._land(
+                started,
+                game,
+                user=actor.user_id,
+                records=records,
+                reason="start",
+                header=[Line.of(*parts, ".")],
+                kind=OutcomeKind.STARTED,
+            )
+
+
+def expansions_text(names: Sequence[str]) -> str:
+    """' with <display names>' for a lobby message ('' without expansions)."""
+    if not names:
+        return ""
+    return " with " + " and ".join(
+        CATALOGUE.display_name(n) if n in CATALOGUE else n for n in names
+    )
+
+
+#: The boards as players call them.
+BOARD_NAMES = {"base": "standard", "five_player": "4/5-player"}
+
+
+def _new_game_refusal(probe: GameOptions) -> NewGameRefused | None:
+    """Why these options' expansions cannot be played so, with the one option to change;
+    None when they can. From the catalogue's declarations (setups, own board, exclusions),
+    worded without any command's syntax; combinations first, so that two expansions that
+    each bring a board hear that they cannot be played together."""
+    names = CATALOGUE.hook_order(probe.expansions)
+    for name in names:
+        info = CATALOGUE.info(name)
+        for other in names:
+            if other != name and (other in info.excludes or name in CATALOGUE.info(other).excludes):
+                return NewGameRefused(
+                    f"{info.display_name} and {CATALOGUE.display_name(other)} cannot be played "
+                    "together.",
+                    "expansions",
+                )
+    for name in names:
+        info = CATALOGUE.info(name)
+        if probe.setup not in info.setups:
+            wanted = info.setups[0]
+            return NewGameRefused(
+                f"{info.display_name} is played with the {SETUP_NAMES[wanted]} only, not with "
+                f"the {SETUP_NAMES.get(probe.setup, probe.setup)}.",
+                "setup",
+                wanted,
+            )
+        if info.map and probe.map != info.map:
+            board = BOARD_NAMES.get(probe.map, probe.map.replace("_", " ").capitalize())
+            return NewGameRefused(
+                f"{info.display_name} brings its own board; it cannot be played on the {board} "
+                "board.",
+                "map",
+                "base",
+            )
+    reason = CATALOGUE.refuse(probe)
+    if reason is not None:  # an expansion's own rule beyond its declaration
+        return NewGameRefused(f"{reason[:1].upper()}{reason[1:]}.", "expansions")
+    return None
+
+
+def map_for(expansions: Sequence[str], map: str = "base") -> str:
+    """The map a new game is set up on: an expansion's own board replaces the default one."""
+    if map != "base":
+        return map
+    return CATALOGUE.own_map(name for name in expansions if name in CATALOGUE) or map
+
+
+def engine_options_for(
+    players: int,
+    setup: str,
+    map: str,
+    expansions: Sequence[str],
+    seed: int,
+    automa: Sequence[int] = (),
+) -> Any:
+    """Engine options from create_game's arguments (`players`: people and automas)."""
+    from bot.rules import GameOptions
+
+    return GameOptions(
+        players=players,
+        setup=setup,
+        map=map,
+        expansions=tuple(expansions),
+        seed=seed,
+        automa=tuple(automa),
+    )
+
+
+def automa_text(levels: Sequence[int]) -> str:
+    """', with 2 automas (medium)' for a lobby line; '' without automas."""
+    if not levels:
+        return ""
+    names = ", ".join(dict.fromkeys(level_name(level) for level in levels))
+    count = "1 automa" if len(levels) == 1 else f"{len(levels)} automas"
+    return f", with {count} ({names})"

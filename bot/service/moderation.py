@@ -1,0 +1,183 @@
+"""Moderation: abandoning a game, replacing or skipping a seat, rewinding to an earlier turn."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+from bot.rules import open_game
+from bot.rules.content import company_name
+from bot.service.core import ServiceCore, outbox_payload, replace_loaded
+from bot.service.errors import (
+    GameMovedOn,
+    GameUnreadable,
+    LobbyError,
+    PermissionDenied,
+    ServiceError,
+)
+from bot.service.loading import Loaded, copy_game
+from bot.service.records import AbandonRecord, LogRecord, ReplaceRecord
+from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
+from bot.store import ABANDONED, StaleVersionError
+
+
+class ModerationCommands(ServiceCore):
+    """Commands of the game's creator or a channel manager."""
+
+    async def abandon(self, actor: Actor) -> Outcome:
+        """Abandon the channel's game (creator or manager); it keeps its log.
+
+        Reads only the stored game, not its log: a game that cannot be loaded can still be
+        abandoned, which frees its channel.
+        """
+        meta = await self._here_meta(actor)
+        if actor.user_id != meta.creator_id and not actor.can_manage:
+            raise PermissionDenied(
+                "Only the game's creator or a member with Manage Channels (Manage Threads in a "
+                "thread) may abandon the game."
+            )
+        line = Line.of(f"Game #{meta.number} was abandoned by ", UserRef(actor.user_id), ".")
+        payload = outbox_payload(meta, [line], reason="abandon", silent=True, button=False)
+        record: AbandonRecord = {"kind": "abandon", "by": actor.user_id}
+        try:
+            version = await self.store.append(meta.id, meta.version, [record], outbox=[payload])
+        except StaleVersionError:
+            raise GameMovedOn("Another command landed first; try again.") from None
+        await self.store.set_status(meta.id, ABANDONED)
+        await self.store.clear_reminders(meta.id)
+        self._cache.pop(meta.id, None)
+        self._notify()
+        return Outcome(OutcomeKind.ABANDONED, meta.id, version, (line,), announced=True)
+
+    def _seat_index(self, loaded: Loaded, seat_or_user: int) -> int:
+        if 0 <= seat_or_user < len(loaded.seats):
+            return seat_or_user
+        if seat_or_user in loaded.seats:
+            return loaded.seats.index(seat_or_user)
+        raise ServiceError(
+            f"{seat_or_user} is neither a seat (0..{len(loaded.seats) - 1}) nor a seated player."
+        )
+
+    async def replace_seat(self, actor: Actor, seat_or_user: int, new_user_id: int) -> Outcome:
+        """Give a seat (seat index, or the user id sitting there) to another user."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            self._may_manage(loaded, actor, "replace a player")
+            seat = self._seat_index(loaded, seat_or_user)
+            if new_user_id in loaded.seats:
+                raise LobbyError(Line.of(UserRef(new_user_id), " already plays in this game."))
+            old = loaded.seats[seat]
+            company = loaded.company_of_seat(seat)
+            header = Line.of(
+                UserRef(new_user_id),
+                f" takes over {company_name(company)} (seat {seat + 1}) from ",
+                UserRef(old),
+                ".",
+            )
+            seats = list(loaded.seats)
+            seats[seat] = new_user_id
+            record: ReplaceRecord = {
+                "kind": "replace",
+                "seat": seat,
+                "old": old,
+                "new": new_user_id,
+            }
+            assert loaded.game is not None
+            outcome = await self._land(
+                replace_loaded(loaded, seats),
+                copy_game(loaded.game),
+                user=actor.user_id,
+                records=[record],
+                header=[header],
+                kind=OutcomeKind.REPLACED,
+                announce=True,
+                told=self._waiting_users(loaded),
+            )
+            await self.store.set_seats(loaded.meta.id, seats)
+            return outcome
+
+    async def skip_seat(self, actor: Actor, seat_or_user: int) -> Outcome:
+        """Mark a vanished seat as skipped: from now on it passes every turn automatically.
+
+        Its turn in progress is dropped; whatever it must decide now is answered at once, in
+        the same commit (see bot/service/turns.py).
+        """
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            self._may_manage(loaded, actor, "skip a player")
+            seat = self._seat_index(loaded, seat_or_user)
+            if seat in loaded.skipped:
+                raise ServiceError(f"Seat {seat + 1} is already skipped.")
+            company = loaded.company_of_seat(seat)
+            header = Line.of(
+                f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
+            )
+            records: list[LogRecord] = [{"kind": "skip", "seat": seat}]
+            assert loaded.game is not None and loaded.committed is not None
+            game = copy_game(loaded.game)
+            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
+            if seat in tail_seats:
+                # A skipped player's half-played step is dropped before answering for it.
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                game = open_game(copy.deepcopy(loaded.committed))
+            after = replace_loaded(loaded, loaded.seats)
+            after.skipped.add(seat)
+            return await self._land(
+                after,
+                game,
+                user=actor.user_id,
+                records=records,
+                # Someone else's step in progress stays open; otherwise the skip commits.
+                reason=None if loaded.tail_steps and seat not in tail_seats else "skip",
+                header=[header],
+                kind=OutcomeKind.SKIPPED,
+                announce=True,
+                told=self._waiting_users(loaded),
+            )
+
+    async def rewind(self, actor: Actor, to_version: int) -> Outcome:
+        """Rewind to the start of an earlier committed turn (manager only; announced)."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            if actor.channel_id != loaded.meta.channel_id or not actor.can_manage:
+                raise PermissionDenied(
+                    "Only a member with Manage Channels (Manage Threads in a thread) may rewind."
+                )
+            versions = [seq for seq, _ in loaded.commits]
+            if to_version not in versions or to_version >= loaded.commit_version:
+                earlier = ", ".join(str(v) for v in versions[-6:-1]) or "none"
+                raise ServiceError(
+                    f"Version {to_version} is not the start of an earlier committed turn "
+                    f"(recent ones: {earlier})."
+                )
+            return await self._revert(
+                loaded,
+                to_version,
+                actor,
+                Line.of(UserRef(actor.user_id), f" rewound the game to version {to_version}."),
+                OutcomeKind.REWOUND,
+                missing=f"There is no saved state at version {to_version}.",
+            )
+
+    async def rewind_points(self, actor: Actor, limit: int = 25) -> list[tuple[int, int, str]]:
+        """(version, round, player to move) where earlier committed turns began, newest first.
+
+        What `rewind` accepts; for suggestions, so it reads at most `limit` snapshots.
+        """
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None:
+            return []
+        try:
+            loaded = await self._load(meta)
+        except GameUnreadable:
+            return []
+        versions = [seq for seq, _ in loaded.commits if seq < loaded.commit_version]
+        points = []
+        for version in reversed(versions[-limit:]):
+            snap = await self.store.latest_snapshot(meta.id, at_or_before=version)
+            if snap is None or snap.version != version:
+                continue  # rewind needs the state saved at that very version
+            state = snap.state if isinstance(snap.state, Mapping) else {}
+            player = state.get("current") or state.get("phase") or "?"
+            points.append((version, int(state.get("round") or 0), str(player)))
+        return points

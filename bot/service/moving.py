@@ -1,0 +1,151 @@
+"""Moving games: exporting a game's records and importing them into another channel."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from bot.rules import open_game
+from bot.service.core import ServiceCore
+from bot.service.errors import ImportRefused, NoGameHere, PermissionDenied
+from bot.service.loading import Loaded, copy_game, replay_import
+from bot.service.records import BrokenLog, LogRecord
+from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
+from bot.store import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    ChannelBusyError,
+    GameNotFoundError,
+    InvalidExportError,
+    LogEntry,
+)
+from bot.store import Game as StoredGame
+from bot.store.export import MAX_EXPORT_BYTES, ParsedExport, parse_export, read_export
+
+#: The largest export file `import_game` reads.
+MAX_IMPORT_BYTES = MAX_EXPORT_BYTES
+
+
+class MovingGames(ServiceCore):
+    """Export and import."""
+
+    async def export_game(self, actor: Actor, game_id: int | None = None) -> dict[str, Any]:
+        """The channel's game (or this server's game with this id) as a JSON-able document.
+
+        The raw records as stored, without loading them: a game that cannot be loaded can
+        still be exported (to look at, or to mend and import).
+        """
+        if game_id is None:
+            game_id = (await self._here_meta(actor)).id
+        try:
+            meta = await self.store.get_game(game_id)
+        except GameNotFoundError:
+            meta = None
+        if meta is None or meta.guild_id != actor.guild_id:
+            raise NoGameHere("There is no such game in this server.")
+        doc = await self.store.export_game(game_id)
+        # Players see the game's number in their server, never the store's id.
+        doc.pop("source_game_id", None)
+        return {"source_game_number": meta.number, **doc}
+
+    async def import_game(self, actor: Actor, data: bytes | str | Mapping[str, Any]) -> Outcome:
+        """Import an exported game (the file's bytes, or its parsed document) into the
+        actor's channel (manager).
+
+        The file is checked by the same validator and replayed by the same code as a stored
+        game is loaded with, so an accepted file loads exactly as it will once stored. A
+        game that is still active in some channel is refused: there would be two live copies.
+        """
+        if not actor.can_manage:
+            raise PermissionDenied(
+                "Only a member with Manage Channels (Manage Threads in a thread) may import."
+            )
+        try:
+            doc = data if isinstance(data, Mapping) else read_export(data)
+            parsed = parse_export(doc)
+        except InvalidExportError as exc:
+            raise ImportRefused(f"That file is not a game export: {exc}.") from None
+        entries = [LogEntry(0, seq, str(rec.get("kind")), rec, at) for seq, at, rec in parsed.log]
+        probe = StoredGame(
+            0,
+            actor.guild_id,
+            actor.channel_id,
+            parsed.status,
+            parsed.options,
+            parsed.seed,
+            parsed.engine_version,
+            parsed.creator_id,
+            parsed.created_at,
+            parsed.created_at,
+            parsed.ended_at,
+            len(entries),
+        )
+        try:
+            replayed = replay_import(probe, entries)
+        except BrokenLog as exc:
+            raise ImportRefused(f"That game cannot be played on: {exc}.") from None
+        recorded = self._as_recorded(doc, parsed, replayed)
+        await self._refuse_live_copy(actor, parsed)
+        try:
+            meta = await self.store.import_game(
+                recorded, guild_id=actor.guild_id, channel_id=actor.channel_id
+            )
+        except ChannelBusyError as busy:
+            raise await self._channel_busy(
+                busy, "abandon it first, or import into another channel or thread."
+            ) from None
+        loaded = await self._reload(meta.id)
+        header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
+        if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
+            # A commit of the imported state: its snapshot, announcement and reminders.
+            records: list[LogRecord] = []
+            if loaded.tail:
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                assert loaded.committed is not None
+                game = open_game(copy.deepcopy(loaded.committed))
+            else:
+                game = copy_game(loaded.game)
+            return await self._land(
+                loaded,
+                game,
+                user=None,
+                records=records,
+                reason="import",
+                header=[header],
+                kind=OutcomeKind.IMPORTED,
+            )
+        return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
+
+    @staticmethod
+    def _as_recorded(doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded) -> dict:
+        """The document with the status and seats its records say (the log is the truth)."""
+        if not replayed.started:
+            raise ImportRefused("That game never started; there is nothing to import.")
+        over = replayed.game is not None and replayed.game.is_over
+        status = ABANDONED if replayed.abandoned else FINISHED if over else ACTIVE
+        seats = [
+            {"seat": i, "user_id": user, "joined_at": parsed.created_at, "replaced_at": None}
+            for i, user in enumerate(replayed.seats)
+        ]
+        return {**doc, "status": status, "seats": seats}
+
+    async def _refuse_live_copy(self, actor: Actor, parsed: ParsedExport) -> None:
+        """ImportRefused naming the channel where this very game is still active."""
+        for game in await self.store.list_games(seed=parsed.seed, status=ACTIVE):
+            if (game.creator_id, game.created_at) != (parsed.creator_id, parsed.created_at):
+                continue
+            where: tuple[Part, ...] = (
+                ("in ", ChannelRef(game.channel_id), f" (game #{game.number})")
+                if game.guild_id == actor.guild_id
+                else ("in another server",)
+            )
+            raise ImportRefused(
+                Line.of(
+                    "This game is still active ",
+                    *where,
+                    ". Abandon it there first (its records are kept); then it can be continued "
+                    "here.",
+                )
+            )

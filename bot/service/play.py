@@ -1,0 +1,168 @@
+"""Turn commands: playing moves, confirming, restarting a turn in progress, undoing a turn.
+
+Every command's answers are appended at once and committed when they complete a step
+(bot/service/turns.py has the rules, `ServiceCore._land` the commit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.rules import RuleError
+from bot.rules.content import company_name
+from bot.service.core import ServiceCore
+from bot.service.errors import GameMovedOn, InvalidMove, NotYourTurn, ServiceError
+from bot.service.loading import Loaded, copy_game
+from bot.service.turns import Step, apply_answer
+from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
+
+
+class TurnCommands(ServiceCore):
+    """A player's own moves and their turn's restart and undo."""
+
+    async def play(
+        self,
+        actor: Actor,
+        notations: Sequence[str],
+        *,
+        expected_version: int | None = None,
+        expected_game: int | None = None,
+        listed: bool = False,
+    ) -> Outcome:
+        """Answer the actor's decision with one or more notations, all or nothing.
+
+        A click on a panel names its game and version (`expected_game`, `expected_version`)
+        and answers with one of the options it listed (`listed`): the notation must be
+        exactly one of the current options, not merely something the engine would parse.
+        """
+        if isinstance(notations, str):
+            notations = [notations]
+        notations = [n for n in notations if n.strip()]
+        if not notations:
+            raise InvalidMove("Give at least one move (pick an option from the list).")
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor, expected_game)
+            company = self._company(loaded, actor)
+            self._check_version(loaded, actor, expected_version)
+            assert loaded.game is not None
+            decision = loaded.game.decision(company)
+            if decision is None:
+                raise NotYourTurn(
+                    Line.of(
+                        "It is not your decision now: waiting for ",
+                        *self._waiting_line(loaded),
+                        ".",
+                    )
+                )
+            if listed and (len(notations) != 1 or notations[0] not in decision.notations):
+                raise InvalidMove(
+                    "That choice is not one of the options of your panel; nothing was played."
+                )
+            settings = await self.store.get_user_settings(actor.user_id)
+            trial = copy_game(loaded.game)
+            steps: list[Step] = []
+            for i, text in enumerate(notations):
+                done = " Nothing was played." if i else ""
+                if trial.decision(company) is None:
+                    raise InvalidMove(
+                        f"'{text}' was refused: after '{notations[i - 1]}' you have nothing "
+                        f"more to decide.{done}",
+                        text,
+                    )
+                try:
+                    steps.append(apply_answer(trial, text, company, actor.user_id))
+                except RuleError as exc:
+                    raise InvalidMove(f"'{text}' was refused: {exc}.{done}", text) from None
+            following = trial.decision(company)
+            if (
+                settings.skip_confirm
+                and following is not None
+                and following.kind == "confirm"
+                and not steps[-1].fresh_turn
+            ):
+                steps.append(apply_answer(trial, "confirm", company, actor.user_id))
+            return await self._land(loaded, trial, steps, user=actor.user_id)
+
+    async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
+        """Confirm the actor's turn (the same as playing "confirm")."""
+        return await self.play(actor, ["confirm"], expected_version=expected_version)
+
+    def _check_version(self, loaded: Loaded, actor: Actor, expected: int | None) -> None:
+        if expected is not None and expected != loaded.version:
+            raise GameMovedOn(
+                f"The game moved on (that prompt was for version {expected}, it is now at "
+                f"{loaded.version}); here is your current decision.",
+                self._panel(loaded, actor.user_id),
+            )
+
+    async def restart_turn(
+        self,
+        actor: Actor,
+        *,
+        expected_version: int | None = None,
+        expected_game: int | None = None,
+    ) -> Outcome:
+        """Throw away the actor's turn in progress: back to where it began."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor, expected_game)
+            company = self._company(loaded, actor)
+            self._check_version(loaded, actor, expected_version)
+            if not loaded.tail:
+                raise ServiceError("There is nothing to restart: your turn has not begun.")
+            if any(r.get("player") != company for r in loaded.tail):
+                raise ServiceError(
+                    Line.of(
+                        "Only the player whose turn is in progress can restart it (",
+                        *self._waiting_line(loaded),
+                        ").",
+                    )
+                )
+            version = await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
+            after = await self._reload(loaded.meta.id)
+            panel = self._panel(after, actor.user_id)
+            line = Line.of("Your turn was restarted.")
+            return Outcome(OutcomeKind.RESTARTED, after.meta.id, version, (line,), decision=panel)
+
+    async def undo(self, actor: Actor) -> Outcome:
+        """Undo the actor's last committed turn, if nobody acted since and nothing was revealed.
+
+        A forced turn confirmed on someone's behalf in that commit is undone with it.
+        """
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            company = self._company(loaded, actor)
+            if len(loaded.commits) < 2:
+                raise ServiceError("There is no committed turn to undo.")
+            _, last = loaded.commits[-1]
+            if last["user"] != actor.user_id or last["reason"] != "turn":
+                raise ServiceError(
+                    "You can only undo your own turn, and only while it is the last one "
+                    "committed; someone else acted since."
+                )
+            if not last["undoable"] and last.get("automa"):
+                raise ServiceError(
+                    "That turn cannot be undone: the automa played right after it and turned "
+                    "up cards of its deck, which a new try could not hide."
+                )
+            if not last["undoable"]:
+                raise ServiceError(
+                    "That turn cannot be undone: hidden information was revealed at its "
+                    "confirmation (new contracts), or it ended a round."
+                )
+            if loaded.tail:
+                raise ServiceError(
+                    f"{company_name(loaded.tail[0].get('player'))} has already started their "
+                    "turn; undo is no longer possible."
+                )
+            return await self._revert(
+                loaded,
+                loaded.commits[-2][0],
+                actor,
+                Line.of(
+                    f"{company_name(company)} (",
+                    UserRef(actor.user_id),
+                    ") took back their last turn.",
+                ),
+                OutcomeKind.UNDONE,
+                missing="That turn cannot be undone: its starting state was not saved.",
+            )

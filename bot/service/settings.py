@@ -1,0 +1,65 @@
+"""A user's own settings: time zone, quiet hours, DMs, skipping Confirm, reminder hours."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+from typing import Any
+from zoneinfo import available_timezones
+
+from bot.service.core import ServiceCore
+from bot.service.errors import InvalidSettings
+from bot.store import InvalidDataError, UserSettings
+
+#: "Leave this setting unchanged" in update_settings.
+UNCHANGED: Any = object()
+
+
+class SettingsCommands(ServiceCore):
+    """Read and change a user's settings."""
+
+    async def settings(self, user_id: int) -> UserSettings:
+        """A user's settings."""
+        return await self.store.get_user_settings(user_id)
+
+    async def update_settings(
+        self,
+        user_id: int,
+        *,
+        time_zone: str | None = UNCHANGED,
+        quiet_hours: tuple[int, int] | None = UNCHANGED,
+        dm_opt_in: bool = UNCHANGED,
+        skip_confirm: bool = UNCHANGED,
+        reminder_hours: int | None = UNCHANGED,
+    ) -> UserSettings:
+        """Change some settings; quiet hours are (start, end) minutes after local midnight."""
+        current = await self.store.get_user_settings(user_id)
+        changes: dict[str, Any] = {}
+        if time_zone is not UNCHANGED:
+            if time_zone and time_zone not in time_zone_names():
+                shown = time_zone if len(time_zone) <= 40 else time_zone[:37] + "..."
+                raise InvalidSettings(
+                    f"'{shown}' is not a time zone; use an IANA name like Europe/Berlin "
+                    "(the suggestions list them)."
+                )
+            changes["time_zone"] = time_zone or None
+        if quiet_hours is not UNCHANGED:
+            start, end = quiet_hours if quiet_hours else (None, None)
+            changes["quiet_start"], changes["quiet_end"] = start, end
+        if dm_opt_in is not UNCHANGED:
+            changes["dm_opt_in"] = bool(dm_opt_in)
+        if skip_confirm is not UNCHANGED:
+            changes["skip_confirm"] = bool(skip_confirm)
+        if reminder_hours is not UNCHANGED:
+            changes["reminder_hours"] = reminder_hours
+        try:
+            new = replace(current, **changes)
+        except InvalidDataError as exc:
+            raise InvalidSettings(f"Those settings cannot be used: {exc}.") from None
+        return await self.store.put_user_settings(new)
+
+
+@cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA time zone names this machine knows (a folder such as 'Etc' is not one)."""
+    return frozenset(available_timezones())

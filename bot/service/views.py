@@ -1,0 +1,257 @@
+"""Views: the panel, autocomplete, board images, company summaries, log, score, "my games"."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from bot.rules import Event, RuleError, new_game
+from bot.service.core import History, ServiceCore, state_from_json
+from bot.service.errors import GameUnreadable, ServiceError
+from bot.service.images import ScoreSheet
+from bot.service.loading import Loaded, engine_options
+from bot.service.messages import draft_lines
+from bot.service.text import company_text, event_lines, source_group
+from bot.service.types import (
+    SCORE_SHEET,
+    VIEWS,
+    Actor,
+    GameSummary,
+    ImageRequest,
+    PanelView,
+    ScoreRow,
+    ScoreView,
+    render_lines,
+)
+from bot.store import ACTIVE
+
+#: The board views rendered ahead after an announcement (`render_request`).
+WARM_VIEWS = ("map", "shared", "full")
+
+
+class GameViews(ServiceCore):
+    """What anyone may look at, and the images the outbox attaches."""
+
+    async def panel(self, actor: Actor, *, expected_game: int | None = None) -> PanelView:
+        """The actor's current decision (their turn in progress included)."""
+        loaded = await self._playing(actor, expected_game)
+        self._company(loaded, actor)
+        return self._panel(loaded, actor.user_id)
+
+    async def autocomplete(self, actor: Actor, typed: str) -> list[tuple[str, str]]:
+        """Up to 25 (label, notation) pairs of the actor's options matching `typed`."""
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None:
+            return []
+        key = (meta.id, meta.version, actor.user_id)
+        choices = self._complete.get(key)
+        if choices is None:
+            try:
+                loaded = await self._load(meta)
+            except GameUnreadable:
+                return []
+            company = loaded.company_of_user(actor.user_id)
+            decision = (
+                loaded.game.decision(company)
+                if loaded.game is not None and company and not loaded.game.is_over
+                else None
+            )
+            choices = [] if decision is None else [(o.label, o.notation) for o in decision.options]
+            self._complete[key] = choices
+            while len(self._complete) > self.config.autocomplete_cache_size:
+                self._complete.popitem(last=False)
+        words = typed.casefold().split()
+        hits = [
+            c for c in choices if all(w in c[0].casefold() or w in c[1].casefold() for w in words)
+        ]
+        return hits[:25]
+
+    async def board_image(
+        self,
+        channel_or_game_id: int,
+        view: str = "map",
+        company: str | None = None,
+        *,
+        by_game_id: bool = False,
+        guild_id: int | None = None,
+    ) -> bytes:
+        """A PNG of the last committed state of the channel's game (or the game with that id)."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        assert loaded.committed is not None
+        return await self._render(
+            loaded.meta.id, loaded.commit_version, loaded.committed, view, company
+        )
+
+    async def _render(
+        self, game_id: int, version: int, state: Any, view: str, company: str | None
+    ) -> bytes:
+        if view == SCORE_SHEET:
+            return await self._score_sheet(game_id, version)
+        if view not in VIEWS:
+            raise ServiceError(f"Unknown view '{view}'; choose one of {', '.join(VIEWS)}.")
+        if company is not None and company not in state.companies:
+            names = ", ".join(state.companies)
+            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        key = (game_id, version, view, company)
+        # The committed states handed here are never changed again: no copy for the worker.
+        return await self.renderer_pool.render(key, state, view, company)
+
+    async def _score_sheet(self, game_id: int, version: int) -> bytes:
+        """The score sheet of a game's committed state at `version` (its final one)."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.committed is None or loaded.commit_version != version:
+            raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
+        history = await self._history_of(loaded)
+        sheet = ScoreSheet(loaded.committed, history.vp_events)
+        return await self.renderer_pool.render(
+            (game_id, version, SCORE_SHEET, None), sheet, SCORE_SHEET, None
+        )
+
+    async def render_request(self, request: ImageRequest) -> bytes:
+        """Render an image request of a committed version (for the OutboxSender)."""
+        if request.view == SCORE_SHEET:
+            return await self._score_sheet(request.game_id, request.version)
+        cached = self._cache.get(request.game_id)
+        if cached is not None and cached.commit_version == request.version and cached.committed:
+            state = cached.committed
+        else:
+            snap = await self.store.latest_snapshot(request.game_id, at_or_before=request.version)
+            if snap is None:
+                raise ServiceError(f"No saved state of game {request.game_id}")
+            state = state_from_json(snap.state)
+        png = await self._render(
+            request.game_id, request.version, state, request.view, request.company
+        )
+        if request.view == SCORE_SHEET:
+            return png
+        # Players and spectators look at the board after an announcement: its other views
+        # are rendered in the background, after this one, so they are usually cached by then.
+        for view in WARM_VIEWS:
+            if view != request.view:
+                self.renderer_pool.warm((request.game_id, request.version, view, None), state, view)
+        return png
+
+    async def company_summary(
+        self,
+        channel_or_game_id: int,
+        company: str | None = None,
+        *,
+        by_game_id: bool = False,
+        guild_id: int | None = None,
+    ) -> str:
+        """A text summary of one company (default: all companies) at the committed state."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        state = loaded.committed
+        assert state is not None
+        if company is not None and company not in state.companies:
+            names = ", ".join(state.companies)
+            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        if not state.companies:
+            lines = draft_lines(state, loaded.seats.__getitem__)
+            return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
+        ids = [company] if company else list(state.companies)
+        return "\n".join(company_text(state, c) for c in ids)
+
+    async def _history_of(self, loaded: Loaded) -> History:
+        """Log lines, VP by source and VP events of the committed game (a replay, cached by
+        version)."""
+        key = (loaded.meta.id, loaded.commit_version)
+        hit = self._history.get(key)
+        if hit is not None:
+            return hit
+        game = new_game(engine_options(loaded.meta, len(loaded.seats), loaded.automa))
+        lines: list[str] = []
+        vp_events: list[Event] = []
+        vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for seq, rec in loaded.chain:
+            if seq > loaded.commit_version:
+                break
+            if rec["kind"] == "commit":
+                continue
+            try:
+                events = game.apply(rec["notation"], rec.get("player"))
+            except RuleError:
+                lines.append("(the rest of the log no longer replays)")
+                break
+            lines.extend(event_lines(events))
+            for e in events:
+                if e.kind == "vp" and e.company:
+                    vp[e.company][source_group(e.source)] += e.amount
+                    vp_events.append(e)
+        result = History(lines, {c: dict(v) for c, v in vp.items()}, tuple(vp_events))
+        self._history[key] = result
+        while len(self._history) > 32:
+            self._history.popitem(last=False)
+        return result
+
+    async def log_lines(
+        self,
+        channel_or_game_id: int,
+        n: int = 20,
+        *,
+        by_game_id: bool = False,
+        guild_id: int | None = None,
+    ) -> list[str]:
+        """The last `n` lines of the game's log as text (committed turns only)."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        lines = (await self._history_of(loaded)).lines
+        return lines[-n:] if n > 0 else []
+
+    async def score(
+        self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
+    ) -> ScoreView:
+        """VP now, by source, and the final ranking once the game is over."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        state = loaded.committed
+        assert state is not None
+        vp = (await self._history_of(loaded)).vp
+        ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
+        rows = []
+        for cid, company in state.companies.items():
+            sources = dict(vp.get(cid, {}))
+            start = company.vp - sum(sources.values())
+            if start:
+                sources["start"] = start
+            breakdown = tuple(sorted(sources.items(), key=lambda kv: (-kv[1], kv[0])))
+            rows.append(
+                ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
+            )
+        rows.sort(key=lambda r: (r.rank or 99, -r.vp))
+        draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))
+        return ScoreView(
+            loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
+        )
+
+    async def my_games(self, guild_id: int, user_id: int) -> list[GameSummary]:
+        """The user's active games in this server and whose turn it is in each."""
+        out = []
+        for meta in await self.store.list_games(guild_id=guild_id, user_id=user_id, status=ACTIVE):
+            try:
+                loaded = await self._load(meta)
+            except GameUnreadable as exc:
+                players = meta.player_ids
+                out.append(
+                    GameSummary(
+                        meta.id, meta.guild_id, meta.channel_id, meta.status, "broken",
+                        players, (), False, None, meta.number, str(exc),
+                    )
+                )  # fmt: skip
+                continue
+            waiting = self._waiting_users(loaded) if loaded.started else ()
+            stage = "playing" if loaded.started else "lobby"
+            players = tuple(loaded.seats) if loaded.started else tuple(loaded.lobby)
+            out.append(
+                GameSummary(
+                    meta.id,
+                    meta.guild_id,
+                    meta.channel_id,
+                    meta.status,
+                    stage,
+                    players,
+                    waiting,
+                    user_id in waiting,
+                    loaded.committed.round if loaded.committed is not None else None,
+                    meta.number,
+                )
+            )
+        return out
