@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no stubs and no py.typed
 
 from bot.store.errors import StoreError
 from bot.store.postgres import _VERSION_TABLE, PostgresStore

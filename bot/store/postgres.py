@@ -27,7 +27,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no stubs and no py.typed
 
 from bot.store.base import Clock, system_clock
 from bot.store.errors import DatabaseUnusable, MigrationError, SchemaTooNewError, StoreUnavailable
