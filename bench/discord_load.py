@@ -449,7 +449,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     f" {s.late:>5} {len(s.errors):>6}"
                 )
                 print(ramp_rows[-1], flush=True)
-                if p95 > 1000:
+                if not p95 <= 1000:  # also when nothing was answered (nan)
                     breaking = rate
                     break
             print()
