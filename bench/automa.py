@@ -4,7 +4,7 @@ player) against each other. Prints mean final VP, energy per round, win rates, t
 requirements (Medium beats a random player in more than 95 % of games; a higher level scores
 more on average than a lower one in mixed games), and the coverage of every action type and
 placement criterion across the games. Every automa turn is checked against the second,
-deliberately simple implementation of the turn algorithm (tests/rules/automa_reference.py).
+deliberately simple implementation of the turn algorithm (tests/rules/automa/reference.py).
 
     .venv/bin/python bench/automa.py [games per level, default 200] [first seed]
 """
@@ -24,7 +24,7 @@ from bot.rules import GameOptions
 from bot.rules.automa.criteria import CRITERIA
 from bot.rules.automa.seats import LEVEL_NAMES
 from bot.rules.automa.turn import PERFORM
-from tests.rules.automa_games import Played, play_game
+from tests.rules.automa.games import Played, play_game
 
 EXTRA_STEPS = ("completes_system", "tie_break", "first_available", "last_available")
 

@@ -17,10 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from bot.rules import GameOptions
-from tests.rules.automa_games import play_game
-from tests.rules.test_full_random import random_full_game
-from tests.rules.test_nile_random import play_nile_game
+from tests.rules.automa.games import play_game
+from tests.rules.expansions.nile.test_random_games import play_nile_game
 from tests.rules.test_random_games import play_random_game
+from tests.rules.test_random_games_full import random_full_game
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Advanced technology tiles (full game) and Anton Krylov's copying tile.
+"""Advanced technology tiles (full game), and the engineer-free use of Anton Krylov's tile.
 
 Each tile builds like a basic tile and adds a special effect when it is used to build
 (reference technology_tiles.toml): cost rules are declared with `RULES.tile_cost`, after-build
@@ -8,9 +8,10 @@ engineers on a construction space, usable also when the company has no engineers
 tiles' text). A company with no engineers that could still build this way keeps taking turns
 until it builds or answers `pass` (it then takes no more turns this round).
 
-Anton's tile (`tile anton_tile adv_2_base`) acts as another tile on his wheel: what that tile
-builds, its cost rule, its effect, and — our reading, the texts being silent — its
-engineer-free use. Anton's tile itself goes onto the wheel; the copied tile stays where it is.
+Anton's tile (`tile anton_tile adv_2_base`, his ability: `bot.rules.officers`) acts as another
+tile on his wheel: what that tile builds, its cost rule, its effect, and — our reading, the
+texts being silent — its engineer-free use (here). Anton's tile itself goes onto the wheel; the
+copied tile stays where it is.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from dataclasses import replace
 
 from bot.rules.construction import (
     Cost,
-    TileUse,
     can_build,
     structure_count,
 )
@@ -35,18 +35,6 @@ CONDUIT_CAP = 5  # adv_2_conduit: never more than 5 excavators
 
 RULES.verb("build_free", r"")
 RULES.verb("pass", r"")
-
-
-# -- Anton Krylov's tile ------------------------------------------------------------------------
-
-
-def _anton_uses(game: Game, company_id: str, tile_id: str) -> list[TileUse]:
-    """One use per distinct other tile on the wheel (the copy takes its builds and effect)."""
-    wheel = dict.fromkeys(game.company(company_id).wheel_tiles())
-    return [TileUse(tile_id, other) for other in wheel if other != tile_id]
-
-
-RULES.tile_use("anton_tile", _anton_uses)
 
 
 # -- cost rules -----------------------------------------------------------------------------------

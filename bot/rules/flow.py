@@ -9,8 +9,9 @@ from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
 from bot.rules.engine import Game, Task
 from bot.rules.patent import refresh_patent_office
-from bot.rules.rewards import apply_reward, dam_owner_water, flow_from_headstream
+from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
+from bot.rules.water import flow_from_headstream
 
 RULES = RuleSet("flow")
 

@@ -4,7 +4,8 @@ Most base officers bend one rule, through the hook points every game asks (`bot.
 the engine names no officer): Wilhelm Adler (Base costs) and Jill McDowell (conduits in
 mixers) through `structure_costs`, Solomon P. Jordan (credits for machinery) through
 `credits_for_machinery`, Viktor Fiesler through `production_energy`, Graziano Del Monte
-through `dam_capacity`. Anton Krylov's ability is his tile (`advanced_tiles`). Each ability
+through `dam_capacity`. Anton Krylov's ability is his tile, which acts as another tile on his
+wheel (`RULES.tile_use`; its engineer-free use is `advanced_tiles`'). Each ability
 holds for the officer's company and for Mahiri Sekibo while she copies it
 (`Game.has_officer_power`).
 
@@ -26,7 +27,7 @@ from bot.rules.actions import (
     take_action,
     turn_options,
 )
-from bot.rules.construction import Cost
+from bot.rules.construction import Cost, TileUse
 from bot.rules.engine import Game, Task
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option
@@ -99,6 +100,16 @@ class GrazianoDelMonte(Hooks):
         ):
             return GRAZIANO_CAPACITY
         return capacity
+
+
+def _anton_uses(game: Game, company_id: str, tile_id: str) -> list[TileUse]:
+    """Anton Krylov's tile: one use per distinct other tile on his wheel (the copy takes its
+    builds, cost rule and effect)."""
+    wheel = dict.fromkeys(game.company(company_id).wheel_tiles())
+    return [TileUse(tile_id, other) for other in wheel if other != tile_id]
+
+
+RULES.tile_use("anton_tile", _anton_uses)
 
 
 MAHIRI = "mahiri_sekibo"

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from bot.rules.engine import Game, Task
 from bot.rules.options import Option, counted
-from bot.rules.rewards import flow_one_drop
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+from bot.rules.water import flow_one_drop
 
 RULES = RuleSet("production")
 

@@ -1,5 +1,7 @@
 """Rewards and the small decisions they cause: wheel, water drops, machinery, contracts.
 
+Where a drop goes once placed is `bot.rules.water`'s.
+
 A reward is a table in the content's vocabulary (see the data files' header). `apply_reward`
 applies the plain gains at once (credits, VP, machinery, energy), then the other parts in
 printed order; parts that need a choice become tasks (decisions).
@@ -13,11 +15,11 @@ from typing import Any
 
 from bot.rules.content import Content, RewardWording, load_content
 from bot.rules.engine import Game, Task
-from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+from bot.rules.water import flow_from_headstream
 
 RULES = RuleSet("rewards")
 
@@ -56,43 +58,7 @@ def rotate_wheel(game: Game, company_id: str, steps: int, source: str) -> None:
     game.emit("wheel_rotate", company_id, steps, source)
 
 
-# -- water ----------------------------------------------------------------------------------
-
-
-def flow_one_drop(game: Game, start_basin: int, source: str, *, released: bool = False) -> None:
-    """Move one drop entering `start_basin` down the rivers until a dam holds it or it leaves.
-
-    RULINGS 1: a drop released by a production starts at the powerhouse, in that basin, and
-    passes that basin's dams first. RULINGS 2: the USA gains 1 energy for each basin the drop
-    enters that holds a USA powerhouse (ability active), except the basin of release.
-    """
-    result = flow_drop(
-        game.map,
-        start_basin,
-        game.capacities(),
-        game.water_levels(),
-        skip_powerhouses_of_first=released,
-    )
-    if result.stopped_at is not None:
-        game.state.dams[result.stopped_at].water += 1
-    game.emit(
-        "water",
-        source=source,
-        data={
-            "from": start_basin,
-            "stopped_at": result.stopped_at,
-            "exit": result.exit,
-            "path": list(result.basins_entered),
-        },
-    )
-    entered = result.basins_entered[1:] if released else result.basins_entered
-    for ask in game.hooked("drop_flowed"):
-        ask(game, tuple(entered))
-
-
-def flow_from_headstream(game: Game, headstream: str, source: str) -> None:
-    """A drop leaves a headstream tile and flows at once."""
-    flow_one_drop(game, game.map.headstream_feeds[headstream], source)
+# -- water drops ----------------------------------------------------------------------------
 
 
 def _drops_options(game: Game, entry: Task) -> list[Option]:

@@ -12,7 +12,7 @@
    conduit `CnL` is 2n and `CnR` 2n+1. Two dam spaces of one basin left at the end: the lower
    (non-red) one.
 
-Readings where the facts leave a choice (tested in tests/rules/test_automa_criteria.py):
+Readings where the facts leave a choice (tested in tests/rules/automa/test_criteria.py):
 
 - "a conduit" means a conduit space, built or not, by anyone; "a built conduit" means built.
   So `base_conduit_to_own_powerhouse` keeps basins with a conduit space leading to an automa
@@ -42,8 +42,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.rules.engine import Game
-from bot.rules.maps import flow_drop
 from bot.rules.state import NEUTRAL
+from bot.rules.water import flow_drop
 
 Criterion = Callable[[Game, str, list[str], dict[str, Any]], list[str]]
 CODE_WRAP = 30

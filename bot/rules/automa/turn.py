@@ -30,18 +30,17 @@ from bot.rules.construction import (
 )
 from bot.rules.engine import AUTOMA_BUDGET, Game, Task
 from bot.rules.hooks import Hooks
-from bot.rules.maps import flow_drop
 from bot.rules.options import Option, counted
 from bot.rules.patent import take_patent_tile
 from bot.rules.production import production_energy, release_production, systems
 from bot.rules.rewards import (
     apply_reward,
     contract_discount,
-    flow_from_headstream,
     refill_contract_offer,
     rotate_wheel,
 )
 from bot.rules.rulebook import RuleSet
+from bot.rules.water import flow_drop, flow_from_headstream
 
 RULES = RuleSet("automa")
 RULES.verb("automa", r"")

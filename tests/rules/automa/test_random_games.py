@@ -8,7 +8,7 @@ import pytest
 
 from bot.rules import GameOptions
 from bot.rules.replay import replay
-from tests.rules.automa_games import play_game
+from tests.rules.automa.games import play_game
 
 CASES = [
     # (players, automa levels, setup, expansions)

@@ -1,7 +1,7 @@
 """Random games with automa seats: people answer at random, automas by their rules; every
-automa turn is checked against the second implementation (`automa_reference`) and the
-invariants hold after every answer. Used by tests/rules/test_automa_random.py, bench/soak.py
-and bench/automa.py."""
+automa turn is checked against the second implementation (`tests.rules.automa.reference`)
+and the invariants hold after every answer. Used by tests/rules/automa/test_random_games.py,
+bench/soak.py and bench/automa.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.rules import Game, GameOptions, GameState, new_game
 from bot.rules.automa.play import automa_answer, pending_automa
 from bot.rules.catalogue import open_game
 from bot.rules.replay import replay
-from tests.rules.automa_reference import check_turn
+from tests.rules.automa.reference import check_turn
 from tests.rules.invariants import Ledger, check
 
 

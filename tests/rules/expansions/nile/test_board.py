@@ -10,7 +10,7 @@ from bot.rules.content import load_content
 from bot.rules.expansions.nile.board import irrigation_awards, irrigation_total, objective_count
 from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.position import load_position
-from tests.rules.leeghwater_helpers import total
+from tests.rules.expansions.leeghwater.helpers import total
 
 
 def options(seed: int = 1, players: int = 3, **kw: object) -> GameOptions:

@@ -7,7 +7,7 @@ import pytest
 
 from bot.rules.rewards import fulfil_contract
 from bot.rules.state import WheelSegment
-from tests.rules.colorado_helpers import board, bridged, drafted_colorado, ready
+from tests.rules.expansions.colorado.helpers import board, bridged, drafted_colorado, ready
 from tests.rules.full_helpers import own_dam, play, total
 
 

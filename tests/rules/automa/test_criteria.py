@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.rules.automa.criteria import CRITERIA, choose_space, code, conduit_code, tie_break
 from bot.rules.automa.turn import card
-from tests.rules.automa_helpers import automa_game
+from tests.rules.automa.helpers import automa_game
 
 CARD = card(1)  # headstream order HA, HB, HC, HD
 

@@ -1,4 +1,4 @@
-"""Water flow over every map (bot.rules.maps)."""
+"""Water flow over every map (bot.rules.water)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.content import MapData, load_content
-from bot.rules.maps import FlowResult, flow_drop, flow_drops
+from bot.rules.water import FlowResult, flow_drop, flow_drops
 
 MAP_IDS = ("base", "five_player", "colorado", "nile")
 
@@ -46,7 +46,7 @@ def test_rulebook_water_flow_example() -> None:
 def test_released_water_starts_in_powerhouse_basin() -> None:
     """RULINGS 1: water released at a powerhouse passes that basin's own dams first."""
     m = game_map("base")
-    result = flow_drop(m, 5, {"D5U": 1}, {}, skip_powerhouses_of_first=True)
+    result = flow_drop(m, 5, {"D5U": 1}, {})
     assert result == FlowResult(stopped_at="D5U", exit=None, basins_entered=(5,))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.rules.rewards import contract_limit
-from tests.rules.leeghwater_helpers import again, apply_all, auto, lwp, total
+from tests.rules.expansions.leeghwater.helpers import again, apply_all, auto, lwp, total
 
 USED_BUILDINGS = (
     '[leeghwater]\nbuildings = ["energy_relay_field", "cofferdam", "wind_farm", "loan_agency", '

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules.rewards import flow_from_headstream
+from bot.rules.water import flow_from_headstream
 
 from .full_helpers import own_dam, play, prepare, scenario, total
 
@@ -79,7 +79,7 @@ def test_viktor_counts_a_small_production_as_four() -> None:
 
 
 def test_anton_starts_with_his_tile_and_copies_effects() -> None:
-    # The copy itself is covered in test_full_tiles (adv_1_conduit, adv_3_base via build_free).
+    # The copy itself is covered in test_advanced_tiles (adv_1_conduit, adv_3_base via build_free).
     game = scenario()
     cid = game.state.turn_order[0]
     officers(game, **{cid: "anton_krylov"})

@@ -7,7 +7,7 @@ import pytest
 
 from bot.rules import Game, GameOptions, IllegalMove, new_game, open_game
 from bot.rules.position import load_position
-from tests.rules.leeghwater_helpers import apply_all, total
+from tests.rules.expansions.leeghwater.helpers import apply_all, total
 
 ZONES = """
 [nile.zones.IZ_M]

@@ -6,7 +6,7 @@ import pytest
 
 from bot.rules import Game, open_game
 from bot.rules.expansions.leeghwater.board import final_scoring
-from tests.rules.leeghwater_helpers import apply_all, auto, lwp, total
+from tests.rules.expansions.leeghwater.helpers import apply_all, auto, lwp, total
 
 ALL = [
     "cofferdam",

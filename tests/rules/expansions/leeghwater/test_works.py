@@ -6,7 +6,7 @@ import pytest
 
 from bot.rules import Game
 from bot.rules.content import load_content
-from tests.rules.leeghwater_helpers import apply_all, auto, lwp, total
+from tests.rules.expansions.leeghwater.helpers import apply_all, auto, lwp, total
 
 WORKS = sorted(w.id for w in load_content().external_works.values() if w.set == "leeghwater")
 

@@ -3,7 +3,7 @@ advanced Building tiles, and Leslie Spencer's tile (see the officers tests)."""
 
 from __future__ import annotations
 
-from tests.rules.leeghwater_helpers import again, apply_all, auto, lwp, total
+from tests.rules.expansions.leeghwater.helpers import again, apply_all, auto, lwp, total
 
 IN_PLAY = (
     '[leeghwater]\nbuildings = ["cofferdam", "wind_farm", "robot_factory", "research_lab", '

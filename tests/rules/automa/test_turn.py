@@ -13,7 +13,7 @@ from bot.rules.errors import PositionError
 from bot.rules.position import export_position, position_from_dict
 from bot.rules.replay import replay
 from bot.rules.setup import SetupError
-from tests.rules.automa_helpers import automa_game, done, play_turn
+from tests.rules.automa.helpers import automa_game, done, play_turn
 
 # On the position of a fresh introductory game (round 1, nothing built, Italy medium with
 # 6 excavators, 4 mixers, the basic and wild tiles, criteria from the next card): no

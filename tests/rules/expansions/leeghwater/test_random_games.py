@@ -6,7 +6,7 @@ import pytest
 
 from bot.rules import GameOptions, GameState, new_game
 from bot.rules.prng import SplitMix64
-from tests.rules.test_full_random import random_full_game
+from tests.rules.test_random_games_full import random_full_game
 
 LWP = ("leeghwater",)
 

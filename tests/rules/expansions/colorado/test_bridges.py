@@ -9,7 +9,7 @@ from bot.rules.expansions.colorado.board import bridge_cost
 from bot.rules.flow import BONUS_COUNTERS, objective_counts
 from bot.rules.rewards import apply_reward, fulfil_contract
 from bot.rules.state import NEUTRAL, Dam
-from tests.rules.colorado_helpers import board, bridged, drafted_colorado, ready
+from tests.rules.expansions.colorado.helpers import board, bridged, drafted_colorado, ready
 from tests.rules.full_helpers import own_dam, play, total
 
 

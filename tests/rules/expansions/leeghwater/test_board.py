@@ -107,7 +107,7 @@ def test_bonus_tiles_count_works_and_buildings() -> None:
 def test_illegal_moves_say_why() -> None:
     from bot.rules import IllegalMove
     from bot.rules.position import load_position
-    from tests.rules.leeghwater_helpers import lwp
+    from tests.rules.expansions.leeghwater.helpers import lwp
 
     game = lwp('[leeghwater]\nworks = ["A1", "", "A3"]\n')
     with pytest.raises(IllegalMove, match="slot 2 is taken"):

@@ -1,0 +1,1 @@
+"""Tests of bot/rules/automa, one file per module."""

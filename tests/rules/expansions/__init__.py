@@ -1,0 +1,1 @@
+"""Tests of the expansions' packages, one folder per package of bot/rules/expansions."""

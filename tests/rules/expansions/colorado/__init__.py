@@ -1,0 +1,1 @@
+"""Tests of bot/rules/expansions/colorado, one file per module."""

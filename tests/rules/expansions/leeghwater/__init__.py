@@ -1,0 +1,1 @@
+"""Tests of bot/rules/expansions/leeghwater, one file per module."""

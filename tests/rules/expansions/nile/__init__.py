@@ -1,0 +1,1 @@
+"""Tests of bot/rules/expansions/nile, one file per module."""
