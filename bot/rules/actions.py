@@ -14,10 +14,11 @@ from typing import Any
 
 from bot.rules.construction import can_build
 from bot.rules.content import ManagementSpace
+from bot.rules.contracts import refill_contract_offer
 from bot.rules.engine import Game, Task
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
-from bot.rules.rewards import apply_reward, refill_contract_offer, rotate_wheel
+from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 
 RULES = RuleSet("actions")

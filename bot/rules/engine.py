@@ -1,9 +1,10 @@
 """The engine: a game state plus the machinery that turns answers into state changes.
 
 How the flow works. The state holds a stack of pending *tasks* (dicts typed by the record
-`bot.rules.tasks.Task`, which an expansion extends; top last). A task is either automatic (it runs and may push more tasks) or a decision (it lists options for one
-player and waits). `Game.apply` checks an answer against the current decision's legal options,
-applies it, then advances: automatic tasks run, decisions with exactly one option are applied
+`bot.rules.tasks.Task`, which an expansion extends; top last). A task is either automatic (it
+runs and may push more tasks) or a decision (it lists options for one player and waits).
+`Game.apply` checks an answer against the current decision's legal options, applies it, then
+advances: automatic tasks run, decisions with exactly one option are applied
 automatically (logged with `auto`), until a real choice is needed or the game ends. Because
 tasks are data in the state, a stored state continues exactly where it stopped, and a replay of
 the answers reproduces it.

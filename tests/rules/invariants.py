@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from bot.rules import Game
 from bot.rules.construction import pieces_by_location
+from bot.rules.contracts import contract_limit
 from bot.rules.events import Event
-from bot.rules.rewards import contract_limit
 from bot.rules.state import STRUCTURE_KINDS
 
 

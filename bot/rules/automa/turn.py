@@ -28,17 +28,13 @@ from bot.rules.construction import (
     tile_costs,
     uses_for,
 )
+from bot.rules.contracts import contract_discount, refill_contract_offer
 from bot.rules.engine import AUTOMA_BUDGET, Game, Task
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.patent import take_patent_tile
 from bot.rules.production import production_energy, release_production, systems
-from bot.rules.rewards import (
-    apply_reward,
-    contract_discount,
-    refill_contract_offer,
-    rotate_wheel,
-)
+from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.water import flow_drop, flow_from_headstream
 

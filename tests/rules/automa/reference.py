@@ -17,10 +17,10 @@ from bot.rules import Game
 from bot.rules.automa.deck import deck_of
 from bot.rules.automa.turn import automa_costs, card
 from bot.rules.construction import payments, uses_for
+from bot.rules.contracts import contract_discount
 from bot.rules.engine import AUTOMA_BUDGET
 from bot.rules.events import Event
 from bot.rules.production import production_energy
-from bot.rules.rewards import contract_discount
 from bot.rules.water import flow_drop
 
 STOPS = {"produce", "construct", "rotate_wheel", "gain_machinery", "patent", "external_work"}

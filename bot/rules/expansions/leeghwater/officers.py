@@ -32,10 +32,10 @@ contracts, until she fulfils one; a copied production may fulfil several contrac
 from __future__ import annotations
 
 from bot.rules.actions import can_act
+from bot.rules.contracts import contract_discount
 from bot.rules.engine import Game, Task
 from bot.rules.expansions.leeghwater.buildings import drop_task
 from bot.rules.options import Option
-from bot.rules.rewards import contract_discount
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.construction import structure_spaces
+from bot.rules.contracts import fulfil_contract
 from bot.rules.expansions.colorado.board import bridge_cost
 from bot.rules.flow import BONUS_COUNTERS, objective_counts
-from bot.rules.rewards import apply_reward, fulfil_contract
+from bot.rules.rewards import apply_reward
 from bot.rules.state import NEUTRAL, Dam
 from tests.rules.expansions.colorado.helpers import board, bridged, drafted_colorado, ready
 from tests.rules.full_helpers import own_dam, play, total

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.rewards import fulfil_contract
+from bot.rules.contracts import fulfil_contract
 from bot.rules.state import WheelSegment
 from tests.rules.expansions.colorado.helpers import board, bridged, drafted_colorado, ready
 from tests.rules.full_helpers import own_dam, play, total

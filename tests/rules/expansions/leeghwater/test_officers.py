@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rules.rewards import contract_limit
+from bot.rules.contracts import contract_limit
 from tests.rules.expansions.leeghwater.helpers import again, apply_all, auto, lwp, total
 
 USED_BUILDINGS = (
