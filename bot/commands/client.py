@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.commands import records
 from bot.commands.announce import DiscordAnnouncer
 from bot.commands.group import barrage
 from bot.commands.lobby import LobbyButton
@@ -28,6 +29,7 @@ from bot.commands.replies import send
 from bot.commands.sync import SyncState, sync_commands
 from bot.commands.viewing import PostButton
 from bot.service import GameService, OutboxSender
+from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import process_owner
 from bot.service.reminders import ReminderRunner
 from bot.store import Clock
@@ -42,6 +44,7 @@ DYNAMIC_ITEMS = (
     PlayButton,
     LobbyButton,
     PostButton,
+    *records.DYNAMIC_ITEMS,
 )
 
 
@@ -185,7 +188,18 @@ class BarrageBot(discord.Client):
                 self.reminders.run(self._stop, interval_s=self.reminder_interval_s),
                 name="reminders",
             ),
+            asyncio.create_task(self._backfill_results(), name="results backfill"),
         ]
+
+    async def _backfill_results(self) -> None:
+        """Give results to games that finished before results were kept (once, at start-up,
+        in the background: statistics count them as soon as each is done)."""
+        try:
+            await self.service.backfill_results(stop=self._stop)
+        except DATABASE_DOWN:
+            log.warning("the results backfill stopped: the database cannot be read now")
+        except Exception:
+            log.exception("the results backfill failed")
 
     def kick_outbox(self) -> None:
         """Deliver committed announcements now rather than at the next poll."""

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import help as help_texts
+from bot.commands import records
 from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
 from bot.commands.mentions import NOBODY
@@ -528,6 +529,12 @@ async def import_(interaction: discord.Interaction, file: discord.Attachment) ->
     data = await file.read()
     outcome = await bot_of(interaction).service.import_game(actor_of(interaction), data)
     await reply_outcome(interaction, outcome)
+
+
+# -- records: stats, history, replays (bot/commands/records.py) ----------------------------
+
+for _command in records.COMMANDS:
+    barrage.add_command(_command)
 
 
 # -- help -------------------------------------------------------------------------------

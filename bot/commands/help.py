@@ -30,8 +30,11 @@ with a **Post to channel** button; `game:` picks another game by its number in t
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
 can `replace` or `skip` a player who vanished, `rewind` and `abandon`. \
 To move a game: `/barrage export`, abandon it, then `/barrage import` the file elsewhere.
-8. Expansions: `/barrage new expansions:` — {expansions}.
-9. Short of players? `automa:` on `/barrage new` or **Add automa** seats computer \
+8. Records: `/barrage stats` (the server's leaderboard; `player:` one player's record), \
+`/barrage history` (finished games: score sheet, charts, export), \
+`/barrage replay` (an animated replay).
+9. Expansions: `/barrage new expansions:` — {expansions}.
+10. Short of players? `automa:` on `/barrage new` or **Add automa** seats computer \
 companies (`topic:automa`).
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
 an expansion's pieces, or an expansion: {topics}."""

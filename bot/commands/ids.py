@@ -12,7 +12,12 @@ Scheme (all fields separated by ":", at most 100 characters):
 - ``brg:play:{game}`` the public "Play your turn" button (opens the panel where it was left);
 - ``brg:lb:{game}:{action}`` the lobby buttons (join, leave, start);
 - ``brg:pv:{game}:{view}`` "Post to channel" under a private view (it posts the view of
-  the latest committed state: b_map, b_shared, b_full, c_{company}, log, score).
+  the latest committed state: b_map, b_shared, b_full, c_{company}, log, score);
+- the records' ids (bot/commands/records.py), where a filter travels as
+  ``{players}.{setup}.{expansions}`` ("0", "any", "any" for none): ``brg:st:{filter}:{min
+  games}:{user}`` posts statistics, ``brg:hp:{filter}:{user}:{page}`` turns a history page,
+  ``brg:ho:{filter}:{user}:{page}`` is its menu of games, ``brg:ar:{number}:{action}`` an
+  archived game's buttons (replay by round or by turn, post).
 
 Never a bare index: an option is named by its notation, and a stale version is detected
 by the service (the store's version check), so a click can never pick the wrong answer.

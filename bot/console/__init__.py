@@ -21,6 +21,11 @@ Usage:
         (or --db FILE), writes every announcement's image to DIR and prints the final
         scores; exits 0 only when the game reached its final scoring.
 
+    --replay [round|turn] (with either): when the game ends, also write its replay, an
+        animated GIF of the map (one frame per round, or per committed turn), to DIR.
+    python -m bot console --db FILE --replay-of N [--replay turn] [--out DIR]
+        Writes the replay of the database's finished game #N to DIR and stops.
+
 `--automa N` seats N automa companies (computer opponents playing by their cards) after the
 people: `--players` counts both (by default one person and the automas), so `--automa 2`
 alone is a solo game against two automas. Their turns are played at once after each person's

@@ -31,6 +31,7 @@ from bot.service import (
     ServiceError,
 )
 from bot.service.expansions import combinations
+from bot.service.stats import REPLAY_PACES
 from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
 
 log = logging.getLogger(__name__)
@@ -147,6 +148,20 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--autoplay", action="store_true", help="random legal moves to the end")
     parser.add_argument(
+        "--replay",
+        nargs="?",
+        const="round",
+        choices=REPLAY_PACES,
+        help="when the game ends, also write its replay (an animated GIF of the map) to --out:"
+        " one frame per round (the default) or per turn",
+    )
+    parser.add_argument(
+        "--replay-of",
+        type=int,
+        metavar="N",
+        help="write the replay of the database's finished game #N to --out, then stop",
+    )
+    parser.add_argument(
         "--automa",
         type=int,
         default=0,
@@ -212,15 +227,17 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
     port = ConsolePort(out, names, quiet=args.autoplay)
     try:
         service = GameService(store, clock=system_clock, renderer_pool=pool)
+        if args.replay_of is not None:
+            return await _write_replay(service, args.replay_of, args.replay or "round", out)
         sender = OutboxSender(store, port, system_clock, service=service)
         session = await _open(service, args, db, names)
         await sender.run_once()
         if args.autoplay:
             await _autoplay(service, sender, session, args.seed)
-            return await _report(service, session, port)
+            return await _finish(service, session, port, args.replay, out)
         finished = await _hot_seat(service, sender, session, LineReader(), args.out)
         if finished:
-            return await _report(service, session, port)
+            return await _finish(service, session, port, args.replay, out)
         print(f"\nGame #{session.game_id} is saved in {db}; run the same command to continue it.")
         return 0
     finally:
@@ -446,6 +463,32 @@ def _notations(line: str, options: Sequence[OptionView]) -> list[str]:
         choose = f"1 to {len(options)}" if len(options) > 1 else "1"
         raise Refusal(f"There is no option {number}: choose {choose}, or type a notation.")
     return [options[number - 1].notation]
+
+
+async def _finish(
+    service: GameService, session: Session, port: ConsolePort, replay: str | None, out: Path | None
+) -> int:
+    """The final scores, and the replay when asked for."""
+    status = await _report(service, session, port)
+    if status == 0 and replay is not None:
+        number = (await service.store.get_game(session.game_id)).number
+        return await _write_replay(service, number, replay, out)
+    return status
+
+
+async def _write_replay(service: GameService, number: int, pace: str, out: Path | None) -> int:
+    """Write the replay of finished game #number as a GIF; 0 when it was written."""
+    try:
+        game = await service.archived_game(GUILD, number)
+        gif = await service.replay(game, pace=pace)
+    except ServiceError as exc:
+        return _fail(f"no replay: {exc}")
+    folder = out or Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"game-{number}-replay.gif"
+    path.write_bytes(gif)
+    print(f"wrote {path} ({len(gif) // 1024} KB, one frame per {pace})")
+    return 0
 
 
 async def _report(service: GameService, session: Session, port: ConsolePort) -> int:

@@ -25,10 +25,10 @@ import contextlib
 import logging
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from bot.rules import Event, Game, GameState, open_game
+from bot.rules import Game, GameState, open_game
 from bot.rules.content import company_name
 from bot.service import quiet
 from bot.service.errors import (
@@ -42,8 +42,10 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.final import final_result, keep_result_now
+from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
-from bot.service.loading import Loaded, copy_game, load
+from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.messages import final_lines, next_lines, story
 from bot.service.records import BrokenLog, CommitRecord, LogRecord
 from bot.service.text import event_lines
@@ -76,6 +78,7 @@ from bot.store import (
     TURN_PING,
     ChannelBusyError,
     Clock,
+    FinishedGame,
     GameNotFoundError,
     StaleVersionError,
     Store,
@@ -152,6 +155,31 @@ class ServiceCore:
             loaded = await self._repair(loaded)
         return loaded
 
+    async def _history_of(self, loaded: Loaded) -> History:
+        """Log lines, VP by source and VP events of the committed game (a replay, cached by
+        version)."""
+        key = (loaded.meta.id, loaded.commit_version)
+        hit = self._history.get(key)
+        if hit is not None:
+            return hit
+        options = engine_options(loaded.meta, len(loaded.seats), loaded.automa)
+        result = replay_history(options, loaded.chain, loaded.commit_version)
+        self._keep_history(key, result)
+        return result
+
+    def _keep_history(self, key: tuple[int, int], history: History) -> None:
+        self._history[key] = history
+        while len(self._history) > 32:
+            self._history.popitem(last=False)
+
+    async def _kept_result(self, game_id: int, version: int) -> FinishedGame | None:
+        """The results kept for a finished game whose final commit is `version`: what its
+        score is read from without replaying its log."""
+        if (game_id, version) in self._history:
+            return None  # known already, as fresh as the results
+        kept = await self.store.game_result(game_id)
+        return kept if kept is not None and kept.version == version else None
+
     def _remember(self, loaded: Loaded) -> None:
         self._cache[loaded.meta.id] = loaded
         self._cache.move_to_end(loaded.meta.id)
@@ -165,6 +193,7 @@ class ServiceCore:
             loaded.meta = await self.store.set_seats(loaded.meta.id, loaded.seats)
         if loaded.meta.status == ACTIVE and loaded.game is not None and loaded.game.is_over:
             loaded.meta = await self.store.set_status(loaded.meta.id, FINISHED)
+            await keep_result_now(self.store, loaded.meta.id)
         if loaded.meta.status == ACTIVE and loaded.abandoned:
             loaded.meta = await self.store.set_status(loaded.meta.id, ABANDONED)
         if loaded.meta.status == ACTIVE and self._stalled(loaded):
@@ -419,6 +448,14 @@ class ServiceCore:
                 "end" if game.is_over else (reason or "turn"),
                 told=told,
             )
+        result = history = None
+        if commit and game.is_over:
+            # The game's results are kept with its final commit (bot/service/final.py); its
+            # history is the last commit's and this step's (no replay when that one is known).
+            history = (await self._history_of(loaded)).extended(
+                (e for s in step_so_far for e in s.events), after.committed
+            )
+            result = final_result(game.state, after.user_of_player, history.vp_events)
         try:
             version = await self.store.append(
                 loaded.meta.id,
@@ -426,6 +463,7 @@ class ServiceCore:
                 all_records,
                 snapshot=state_json if commit else None,
                 outbox=[payload] if payload is not None else (),
+                result=result,
             )
         except StaleVersionError:
             fresh = await self._reload(loaded.meta.id)
@@ -450,8 +488,9 @@ class ServiceCore:
             else:
                 after.tail_steps = [*loaded.tail_steps, *new_steps]
             self._remember(after)
-        if game.is_over and commit:
-            after.meta = await self.store.set_status(after.meta.id, FINISHED)
+        if history is not None:
+            self._keep_history((after.meta.id, version), history)
+            after.meta = await self.store.get_game(after.meta.id)
         elif commit or announce:
             await self._schedule_reminders(after)
         if payload is not None:
@@ -672,15 +711,6 @@ def state_from_json(data: Any) -> Any:
     from bot.rules import load_state
 
     return load_state(data)
-
-
-@dataclass(frozen=True, slots=True)
-class History:
-    """A committed game's log lines, VP by company and source group, and its VP events."""
-
-    lines: list[str]
-    vp: dict[str, dict[str, int]]
-    vp_events: tuple[Event, ...]
 
 
 def outbox_payload(

@@ -14,6 +14,8 @@ import ctypes
 import ctypes.util
 import functools
 import logging
+import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -33,12 +35,38 @@ class ScoreSheet:
     events: tuple[Any, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """What a server's leaderboard picture is drawn from (renderer.records tables)."""
+
+    title: str
+    subtitle: str
+    tables: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameCharts:
+    """What a finished game's charts are drawn from (renderer.records seats)."""
+
+    title: str
+    subtitle: str
+    seats: tuple[Any, ...]
+
+
 def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes:
-    """Render one view of a state (a GameState, or its JSON from a process pool), or the
-    score sheet of a `ScoreSheet`."""
+    """Render one view of a state (a GameState, or its JSON from a process pool), the score
+    sheet of a `ScoreSheet`, or a `Leaderboard` or `GameCharts` picture."""
     from bot.rules import GameState, load_state
     from renderer.render import render, render_score_sheet
 
+    if isinstance(state, Leaderboard | GameCharts):
+        from renderer.records import draw_game_charts, draw_leaderboard, encode_palette
+
+        if isinstance(state, Leaderboard):
+            image = draw_leaderboard(state.title, state.subtitle, state.tables, theme=theme)
+        else:
+            image = draw_game_charts(state.title, state.subtitle, state.seats, theme=theme)
+        return encode_palette(image)
     if isinstance(state, ScoreSheet):
         final = state.state
         if not isinstance(final, GameState):
@@ -88,6 +116,19 @@ def warm_renderer(theme: str) -> None:
         _trim()
 
 
+#: A slow picture's drawing: called on the low-priority worker with a `pause` to call between
+#: its steps (it returns when no requested picture is being drawn).
+SlowJob = Callable[[Callable[[], None]], bytes]
+
+
+def _lower_priority() -> None:
+    """Run this worker thread at a lower scheduling priority (Linux: threads have their own)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError) as exc:  # not Linux, or not allowed: order still holds
+        log.debug("cannot lower the slow renderer's priority: %s", exc)
+
+
 class RendererPool:
     """Renders in a worker pool and keeps the newest PNGs in a bounded LRU cache.
 
@@ -117,6 +158,7 @@ class RendererPool:
         render_fn: RenderFn = render_and_trim,
         warm_up: bool = True,
         warm_limit: int = 48,
+        slow_cache_bytes: int = 24 * 1024 * 1024,
     ) -> None:
         self.kind = kind
         #: The function the worker runs (tests pass a cheap stand-in).
@@ -139,6 +181,15 @@ class RendererPool:
         self._requested = 0  # requested renders running or queued in the executor
         self._idle = asyncio.Event()
         self._idle.set()
+        #: The same as `_idle`, readable from the slow worker's thread.
+        self._idle_now = threading.Event()
+        self._idle_now.set()
+        #: Slow pictures (replays): drawn one at a time on a low-priority thread, cached apart.
+        self.slow_cache_bytes = slow_cache_bytes
+        self._slow_cache: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._slow_inflight: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._slow_executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self.slow_renders = 0
         self._executor: concurrent.futures.Executor | None
         if kind == "thread":
             self._executor = concurrent.futures.ThreadPoolExecutor(workers, "render")
@@ -165,12 +216,63 @@ class RendererPool:
             self._start_warmer()
         self._requested += 1
         self._idle.clear()
+        self._idle_now.clear()
         try:
             return await self._render(key, state, view, company)
         finally:
             self._requested -= 1
             if not self._requested:
                 self._idle.set()
+                self._idle_now.set()
+
+    async def render_slow(self, key: Hashable, job: SlowJob) -> bytes:
+        """A slow picture (a replay) for `key`, drawn once and cached apart from the views.
+
+        It is drawn on one low-priority thread, one at a time, and pauses between its steps
+        while a requested picture is being drawn, so turn pictures never wait behind it.
+        """
+        cached = self._slow_cache.get(key)
+        if cached is not None:
+            self._slow_cache.move_to_end(key)
+            return cached
+        pending = self._slow_inflight.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bytes] = loop.create_future()
+        self._slow_inflight[key] = future
+        try:
+            if self._executor is None:
+                data = job(lambda: None)
+            else:
+                if self._slow_executor is None:
+                    self._slow_executor = concurrent.futures.ThreadPoolExecutor(
+                        1, "render-slow", initializer=_lower_priority
+                    )
+                data = await loop.run_in_executor(self._slow_executor, job, self._pause)
+            self.slow_renders += 1
+            self._keep_slow(key, data)
+            future.set_result(data)
+            return data
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()
+            raise
+        finally:
+            del self._slow_inflight[key]
+
+    def _pause(self) -> None:
+        """Wait (on the slow worker) while requested pictures are drawn, a few seconds at most:
+        a slow picture gives way, but is not starved by a steady stream of others."""
+        self._idle_now.wait(timeout=5)
+
+    def _keep_slow(self, key: Hashable, data: bytes) -> None:
+        self._slow_cache[key] = data
+        while (
+            sum(len(v) for v in self._slow_cache.values()) > self.slow_cache_bytes
+            and len(self._slow_cache) > 1
+        ):
+            self._slow_cache.popitem(last=False)
 
     def warm(self, key: Hashable, state: Any, view: str, company: str | None = None) -> None:
         """Render `key` in the background when the workers are otherwise idle (best effort)."""
@@ -260,3 +362,5 @@ class RendererPool:
             self._warmer.cancel()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._slow_executor is not None:
+            self._slow_executor.shutdown(wait=False, cancel_futures=True)

@@ -9,6 +9,7 @@ from typing import Any
 from bot.rules import open_game
 from bot.service.core import ServiceCore
 from bot.service.errors import ImportRefused, NoGameHere, PermissionDenied
+from bot.service.final import keep_result_now
 from bot.service.loading import Loaded, copy_game, replay_import
 from bot.service.records import BrokenLog, LogRecord
 from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
@@ -96,6 +97,8 @@ class MovingGames(ServiceCore):
             raise await self._channel_busy(
                 busy, "abandon it first, or import into another channel or thread."
             ) from None
+        if meta.status == FINISHED:
+            await keep_result_now(self.store, meta.id)
         loaded = await self._reload(meta.id)
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:

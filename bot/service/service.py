@@ -10,7 +10,9 @@ Each responsibility has its own module, a command group built on `ServiceCore`:
 - bot/service/moderation.py — abandon, replace or skip a seat, rewind;
 - bot/service/views.py — panel, autocomplete, images, summaries, log, score, my games;
 - bot/service/settings.py — a user's settings;
-- bot/service/moving.py — export and import.
+- bot/service/moving.py — export and import;
+- bot/service/stats.py — the records: statistics, history, archived games, replays, and the
+  start-up backfill of results (bot/service/final.py: a finished game's results).
 
 See bot/service/loading.py for every record kind and how a game is loaded, and
 bot/service/turns.py for the turn loop's rules. Results are plain data (`Outcome`,
@@ -26,6 +28,7 @@ from bot.service.moderation import ModerationCommands
 from bot.service.moving import MAX_IMPORT_BYTES, MovingGames
 from bot.service.play import TurnCommands
 from bot.service.settings import UNCHANGED, SettingsCommands, time_zone_names
+from bot.service.stats import StatsCommands
 from bot.service.views import GameViews
 
 __all__ = ["MAX_IMPORT_BYTES", "UNCHANGED", "GameService", "expansions_text", "time_zone_names"]
@@ -33,7 +36,13 @@ __all__ = ["MAX_IMPORT_BYTES", "UNCHANGED", "GameService", "expansions_text", "t
 
 @refuse_store_faults
 class GameService(
-    LobbyCommands, TurnCommands, ModerationCommands, GameViews, SettingsCommands, MovingGames
+    LobbyCommands,
+    TurnCommands,
+    ModerationCommands,
+    GameViews,
+    SettingsCommands,
+    MovingGames,
+    StatsCommands,
 ):
     """One channel's game from creation to final score; plain ids in, plain data out.
 

@@ -69,6 +69,22 @@ def _score_groups() -> tuple[dict[str, str], dict[str, str]]:
     return rows, prefixes
 
 
+def source_key(source: str) -> str:
+    """The part of an event source that decides its score row: a prefix an expansion declares
+    ('irrigation:round'), a two-part source it declares ('end:building'), else the source's
+    first part ('income:base:2' → 'income'). Results keep VP by these keys, so the score
+    sheet's rows and the breakdown's groups can be read back from them without a replay."""
+    if not source:
+        return "other"
+    rows, prefixes = _score_groups()
+    for prefix in prefixes:
+        if source.startswith(prefix):
+            return prefix
+    parts = source.split(":")
+    two = ":".join(parts[:2])
+    return two if two in rows else parts[0]
+
+
 def source_group(source: str) -> str:
     """The group of an event source in a score breakdown ('income:base:2' → 'income').
 
@@ -76,11 +92,6 @@ def source_group(source: str) -> str:
     ('end:building:cofferdam') may have a group apart from its first part's, and a source may
     be grouped by how it starts ('irrigation:round3').
     """
-    if not source:
-        return "other"
+    key = source_key(source)
     rows, prefixes = _score_groups()
-    parts = source.split(":")
-    for prefix, group in prefixes.items():
-        if source.startswith(prefix):
-            return group
-    return rows.get(":".join(parts[:2])) or rows.get(parts[0]) or parts[0]
+    return prefixes.get(key) or rows.get(key) or key

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TypedDict
 
 from bot.rules.content import company_name
+from bot.store.results import FinishedGame, GameCounts, StatsFilter
 
 #: Board views the renderer draws.
 VIEWS = ("map", "shared", "company", "full")
@@ -447,14 +449,225 @@ class ServiceConfig:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+# -- records and statistics (bot/service/stats.py) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a table of records: a player, a company or an officer."""
+
+    #: The user id of a player, or the id of a company or officer.
+    key: int | str
+    #: What players read: a company's or officer's name ("" for a player, named by `user`).
+    name: str
+    games: int
+    wins: int
+    win_rate: float
+    mean_vp: float
+    best: int
+    #: Place on the players' leaderboard (None: fewer games than its minimum, or not a player).
+    place: int | None = None
+    #: How many times each final rank was reached ({1: wins, 2: ...}).
+    ranks: Mapping[int, int] = field(default_factory=dict)
+
+    @property
+    def user(self) -> UserRef | None:
+        """The player, for a player's line."""
+        return UserRef(self.key) if isinstance(self.key, int) else None
+
+    def parts(self) -> tuple[Part, ...]:
+        """'@anna: 12 games, 7 wins (58%), mean 81.5 VP, best 112'."""
+        who: Part = self.user or self.name
+        return (
+            who,
+            f": {plural(self.games, 'game')}, {plural(self.wins, 'win')} "
+            f"({percent(self.win_rate)}), mean {self.mean_vp:.1f} VP, best {self.best}",
+        )
+
+
+def plural(count: int, word: str) -> str:
+    """'1 game', '2 games'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def percent(rate: float) -> str:
+    """A rate (0 to 1) as a whole percentage: '58%'."""
+    return f"{round(rate * 100)}%"
+
+
+@dataclass(frozen=True, slots=True)
+class StatsView:
+    """A server's statistics: its games, the players' leaderboard, companies and officers."""
+
+    guild_id: int
+    filters: StatsFilter
+    #: What the statistics count, in words ("all finished games", "3 players, full setup").
+    scope: str
+    counts: GameCounts
+    #: Finished games that match the filters.
+    matched: int
+    #: Games a player needs to be ranked.
+    min_games: int
+    #: Ranked players, best first (win rate, then wins, then mean VP).
+    players: tuple[Standing, ...]
+    #: Players with fewer games than `min_games`, most games first.
+    unranked: tuple[Standing, ...]
+    companies: tuple[Standing, ...]
+    officers: tuple[Standing, ...]
+
+    @property
+    def users(self) -> tuple[int, ...]:
+        """Every player the statistics name."""
+        return tuple(int(s.key) for s in (*self.players, *self.unranked))
+
+    def lines(self, top: int = 10) -> tuple[Line, ...]:
+        """The statistics as text: counts, the top of the leaderboard, companies, officers."""
+        c = self.counts
+        out = [
+            Line.of(
+                f"📊 {plural(c.played, 'game')} played here: {c.finished} finished, "
+                f"{c.active} in progress, {c.abandoned} abandoned."
+            )
+        ]
+        if not self.filters.any:
+            out.append(Line.of(f"Counting {self.scope}: {plural(self.matched, 'finished game')}."))
+        if not self.matched:
+            out.append(Line.of("No finished game to count yet."))
+            return tuple(out)
+        out.append(Line.of(f"🏆 Leaderboard (at least {plural(self.min_games, 'game')}):"))
+        if not self.players:
+            out.append(Line.of("• Nobody has played enough games yet."))
+        for s in self.players[:top]:
+            out.append(Line.of(f"{s.place}. ", *s.parts()))
+        if len(self.players) > top:
+            out.append(Line.of(f"… and {len(self.players) - top} more ranked"))
+        if self.unranked:
+            out.append(
+                Line.of(
+                    f"Not ranked yet (fewer than {plural(self.min_games, 'game')}): "
+                    f"{plural(len(self.unranked), 'player')}."
+                )
+            )
+        for title, table in (("🏭 Companies", self.companies), ("👔 Officers", self.officers)):
+            out.append(Line.of(f"{title}:"))
+            out.extend(
+                Line.of(
+                    f"• {s.name}: {percent(s.win_rate)} wins, mean {s.mean_vp:.1f} VP "
+                    f"({plural(s.games, 'game')})"
+                )
+                for s in table
+            )
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatsView:
+    """One player's record in a server: totals, companies, officers and recent games."""
+
+    guild_id: int
+    user_id: int
+    filters: StatsFilter
+    scope: str
+    #: The player's totals (None: no finished game counted).
+    record: Standing | None
+    companies: tuple[Standing, ...]
+    officers: tuple[Standing, ...]
+    #: The newest finished games they played, newest first.
+    recent: tuple[FinishedGame, ...]
+
+    def lines(self) -> tuple[Line, ...]:
+        """The record as text."""
+        who = UserRef(self.user_id)
+        if self.record is None:
+            where = "" if self.filters.any else f" ({self.scope})"
+            return (Line.of(who, f" has no finished game in this server yet{where}."),)
+        r = self.record
+        ranks = ", ".join(f"{ordinal(rank)} ×{n}" for rank, n in sorted(r.ranks.items()))
+        out = [
+            Line.of("📇 ", *r.parts(), "."),
+            Line.of(f"Places: {ranks}."),
+        ]
+        if not self.filters.any:
+            out.insert(1, Line.of(f"Counting {self.scope}."))
+        for title, table in (("Companies", self.companies), ("Officers", self.officers)):
+            out.append(
+                Line.of(
+                    f"{title}: "
+                    + "; ".join(
+                        f"{s.name} {s.wins}/{s.games} won, mean {s.mean_vp:.1f} VP" for s in table
+                    )
+                )
+            )
+        if self.recent:
+            out.append(Line.of("Recent games:"))
+            out.extend(game_line(g, self.user_id) for g in self.recent)
+        return tuple(out)
+
+
+def ordinal(n: int) -> str:
+    """1 → '1st', 2 → '2nd', 11 → '11th'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def game_line(game: FinishedGame, user_id: int | None = None) -> Line:
+    """A finished game in one line: number, date, and each seat's place, player, company, VP.
+
+    With `user_id`, the line starts with that player's place.
+    """
+    day = datetime.fromtimestamp(game.ended_at / 1000, UTC).strftime("%-d %b %Y")
+    parts: list[Part] = [f"• #{game.number} ({day}): "]
+    seats = sorted(game.result.seats, key=lambda s: (s.rank, -s.vp, s.seat))
+    for i, seat in enumerate(seats):
+        if i:
+            parts.append(", ")
+        parts.append("🏆 " if seat.rank == 1 else f"{ordinal(seat.rank)} ")
+        parts.append("Automa" if seat.user_id is None else UserRef(seat.user_id))
+        parts.append(f" ({company_name(seat.company)}) {seat.vp}")
+    return Line.of(*parts)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """One page of a server's finished games, newest first."""
+
+    guild_id: int
+    page: int
+    pages: int
+    total: int
+    games: tuple[FinishedGame, ...]
+    scope: str
+
+    def lines(self) -> tuple[Line, ...]:
+        """The page as text."""
+        if not self.total:
+            return (Line.of(f"No finished games here yet ({self.scope})."),)
+        head = f"📜 Finished games ({self.scope}), newest first — page {self.page} of {self.pages}:"
+        return (Line.of(head), *(game_line(g) for g in self.games))
+
+
+@dataclass(frozen=True, slots=True)
+class BackfillReport:
+    """What the start-up backfill of results did."""
+
+    #: Finished games whose results were written now.
+    written: int = 0
+    #: Finished games skipped because their log no longer replays (or cannot be loaded).
+    skipped: int = 0
+    #: Finished games another process gave results to meanwhile.
+    already: int = 0
+
+
 __all__ = [
     "SCORE_SHEET",
     "VIEWS",
     "Actor",
     "Announcement",
+    "BackfillReport",
     "ChannelNamer",
     "ChannelRef",
     "GameSummary",
+    "HistoryPage",
     "Image",
     "ImageRequest",
     "Line",
@@ -463,12 +676,16 @@ __all__ = [
     "Outcome",
     "OutcomeKind",
     "PanelView",
+    "PlayerStatsView",
     "ReminderNotice",
     "ScoreRow",
     "ScoreView",
     "ServiceConfig",
+    "Standing",
+    "StatsView",
     "UserNamer",
     "UserRef",
+    "game_line",
     "named_users",
     "plain_channel",
     "plain_name",

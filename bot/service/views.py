@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
-from bot.rules import Event, RuleError, new_game
-from bot.service.core import History, ServiceCore, state_from_json
+from bot.service.core import ServiceCore, state_from_json
 from bot.service.errors import GameUnreadable, ServiceError
+from bot.service.final import result_events, source_groups
 from bot.service.images import ScoreSheet
-from bot.service.loading import Loaded, engine_options
 from bot.service.messages import draft_lines
-from bot.service.text import company_text, event_lines, source_group
+from bot.service.text import company_text
 from bot.service.types import (
     SCORE_SHEET,
     VIEWS,
@@ -23,7 +21,7 @@ from bot.service.types import (
     ScoreView,
     render_lines,
 )
-from bot.store import ACTIVE
+from bot.store import ACTIVE, FinishedGame
 
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
@@ -98,6 +96,9 @@ class GameViews(ServiceCore):
 
     async def _score_sheet(self, game_id: int, version: int) -> bytes:
         """The score sheet of a game's committed state at `version` (its final one)."""
+        kept = await self._kept_result(game_id, version)
+        if kept is not None:
+            return await self.archived_score_sheet(kept)
         loaded = await self._load(await self.store.get_game(game_id))
         if loaded.committed is None or loaded.commit_version != version:
             raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
@@ -152,37 +153,16 @@ class GameViews(ServiceCore):
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 
-    async def _history_of(self, loaded: Loaded) -> History:
-        """Log lines, VP by source and VP events of the committed game (a replay, cached by
-        version)."""
-        key = (loaded.meta.id, loaded.commit_version)
-        hit = self._history.get(key)
-        if hit is not None:
-            return hit
-        game = new_game(engine_options(loaded.meta, len(loaded.seats), loaded.automa))
-        lines: list[str] = []
-        vp_events: list[Event] = []
-        vp: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for seq, rec in loaded.chain:
-            if seq > loaded.commit_version:
-                break
-            if rec["kind"] == "commit":
-                continue
-            try:
-                events = game.apply(rec["notation"], rec.get("player"))
-            except RuleError:
-                lines.append("(the rest of the log no longer replays)")
-                break
-            lines.extend(event_lines(events))
-            for e in events:
-                if e.kind == "vp" and e.company:
-                    vp[e.company][source_group(e.source)] += e.amount
-                    vp_events.append(e)
-        result = History(lines, {c: dict(v) for c, v in vp.items()}, tuple(vp_events))
-        self._history[key] = result
-        while len(self._history) > 32:
-            self._history.popitem(last=False)
-        return result
+    async def archived_score_sheet(self, game: FinishedGame) -> bytes:
+        """The final score sheet of an archived game, from its results and final snapshot."""
+        snap = await self.store.latest_snapshot(game.game_id, at_or_before=game.version)
+        if snap is None or snap.version != game.version:
+            raise ServiceError(f"Game #{game.number} has no saved final state to draw.")
+        from bot.rules import load_state
+
+        sheet = ScoreSheet(load_state(snap.state), result_events(game))
+        key = (game.game_id, game.version, SCORE_SHEET, None)
+        return await self.renderer_pool.render(key, sheet, SCORE_SHEET, None)
 
     async def log_lines(
         self,
@@ -204,7 +184,11 @@ class GameViews(ServiceCore):
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
-        vp = (await self._history_of(loaded)).vp
+        kept = await self._kept_result(loaded.meta.id, loaded.commit_version)
+        if kept is not None:
+            vp = {s.company: source_groups(s.vp_by_source) for s in kept.result.seats}
+        else:
+            vp = (await self._history_of(loaded)).vp
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():

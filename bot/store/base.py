@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from bot.store.errors import InvalidDataError
+from bot.store.results import ANY_GAME, FinishedGame, GameResult, ResultsPage, Stats, StatsFilter
 
 #: A clock returns the current time as integer UTC milliseconds since the epoch.
 Clock = Callable[[], int]
@@ -276,11 +277,16 @@ class Store(Protocol):
         *,
         snapshot: Any = None,
         outbox: Sequence[Mapping[str, Any]] = (),
+        result: GameResult | None = None,
     ) -> int:
         """Append records to the log of a game read at `expected_version`, all or nothing,
         together with an optional snapshot (of the state after the records) and outbox
         payloads (announcements to the game's channel). Return the new version.
-        StaleVersionError, writing nothing, if the game is no longer at that version."""
+        StaleVersionError, writing nothing, if the game is no longer at that version.
+
+        With `result` (the final commit), the same transaction finishes the game: its status
+        becomes "finished" (ended now, reminders dropped) and its results are kept, with the
+        new version as the final one."""
         ...
 
     async def version(self, game_id: int) -> int:
@@ -387,6 +393,42 @@ class Store(Protocol):
 
     async def put_user_settings(self, settings: UserSettings) -> UserSettings:
         """Store a user's settings, replacing the previous ones."""
+        ...
+
+    # -- results and statistics (bot/store/results.py) ----------------------------------
+
+    async def record_result(self, game_id: int, result: GameResult, *, version: int) -> bool:
+        """Keep the results of a game that finished without them (kept before, or imported),
+        `version` being its final commit; False, changing nothing, if it has results already.
+        InvalidDataError if the game is not finished."""
+        ...
+
+    async def games_without_results(self, *, after_id: int = 0, limit: int = 100) -> list[int]:
+        """Ids of finished games without results (every server), above `after_id`, in order."""
+        ...
+
+    async def game_result(self, game_id: int) -> FinishedGame | None:
+        """A finished game's results, None if it has none."""
+        ...
+
+    async def finished_games(
+        self,
+        guild_id: int,
+        filters: StatsFilter = ANY_GAME,
+        *,
+        user_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> ResultsPage:
+        """A page of a server's games with results that match `filters` (and that `user_id`
+        played, if given), the last ended first, and how many there are in all."""
+        ...
+
+    async def stats(
+        self, guild_id: int, filters: StatsFilter = ANY_GAME, *, user_id: int | None = None
+    ) -> Stats:
+        """A server's tallies over its finished games matching `filters`; with `user_id`, only
+        the games and seats of that player (their companies and officers)."""
         ...
 
     # -- moving games ------------------------------------------------------------------

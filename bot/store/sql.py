@@ -18,7 +18,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from typing import Any, Protocol, Self, TypeVar
 
 from bot.store.base import (
+    ABANDONED,
     ACTIVE,
+    FINISHED,
     INT64_MAX,
     INT64_MIN,
     REMINDER,
@@ -43,6 +45,18 @@ from bot.store.errors import (
     StaleVersionError,
 )
 from bot.store.export import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, parse_export
+from bot.store.results import (
+    ANY_GAME,
+    FinishedGame,
+    GameCounts,
+    GameResult,
+    ResultsPage,
+    SeatResult,
+    Stats,
+    StatsFilter,
+    Tally,
+    expansions_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +66,7 @@ T = TypeVar("T")
 ONE_ACTIVE_PER_CHANNEL = "games_one_active_per_channel"
 NUMBER_IN_GUILD = "games_number_in_guild"
 LOG_SEQ = "log_pkey"
+RESULTS_KEY = "results_pkey"
 
 #: Wake-up topics: what a store tells other processes about (see SupportsWakeups).
 OUTBOX_TOPIC = "outbox"
@@ -491,8 +506,9 @@ class SqlStore:
         *,
         snapshot: Any = None,
         outbox: Sequence[Mapping[str, Any]] = (),
+        result: GameResult | None = None,
     ) -> int:
-        """Append records, snapshot and outbox atomically (see Store.append)."""
+        """Append records, snapshot, outbox and results atomically (see Store.append)."""
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise InvalidDataError("expected_version must be an integer")
         if expected_version < 0:
@@ -506,9 +522,12 @@ class SqlStore:
         new_version = expected_version + len(rows)
         state = None if snapshot is None else dump_json(snapshot, "snapshot")
         payloads = [dump_json(dict(p), "outbox payload") for p in outbox]
+        result_rows = None if result is None else _result_rows(result)
 
         async def body(db: Tx) -> int:
-            game = await db.fetchone("SELECT channel_id FROM games WHERE id = ?", (game_id,))
+            game = await db.fetchone(
+                "SELECT channel_id, guild_id FROM games WHERE id = ?", (game_id,)
+            )
             if game is None:
                 raise GameNotFoundError(game_id)
             if expected_version > 0 and not await _has_seq(db, game_id, expected_version):
@@ -543,6 +562,13 @@ class SqlStore:
                     [(game_id, new_version, game[0], p, now, now) for p in payloads],
                 )
                 await self._notify(db, OUTBOX_TOPIC)
+            if result_rows is not None:
+                await db.execute(
+                    "UPDATE games SET status = 'finished', ended_at = ? WHERE id = ?",
+                    (now, game_id),
+                )
+                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+                await self._insert_result(db, game_id, game[1], result_rows, new_version, now)
             await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
             return new_version
 
@@ -897,6 +923,157 @@ class SqlStore:
 
         return await self._tx(body)
 
+    # -- results and statistics --------------------------------------------------------
+
+    async def record_result(self, game_id: int, result: GameResult, *, version: int) -> bool:
+        """Keep a finished game's results if it has none (see Store.record_result)."""
+        rows = _result_rows(result)
+        check_int64(version, "version")
+
+        async def body(db: Tx) -> bool:
+            game = await self._load_game(db, game_id)
+            if game.status != FINISHED:
+                raise InvalidDataError(f"game {game_id} is {game.status}, not finished")
+            if not await _has_seq(db, game_id, version):
+                raise InvalidDataError(f"game {game_id} has no version {version}")
+            if await db.fetchone("SELECT 1 FROM results WHERE game_id = ?", (game_id,)):
+                return False
+            ended = game.ended_at if game.ended_at is not None else game.updated_at
+            await self._insert_result(db, game_id, game.guild_id, rows, version, ended)
+            return True
+
+        return await self._tx(body)
+
+    async def games_without_results(self, *, after_id: int = 0, limit: int = 100) -> list[int]:
+        """Finished games without results, by id (see Store.games_without_results)."""
+
+        async def body(db: Tx) -> list[int]:
+            rows = await db.fetch(
+                "SELECT g.id FROM games AS g WHERE g.status = 'finished' AND g.id > ?"
+                " AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.game_id = g.id)"
+                " ORDER BY g.id LIMIT ?",
+                (after_id, limit),
+            )
+            return [int(r[0]) for r in rows]
+
+        return await self._tx(body, write=False)
+
+    async def game_result(self, game_id: int) -> FinishedGame | None:
+        """A finished game's results (see Store.game_result)."""
+        if not fits_int64(game_id):
+            return None
+
+        async def body(db: Tx) -> FinishedGame | None:
+            found = await _read_results(db, "r.game_id = ?", [game_id], "", [])
+            return found[0] if found else None
+
+        return await self._tx(body, write=False)
+
+    async def finished_games(
+        self,
+        guild_id: int,
+        filters: StatsFilter = ANY_GAME,
+        *,
+        user_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> ResultsPage:
+        """A page of a server's finished games, newest first (see Store.finished_games)."""
+        clauses, params = _filter_clauses(guild_id, filters)
+        where = " AND ".join(clauses)
+        if user_id is not None:
+            where += " AND r.game_id IN (SELECT game_id FROM result_seats WHERE user_id = ?)"
+            params.append(user_id)
+
+        async def body(db: Tx) -> ResultsPage:
+            total = await _count(db, f"SELECT COUNT(*) FROM results AS r WHERE {where}", params)
+            games = await _read_results(
+                db,
+                where,
+                params,
+                " ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ? OFFSET ?",
+                [max(limit, 0), max(offset, 0)],
+            )
+            return ResultsPage(tuple(games), int(total))
+
+        if not (fits_int64(guild_id) and (user_id is None or fits_int64(user_id))):
+            return ResultsPage((), 0)
+        return await self._tx(body, write=False)
+
+    async def stats(
+        self, guild_id: int, filters: StatsFilter = ANY_GAME, *, user_id: int | None = None
+    ) -> Stats:
+        """A server's tallies over matching finished games (see Store.stats)."""
+        where, params = _filter_clauses(guild_id, filters)
+        games_where = " AND ".join(where)
+        games_params = list(params)
+        if user_id is not None:
+            games_where += " AND r.game_id IN (SELECT game_id FROM result_seats WHERE user_id = ?)"
+            games_params.append(user_id)
+        # The seats' own copies of the game's columns: one covering index per tally.
+        seat_clauses, seats_params = _filter_clauses(guild_id, filters, table="s")
+        seats_where = " AND ".join(seat_clauses)
+        if user_id is not None:
+            seats_where += " AND s.user_id = ?"
+            seats_params.append(user_id)
+        # Automa seats count in no tally (bot/store/results.py).
+        seats_where += " AND s.user_id IS NOT NULL AND s.automa = FALSE"
+
+        async def tallies(db: Tx, column: str) -> tuple[Tally, ...]:
+            rows = await db.fetch(
+                f"SELECT s.{column}, s.rank, COUNT(*), SUM(s.vp), MAX(s.vp)"
+                f" FROM result_seats AS s WHERE {seats_where} GROUP BY s.{column}, s.rank",
+                seats_params,
+            )
+            return _fold_tallies(rows)
+
+        async def body(db: Tx) -> Stats:
+            counts = await _game_counts(db, guild_id)
+            matched = await _count(
+                db, f"SELECT COUNT(*) FROM results AS r WHERE {games_where}", games_params
+            )
+            return Stats(
+                counts,
+                int(matched),
+                await tallies(db, "user_id"),
+                await tallies(db, "company"),
+                await tallies(db, "officer"),
+            )
+
+        if not (fits_int64(guild_id) and (user_id is None or fits_int64(user_id))):
+            return Stats(GameCounts(), 0, (), (), ())
+        return await self._tx(body, write=False)
+
+    async def _insert_result(
+        self,
+        db: Tx,
+        game_id: int,
+        guild_id: int,
+        rows: tuple[tuple[Any, ...], list[tuple[Any, ...]]],
+        version: int,
+        ended_at: int,
+    ) -> None:
+        """Insert a game's results rows (`_result_rows`)."""
+        game, seats = rows
+        try:
+            async with savepoint(db):
+                await db.execute(
+                    "INSERT INTO results (game_id, guild_id, version, players, setup, map,"
+                    " expansions, rounds, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, guild_id, version, *game, ended_at),
+                )
+        except Exception as exc:
+            if self._unique_index(exc) != RESULTS_KEY:
+                raise
+            raise InvalidDataError(f"game {game_id} has its results already") from None
+        players, setup, _map, expansions, _rounds = game
+        await db.executemany(
+            "INSERT INTO result_seats (game_id, guild_id, players, setup, expansions, seat,"
+            " user_id, automa, company, officer, vp, rank, vp_by_source, energy_by_round)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, guild_id, players, setup, expansions, *seat) for seat in seats],
+        )
+
     # -- moving games ------------------------------------------------------------------
 
     async def export_game(self, game_id: int) -> dict[str, Any]:
@@ -1046,3 +1223,143 @@ def _reminder_from_row(row: Row) -> Reminder:
     """Build a Reminder from a `_REMINDER_COLUMNS` row."""
     game_id, user_id, due_at, sent_count, last_sent_at, claim, kind = row
     return Reminder(game_id, user_id, due_at, sent_count, last_sent_at, claim, kind)
+
+
+def _result_rows(result: GameResult) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    """A result as its games row (without ids and times) and its seat rows (without the game)."""
+    if not isinstance(result, GameResult):
+        raise InvalidDataError(f"result must be a GameResult, not {type(result).__name__}")
+    game = (
+        result.players,
+        result.setup,
+        result.map,
+        expansions_key(result.expansions),
+        result.rounds,
+    )
+    seats = [
+        (
+            s.seat,
+            None if s.user_id is None else check_int64(s.user_id, "result user id"),
+            s.automa,
+            s.company,
+            s.officer,
+            s.vp,
+            s.rank,
+            dump_json(dict(s.vp_by_source), "VP by source"),
+            dump_json(list(s.energy_by_round), "energy by round"),
+        )
+        for s in result.seats
+    ]
+    return game, seats
+
+
+async def _read_results(
+    db: Tx, where: str, params: Sequence[Any], tail: str, tail_params: Sequence[Any]
+) -> list[FinishedGame]:
+    """Finished games with their seats: results rows `where` holds, ordered and cut by `tail`."""
+    rows = await db.fetch(
+        "SELECT r.game_id, r.guild_id, g.channel_id, g.number, r.version, r.ended_at,"
+        " r.players, r.setup, r.map, r.expansions, r.rounds"
+        f" FROM results AS r JOIN games AS g ON g.id = r.game_id WHERE {where}{tail}",
+        [*params, *tail_params],
+    )
+    if not rows:
+        return []
+    marks = ", ".join("?" for _ in rows)
+    seat_rows = await db.fetch(
+        "SELECT game_id, seat, user_id, automa, company, officer, vp, rank, vp_by_source,"
+        f" energy_by_round FROM result_seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+        [r[0] for r in rows],
+    )
+    seats: dict[int, list[SeatResult]] = {}
+    for game_id, seat, user, automa, company, officer, vp, rank, sources, energy in seat_rows:
+        seats.setdefault(game_id, []).append(
+            SeatResult(
+                seat,
+                user,
+                company,
+                officer,
+                vp,
+                rank,
+                json.loads(sources),
+                tuple(json.loads(energy)),
+                bool(automa),
+            )
+        )
+    out = []
+    for gid, guild, channel, number, version, ended, players, setup, map_, exp, rounds in rows:
+        result = GameResult(
+            players,
+            setup,
+            map_,
+            tuple(exp.split(",")) if exp else (),
+            rounds,
+            tuple(seats.get(gid, ())),
+        )
+        out.append(FinishedGame(gid, guild, channel, number or gid, version, ended, result))
+    return out
+
+
+def _filter_clauses(
+    guild_id: int, filters: StatsFilter, *, table: str = "r"
+) -> tuple[list[str], list[Any]]:
+    """The WHERE clauses and parameters of a server's results that match `filters`, on
+    `results AS r` or `result_seats AS s` (`table`): both hold the columns filtered on."""
+    where: list[str] = [f"{table}.guild_id = ?"]
+    params: list[int | str] = [guild_id]
+    if filters.players is not None:
+        where.append(f"{table}.players = ?")
+        params.append(filters.players)
+    if filters.setup is not None:
+        where.append(f"{table}.setup = ?")
+        params.append(filters.setup)
+    if filters.expansions is not None:
+        where.append(f"{table}.expansions = ?")
+        params.append(expansions_key(filters.expansions))
+    return where, params
+
+
+def _fold_tallies(rows: Iterable[Sequence[Any]]) -> tuple[Tally, ...]:
+    """Tallies from (key, rank, games, VP sum, best VP) rows, by key."""
+    found: dict[Any, dict[str, Any]] = {}
+    for key, rank, games, vp_total, best in rows:
+        entry = found.setdefault(key, {"games": 0, "vp": 0, "best": best, "ranks": {}})
+        entry["games"] += games
+        entry["vp"] += vp_total
+        entry["best"] = max(entry["best"], best)
+        entry["ranks"][rank] = games
+    return tuple(
+        Tally(
+            key,
+            e["games"],
+            e["ranks"].get(1, 0),
+            e["vp"],
+            e["best"],
+            dict(sorted(e["ranks"].items())),
+        )
+        for key, e in sorted(found.items())
+    )
+
+
+async def _game_counts(db: Tx, guild_id: int) -> GameCounts:
+    """A server's games by status; a game counts as played once it has a committed state."""
+    rows = await db.fetch(
+        "SELECT status, COUNT(*) FROM games AS g WHERE guild_id = ?"
+        " AND (status = 'finished' OR EXISTS (SELECT 1 FROM snapshots AS s WHERE s.game_id = g.id))"
+        " GROUP BY status",
+        (guild_id,),
+    )
+    by_status = {status: int(n) for status, n in rows}
+    return GameCounts(
+        sum(by_status.values()),
+        by_status.get(FINISHED, 0),
+        by_status.get(ACTIVE, 0),
+        by_status.get(ABANDONED, 0),
+    )
+
+
+async def _count(db: Tx, sql: str, params: Sequence[Any]) -> int:
+    """The number a SELECT COUNT(*) gives."""
+    row = await db.fetchone(sql, params)
+    assert row is not None, "COUNT(*) gives one row"
+    return int(row[0])

@@ -18,7 +18,15 @@ from bot.store.base import Clock, system_clock
 from bot.store.errors import DatabaseUnusable, MigrationError, StoreUnavailable
 from bot.store.health import Outage, damaged, inspect_file, runtime_fault, unusable_from
 from bot.store.migrate import migrate, schema_version
-from bot.store.sql import LOG_SEQ, NUMBER_IN_GUILD, ONE_ACTIVE_PER_CHANNEL, Row, SqlStore, Tx
+from bot.store.sql import (
+    LOG_SEQ,
+    NUMBER_IN_GUILD,
+    ONE_ACTIVE_PER_CHANNEL,
+    RESULTS_KEY,
+    Row,
+    SqlStore,
+    Tx,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +40,7 @@ _UNIQUE_INDEXES = {
     "games.channel_id": ONE_ACTIVE_PER_CHANNEL,
     "games.guild_id, games.number": NUMBER_IN_GUILD,
     "log.game_id, log.seq": LOG_SEQ,
+    "results.game_id": RESULTS_KEY,
 }
 _FAILED_COLUMNS = re.compile(r"UNIQUE constraint failed: (.*)$")
 

@@ -57,3 +57,28 @@ def test_select_values_are_notations_or_hashes() -> None:
     value = ids.select_value(long)
     assert value.startswith("#") and len(value) <= 100
     assert ids.resolve(value, [long]) == long
+
+
+def test_records_ids_fit_and_are_claimed_by_their_template_only() -> None:
+    """The records' ids, with the longest filter, fit and no other template claims them."""
+    from bot.commands import records
+    from bot.store import StatsFilter
+
+    user = 2**63 - 1
+    widest = StatsFilter(4, "intro", ("leeghwater", "colorado", "nile"))
+    cases = [
+        (records.StatsPostButton(widest, 100, user).custom_id, records.STATS_POST_TEMPLATE),
+        (records.HistoryPageButton(widest, user, 100_000).custom_id, records.HISTORY_PAGE_TEMPLATE),
+        (records.HistoryOpenSelect(widest, user, 100_000).custom_id, records.HISTORY_OPEN_TEMPLATE),
+        (records.ArchiveButton(2**53, "round").custom_id, records.ARCHIVE_TEMPLATE),
+    ]
+    others = [
+        ids.OPTION_TEMPLATE, ids.SELECT_TEMPLATE, ids.PAGE_TEMPLATE, ids.RESTART_TEMPLATE,
+        ids.PLAY_TEMPLATE, ids.LOBBY_TEMPLATE, ids.POST_TEMPLATE,
+    ]  # fmt: skip
+    templates = [t for _, t in cases] + others
+    for custom_id, template in cases:
+        assert len(custom_id) <= 100, custom_id
+        assert re.fullmatch(template, custom_id), custom_id
+        assert sum(bool(re.fullmatch(t, custom_id)) for t in templates) == 1, custom_id
+    assert records.filter_of(re.fullmatch(records.STATS_POST_TEMPLATE, cases[0][0])) == widest

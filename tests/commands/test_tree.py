@@ -15,7 +15,7 @@ NAME = re.compile(r"^[-_'\w]{1,32}$")
 EXPECTED = {
     "new", "join", "leave", "start", "play", "do", "board", "company", "log", "score",
     "restart", "undo", "games", "settings", "replace", "skip", "rewind", "abandon",
-    "export", "import", "help",
+    "export", "import", "help", "stats", "history", "replay",
 }  # fmt: skip
 
 
@@ -74,7 +74,7 @@ def test_every_level_is_within_discords_limits() -> None:
 
 
 def test_the_group_has_every_subcommand_and_is_guild_only() -> None:
-    """All 21 subcommands, one level deep, only in servers."""
+    """All 24 subcommands, one level deep, only in servers."""
     data = payload()
     assert {o["name"] for o in data["options"]} == EXPECTED
     assert all(o["type"] == 1 for o in data["options"])

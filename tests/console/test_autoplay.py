@@ -6,33 +6,33 @@ import subprocess
 import sys
 from pathlib import Path
 
+from PIL import Image
+
 
 def test_autoplay_two_players_reaches_final_scoring(tmp_path: Path) -> None:
-    out = tmp_path / "images"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bot",
-            "console",
-            "--autoplay",
-            "--players",
-            "2",
-            "--seed",
-            "5",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    out, db = tmp_path / "images", tmp_path / "games.sqlite3"
+    result = run_console(
+        "--autoplay", "--players", "2", "--seed", "5", "--out", str(out), "--db", str(db),
+        "--replay",
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout
     assert "1. " in result.stdout and "VP" in result.stdout
     pngs = sorted(out.glob("*.png"))
     assert pngs and pngs[0].read_bytes().startswith(b"\x89PNG")
+    # --replay: the finished game's replay, one frame per round (each start, then the end).
+    gif = out / "game-1-replay.gif"
+    assert f"wrote {gif}" in result.stdout and "one frame per round" in result.stdout
+    with Image.open(gif) as image:
+        assert image.format == "GIF" and image.n_frames == 6
+    first = gif.read_bytes()
+    gif.unlink()
+    again = run_console("--db", str(db), "--replay-of", "1", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert gif.read_bytes() == first  # the same frames, from the same stored snapshots
+    missing = run_console("--db", str(db), "--replay-of", "7")
+    assert missing.returncode == 2
+    assert "no replay: There is no game #7 in this server" in missing.stderr
 
 
 def run_console(*args: str) -> subprocess.CompletedProcess[str]:

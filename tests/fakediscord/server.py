@@ -69,6 +69,8 @@ _log = logging.getLogger(__name__)
 API_PREFIX = "/api/v10"
 ACK_DEADLINE = 3.0
 MAX_FILE_SIZE = 10 * 1024 * 1024
+MAX_FILES = 10
+MAX_REQUEST_SIZE = 25 * 1024 * 1024
 # Intents a bot may not use unless enabled in the developer portal: members, presences, content.
 PRIVILEGED_INTENTS = {"members": 1 << 1, "presences": 1 << 8, "message_content": 1 << 15}
 BOT_PERMISSIONS = (
@@ -1492,6 +1494,8 @@ class FakeDiscord:
         """Store bytes and return an attachment served by the fake."""
         aid = snowflake()
         content_type = "image/png" if png_size(blob) else "application/octet-stream"
+        if blob[:6] in (b"GIF87a", b"GIF89a"):
+            content_type = "image/gif"
         if filename.endswith(".json"):
             content_type = "application/json"
         url = f"http://127.0.0.1:{self.port}/attachments/{aid}/{filename}"
@@ -1637,12 +1641,19 @@ def _check_body(data: dict[str, Any], files: dict[int, tuple[str, bytes]], where
 
 
 def _file_errors(files: dict[int, tuple[str, bytes]]) -> list[str]:
-    """Uploads above the default 10 MiB limit."""
-    return [
+    """Uploads above the default 10 MiB limit per file, more than 10 files, or more than the
+    25 MiB a request may carry."""
+    errors = [
         f"{name} is {len(blob)} bytes (max {MAX_FILE_SIZE})"
         for name, blob in files.values()
         if len(blob) > MAX_FILE_SIZE
     ]
+    if len(files) > MAX_FILES:
+        errors.append(f"{len(files)} files (max {MAX_FILES})")
+    total = sum(len(blob) for _, blob in files.values())
+    if total > MAX_REQUEST_SIZE:
+        errors.append(f"the files add up to {total} bytes (a request carries {MAX_REQUEST_SIZE})")
+    return errors
 
 
 def _bits(value: int) -> list[int]:

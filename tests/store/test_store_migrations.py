@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import runpy
 import shutil
 import sqlite3
 from pathlib import Path
@@ -30,6 +31,7 @@ from bot.store.migrate import (
 )
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "store"
+FIXTURE_RESULT = runpy.run_path(str(FIXTURES / "make_fixture.py"))["FIXTURE_RESULT"]
 LATEST = latest_version()
 
 
@@ -84,7 +86,14 @@ async def test_database_of_an_earlier_release_opens_and_continues(
         assert doc["seed"] == expected["seed"]
         assert doc["seats"] == expected["seats"]
         assert doc["log"] == expected["log"]
-        assert [g.status for g in await store.list_games(guild_id=1)] == ["active", FINISHED]
+        listed = await store.list_games(guild_id=1)
+        assert [g.status for g in listed] == ["active", FINISHED]
+        # Schema 4 keeps results; games finished before it get theirs from the backfill.
+        kept = await store.game_result(listed[1].id)
+        if int(fixture.stem[1:]) >= 4:
+            assert kept is not None and kept.result == FIXTURE_RESULT
+        else:
+            assert kept is None and await store.games_without_results() == [listed[1].id]
         assert (await store.latest_snapshot(game.id)).state == {"round": 1, "turn": 2}
         assert [i.payload for i in await store.pending_outbox(game.id)] == [{"text": "pending"}]
         [reminder] = await store.reminders(game.id)

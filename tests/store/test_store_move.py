@@ -8,6 +8,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 from store_helpers import ALICE, BOB, CAROL, FakeClock, decision, new_game
+from test_store_results import TWO
 
 from bot.__main__ import main
 from bot.store import ClaimOwner, SqliteStore, StaleVersionError, UserSettings
@@ -38,6 +39,10 @@ async def _filled_sqlite(path: Path, clock: FakeClock) -> dict[str, int]:
         await store.set_status(second.id, "finished")
         await store.set_reminder(first.id, ALICE, clock() + 60_000)
         await store.set_reminder(first.id, BOB, clock() + 90_000, sent_count=2)
+        # A finished game with its results (the statistics' tables).
+        third = await new_game(store, channel_id=9, seats=[ALICE, BOB])
+        await store.append(third.id, 0, [decision(1)], snapshot={"v": 1})
+        await store.append(third.id, 1, [decision(2)], snapshot={"v": 2}, result=TWO)
         await store.put_user_settings(
             UserSettings(
                 ALICE, time_zone="Europe/Berlin", quiet_start=1320, quiet_end=420, dm_opt_in=True
