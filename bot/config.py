@@ -17,6 +17,11 @@ from typing import Any
 ENV_TOKEN = "BARRAGE_BOT_TOKEN"
 #: The environment variable naming the config file (default: ./config.toml if present).
 ENV_CONFIG = "BARRAGE_BOT_CONFIG"
+#: The environment variable with a PostgreSQL URL (it wins over database.url and .path).
+ENV_DATABASE_URL = "BARRAGE_BOT_DATABASE_URL"
+#: Environment variables for the gateway shards one process serves (they win over the file).
+ENV_SHARD_COUNT = "BARRAGE_BOT_SHARD_COUNT"
+ENV_SHARD_IDS = "BARRAGE_BOT_SHARD_IDS"
 DEFAULT_CONFIG_FILE = "config.toml"
 
 SYNC_POLICIES = ("on-change", "always", "never")
@@ -160,6 +165,45 @@ def _token(value: Any) -> Secret:
     return Secret(value)
 
 
+def _database_url(value: Any) -> Secret:
+    """A PostgreSQL URL (postgresql://user:password@host:port/database); kept secret, since
+    it may carry a password."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("a PostgreSQL URL such as postgresql://barrage@db.example/barrage")
+    scheme, _, rest = value.strip().partition("://")
+    if scheme.lower() not in ("postgresql", "postgres") or not rest:
+        raise ValueError(
+            "a URL starting with postgresql:// (for an SQLite file, set database.path instead)"
+        )
+    return Secret(value.strip())
+
+
+def _shard_ids(value: Any) -> tuple[int, ...]:
+    """Gateway shard ids: a list of distinct whole numbers >= 0 (or "0,1" from the env)."""
+    if isinstance(value, str):
+        try:
+            value = [int(part) for part in value.split(",") if part.strip()]
+        except ValueError:
+            raise ValueError("shard ids as a list of whole numbers, e.g. [0, 1]") from None
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(_is_int(v) and v >= 0 for v in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ValueError("a list of distinct shard ids (whole numbers >= 0), e.g. [0, 1]")
+    return tuple(sorted(value))
+
+
+def _count(value: Any) -> int:
+    """A whole number >= 1 (also as a string, from the environment)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not _is_int(value) or value < 1:
+        raise ValueError("a whole number >= 1")
+    return int(value)
+
+
 _snowflake = _expect(
     "a Discord id (a positive integer, not in quotes)", lambda v: _is_int(v) and 0 < v < 2**63
 )
@@ -186,6 +230,16 @@ class DiscordConfig:
     token: Secret = field(metadata=check(_token, secret=True))
     test_guild_id: int | None = field(default=None, metadata=check(_snowflake))
     sync_commands: str = field(default="on-change", metadata=check(_choice(SYNC_POLICIES)))
+    #: How many gateway shards the whole bot has (None: one process, no sharding).
+    shard_count: int | None = field(default=None, metadata=check(_count))
+    #: The shards this process serves (None: all of them).
+    shard_ids: tuple[int, ...] | None = field(default=None, metadata=check(_shard_ids))
+
+    def served_shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process serves, or None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
 
 
 @dataclass(frozen=True)
@@ -193,6 +247,25 @@ class DatabaseConfig:
     """[database]: where games are kept."""
 
     path: Path = field(default=Path("barrage.sqlite3"), metadata=check(_path))
+    #: A PostgreSQL server's database instead of the file (several processes may share it).
+    url: Secret | None = field(default=None, metadata=check(_database_url, secret=True))
+
+    def target(self) -> str:
+        """What `open_store` opens: the PostgreSQL URL if one is set, else the file path."""
+        return self.url.reveal() if self.url is not None else str(self.path)
+
+    def describe(self) -> str:
+        """The database for log lines: the file, or the URL without its password."""
+        if self.url is None:
+            return str(self.path)
+        from bot.store.urls import redact_url
+
+        return redact_url(self.url.reveal())
+
+    @property
+    def setting(self) -> str:
+        """The setting that names the database, for messages: database.url or database.path."""
+        return "database.url" if self.url is not None else "database.path"
 
 
 @dataclass(frozen=True)
@@ -312,6 +385,26 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot be read: {exc.__class__.__name__}") from None
 
 
+def _shard_problems(discord: DiscordConfig, where: str, sources: Mapping[str, str]) -> list[str]:
+    """What is wrong with the shard settings taken together."""
+    ids, count = discord.shard_ids, discord.shard_count
+    if ids is None:
+        return []
+    source = sources.get("shard_ids", where)
+    if count is None:
+        return [
+            f"{source}: discord.shard_ids needs discord.shard_count (how many shards the "
+            f"whole bot has, across every process)"
+        ]
+    outside = [i for i in ids if i >= count]
+    if outside:
+        return [
+            f"{source}: discord.shard_ids: shard {outside[0]} does not exist with "
+            f"shard_count = {count} (shards are numbered 0 to {count - 1})"
+        ]
+    return []
+
+
 def load_config(explicit_file: str | None = None, env: Mapping[str, str] | None = None) -> Config:
     """Read the config file (if any) and the environment into a checked Config.
 
@@ -334,6 +427,16 @@ def load_config(explicit_file: str | None = None, env: Mapping[str, str] | None 
         else:
             tables[key] = value
     discord_table: dict[str, Any] = dict(tables.get("discord", {}))
+    database_table: dict[str, Any] = dict(tables.get("database", {}))
+    sources: dict[str, dict[str, str]] = {"discord": {}, "database": {}}
+    for variable, table, key in (
+        (ENV_SHARD_COUNT, discord_table, "shard_count"),
+        (ENV_SHARD_IDS, discord_table, "shard_ids"),
+        (ENV_DATABASE_URL, database_table, "url"),
+    ):
+        if env.get(variable, "").strip():
+            table[key] = env[variable].strip()
+            sources["discord" if table is discord_table else "database"][key] = variable
     env_token = env.get(ENV_TOKEN)
     if env_token is not None:
         discord_table["token"] = env_token.strip()
@@ -342,17 +445,16 @@ def load_config(explicit_file: str | None = None, env: Mapping[str, str] | None 
             f"discord.token: missing; set the {ENV_TOKEN} environment variable or token "
             f"in the [discord] section of {path or DEFAULT_CONFIG_FILE}"
         )
+    if env_token is not None:
+        sources["discord"]["token"] = ENV_TOKEN
+    given = {"discord": discord_table, "database": database_table}
     sections = {
         name: _build_section(
-            name,
-            cls,
-            discord_table if name == "discord" else tables.get(name, {}),
-            where,
-            problems,
-            {"token": ENV_TOKEN} if env_token is not None else None,
+            name, cls, given.get(name, tables.get(name, {})), where, problems, sources.get(name)
         )
         for name, cls in _SECTIONS.items()
     }
+    problems += _shard_problems(sections["discord"], where, sources["discord"])
     if problems:
         raise ConfigError(*problems)
     return Config(**sections, source=str(path) if path else "defaults")

@@ -121,12 +121,15 @@ class BarrageBot(discord.Client):
         sync_policy: str = "on-change",
         test_guild_id: int | None = None,
         sync_state: Path | None = None,
-        outbox_interval_s: float = 5.0,
+        outbox_interval_s: float | None = None,
         reminder_interval_s: float = 60.0,
         claim_instance: str | None = None,
         **options: Any,
     ) -> None:
         """Build the client; nothing connects until `start`.
+
+        `outbox_interval_s` is the outbox's poll (default: by the store; a store shared by
+        several processes wakes them all at each commit, so they poll rarely).
 
         `claim_instance` names this deployment slot for the outbox's claims (default: the
         application and the shards it serves, known once logged in); a restart of the same
@@ -226,3 +229,12 @@ class BarrageBot(discord.Client):
     async def on_ready(self) -> None:
         """Log where the bot is."""
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+
+
+class ShardedBarrageBot(BarrageBot, discord.AutoShardedClient):
+    """The bot serving some of the gateway shards (`shard_ids` of `shard_count`).
+
+    Each process of a sharded bot serves its own shards, all on one PostgreSQL database:
+    interactions arrive on the shard of their server, while announcements and reminders
+    are posted by whichever process claims them (posting needs no gateway connection).
+    """

@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
 
-from bot.commands.client import BarrageBot
+from bot.commands.client import BarrageBot, ShardedBarrageBot
 from bot.commands.endpoints import apply_endpoint_overrides
 from bot.config import ENV_TOKEN, Config
 from bot.service import GameService, ServiceConfig
@@ -35,10 +36,35 @@ def build_service(config: Config, store: Store, clock: Clock) -> GameService:
     return GameService(store, clock=clock, renderer_pool=pool, config=service_config)
 
 
+#: Where the hash of the last command registration is kept when the database is a server's.
+SERVER_SYNC_STATE = Path("barrage-commands.json")
+
+
 def sync_state_path(config: Config) -> Path:
-    """Where the hash of the last command registration is kept (next to the database)."""
+    """Where the hash of the last command registration is kept (next to an SQLite file, or
+    in the working directory)."""
+    if config.database.url is not None:
+        return SERVER_SYNC_STATE
     database = Path(config.database.path)
     return database.with_name(database.name + ".commands.json")
+
+
+def sync_policy(config: Config) -> str:
+    """The command sync policy of this process: of several, only the one serving shard 0
+    registers the commands (they are the same for every shard)."""
+    shards = config.discord.served_shards()
+    if shards is not None and 0 not in shards and config.discord.sync_commands != "never":
+        log.info("slash commands are registered by the process serving shard 0")
+        return "never"
+    return config.discord.sync_commands
+
+
+def shard_options(config: Config) -> dict[str, Any]:
+    """discord.py's sharding options for the shards this process serves (none if unsharded)."""
+    shards = config.discord.served_shards()
+    if shards is None:
+        return {}
+    return {"shard_ids": list(shards), "shard_count": config.discord.shard_count}
 
 
 async def run_discord(
@@ -47,13 +73,17 @@ async def run_discord(
     """Log in, sync the commands if needed, stay connected until `stop`; 0 on a clean stop."""
     apply_endpoint_overrides()
     service = build_service(config, store, clock)
-    client = BarrageBot(
+    options = shard_options(config)
+    client = (ShardedBarrageBot if options else BarrageBot)(
         service,
         clock=clock,
-        sync_policy=config.discord.sync_commands,
+        sync_policy=sync_policy(config),
         test_guild_id=config.discord.test_guild_id,
         sync_state=sync_state_path(config),
+        **options,
     )
+    if options:
+        log.info("serving gateway shards %s of %s", options["shard_ids"], options["shard_count"])
     try:
         async with client:
             try:

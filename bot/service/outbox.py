@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
-from bot.store import ClaimOwner, Clock, OutboxItem, Store
+from bot.store import ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
 
 if TYPE_CHECKING:
     from bot.service.service import GameService
@@ -42,6 +42,16 @@ log = logging.getLogger(__name__)
 LEASE_MS = 30_000
 #: How often a live sender renews its claims.
 RENEW_EVERY_S = 10.0
+#: How often a sender looks for due announcements without being woken: often when nothing
+#: else wakes it (SQLite), rarely when the database wakes every process (PostgreSQL's
+#: NOTIFY), where the poll only catches what a lost wake-up or a lapsed lease left behind.
+POLL_S = 5.0
+SAFETY_POLL_S = 30.0
+
+
+def poll_interval(store: Store) -> float:
+    """How often a sender on this store polls."""
+    return SAFETY_POLL_S if isinstance(store, SupportsWakeups) else POLL_S
 
 
 def process_owner(instance: str | None = None) -> ClaimOwner:
@@ -99,10 +109,23 @@ class OutboxSender:
         self.lease_ms = lease_ms
         self.renew_every_s = renew_every_s
         self._wake = asyncio.Event()
+        self._timers: set[asyncio.TimerHandle] = set()
 
     def wake(self) -> None:
         """Deliver soon (called after a commit)."""
         self._wake.set()
+
+    def _wake_at(self, due_ms: int) -> None:
+        """Wake when a retried announcement is due again (sooner than a poll may come)."""
+        handle: asyncio.TimerHandle
+
+        def fire() -> None:
+            self._timers.discard(handle)
+            self.wake()
+
+        delay = max(0.0, (due_ms - self.clock()) / 1000)
+        handle = asyncio.get_running_loop().call_later(delay, fire)
+        self._timers.add(handle)
 
     async def run_once(self) -> int:
         """Claim and deliver what is due now; return how many were delivered."""
@@ -199,6 +222,8 @@ class OutboxSender:
         except Exception as exc:
             due = await self.store.retry_outbox(item.id, item.claim, f"{type(exc).__name__}: {exc}")
             settled.append(True)
+            if due is not None:
+                self._wake_at(due)
             log.warning(
                 "announcement %d of game %d failed (%s); retry at %s",
                 item.id,
@@ -242,12 +267,23 @@ class OutboxSender:
             except Exception as exc:  # the next renewal tries again, well within the lease
                 log.warning("could not renew the outbox leases: %s", exc)
 
-    async def run(self, stop: asyncio.Event, *, interval_s: float = 5.0) -> None:
-        """Deliver at start-up, after each wake-up, and every `interval_s`, until `stop`.
+    async def run(self, stop: asyncio.Event, *, interval_s: float | None = None) -> None:
+        """Deliver at start-up, after each wake-up, and every `interval_s` (default: by the
+        store, see `poll_interval`), until `stop`.
 
         Starts by taking back what a crashed earlier run of this instance held, and renews
-        its own leases while it runs.
+        its own leases while it runs. On a store shared by several processes, a commit in
+        any of them wakes this sender.
         """
+        if interval_s is None:
+            interval_s = poll_interval(self.store)
+        if isinstance(self.store, SupportsWakeups):
+            try:
+                await self.store.subscribe("outbox", self.wake)
+            except Exception as exc:  # the poll stands in until the next start
+                log.warning(
+                    "no wake-ups from the database (%s); polling every %g s", exc, interval_s
+                )
         try:
             await self.recover()
         except DATABASE_DOWN as exc:  # the claims run out with their lease instead
@@ -259,6 +295,9 @@ class OutboxSender:
             await self._deliver_until(stop, interval_s)
         finally:
             renewer.cancel()
+            for timer in self._timers:
+                timer.cancel()
+            self._timers.clear()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
 

@@ -1,8 +1,10 @@
-"""Persistence for games behind the `Store` interface; SQLite is the embedded backend."""
+"""Persistence for games behind the `Store` interface: SQLite (the embedded default) or
+PostgreSQL (one database for several bot processes)."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from bot.store.base import (
     ABANDONED,
@@ -23,6 +25,7 @@ from bot.store.base import (
     Snapshot,
     Store,
     SupportsBackup,
+    SupportsWakeups,
     UserSettings,
     system_clock,
 )
@@ -52,6 +55,7 @@ from bot.store.results import (
     expansions_key,
 )
 from bot.store.sqlite import SqliteStore
+from bot.store.urls import is_postgres_url, redact_url
 
 __all__ = [
     "ABANDONED",
@@ -91,16 +95,25 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "SupportsBackup",
+    "SupportsWakeups",
     "Tally",
     "UserSettings",
     "expansions_key",
+    "is_postgres_url",
     "latest_schema_version",
     "open_store",
+    "redact_url",
     "system_clock",
 ]
 
 
-async def open_store(database: str | os.PathLike[str], *, clock: Clock = system_clock) -> Store:
-    """Open the store named by the configuration: for now always a SQLite file path."""
-    # A "postgresql://" URL will select the PostgreSQL backend here.
-    return await SqliteStore.open(database, clock=clock)
+async def open_store(
+    database: str | os.PathLike[str], *, clock: Clock = system_clock, **options: Any
+) -> Store:
+    """Open the store the configuration names: a postgresql:// URL or an SQLite file path."""
+    if is_postgres_url(database):
+        # Imported here: asyncpg is only loaded by processes that use it.
+        from bot.store.postgres import PostgresStore
+
+        return await PostgresStore.open(str(database), clock=clock, **options)
+    return await SqliteStore.open(database, clock=clock, **options)

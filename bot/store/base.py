@@ -205,7 +205,7 @@ class UserSettings:
 @runtime_checkable
 class Store(Protocol):
     """Persistence for games. Every method is one atomic operation; none exposes a
-    connection or a transaction, so any backend (SQLite now, PostgreSQL later) fits."""
+    connection or a transaction, so any backend (SQLite, PostgreSQL) fits."""
 
     async def close(self) -> None:
         """Finish pending work and release the database."""
@@ -440,6 +440,19 @@ class Store(Protocol):
     async def import_game(self, doc: Mapping[str, Any], *, guild_id: int, channel_id: int) -> Game:
         """Insert an exported game under a new id in the given channel. Checks the shape
         only: the service must replay the log through the engine before calling this."""
+        ...
+
+
+@runtime_checkable
+class SupportsWakeups(Protocol):
+    """A store shared by several processes that tells each of them when work is waiting.
+
+    Topics: "outbox" (an announcement was committed or given back). A process still polls,
+    but rarely: the wake-up is what makes delivery prompt across processes.
+    """
+
+    async def subscribe(self, topic: str, wake: Callable[[], None]) -> None:
+        """Call `wake` (on the event loop) whenever any process commits work on `topic`."""
         ...
 
 

@@ -1,4 +1,9 @@
-"""Numbered schema migrations for SQLite, each applied in one transaction with its version."""
+"""Numbered schema migrations, one folder per backend, each applied in one transaction.
+
+Both backends have the same steps under the same numbers (`latest_version` is the schema
+version of either), each written in its own dialect; SQLite's runner is here, PostgreSQL's
+in `bot.store.postgres`.
+"""
 
 from __future__ import annotations
 
@@ -26,10 +31,10 @@ class Migration:
     sql: str
 
 
-def sqlite_migrations() -> list[Migration]:
-    """The SQLite migrations shipped in bot/store/migrations/sqlite, in order."""
+def backend_migrations(backend: str) -> list[Migration]:
+    """A backend's migrations, shipped in bot/store/migrations/BACKEND, in order."""
     found = []
-    for entry in resources.files("bot.store.migrations.sqlite").iterdir():
+    for entry in resources.files(f"bot.store.migrations.{backend}").iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
@@ -38,6 +43,11 @@ def sqlite_migrations() -> list[Migration]:
     if [m.version for m in found] != list(range(1, len(found) + 1)):
         raise MigrationError(f"migrations are not numbered 1..N: {[m.version for m in found]}")
     return found
+
+
+def sqlite_migrations() -> list[Migration]:
+    """The SQLite migrations shipped in bot/store/migrations/sqlite, in order."""
+    return backend_migrations("sqlite")
 
 
 def latest_version() -> int:

@@ -68,6 +68,25 @@ def snowflake() -> int:
     return value
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The gateway shard that receives a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+def snowflake_on_shard(shard_id: int, shard_count: int) -> int:
+    """A new snowflake, as `snowflake()`, that as a guild id falls on the given shard.
+
+    Its timestamp is moved up to `shard_count - 1` ms ahead, since the shard follows it.
+    """
+    global _last_snowflake
+    value = snowflake()
+    ms = (value >> 22) + (shard_id - (value >> 22)) % shard_count
+    if ms != value >> 22:
+        value = ms << 22
+        _last_snowflake = value
+    return value
+
+
 def iso_now() -> str:
     """Return the current UTC time as Discord's ISO 8601 timestamp."""
     return dt.datetime.now(dt.UTC).isoformat()

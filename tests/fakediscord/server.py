@@ -58,7 +58,9 @@ from .payloads import (
     iso_now,
     member_payload,
     png_size,
+    shard_of,
     snowflake,
+    snowflake_on_shard,
 )
 from .users import FakeUser
 
@@ -202,9 +204,13 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- world building
 
-    def add_guild(self, name: str, *, owner: FakeUser) -> Guild:
-        """Create a guild the bot is in, with @everyone and the bot's own role."""
-        guild = Guild(id=snowflake(), name=name, owner_id=owner.id)
+    def add_guild(
+        self, name: str, *, owner: FakeUser, shard: tuple[int, int] | None = None
+    ) -> Guild:
+        """Create a guild the bot is in, with @everyone and the bot's own role; with
+        `shard` = (shard id, shard count) its id falls on that gateway shard."""
+        guild_id = snowflake() if shard is None else snowflake_on_shard(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild.id] = everyone_role(guild.id, EVERYONE_DEFAULT)
         bot_role = Role(id=snowflake(), name=self.bot.name, permissions=BOT_PERMISSIONS, position=1)
         guild.roles[bot_role.id] = bot_role
@@ -522,6 +528,20 @@ class FakeDiscord:
         """Sessions that receive events (connected, or dropped but resumable)."""
         return [s for s in self.sessions if not s.ended]
 
+    @staticmethod
+    def serves(session: GatewaySession, guild_id: int | None) -> bool:
+        """Whether a session receives a guild's events: an unsharded session every guild's,
+        a sharded one those of its shard (events outside any guild go to shard 0)."""
+        shard = session.identify.get("shard")
+        if not shard:
+            return True
+        shard_id, count = shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
+
+    def connected_sessions(self) -> list[GatewaySession]:
+        """The live sessions with an open connection (one per shard of a sharded bot)."""
+        return [s for s in self.live_sessions() if s.ws is not None and not s.ws.closed]
+
     def connected(self) -> bool:
         """Whether a bot session is currently connected."""
         return any(s.ws is not None and not s.ws.closed for s in self.live_sessions())
@@ -531,8 +551,10 @@ class FakeDiscord:
         await self.wait_for(self.connected, timeout=timeout, what="a bot gateway session")
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send a DISPATCH to every live session (queued for dropped ones); return how many."""
-        sessions = self.live_sessions()
+        """Send a DISPATCH to every live session that serves the event's guild (queued for
+        dropped ones); return how many."""
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        sessions = [s for s in self.live_sessions() if self.serves(s, guild_id)]
         for session in sessions:
             session.seq += 1
             frame = {"op": 0, "t": event, "s": session.seq, "d": data}
@@ -608,18 +630,29 @@ class FakeDiscord:
             self.fail(f"gateway: bot asked for privileged intents {denied}")
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
-        # A fresh IDENTIFY means the disconnected sessions were abandoned, not resumed.
+        shard = d.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            self.fail(f"gateway: invalid shard {shard!r} in IDENTIFY")
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        # A fresh IDENTIFY means the disconnected sessions of its shard were abandoned.
         for old in self.sessions:
-            if old.ws is None:
+            if old.ws is None and old.identify.get("shard") == shard:
                 old.ended = True
         session = GatewaySession(id=secrets.token_hex(16), identify=d, ws=ws)
+        served = [g for g in self.guilds.values() if self.serves(session, g.id)]
         self.sessions.append(session)
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url.rstrip("/"),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in served],
             "application": {"id": str(self.app_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -627,7 +660,7 @@ class FakeDiscord:
         if d.get("shard"):
             ready["shard"] = d["shard"]
         await self._send_to(session, "READY", ready)
-        for guild in self.guilds.values():
+        for guild in served:
             members_intent = bool(intents & PRIVILEGED_INTENTS["members"])
             payload = self.guild_payload(guild, all_members=members_intent)
             await self._send_to(session, "GUILD_CREATE", payload)
