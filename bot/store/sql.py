@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import secrets
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, Self, TypeVar
 
@@ -151,7 +152,7 @@ async def savepoint(db: Tx) -> AsyncIterator[None]:
     await db.execute("RELEASE SAVEPOINT attempt")
 
 
-class SqlStore:
+class SqlStore(ABC):
     """A Store over SQL. Subclasses run transactions and fill in the dialect hooks.
 
     Every operation is one transaction through `_tx`, shielded so that a cancelled caller
@@ -188,26 +189,28 @@ class SqlStore:
         """Close the store."""
         await self.close()
 
+    @abstractmethod
     async def close(self) -> None:
         """Let running transactions finish, then release the backend's connections."""
-        raise NotImplementedError
 
     # -- what a backend provides ------------------------------------------------------
 
+    @abstractmethod
     async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], write: bool) -> T:
         """Run `body` in one transaction (write or read-only) and commit it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _unique_index(self, exc: BaseException) -> str | None:
         """The unique index (one of the names above) that `exc` says was violated, or None
         when `exc` is not a unique violation."""
-        raise NotImplementedError
 
     async def _lock_game(self, db: Tx, game_id: int) -> None:
         """Keep other transactions from changing the game's row and seats until commit."""
+        return None  # a default for backends that serialise writers anyway (SQLite)
 
     async def _notify(self, db: Tx, topic: str) -> None:
         """Tell other processes, when this transaction commits, that `topic` has work."""
+        return None  # a default for backends with one process (SQLite)
 
     # -- transactions ------------------------------------------------------------------
 
