@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
@@ -109,7 +109,51 @@ def box(
     radius: int = 8,
 ) -> None:
     """Draw a rounded box."""
+    x0, y0, x1, y1 = rect
+    if (
+        type(draw) is Recorder
+        and _whole(*rect)
+        and 0 < (x1 - x0 + 1) * (y1 - y0 + 1) <= STAMPED_BOX_PIXELS
+    ):
+        # Pillow draws a rounded box in a dozen Python-level steps; the views draw the same
+        # boxes again in every picture, so each is drawn once and pasted through its mask.
+        stamp, mask = _box_stamp(int(x1 - x0), int(y1 - y0), fill, outline, width, radius)
+        draw.paste(stamp, (int(x0), int(y0)), mask)
+        return
     draw.rounded_rectangle(rect, radius=radius, fill=fill, outline=outline, width=width)
+
+
+#: Boxes up to this many pixels are pasted from a stamp: larger ones cost as much to paste as
+#: to draw (bench/render.py).
+STAMPED_BOX_PIXELS = 150_000
+
+
+@functools.lru_cache(maxsize=256)
+def _box_stamp(
+    w: int, h: int, fill: str, outline: str, width: int, radius: int
+) -> tuple[Image.Image, Image.Image]:
+    """A rounded box drawn at the origin and the mask of the pixels Pillow painted ("1" mode:
+    pasting through it copies, as drawing does, with no blending).
+
+    Pillow rounds a box's corners to whole pixels, so a box drawn at whole-pixel corners is
+    the same wherever it is drawn. Pillow skips the outline when its ink is the fill's: so does
+    the mask (an outline value of 255 is then the fill's, else 254, painted over it).
+    """
+    stamp = Image.new("RGB", (w + 1, h + 1))
+    ImageDraw.Draw(stamp).rounded_rectangle(
+        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
+    )
+    painted = Image.new("L", stamp.size, 0)
+    same = ImageColor.getrgb(fill) == ImageColor.getrgb(outline)
+    ImageDraw.Draw(painted).rounded_rectangle(
+        (0, 0, w, h), radius=radius, fill=255, outline=255 if same else 254, width=width
+    )
+    return stamp, _binary(painted)
+
+
+def _binary(mask: Image.Image) -> Image.Image:
+    """A "1" mode mask of the pixels of ``mask`` that are not 0."""
+    return mask.point(lambda v: 255 if v else 0).convert("1")
 
 
 def arrowhead(
@@ -212,7 +256,7 @@ def _shape_stamp(
     ImageDraw.Draw(shape).polygon(points, fill=style.fill, outline=style.outline, width=3)
     mask = Image.new("L", shape.size)
     ImageDraw.Draw(mask).polygon(points, fill=255)
-    return shape, mask, c
+    return shape, _binary(mask), c
 
 
 def drop(
@@ -348,6 +392,10 @@ def marker(
     return box
 
 
+#: A colour's ink for Pillow's drawing core, by image mode and colour.
+_INKS: dict[tuple[str, str], int] = {}
+
+
 class Recorder(ImageDraw.ImageDraw):
     """An ``ImageDraw`` that notes the box of every drawing call in ``dirty``.
 
@@ -402,7 +450,16 @@ class Recorder(ImageDraw.ImageDraw):
         """Stamp ``bitmap`` (a text mask) and note its box."""
         x, y = xy
         self.dirty.append((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
-        super().bitmap(xy, bitmap, fill)
+        if not isinstance(fill, str) or self.palette:
+            super().bitmap(xy, bitmap, fill)
+            return
+        # What Pillow's bitmap() does, with the colour's ink looked up once: a view stamps a
+        # hundred texts in a few colours.
+        key = (self.mode, fill)
+        ink = _INKS.get(key)
+        if ink is None:
+            ink = _INKS[key] = self.draw.draw_ink(ImageColor.getcolor(fill, self.mode))
+        self.draw.draw_bitmap(xy, bitmap.im, ink)
 
     def rectangle(self, xy, fill=None, outline=None, width=1):
         """Draw a rectangle and note its box."""

@@ -260,9 +260,15 @@ class _Part:
         def patches() -> _Patches:
             drawn = make()
             pal = palette(self.theme)
+            boxes = d.regions(drawn.dirty, drawn.image.size, TILE)
+            width, height = drawn.image.size
+            if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
+                # Mapping the whole part in one pass costs less than cropping most of it (the
+                # pixels it did not draw over map as its background did).
+                return (((0, 0), drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)),)
             return tuple(
                 (box[:2], drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE))
-                for box in d.regions(drawn.dirty, drawn.image.size, TILE)
+                for box in boxes
             )
 
         return _VIEWS.get(("patches", *self.key), patches)
@@ -429,14 +435,27 @@ def on_palette(
     once. The pixels equal those of mapping the composed RGB view (``render_image``).
     """
     parts, size = _layout(state, view, company, theme, lit, preview)
-    image = Image.new("P", size, _background_index(theme.name))
-    image.putpalette(_palette_of(palette(theme.name)))
+    image = _statics_on_palette(theme.name, size, parts).copy()
     for part in parts:
         x, y = part.at
-        image.paste(part.static_palette(), (x, y))
         for (dx, dy), patch in part.patches():
             image.paste(patch, (x + dx, y + dy))
     return image
+
+
+def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Part]) -> Image.Image:
+    """The static backgrounds of a view's parts composed on the palette (cached by where each
+    goes and what it is drawn from: copying one image costs less than composing it again)."""
+    key = ("view", theme_name, size, *((part.at, _static_key(part.static)) for part in parts))
+
+    def compose() -> Image.Image:
+        image = Image.new("P", size, _background_index(theme_name))
+        image.putpalette(_palette_of(palette(theme_name)))
+        for part in parts:
+            image.paste(part.static_palette(), part.at)
+        return image
+
+    return _ON_PALETTE.get(key, compose)
 
 
 def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
@@ -700,14 +719,20 @@ def draw_full(
 def _on_palette(theme_name: str, background: functools.partial[Image.Image]) -> Image.Image:
     """Return ``background()`` mapped onto the palette of ``theme_name`` (cached by what the
     background is drawn from: its function and arguments)."""
-    key = (theme_name, background.func, background.args, tuple(background.keywords.items()))
+    key = (theme_name, *_static_key(background))
     return _ON_PALETTE.get(
         key,
         lambda: background().quantize(palette=palette(theme_name), dither=Image.Dither.NONE),
     )
 
 
-# Static backgrounds mapped onto the palette: one per map, board, size and theme.
+def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...]:
+    """What a static background is drawn from: its function and arguments."""
+    return (background.func, background.args, tuple(background.keywords.items()))
+
+
+# Static backgrounds mapped onto the palette: one per map, board, size and theme, and each
+# view's composed from them.
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
 
 
