@@ -167,11 +167,17 @@ class _Drawn:
 
     image: Image.Image
     dirty: tuple[Rect, ...]
+    stamps: tuple[tuple[Point, d.Stamp], ...] = ()
+
+    @staticmethod
+    def of(image: Image.Image, notes: d.Notes) -> _Drawn:
+        """The part ``image`` as drawn, with what its canvas noted."""
+        return _Drawn(image, tuple(notes), tuple(notes.stamps))
 
 
 # A part on the palette: its static background (mapped once, cached), overlaid with these
-# (offset, palette image) patches of what the state drew.
-_Patches = tuple[tuple[Point, Image.Image], ...]
+# (offset, palette image, mask or None) patches of what the state drew.
+_Patches = tuple[tuple[Point, Image.Image, Image.Image | None], ...]
 _Cached = Image.Image | _Drawn | _Patches
 _C = TypeVar("_C", Image.Image, _Drawn, _Patches)
 
@@ -180,7 +186,8 @@ def _bytes(item: _Cached) -> int:
     if isinstance(item, _Drawn):
         item = item.image
     if isinstance(item, tuple):
-        return sum(_bytes(patch) for _, patch in item)
+        # A stamp's mapping is counted with the stamp (`draw.STAMPS`).
+        return sum(_bytes(patch) for _, patch, mask in item if mask is None)
     return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
@@ -265,13 +272,34 @@ class _Part:
             if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
                 # Mapping the whole part in one pass costs less than cropping most of it (the
                 # pixels it did not draw over map as its background did).
-                return (((0, 0), drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)),)
-            return tuple(
-                (box[:2], drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE))
+                return (
+                    ((0, 0), drawn.image.quantize(palette=pal, dither=Image.Dither.NONE), None),
+                )
+            # The stamps first, in the order drawn, then the boxes mapped from the finished
+            # part: where something was drawn over a stamp, its box has the final pixels.
+            stamps = tuple(
+                (at, _stamp_on_palette(stamp, self.theme, pal), stamp.mask)
+                for at, stamp in drawn.stamps
+            )
+            return stamps + tuple(
+                (
+                    box[:2],
+                    drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE),
+                    None,
+                )
                 for box in boxes
             )
 
         return _VIEWS.get(("patches", *self.key), patches)
+
+
+def _stamp_on_palette(stamp: d.Stamp, theme_name: str, pal: Image.Image) -> Image.Image:
+    """A stamp mapped onto a theme's palette (kept with the stamp)."""
+    mapped = stamp.mapped.get(theme_name)
+    if mapped is None:
+        mapped = stamp.rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+        d.STAMPS.map_onto(stamp, theme_name, mapped)
+    return mapped
 
 
 def _style(view: str, theme: Theme) -> ViewStyle:
@@ -322,9 +350,9 @@ def _header_part(
     def drawn() -> _Drawn:
         def make() -> _Drawn:
             image = _blank(size, theme.name).copy()
-            dirty: list[Rect] = []
-            header.draw_header(d.canvas(image, dirty), state, theme, style, title, preview=preview)
-            return _Drawn(image, tuple(dirty))
+            notes = d.Notes()
+            header.draw_header(d.canvas(image, notes), state, theme, style, title, preview=preview)
+            return _Drawn.of(image, notes)
 
         return _VIEWS.get(key, make)
 
@@ -413,9 +441,9 @@ def _drawer(
     """A maker of the drawn part, cached under ``key``."""
 
     def make() -> _Drawn:
-        dirty: list[Rect] = []
-        image = draw_view(*args, dirty=dirty)
-        return _Drawn(image, tuple(dirty))
+        notes = d.Notes()
+        image = draw_view(*args, dirty=notes)
+        return _Drawn.of(image, notes)
 
     return lambda: _VIEWS.get(key, make)
 
@@ -438,8 +466,8 @@ def on_palette(
     image = _statics_on_palette(theme.name, size, parts).copy()
     for part in parts:
         x, y = part.at
-        for (dx, dy), patch in part.patches():
-            image.paste(patch, (x + dx, y + dy))
+        for (dx, dy), patch, mask in part.patches():
+            image.paste(patch, (x + dx, y + dy), mask)
     return image
 
 
