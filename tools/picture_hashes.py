@@ -8,8 +8,11 @@ The renders of different games interleave, so a cache that leaked one game's sta
 another's picture would show. Writes {picture: SHA-256 of its PNG} as JSON; with ``--compare``
 it prints the pictures whose bytes differ from an earlier run's (e.g. made on main):
 
-    python tools/picture_hashes.py --out /tmp/main.json          # in a checkout of main
-    python tools/picture_hashes.py --compare /tmp/main.json      # in the branch
+    PYTHONHASHSEED=0 python tools/picture_hashes.py --out /tmp/main.json      # on main
+    PYTHONHASHSEED=0 python tools/picture_hashes.py --compare /tmp/main.json  # the branch
+
+A fixed PYTHONHASHSEED: the highlights of a view are a set, and where two highlight rings
+overlap, the one drawn last (in the set's order, which follows the string hash) is on top.
 """
 
 from __future__ import annotations
