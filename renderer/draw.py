@@ -124,7 +124,7 @@ def box(
         # Pillow draws a rounded box in a dozen Python-level steps; the views draw the same
         # boxes again in every picture, so each is drawn once and pasted through its mask.
         key = ("box", int(x1 - x0), int(y1 - y0), fill, outline, width, radius)
-        stamp = STAMPS.get(key, lambda: _box_stamp(*key[1:]))  # type: ignore[arg-type]
+        stamp = STAMPS.get(key, lambda: _box_stamp(*key[1:]))
         if stamp is not None:
             draw.stamp(stamp, (int(x0), int(y0)))
             return
@@ -166,7 +166,7 @@ class Stamp:
 
 
 def stamp_of(
-    size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw], None], origin: Point = (0, 0)
+    size: tuple[int, int], paint: Callable[[Recorder], None], origin: Point = (0, 0)
 ) -> Stamp | None:
     """What ``paint`` draws on a canvas of ``size`` as a stamp to paste at the canvas's
     ``origin``; None when its pixels depend on what is under them (antialiased text over an
@@ -366,7 +366,7 @@ def _piece_stamp(
     ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
     mask, left, top = text_mask(style.letter, letter_size, "bold", "mm")
 
-    def paint(canvas: ImageDraw.ImageDraw) -> None:
+    def paint(canvas: Recorder) -> None:
         if style.shape == "circle":
             r = radius
             canvas.ellipse(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import PIL
 from PIL import Image, ImageDraw
@@ -48,6 +48,9 @@ from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
 # would rerun the compressor for a few per cent at twice the time.
@@ -176,8 +179,10 @@ class _Drawn:
 
 
 # A part on the palette: its static background (mapped once, cached), overlaid with these
-# (offset, palette image, mask or None) patches of what the state drew.
-_Patches = tuple[tuple[Point, Image.Image, Image.Image | None], ...]
+# (offset, palette image, mask or None) patches of what the state drew. They are Pillow's core
+# images: a view has dozens, and Pillow's Python wrapper of each crop, mapping and paste costs
+# more than mapping a small patch.
+_Patches = tuple[tuple[Point, "ImagingCore", "ImagingCore | None"], ...]
 _Cached = Image.Image | _Drawn | _Patches
 _C = TypeVar("_C", Image.Image, _Drawn, _Patches)
 
@@ -187,7 +192,7 @@ def _bytes(item: _Cached) -> int:
         item = item.image
     if isinstance(item, tuple):
         # A stamp's mapping is counted with the stamp (`draw.STAMPS`).
-        return sum(_bytes(patch) for _, patch, mask in item if mask is None)
+        return sum(patch.size[0] * patch.size[1] for _, patch, mask in item if mask is None)
     return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
@@ -272,21 +277,18 @@ class _Part:
             if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
                 # Mapping the whole part in one pass costs less than cropping most of it (the
                 # pixels it did not draw over map as its background did).
-                return (
-                    ((0, 0), drawn.image.quantize(palette=pal, dither=Image.Dither.NONE), None),
-                )
+                whole = drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)
+                return (((0, 0), whole.im, None),)
             # The stamps first, in the order drawn, then the boxes mapped from the finished
             # part: where something was drawn over a stamp, its box has the final pixels.
             stamps = tuple(
-                (at, _stamp_on_palette(stamp, self.theme, pal), stamp.mask)
+                (at, _stamp_on_palette(stamp, self.theme, pal).im, stamp.mask.im)
                 for at, stamp in drawn.stamps
             )
+            # What Image.crop(box).quantize(palette=pal, dither=NONE) does, on the core images.
+            rgb, colours = drawn.image.im, pal.im
             return stamps + tuple(
-                (
-                    box[:2],
-                    drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE),
-                    None,
-                )
+                (box[:2], rgb.crop(box).convert("P", Image.Dither.NONE, colours), None)
                 for box in boxes
             )
 
@@ -464,10 +466,17 @@ def on_palette(
     """
     parts, size = _layout(state, view, company, theme, lit, preview)
     image = _statics_on_palette(theme.name, size, parts).copy()
+    core = image.im
     for part in parts:
         x, y = part.at
         for (dx, dy), patch, mask in part.patches():
-            image.paste(patch, (x + dx, y + dy), mask)
+            w, h = patch.size
+            box = (x + dx, y + dy, x + dx + w, y + dy + h)
+            # What Image.paste does with core images.
+            if mask is None:
+                core.paste(patch, box)
+            else:
+                core.paste(patch, box, mask)
     return image
 
 
