@@ -84,7 +84,9 @@ def main(runs: int = RUNS) -> None:
         for view in views(state.options):
             render(state, view=view)
     print(f"PNG options: {PNG_OPTIONS}; {runs} runs per view, median thread CPU time; cold =")
-    print("finished views forgotten before each run (static backgrounds and text masks stay cached)")
+    print(
+        "finished views forgotten before each run (static backgrounds and text masks stay cached)"
+    )
     print(
         f"{'view':<28} {'pixels':>10} {'render':>8} {'floor':>8} {'ratio':>6} {'KB':>7} "
         f"{'RGB enc':>8} {'RGB KB':>7} {'budget':>7}"
