@@ -77,22 +77,66 @@ def text(
     weight: Weight = "bold",
     anchor: str = "mm",
     role: str = "",
+    on: str | None = None,
 ) -> None:
     """Draw ``content`` at ``at``; the default anchor centres it on the ink, not the baseline.
 
     ``role`` names what the text is for a reader ("board": the scoreboard and turn line).
+    ``on`` says the text's box is all of that colour (nothing else drawn there): the text is
+    then pasted, blended once over that colour, and mapped onto the palette once
+    (`check_flat` makes every such claim checked).
     """
     if not content:
         return
     mask, left, top = text_mask(content, size, weight, anchor)
+    x, y = round(at[0]) + left, round(at[1]) + top
     found = getattr(_RECORD, "texts", None)
     if found is not None:
-        x, y = round(at[0]) + left, round(at[1]) + top
         box = (x, y, x + mask.width, y + mask.height)
         found.append(DrawnText(content, size, weight, role, box, isinstance(draw, HalfDraw)))
+    if on is not None and type(draw) is Recorder:
+        if _CHECK_FLAT[0]:
+            _check_flat(draw.image, (x, y, x + mask.width, y + mask.height), on, content)
+        key = ("text", content, size, weight, anchor, fill, on)
+        stamp = STAMPS.get(key, lambda: _text_stamp(mask, fill, on))
+        if stamp is not None:
+            draw.stamp(stamp, (x, y))
+            return
     # Rasterising glyphs is most of a view's drawing time and the same labels recur in every
     # picture, so each label's coverage mask is rendered once and stamped in its colour.
-    draw.bitmap((round(at[0]) + left, round(at[1]) + top), mask, fill=fill)
+    draw.bitmap((x, y), mask, fill=fill)
+
+
+def _text_stamp(mask: Image.Image, fill: str, on: str) -> Stamp:
+    """A text blended over a flat colour: its whole box is pasted (no mask), mapped once."""
+    flat = Image.new("RGB", mask.size, on)
+    ImageDraw.Draw(flat).bitmap((0, 0), mask, fill=fill)
+    return Stamp(flat, None, (0, 0), premapped=True)
+
+
+#: Whether `text` checks every ``on`` claim (tests switch it on: `check_flat`).
+_CHECK_FLAT = [False]
+
+
+@contextlib.contextmanager
+def check_flat() -> Iterator[None]:
+    """Check, while the block runs, that a text said to be drawn ``on`` a colour is drawn where
+    the picture is all of that colour (AssertionError if not)."""
+    outer = _CHECK_FLAT[0]
+    _CHECK_FLAT[0] = True
+    try:
+        yield
+    finally:
+        _CHECK_FLAT[0] = outer
+
+
+def _check_flat(image: Image.Image, box: Rect, on: str, content: str) -> None:
+    colours = image.crop(box).getcolors(1)
+    colour = ImageColor.getrgb(on)
+    if not colours or colours[0][1] != colour:
+        raise AssertionError(
+            f"{content!r} is drawn at {box} on {colours or 'many colours'}, not {on}"
+        )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -155,8 +199,10 @@ class Stamp:
     theme's palette, so pictures map it once."""
 
     rgb: Image.Image
-    mask: Image.Image  # "1" mode: pasting through it copies, as drawing does, with no blending
+    # "1" mode: pasting through it copies, as drawing does, with no blending; None: all of it.
+    mask: Image.Image | None
     offset: Point  # where the pixels start from the point the stamp is pasted at
+    premapped: bool = False  # mapped onto the palette once, however small
     mapped: dict[str, Image.Image] = field(default_factory=dict)  # by theme name
 
     def nbytes(self) -> int:
@@ -586,7 +632,7 @@ class Recorder(ImageDraw.ImageDraw):
         self.image.paste(stamp.rgb, (x, y), stamp.mask)
         if (
             isinstance(self.dirty, Notes)
-            and w * h >= PREMAPPED_PIXELS
+            and (stamp.premapped or w * h >= PREMAPPED_PIXELS)
             and x >= 0
             and y >= 0
             and x + w <= self.image.width

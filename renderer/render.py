@@ -282,7 +282,11 @@ class _Part:
             # The stamps first, in the order drawn, then the boxes mapped from the finished
             # part: where something was drawn over a stamp, its box has the final pixels.
             stamps = tuple(
-                (at, _stamp_on_palette(stamp, self.theme, pal).im, stamp.mask.im)
+                (
+                    at,
+                    _stamp_on_palette(stamp, self.theme, pal).im,
+                    None if stamp.mask is None else stamp.mask.im,
+                )
                 for at, stamp in drawn.stamps
             )
             # What Image.crop(box).quantize(palette=pal, dither=NONE) does, on the core images.

@@ -18,6 +18,7 @@ overlap, the one drawn last (in the set's order, which follows the string hash) 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import random
@@ -27,6 +28,7 @@ from collections.abc import Iterator
 from bot.rules import GameOptions, new_game
 from bot.rules.events import Event
 from bot.rules.state import GameState
+from renderer.draw import check_flat
 from renderer.render import board_ids, render, render_legend, render_score_sheet, views
 
 SETUPS = {
@@ -124,8 +126,14 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=40, help="moves between positions")
     parser.add_argument("--out", help="write the hashes to this JSON file")
     parser.add_argument("--compare", help="compare with the hashes in this JSON file")
+    parser.add_argument(
+        "--check-flat",
+        action="store_true",
+        help="check that every text drawn 'on' a colour is (renderer.draw.check_flat)",
+    )
     args = parser.parse_args()
-    found = hashes(args.every)
+    with check_flat() if args.check_flat else contextlib.nullcontext():
+        found = hashes(args.every)
     print(f"{len(found)} pictures")
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
