@@ -212,19 +212,23 @@ class Stamp:
 
 
 def stamp_of(
-    size: tuple[int, int], paint: Callable[[Recorder], None], origin: Point = (0, 0)
+    size: tuple[int, int],
+    paint: Callable[[Recorder], None],
+    origin: Point = (0, 0),
+    where: Point | None = None,
 ) -> Stamp | None:
     """What ``paint`` draws on a canvas of ``size`` as a stamp to paste at the canvas's
     ``origin``; None when its pixels depend on what is under them (antialiased text over an
     edge) or it reaches the canvas's edge (it may have been cut).
 
     ``paint`` draws twice, over black and over white: the pixels it changed in either are
-    the stamp's, and they must be the same in both.
+    the stamp's, and they must be the same in both. ``where`` is where the canvas's corner is
+    in the picture, for what is drawn as it would be there (pieces); None: nowhere.
     """
     black, white = (Image.new("RGB", size, under) for under in ((0, 0, 0), (255, 255, 255)))
     with not_recording():
         for canvas in (black, white):
-            paint(Recorder(canvas))
+            paint(Recorder(canvas, origin=where))
     painted = ImageChops.lighter(_any_band(black), _any_band(ImageChops.invert(white)))
     differ = _any_band(ImageChops.difference(black, white))
     box = painted.getbbox()
@@ -252,20 +256,26 @@ def item(
     key: Hashable,
     rect: Rect,
     paint: Callable[[ImageDraw.ImageDraw, Rect], None],
+    *,
+    placed: bool = False,
 ) -> None:
     """Draw ``paint(draw, rect)`` from a stamp: an item drawn in ``rect`` the same wherever
     ``rect`` is (whole pixels from its corner), over whatever is under it (a box first, text
     inside). ``key`` names everything the item is drawn from. An item that is not so (see
-    `stamp_of`) is drawn in place."""
+    `stamp_of`) is drawn in place. A ``placed`` item holds something drawn as it would be
+    where it is (a piece: its corners round where they fall): its stamp is kept by place."""
     x0, y0, x1, y1 = rect
-    if type(draw) is Recorder and _whole(*rect) and not _recording():
+    if type(draw) is Recorder and draw.origin is not None and _whole(*rect) and not _recording():
         w, h, m = int(x1 - x0), int(y1 - y0), ITEM_MARGIN
+        corner = (int(x0) - m + draw.origin[0], int(y0) - m + draw.origin[1])
 
         def make() -> Stamp | None:
             size = (w + 2 * m + 1, h + 2 * m + 1)
-            return stamp_of(size, lambda canvas: paint(canvas, (m, m, m + w, m + h)), (-m, -m))
+            inside = (m, m, m + w, m + h)
+            where = corner if placed else None
+            return stamp_of(size, lambda canvas: paint(canvas, inside), (-m, -m), where)
 
-        stamp = STAMPS.get(("item", key, w, h), make)
+        stamp = STAMPS.get(("item", key, w, h, corner if placed else None), make)
         if stamp is not None:
             draw.stamp(stamp, (int(x0), int(y0)))
             return
@@ -305,7 +315,7 @@ class StampCache:
                 stamp.mapped[theme_name] = mapped
                 self.used += mapped.width * mapped.height
 
-    def cache_clear(self) -> None:
+    def clear(self) -> None:
         """Forget every stamp (`renderer.render.forget_pictures`)."""
         with self.lock:
             self.items.clear()
@@ -368,9 +378,14 @@ def piece(
     """Draw a company's piece: its shape in its colour with its letter, for colour-blind players."""
     cx, cy = centre
     if type(draw) is Recorder and _whole(cx, cy) and not _recording():
+        # A polygon's corners round where they fall in the picture: on a stamp's canvas (an
+        # item's), a piece is drawn as it would be where the stamp goes.
+        if draw.origin is None:
+            raise ValueError("a piece in an item kept apart from its place: say placed=True")
+        x, y = int(cx) + draw.origin[0], int(cy) + draw.origin[1]
         # Pieces recur at the same places (turn order, spaces): each is drawn once there.
-        key = ("piece", radius, style, letter_size, int(cx), int(cy))
-        stamp = STAMPS.get(key, lambda: _piece_stamp(radius, style, letter_size, int(cx), int(cy)))
+        key = ("piece", radius, style, letter_size, x, y)
+        stamp = STAMPS.get(key, lambda: _piece_stamp(radius, style, letter_size, x, y))
         if stamp is not None:
             draw.stamp(stamp, (int(cx), int(cy)))
             return
@@ -618,11 +633,15 @@ class Recorder(ImageDraw.ImageDraw):
     outlines stay inside it. Calls Pillow makes from inside another call are not noted again.
     """
 
-    def __init__(self, image: Image.Image, dirty: list[Rect] | None = None) -> None:
+    def __init__(
+        self, image: Image.Image, dirty: list[Rect] | None = None, origin: Point | None = (0, 0)
+    ) -> None:
         super().__init__(image)
         self.image = image
         self.dirty: list[Rect] = [] if dirty is None else dirty
         self.depth = 0
+        #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
+        self.origin = origin
 
     def stamp(self, stamp: Stamp, at: Point) -> None:
         """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp

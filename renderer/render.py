@@ -220,6 +220,7 @@ def forget_pictures() -> None:
     every text drawn: static backgrounds are drawn again)."""
     _VIEWS.clear()
     _ON_PALETTE.clear()
+    d.STAMPS.clear()
     for name, module in list(sys.modules.items()):
         if _in_renderer(name):
             for value in vars(module).values():

@@ -591,7 +591,8 @@ def _occupants(
                 _paint_occupant, company_id=company_id, engineers=engineers, theme=theme
             )
             rect = (x - 6, y0 + 3, x + 92, y1 - 3)
-            d.item(draw, ("occupant", company_id, engineers, theme.name), rect, paint)
+            key = ("occupant", company_id, engineers, theme.name)
+            d.item(draw, key, rect, paint, placed=True)
             x += 104
 
 

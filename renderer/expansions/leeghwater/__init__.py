@@ -278,7 +278,8 @@ def _building(
         paint = functools.partial(
             _paint_building_space, index=index, who=who, space=space, theme=theme
         )
-        d.item(draw, ("building space", index, who, space, theme.name), rect, paint)
+        key = ("building space", index, who, space, theme.name)
+        d.item(draw, key, rect, paint, placed=who is not None)
         if who != BLOCKED and f"{tile}_{index}" in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
 
