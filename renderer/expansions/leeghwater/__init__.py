@@ -77,6 +77,20 @@ def legend_sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     )
 
 
+def scoreboard_columns() -> tuple[tuple[str, str, Any], ...]:
+    """Its columns of the scoreboard: what each company keeps of its own beside its board
+    (rulebook, Components: 5 Building pieces per company; External Works: a fulfilled
+    work's tile goes face down into the player's personal supply)."""
+    return (
+        ("bld", "Buildings built (of 5)", lambda s, c: s.companies[c].placed.get("building", 0)),
+        (
+            "EW",
+            "External Works fulfilled",
+            lambda s, c: len(s.companies[c].extra.get("external_works", [])),
+        ),
+    )
+
+
 #: Its own view: the Extra Management board (key: title).
 VIEWS = {"works": "Extra management board"}
 
