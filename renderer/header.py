@@ -117,8 +117,13 @@ def _line(style: ViewStyle) -> int:
 def height(state: GameState, style: ViewStyle, preview: bool = False) -> int:
     """The header's height for this state in a view of this style (a preview's banner too)."""
     count = max(len(rows(state)), 1)
-    banner = _line(style) + 8 if preview else 0
+    banner = _banner(style) + 4 if preview else 0
     return banner + MARGIN + _line(style) + style.text["small"] + 14 + count * _line(style) + MARGIN
+
+
+def _banner(style: ViewStyle) -> int:
+    """A preview banner's height: one line of small text (the views stay within 2:1)."""
+    return style.text["small"] + 14
 
 
 #: The banner of a private preview: a turn in progress that nobody else sees.
@@ -152,11 +157,12 @@ def draw_header(
     line = _line(style)
     y = top + MARGIN
     if preview:
-        banner = (MARGIN, y - 4, width - MARGIN, y + line + 4)
+        tall = _banner(style)
+        banner = (MARGIN, y - 4, width - MARGIN, y + tall - 4)
         d.box(draw, banner, theme.colour("preview"), theme.colour("text"), 3, 10)
         label = PREVIEW_BANNER if d.fits(PREVIEW_BANNER, small, width - 60, "bold") else "Preview"
-        d.text(draw, (width // 2, y + line // 2), label, small, "#ffffff")
-        y += line + 8
+        d.text(draw, (width // 2, y + tall // 2 - 4), label, small, "#ffffff")
+        y += tall + 4
     head = turn_line(state)
     d.text(draw, (MARGIN + 6, y + line // 2), head, board, text, anchor="lm", role="board")
     room = width - 2 * MARGIN - 24 - d.text_width(head, board, "bold")
