@@ -179,20 +179,24 @@ def _draw_rivers(draw: ImageDraw.ImageDraw, layout: MapLayout, theme: Theme) -> 
     for basin in layout.basins.values():
         d.polyline(draw, basin.river, colour, RIVER_WIDTH)
     for river in layout.rivers:
+        d.polyline(draw, river.path, colour, RIVER_WIDTH)
+    for tip, towards_from, size in river_arrows(layout):
+        d.arrowhead(draw, tip, towards_from, size, colour)
+
+
+def river_arrows(layout: MapLayout) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+    """Every river arrowhead as (tip, the point it points away from, size): one where each
+    river ends and, so a river can be followed mid-way, one on every long stretch."""
+    arrows = []
+    for river in layout.rivers:
         path = river.path
-        d.polyline(draw, path, colour, RIVER_WIDTH)
-        d.arrowhead(draw, path[-1], path[-2], 30, colour)
-        # Mark the direction on every long stretch too, so a river can be followed mid-way.
+        arrows.append((path[-1], path[-2], 30))
         for a, b in itertools.pairwise(path):
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 160:
                 mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-                d.arrowhead(
-                    draw,
-                    (mid[0] + (b[0] - a[0]) // 12, mid[1] + (b[1] - a[1]) // 12),
-                    mid,
-                    28,
-                    colour,
-                )
+                tip = (mid[0] + (b[0] - a[0]) // 12, mid[1] + (b[1] - a[1]) // 12)
+                arrows.append((tip, mid, 28))
+    return arrows
 
 
 def _draw_space(
@@ -220,9 +224,18 @@ def _draw_space(
         conduit = map_data.conduit_spaces[space_id]
         slots = conduit_slots(rect, conduit.production, conduit.to_basin, sizes["label"])
         d.text(draw, slots.id_at, space_id, sizes["label"], ink, anchor="lm")
-        d.conduit_value(draw, slots.value_at, conduit.production, conduit.to_basin, sizes["label"], ink)
+        d.conduit_value(
+            draw, slots.value_at, conduit.production, conduit.to_basin, sizes["label"], ink
+        )
     elif kind == "headstream" and one_line(rect, sizes["label"]):
-        d.text(draw, headstream_slots(rect, sizes["label"]).id_at, space_id, sizes["label"], ink, anchor="lm")
+        d.text(
+            draw,
+            headstream_slots(rect, sizes["label"]).id_at,
+            space_id,
+            sizes["label"],
+            ink,
+            anchor="lm",
+        )
     elif kind in ("dam", "conduit", "headstream"):
         # Two lines: the id on top, the second line for production or what the state adds.
         d.text(draw, (cx, y0 + 4 + line // 2), space_id, sizes["label"], ink)

@@ -51,7 +51,9 @@ def text_width(text: str, size: int = LABEL) -> int:
     return round(font(size, "bold").getlength(text))
 
 
-def _conduit_size(space: str, production: int, basin: int, one_line: bool = False) -> tuple[int, int]:
+def _conduit_size(
+    space: str, production: int, basin: int, one_line: bool = False
+) -> tuple[int, int]:
     """A conduit box: its owner's letter (once built) and id, then "value → basin" (below, or
     on the same line when ``one_line``: renderer.map_view draws either by the box's height)."""
     letter = max(text_width(style.letter) for style in COMPANIES.values())
@@ -139,6 +141,7 @@ def plan_basin(
     # The badge rides with the powerhouses unless it would take a row of its own there.
     plan.rows.extend(alone if len(alone) < len(with_badge) else with_badge)
     badged = any(i is badge for row in plan.rows for i in row)
+
     # A dam's second line holds its owner's piece, its level bars and its drops.
     # A conduit's second line: its owner's letter (once built), its value and the basin fed.
     def conduit(c: str, one_line: bool = False) -> Item:
@@ -428,7 +431,9 @@ class RouteSpec:
     arrival: list[int] = field(default_factory=lambda: [0])  # the arrival taken (its index)
 
 
-def _route(layout: Mapping[str, Any], spec: RouteSpec, gutters: Mapping[str, list[int]]) -> list[list[int]]:
+def _route(
+    layout: Mapping[str, Any], spec: RouteSpec, gutters: Mapping[str, list[int]]
+) -> list[list[int]]:
     """The path of ``spec`` down the map through the channels and gutters it was given."""
     bands = [b for b in BANDS if b in gutters]
     i = bands.index(spec.start_band)
@@ -540,10 +545,8 @@ def _conduit_specs(layout: dict[str, Any], topology: Mapping[str, Any]) -> list[
         end = (cx + (-28 if c["side"] == "left" else 28), dst["rect"][1])
         # A pipe arrives on its target's top edge, clear of the river in its middle and of
         # the number badge in its top left corner.
-        half = (dst["rect"][2] - dst["rect"][0]) // 2
-        arrivals = tuple(
-            cx + k * 16 for k in range(-(half - 12) // 16, (half - 12) // 16 + 1) if abs(k) >= 2
-        )
+        reach = ((dst["rect"][2] - dst["rect"][0]) // 2 - 12) // 16
+        arrivals = tuple(cx + k * 16 for k in range(-reach, reach + 1) if abs(k) >= 2)
         badge = dst["badge"]
         arrivals = tuple(x for x in arrivals if not badge[0] - 10 <= x <= badge[2] + 10)
         start_x = x0 + 14 if c["side"] == "left" else x1 - 14
@@ -577,9 +580,7 @@ def _route_all(
     specs = _river_specs(layout, topology, basins) + _conduit_specs(layout, topology)
     fixed = [
         Line(f"river {r['from']}", _tuples(r["path"]), RIVER_WIDTH) for r in layout["river"]
-    ] + [
-        Line(f"basin {k}", _tuples(b["river"]), RIVER_WIDTH) for k, b in layout["basin"].items()
-    ]
+    ] + [Line(f"basin {k}", _tuples(b["river"]), RIVER_WIDTH) for k, b in layout["basin"].items()]
     lines = {s.key: _line(layout, s, gutters) for s in specs}
 
     def cost(spec: RouteSpec, line: Line) -> float:
@@ -594,17 +595,20 @@ def _route_all(
     for _ in range(8):
         changed = False
         for spec in specs:
-            for choices, options in (
+            choice_lists: tuple[tuple[list[Any], Sequence[int] | None], ...] = (
                 (spec.lanes, LANES),
                 (spec.picks, None),
                 (spec.arrival, tuple(range(len(spec.arrivals))) if spec.arrivals else ()),
-            ):
+            )
+            for choices, options in choice_lists:
                 if choices is spec.arrival and not spec.arrivals:
                     continue
                 for n in range(len(choices)):
                     band = _crossed_band(spec, layout["_bands"], n)
                     values: Sequence[int | None] = (
-                        options if options is not None else [None, *range(len(gutters.get(band, [])))]
+                        options
+                        if options is not None
+                        else [None, *range(len(gutters.get(band, [])))]
                     )
                     best = cost(spec, lines[spec.key])
                     keep = choices[n]

@@ -76,7 +76,9 @@ def line_crossings(line: Line, others: Iterable[Line]) -> int:
 def line_shared(line: Line, others: Iterable[Line]) -> int:
     """With how many of the others one line shares a stretch."""
     return sum(
-        1 for other in others if other is not line and _runs_along(line, other) and not _joined(line, other)
+        1
+        for other in others
+        if other is not line and _runs_along(line, other) and not _joined(line, other)
     )
 
 
@@ -124,9 +126,7 @@ def _on(point: Point, segment: tuple[Point, Point] | None) -> bool:
     (ax, ay), (bx, by) = segment
     x, y = point
     cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-    return (
-        cross == 0 and min(ax, bx) <= x <= max(ax, bx) and min(ay, by) <= y <= max(ay, by)
-    )
+    return cross == 0 and min(ax, bx) <= x <= max(ax, bx) and min(ay, by) <= y <= max(ay, by)
 
 
 def _meet(s: tuple[Point, Point], t: tuple[Point, Point]) -> list[Point]:
