@@ -319,6 +319,9 @@ def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
 
     _place_headstreams(layout, topology)
     _place_exits(layout, topology, height)
+    # The area names first, clear of the rivers entering the basins; the router then keeps
+    # every line off them, and the last check moves a name that still has a line under it.
+    _place_band_labels(layout)
     _route_all(layout, topology, basins, gutters)
     _place_band_labels(layout)
     return layout
@@ -326,23 +329,40 @@ def generate(topology: Mapping[str, Any]) -> dict[str, Any]:
 
 def _place_band_labels(layout: dict[str, Any]) -> None:
     """Put each area's name in its band's header where no river, arrowhead or pipe runs: the
-    free stretch nearest to the band's first gap between basins."""
+    free stretch nearest to the band's first gap between basins. Before routing, only the
+    rivers into the band's basins (straight down into their middles) are known."""
     lines = [r["path"] for r in layout["river"]] + [
         s["path"] for s in layout["space"].values() if "path" in s
     ]
-    lines += [b["river"] for b in layout["basin"].values()]
+    lines += [b["river"] for b in layout["basin"].values() if "river" in b]
     for band, entry in layout["band"].items():
         x0, y0, x1, _ = entry["rect"]
         w = text_width(AREA_NAMES[band], HEADING) + 12
         top, bottom = y0 + 2, y0 + BAND_HEADER + 4
+        entries = [
+            [[cx, top - 40], [cx, bottom + 40]]
+            for b in layout["basin"].values()
+            if b["band"] == band
+            for cx in [(b["rect"][0] + b["rect"][2]) // 2]
+        ]
         preferred = entry["label_at"][0]
         free = [
             x
             for x in range(x0 + 12, x1 - w - 12, 4)
-            if not any(_crosses(path, (x - 6, top, x + w, bottom), 20) for path in lines)
+            if not any(_crosses(path, (x - 6, top, x + w, bottom), 20) for path in lines + entries)
         ]
         if free:
             entry["label_at"][0] = min(free, key=lambda x: abs(x - preferred))
+
+
+def _label_boxes(layout: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
+    """The boxes the area names take in their bands' headers (`_place_band_labels`)."""
+    boxes = []
+    for band, entry in layout["band"].items():
+        x, y0 = entry["label_at"][0], entry["rect"][1]
+        w = text_width(AREA_NAMES[band], HEADING) + 12
+        boxes.append((x - 6, y0 + 2, x + w, y0 + BAND_HEADER + 4))
+    return boxes
 
 
 def _crosses(path: Sequence[Sequence[int]], rect: tuple[int, int, int, int], pad: int) -> bool:
@@ -411,6 +431,7 @@ LANES = tuple(range(-21, 22, 6))
 #: What the router minimises, per line: crossings, plus stretches run along another line
 #: (worse: the eye cannot tell the two apart), plus a little length.
 SHARED_COST = 3
+LABEL_COST = 40  # a line under an area's name: hidden where the name's patch covers it
 LENGTH_COST = 0.0005
 
 
@@ -582,13 +603,17 @@ def _route_all(
         Line(f"river {r['from']}", _tuples(r["path"]), RIVER_WIDTH) for r in layout["river"]
     ] + [Line(f"basin {k}", _tuples(b["river"]), RIVER_WIDTH) for k, b in layout["basin"].items()]
     lines = {s.key: _line(layout, s, gutters) for s in specs}
+    labels = _label_boxes(layout)
 
     def cost(spec: RouteSpec, line: Line) -> float:
         others = fixed + [v for k, v in lines.items() if k != spec.key]
         length = sum(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a, b in itertools.pairwise(line.path))
+        # Its width and its arrowhead (a pipe's is 16 px long, 10 px either side).
+        under = sum(_crosses(line.path, box, line.width // 2 + 12) for box in labels)
         return (
             line_crossings(line, others)
             + SHARED_COST * line_shared(line, others)
+            + LABEL_COST * under
             + LENGTH_COST * length
         )
 

@@ -51,7 +51,7 @@ SETUPS = {
         players=4, seed=19, setup="full", expansions=("nile", "leeghwater")
     ),
 }
-#: No view is taller than twice its width: not the 4-5 player map, not a preview (its banner
+#: No view is taller than twice its width: not the 4-5 player map, not a preview (its mark
 #: on top), not a view with every expansion's scoreboard column and key.
 TALLEST = 2.0
 
