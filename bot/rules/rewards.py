@@ -187,16 +187,15 @@ def reward_contract(
 ) -> Task:
     """The decision of a reward fulfilling one own contract without energy: of at most
     `max_energy` (None: any), or (with `level`) of that colour only."""
-    limit: dict[str, Any] = {"levels": [level]} if level is not None else {"max_energy": max_energy}
-    return {
-        "kind": "fulfil_contract",
-        "player": company_id,
-        "energy": 0,
-        "requires_energy": False,
-        **limit,
-        "national": False,
-        "source": source,
-    }
+    task: Task = {"kind": "fulfil_contract", "player": company_id, "energy": 0}
+    task["requires_energy"] = False
+    if level is not None:
+        task["levels"] = [level]
+    else:
+        task["max_energy"] = max_energy
+    task["national"] = False
+    task["source"] = source
+    return task
 
 
 def apply_reward(
