@@ -399,6 +399,7 @@ def _draw_piece(
     style: CompanyStyle,
     letter_size: int,
 ) -> None:
+    """Draw a piece in place (`piece` draws it from a stamp where it can)."""
     cx, cy = centre
     ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
     if style.shape == "circle":
