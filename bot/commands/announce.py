@@ -24,6 +24,9 @@ MISSING_ATTACH = (
 )
 #: Discord's error code for "Missing Permissions".
 MISSING_PERMISSIONS = 50013
+#: Discord's error code for "Unknown Channel": the channel or thread no longer exists. The
+#: only answer taken as final; 403 Missing Access, 5xx and timeouts are tried again.
+UNKNOWN_CHANNEL = 10003
 
 
 class MissingPermission(Exception):
@@ -84,8 +87,10 @@ class DiscordAnnouncer:
             kwargs["view"] = view
         try:
             message = await channel.send(text[:2000], files=files, **kwargs)
-        except discord.NotFound:
-            # Unknown Channel: deleted with its game in it; no later try can succeed.
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise  # not Discord's word that the channel is gone: the outbox tries again
+            # Deleted with its game in it; no later try can succeed.
             raise DestinationGone(f"channel {announcement.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             if files and exc.code == MISSING_PERMISSIONS:
@@ -136,8 +141,10 @@ class DiscordAnnouncer:
         once: dict[str, Any] = {"nonce": nonce} if (nonce := nonce_of(notice)) else {}
         try:
             await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]), **once)
-        except discord.NotFound:
-            # Unknown Channel: the channel or thread was deleted; nothing will ever arrive.
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise DeliveryFailed(f"Discord did not take the reminder: {exc}") from None
+            # The channel or thread was deleted; nothing will ever arrive.
             raise DestinationGone(f"channel {notice.channel_id} no longer exists") from None
         except discord.Forbidden as exc:
             # Logged as a warning by _missing; a reminder is not worth an error report.

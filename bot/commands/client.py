@@ -32,6 +32,7 @@ from bot.commands.viewing import PostButton
 from bot.service import GameService, OutboxSender
 from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import process_owner
+from bot.service.records import CHANNEL_DELETED, THREAD_DELETED
 from bot.service.reminders import ReminderRunner
 from bot.store import Clock
 
@@ -229,6 +230,33 @@ class BarrageBot(discord.Client):
     async def on_ready(self) -> None:
         """Log where the bot is."""
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted (CHANNEL_DELETE): its game, if any, ends.
+
+        discord.py then reports each of the channel's threads it knows as deleted too
+        (Discord itself sends nothing for them); a game in a thread it does not know ends
+        at the first post there (Unknown Channel).
+        """
+        await self._destination_gone(channel.id, CHANNEL_DELETED)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted (THREAD_DELETE, cached or not): its game, if any, ends."""
+        await self._destination_gone(payload.thread_id, THREAD_DELETED)
+
+    async def _destination_gone(self, channel_id: int, reason: str) -> None:
+        """Tell the service; it decides whether a game ends."""
+        try:
+            await self.service.destination_gone(channel_id, reason)
+        except DATABASE_DOWN:
+            log.warning(
+                "channel %d is gone (%s) but its game cannot be ended now: the database is "
+                "down; it ends at the next post there",
+                channel_id,
+                reason,
+            )
+        except Exception:
+            log.exception("ending the game of deleted channel %d", channel_id)
 
 
 class ShardedBarrageBot(BarrageBot, discord.AutoShardedClient):

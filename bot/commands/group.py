@@ -539,10 +539,13 @@ async def abandon(interaction: discord.Interaction, confirm: bool) -> None:
 
 
 @barrage.command(name="export", description="Download this channel's game as a JSON file")
-async def export(interaction: discord.Interaction) -> None:
+@app_commands.describe(
+    game="A game of this server by its number (e.g. one whose channel or thread was deleted)"
+)
+async def export(interaction: discord.Interaction, game: GameNumber | None = None) -> None:
     """Export the game (anyone may: it holds no hidden information beyond the log)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    doc = await bot_of(interaction).service.export_game(actor_of(interaction))
+    doc = await bot_of(interaction).service.export_game(actor_of(interaction), number=game)
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
     name = f"barrage-game-{doc.get('source_game_number', 'export')}.json"
     await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])

@@ -18,6 +18,7 @@ import discord
 
 from bot.commands import ids
 from bot.commands.actor import actor_of
+from bot.commands.buttons import page_button
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
 from bot.commands.replies import error_text, say, send, within_budget
 from bot.rules.content import company_name, load_content
@@ -267,15 +268,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PA
         self, game_id: int, version: int, page: int, label: str = "Page", enabled: bool = True
     ) -> None:
         """Build the button."""
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=ids.page_id(game_id, version, max(page, 0)),
-                disabled=not enabled,
-                row=CONTROL_ROW,
-            )
-        )
+        custom_id = ids.page_id(game_id, version, max(page, 0))
+        super().__init__(page_button(custom_id, label, enabled=enabled, row=CONTROL_ROW))
         self.game_id, self.version, self.page = game_id, version, max(page, 0)
 
     @classmethod

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.commands.actor import actor_of
+from bot.commands.buttons import page_button, post_button
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import say, send, within_budget
 from bot.service import GameService
@@ -296,9 +297,7 @@ class HistoryPageButton(
     def __init__(self, filters: StatsFilter, user_id: int, page: int, label: str = "Page") -> None:
         """Build the button."""
         custom_id = f"{PREFIX}:hp:{filter_token(filters)}:{user_id}:{page}"
-        super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id)
-        )
+        super().__init__(page_button(custom_id, label))
         self.filters, self.user_id, self.page = filters, user_id, page
 
     @classmethod
@@ -441,16 +440,6 @@ async def post_replay(interaction: discord.Interaction, number: int | None, pace
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def post_button(custom_id: str) -> discord.ui.Button[Any]:
-    """A Post to channel button."""
-    return discord.ui.Button(
-        label="Post to channel",
-        emoji="📣",
-        style=discord.ButtonStyle.secondary,
-        custom_id=custom_id,
-    )
 
 
 def single(item: discord.ui.Item[Any]) -> discord.ui.View:

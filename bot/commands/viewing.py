@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.commands import ids
+from bot.commands.buttons import post_button
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import mention, send, within_budget
 from bot.rules.content import company_name
@@ -113,14 +114,7 @@ class PostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PO
 
     def __init__(self, game_id: int, key: str) -> None:
         """Build the button."""
-        super().__init__(
-            discord.ui.Button(
-                label="Post to channel",
-                emoji="📣",
-                style=discord.ButtonStyle.secondary,
-                custom_id=ids.post_id(game_id, key),
-            )
-        )
+        super().__init__(post_button(ids.post_id(game_id, key)))
         self.game_id, self.key = game_id, key
 
     @classmethod

@@ -150,6 +150,54 @@ def describe_reward(reward: Mapping[str, Any], content: Content | None = None) -
     return ", ".join(p for p in parts if p)
 
 
+def reward_drops(company_id: str, n: int, flowing: bool, source: str) -> Task:
+    """The decision of a reward placing up to `n` drops on headstreams.
+
+    RULINGS 28: a reward placing n drops may place 1 to n or be declined.
+    """
+    return {
+        "kind": "place_drops",
+        "player": company_id,
+        "n": n,
+        "flowing": flowing,
+        "optional": True,
+        "source": source,
+    }
+
+
+def produce_energy(
+    game: Game, company_id: str, energy: int, source: str, tasks: list[Task]
+) -> None:
+    """Energy a reward produces: the marker moves, and one own contract may be fulfilled with it."""
+    game.add_energy(company_id, energy, source)
+    tasks.append(
+        {
+            "kind": "fulfil_contract",
+            "player": company_id,
+            "energy": energy,
+            "production": False,
+            "national": False,
+            "source": source,
+        }
+    )
+
+
+def reward_contract(
+    company_id: str, source: str, *, max_energy: int | None = None, level: str | None = None
+) -> Task:
+    """The decision of a reward fulfilling one own contract without energy: of at most
+    `max_energy` (None: any), or (with `level`) of that colour only."""
+    task: Task = {"kind": "fulfil_contract", "player": company_id, "energy": 0}
+    task["requires_energy"] = False
+    if level is not None:
+        task["levels"] = [level]
+    else:
+        task["max_energy"] = max_energy
+    task["national"] = False
+    task["source"] = source
+    return task
+
+
 def apply_reward(
     game: Game,
     company_id: str,
@@ -173,41 +221,12 @@ def apply_reward(
                 {"kind": "machinery_choice", "player": company_id, "n": value, "source": source}
             )
         elif key in ("water_drops_delayed", "water_drops_flowing"):
-            # RULINGS 28: a reward placing n drops may place 1 to n or be declined.
-            tasks.append(
-                {
-                    "kind": "place_drops",
-                    "player": company_id,
-                    "n": value,
-                    "flowing": key == "water_drops_flowing",
-                    "optional": True,
-                    "source": source,
-                }
-            )
+            tasks.append(reward_drops(company_id, value, key == "water_drops_flowing", source))
         elif key == "energy_produced":
-            game.add_energy(company_id, value, source)
-            tasks.append(
-                {
-                    "kind": "fulfil_contract",
-                    "player": company_id,
-                    "energy": value,
-                    "production": False,
-                    "national": False,
-                    "source": source,
-                }
-            )
+            produce_energy(game, company_id, value, source, tasks)
         elif key in ("fulfill_contract_max_energy", "fulfill_any_contract"):
-            tasks.append(
-                {
-                    "kind": "fulfil_contract",
-                    "player": company_id,
-                    "energy": 0,
-                    "requires_energy": False,
-                    "max_energy": value if key == "fulfill_contract_max_energy" else None,
-                    "national": False,
-                    "source": source,
-                }
-            )
+            cap = value if key == "fulfill_contract_max_energy" else None
+            tasks.append(reward_contract(company_id, source, max_energy=cap))
         elif key == "build_elevation":
             tasks.extend(
                 {

@@ -1,8 +1,10 @@
-"""Moderation: abandoning a game, replacing or skipping a seat, rewinding to an earlier turn."""
+"""Moderation: abandoning a game, replacing or skipping a seat, rewinding to an earlier turn;
+ending the game of a channel or thread that Discord deleted."""
 
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Mapping
 
 from bot.rules import open_game
@@ -18,7 +20,9 @@ from bot.service.errors import (
 from bot.service.loading import Loaded, copy_game
 from bot.service.records import AbandonRecord, LogRecord, ReplaceRecord
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
-from bot.store import ABANDONED, StaleVersionError
+from bot.store import ABANDONED, ACTIVE, StaleVersionError
+
+log = logging.getLogger(__name__)
 
 
 class ModerationCommands(ServiceCore):
@@ -48,6 +52,45 @@ class ModerationCommands(ServiceCore):
         self._cache.pop(meta.id, None)
         self._notify()
         return Outcome(OutcomeKind.ABANDONED, meta.id, version, (line,), announced=True)
+
+    async def destination_gone(self, channel_id: int, reason: str) -> int | None:
+        """End the game of a channel or thread that no longer exists, as abandoned with
+        `reason`; return its number (None when the channel had no game in progress).
+
+        Called only on Discord's definitive word (the channel or thread was deleted, or a
+        post there was refused as Unknown Channel), never on a transient failure. Nobody
+        can play or be pinged there any more: left active, the game would count as running
+        forever and an import of it elsewhere would be refused as a live copy. Its reminders
+        are dropped now; its unsent announcements are given up by the outbox
+        (`is_destination_gone`). It keeps its log, so its players can still export it by
+        its number (and import it elsewhere, where it continues: `moving.resumable`).
+        Nothing is posted: there is nowhere to post.
+        """
+        async with self._locks[channel_id]:
+            meta = await self.store.active_game(channel_id)
+            if meta is None:
+                return None
+            record: AbandonRecord = {"kind": "abandon", "reason": reason}
+            while True:
+                try:
+                    await self.store.append(meta.id, meta.version, [record])
+                    break
+                except StaleVersionError:
+                    # A command from another process landed first: end the game as it is now.
+                    meta = await self.store.get_game(meta.id)
+                    if meta.status != ACTIVE:
+                        return None
+            await self.store.set_status(meta.id, ABANDONED)
+            await self.store.clear_reminders(meta.id)
+            self._cache.pop(meta.id, None)
+        log.info(
+            "game #%d of server %d in channel %d ended as abandoned: %s",
+            meta.number,
+            meta.guild_id,
+            channel_id,
+            reason,
+        )
+        return meta.number
 
     def _seat_index(self, loaded: Loaded, seat_or_user: int) -> int:
         if 0 <= seat_or_user < len(loaded.seats):

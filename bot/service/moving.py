@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.rules import open_game
@@ -11,7 +12,7 @@ from bot.service.core import ServiceCore
 from bot.service.errors import ImportRefused, NoGameHere, PermissionDenied
 from bot.service.final import keep_result_now
 from bot.service.loading import Loaded, copy_game, replay_import
-from bot.service.records import BrokenLog, LogRecord
+from bot.service.records import BrokenLog, LogRecord, ended_for_lost_channel
 from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
 from bot.store import (
     ABANDONED,
@@ -29,15 +30,35 @@ from bot.store.export import MAX_EXPORT_BYTES, ParsedExport, parse_export, read_
 MAX_IMPORT_BYTES = MAX_EXPORT_BYTES
 
 
+def resumable(
+    doc: Mapping[str, Any], parsed: ParsedExport
+) -> tuple[Mapping[str, Any], ParsedExport]:
+    """The export as it will be imported: a game the bot ended only because its channel or
+    thread was deleted continues where it stood (that last record is left out), since its
+    players lost the place, not the game. A game a member abandoned stays abandoned."""
+    if not parsed.log or not ended_for_lost_channel(parsed.log[-1][2]):
+        return doc, parsed
+    log = list(doc["log"])[:-1]
+    return {**doc, "log": log, "ended_at": None}, replace(
+        parsed, log=parsed.log[:-1], ended_at=None
+    )
+
+
 class MovingGames(ServiceCore):
     """Export and import."""
 
-    async def export_game(self, actor: Actor, game_id: int | None = None) -> dict[str, Any]:
-        """The channel's game (or this server's game with this id) as a JSON-able document.
+    async def export_game(
+        self, actor: Actor, game_id: int | None = None, *, number: int | None = None
+    ) -> dict[str, Any]:
+        """The channel's game (or this server's game with this id, or with this `number`)
+        as a JSON-able document.
 
         The raw records as stored, without loading them: a game that cannot be loaded can
-        still be exported (to look at, or to mend and import).
+        still be exported (to look at, or to mend and import). By its number, a game whose
+        channel or thread was deleted can still be exported (and imported elsewhere).
         """
+        if number is not None:
+            game_id = await self.game_id_of(actor.guild_id, number)
         if game_id is None:
             game_id = (await self._here_meta(actor)).id
         try:
@@ -68,6 +89,7 @@ class MovingGames(ServiceCore):
             parsed = parse_export(doc)
         except InvalidExportError as exc:
             raise ImportRefused(f"That file is not a game export: {exc}.") from None
+        doc, parsed = resumable(doc, parsed)
         entries = [LogEntry(0, seq, str(rec.get("kind")), rec, at) for seq, at, rec in parsed.log]
         probe = StoredGame(
             0,

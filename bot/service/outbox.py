@@ -29,8 +29,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
+from bot.service.records import CHANNEL_UNKNOWN, ended_for_lost_channel
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
-from bot.store import ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
+from bot.store import ABANDONED, ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
 
 if TYPE_CHECKING:
     from bot.service.service import GameService
@@ -58,6 +59,10 @@ def process_owner(instance: str | None = None) -> ClaimOwner:
     """This process as a claim owner: `instance` (default: the host name) and a fresh run."""
     run = f"{os.getpid()}-{secrets.token_hex(4)}"
     return ClaimOwner(instance or socket.gethostname() or "localhost", run)
+
+
+#: Why an announcement was given up unsent: its game ended when its channel or thread went.
+GONE = "the game's channel or thread no longer exists"
 
 
 class DestinationGone(Exception):
@@ -176,6 +181,15 @@ class OutboxSender:
             except Exception:
                 log.exception("could not release announcement %d; it waits for its lease", item.id)
 
+    async def is_destination_gone(self, item: OutboxItem) -> bool:
+        """Whether the item's game was ended because its channel or thread is gone after the
+        item was written (a member's abandonment is still announced)."""
+        meta = await self.store.get_game(item.game_id)
+        if meta.status != ABANDONED or meta.version <= item.version:
+            return False
+        last = await self.store.read_log(item.game_id, after=meta.version - 1)
+        return bool(last) and ended_for_lost_channel(last[-1].record)
+
     async def _deliver(self, item: OutboxItem) -> bool:
         """Deliver one claimed item; whatever happens, its claim does not outlive this call."""
         settled: list[bool] = []  # appended to once mark_sent or retry_outbox has run
@@ -189,6 +203,11 @@ class OutboxSender:
     async def _post(self, item: OutboxItem, settled: list[bool]) -> bool:
         assert item.claim is not None
         payload = item.payload
+        if await self.is_destination_gone(item):
+            await self.store.retry_outbox(item.id, item.claim, GONE, give_up=True)
+            settled.append(True)
+            log.debug("announcement %d of game %d dropped: %s", item.id, item.game_id, GONE)
+            return False
         try:
             images = []
             for data in payload.get("images", ()):
@@ -217,7 +236,13 @@ class OutboxSender:
         except DestinationGone as gone:
             await self.store.retry_outbox(item.id, item.claim, str(gone), give_up=True)
             settled.append(True)
-            log.warning("announcement %d of game %d given up: %s", item.id, item.game_id, gone)
+            ended = None
+            if self.service is not None:
+                ended = await self.service.destination_gone(item.channel_id, CHANNEL_UNKNOWN)
+            # The service logged the game's end (now, or when Discord told of the deletion
+            # while this item was on its way), which says it all.
+            if ended is None and not await self.is_destination_gone(item):
+                log.warning("announcement %d of game %d given up: %s", item.id, item.game_id, gone)
             return False
         except Exception as exc:
             due = await self.store.retry_outbox(item.id, item.claim, f"{type(exc).__name__}: {exc}")

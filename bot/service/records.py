@@ -8,7 +8,8 @@ Record kinds the service writes (the engine reads only `decision`), each a Typed
   joins or leaves the lobby; the game's options may already hold some: `automa`, their
   levels), `start` {"seats": [user ids][, "automa": [levels]]} (the lobby in join order; the
   automas take the seats after the people), `replace`
-  {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} (the last record of a game),
+  {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} or {"reason"} (the last record
+  of a game; a reason alone when the bot ended it because its channel or thread is gone),
   `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
   at or before version `base`);
 - on the turn chain (reverts apply): `decision` {"notation", "player", "user"[, "auto"]} and
@@ -108,10 +109,12 @@ class SkipRecord(TypedDict):
 
 
 class AbandonRecord(TypedDict):
-    """The game was abandoned (the last record of a game)."""
+    """The game was abandoned (the last record of a game): by a member (`by`), or by the
+    bot because Discord no longer has the game's channel or thread (`reason`)."""
 
     kind: Literal["abandon"]
-    by: int
+    by: NotRequired[int]
+    reason: NotRequired[str]
 
 
 class FlagRecord(TypedDict):
@@ -230,6 +233,19 @@ def show(value: Any) -> str:
 def is_int(value: object) -> TypeGuard[int]:
     """An integer that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: Why the bot ended a game (the `reason` of its abandon record): Discord deleted its channel,
+#: deleted its thread, or answered a post there with Unknown Channel.
+CHANNEL_DELETED = "channel deleted"
+THREAD_DELETED = "thread deleted"
+CHANNEL_UNKNOWN = "channel unknown to Discord"
+
+
+def ended_for_lost_channel(record: Mapping[str, Any]) -> bool:
+    """Whether a record is the bot's abandonment of a game whose channel or thread is gone
+    (no member abandoned it: its players may take it on elsewhere)."""
+    return record.get("kind") == "abandon" and "by" not in record and "reason" in record
 
 
 def check_options_of(meta: StoredGame) -> None:
@@ -470,7 +486,10 @@ class _Scanner:
         self.out.skipped.add(seat)
 
     def abandon(self, seq: int, rec: Mapping[str, Any]) -> None:
-        self.user(seq, rec, "by")
+        by = self.user(seq, rec, "by", optional=True)
+        reason = self.text(seq, rec, "reason", optional=True)
+        if by is None and reason is None:
+            raise self.fail(seq, rec, "it names neither who abandoned the game ('by') nor why")
         self.out.abandoned = True
 
     def flag(self, seq: int, rec: Mapping[str, Any]) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot.service import quiet
 from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import DeliveryFailed, DestinationGone
+from bot.service.records import CHANNEL_UNKNOWN
 from bot.service.types import Line, ReminderNotice, UserRef
 from bot.store import TURN_PING, Clock, Reminder
 
@@ -90,7 +91,7 @@ class ReminderRunner:
             try:
                 await self.port.remind(notice)
             except DestinationGone as gone:
-                await self._drop(reminder, gone)
+                await self._drop(reminder, notice, gone)
                 continue
             except DeliveryFailed as exc:
                 # The claim lapses and a later pass tries again (after the claim's lease).
@@ -124,9 +125,13 @@ class ReminderRunner:
             wait = self.service.repeat_reminder_ms(loaded, settings)
         return quiet.not_quiet(settings, sent_at + wait)
 
-    async def _drop(self, reminder: Reminder, gone: DestinationGone) -> None:
-        """Give up the game's reminders: there is nowhere to post them any more."""
-        log.warning("dropping the reminders of game %d: %s", reminder.game_id, gone)
+    async def _drop(
+        self, reminder: Reminder, notice: ReminderNotice, gone: DestinationGone
+    ) -> None:
+        """Give up the game's reminders: there is nowhere to post them any more. The game
+        in that channel ends (its reminders go with it; the service logs it)."""
+        if await self.service.destination_gone(notice.channel_id, CHANNEL_UNKNOWN) is None:
+            log.warning("dropping the reminders of game %d: %s", reminder.game_id, gone)
         await self.store.clear_reminders(reminder.game_id)
 
     async def run(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:

@@ -76,34 +76,37 @@ async def test_a_turn_is_pinged_after_quiet_hours_then_reminded(
         assert other.pings() == [] and other.dms() == []
 
 
-async def test_a_reminder_for_a_deleted_thread_is_dropped(
+async def test_a_deleted_thread_ends_its_game_and_nothing_more_is_tried_there(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """No retries every minute, no traceback: one log line, and the schedule is gone. An
-    announcement still waiting for the thread is given up the same way."""
+    """THREAD_DELETE ends the game (tests/e2e/test_bot_lost_channel.py): its reminders go
+    at once, and an announcement still waiting for the thread is dropped unsent. No retries,
+    no traceback: one log line."""
     fake = fake_discord
     clock, db = FakeClock(), tmp_path / "db.sqlite3"
     async with barrage_bot(fake, db, clock, service_config=CONFIG) as bot:
         thread, turn = await game_in_a_thread(fake, [fake.alice, fake.bob])
         game_id = int(next(c for c in turn.custom_ids if c.startswith("brg:play:")).split(":")[2])
-        await fake.delete_channel(thread)
+        posted = len(fake.calls)
         with caplog.at_level(logging.INFO, logger="bot"):
-            clock.advance(hours=2)
-            await fake.wait_for(
-                lambda: "dropping the reminders" in caplog.text, what="the reminder given up"
-            )
+            await fake.delete_channel(thread)
+            await fake.wait_for(lambda: "ended as abandoned" in caplog.text, what="the game ended")
+            assert await bot.service.store.reminders(game_id) == []
             for _ in range(3):
                 clock.advance(hours=6)
                 await asyncio.sleep(0.2)
             # The start's announcement, as if it had been committed just before the deletion.
             await asyncio.to_thread(mark_every_announcement_unsent, db)
             bot.kick_outbox()
-            await fake.wait_for(lambda: "given up" in caplog.text, what="the announcement given up")
-        assert await bot.service.store.reminders(game_id) == []
+            for _ in range(500):
+                if not await bot.service.store.pending_outbox(game_id):
+                    break
+                await asyncio.sleep(0.01)
         assert await bot.service.store.pending_outbox(game_id) == []
-        lines = [r for r in caplog.records if r.name.startswith("bot.service")]
-        assert [r.levelno for r in lines] == [logging.WARNING, logging.WARNING]
-        assert all(r.exc_info is None and str(thread.id) in r.getMessage() for r in lines)
+        assert not [c for c in fake.calls[posted:] if str(thread.id) in c.path]
+        lines = [r for r in caplog.records if r.name.startswith("bot")]
+        assert [r.levelno for r in lines] == [logging.INFO]
+        assert lines[0].exc_info is None and str(thread.id) in lines[0].getMessage()
 
 
 def mark_every_announcement_unsent(db: Path) -> None:

@@ -309,17 +309,27 @@ class FakeDiscord:
         return asyncio.get_running_loop().time()
 
     async def delete_channel(self, channel: Channel) -> None:
-        """Delete a channel (and its threads) or a thread, and tell the bot."""
+        """Delete a channel (and its threads) or a thread, and tell the bot as Discord does.
+
+        A deleted thread is one THREAD_DELETE carrying only id, guild_id, parent_id and
+        type. A deleted channel is one CHANNEL_DELETE with the whole channel object; its
+        threads go with it and Discord sends no THREAD_DELETE for them (the client must
+        drop them itself, as discord.py does for the threads it knows).
+        """
         for thread in [c for c in self.channels.values() if c.parent_id == channel.id]:
-            await self.delete_channel(thread)
-        self.channels.pop(channel.id, None)
-        guild = self.guild_of(channel)
-        if guild is not None and channel.id in guild.channel_ids:
-            guild.channel_ids.remove(channel.id)
+            self._forget_channel(thread)
+        self._forget_channel(channel)
         data = channel.payload()
         if channel.is_thread:
             data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
         await self.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data)
+
+    def _forget_channel(self, channel: Channel) -> None:
+        """Remove a channel or thread: posting there is then 404 Unknown Channel."""
+        self.channels.pop(channel.id, None)
+        guild = self.guild_of(channel)
+        if guild is not None and channel.id in guild.channel_ids:
+            guild.channel_ids.remove(channel.id)
 
     # ----------------------------------------------------------------- reading the record
 

@@ -10,25 +10,13 @@ from bot.service import Actor, Announcement, GameService, ReminderNotice
 from bot.service.errors import NotYourTurn
 from bot.service.loading import Loaded
 from bot.service.types import PanelView, ScoreView
+from tests.clock import FakeClock as FakeClock  # re-exported: the tests import it here
 
 GUILD = 1000
 CHANNEL = 2000
 OTHER_CHANNEL = 2001
 USERS = (11, 12, 13, 14)
 SPECTATOR = 99
-
-
-class FakeClock:
-    """A settable clock in UTC ms; tests never read the wall clock."""
-
-    def __init__(self, start: int = 1_700_000_000_000) -> None:
-        self.now = start
-
-    def __call__(self) -> int:
-        return self.now
-
-    def advance(self, ms: int) -> None:
-        self.now += ms
 
 
 @dataclass

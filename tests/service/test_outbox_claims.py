@@ -16,7 +16,7 @@ import pytest
 
 from bot.service import Announcement, DestinationGone, GameService, OutboxSender
 from tests.service.conftest import MakeService
-from tests.service.helpers import CHANNEL, USERS, FakeClock, RecordingPort, actor
+from tests.service.helpers import CHANNEL, GUILD, USERS, FakeClock, RecordingPort, actor
 
 
 async def games_in_channels(service: GameService, channels: list[int]) -> list[int]:
@@ -124,13 +124,31 @@ class GonePort(RecordingPort):
 async def test_an_announcement_for_a_deleted_channel_is_given_up_with_one_line(
     make_service: MakeService, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Unknown Channel when posting: the announcement is given up and the game ends."""
     service = await make_service()
     [game] = await games_in_channels(service, [CHANNEL])
     sender = OutboxSender(service.store, GonePort(), clock, service=service)
-    with caplog.at_level(logging.WARNING, logger="bot"):
+    with caplog.at_level(logging.INFO, logger="bot"):
         assert await sender.run_once() == 0
         clock.advance(24 * 3_600_000)
         assert await sender.run_once() == 0  # nothing left to try
+    assert await service.store.pending_outbox(game) == []
+    assert (await service.store.get_game(game)).status == "abandoned"
+    assert [r.getMessage() for r in caplog.records] == [
+        f"game #1 of server {GUILD} in channel {CHANNEL} ended as abandoned: "
+        "channel unknown to Discord"
+    ]
+
+
+async def test_an_announcement_without_a_service_is_given_up_with_one_warning(
+    make_service: MakeService, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A sender with nobody to tell about the lost channel only gives the item up."""
+    service = await make_service()
+    [game] = await games_in_channels(service, [CHANNEL])
+    sender = OutboxSender(service.store, GonePort(), clock)
+    with caplog.at_level(logging.INFO, logger="bot"):
+        assert await sender.run_once() == 0
     assert await service.store.pending_outbox(game) == []
     assert [r.getMessage() for r in caplog.records] == [
         f"announcement 1 of game {game} given up: channel {CHANNEL} no longer exists"

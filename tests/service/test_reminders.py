@@ -20,7 +20,15 @@ from bot.service import (
     ServiceConfig,
 )
 from tests.service.conftest import MakeService, fake_png
-from tests.service.helpers import CHANNEL, USERS, FakeClock, RecordingPort, actor, started_game
+from tests.service.helpers import (
+    CHANNEL,
+    GUILD,
+    USERS,
+    FakeClock,
+    RecordingPort,
+    actor,
+    started_game,
+)
 
 HOUR = 3_600_000
 
@@ -175,20 +183,23 @@ class GonePort(RecordingPort):
         raise DestinationGone(f"channel {notice.channel_id} no longer exists")
 
 
-async def test_a_reminder_for_a_deleted_channel_is_dropped_with_one_line(
+async def test_a_reminder_for_a_deleted_channel_ends_the_game_with_one_line(
     service: GameService, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Unknown Channel is Discord's final word: the game ends, its reminders with it."""
     game = await started_game(service)
     runner = ReminderRunner(service, GonePort(), clock)
     clock.advance(25 * HOUR)
-    with caplog.at_level(logging.WARNING, logger="bot.service.reminders"):
+    with caplog.at_level(logging.INFO, logger="bot.service"):
         assert await runner.run_once() == []
         for _ in range(5):
             clock.advance(HOUR)
             assert await runner.run_once() == []
     assert await service.store.reminders(game) == []
+    assert (await service.store.get_game(game)).status == "abandoned"
     assert [r.getMessage() for r in caplog.records] == [
-        f"dropping the reminders of game {game}: channel {CHANNEL} no longer exists"
+        f"game #1 of server {GUILD} in channel {CHANNEL} ended as abandoned: "
+        "channel unknown to Discord"
     ]
     assert all(r.exc_info is None for r in caplog.records)
 

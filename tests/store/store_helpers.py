@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import Game, Store
+from tests.clock import FakeClock as FakeClock  # re-exported: the tests import it here
 
 GUILD = 900_000_000_000_000_001
 CHANNEL = 800_000_000_000_000_001
@@ -33,22 +34,6 @@ async def new_game(store: Store, *, channel_id: int = CHANNEL, **overrides: Any)
 def decision(n: int, **extra: Any) -> dict[str, Any]:
     """A plausible decision record."""
     return {"kind": "decision", "user": ALICE, "notation": f"move-{n}", **extra}
-
-
-class FakeClock:
-    """A settable clock in UTC milliseconds; tests never read the wall clock."""
-
-    def __init__(self, start: int = 1_700_000_000_000) -> None:
-        """Start at a fixed instant (2023-11-14)."""
-        self.now = start
-
-    def __call__(self) -> int:
-        """The current fake time."""
-        return self.now
-
-    def advance(self, ms: int) -> None:
-        """Move the clock forward."""
-        self.now += ms
 
 
 @dataclass

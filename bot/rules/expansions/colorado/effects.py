@@ -40,7 +40,13 @@ from bot.rules.expansions.colorado.board import (
 from bot.rules.flow import ENERGY_CAP
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
-from bot.rules.rewards import describe_reward
+from bot.rules.rewards import (
+    dam_owner_water,
+    describe_reward,
+    produce_energy,
+    reward_contract,
+    reward_drops,
+)
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 
@@ -104,16 +110,7 @@ def apply_reward_part(
     """Apply one Colorado reward key; True when it is one."""
     company = game.company(company_id)
     if key == "water_drops_flowing_up_to":
-        tasks.append(
-            {
-                "kind": "place_drops",
-                "player": company_id,
-                "n": value,
-                "flowing": True,
-                "optional": True,
-                "source": source,
-            }
-        )
+        tasks.append(reward_drops(company_id, value, True, source))
     elif key == "take_back_machinery_per_wheel_segment":
         _take_back(game, company_id, value, source, tasks)
     elif key == "copy_own_bridge_effect":
@@ -130,17 +127,7 @@ def apply_reward_part(
                 )
             )
     elif key == "fulfill_contract_of_level":
-        tasks.append(
-            {
-                "kind": "fulfil_contract",
-                "player": company_id,
-                "energy": 0,
-                "requires_energy": False,
-                "levels": [value],
-                "national": False,
-                "source": source,
-            }
-        )
+        tasks.append(reward_contract(company_id, source, level=value))
     elif key == "vp_per_fulfilled_contract":
         game.gain(company_id, "vp", value * len(company.fulfilled), source)
     elif key == "vp_per_energy_section_reached":
@@ -155,24 +142,13 @@ def apply_reward_part(
         )
         game.add_energy(company_id, value * total, source)
     elif key == "credits_per_drop_in_own_dams":
-        drops = sum(game.state.dams[space].water for space in own_dams(game, company_id))
-        game.gain(company_id, "credits", value * drops, source)
+        game.gain(company_id, "credits", value * dam_owner_water(game, company_id), source)
     elif key == "vp_per_own_bridge":
         game.gain(company_id, "vp", value * len(bridges_of(game, company_id)), source)
     elif key == "energy_produced_per_own_powerhouse":
         energy = value * structure_count(game, company_id, "powerhouse")
         if energy:
-            game.add_energy(company_id, energy, source)
-            tasks.append(
-                {
-                    "kind": "fulfil_contract",
-                    "player": company_id,
-                    "energy": energy,
-                    "production": False,
-                    "national": False,
-                    "source": source,
-                }
-            )
+            produce_energy(game, company_id, energy, source, tasks)
     elif key == "construction_action_without_engineers":
         tasks.append({"kind": "build_structure", "player": company_id, "mode": "construction"})
     elif key == "drop_in_each_own_dam":

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules import GameOptions, GameState, new_game
-from bot.rules.prng import SplitMix64
-from tests.rules.test_random_games_full import random_full_game
+from bot.rules import Game, GameOptions
+from tests.rules.random_play import (
+    assert_answers_replay,
+    assert_game_ended,
+    random_full_game,
+    verbs_played,
+)
 
 CO = ("colorado",)
 
 
-def _check_end(game, players: int) -> None:
+def _check_end(game: Game, players: int) -> None:
+    assert_game_ended(game, players)
     state = game.state
-    assert state.finished and state.round == 5
-    assert len(state.result["ranking"]) == players
-    assert GameState.from_json(state.to_json()).to_json() == state.to_json()
     board = state.extra["colorado"]
     basins = [game.map.dam_spaces[space].basin for space in board["bridges"]]
     assert len(basins) == len(set(basins))  # one Bridge per basin
@@ -39,31 +41,12 @@ def test_random_colorado_and_leeghwater_game_reaches_the_end(players: int, seed:
 
 
 def test_random_games_use_the_expansion() -> None:
-    seen: set[str] = set()
-    for seed in range(8):
-        game = new_game(
-            GameOptions(players=4, setup="full", seed=seed, expansions=("colorado", "leeghwater"))
-        )
-        rng = SplitMix64(seed)
-        while not game.is_over:
-            decision = game.decisions()[0]
-            option = decision.options[rng.below(len(decision.options))]
-            seen.add(option.notation.split(" ")[0])
-            game.apply(option, decision.player)
+    seen = verbs_played(
+        GameOptions(players=4, setup="full", seed=seed, expansions=("colorado", "leeghwater"))
+        for seed in range(8)
+    )
     assert {"site", "bridge", "settle"} <= seen
 
 
 def test_replaying_a_colorado_game_gives_the_same_state() -> None:
-    options = GameOptions(players=3, setup="full", seed=41, expansions=CO)
-    game = new_game(options)
-    rng = SplitMix64(9)
-    log = []
-    while not game.is_over:
-        decision = game.decisions()[0]
-        option = decision.options[rng.below(len(decision.options))]
-        game.apply(option, decision.player)
-        log.append((decision.player, option.notation))
-    again = new_game(options)
-    for player, notation in log:
-        again.apply(notation, player)
-    assert again.state.to_json() == game.state.to_json()
+    assert_answers_replay(GameOptions(players=3, setup="full", seed=41, expansions=CO), 9)

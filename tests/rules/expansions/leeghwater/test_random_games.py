@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules import GameOptions, GameState, new_game
-from bot.rules.prng import SplitMix64
-from tests.rules.test_random_games_full import random_full_game
+from bot.rules import GameOptions
+from tests.rules.random_play import (
+    assert_answers_replay,
+    assert_game_ended,
+    random_full_game,
+    verbs_played,
+)
 
 LWP = ("leeghwater",)
 
@@ -15,38 +19,17 @@ LWP = ("leeghwater",)
 @pytest.mark.parametrize("seed", range(10))
 def test_random_leeghwater_game_reaches_the_end(players: int, seed: int) -> None:
     game = random_full_game(players, seed, expansions=LWP)
-    state = game.state
-    assert state.finished and state.round == 5
-    assert len(state.result["ranking"]) == players
-    assert GameState.from_json(state.to_json()).to_json() == state.to_json()
-    for company in state.companies.values():
+    assert_game_ended(game, players)
+    for company in game.state.companies.values():
         assert company.placed["building"] <= 5
 
 
 def test_random_games_use_the_expansion() -> None:
-    seen: set[str] = set()
-    for seed in range(8):
-        game = new_game(GameOptions(players=4, setup="full", seed=seed, expansions=LWP))
-        rng = SplitMix64(seed)
-        while not game.is_over:
-            decision = game.decisions()[0]
-            option = decision.options[rng.below(len(decision.options))]
-            seen.add(option.notation.split(" ")[0])
-            game.apply(option, decision.player)
+    seen = verbs_played(
+        GameOptions(players=4, setup="full", seed=seed, expansions=LWP) for seed in range(8)
+    )
     assert {"external_work_1", "building", "use", "work"} <= seen
 
 
 def test_replaying_a_leeghwater_game_gives_the_same_state() -> None:
-    options = GameOptions(players=3, setup="full", seed=77, expansions=LWP)
-    game = new_game(options)
-    rng = SplitMix64(5)
-    log = []
-    while not game.is_over:
-        decision = game.decisions()[0]
-        option = decision.options[rng.below(len(decision.options))]
-        game.apply(option, decision.player)
-        log.append((decision.player, option.notation))
-    again = new_game(options)
-    for player, notation in log:
-        again.apply(notation, player)
-    assert again.state.to_json() == game.state.to_json()
+    assert_answers_replay(GameOptions(players=3, setup="full", seed=77, expansions=LWP), 5)
