@@ -152,7 +152,7 @@ def _awaiting(loop: asyncio.AbstractEventLoop, limit: int = 40) -> list[str]:
 
 def _await_chain(awaitable: object) -> list[str]:
     """Where a coroutine and each coroutine it awaits stand ("name (file:line)")."""
-    chain = []
+    chain: list[str] = []
     while awaitable is not None and len(chain) < 30:
         frame = getattr(awaitable, "cr_frame", None) or getattr(awaitable, "gi_frame", None)
         if frame is None:
