@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -11,7 +12,7 @@ from PIL import Image, ImageDraw
 from renderer import draw as d
 from renderer.fonts import font
 from renderer.layout import AREA_NAMES, FeatureView, MapLayout, feature_view, map_layout
-from renderer.theme import Theme, get_theme
+from renderer.theme import COMPANIES, Theme, get_theme
 
 RIVER_WIDTH = 12
 CONDUIT_WIDTH = 4
@@ -178,20 +179,24 @@ def _draw_rivers(draw: ImageDraw.ImageDraw, layout: MapLayout, theme: Theme) -> 
     for basin in layout.basins.values():
         d.polyline(draw, basin.river, colour, RIVER_WIDTH)
     for river in layout.rivers:
+        d.polyline(draw, river.path, colour, RIVER_WIDTH)
+    for tip, towards_from, size in river_arrows(layout):
+        d.arrowhead(draw, tip, towards_from, size, colour)
+
+
+def river_arrows(layout: MapLayout) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+    """Every river arrowhead as (tip, the point it points away from, size): one where each
+    river ends and, so a river can be followed mid-way, one on every long stretch."""
+    arrows = []
+    for river in layout.rivers:
         path = river.path
-        d.polyline(draw, path, colour, RIVER_WIDTH)
-        d.arrowhead(draw, path[-1], path[-2], 30, colour)
-        # Mark the direction on every long stretch too, so a river can be followed mid-way.
+        arrows.append((path[-1], path[-2], 30))
         for a, b in itertools.pairwise(path):
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 160:
                 mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-                d.arrowhead(
-                    draw,
-                    (mid[0] + (b[0] - a[0]) // 12, mid[1] + (b[1] - a[1]) // 12),
-                    mid,
-                    28,
-                    colour,
-                )
+                tip = (mid[0] + (b[0] - a[0]) // 12, mid[1] + (b[1] - a[1]) // 12)
+                arrows.append((tip, mid, 28))
+    return arrows
 
 
 def _draw_space(
@@ -215,7 +220,23 @@ def _draw_space(
     d.box(draw, rect, theme.colour(fill), outline, width=RED_OUTLINE_WIDTH if red else 2)
     ink = theme.colour("space text") if fill == "space" else theme.colour("text")
     line = sizes["label"] + 8
-    if kind in ("dam", "conduit", "headstream"):
+    if kind == "conduit" and one_line(rect, sizes["label"]):
+        conduit = map_data.conduit_spaces[space_id]
+        slots = conduit_slots(rect, conduit.production, conduit.to_basin, sizes["label"])
+        d.text(draw, slots.id_at, space_id, sizes["label"], ink, anchor="lm")
+        d.conduit_value(
+            draw, slots.value_at, conduit.production, conduit.to_basin, sizes["label"], ink
+        )
+    elif kind == "headstream" and one_line(rect, sizes["label"]):
+        d.text(
+            draw,
+            headstream_slots(rect, sizes["label"]).id_at,
+            space_id,
+            sizes["label"],
+            ink,
+            anchor="lm",
+        )
+    elif kind in ("dam", "conduit", "headstream"):
         # Two lines: the id on top, the second line for production or what the state adds.
         d.text(draw, (cx, y0 + 4 + line // 2), space_id, sizes["label"], ink)
         if kind == "conduit":
@@ -226,6 +247,48 @@ def _draw_space(
             d.conduit_value(draw, at, conduit.production, conduit.to_basin, size, ink)
     else:
         d.text(draw, (cx, (y0 + y1) // 2), space_id, sizes["label"], ink)
+
+
+def one_line(rect: tuple[int, int, int, int], size: int) -> bool:
+    """Whether a space box holds one line of text (a narrow basin's conduit, a headstream),
+    not two (its id above what it holds)."""
+    return rect[3] - rect[1] < 2 * (size + 8)
+
+
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """Where the parts of a one-line box go: the owner's letter, the id, the value (all
+    left-middle anchors) and a drop badge's centre."""
+
+    letter_at: tuple[int, int]
+    id_at: tuple[int, int]
+    value_at: tuple[int, int]
+    drop_at: tuple[int, int]
+
+
+def _letter_width(size: int) -> int:
+    return max(round(d.text_width(style.letter, size, "bold")) for style in COMPANIES.values())
+
+
+def conduit_slots(
+    rect: tuple[int, int, int, int], production: int, basin: int | str, size: int
+) -> Slots:
+    """A one-line conduit: its owner's letter (once built), its id, then "value → basin" at the
+    right; the id stays where it is when the conduit is built."""
+    x0, y0, x1, y1 = rect
+    cy = (y0 + y1) // 2
+    value_x = x1 - BOX_PAD - d.value_width(production, basin, size)
+    return Slots(
+        (x0 + BOX_PAD, cy), (x0 + BOX_PAD + _letter_width(size) + 4, cy), (value_x, cy), (0, 0)
+    )
+
+
+def headstream_slots(rect: tuple[int, int, int, int], size: int) -> Slots:
+    """A one-line headstream: its id, the drops its tile adds, its drops held at the right."""
+    x0, y0, x1, y1 = rect
+    cy = (y0 + y1) // 2
+    id_w = round(d.text_width("HA", size, "bold"))
+    return Slots((0, 0), (x0 + 8, cy), (x0 + 8 + id_w + 10, cy), (x1 - 23, y1 - 19))
 
 
 @functools.lru_cache(maxsize=16)

@@ -110,6 +110,12 @@ def turn_line(state: GameState) -> str:
     return f"{head} · {phase_text(state.phase)}"
 
 
+def preview_line(state: GameState) -> str:
+    """A private preview's turn line: 'Round 3/5 · your turn' (it is the viewer's turn in
+    progress; short, so the preview's mark fits beside it)."""
+    return f"Round {state.round}/{ROUNDS} · your turn"
+
+
 def _line(style: ViewStyle) -> int:
     return style.text["board"] + 10
 
@@ -117,12 +123,32 @@ def _line(style: ViewStyle) -> int:
 def height(state: GameState, style: ViewStyle, preview: bool = False) -> int:
     """The header's height for this state in a view of this style (a preview's banner too)."""
     count = max(len(rows(state)), 1)
-    banner = _line(style) + 8 if preview else 0
+    banner = _banner(style) + 4 if preview and _preview_tag(state, style) is None else 0
     return banner + MARGIN + _line(style) + style.text["small"] + 14 + count * _line(style) + MARGIN
+
+
+def _banner(style: ViewStyle) -> int:
+    """A preview banner's height: one line of small text (the views stay within 2:1)."""
+    return style.text["small"] + 14
 
 
 #: The banner of a private preview: a turn in progress that nobody else sees.
 PREVIEW_BANNER = "Preview · only you see this · Confirm to play it"
+#: A preview's mark beside the turn line, the longest that fits (the view's title gives way).
+PREVIEW_TAGS = ("Preview · only you see this", "Preview · only you", "Preview")
+TAG_PAD = 14
+
+
+def _preview_tag(state: GameState, style: ViewStyle) -> str | None:
+    """The preview's mark that fits beside the turn line, or None: then it is a banner above,
+    which makes the picture taller."""
+    small = style.text["small"]
+    head = preview_line(state)
+    room = style.width - 2 * MARGIN - 24 - d.text_width(head, style.text["board"], "bold")
+    for tag in PREVIEW_TAGS:
+        if d.text_width(tag, small, "bold") + 2 * TAG_PAD <= room:
+            return tag
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +177,24 @@ def draw_header(
     board, small = sizes["board"], sizes["small"]
     line = _line(style)
     y = top + MARGIN
-    if preview:
-        banner = (MARGIN, y - 4, width - MARGIN, y + line + 4)
+    tag = _preview_tag(state, style) if preview else None
+    if preview and tag is None:
+        tall = _banner(style)
+        banner = (MARGIN, y - 4, width - MARGIN, y + tall - 4)
         d.box(draw, banner, theme.colour("preview"), theme.colour("text"), 3, 10)
         label = PREVIEW_BANNER if d.fits(PREVIEW_BANNER, small, width - 60, "bold") else "Preview"
-        d.text(draw, (width // 2, y + line // 2), label, small, "#ffffff")
-        y += line + 8
-    head = turn_line(state)
+        d.text(draw, (width // 2, y + tall // 2 - 4), label, small, "#ffffff")
+        y += tall + 4
+    head = preview_line(state) if preview else turn_line(state)
     d.text(draw, (MARGIN + 6, y + line // 2), head, board, text, anchor="lm", role="board")
     room = width - 2 * MARGIN - 24 - d.text_width(head, board, "bold")
-    if title and d.text_width(title, small, "bold") <= room:
+    if tag is not None:
+        # A private preview: its mark takes the title's place, in the preview's colour.
+        tag_w = round(d.text_width(tag, small, "bold")) + 2 * TAG_PAD
+        box = (width - MARGIN - tag_w, y + 6, width - MARGIN, y + line - 6)
+        d.box(draw, box, theme.colour("preview"), theme.colour("text"), 3, 10)
+        d.text(draw, ((box[0] + box[2]) // 2, y + line // 2), tag, small, "#ffffff")
+    elif title and d.text_width(title, small, "bold") <= room:
         d.text(draw, (width - MARGIN - 6, y + line // 2), title, small, muted, anchor="rm")
     y += line
     now = set(acting(state))

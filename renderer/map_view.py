@@ -9,7 +9,13 @@ from PIL import Image, ImageDraw
 from bot.rules.content import ConduitSpace
 from bot.rules.state import NEUTRAL, Dam, GameState
 from renderer import draw as d
-from renderer.background import RED_OUTLINE_WIDTH, map_background
+from renderer.background import (
+    RED_OUTLINE_WIDTH,
+    conduit_slots,
+    headstream_slots,
+    map_background,
+    one_line,
+)
 from renderer.content import content
 from renderer.expansions import asking
 from renderer.layout import Rect, map_layout
@@ -131,10 +137,16 @@ def _conduit(
     size = sizes["label"]
     line = size + 8
     letter = theme.company(owner).letter if owner != NEUTRAL else ""
+    production, basin = conduit.production, conduit.to_basin
+    if one_line(rect, size):
+        slots = conduit_slots(rect, production, basin, size)
+        d.text(draw, slots.letter_at, letter, size, ink, "bold", "lm")
+        d.text(draw, slots.id_at, space_id, size, ink, "bold", "lm")
+        d.conduit_value(draw, slots.value_at, production, basin, size, ink)
+        return
     cy = y0 + 4 + line // 2
     d.text(draw, (x0 + 5, cy), letter, size, ink, "bold", "lm")
     d.text(draw, (x1 - 5, cy), space_id, size, ink, "bold", "rm")
-    production, basin = conduit.production, conduit.to_basin
     at = (x1 - 5 - d.value_width(production, basin, size), cy + line)
     d.conduit_value(draw, at, production, basin, size, ink)
 
@@ -158,6 +170,12 @@ def _headstream(
     draw: ImageDraw.ImageDraw, rect: Rect, label: str, water: int, theme: Theme
 ) -> None:
     sizes = theme.views["map"].text
+    if one_line(rect, sizes["label"]):
+        slots = headstream_slots(rect, sizes["label"])
+        d.text(draw, slots.value_at, label, sizes["value"], theme.colour("text"), "regular", "lm")
+        if water:
+            d.drop(draw, slots.drop_at, 17, theme.colour("water"), water, "#ffffff", sizes["small"])
+        return
     x0, y0, x1, _y1 = rect
     line = sizes["label"] + 8
     cy = y0 + 4 + line + line // 2 - 2

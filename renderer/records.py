@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
+from bot.rules.wording import END_ROWS, SCORE_ROWS
 from renderer import draw as d
 from renderer.expansions import catalogue
-from renderer.score_sheet import BASE_CATEGORIES, END_CATEGORIES
 from renderer.theme import Theme, get_theme
 
 WIDTH = 1200
@@ -150,7 +150,7 @@ def source_label(group: str) -> str:
     """What a player reads for a VP source group (the score sheet's row names)."""
     if group == "start":
         return "Start"
-    labels = {**BASE_CATEGORIES, **END_CATEGORIES}
+    labels = {**SCORE_ROWS, **END_ROWS}
     for name in catalogue().expansions:
         for row in catalogue().info(name).score.values():
             labels.setdefault(row.lower(), row)

@@ -27,18 +27,6 @@ def categories(expansions: tuple[str, ...]) -> tuple[dict[str, str], dict[str, s
 
 
 OTHER = OTHER_ROW
-#: The base game's score rows by event source prefix, and the end of the game's (the records
-#: pictures label their columns with them).
-BASE_CATEGORIES: Mapping[str, str] = {
-    "income": "Income",
-    "contract": "Contracts",
-    "scoring": "Energy track",
-    "bonus": "Bonus tiles",
-    "objective": "Objective",
-    "conduit-use": "Conduits lent",
-    "tile": "Technology tiles",
-}
-END_CATEGORIES: Mapping[str, str] = {"end": "End (resources, water)"}
 CHART_MARKER = 21  # radius of a company's marker on the charts (holds its letter)
 CHART_SPREAD = 48  # sideways step between markers of equal value
 

@@ -237,8 +237,24 @@ class OutcomeKind(Enum):
     IMPORTED = "imported"
 
 
+class Spoken:
+    """What says `lines` to people: an outcome, an announcement, a reminder."""
+
+    __slots__ = ()
+    lines: tuple[Line, ...]
+
+    @property
+    def text(self) -> str:
+        """The lines as plain text (logs and tests; adapters use `render`)."""
+        return render_lines(self.lines)
+
+    def render(self, name: UserNamer) -> str:
+        """The lines as text, each person written by `name`."""
+        return render_lines(self.lines, name)
+
+
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Spoken):
     """What a command produced, as data: its kind, what happened, who to mention.
 
     `lines` say what happened (the adapter writes the people they name); `public` lines
@@ -261,15 +277,6 @@ class Outcome:
     def committed(self) -> bool:
         """True when a channel announcement was written (the older name of `announced`)."""
         return self.announced
-
-    @property
-    def text(self) -> str:
-        """The lines as plain text (logs and tests; adapters use `render`)."""
-        return render_lines(self.lines)
-
-    def render(self, name: UserNamer) -> str:
-        """The lines as text, each person written by `name`."""
-        return render_lines(self.lines, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +365,7 @@ class OutboxPayload(TypedDict):
 
 
 @dataclass(frozen=True, slots=True)
-class Announcement:
+class Announcement(Spoken):
     """A channel announcement as handed to the AnnouncementPort (images already rendered).
 
     `mentions` are the users to ping, and only they (the adapter sets its allowed mentions
@@ -385,22 +392,13 @@ class Announcement:
     reason: str = "turn"
 
     @property
-    def text(self) -> str:
-        """The lines as plain text (logs and tests; adapters use `render`)."""
-        return render_lines(self.lines)
-
-    @property
     def mention_user_id(self) -> int | None:
         """The first user to ping, if any (older single-mention callers)."""
         return self.mentions[0] if self.mentions else None
 
-    def render(self, name: UserNamer) -> str:
-        """The lines as text, each person written by `name`."""
-        return render_lines(self.lines, name)
-
 
 @dataclass(frozen=True, slots=True)
-class ReminderNotice:
+class ReminderNotice(Spoken):
     """A reminder to deliver: ping `user_id` in the game's channel (and by DM if opted in)."""
 
     game_id: int
@@ -417,15 +415,6 @@ class ReminderNotice:
     #: The same for every try of this one ping (a platform may deduplicate by it): a ping
     #: sent by a process that died before recording it is not repeated by the next try.
     key: str = ""
-
-    @property
-    def text(self) -> str:
-        """The lines as plain text (logs and tests; adapters use `render`)."""
-        return render_lines(self.lines)
-
-    def render(self, name: UserNamer) -> str:
-        """The lines as text, each person written by `name`."""
-        return render_lines(self.lines, name)
 
 
 @dataclass(frozen=True, slots=True)

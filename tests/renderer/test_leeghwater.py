@@ -314,3 +314,24 @@ def test_describe_names_the_works_and_buildings(lwp: GameState) -> None:
     assert "External Works: 1 A3 (2 mix → 4VP Base P); 2 taken; 3 C5" in text
     name = content().private_buildings[tile].name
     assert f"{name} (space 1 {company_name(lwp.seats[0])})" in text
+
+
+def test_the_scoreboard_counts_each_companys_buildings() -> None:
+    """The expansion's own pieces (each company's five Buildings) are a column of every
+    view's scoreboard, explained in the legend."""
+    from renderer import header, legend
+
+    state = lv.sample_state()
+    columns = {c.heading: c for c in header.columns(state)}
+    for cid, company in state.companies.items():
+        assert columns["bld"].value(state, cid) == company.placed["building"]
+    with d.recording() as texts:
+        render(state, view="map")
+    board = [t.content for t in texts if t.role == "board"]
+    for company in state.companies.values():
+        assert str(company.placed["building"]) in board
+    explained = {
+        e.symbol for _t, entries in legend.legend_sections(("leeghwater",)) for e in entries
+    }
+    assert "bld" in explained
+    assert any(company.placed["building"] for company in state.companies.values())

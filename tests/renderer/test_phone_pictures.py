@@ -5,8 +5,8 @@ Random positions of every setup (the base game at each player count and both set
 from the recording canvas (`renderer.draw.recording`), the sizes from the glyphs drawn. Every
 text is a name or a short notation, never an id, a Python repr or a label cut with "…"; the
 smallest capital is at least width / 50 and the scoreboard's and turn line's width / 30; no
-view is taller than twice its width. The players' words (option labels, the whole option
-texts, the log's event lines) are held to the same rule.
+view (nor its preview) is taller than twice its width. The players' words (option labels, the
+whole option texts, the log's event lines) are held to the same rule.
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ SETUPS = {
         players=4, seed=19, setup="full", expansions=("nile", "leeghwater")
     ),
 }
-#: The 4-5 player map holds five basins in the mountains: their conduits stack, and the view
-#: is a little taller than twice its width (see the report of issue 13).
-TALL_MAPS = {"five_player": 2.2}
+#: No view is taller than twice its width: not the 4-5 player map, not a preview (its mark
+#: on top), not a view with every expansion's scoreboard column and key.
+TALLEST = 2.0
 
 # Lowercase words joined by "_" (an engine key), a Python repr, a label cut short.
 ID_LIKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -141,8 +141,10 @@ def test_every_picture_of_random_positions_reads_well_on_a_phone(name: str) -> N
             image = Image.open(io.BytesIO(png))
             width, height = image.size
             assert image.mode == "P", (view, "a palette PNG")
-            ratio = TALL_MAPS.get(state.options.map, 2.0) if view == "map" else 2.0
-            assert height <= ratio * width, (name, view, image.size)
+            assert height <= TALLEST * width, (name, view, image.size)
+            if index == 0 and view != "company":
+                preview = Image.open(io.BytesIO(render(state, view=view, preview=True)))
+                assert preview.height <= TALLEST * preview.width, (name, view, "preview")
             assert texts, (name, view)
             for text in texts:
                 flaw = _flaw(text.content)

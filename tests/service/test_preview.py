@@ -80,8 +80,20 @@ async def test_only_the_player_of_a_turn_in_progress_can_preview_it(
     assert Image.open(io.BytesIO(preview)).mode == "P"
     kinds = [type(state).__name__ for state, _view in handed.states]
     assert "Preview" in kinds
-    # The preview is taller by its banner, the committed view is not marked.
-    assert Image.open(io.BytesIO(preview)).height > Image.open(io.BytesIO(committed)).height
+    # The preview carries its mark (beside the turn line, the same height); the committed
+    # view does not.
+    assert _marks(preview) > 2000 and _marks(committed) == 0
+    assert Image.open(io.BytesIO(preview)).size == Image.open(io.BytesIO(committed)).size
+
+
+def _marks(png: bytes) -> int:
+    """Pixels of the preview's colour in the picture's header."""
+    from renderer.theme import get_theme
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    top = image.crop((0, 0, image.width, 150))
+    wanted = Image.new("RGB", (1, 1), get_theme().colour("preview")).getpixel((0, 0))
+    return dict((c, n) for n, c in top.getcolors(top.width * top.height) or ()).get(wanted, 0)
 
 
 async def test_a_preview_shows_no_refilled_contract(real: tuple[GameService, Handed]) -> None:

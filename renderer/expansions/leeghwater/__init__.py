@@ -77,6 +77,14 @@ def legend_sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     )
 
 
+def scoreboard_columns() -> tuple[tuple[str, str, Any], ...]:
+    """Its column of the scoreboard: the Buildings each company has built of its five pieces
+    (rulebook, Components: "5 Buildings" per company; Private Buildings: "Each player can
+    build up to 5 Buildings"). Fulfilled External Works are face down in the company's supply
+    and shown on its board extension; the shared view's key has no room for a second column."""
+    return (("bld", "Buildings", lambda s, c: s.companies[c].placed.get("building", 0)),)
+
+
 #: Its own view: the Extra Management board (key: title).
 VIEWS = {"works": "Extra management board"}
 
