@@ -1,6 +1,6 @@
 # barrage-bot in a container: the same entry point as `barrage-bot`, data on a volume.
 #   docker build -t barrage-bot .
-#   docker run -d --name barrage-bot --restart unless-stopped \
+#   docker run -d --name barrage-bot --restart unless-stopped --stop-timeout 40 \
 #       -e BARRAGE_BOT_TOKEN=... -v barrage-data:/data barrage-bot
 # The README's "Docker" section shows the console, --check-config and the logs.
 # Debian 12 (bookworm), whose SQLite (3.40) has everything the store uses.

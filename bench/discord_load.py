@@ -39,6 +39,8 @@ import asyncio
 import contextlib
 import math
 import random
+import re
+import signal
 import sys
 import tempfile
 import time
@@ -105,9 +107,17 @@ def table(samples: Samples, title: str) -> str:
         f"  late acks (>3 s): {samples.late}; refusals: {samples.refused}; "
         f"errors: {len(samples.errors)}"
     )
-    for error in samples.errors[:5]:
-        lines.append(f"    {error[:160]}")
+    for kind, count in error_kinds(samples.errors):
+        lines.append(f"    {count:>6} x {kind[:150]}")
     return "\n".join(lines)
+
+
+def error_kinds(errors: list[str]) -> list[tuple[str, int]]:
+    """The errors grouped by kind (their text with numbers blanked), most frequent first."""
+    kinds: dict[str, int] = defaultdict(int)
+    for error in errors:
+        kinds[re.sub(r"\d+(\.\d+)?", "N", error.splitlines()[0])] += 1
+    return sorted(kinds.items(), key=lambda item: -item[1])
 
 
 # -- setup ----------------------------------------------------------------------------
@@ -185,6 +195,12 @@ class Load:
         self.samples = Samples()
         self.rng = random.Random(5)
 
+    def collect_failures(self) -> None:
+        """Count what the fake found wrong (e.g. an acknowledgement after its deadline) as
+        errors, once each; the fake does not fail later waits for them (fail_fast off)."""
+        for failure in self.fake.take_failures():
+            self.samples.errors.append(f"fake Discord: {failure}")
+
     def _record(self, row: str, invocation: Any) -> None:
         ack = invocation.record.ack
         elapsed = ack.at - invocation.record.created_at
@@ -225,7 +241,7 @@ class Load:
         self.samples.add("move reply", now() - invocation.record.created_at)
         if reply.content.startswith(("❌", "⏩", "⏳", "🙅")):
             self.samples.refused += 1  # a concurrent action changed the decision first
-        if "Turn confirmed" not in reply.content:
+        if not reply.content.startswith("✅"):  # the turn was not committed
             return
         posted = await self.fake.wait_for(
             lambda: next(
@@ -286,6 +302,7 @@ async def sample_memory(samples: dict[int, list[float]], every_s: float, load: L
     printing it with the actions answered and the errors so far (a stall shows at once)."""
     started = now()
     while True:
+        load.collect_failures()
         for pid, series in samples.items():
             series.append(rss_mb(pid)[0])
         answered = sum(len(load.samples.rows[r]) for r in ("board reply", "move reply"))
@@ -328,6 +345,21 @@ async def wait_announced(fake: FakeDiscord, channels: list[Channel], timeout: fl
 async def main(args: argparse.Namespace) -> int:
     if args.processes > 1 and args.backend != "postgresql":
         raise SystemExit("several processes need --backend postgresql")
+    # SIGTERM or SIGINT cancels the run, so that the bot processes are stopped, the
+    # PostgreSQL server shut down and the temporary folder removed on the way out.
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    assert task is not None
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, task.cancel)
+    try:
+        return await _main(args)
+    except asyncio.CancelledError:
+        print("interrupted: bot processes and the database server stopped", file=sys.stderr)
+        return 130
+
+
+async def _main(args: argparse.Namespace) -> int:
+    """The run, in its temporary folder (and on a throwaway PostgreSQL server)."""
     with tempfile.TemporaryDirectory(prefix="barrage-bench-") as tmp:
         if args.backend == "postgresql":
             from pgtestserver import TestPostgres
@@ -341,6 +373,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
     seconds = args.minutes * 60
     count = args.processes
     async with FakeDiscord(ack_deadline=30.0) as fake:
+        fake.fail_fast = False  # problems are counted as errors (Load.collect_failures)
         players = [fake.alice, fake.bob, fake.carol]
         if count == 1:
             guilds = [fake.guild]
@@ -425,6 +458,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
+            load.collect_failures()
             steady = load.samples
             print_memory_trend(pids, memory, args.sample_s)
             print()
@@ -441,6 +475,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 load.samples = Samples()
                 stage_s = max(10.0, seconds / 10)
                 await load.poisson(active, len(active) / rate, stage_s)
+                load.collect_failures()
                 s = load.samples
                 p95 = pct(s.rendering(), 0.95)
                 ramp_rows.append(
@@ -484,7 +519,10 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     f"{count} process{'es' if count > 1 else ''}): RSS {rss:.0f} MB "
                     f"(peak {peak:.0f} MB)"
                 )
+            load.collect_failures()
             print(f"{len(load.samples.errors)} errors while loading every game")
+            for kind, count in error_kinds(load.samples.errors):
+                print(f"  {count:>6} x {kind[:150]}")
             ok = pct(steady.rendering(), 0.95) < 300
             ok &= pct(steady.rows["autocomplete"], 0.95) < 50 and max(peaks) < 300
             print(

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from bot.config import (
     load_config,
 )
 from bot.logs import REDACTED, setup_logging
+from bot.shutdown import SHUTDOWN_GRACE_S, SignalShutdown
 from bot.store import (
     DatabaseUnusable,
     MigrationError,
@@ -155,12 +155,17 @@ def migrate_db(argv: Sequence[str]) -> int:
     return 0
 
 
-async def serve(config: Config, *, run: Runner | None = None) -> int:
-    """Open the store (migrating it), start the backups, run the bot, close it all."""
+async def serve(
+    config: Config, *, run: Runner | None = None, grace_s: float = SHUTDOWN_GRACE_S
+) -> int:
+    """Open the store (migrating it), start the backups, run the bot, close it all.
+
+    SIGTERM or SIGINT stops it; a stop that takes longer than `grace_s` (or a second
+    signal) ends the process at once (see SignalShutdown).
+    """
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, _on_signal, sig, stop)
+    shutdown = SignalShutdown(asyncio.get_running_loop(), stop, grace_s=grace_s)
+    shutdown.install()
     try:
         database = config.database
         try:
@@ -184,8 +189,7 @@ async def serve(config: Config, *, run: Runner | None = None) -> int:
             await store.close()
             log.info("database closed")
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
+        shutdown.uninstall()
 
 
 def check_storage(config: Config) -> int:
@@ -272,12 +276,6 @@ def _access_advice() -> str:
         f"folder (for a host folder mounted into Docker: chown -R {uid}:{gid} FOLDER), "
         "or choose a writable place in the settings"
     )
-
-
-def _on_signal(sig: signal.Signals, stop: asyncio.Event) -> None:
-    """Ask the bot to shut down cleanly."""
-    log.info("%s received: shutting down", sig.name)
-    stop.set()
 
 
 def _warn_about_sharing(config: Config) -> None:

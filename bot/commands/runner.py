@@ -99,9 +99,24 @@ async def run_discord(
             await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
             stopping.cancel()
             await client.close()
-            # Re-raise a gateway failure (e.g. PrivilegedIntentsRequired); a close is normal.
-            await connection
+            await end_gateway(connection)
     finally:
         service.renderer_pool.close()
     log.info("disconnected from Discord")
     return 0
+
+
+async def end_gateway(connection: asyncio.Task[None]) -> None:
+    """Stop the gateway task of a closed client; re-raise a failure of its own.
+
+    discord.py's `connect` returns once the client is closed, but only when it next
+    looks: while Discord cannot be reached it sleeps between attempts to connect again,
+    for up to 2**10 s (17 minutes) after many failures, and a stop would wait that long.
+    So a task still running after the close is cancelled. A gateway failure (e.g.
+    PrivilegedIntentsRequired) that ended it first is raised; a close is normal.
+    """
+    if not connection.done():
+        connection.cancel()
+        await asyncio.wait({connection})
+    if not connection.cancelled():
+        connection.result()

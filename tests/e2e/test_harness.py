@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import sys
 import time
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import yarl
 from fakediscord import (
     API_BASE_VAR,
     GATEWAY_VAR,
+    BotProcess,
     FakeDiscord,
     FakeDiscordError,
     apply_endpoint_overrides_from_env,
@@ -188,6 +190,36 @@ async def test_gateway_drop_resumes() -> None:
         assert len(fake.sessions) == 1
         assert await (await fake.carol.slash("modtools", in_channel=fake.games)).reply()
     fake.check()
+
+
+async def test_bot_process_output_is_drained_past_a_line_longer_than_64_kib() -> None:
+    """A long line must not stop the draining: the bot's next write would block for good."""
+    script = "import sys; print('x' * 200_000); [print('line', i) for i in range(20_000)]"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        script,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    bot = BotProcess(process)
+    assert await asyncio.wait_for(process.wait(), 60) == 0
+    await bot.stop()
+    assert bot.output[0] == "x" * 200_000
+    assert bot.output[-1] == "line 19999" and len(bot.output) == 20_001
+
+
+async def test_a_bench_counts_failures_without_failing_later_waits(fake: FakeDiscord) -> None:
+    """With fail_fast off, a recorded problem is collected once and later waits go on."""
+    fake.fail_fast = False
+    fake.fail("interaction 1 was not acknowledged within 30 s")
+    assert await fake.wait_for(lambda: True, what="anything")
+    assert fake.take_failures() == ["interaction 1 was not acknowledged within 30 s"]
+    fake.fail_fast = True
+    fake.fail("a second problem")
+    with pytest.raises(FakeDiscordError, match="a second problem"):
+        await fake.wait_for(lambda: True)
+    fake.take_failures()
 
 
 # ----------------------------------------------------------------------- strictness

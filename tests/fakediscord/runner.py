@@ -60,9 +60,18 @@ class BotProcess:
         self._drain = asyncio.create_task(self._read(process.stdout))
 
     async def _read(self, stream: asyncio.StreamReader) -> None:
-        """Collect lines until the process closes its output."""
-        while line := await stream.readline():
-            self.output.append(line.decode(errors="replace").rstrip("\n"))
+        """Collect lines until the process closes its output.
+
+        Reads chunks, not lines: `readline` raises on a line longer than the stream's
+        64 KiB limit, and a drain that stops leaves the pipe full, so the bot's next log
+        write would block it for good.
+        """
+        partial = b""
+        while chunk := await stream.read(65536):
+            *lines, partial = (partial + chunk).split(b"\n")
+            self.output.extend(line.decode(errors="replace") for line in lines)
+        if partial:
+            self.output.append(partial.decode(errors="replace"))
 
     @property
     def text(self) -> str:
