@@ -227,19 +227,21 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
     track = content().energy_track
     x, y = layout.points["energy_heading"]
     heading = "Energy track"
-    d.text(draw, (x, y), heading, sizes["heading"], text, anchor="la")
+    # Texts on the panel say so (`draw.text`'s ``on``: blended and mapped once).
+    panel = theme.colour("panel")
+    d.text(draw, (x, y), heading, sizes["heading"], text, anchor="la", on=panel)
     cy = y + sizes["heading"] // 2 + 4
     x += int(d.text_width(heading, sizes["heading"], "bold")) + 26
     scores = bonus_now(state)
     if scores:
-        d.text(draw, (x, cy), "bonus now:", sizes["small"], muted, "regular", "lm")
+        d.text(draw, (x, cy), "bonus now:", sizes["small"], muted, "regular", "lm", on=panel)
         x += int(d.text_width("bonus now:", sizes["small"])) + 12
         for cid in state.turn_order:
             if cid not in scores:
                 continue
             label = scores[cid].label()
             d.piece(draw, (x + 20, cy), 19, theme.company(cid), sizes["small"])
-            d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm")
+            d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm", on=panel)
             x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22
     # The sections: no bonus below the first; this round's in the highlight colour.
     starts = track.bonus_section_min_energy
@@ -315,7 +317,9 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
     objective = c.objective_tiles.get(state.objective)
     vp = "/".join(str(v) for v in c.objective_vp_by_place)
     line = f"Objective ({vp} VP at the end): {objective.name if objective else 'none'}"
-    d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
+    at = (x0, (y0 + y1) // 2)
+    ink = theme.colour("text")
+    d.text(draw, at, line, sizes["small"], ink, "bold", "lm", on=theme.colour("panel"))
 
 
 def _paint_bonus(
@@ -468,7 +472,8 @@ def _patents(
         name = c.tiles[tile].name if tile in c.tiles else "empty"
         room = layout.spaces[space.id][0] - at[0] - 8 if space.id in layout.spaces else 10**4
         name, weight = _fitting_tile_name(name, sizes["label"], room)
-        d.text(draw, at, name, sizes["label"], theme.colour("text"), weight, "lm")
+        ink = theme.colour("text")
+        d.text(draw, at, name, sizes["label"], ink, weight, "lm", on=theme.colour("panel"))
         if tile and tile in lit and space.id in layout.spaces:
             d.ring(
                 draw,

@@ -272,13 +272,15 @@ def _building(
     building = c.private_buildings.get(tile)
     x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
     name = building.name if building else tile
-    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm")
+    # Texts on the board's panel or in a space's box say so (`draw.text`'s ``on``).
+    panel, space_fill = theme.colour("panel"), theme.colour("space")
+    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm", on=panel)
     if building is not None:
         tx = x0 + 16 + int(d.text_width(name, sizes["label"], "bold"))
         terms = f"{building.vp} VP · cost {machinery(building.cost)}"
-        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm")
+        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm", on=panel)
         action = f"action: {action_text(tile, state.options.expansions)}"
-        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm")
+        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm", on=panel)
 
     for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
         who = row[index] if index < len(row) else BLOCKED
@@ -311,13 +313,14 @@ def _building(
             ink,
             "regular",
             "lm",
+            on=space_fill,
         )
         if k < len(placements):
             company_id, placed = placements[k]
             _occupant(draw, (ax1 - 80, ay), company_id, placed, theme)
         elif space and space.extra_credits:
             cost = f"+{space.extra_credits}c"
-            d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm")
+            d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm", on=space_fill)
     if tile in lit and len(placements) < len(actions):
         d.ring(draw, actions[len(placements)], theme.colour("highlight"), text, width=5)
 
