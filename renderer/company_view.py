@@ -520,19 +520,18 @@ def draw_company(
             line = f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
         else:
             line = str(contract_id)
-        d.text(draw, (x0 + 24, cy), line, sizes["small"], text, "regular", "lm", on=panel)
+        d.text(draw, (x0 + 24, cy), line, sizes["small"], text, "regular", "lm")
         if str(contract_id) in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)
     if not held:
         x0, y0, x1, y1 = slots[0]
-        at = (x0 + 24, (y0 + y1) // 2)
-        d.text(draw, at, "none held", sizes["small"], muted, "regular", "lm", on=panel)
+        d.text(draw, (x0 + 24, (y0 + y1) // 2), "none held", sizes["small"], muted, "regular", "lm")
     first = min(max(len(held), 1), len(slots) - 1)
     done = ", ".join(str(f) for f in company.fulfilled) or "none"
     fulfilled = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[first][2] - slots[first][0])
     for rect, line in zip(slots[first:], fulfilled, strict=False):
         x0, y0, x1, y1 = rect
-        d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm", on=panel)
+        d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm")
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     for draw_extra in asking(state.options.expansions, "draw_company"):
         draw_extra(draw, state, company, theme, lit)

@@ -234,14 +234,15 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
     x += int(d.text_width(heading, sizes["heading"], "bold")) + 26
     scores = bonus_now(state)
     if scores:
-        d.text(draw, (x, cy), "bonus now:", sizes["small"], muted, "regular", "lm", on=panel)
+        d.text(draw, (x, cy), "bonus now:", sizes["small"], muted, "regular", "lm")
         x += int(d.text_width("bonus now:", sizes["small"])) + 12
         for cid in state.turn_order:
             if cid not in scores:
                 continue
             label = scores[cid].label()
             d.piece(draw, (x + 20, cy), 19, theme.company(cid), sizes["small"])
-            d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm", on=panel)
+            # The labels may run past the panel's edge (four long ones): drawn in place.
+            d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm")
             x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22
     # The sections: no bonus below the first; this round's in the highlight colour.
     starts = track.bonus_section_min_energy
@@ -317,9 +318,8 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
     objective = c.objective_tiles.get(state.objective)
     vp = "/".join(str(v) for v in c.objective_vp_by_place)
     line = f"Objective ({vp} VP at the end): {objective.name if objective else 'none'}"
-    at = (x0, (y0 + y1) // 2)
-    ink = theme.colour("text")
-    d.text(draw, at, line, sizes["small"], ink, "bold", "lm", on=theme.colour("panel"))
+    # A long objective's line runs over the panel's edge: drawn in place.
+    d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
 
 
 def _paint_bonus(
