@@ -322,8 +322,9 @@ class StampCache:
             self.used = 0
 
 
-#: The stamps of every picture (boxes, pieces, the views' recurring items): a few megabytes.
-STAMPS = StampCache(16 * 1024 * 1024)
+#: The stamps of every picture (boxes, pieces, texts on flat colours, the views' recurring
+#: items): 8 MB holds those of a few setups' views.
+STAMPS = StampCache(8 * 1024 * 1024)
 
 
 def arrowhead(

@@ -197,9 +197,10 @@ def _bytes(item: _Cached) -> int:
 
 
 # The game service renders several views of a state, then on request the full board, which is
-# composed from the same parts: finished parts are kept (keyed by everything they are drawn
-# from) so nothing is drawn twice, and unchanged company boards are reused. Cached images are
-# never handed out.
+# composed from the same parts: each finished part's patches on the palette are kept (keyed by
+# everything they are drawn from) so nothing is drawn twice, and unchanged company boards are
+# reused. The parts as drawn in RGB are not kept: only `render_image` needs them again, and
+# they take four times the memory. Cached images are never handed out.
 _VIEWS = _ImageCache(48 * 1024 * 1024)
 
 
@@ -361,7 +362,7 @@ def _header_part(
             header.draw_header(d.canvas(image, notes), state, theme, style, title, preview=preview)
             return _Drawn.of(image, notes)
 
-        return _VIEWS.get(key, make)
+        return make()
 
     return _Part(at, functools.partial(_blank, size, theme.name), drawn, key, theme.name)
 
@@ -452,7 +453,7 @@ def _drawer(
         image = draw_view(*args, dirty=notes)
         return _Drawn.of(image, notes)
 
-    return lambda: _VIEWS.get(key, make)
+    return make
 
 
 def on_palette(
