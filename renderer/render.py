@@ -471,7 +471,7 @@ def on_palette(
     once. The pixels equal those of mapping the composed RGB view (``render_image``).
     """
     parts, size = _layout(state, view, company, theme, lit, preview)
-    image = _statics_on_palette(theme.name, size, parts).copy()
+    image = _statics_on_palette(theme.name, size, parts)
     core = image.im
     for part in parts:
         x, y = part.at
@@ -487,18 +487,13 @@ def on_palette(
 
 
 def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Part]) -> Image.Image:
-    """The static backgrounds of a view's parts composed on the palette (cached by where each
-    goes and what it is drawn from: copying one image costs less than composing it again)."""
-    key = ("view", theme_name, size, *((part.at, _static_key(part.static)) for part in parts))
-
-    def compose() -> Image.Image:
-        image = Image.new("P", size, _background_index(theme_name))
-        image.putpalette(_palette_of(palette(theme_name)))
-        for part in parts:
-            image.paste(part.static_palette(), part.at)
-        return image
-
-    return _ON_PALETTE.get(key, compose)
+    """The static backgrounds of a view's parts composed on the palette (a new image: keeping
+    each view's composition would hold a few megabytes more per view and setup)."""
+    image = Image.new("P", size, _background_index(theme_name))
+    image.putpalette(_palette_of(palette(theme_name)))
+    for part in parts:
+        image.paste(part.static_palette(), part.at)
+    return image
 
 
 def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
@@ -774,8 +769,7 @@ def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...
     return (background.func, background.args, tuple(background.keywords.items()))
 
 
-# Static backgrounds mapped onto the palette: one per map, board, size and theme, and each
-# view's composed from them.
+# Static backgrounds mapped onto the palette: one per map, board, size and theme.
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
 
 
