@@ -20,13 +20,18 @@ a child process (its own event loop, its own memory), talking to the fake over l
 Latencies are measured by the fake: from sending the interaction to the accepted callback
 ("ack") and to the visible final reply ("reply"). The fake's 3 s acknowledgement deadline is
 raised to 30 s so that an overloaded stage is measured rather than aborted; acknowledgements
-later than 3 s are counted as "late". Targets (issue 7): rendering p95 < 300 ms at 50 games,
+later than 3 s are counted as "late". What the fake finds wrong (an acknowledgement after
+its deadline, a refused request) is counted once as an error, grouped by kind: it does not
+fail every later wait, as it does in a test (FakeDiscord.fail_fast). Targets (issue 7): rendering p95 < 300 ms at 50 games,
 autocomplete p95 < 50 ms, memory < 300 MB.
 
 On PostgreSQL (`--backend postgresql`, a throwaway server started as in the tests) the bot
 may run as several processes (`--processes 2`): gateway shards 0..N-1 of N, each serving one
 fake server (guild) whose id falls on its shard; the games are spread over the servers, so
 every process serves its share of the load. Memory is then reported per process.
+
+SIGTERM or SIGINT (Ctrl-C) ends a run early and still stops the bot processes and the
+database server.
 
 Run: python bench/discord_load.py [--minutes 5] [--games 200] [--active 50] [--seed 1]
      [--backend sqlite|postgresql] [--processes N]
