@@ -293,6 +293,12 @@ class Load:
             await asyncio.wait(tasks, timeout=120)
 
 
+def ramp_stage_s(steady_s: float) -> float:
+    """A ramp stage's length: a tenth of the steady load's, from 10 s to 60 s (a 30-minute
+    run's seven stages would otherwise take 21 minutes)."""
+    return min(60.0, max(10.0, steady_s / 10))
+
+
 def rss_mb(pid: int) -> tuple[float, float]:
     """(VmRSS, VmHWM) of a process in MB."""
     fields = {}
@@ -478,7 +484,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             breaking: float | None = None
             for rate in args.ramp:
                 load.samples = Samples()
-                stage_s = max(10.0, seconds / 10)
+                stage_s = ramp_stage_s(seconds)
                 await load.poisson(active, len(active) / rate, stage_s)
                 load.collect_failures()
                 s = load.samples
@@ -493,7 +499,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     breaking = rate
                     break
             print()
-            print(f"ramp ({max(10.0, seconds / 10):.0f} s a stage, same mix, {args.active} games):")
+            print(f"ramp ({ramp_stage_s(seconds):.0f} s a stage, same mix, {args.active} games):")
             print("    rate      n  p50 ms   p95 ms  ac95 ms  late errors")
             print("\n".join(ramp_rows))
             if breaking is None:
