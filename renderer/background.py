@@ -151,12 +151,17 @@ def feature_background(name: str, theme_name: str) -> Image.Image:
         fill = FEATURE_FILLS.get(feature.kind, "space")
         outline = theme.colour("red outline" if feature.id in red else "space outline")
         width = RED_OUTLINE_WIDTH if feature.id in red else 2
-        d.box(draw, feature.rect, theme.colour(fill), outline, width=width)
+        d.box(draw, feature.rect, feature_fill(theme, feature.kind), outline, width=width)
         ink = theme.colour("space text") if fill == "space" else text
         # The name on the first line; the second is for what the state puts there.
         at = feature_label_at(feature.rect, sizes["label"])
         d.text(draw, at, feature_label(feature.id, feature.kind), sizes["label"], ink, anchor="lm")
     return image
+
+
+def feature_fill(theme: Theme, kind: str) -> str:
+    """The colour a feature's box is filled with in its view's background."""
+    return theme.colour(FEATURE_FILLS.get(kind, "space"))
 
 
 #: Features drawn by the last part of their id, in their zone's row ("IZ_M_S1" -> "S1").

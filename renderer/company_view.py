@@ -240,7 +240,22 @@ def _cell(
     style: CompanyStyle,
     theme: Theme,
 ) -> None:
-    """Draw one structure cell: the piece still on it, or built with the income it uncovered."""
+    """Draw one structure cell: the piece still on it, or built with the income it uncovered
+    (the same in every board that shows it: drawn once, `draw.item`)."""
+    paint = functools.partial(_paint_cell, income=income, built=built, style=style, theme=theme)
+    d.item(draw, ("cell", income, built, style, theme.name), rect, paint)
+
+
+def _paint_cell(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    income: str,
+    built: bool,
+    style: CompanyStyle,
+    theme: Theme,
+) -> None:
+    """A structure cell as `_cell` says."""
     sizes = theme.views["company"].text
     x0, y0, x1, y1 = rect
     if built:
@@ -373,7 +388,9 @@ def draw_company(
         if d.fits(title, sizes["title"], layout.width - 90, "bold")
         else sizes["heading"]
     )
-    d.text(draw, layout.points["title"], title, size, text, anchor="la")
+    # Texts drawn on a flat colour say so (`draw.text`'s ``on``): blended and mapped once.
+    blank, panel, basin = (theme.colour(c) for c in ("background", "panel", "basin"))
+    d.text(draw, layout.points["title"], title, size, text, anchor="la", on=blank)
     card = next_card(state, company_id) if not preview else ""
     if card:  # an automa: its level and the card on top of its deck, under the title
         line = f"{automa_title(state, company_id)} · {card}"
@@ -413,6 +430,7 @@ def draw_company(
         if not lines:
             lines = ["empty"]
         step = min(32, (y1 - y0 - 56) // max(len(lines), 1) + 4)
+        fill = theme.colour("highlight") if k == 0 else basin
         for j, line in enumerate(lines):
             d.text(
                 draw,
@@ -422,6 +440,7 @@ def draw_company(
                 ink if lines != ["empty"] else muted,
                 "regular",
                 "lm",
+                on=fill,
             )
 
     for chip, label, tile in tile_chips(company.tiles, layout.rects["tiles"], sizes["small"]):
@@ -435,6 +454,7 @@ def draw_company(
             text if company.tiles else muted,
             "regular",
             "lm",
+            on=basin,
         )
         if tile in lit:
             d.ring(draw, chip, theme.colour("highlight"), text, width=4)
@@ -444,7 +464,7 @@ def draw_company(
     for kind in KINDS:
         placed = company.placed.get(kind, 0)
         at = layout.points[f"row_{kind}"]
-        d.text(draw, (at[0], at[1] - 14), kind, sizes["label"], text, anchor="lm")
+        d.text(draw, (at[0], at[1] - 14), kind, sizes["label"], text, anchor="lm", on=panel)
         d.text(
             draw,
             (at[0], at[1] + 14),
@@ -453,6 +473,7 @@ def draw_company(
             muted,
             "regular",
             "lm",
+            on=panel,
         )
         # Unbuilt cells are in the background; a built one is drawn over its cell.
         for n, rect in enumerate(layout.lists[f"cells_{kind}"][:placed], start=1):
@@ -464,7 +485,7 @@ def draw_company(
         cy = (y0 + y1) // 2
         if i < company.construction_spaces_used:
             d.piece(draw, (x0 + 30, cy), 20, style, sizes["small"])
-            d.text(draw, (x0 + 58, cy), "used", sizes["small"], muted, "regular", "lm")
+            d.text(draw, (x0 + 58, cy), "used", sizes["small"], muted, "regular", "lm", on=panel)
         else:
             for p in range(space.engineers):
                 px = x0 + 20 + p * 18
@@ -478,6 +499,7 @@ def draw_company(
                     text,
                     "regular",
                     "rm",
+                    on=panel,
                 )
         if "build" in lit and i == company.construction_spaces_used:
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)
@@ -536,11 +558,14 @@ def _officer(
     officer = content().officers.get(company.officer)
     x0, y0, x1, _ = layout.rects["officer"]
     name = officer.name if officer else company.officer or "none"
-    d.text(draw, (x0 + 12, y0 + 8), f"Officer: {name}", sizes["heading"], text, anchor="la")
+    panel = theme.colour("panel")
+    heading = f"Officer: {name}"
+    d.text(draw, (x0 + 12, y0 + 8), heading, sizes["heading"], text, anchor="la", on=panel)
     if company.officer != MAHIRI:
         ability = officer.summary if officer else ""
         for j, line in enumerate(d.wrap(ability, sizes["small"], x1 - x0 - 24)):
-            d.text(draw, (x0 + 12, y0 + 62 + j * 30), line, sizes["small"], muted, "regular", "lm")
+            at = (x0 + 12, y0 + 62 + j * 30)
+            d.text(draw, at, line, sizes["small"], muted, "regular", "lm", on=panel)
         return
     for number, ((space, credits), rect, occupant) in enumerate(
         zip(MAHIRI_SPACES, layout.lists["officer_spaces"], mahiri, strict=True), start=1

@@ -6,10 +6,11 @@ import contextlib
 import functools
 import math
 import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageColor, ImageDraw
 
 from renderer.fonts import Weight, font
 from renderer.layout import Point, Rect
@@ -50,6 +51,11 @@ def recording() -> Iterator[list[DrawnText]]:
         _RECORD.texts = outer
 
 
+def _recording() -> bool:
+    """True while the texts drawn on this thread are noted (stamps would hide theirs)."""
+    return getattr(_RECORD, "texts", None) is not None
+
+
 @contextlib.contextmanager
 def not_recording() -> Iterator[None]:
     """Draw without noting texts (images drawn for another purpose, such as the palette's
@@ -71,22 +77,66 @@ def text(
     weight: Weight = "bold",
     anchor: str = "mm",
     role: str = "",
+    on: str | None = None,
 ) -> None:
     """Draw ``content`` at ``at``; the default anchor centres it on the ink, not the baseline.
 
     ``role`` names what the text is for a reader ("board": the scoreboard and turn line).
+    ``on`` says the text's box is all of that colour (nothing else drawn there): the text is
+    then pasted, blended once over that colour, and mapped onto the palette once
+    (`check_flat` makes every such claim checked).
     """
     if not content:
         return
     mask, left, top = text_mask(content, size, weight, anchor)
+    x, y = round(at[0]) + left, round(at[1]) + top
     found = getattr(_RECORD, "texts", None)
     if found is not None:
-        x, y = round(at[0]) + left, round(at[1]) + top
         box = (x, y, x + mask.width, y + mask.height)
         found.append(DrawnText(content, size, weight, role, box, isinstance(draw, HalfDraw)))
+    if on is not None and type(draw) is Recorder:
+        if _CHECK_FLAT[0]:
+            _check_flat(draw.image, (x, y, x + mask.width, y + mask.height), on, content)
+        key = ("text", content, size, weight, anchor, fill, on)
+        stamp = STAMPS.get(key, lambda: _text_stamp(mask, fill, on))
+        if stamp is not None:
+            draw.stamp(stamp, (x, y))
+            return
     # Rasterising glyphs is most of a view's drawing time and the same labels recur in every
     # picture, so each label's coverage mask is rendered once and stamped in its colour.
-    draw.bitmap((round(at[0]) + left, round(at[1]) + top), mask, fill=fill)
+    draw.bitmap((x, y), mask, fill=fill)
+
+
+def _text_stamp(mask: Image.Image, fill: str, on: str) -> Stamp:
+    """A text blended over a flat colour: its whole box is pasted (no mask), mapped once."""
+    flat = Image.new("RGB", mask.size, on)
+    ImageDraw.Draw(flat).bitmap((0, 0), mask, fill=fill)
+    return Stamp(flat, None, (0, 0), premapped=True)
+
+
+#: Whether `text` checks every ``on`` claim (tests switch it on: `check_flat`).
+_CHECK_FLAT = [False]
+
+
+@contextlib.contextmanager
+def check_flat() -> Iterator[None]:
+    """Check, while the block runs, that a text said to be drawn ``on`` a colour is drawn where
+    the picture is all of that colour (AssertionError if not)."""
+    outer = _CHECK_FLAT[0]
+    _CHECK_FLAT[0] = True
+    try:
+        yield
+    finally:
+        _CHECK_FLAT[0] = outer
+
+
+def _check_flat(image: Image.Image, box: Rect, on: str, content: str) -> None:
+    colours = image.crop(box).getcolors(1)
+    colour = ImageColor.getrgb(on)
+    if not colours or colours[0][1] != colour:
+        raise AssertionError(
+            f"{content!r} is drawn at {box} on {colours or 'many colours'}, not {on}"
+        )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -109,7 +159,171 @@ def box(
     radius: int = 8,
 ) -> None:
     """Draw a rounded box."""
+    x0, y0, x1, y1 = rect
+    if (
+        type(draw) is Recorder
+        and _whole(*rect)
+        and 0 < (x1 - x0 + 1) * (y1 - y0 + 1) <= STAMPED_BOX_PIXELS
+    ):
+        # Pillow draws a rounded box in a dozen Python-level steps; the views draw the same
+        # boxes again in every picture, so each is drawn once and pasted through its mask.
+        key = ("box", int(x1 - x0), int(y1 - y0), fill, outline, width, radius)
+        stamp = STAMPS.get(key, lambda: _box_stamp(*key[1:]))
+        if stamp is not None:
+            draw.stamp(stamp, (int(x0), int(y0)))
+            return
     draw.rounded_rectangle(rect, radius=radius, fill=fill, outline=outline, width=width)
+
+
+#: Boxes up to this many pixels are pasted from a stamp: larger ones cost as much to paste as
+#: to draw (bench/render.py).
+STAMPED_BOX_PIXELS = 150_000
+
+
+def _box_stamp(w: int, h: int, fill: str, outline: str, width: int, radius: int) -> Stamp | None:
+    """A rounded box as a stamp. Pillow rounds a box's corners to whole pixels, so a box drawn
+    at whole-pixel corners is the same wherever it is drawn."""
+
+    def paint(canvas: ImageDraw.ImageDraw) -> None:
+        canvas.rounded_rectangle(
+            (1, 1, w + 1, h + 1), radius=radius, fill=fill, outline=outline, width=width
+        )
+
+    return stamp_of((w + 3, h + 3), paint, (-1, -1))
+
+
+@dataclass(eq=False, slots=True)
+class Stamp:
+    """Pixels drawn once and pasted wherever they recur, as they are the same wherever they go
+    and whatever is under them (`stamp_of` checks it); a large one keeps its mapping onto each
+    theme's palette, so pictures map it once."""
+
+    rgb: Image.Image
+    # "1" mode: pasting through it copies, as drawing does, with no blending; None: all of it.
+    mask: Image.Image | None
+    offset: Point  # where the pixels start from the point the stamp is pasted at
+    premapped: bool = False  # mapped onto the palette once, however small
+    mapped: dict[str, Image.Image] = field(default_factory=dict)  # by theme name
+
+    def nbytes(self) -> int:
+        """The memory its images take."""
+        w, h = self.rgb.size
+        return w * h * (4 + len(self.mapped)) + (w + 7) // 8 * h
+
+
+def stamp_of(
+    size: tuple[int, int],
+    paint: Callable[[Recorder], None],
+    origin: Point = (0, 0),
+    where: Point | None = None,
+) -> Stamp | None:
+    """What ``paint`` draws on a canvas of ``size`` as a stamp to paste at the canvas's
+    ``origin``; None when its pixels depend on what is under them (antialiased text over an
+    edge) or it reaches the canvas's edge (it may have been cut).
+
+    ``paint`` draws twice, over black and over white: the pixels it changed in either are
+    the stamp's, and they must be the same in both. ``where`` is where the canvas's corner is
+    in the picture, for what is drawn as it would be there (pieces); None: nowhere.
+    """
+    black, white = (Image.new("RGB", size, under) for under in ((0, 0, 0), (255, 255, 255)))
+    with not_recording():
+        for canvas in (black, white):
+            paint(Recorder(canvas, origin=where))
+    painted = ImageChops.lighter(_any_band(black), _any_band(ImageChops.invert(white)))
+    differ = _any_band(ImageChops.difference(black, white))
+    box = painted.getbbox()
+    if box is None or ImageChops.multiply(differ, painted).getbbox() is not None:
+        return None
+    x0, y0, x1, y1 = box
+    if x0 == 0 or y0 == 0 or x1 == size[0] or y1 == size[1]:
+        return None
+    offset = (x0 + origin[0], y0 + origin[1])
+    return Stamp(black.crop(box), painted.crop(box).convert("1", dither=Image.Dither.NONE), offset)
+
+
+def _any_band(image: Image.Image) -> Image.Image:
+    """An "L" image: 255 where any band of ``image`` is not 0, else 0."""
+    r, g, b = image.split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
+
+
+#: Room around an item's box on the canvas its stamp is drawn on (a box's outline, a ring).
+ITEM_MARGIN = 4
+
+
+def item(
+    draw: ImageDraw.ImageDraw,
+    key: Hashable,
+    rect: Rect,
+    paint: Callable[[ImageDraw.ImageDraw, Rect], None],
+    *,
+    placed: bool = False,
+) -> None:
+    """Draw ``paint(draw, rect)`` from a stamp: an item drawn in ``rect`` the same wherever
+    ``rect`` is (whole pixels from its corner), over whatever is under it (a box first, text
+    inside). ``key`` names everything the item is drawn from. An item that is not so (see
+    `stamp_of`) is drawn in place. A ``placed`` item holds something drawn as it would be
+    where it is (a piece: its corners round where they fall): its stamp is kept by place."""
+    x0, y0, x1, y1 = rect
+    if type(draw) is Recorder and draw.origin is not None and _whole(*rect) and not _recording():
+        w, h, m = int(x1 - x0), int(y1 - y0), ITEM_MARGIN
+        corner = (int(x0) - m + draw.origin[0], int(y0) - m + draw.origin[1])
+
+        def make() -> Stamp | None:
+            size = (w + 2 * m + 1, h + 2 * m + 1)
+            inside = (m, m, m + w, m + h)
+            where = corner if placed else None
+            return stamp_of(size, lambda canvas: paint(canvas, inside), (-m, -m), where)
+
+        stamp = STAMPS.get(("item", key, w, h, corner if placed else None), make)
+        if stamp is not None:
+            draw.stamp(stamp, (int(x0), int(y0)))
+            return
+    paint(draw, rect)
+
+
+class StampCache:
+    """The stamps drawn so far by what they are drawn from: least recently used first out,
+    bounded by their memory (None is kept too: drawn in place)."""
+
+    def __init__(self, budget_bytes: int) -> None:
+        self.budget = budget_bytes
+        self.used = 0
+        self.items: OrderedDict[Hashable, Stamp | None] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], Stamp | None]) -> Stamp | None:
+        """The stamp of ``key``, drawn by ``make`` on a miss."""
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        made = make()
+        with self.lock:
+            if key not in self.items:
+                self.items[key] = made
+                self.used += made.nbytes() if made else 64
+                while self.used > self.budget and len(self.items) > 1:
+                    _, old = self.items.popitem(last=False)
+                    self.used -= old.nbytes() if old else 64
+        return made
+
+    def map_onto(self, stamp: Stamp, theme_name: str, mapped: Image.Image) -> None:
+        """Keep ``stamp``'s mapping onto a theme's palette (counted in the budget)."""
+        with self.lock:
+            if theme_name not in stamp.mapped:
+                stamp.mapped[theme_name] = mapped
+                self.used += mapped.width * mapped.height
+
+    def clear(self) -> None:
+        """Forget every stamp (`renderer.render.forget_pictures`)."""
+        with self.lock:
+            self.items.clear()
+            self.used = 0
+
+
+#: The stamps of every picture (boxes, pieces, the views' recurring items): a few megabytes.
+STAMPS = StampCache(16 * 1024 * 1024)
 
 
 def arrowhead(
@@ -163,6 +377,30 @@ def piece(
 ) -> None:
     """Draw a company's piece: its shape in its colour with its letter, for colour-blind players."""
     cx, cy = centre
+    if type(draw) is Recorder and _whole(cx, cy) and not _recording():
+        # A polygon's corners round where they fall in the picture: on a stamp's canvas (an
+        # item's), a piece is drawn as it would be where the stamp goes.
+        if draw.origin is None:
+            raise ValueError("a piece in an item kept apart from its place: say placed=True")
+        x, y = int(cx) + draw.origin[0], int(cy) + draw.origin[1]
+        # Pieces recur at the same places (turn order, spaces): each is drawn once there.
+        key = ("piece", radius, style, letter_size, x, y)
+        stamp = STAMPS.get(key, lambda: _piece_stamp(radius, style, letter_size, x, y))
+        if stamp is not None:
+            draw.stamp(stamp, (int(cx), int(cy)))
+            return
+    _draw_piece(draw, centre, radius, style, letter_size)
+
+
+def _draw_piece(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    radius: int,
+    style: CompanyStyle,
+    letter_size: int,
+) -> None:
+    """Draw a piece in place (`piece` draws it from a stamp where it can)."""
+    cx, cy = centre
     ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
     if style.shape == "circle":
         r = radius
@@ -179,6 +417,29 @@ def piece(
             _piece_points(centre, radius, style), fill=style.fill, outline=style.outline, width=3
         )
     text(draw, (cx, ly), style.letter, letter_size, style.ink)
+
+
+def _piece_stamp(
+    radius: int, style: CompanyStyle, letter_size: int, cx: int, cy: int
+) -> Stamp | None:
+    """A piece drawn at ``cx, cy`` as a stamp to paste at ``cx, cy``: its shape and letter at
+    the whole pixels `_draw_piece` puts them in place, moved by whole pixels."""
+    c = 3 * radius + 8
+    ly = cy + (radius * 0.3 if style.shape == "triangle" else 0)
+    mask, left, top = text_mask(style.letter, letter_size, "bold", "mm")
+
+    def paint(canvas: Recorder) -> None:
+        if style.shape == "circle":
+            r = radius
+            canvas.ellipse(
+                (c - r, c - r, c + r, c + r), fill=style.fill, outline=style.outline, width=3
+            )
+        else:
+            shape, shape_mask, k = _shape_stamp(radius, style, cx, cy)
+            canvas.paste(shape, (c - k, c - k), shape_mask)
+        canvas.bitmap((c + left, round(ly) + top - (cy - c)), mask, fill=style.ink)
+
+    return stamp_of((2 * c, 2 * c), paint, (-c, -c))
 
 
 def _whole(*values: float) -> bool:
@@ -212,7 +473,7 @@ def _shape_stamp(
     ImageDraw.Draw(shape).polygon(points, fill=style.fill, outline=style.outline, width=3)
     mask = Image.new("L", shape.size)
     ImageDraw.Draw(mask).polygon(points, fill=255)
-    return shape, mask, c
+    return shape, mask.convert("1", dither=Image.Dither.NONE), c
 
 
 def drop(
@@ -348,6 +609,23 @@ def marker(
     return box
 
 
+class Notes(list[Rect]):
+    """What a canvas drew over its background: boxes (to map onto the palette) and, apart,
+    the large stamps it pasted, with where (each mapped once, with the stamp)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stamps: list[tuple[Point, Stamp]] = []
+
+
+#: Stamps of at least this many pixels are mapped onto the palette once and pasted in every
+#: picture; mapping a smaller one with the boxes around it costs less than pasting it twice.
+PREMAPPED_PIXELS = 8_000
+
+#: A colour's ink for Pillow's drawing core, by image mode and colour.
+_INKS: dict[tuple[str, str], int] = {}
+
+
 class Recorder(ImageDraw.ImageDraw):
     """An ``ImageDraw`` that notes the box of every drawing call in ``dirty``.
 
@@ -356,11 +634,33 @@ class Recorder(ImageDraw.ImageDraw):
     outlines stay inside it. Calls Pillow makes from inside another call are not noted again.
     """
 
-    def __init__(self, image: Image.Image, dirty: list[Rect] | None = None) -> None:
+    def __init__(
+        self, image: Image.Image, dirty: list[Rect] | None = None, origin: Point | None = (0, 0)
+    ) -> None:
         super().__init__(image)
         self.image = image
         self.dirty: list[Rect] = [] if dirty is None else dirty
         self.depth = 0
+        #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
+        self.origin = origin
+
+    def stamp(self, stamp: Stamp, at: Point) -> None:
+        """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp
+        (mapped onto the palette once, with the stamp), others as a box."""
+        x, y = at[0] + stamp.offset[0], at[1] + stamp.offset[1]
+        w, h = stamp.rgb.size
+        self.image.paste(stamp.rgb, (x, y), stamp.mask)
+        if (
+            isinstance(self.dirty, Notes)
+            and (stamp.premapped or w * h >= PREMAPPED_PIXELS)
+            and x >= 0
+            and y >= 0
+            and x + w <= self.image.width
+            and y + h <= self.image.height
+        ):
+            self.dirty.stamps.append(((x, y), stamp))
+        else:
+            self.dirty.append((x, y, x + w, y + h))
 
     def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
         """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""
@@ -402,7 +702,16 @@ class Recorder(ImageDraw.ImageDraw):
         """Stamp ``bitmap`` (a text mask) and note its box."""
         x, y = xy
         self.dirty.append((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
-        super().bitmap(xy, bitmap, fill)
+        if not isinstance(fill, str) or self.palette:
+            super().bitmap(xy, bitmap, fill)
+            return
+        # What Pillow's bitmap() does, with the colour's ink looked up once: a view stamps a
+        # hundred texts in a few colours.
+        key = (self.mode, fill)
+        ink = _INKS.get(key)
+        if ink is None:
+            ink = _INKS[key] = self.draw.draw_ink(ImageColor.getcolor(fill, self.mode))
+        self.draw.draw_bitmap(xy, bitmap.im, ink)
 
     def rectangle(self, xy, fill=None, outline=None, width=1):
         """Draw a rectangle and note its box."""

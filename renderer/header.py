@@ -174,6 +174,9 @@ def draw_header(
     width = style.width
     sizes = style.text
     text, muted = theme.colour("text"), theme.colour("text muted")
+    # The header is drawn on a blank of the background's colour: a text over it, or inside a
+    # box drawn for it, is said to be so (`draw.text`'s ``on``: drawn once, mapped once).
+    blank, lit = theme.colour("background"), theme.colour("highlight")
     board, small = sizes["board"], sizes["small"]
     line = _line(style)
     y = top + MARGIN
@@ -183,10 +186,12 @@ def draw_header(
         banner = (MARGIN, y - 4, width - MARGIN, y + tall - 4)
         d.box(draw, banner, theme.colour("preview"), theme.colour("text"), 3, 10)
         label = PREVIEW_BANNER if d.fits(PREVIEW_BANNER, small, width - 60, "bold") else "Preview"
-        d.text(draw, (width // 2, y + tall // 2 - 4), label, small, "#ffffff")
+        at = (width // 2, y + tall // 2 - 4)
+        d.text(draw, at, label, small, "#ffffff", on=theme.colour("preview"))
         y += tall + 4
     head = preview_line(state) if preview else turn_line(state)
-    d.text(draw, (MARGIN + 6, y + line // 2), head, board, text, anchor="lm", role="board")
+    at = (MARGIN + 6, y + line // 2)
+    d.text(draw, at, head, board, text, anchor="lm", role="board", on=blank)
     room = width - 2 * MARGIN - 24 - d.text_width(head, board, "bold")
     if tag is not None:
         # A private preview: its mark takes the title's place, in the preview's colour.
@@ -195,7 +200,8 @@ def draw_header(
         d.box(draw, box, theme.colour("preview"), theme.colour("text"), 3, 10)
         d.text(draw, ((box[0] + box[2]) // 2, y + line // 2), tag, small, "#ffffff")
     elif title and d.text_width(title, small, "bold") <= room:
-        d.text(draw, (width - MARGIN - 6, y + line // 2), title, small, muted, anchor="rm")
+        at = (width - MARGIN - 6, y + line // 2)
+        d.text(draw, at, title, small, muted, anchor="rm", on=blank)
     y += line
     now = set(acting(state))
     ids = rows(state)
@@ -223,7 +229,7 @@ def draw_header(
         x += w
     header_y = y + (small + 14) // 2
     for col, cx in zip(cols, centres, strict=True):
-        d.text(draw, (cx, header_y), col.heading, small, muted)
+        d.text(draw, (cx, header_y), col.heading, small, muted, on=blank)
     y += small + 14
     ranks = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
     for cid, vals in zip(ids, values, strict=True):
@@ -238,14 +244,17 @@ def draw_header(
                 10,
             )
         ink = "#1b1b1b" if cid in now else text
+        under = lit if cid in now else blank
         mark = f"{ranks[cid]}." if state.finished and cid in ranks else ("▶" if cid in now else "")
         if mark:
-            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), mark, board, ink, role="board")
+            # The mark's box reaches the highlight box's rounded corner: drawn in place there.
+            at = (MARGIN + MARK_W // 2 + 2, cy)
+            d.text(draw, at, mark, board, ink, role="board", on=None if cid in now else blank)
         elif automa_level(state, cid) is not None:  # an automa plays this company
-            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), AUTOMA_MARK, small, muted)
+            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), AUTOMA_MARK, small, muted, on=under)
         d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
         for value, cx in zip(vals, centres, strict=True):
-            d.text(draw, (cx, cy), value, board, ink, role="board")
+            d.text(draw, (cx, cy), value, board, ink, role="board", on=under)
         y += line
     return Drawn(head, tuple(ids))
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import PIL
 from PIL import Image, ImageDraw
@@ -48,6 +48,9 @@ from renderer.map_view import draw_map
 from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
 # would rerun the compressor for a few per cent at twice the time.
@@ -167,11 +170,19 @@ class _Drawn:
 
     image: Image.Image
     dirty: tuple[Rect, ...]
+    stamps: tuple[tuple[Point, d.Stamp], ...] = ()
+
+    @staticmethod
+    def of(image: Image.Image, notes: d.Notes) -> _Drawn:
+        """The part ``image`` as drawn, with what its canvas noted."""
+        return _Drawn(image, tuple(notes), tuple(notes.stamps))
 
 
 # A part on the palette: its static background (mapped once, cached), overlaid with these
-# (offset, palette image) patches of what the state drew.
-_Patches = tuple[tuple[Point, Image.Image], ...]
+# (offset, palette image, mask or None) patches of what the state drew. They are Pillow's core
+# images: a view has dozens, and Pillow's Python wrapper of each crop, mapping and paste costs
+# more than mapping a small patch.
+_Patches = tuple[tuple[Point, "ImagingCore", "ImagingCore | None"], ...]
 _Cached = Image.Image | _Drawn | _Patches
 _C = TypeVar("_C", Image.Image, _Drawn, _Patches)
 
@@ -180,7 +191,8 @@ def _bytes(item: _Cached) -> int:
     if isinstance(item, _Drawn):
         item = item.image
     if isinstance(item, tuple):
-        return sum(_bytes(patch) for _, patch in item)
+        # A stamp's mapping is counted with the stamp (`draw.STAMPS`).
+        return sum(patch.size[0] * patch.size[1] for _, patch, mask in item if mask is None)
     return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
@@ -208,6 +220,7 @@ def forget_pictures() -> None:
     every text drawn: static backgrounds are drawn again)."""
     _VIEWS.clear()
     _ON_PALETTE.clear()
+    d.STAMPS.clear()
     for name, module in list(sys.modules.items()):
         if _in_renderer(name):
             for value in vars(module).values():
@@ -260,12 +273,40 @@ class _Part:
         def patches() -> _Patches:
             drawn = make()
             pal = palette(self.theme)
-            return tuple(
-                (box[:2], drawn.image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE))
-                for box in d.regions(drawn.dirty, drawn.image.size, TILE)
+            boxes = d.regions(drawn.dirty, drawn.image.size, TILE)
+            width, height = drawn.image.size
+            if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
+                # Mapping the whole part in one pass costs less than cropping most of it (the
+                # pixels it did not draw over map as its background did).
+                whole = drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)
+                return (((0, 0), whole.im, None),)
+            # The stamps first, in the order drawn, then the boxes mapped from the finished
+            # part: where something was drawn over a stamp, its box has the final pixels.
+            stamps = tuple(
+                (
+                    at,
+                    _stamp_on_palette(stamp, self.theme, pal).im,
+                    None if stamp.mask is None else stamp.mask.im,
+                )
+                for at, stamp in drawn.stamps
+            )
+            # What Image.crop(box).quantize(palette=pal, dither=NONE) does, on the core images.
+            rgb, colours = drawn.image.im, pal.im
+            return stamps + tuple(
+                (box[:2], rgb.crop(box).convert("P", Image.Dither.NONE, colours), None)
+                for box in boxes
             )
 
         return _VIEWS.get(("patches", *self.key), patches)
+
+
+def _stamp_on_palette(stamp: d.Stamp, theme_name: str, pal: Image.Image) -> Image.Image:
+    """A stamp mapped onto a theme's palette (kept with the stamp)."""
+    mapped = stamp.mapped.get(theme_name)
+    if mapped is None:
+        mapped = stamp.rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+        d.STAMPS.map_onto(stamp, theme_name, mapped)
+    return mapped
 
 
 def _style(view: str, theme: Theme) -> ViewStyle:
@@ -316,9 +357,9 @@ def _header_part(
     def drawn() -> _Drawn:
         def make() -> _Drawn:
             image = _blank(size, theme.name).copy()
-            dirty: list[Rect] = []
-            header.draw_header(d.canvas(image, dirty), state, theme, style, title, preview=preview)
-            return _Drawn(image, tuple(dirty))
+            notes = d.Notes()
+            header.draw_header(d.canvas(image, notes), state, theme, style, title, preview=preview)
+            return _Drawn.of(image, notes)
 
         return _VIEWS.get(key, make)
 
@@ -407,9 +448,9 @@ def _drawer(
     """A maker of the drawn part, cached under ``key``."""
 
     def make() -> _Drawn:
-        dirty: list[Rect] = []
-        image = draw_view(*args, dirty=dirty)
-        return _Drawn(image, tuple(dirty))
+        notes = d.Notes()
+        image = draw_view(*args, dirty=notes)
+        return _Drawn.of(image, notes)
 
     return lambda: _VIEWS.get(key, make)
 
@@ -429,14 +470,34 @@ def on_palette(
     once. The pixels equal those of mapping the composed RGB view (``render_image``).
     """
     parts, size = _layout(state, view, company, theme, lit, preview)
-    image = Image.new("P", size, _background_index(theme.name))
-    image.putpalette(_palette_of(palette(theme.name)))
+    image = _statics_on_palette(theme.name, size, parts).copy()
+    core = image.im
     for part in parts:
         x, y = part.at
-        image.paste(part.static_palette(), (x, y))
-        for (dx, dy), patch in part.patches():
-            image.paste(patch, (x + dx, y + dy))
+        for (dx, dy), patch, mask in part.patches():
+            w, h = patch.size
+            box = (x + dx, y + dy, x + dx + w, y + dy + h)
+            # What Image.paste does with core images.
+            if mask is None:
+                core.paste(patch, box)
+            else:
+                core.paste(patch, box, mask)
     return image
+
+
+def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Part]) -> Image.Image:
+    """The static backgrounds of a view's parts composed on the palette (cached by where each
+    goes and what it is drawn from: copying one image costs less than composing it again)."""
+    key = ("view", theme_name, size, *((part.at, _static_key(part.static)) for part in parts))
+
+    def compose() -> Image.Image:
+        image = Image.new("P", size, _background_index(theme_name))
+        image.putpalette(_palette_of(palette(theme_name)))
+        for part in parts:
+            image.paste(part.static_palette(), part.at)
+        return image
+
+    return _ON_PALETTE.get(key, compose)
 
 
 def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
@@ -700,14 +761,20 @@ def draw_full(
 def _on_palette(theme_name: str, background: functools.partial[Image.Image]) -> Image.Image:
     """Return ``background()`` mapped onto the palette of ``theme_name`` (cached by what the
     background is drawn from: its function and arguments)."""
-    key = (theme_name, background.func, background.args, tuple(background.keywords.items()))
+    key = (theme_name, *_static_key(background))
     return _ON_PALETTE.get(
         key,
         lambda: background().quantize(palette=palette(theme_name), dither=Image.Dither.NONE),
     )
 
 
-# Static backgrounds mapped onto the palette: one per map, board, size and theme.
+def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...]:
+    """What a static background is drawn from: its function and arguments."""
+    return (background.func, background.args, tuple(background.keywords.items()))
+
+
+# Static backgrounds mapped onto the palette: one per map, board, size and theme, and each
+# view's composed from them.
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
 
 

@@ -227,7 +227,9 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
     track = content().energy_track
     x, y = layout.points["energy_heading"]
     heading = "Energy track"
-    d.text(draw, (x, y), heading, sizes["heading"], text, anchor="la")
+    # Texts on the panel say so (`draw.text`'s ``on``: blended and mapped once).
+    panel = theme.colour("panel")
+    d.text(draw, (x, y), heading, sizes["heading"], text, anchor="la", on=panel)
     cy = y + sizes["heading"] // 2 + 4
     x += int(d.text_width(heading, sizes["heading"], "bold")) + 26
     scores = bonus_now(state)
@@ -239,6 +241,7 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
                 continue
             label = scores[cid].label()
             d.piece(draw, (x + 20, cy), 19, theme.company(cid), sizes["small"])
+            # The labels may run past the panel's edge (four long ones): drawn in place.
             d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm")
             x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22
     # The sections: no bonus below the first; this round's in the highlight colour.
@@ -304,25 +307,46 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
         rnd = i + 1
         current = rnd == state.round and not state.finished
         past = rnd < state.round or state.finished
-        fill = theme.colour("highlight") if current else theme.colour("panel")
-        ink = "#1b1b1b" if current else theme.colour("text muted" if past else "text")
-        outline = theme.colour("text") if current else theme.colour("panel outline")
-        d.box(draw, rect, fill, outline, 4 if current else 2)
-        x0, y0, x1, y1 = rect
-        cx = (x0 + x1) // 2
         start = starts[i] if i < len(starts) else 0
-        d.text(draw, (cx, y0 + 24), f"R{rnd} · {start}+⚡", sizes["label"], ink)
         tile = c.bonus_tiles.get(tile_id)
-        lines = d.wrap(tile.name if tile else "", sizes["small"], x1 - x0 - 12)
-        for j, line in enumerate(lines[:2]):
-            d.text(draw, (cx, y0 + 64 + j * 36), line, sizes["small"], ink, "regular")
-        each = f"{tile.vp_each} VP each" if tile else ""
-        d.text(draw, (cx, y1 - 20), each, sizes["small"], ink, "bold")
-    x0, y0, x1, y1 = layout.rects["objective"]
+        paint = functools.partial(
+            _paint_bonus, rnd=rnd, start=start, tile=tile, current=current, past=past, theme=theme
+        )
+        key = ("bonus", rnd, start, tile, current, past, theme.name)
+        d.item(draw, key, rect, paint)
+    x0, y0, _x1, y1 = layout.rects["objective"]
     objective = c.objective_tiles.get(state.objective)
     vp = "/".join(str(v) for v in c.objective_vp_by_place)
     line = f"Objective ({vp} VP at the end): {objective.name if objective else 'none'}"
+    # A long objective's line runs over the panel's edge: drawn in place.
     d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
+
+
+def _paint_bonus(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    rnd: int,
+    start: int,
+    tile: Any,
+    current: bool,
+    past: bool,
+    theme: Theme,
+) -> None:
+    """A round's bonus tile: the round, where its section starts, the tile's name and VP."""
+    sizes = theme.views["shared"].text
+    fill = theme.colour("highlight") if current else theme.colour("panel")
+    ink = "#1b1b1b" if current else theme.colour("text muted" if past else "text")
+    outline = theme.colour("text") if current else theme.colour("panel outline")
+    d.box(draw, rect, fill, outline, 4 if current else 2)
+    x0, y0, x1, y1 = rect
+    cx = (x0 + x1) // 2
+    d.text(draw, (cx, y0 + 24), f"R{rnd} · {start}+⚡", sizes["label"], ink)
+    lines = d.wrap(tile.name if tile else "", sizes["small"], x1 - x0 - 12)
+    for j, line in enumerate(lines[:2]):
+        d.text(draw, (cx, y0 + 64 + j * 36), line, sizes["small"], ink, "regular")
+    each = f"{tile.vp_each} VP each" if tile else ""
+    d.text(draw, (cx, y1 - 20), each, sizes["small"], ink, "bold")
 
 
 def _contract_box(
@@ -334,6 +358,25 @@ def _contract_box(
     lit: bool,
     expansions: tuple[str, ...] = (),
 ) -> None:
+    paint = functools.partial(
+        _paint_contract, contract_id=contract_id, level=level, theme=theme, expansions=expansions
+    )
+    # A contract's box is the same in every game that offers it: drawn once (`draw.item`).
+    d.item(draw, ("contract", contract_id, level, theme.name, expansions), rect, paint)
+    if lit and contract_id is not None:
+        d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
+
+
+def _paint_contract(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    contract_id: int | None,
+    level: str,
+    theme: Theme,
+    expansions: tuple[str, ...],
+) -> None:
+    """A contract's box: its level's colour, its id, energy and reward ("empty" without one)."""
     sizes = theme.views["shared"].text
     x0, y0, x1, y1 = rect
     if contract_id is None:
@@ -386,8 +429,6 @@ def _contract_box(
             "regular",
             "lm",
         )
-    if lit:
-        d.ring(draw, rect, theme.colour("highlight"), theme.colour("text"), width=5)
 
 
 def _contracts(
@@ -431,7 +472,8 @@ def _patents(
         name = c.tiles[tile].name if tile in c.tiles else "empty"
         room = layout.spaces[space.id][0] - at[0] - 8 if space.id in layout.spaces else 10**4
         name, weight = _fitting_tile_name(name, sizes["label"], room)
-        d.text(draw, at, name, sizes["label"], theme.colour("text"), weight, "lm")
+        ink = theme.colour("text")
+        d.text(draw, at, name, sizes["label"], ink, weight, "lm", on=theme.colour("panel"))
         if tile and tile in lit and space.id in layout.spaces:
             d.ring(
                 draw,
@@ -542,31 +584,32 @@ def _offer_row(
 def _occupants(
     draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme
 ) -> None:
-    sizes = theme.views["shared"].text
     for space_id, placements in state.spaces.items():
         rect = layout.spaces.get(space_id)
         if rect is None or not placements:
             continue
         x0, y0, x1, y1 = rect
-        cy = (y0 + y1) // 2
         # An exclusive space holds one company; the Bank fills from its left.
         x = x1 - 100 if len(placements) == 1 and x1 - x0 < 400 else x0 + 12
         for company_id, engineers in placements:
-            d.box(
-                draw,
-                (x - 6, y0 + 3, x + 92, y1 - 3),
-                theme.colour("space"),
-                theme.colour("space"),
-                1,
-                6,
+            paint = functools.partial(
+                _paint_occupant, company_id=company_id, engineers=engineers, theme=theme
             )
-            d.piece(draw, (x + 20, cy), 19, theme.company(company_id), sizes["small"])
-            d.text(
-                draw,
-                (x + 44, cy),
-                f"×{engineers}",
-                sizes["small"],
-                theme.colour("space text"),
-                anchor="lm",
-            )
+            rect = (x - 6, y0 + 3, x + 92, y1 - 3)
+            key = ("occupant", company_id, engineers, theme.name)
+            d.item(draw, key, rect, paint, placed=True)
             x += 104
+
+
+def _paint_occupant(
+    draw: ImageDraw.ImageDraw, rect: Rect, *, company_id: str, engineers: int, theme: Theme
+) -> None:
+    """A company's piece on a management space with the engineers it placed, e.g. (I) ×2."""
+    sizes = theme.views["shared"].text
+    x0, y0, _x1, y1 = rect
+    x, cy = x0 + 6, (y0 - 3 + y1 + 3) // 2
+    d.box(draw, rect, theme.colour("space"), theme.colour("space"), 1, 6)
+    d.piece(draw, (x + 20, cy), 19, theme.company(company_id), sizes["small"])
+    d.text(
+        draw, (x + 44, cy), f"×{engineers}", sizes["small"], theme.colour("space text"), anchor="lm"
+    )

@@ -29,3 +29,13 @@ def postgres_url(postgres_server: TestPostgres) -> Iterator[str]:
     url = postgres_server.new_schema()
     yield url
     postgres_server.drop_schema(url)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _texts_on_flat_colours_are() -> Iterator[None]:
+    """Every picture the suite draws checks that a text said to be drawn on a flat colour
+    (`renderer.draw.text`'s ``on``) is: the renderer pastes such texts blended beforehand."""
+    from renderer.draw import check_flat
+
+    with check_flat():
+        yield

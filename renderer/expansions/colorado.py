@@ -22,7 +22,12 @@ from PIL import Image, ImageDraw
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.background import feature_background, feature_canvas, feature_label_at
+from renderer.background import (
+    feature_background,
+    feature_canvas,
+    feature_fill,
+    feature_label_at,
+)
 from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import Rect, map_layout
@@ -172,22 +177,25 @@ def draw_view(
     for fid, feature in layout.features.items():
         x0, _y0, x1, y1 = feature.rect
         line2 = y1 - 6 - (sizes["small"] + 8) // 2
+        # The state's lines are drawn on the feature's box (`draw.text`'s ``on``).
+        on = feature_fill(theme, feature.kind)
         if feature.kind == "construction_site":
             cost = bridge_cost(state, fid)
             if cost is not None:
                 at = feature_label_at(feature.rect, sizes["label"])
                 label = f"next Bridge {cost}c"
-                d.text(draw, (x1 - 10, at[1]), label, sizes["small"], text, "regular", "rm")
+                d.text(draw, (x1 - 10, at[1]), label, sizes["small"], text, "regular", "rm", on=on)
             tiles = co.get("sites", {}).get(fid, [])
             line = " ".join(tiles) if tiles else "no Bridge tiles left"
-            d.text(draw, (x0 + 10, line2), line, sizes["small"], text, "regular", "lm")
+            d.text(draw, (x0 + 10, line2), line, sizes["small"], text, "regular", "lm", on=on)
         elif feature.kind == "settlement":
             ink = theme.colour("space text")
             tile = settlements.get(fid)
             row = settlement_tiles.get(tile or "")
             line = f"{tile} {reward_text(row['effect'])}" if row else (tile or "no tile")
             lines = d.wrap(line, sizes["small"], x1 - x0 - 16)
-            d.text(draw, (x0 + 10, line2), " ".join(lines), sizes["small"], ink, "regular", "lm")
+            at = (x0 + 10, line2)
+            d.text(draw, at, " ".join(lines), sizes["small"], ink, "regular", "lm", on=on)
             who = settler(state, fid)
             if who:
                 at = feature_label_at(feature.rect, sizes["label"])

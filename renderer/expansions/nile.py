@@ -21,7 +21,7 @@ from PIL import Image
 from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
-from renderer.background import feature_background, feature_canvas
+from renderer.background import feature_background, feature_canvas, feature_fill
 from renderer.content import content
 from renderer.layout import Rect
 from renderer.theme import Theme
@@ -157,6 +157,8 @@ def draw_view(
     for fid, feature in layout.features.items():
         x0, _y0, _x1, y1 = feature.rect
         line2 = (x0 + 10, y1 - 6 - (sizes["small"] + 8) // 2)
+        # The state's line is drawn on the feature's box (`draw.text`'s ``on``).
+        on = feature_fill(theme, feature.kind)
         ring = fid in lit
         if feature.kind == "irrigation_space":
             ink = theme.colour("space text")
@@ -168,7 +170,7 @@ def draw_view(
                 ring = ring or top in lit
             else:
                 line = f"{space_rows.get(fid, {}).get('vp_when_empty', 0)} VP"
-            d.text(draw, line2, line, sizes["small"], ink, "bold", "lm")
+            d.text(draw, line2, line, sizes["small"], ink, "bold", "lm", on=on)
         elif feature.kind == "irrigation_action":
             ink = theme.colour("space text")
             who = [str(c) for c, _n in state.spaces.get(fid, [])]
@@ -181,11 +183,11 @@ def draw_view(
                     3 if actions.get(fid, {}).get("red_outline") else 0
                 )
                 line = f"{credits}c" if credits else "free"
-                d.text(draw, line2, line, sizes["small"], ink, "regular", "lm")
+                d.text(draw, line2, line, sizes["small"], ink, "regular", "lm", on=on)
         elif feature.kind == "irrigation_zone":
             basins = zones.get(fid, {}).get("connected_basins", [])
             line = "→ " + " ".join(str(b) for b in basins)
-            d.text(draw, line2, line, sizes["small"], text, "regular", "lm")
+            d.text(draw, line2, line, sizes["small"], text, "regular", "lm", on=on)
         elif feature.kind == "river_source":
             hs = source_of(state, fid)
             drops = sources.get(fid, {}).get("drops_per_round", [])
@@ -194,8 +196,9 @@ def draw_view(
                 line = f"{hs} +{now}"
             else:
                 line = "-".join(str(n) for n in drops) or "—"
-            d.text(draw, line2, line, sizes["small"], text, "regular", "lm")
+            d.text(draw, line2, line, sizes["small"], text, "regular", "lm", on=on)
         elif feature.kind == SCORING:
+            # The line may run past its box: drawn in place.
             d.text(draw, line2, scoring_line(state), sizes["small"], text, "regular", "lm")
         else:
             continue

@@ -207,25 +207,16 @@ def draw_view(
     d.text(draw, layout.points["piles"], f"piles: {left}", sizes["small"], muted, "regular", "ra")
 
     works = board.get("works", [])
+    expansions = state.options.expansions
     for slot, rect in enumerate(layout.lists["work_tiles"], start=1):
         work = works[slot - 1] if slot - 1 < len(works) else None
-        x0, y0, x1, y1 = rect
-        if work is None:
-            d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
-            cy = (y0 + y1) // 2
-            d.text(draw, (x0 + 14, cy), "taken this round", sizes["small"], muted, "regular", "lm")
-            continue
-        d.box(draw, rect, theme.colour("basin"), theme.colour("panel outline"), 2)
-        d.text(draw, (x0 + 14, y0 + 26), work, sizes["label"], text, anchor="lm")
-        tx = x0 + 28 + int(d.text_width(work, sizes["label"], "bold"))
-        lines = d.wrap(work_text(work, state.options.expansions), sizes["small"], x1 - tx - 12)
-        for j, line in enumerate(lines):
-            d.text(draw, (tx, y0 + 26 + j * 40), line, sizes["small"], text, "regular", "lm")
-        if work in lit:
+        paint = functools.partial(_paint_work, work=work, theme=theme, expansions=expansions)
+        d.item(draw, ("work", work, theme.name, expansions), rect, paint)
+        if work is not None and work in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
     for space_id, rect in layout.spaces.items():
         placements = state.spaces.get(space_id, [])
-        x0, y0, x1, y1 = rect
+        _x0, y0, x1, y1 = rect
         for k, (company_id, engineers) in enumerate(placements):
             _occupant(draw, (x1 - 80 - 96 * k, (y0 + y1) // 2), company_id, engineers, theme)
         if space_id in lit:
@@ -237,6 +228,31 @@ def draw_view(
     ):
         _building(draw, layout, slot, tile, spaces.get(tile, []), state, theme, lit)
     return image
+
+
+def _paint_work(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    work: str | None,
+    theme: Theme,
+    expansions: tuple[str, ...],
+) -> None:
+    """An External Work on offer: its id, cost and reward ("taken this round" without one)."""
+    sizes = theme.views["shared"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    x0, y0, x1, y1 = rect
+    if work is None:
+        d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
+        cy = (y0 + y1) // 2
+        d.text(draw, (x0 + 14, cy), "taken this round", sizes["small"], muted, "regular", "lm")
+        return
+    d.box(draw, rect, theme.colour("basin"), theme.colour("panel outline"), 2)
+    d.text(draw, (x0 + 14, y0 + 26), work, sizes["label"], text, anchor="lm")
+    tx = x0 + 28 + int(d.text_width(work, sizes["label"], "bold"))
+    lines = d.wrap(work_text(work, expansions), sizes["small"], x1 - tx - 12)
+    for j, line in enumerate(lines):
+        d.text(draw, (tx, y0 + 26 + j * 40), line, sizes["small"], text, "regular", "lm")
 
 
 def _building(
@@ -256,39 +272,25 @@ def _building(
     building = c.private_buildings.get(tile)
     x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
     name = building.name if building else tile
-    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm")
+    # Texts on the board's panel or in a space's box say so (`draw.text`'s ``on``).
+    panel, space_fill = theme.colour("panel"), theme.colour("space")
+    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm", on=panel)
     if building is not None:
         tx = x0 + 16 + int(d.text_width(name, sizes["label"], "bold"))
         terms = f"{building.vp} VP · cost {machinery(building.cost)}"
-        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm")
+        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm", on=panel)
         action = f"action: {action_text(tile, state.options.expansions)}"
-        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm")
+        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm", on=panel)
 
     for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
         who = row[index] if index < len(row) else BLOCKED
         space = c.building_spaces[index] if index < len(c.building_spaces) else None
-        red = bool(space and space.red_outline)
-        sx0, sy0, sx1, sy1 = rect
-        sy = (sy0 + sy1) // 2
-        space_id = f"{tile}_{index}"
-        label = f"space {index + 1}"
-        outline = theme.colour("red outline" if red else "panel outline")
-        if who == BLOCKED:
-            d.box(draw, rect, theme.colour("unused"), outline, 4 if red else 2)
-            d.text(draw, ((sx0 + sx1) // 2, sy), "blocked", sizes["small"], muted, "regular")
-            continue
-        d.box(draw, rect, theme.colour("space"), outline, 4 if red else 2)
-        ink = theme.colour("space text")
-        if who is not None:
-            # A built Building: the owner's piece (colour and letter) on the space.
-            d.piece(draw, (sx0 + 30, sy), 19, theme.company(who), sizes["small"])
-            d.text(draw, (sx0 + 58, sy), label, sizes["small"], ink, "regular", "lm")
-        else:
-            d.text(draw, (sx0 + 14, sy), label, sizes["small"], ink, "regular", "lm")
-            if space and space.extra_credits:
-                cost = f"+{space.extra_credits}c"
-                d.text(draw, (sx1 - 10, sy), cost, sizes["small"], ink, "regular", "rm")
-        if space_id in lit:
+        paint = functools.partial(
+            _paint_building_space, index=index, who=who, space=space, theme=theme
+        )
+        key = ("building space", index, who, space, theme.name)
+        d.item(draw, key, rect, paint, placed=who is not None)
+        if who != BLOCKED and f"{tile}_{index}" in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=5)
 
     actions = layout.lists["building_actions"][slot * 4 : slot * 4 + 4]
@@ -311,15 +313,50 @@ def _building(
             ink,
             "regular",
             "lm",
+            on=space_fill,
         )
         if k < len(placements):
             company_id, placed = placements[k]
             _occupant(draw, (ax1 - 80, ay), company_id, placed, theme)
         elif space and space.extra_credits:
             cost = f"+{space.extra_credits}c"
-            d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm")
+            d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm", on=space_fill)
     if tile in lit and len(placements) < len(actions):
         d.ring(draw, actions[len(placements)], theme.colour("highlight"), text, width=5)
+
+
+def _paint_building_space(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    index: int,
+    who: str | None,
+    space: Any,
+    theme: Theme,
+) -> None:
+    """A Building's space: blocked, free (with its extra cost) or built (the owner's piece)."""
+    sizes = theme.views["shared"].text
+    muted = theme.colour("text muted")
+    red = bool(space and space.red_outline)
+    sx0, sy0, sx1, sy1 = rect
+    sy = (sy0 + sy1) // 2
+    label = f"space {index + 1}"
+    outline = theme.colour("red outline" if red else "panel outline")
+    if who == BLOCKED:
+        d.box(draw, rect, theme.colour("unused"), outline, 4 if red else 2)
+        d.text(draw, ((sx0 + sx1) // 2, sy), "blocked", sizes["small"], muted, "regular")
+        return
+    d.box(draw, rect, theme.colour("space"), outline, 4 if red else 2)
+    ink = theme.colour("space text")
+    if who is not None:
+        # A built Building: the owner's piece (colour and letter) on the space.
+        d.piece(draw, (sx0 + 30, sy), 19, theme.company(who), sizes["small"])
+        d.text(draw, (sx0 + 58, sy), label, sizes["small"], ink, "regular", "lm")
+    else:
+        d.text(draw, (sx0 + 14, sy), label, sizes["small"], ink, "regular", "lm")
+        if space and space.extra_credits:
+            cost = f"+{space.extra_credits}c"
+            d.text(draw, (sx1 - 10, sy), cost, sizes["small"], ink, "regular", "rm")
 
 
 # -- the company view: the board extension ------------------------------------------------------

@@ -1,0 +1,104 @@
+"""The renderer's caches of drawn pieces (stamps, flat texts, finished parts) change no pixel
+and never carry one game's state into another's picture."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.rules import GameOptions, GameState, new_game
+from renderer import draw as d
+from renderer.expansions import drawing
+from renderer.render import clear_caches, forget_pictures, render, views
+from renderer.samples import midgame_state
+
+
+def _pixels(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def _same(a: bytes, b: bytes) -> bool:
+    return ImageChops.difference(_pixels(a), _pixels(b)).getbbox() is None
+
+
+def _games() -> list[GameState]:
+    return [
+        midgame_state(),
+        new_game(GameOptions(players=2, seed=5)).state,
+        drawing("leeghwater").sample_state(),
+        drawing("colorado").sample_state(),
+        drawing("nile").sample_state(),
+    ]
+
+
+def test_a_game_drawn_after_others_is_drawn_as_when_nothing_was_cached() -> None:
+    games = _games()
+    fresh: dict[tuple[int, str], bytes] = {}
+    for i, state in enumerate(games):
+        for view in views(state.options):
+            forget_pictures()
+            fresh[i, view] = render(state, view=view)
+    # Every game after every other, then the first again: caches full of the others' pictures.
+    for i, state in [*enumerate(games), (0, games[0])]:
+        for view in views(state.options):
+            clear_caches()  # finished views forgotten: the stamps and backgrounds are kept
+            assert render(state, view=view) == fresh[i, view], (i, view)
+
+
+def test_stamps_and_flat_texts_draw_the_pixels_drawing_in_place_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = midgame_state()
+    stamped = {view: render(state, view=view) for view in views(state.options)}
+    forget_pictures()
+
+    def in_place(draw, key, rect, paint, placed=False):  # type: ignore[no-untyped-def]
+        paint(draw, rect)
+
+    monkeypatch.setattr(d, "item", in_place)
+    monkeypatch.setattr(d, "STAMPED_BOX_PIXELS", 0)
+    monkeypatch.setattr(d.STAMPS, "get", lambda key, make: None)
+    try:
+        for view, png in stamped.items():
+            assert _same(render(state, view=view), png), view
+    finally:
+        forget_pictures()
+
+
+def test_a_stamp_is_refused_where_its_pixels_depend_on_what_is_under_it() -> None:
+    def over_the_edge(canvas: d.Recorder) -> None:
+        d.text(canvas, (10, 10), "Barrage", 30, "#000000", anchor="lm")
+
+    def on_a_box(canvas: d.Recorder) -> None:
+        canvas.rectangle((2, 2, 200, 60), fill="#ffffff")
+        d.text(canvas, (10, 30), "Barrage", 30, "#000000", anchor="lm")
+
+    assert d.stamp_of((120, 40), over_the_edge) is None  # antialiased over black and white
+    assert d.stamp_of((210, 70), on_a_box) is not None
+
+
+def test_a_text_said_to_be_on_a_colour_it_is_not_on_fails_the_check() -> None:
+    image = Image.new("RGB", (200, 60), "#ffffff")
+    canvas = d.canvas(image, [])
+    canvas.rectangle((0, 0, 40, 60), fill="#000000")
+    with d.check_flat(), pytest.raises(AssertionError, match="not #ffffff"):
+        d.text(canvas, (10, 30), "Barrage", 30, "#333333", anchor="lm", on="#ffffff")
+
+
+def test_a_piece_in_an_item_kept_apart_from_its_place_is_refused() -> None:
+    from renderer.theme import get_theme
+
+    style = get_theme().company("germany")
+    canvas = d.canvas(Image.new("RGB", (300, 100), "#ffffff"), [])
+
+    def paint(draw, rect):  # type: ignore[no-untyped-def]
+        d.box(draw, rect, "#eeeeee", "#333333")
+        d.piece(draw, (rect[0] + 30, (rect[1] + rect[3]) // 2), 19, style, 20)
+
+    with pytest.raises(ValueError, match="placed=True"):
+        d.item(canvas, ("test piece",), (10, 10, 200, 70), paint)
+    d.item(canvas, ("test piece",), (10, 10, 200, 70), paint, placed=True)
