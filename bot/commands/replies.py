@@ -164,6 +164,18 @@ async def defer(interaction: discord.Interaction, *, update: bool, ephemeral: bo
         interaction.extras[PUBLIC_PLACEHOLDER] = True
 
 
+def unkept(view: discord.ui.View) -> discord.ui.View:
+    """Mark a view finished, so that discord.py does not keep a copy of it per message.
+
+    Every component of ours is a DynamicItem, dispatched by the pattern of its custom_id
+    (registered once, at start-up), so a kept view only holds memory: discord.py keeps the
+    view of a private reply, with a task, for 15 minutes (bench/discord_load.py: about
+    6,000 of them at ten actions a second). The components are sent all the same.
+    """
+    view.stop()
+    return view
+
+
 async def send(
     interaction: discord.Interaction,
     content: str,
@@ -178,6 +190,8 @@ async def send(
 
     Returns the new message's id when Discord gave it (a reply), else None.
     """
+    if view is not None:
+        unkept(view)
     kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": pinging([mention])}
     if update:
         kwargs["view"] = view
