@@ -191,8 +191,12 @@ def _bytes(item: _Cached) -> int:
     if isinstance(item, _Drawn):
         item = item.image
     if isinstance(item, tuple):
-        # A stamp's mapping is counted with the stamp (`draw.STAMPS`).
-        return sum(patch.size[0] * patch.size[1] for _, patch, mask in item if mask is None)
+        # A stamped patch is a stamp's mapping and mask, counted here too: the stamp cache may
+        # let go of a stamp that a kept view still holds. Pillow keeps a 1-bit mask a byte a
+        # pixel.
+        return sum(
+            patch.size[0] * patch.size[1] * (1 if mask is None else 2) for _, patch, mask in item
+        )
     return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
