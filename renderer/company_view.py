@@ -553,7 +553,8 @@ def draw_company(
             line = d.first_fitting(
                 (forms,) if isinstance(forms, str) else forms, sizes["small"], x1 - x0 - 24
             )
-            d.text(draw, (x0 + 12, top + 54 + j * 30), line, sizes["small"], text, "regular", "lm")
+            # Two lines between the heading and the panel's foot, descenders included.
+            d.text(draw, (x0 + 12, top + 51 + j * 30), line, sizes["small"], text, "regular", "lm")
         top += RIVER_STRIP
     return image
 
