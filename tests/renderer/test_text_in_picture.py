@@ -114,10 +114,15 @@ def test_the_bonus_now_labels_and_the_objective_stay_on_their_panels() -> None:
         assert not _outside(text.box, layout.rects["objective"]), (text.content, text.box)
 
 
-def test_many_fulfilled_contracts_never_cover_a_held_one() -> None:
+@pytest.mark.parametrize("held", [0, 2, 4, 5])
+def test_many_fulfilled_contracts_never_cover_a_held_one(held: int) -> None:
+    """Fourteen contracts fulfilled beside none to five held (a raised limit): every one is
+    told (listed, or counted on the heading's row), and no text covers another."""
+    fulfilled = [203, 204, 205, 206, 302, 303, 304, 305, 402, 403, 404, 405, 1, 2]
+
     def busy(_data: dict, _cid: str, company: dict) -> None:
-        company["contracts"] = [201, 202, 301, 401]
-        company["fulfilled"] = [203, 204, 205, 206, 302, 303, 304, 305, 402, 403, 404, 405, 1, 2]
+        company["contracts"] = [201, 202, 301, 401, 406][:held]
+        company["fulfilled"] = fulfilled
 
     state = _crowded("full-4p", busy)
     panel = board_layout("company").rects["contracts"]
@@ -126,7 +131,10 @@ def test_many_fulfilled_contracts_never_cover_a_held_one() -> None:
         with d.recording() as texts:
             draw_company(state, cid, get_theme())
         inside = [t for t in texts if not _outside(t.box, panel)]
-        assert any("Fulfilled" in t.content for t in inside), cid
+        told = " ".join(t.content for t in inside if "Fulfilled" in t.content or t.box[0] < 30)
+        assert f"Fulfilled: {len(fulfilled)}" in told or all(
+            f"{f}," in told or told.endswith(str(f)) for f in fulfilled
+        ), (cid, told)
         for i, one in enumerate(inside):
             for other in inside[i + 1 :]:
                 assert not _overlap(one.box, other.box), (one.content, other.content)
