@@ -334,8 +334,11 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     return (company_id, repr(board), state.current, state.finished, mahiri, extension, river, card)
 
 
-def _river_lines(state: GameState, company: Company) -> tuple[tuple[str, ...], ...]:
-    """The lines of each expansion's strip below a company's board."""
+def _river_lines(
+    state: GameState, company: Company
+) -> tuple[tuple[str | tuple[str, ...], ...], ...]:
+    """The lines of each expansion's strip below a company's board: each a text, or its forms
+    from the longest to the shortest (the first that fits the strip is drawn)."""
     return tuple(
         tuple(lines(state, company)) for lines in asking(state.options.expansions, "company_lines")
     )
@@ -526,20 +529,32 @@ def draw_company(
     if not held:
         x0, y0, x1, y1 = slots[0]
         d.text(draw, (x0 + 24, (y0 + y1) // 2), "none held", sizes["small"], muted, "regular", "lm")
-    first = min(max(len(held), 1), len(slots) - 1)
+    # The contracts fulfilled go in the slots below the held ones ("none held" takes the
+    # first when none is held); when they need more lines than are free, their count goes on
+    # the heading's row instead, so they never cover a held contract nor lose a line.
+    free = slots[max(len(held), 1) :]
     done = ", ".join(str(f) for f in company.fulfilled) or "none"
-    fulfilled = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[first][2] - slots[first][0])
-    for rect, line in zip(slots[first:], fulfilled, strict=False):
-        x0, y0, x1, y1 = rect
-        d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm")
+    fulfilled = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[0][2] - slots[0][0])
+    if len(fulfilled) <= len(free):
+        for rect, line in zip(free, fulfilled, strict=False):
+            x0, y0, x1, y1 = rect
+            d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm")
+    else:
+        _px0, py0, px1, _py1 = layout.rects["contracts"]
+        count = f"Fulfilled: {len(company.fulfilled)}"
+        d.text(draw, (px1 - 12, py0 + 10), count, sizes["small"], muted, "regular", "ra")
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     for draw_extra in asking(state.options.expansions, "draw_company"):
         draw_extra(draw, state, company, theme, lit)
     top = view_height("company", state.options)
     for river_lines in _river_lines(state, company) if not preview else ():
         x0, _y0, x1, _y1 = river_panel(top)
-        for j, line in enumerate(river_lines):
-            d.text(draw, (x0 + 12, top + 54 + j * 30), line, sizes["small"], text, "regular", "lm")
+        for j, forms in enumerate(river_lines):
+            line = d.first_fitting(
+                (forms,) if isinstance(forms, str) else forms, sizes["small"], x1 - x0 - 24
+            )
+            # Two lines between the heading and the panel's foot, descenders included.
+            d.text(draw, (x0 + 12, top + 51 + j * 30), line, sizes["small"], text, "regular", "lm")
         top += RIVER_STRIP
     return image
 

@@ -546,6 +546,12 @@ def wrap(content: str, size: int, width: int, weight: Weight = "regular") -> tup
     return tuple(out)
 
 
+def first_fitting(forms: Sequence[str], size: int, width: int, weight: Weight = "regular") -> str:
+    """The first of ``forms`` at most ``width`` pixels wide, else the last: each form is a
+    defined shorter form of the one before (so a line fits by design, never cut)."""
+    return next((form for form in forms if fits(form, size, width, weight)), forms[-1])
+
+
 def fits(content: str, size: int, width: int, weight: Weight = "regular") -> bool:
     """True when ``content`` is at most ``width`` pixels wide."""
     return text_width(content, size, weight) <= width

@@ -191,6 +191,10 @@ class BonusNow:
             return "–"
         return f"{self.vp} ({self.full}−{self.cut})" if self.cut else str(self.vp)
 
+    def short_label(self) -> str:
+        """The VP alone ('4'), '–' under the minimum energy."""
+        return str(self.vp) if self.eligible else "–"
+
 
 def bonus_now(state: GameState) -> dict[str, BonusNow]:
     """What each company would score from this round's bonus tile now (the engine's own
@@ -218,6 +222,21 @@ def bonus_now(state: GameState) -> dict[str, BonusNow]:
     return out
 
 
+#: Pixels between one company's "bonus now" label and the next company's piece.
+BONUS_GAP = 22
+
+
+def _bonus_labels(scores: list[BonusNow], size: int, room: int) -> list[str]:
+    """Each company's "bonus now" label as it fits the heading's row: with how the reward is
+    reduced ('4 (12−8)') when every label fits, else the VP alone (the rules line beside the
+    track says what a section behind costs)."""
+    for labels in ([s.label() for s in scores], [s.short_label() for s in scores]):
+        used = sum(44 + int(d.text_width(label, size, "bold")) + BONUS_GAP for label in labels)
+        if used - BONUS_GAP <= room:
+            break
+    return labels
+
+
 def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, theme: Theme) -> None:
     """The heading with this round's bonus as each company would score it now, the sections
     (this round's marked) and every marker with its count."""
@@ -236,14 +255,12 @@ def _energy(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, th
     if scores:
         d.text(draw, (x, cy), "bonus now:", sizes["small"], muted, "regular", "lm")
         x += int(d.text_width("bonus now:", sizes["small"])) + 12
-        for cid in state.turn_order:
-            if cid not in scores:
-                continue
-            label = scores[cid].label()
+        shown = [cid for cid in state.turn_order if cid in scores]
+        labels = _bonus_labels([scores[cid] for cid in shown], sizes["small"], rect[2] - x)
+        for cid, label in zip(shown, labels, strict=True):
             d.piece(draw, (x + 20, cy), 19, theme.company(cid), sizes["small"])
-            # The labels may run past the panel's edge (four long ones): drawn in place.
             d.text(draw, (x + 44, cy), label, sizes["small"], text, "bold", "lm")
-            x += 44 + int(d.text_width(label, sizes["small"], "bold")) + 22
+            x += 44 + int(d.text_width(label, sizes["small"], "bold")) + BONUS_GAP
     # The sections: no bonus below the first; this round's in the highlight colour.
     starts = track.bonus_section_min_energy
     _x0, y0, _x1, y1 = rect
@@ -314,11 +331,12 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
         )
         key = ("bonus", rnd, start, tile, current, past, theme.name)
         d.item(draw, key, rect, paint)
-    x0, y0, _x1, y1 = layout.rects["objective"]
+    x0, y0, x1, y1 = layout.rects["objective"]
     objective = c.objective_tiles.get(state.objective)
     vp = "/".join(str(v) for v in c.objective_vp_by_place)
-    line = f"Objective ({vp} VP at the end): {objective.name if objective else 'none'}"
-    # A long objective's line runs over the panel's edge: drawn in place.
+    name = objective.name if objective else "none"
+    forms = (f"Objective ({vp} VP at the end): {name}", f"Objective ({vp} VP): {name}")
+    line = d.first_fitting(forms, sizes["small"], x1 - x0, "bold")
     d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
 
 

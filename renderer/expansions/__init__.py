@@ -13,7 +13,7 @@ game plays and imports each one's drawing module (`ExpansionInfo.drawing_module`
 | `view_layout(view)` | the board layout ("shared", "company") the view uses instead of the base one (a board extension below), or None |
 | `shared_static(image, theme_name)` / `draw_shared(draw, state, theme, highlight)` | the static part of that shared-board extension / what changes on it |
 | `company_static(image, company_id, theme_name)` / `company_key(state, company_id)` / `draw_company(draw, state, company, theme, lit)` | the static part of that company-board extension / what of the state it reads (cache key) / what changes on it |
-| `company_lines(state, company)` | lines of a strip below a company board, titled with the display name |
+| `company_lines(state, company)` | lines of a strip below a company board, titled with the display name: each line its forms from the longest to the shortest (the first that fits is drawn) |
 | `describe_lines(state)` | lines of the text alternative (`renderer.describe`) |
 | `feature_rows(features)`, `FEATURE_TITLE` | the layout generator's rows of the map's own features (`renderer.layout.generate_features`) |
 | `samples()` | {file name: (state, view)} of sample pictures for the docs (`renderer.samples`) |

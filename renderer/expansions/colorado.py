@@ -209,8 +209,9 @@ def draw_view(
     return image
 
 
-def company_lines(state: GameState, company: Company) -> list[str]:
-    """The company's Colorado state in words, for its board: Bridges, settlements."""
+def company_lines(state: GameState, company: Company) -> list[tuple[str, ...]]:
+    """The company's Colorado state in words, for its board: Bridges, settlements (each
+    line with its shorter form: the Bridges without their rewards)."""
     if not active(state.options):
         return []
     company_id = company.id
@@ -225,9 +226,13 @@ def company_lines(state: GameState, company: Company) -> list[str]:
         for space in _map_features(state, "settlement_space")
         if settler(state, space) == company_id
     ]
+    where = [f"{tile} on {dam}" for dam, tile in built.items()]
     return [
-        f"Bridges ({len(built)}): " + (", ".join(parts) if parts else "none"),
-        "Settled this round: " + (", ".join(settled) if settled else "none"),
+        (
+            f"Bridges ({len(built)}): " + (", ".join(parts) if parts else "none"),
+            f"Bridges ({len(built)}): " + (", ".join(where) if where else "none"),
+        ),
+        ("Settled this round: " + (", ".join(settled) if settled else "none"),),
     ]
 
 

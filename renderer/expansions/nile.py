@@ -198,8 +198,9 @@ def draw_view(
                 line = "-".join(str(n) for n in drops) or "—"
             d.text(draw, line2, line, sizes["small"], text, "regular", "lm", on=on)
         elif feature.kind == SCORING:
-            # The line may run past its box: drawn in place.
-            d.text(draw, line2, scoring_line(state), sizes["small"], text, "regular", "lm")
+            room = feature.rect[2] - x0 - 20
+            line = d.first_fitting(scoring_lines(state), sizes["small"], room)
+            d.text(draw, line2, line, sizes["small"], text, "regular", "lm", on=on)
         else:
             continue
         if ring:
@@ -207,35 +208,76 @@ def draw_view(
     return image
 
 
-def company_lines(state: GameState, company: Company) -> list[str]:
-    """The company's irrigation state in words, for its board."""
+def company_lines(state: GameState, company: Company) -> list[tuple[str, ...]]:
+    """The company's irrigation state in words, for its board: each line with its shorter
+    forms (the tokens by side, then grouped by kind, then counted by kind)."""
     if not active(state.options):
         return []
     extra = company.extra
-    down = set(extra.get("irrigation_down", []))
-    held = [f"{t} (down)" if t in down else f"{t} (up)" for t in extra.get("irrigation", [])]
-    won = extra.get("irrigation_scoring", [])
+    tokens = list(extra.get("irrigation", []))
+    down = [t for t in tokens if t in set(extra.get("irrigation_down", []))]
+    up = [t for t in tokens if t not in down]
+    held = [f"{t} (down)" if t in down else f"{t} (up)" for t in tokens]
+    won = " ".join(extra.get("irrigation_scoring", [])) or "none"
     bonus = int(extra.get("irrigation_bonus", 0))
     total = irrigation_total(state, company)
     return [
-        f"Irrigation tokens ({len(held)}): " + (", ".join(held) if held else "none"),
-        f"Irrigation total {total} · permanent bonus +{bonus} · scoring tokens: "
-        + (" ".join(won) if won else "none"),
+        (
+            f"Irrigation tokens ({len(held)}): " + (", ".join(held) if held else "none"),
+            f"Tokens up: {' '.join(up) or 'none'} · down: {' '.join(down) or 'none'}",
+            f"Tokens up: {_grouped(up)} · down: {_grouped(down)}",
+            f"Tokens up: {_counted(up)} · down: {_counted(down)}",
+        ),
+        (
+            f"Irrigation total {total} · permanent bonus +{bonus} · scoring tokens: {won}",
+            f"Irrigation total {total} · bonus +{bonus} · scoring tokens: {won}",
+            f"Total {total} · bonus +{bonus} · scoring: {won}",
+        ),
     ]
 
 
+def _kinds(tokens: list[str]) -> dict[str, list[str]]:
+    """Tokens by kind: "IM" -> ["1", "7"] for IM1 and IM7."""
+    out: dict[str, list[str]] = {}
+    for token in tokens:
+        out.setdefault(token[:2], []).append(token[2:])
+    return out
+
+
+def _grouped(tokens: list[str]) -> str:
+    """ "IM1,7 IH6" for IM1, IM7 and IH6."""
+    return " ".join(kind + ",".join(n) for kind, n in _kinds(tokens).items()) or "none"
+
+
+def _counted(tokens: list[str]) -> str:
+    """ "2 IM, 1 IH" for IM1, IM7 and IH6."""
+    return ", ".join(f"{len(n)} {kind}" for kind, n in _kinds(tokens).items()) or "none"
+
+
 def scoring_line(state: GameState) -> str:
-    """The round's irrigation scoring: its token, the VP showing, each company's total (in the
-    irrigation view's scoring box, and in words)."""
+    """The round's irrigation scoring: its token, the VP showing, each company's total and the
+    tokens left (in words)."""
+    return scoring_lines(state)[0]
+
+
+def scoring_lines(state: GameState) -> tuple[str, str, str]:
+    """`scoring_line` and its two shorter forms (the tokens left counted; the words "this
+    round" and "showing" left out), for the irrigation view's scoring box."""
     token = next_scoring_token(state)
     totals = " ".join(
         f"{theme_letter(cid)}{irrigation_total(state, state.companies[cid])}"
         for cid in state.turn_order
         if cid in state.companies
     )
-    left = " ".join(board(state).get("scoring_tokens", [])) or "none"
+    tokens = board(state).get("scoring_tokens", [])
+    left = " ".join(tokens) or "none"
     head = f"{token} this round" if token else "no token this round"
-    return f"{head} · {visible_vp(state)}VP showing · totals {totals} · left {left}"
+    vp = visible_vp(state)
+    return (
+        f"{head} · {vp}VP showing · totals {totals} · left {left}",
+        f"{head} · {vp}VP showing · totals {totals} · {len(tokens)} left",
+        f"{token or 'no token'} · {vp}VP · totals {totals} · {len(tokens)} left",
+    )
 
 
 def theme_letter(company_id: str) -> str:
