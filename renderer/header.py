@@ -83,8 +83,7 @@ def acting(state: GameState) -> list[str]:
 
     game = open_game(state, catalogue=catalogue())
     out = []
-    for decision in game.decisions():
-        player = decision.player
+    for player in game.deciders():
         if player and player not in out:
             out.append(player)
     return out

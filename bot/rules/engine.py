@@ -107,6 +107,21 @@ class Game:
             self._decisions = self._compute_decisions()
         return self._decisions
 
+    def deciders(self) -> list[str]:
+        """The players of the pending decisions, in `decisions`' order, without working out
+        their options (`decisions` lists every legal option, which costs a millisecond or
+        more: a picture only needs who acts)."""
+        stack = self.state.stack
+        if not stack:
+            return []
+        top = stack[-1]
+        if top["kind"] == "simultaneous":
+            queues = (top["pending"].get(company_id) for company_id in self.state.turn_order)
+            return [queue[0]["player"] for queue in queues if queue]
+        if not self.rules.tasks[top["kind"]].is_decision:
+            return []
+        return [top["player"]]
+
     def decision(self, player: str | None = None) -> Decision | None:
         """The pending decision (of `player`, when several players may act)."""
         for decision in self.decisions():

@@ -60,6 +60,8 @@ def random_full_game(
     while not game.is_over:
         decisions = game.decisions()
         assert decisions, "no decision pending before the end of the game"
+        # The pictures' cheap query of who acts agrees with the decisions.
+        assert game.deciders() == [d.player for d in decisions]
         decision = decisions[rng.below(len(decisions))]
         assert decision.options
         option = decision.options[rng.below(len(decision.options))]
