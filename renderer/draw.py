@@ -625,6 +625,10 @@ class Notes(list[Rect]):
         self.stamps: list[tuple[Point, Stamp]] = []
 
 
+#: What a view draws is mapped onto the palette in tiles of this size (`regions`).
+TILE = 32
+
+
 #: Stamps of at least this many pixels are mapped onto the palette once and pasted in every
 #: picture; mapping a smaller one with the boxes around it costs less than pasting it twice.
 PREMAPPED_PIXELS = 8_000
@@ -672,13 +676,13 @@ class Recorder(ImageDraw.ImageDraw):
     def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
         """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""
         x, y = int(at[0]), int(at[1])
-        self.dirty.append((x, y, x + stamp.width, y + stamp.height))
+        self.mark((x, y, x + stamp.width, y + stamp.height))
         self.image.paste(stamp, (x, y), mask)
 
     def _note(self, xy: Coords, width: float = 0) -> None:
         flat = _flat(xy)
         pad = math.ceil(width) + 2
-        self.dirty.append(
+        self.mark(
             (
                 math.floor(min(flat[0::2])) - pad,
                 math.floor(min(flat[1::2])) - pad,
@@ -686,6 +690,10 @@ class Recorder(ImageDraw.ImageDraw):
                 math.ceil(max(flat[1::2])) + pad + 1,
             )
         )
+
+    def mark(self, box: Rect) -> None:
+        """Note ``box`` as drawn over."""
+        self.dirty.append(box)
 
     def _call(self, method: str, xy: Coords, width: float, *args: object, **kw: object) -> None:
         """Note the box of ``xy`` (at the outermost call) and draw with Pillow's ``method``."""
@@ -708,7 +716,7 @@ class Recorder(ImageDraw.ImageDraw):
     def bitmap(self, xy, bitmap, fill=None):
         """Stamp ``bitmap`` (a text mask) and note its box."""
         x, y = xy
-        self.dirty.append((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
+        self.mark((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
         if not isinstance(fill, str) or self.palette:
             super().bitmap(xy, bitmap, fill)
             return
@@ -739,7 +747,29 @@ class Recorder(ImageDraw.ImageDraw):
         self._call("polygon", xy, width, fill, outline)
 
     def line(self, xy, fill=None, width=0, joint=None):
-        """Draw a line and note its box."""
+        """Draw a line and note its box (a polyline: each segment's box, so a chart's line
+        across a panel does not mark the whole panel as drawn over)."""
+        flat = _flat(xy)
+        if self.depth == 0 and len(flat) > 4 and type(self) is Recorder:
+            # Pillow draws a wide polyline as its segments and round joints at the points,
+            # all within half the width of a segment: each segment's padded box holds them.
+            pad = math.ceil(self._width(width)) + 2
+            for i in range(0, len(flat) - 2, 2):
+                x0, y0, x1, y1 = flat[i : i + 4]
+                self.mark(
+                    (
+                        math.floor(min(x0, x1)) - pad,
+                        math.floor(min(y0, y1)) - pad,
+                        math.ceil(max(x0, x1)) + pad + 1,
+                        math.ceil(max(y0, y1)) + pad + 1,
+                    )
+                )
+            self.depth += 1
+            try:
+                ImageDraw.ImageDraw.line(self, xy, fill, width=width, joint=joint)
+            finally:
+                self.depth -= 1
+            return
         self._call("line", xy, width, fill, joint=joint)
 
     def pieslice(self, xy, start, end, fill=None, outline=None, width=1):
@@ -747,7 +777,7 @@ class Recorder(ImageDraw.ImageDraw):
         self._call("pieslice", xy, width, start, end, fill, outline)
 
     def _everything(self) -> None:
-        self.dirty.append((0, 0, *self.im.size))
+        self.mark((0, 0, *self.im.size))
 
     # Calls the views do not make: noted as the whole image, so they stay correct if used.
     def arc(self, *args, **kw):

@@ -31,7 +31,7 @@ from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
-from renderer import fonts, header, legend
+from renderer import fonts, header, legend, score_sheet
 from renderer.background import map_background
 from renderer.company_view import board_height as company_height
 from renderer.company_view import (
@@ -45,7 +45,6 @@ from renderer.company_view import (
 from renderer.expansions import expansion_views, extending
 from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
-from renderer.score_sheet import draw_score_sheet
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
 
@@ -61,8 +60,7 @@ FULL_CAPTION = (
 GAP = 16
 TOP = 60  # the caption strip above the full board
 PALETTE_COLOURS = 128
-# What a view draws over its background is mapped onto the palette in tiles of this size.
-TILE = 32
+TILE = d.TILE
 SHARED_TITLE = "Shared boards"
 
 
@@ -270,39 +268,41 @@ class _Part:
         return _on_palette(self.theme, self.static)
 
     def patches(self) -> _Patches:
-        """What the state drew over the background, on the palette (cached by `key`)."""
+        """What the state drew over the background, on the palette (cached by `key`; not
+        kept when the key is empty)."""
         if self.drawn is None:
             return ()
         make = self.drawn
+        if not self.key:
+            return _patches(make(), self.theme)
+        return _VIEWS.get(("patches", *self.key), lambda: _patches(make(), self.theme))
 
-        def patches() -> _Patches:
-            drawn = make()
-            pal = palette(self.theme)
-            boxes = d.regions(drawn.dirty, drawn.image.size, TILE)
-            width, height = drawn.image.size
-            if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
-                # Mapping the whole part in one pass costs less than cropping most of it (the
-                # pixels it did not draw over map as its background did).
-                whole = drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)
-                return (((0, 0), whole.im, None),)
-            # The stamps first, in the order drawn, then the boxes mapped from the finished
-            # part: where something was drawn over a stamp, its box has the final pixels.
-            stamps = tuple(
-                (
-                    at,
-                    _stamp_on_palette(stamp, self.theme, pal).im,
-                    None if stamp.mask is None else stamp.mask.im,
-                )
-                for at, stamp in drawn.stamps
-            )
-            # What Image.crop(box).quantize(palette=pal, dither=NONE) does, on the core images.
-            rgb, colours = drawn.image.im, pal.im
-            return stamps + tuple(
-                (box[:2], rgb.crop(box).convert("P", Image.Dither.NONE, colours), None)
-                for box in boxes
-            )
 
-        return _VIEWS.get(("patches", *self.key), patches)
+def _patches(drawn: _Drawn, theme_name: str) -> _Patches:
+    """What ``drawn`` drew over its background, mapped onto the palette of ``theme_name``."""
+    pal = palette(theme_name)
+    boxes = d.regions(drawn.dirty, drawn.image.size, TILE)
+    width, height = drawn.image.size
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
+        # Mapping the whole part in one pass costs less than cropping most of it (the
+        # pixels it did not draw over map as its background did).
+        whole = drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)
+        return (((0, 0), whole.im, None),)
+    # The stamps first, in the order drawn, then the boxes mapped from the finished
+    # part: where something was drawn over a stamp, its box has the final pixels.
+    stamps = tuple(
+        (
+            at,
+            _stamp_on_palette(stamp, theme_name, pal).im,
+            None if stamp.mask is None else stamp.mask.im,
+        )
+        for at, stamp in drawn.stamps
+    )
+    # What Image.crop(box).quantize(palette=pal, dither=NONE) does, on the core images.
+    rgb, colours = drawn.image.im, pal.im
+    return stamps + tuple(
+        (box[:2], rgb.crop(box).convert("P", Image.Dither.NONE, colours), None) for box in boxes
+    )
 
 
 def _stamp_on_palette(stamp: d.Stamp, theme_name: str, pal: Image.Image) -> Image.Image:
@@ -475,7 +475,12 @@ def on_palette(
     once. The pixels equal those of mapping the composed RGB view (``render_image``).
     """
     parts, size = _layout(state, view, company, theme, lit, preview)
-    image = _statics_on_palette(theme.name, size, parts)
+    return _compose(parts, size, theme.name)
+
+
+def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Image.Image:
+    """The parts' static backgrounds on the palette, with each part's patches pasted over."""
+    image = _statics_on_palette(theme_name, size, parts)
     core = image.im
     for part in parts:
         x, y = part.at
@@ -503,8 +508,18 @@ def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Par
 def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
     """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts."""
     look = get_theme(theme)
-    image = draw_score_sheet(state, list(events), look)
-    return encode(image.quantize(palette=palette(look.name), dither=Image.Dither.NONE))
+    breakdown = score_sheet.vp_breakdown(state, events)
+    layout = score_sheet.sheet_layout(state, breakdown, look)
+    static = functools.partial(score_sheet.sheet_background, layout, look.name)
+
+    def drawn() -> _Drawn:
+        notes = d.Notes()
+        image = score_sheet.draw_sheet(state, breakdown, layout, look, notes)
+        return _Drawn.of(image, notes)
+
+    # A score sheet is drawn once for a finished game: its patches are not kept (empty key).
+    part = _Part((0, 0), static, drawn, (), look.name)
+    return encode(_compose([part], (score_sheet.WIDTH, layout.height), look.name))
 
 
 def render_legend(expansions: Iterable[str] = (), *, theme: str = "light") -> bytes:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -14,7 +16,8 @@ from bot.rules.wording import OTHER_ROW, score_row, score_rows
 from renderer import draw as d
 from renderer.content import content
 from renderer.expansions import catalogue
-from renderer.theme import Theme
+from renderer.layout import Rect
+from renderer.theme import Theme, get_theme
 
 WIDTH = 1200
 
@@ -72,28 +75,56 @@ def headline(state: GameState) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]} share the win with {winners[0]['vp']} VP"
 
 
-def draw_score_sheet(state: GameState, events: Iterable[Event], theme: Theme) -> Image.Image:
-    """Return the score sheet of ``state`` as a new RGB image: the winner, VP by source per
-    company (by place), and the VP and energy of each round, the VP through final scoring."""
-    sizes = theme.views["shared"].text
-    small, board = sizes["small"], sizes["board"]
-    breakdown = vp_breakdown(state, events)
+@dataclass(frozen=True, slots=True)
+class SheetLayout:
+    """Where the score sheet's parts go: its rows of VP by source and its height."""
+
+    rows: tuple[str, ...]
+    top: int  # the table's top (below the headline)
+    table_h: int
+    height: int
+    winner: bool  # the headline is the winner's, on a highlighted box
+
+    @property
+    def charts(self) -> tuple[Rect, Rect]:
+        """The VP chart's and the energy chart's panels."""
+        y0 = self.top + self.table_h + 16
+        return (
+            (12, y0, WIDTH - 12, y0 + CHART_H),
+            (12, y0 + CHART_H + 16, WIDTH - 12, y0 + 2 * CHART_H + 16),
+        )
+
+
+LINE = 48  # a table row's height
+CHART_H = 460
+
+
+def sheet_layout(
+    state: GameState, breakdown: Mapping[str, Mapping[str, int]], theme: Theme
+) -> SheetLayout:
+    """The score sheet's layout for ``state`` and its VP by source (`vp_breakdown`)."""
+    board = theme.views["shared"].text["board"]
     ranking = ranking_of(state)
     places = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
     rows_of, prefixes = categories(state.options.expansions)
     rows = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER]
     rows = [r for r in rows if any(breakdown[c].get(r) for c in ranking) or r == "Start"]
-    line = 48
-    table_h = 124 + line * (len(rows) + 1) + 12
-    chart_h = 460
+    table_h = 124 + LINE * (len(rows) + 1) + 12
     top = 12 + board + 30
-    height = top + table_h + 2 * (chart_h + 16) + 12
-    image = Image.new("RGB", (WIDTH, height), theme.colour("background"))
-    draw = d.canvas(image, None)
-    text, muted = theme.colour("text"), theme.colour("text muted")
-    head = headline(state)
-    winner = state.finished and ranking and places.get(ranking[0]) == 1
-    if winner:
+    height = top + table_h + 2 * (CHART_H + 16) + 12
+    winner = bool(state.finished and ranking and places.get(ranking[0]) == 1)
+    return SheetLayout(tuple(rows), top, table_h, height, winner)
+
+
+@functools.lru_cache(maxsize=2)
+def sheet_background(layout: SheetLayout, theme_name: str) -> Image.Image:
+    """The score sheet's static background (callers ``copy()`` it): its panels, the table's
+    heading and the charts' grid lines, which depend only on the layout."""
+    theme = get_theme(theme_name)
+    image = Image.new("RGB", (WIDTH, layout.height), theme.colour("background"))
+    draw = ImageDraw.Draw(image)
+    top, table_h = layout.top, layout.table_h
+    if layout.winner:
         d.box(
             draw,
             (12, 8, WIDTH - 12, top - 8),
@@ -102,19 +133,71 @@ def draw_score_sheet(state: GameState, events: Iterable[Event], theme: Theme) ->
             3,
             12,
         )
-        d.piece(draw, (48, (top) // 2), 24, theme.company(ranking[0]), small)
-    ink = "#1b1b1b" if winner else text
-    d.text(draw, (86 if winner else 24, top // 2), head, board, ink, anchor="lm", role="board")
-
     d.box(
         draw,
         (12, top, WIDTH - 12, top + table_h),
         theme.colour("panel"),
         theme.colour("panel outline"),
     )
+    sizes = theme.views["shared"].text
+    d.text(
+        draw, (28, top + 20), "VP by source", sizes["heading"], theme.colour("text"), anchor="la"
+    )
+    for rect in layout.charts:
+        d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
+        px0, py0, px1, py1 = _plot(rect)
+        for i in range(5):
+            yy = py1 - (py1 - py0) * i / 4
+            draw.line((px0, yy, px1, yy), fill=theme.colour("track"), width=2)
+    return image
+
+
+def _plot(rect: Rect) -> Rect:
+    """A chart's plotting area inside its panel."""
+    x0, y0, x1, y1 = rect
+    return x0 + 96, y0 + 80, x1 - 40, y1 - 70
+
+
+def draw_score_sheet(
+    state: GameState,
+    events: Iterable[Event],
+    theme: Theme,
+    dirty: list[Rect] | None = None,
+) -> Image.Image:
+    """Return the score sheet of ``state`` as a new RGB image: the winner, VP by source per
+    company (by place), and the VP and energy of each round, the VP through final scoring.
+
+    What it draws over `sheet_background` is noted in ``dirty`` when given."""
+    breakdown = vp_breakdown(state, events)
+    layout = sheet_layout(state, breakdown, theme)
+    return draw_sheet(state, breakdown, layout, theme, dirty)
+
+
+def draw_sheet(
+    state: GameState,
+    breakdown: Mapping[str, Mapping[str, int]],
+    layout: SheetLayout,
+    theme: Theme,
+    dirty: list[Rect] | None = None,
+) -> Image.Image:
+    """Draw the score sheet over a copy of its background (see `draw_score_sheet`)."""
+    sizes = theme.views["shared"].text
+    small, board = sizes["small"], sizes["board"]
+    ranking = ranking_of(state)
+    places = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
+    rows, top, line = layout.rows, layout.top, LINE
+    image = sheet_background(layout, theme.name).copy()
+    draw = d.canvas(image, dirty)
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    head = headline(state)
+    winner = layout.winner
+    if winner:
+        d.piece(draw, (48, (top) // 2), 24, theme.company(ranking[0]), small)
+    ink = "#1b1b1b" if winner else text
+    d.text(draw, (86 if winner else 24, top // 2), head, board, ink, anchor="lm", role="board")
+
     label_w = 400
     col = (WIDTH - 24 - label_w) // max(len(ranking), 1)
-    d.text(draw, (28, top + 20), "VP by source", sizes["heading"], text, anchor="la")
     for i, cid in enumerate(ranking):
         cx = 12 + label_w + i * col + col // 2
         place = _ordinal(places[cid]) if cid in places else ""
@@ -148,7 +231,7 @@ def draw_score_sheet(state: GameState, events: Iterable[Event], theme: Theme) ->
         cx = 12 + label_w + i * col + col // 2
         d.text(draw, (cx, y + line // 2), str(state.companies[cid].vp), sizes["value"], text)
 
-    y0 = top + table_h + 16
+    vp_chart, energy_chart = layout.charts
     history = state.history
     vp_series = {cid: [h["vp"].get(cid, 0) for h in history] for cid in ranking}
     labels = [f"R{h.get('round', i + 1)}" for i, h in enumerate(history)]
@@ -159,16 +242,15 @@ def draw_score_sheet(state: GameState, events: Iterable[Event], theme: Theme) ->
         labels.append("end")
     _chart(
         draw,
-        (12, y0, WIDTH - 12, y0 + chart_h),
+        vp_chart,
         "VP after each round and at the end" if state.finished else "VP after each round",
         vp_series,
         theme,
         labels,
     )
-    y0 += chart_h + 16
     _chart(
         draw,
-        (12, y0, WIDTH - 12, y0 + chart_h),
+        energy_chart,
         "Energy produced in each round",
         {cid: [h["energy"].get(cid, 0) for h in history] for cid in ranking},
         theme,
@@ -190,13 +272,13 @@ def _chart(
     theme: Theme,
     labels: list[str],
 ) -> None:
-    """A line chart of one value per company and per point (``labels`` name the points)."""
+    """A line chart of one value per company and per point (``labels`` name the points), on
+    its panel and grid lines (`sheet_background`)."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
-    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
-    x0, y0, x1, y1 = rect
+    x0, y0 = rect[:2]
     d.text(draw, (x0 + 12, y0 + 8), title, sizes["heading"], text, anchor="la")
-    px0, py0, px1, py1 = x0 + 96, y0 + 80, x1 - 40, y1 - 70
+    px0, py0, px1, py1 = _plot(rect)
     rounds = max((len(v) for v in series.values()), default=0)
     # The scale starts at 0, or below it when a company ended a round in debt of VP.
     high = max([1, *(max(v) for v in series.values() if v)])
@@ -208,7 +290,6 @@ def _chart(
     top = step * 4
     for i in range(5):
         yy = py1 - (py1 - py0) * i / 4
-        draw.line((px0, yy, px1, yy), fill=theme.colour("track"), width=2)
         d.text(draw, (px0 - 12, yy), str(low + step * i), sizes["small"], muted, "regular", "rm")
     n = max(rounds, 1)
 
