@@ -189,12 +189,23 @@ def draw_sheet(
     image = sheet_background(layout, theme.name).copy()
     draw = d.canvas(image, dirty)
     text, muted = theme.colour("text"), theme.colour("text muted")
+    panel = theme.colour("panel")
     head = headline(state)
     winner = layout.winner
     if winner:
         d.piece(draw, (48, (top) // 2), 24, theme.company(ranking[0]), small)
     ink = "#1b1b1b" if winner else text
-    d.text(draw, (86 if winner else 24, top // 2), head, board, ink, anchor="lm", role="board")
+    under = theme.colour("highlight" if winner else "background")
+    d.text(
+        draw,
+        (86 if winner else 24, top // 2),
+        head,
+        board,
+        ink,
+        anchor="lm",
+        role="board",
+        on=under,
+    )
 
     label_w = 400
     col = (WIDTH - 24 - label_w) // max(len(ranking), 1)
@@ -204,14 +215,16 @@ def draw_sheet(
         shift = (d.text_width(place, small, "bold") + 12) // 2 if place else 0
         d.piece(draw, (round(cx - shift), top + 38), 24, theme.company(cid), small)
         if place:
-            d.text(draw, (round(cx - shift + 32), top + 38), place, small, text, "bold", "lm")
+            d.text(
+                draw, (round(cx - shift + 32), top + 38), place, small, text, "bold", "lm", on=panel
+            )
         name = company_name(cid)
         if not d.fits(name, small, col - 8):
             name = theme.company(cid).letter
-        d.text(draw, (cx, top + 90), name, small, text, "regular")
+        d.text(draw, (cx, top + 90), name, small, text, "regular", on=panel)
     y = top + 124
     for r in rows:
-        d.text(draw, (28, y + line // 2), r, sizes["label"], text, "regular", "lm")
+        d.text(draw, (28, y + line // 2), r, sizes["label"], text, "regular", "lm", on=panel)
         for i, cid in enumerate(ranking):
             value = breakdown[cid].get(r, 0)
             cx = 12 + label_w + i * col + col // 2
@@ -223,13 +236,15 @@ def draw_sheet(
                 sizes["value"],
                 text if value else muted,
                 "regular",
+                on=panel,
             )
         y += line
     draw.line((24, y, WIDTH - 24, y), fill=theme.colour("panel outline"), width=2)
-    d.text(draw, (28, y + line // 2), "Total VP", sizes["label"], text, anchor="lm")
+    d.text(draw, (28, y + line // 2), "Total VP", sizes["label"], text, anchor="lm", on=panel)
     for i, cid in enumerate(ranking):
         cx = 12 + label_w + i * col + col // 2
-        d.text(draw, (cx, y + line // 2), str(state.companies[cid].vp), sizes["value"], text)
+        vp = str(state.companies[cid].vp)
+        d.text(draw, (cx, y + line // 2), vp, sizes["value"], text, on=panel)
 
     vp_chart, energy_chart = layout.charts
     history = state.history
@@ -277,7 +292,8 @@ def _chart(
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     x0, y0 = rect[:2]
-    d.text(draw, (x0 + 12, y0 + 8), title, sizes["heading"], text, anchor="la")
+    panel = theme.colour("panel")
+    d.text(draw, (x0 + 12, y0 + 8), title, sizes["heading"], text, anchor="la", on=panel)
     px0, py0, px1, py1 = _plot(rect)
     rounds = max((len(v) for v in series.values()), default=0)
     # The scale starts at 0, or below it when a company ended a round in debt of VP.
@@ -290,7 +306,8 @@ def _chart(
     top = step * 4
     for i in range(5):
         yy = py1 - (py1 - py0) * i / 4
-        d.text(draw, (px0 - 12, yy), str(low + step * i), sizes["small"], muted, "regular", "rm")
+        label = str(low + step * i)
+        d.text(draw, (px0 - 12, yy), label, sizes["small"], muted, "regular", "rm", on=panel)
     n = max(rounds, 1)
 
     def y_of(v: int) -> float:
@@ -306,6 +323,7 @@ def _chart(
             sizes["small"],
             muted,
             "regular",
+            on=panel,
         )
     for cid, pts in points.items():
         style = theme.company(cid)
