@@ -654,13 +654,18 @@ class Recorder(ImageDraw.ImageDraw):
         self.depth = 0
         #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
         self.origin = origin
+        #: On a canvas drawn straight onto the palette (`on_palette`): a colour's index and a
+        #: stamp's mapping onto the palette.
+        self.ink_of: Callable[[str], int] | None = None
+        self.mapped: Callable[[Stamp], Image.Image] | None = None
 
     def stamp(self, stamp: Stamp, at: Point) -> None:
         """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp
         (mapped onto the palette once, with the stamp), others as a box."""
         x, y = at[0] + stamp.offset[0], at[1] + stamp.offset[1]
         w, h = stamp.rgb.size
-        self.image.paste(stamp.rgb, (x, y), stamp.mask)
+        pixels = stamp.rgb if self.mapped is None else self.mapped(stamp)
+        self.image.paste(pixels, (x, y), stamp.mask)
         if (
             isinstance(self.dirty, Notes)
             and (stamp.premapped or w * h >= PREMAPPED_PIXELS)
@@ -701,11 +706,26 @@ class Recorder(ImageDraw.ImageDraw):
             xy = self._scale(method, xy)
             width = self._width(width)
             self._note(xy, width)
+            if self.ink_of is not None:
+                args, kw = self._inks(args, kw)
         self.depth += 1
         try:
             getattr(ImageDraw.ImageDraw, method)(self, xy, *args, width=width, **kw)
         finally:
             self.depth -= 1
+
+    def _inks(
+        self, args: tuple[object, ...], kw: dict[str, object]
+    ) -> tuple[tuple[object, ...], dict[str, object]]:
+        """The colours among a call's arguments as palette indices (`on_palette`): Pillow
+        would add a colour it does not find to the image's palette, not take the nearest."""
+        assert self.ink_of is not None
+        ink = self.ink_of
+        args = tuple(ink(a) if isinstance(a, str) else a for a in args)
+        for key in ("fill", "outline"):
+            if isinstance(kw.get(key), str):
+                kw = {**kw, key: ink(kw[key])}  # type: ignore[arg-type]
+        return args, kw
 
     def _scale(self, method: str, xy: Coords) -> Coords:
         return xy
@@ -716,6 +736,8 @@ class Recorder(ImageDraw.ImageDraw):
     def bitmap(self, xy, bitmap, fill=None):
         """Stamp ``bitmap`` (a text mask) and note its box."""
         x, y = xy
+        if self.ink_of is not None:
+            raise ValueError("text on a palette canvas is drawn on a flat colour: say on=")
         self.mark((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
         if not isinstance(fill, str) or self.palette:
             super().bitmap(xy, bitmap, fill)
@@ -750,6 +772,8 @@ class Recorder(ImageDraw.ImageDraw):
         """Draw a line and note its box (a polyline: each segment's box, so a chart's line
         across a panel does not mark the whole panel as drawn over)."""
         flat = _flat(xy)
+        if self.depth == 0 and self.ink_of is not None and isinstance(fill, str):
+            fill = self.ink_of(fill)
         if self.depth == 0 and len(flat) > 4 and type(self) is Recorder:
             # Pillow draws a wide polyline as its segments and round joints at the points,
             # all within half the width of a segment: each segment's padded box holds them.
@@ -866,6 +890,27 @@ def _half_mask(mask: Image.Image, dx: int, dy: int) -> Image.Image:
     # The entry keeps its mask alive, so its id cannot be reused for another mask.
     _HALF_MASKS[key] = (mask, small)
     return small
+
+
+def on_palette(
+    image: Image.Image, ink_of: Callable[[str], int], mapped: Callable[[Stamp], Image.Image]
+) -> Recorder:
+    """A drawing context straight onto ``image``, a palette image: colours are drawn as the
+    palette index ``ink_of`` gives (the nearest, as mapping the RGB picture would) and stamps
+    pasted as ``mapped`` maps them. Only what does not blend with what is under it can be so
+    drawn: hard-edged shapes, stamps, and texts on a flat colour (``on``); any other text is
+    refused. Not while texts are noted (`recording`) or claims checked (`check_flat`): those
+    draw pieces and texts in place."""
+    if _recording() or _CHECK_FLAT[0]:
+        raise ValueError("draw in RGB while texts are noted or flat claims checked")
+    draw = Recorder(image, None)
+    draw.ink_of, draw.mapped = ink_of, mapped
+    return draw
+
+
+def drawn_in_rgb() -> bool:
+    """True while pictures must be drawn in RGB and mapped (see `on_palette`)."""
+    return _recording() or _CHECK_FLAT[0]
 
 
 def canvas(image: Image.Image, dirty: list[Rect] | None, half: bool = False) -> ImageDraw.ImageDraw:

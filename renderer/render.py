@@ -511,6 +511,18 @@ def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str 
     breakdown = score_sheet.vp_breakdown(state, events)
     layout = score_sheet.sheet_layout(state, breakdown, look)
     static = functools.partial(score_sheet.sheet_background, layout, look.name)
+    if not d.drawn_in_rgb():
+        # Nothing on the sheet blends with what is under it: it is drawn straight onto its
+        # background mapped onto the palette, with nothing mapped after.
+        image = _on_palette(look.name, static).copy()
+        pal = palette(look.name)
+        draw = d.on_palette(
+            image,
+            functools.partial(_ink_index, look.name),
+            lambda stamp: _stamp_on_palette(stamp, look.name, pal),
+        )
+        score_sheet.paint_sheet(draw, state, breakdown, layout, look)
+        return encode(image)
 
     def drawn() -> _Drawn:
         notes = d.Notes()
@@ -816,9 +828,14 @@ def _caption_palette(theme_name: str) -> Image.Image:
     return _on_palette(theme_name, functools.partial(_caption, width, theme_name))
 
 
-@functools.lru_cache(maxsize=8)
 def _background_index(theme_name: str) -> int:
-    swatch = Image.new("RGB", (1, 1), get_theme(theme_name).colour("background"))
+    return _ink_index(theme_name, get_theme(theme_name).colour("background"))
+
+
+@functools.lru_cache(maxsize=256)
+def _ink_index(theme_name: str, colour: str) -> int:
+    """The palette index a pixel of ``colour`` is mapped to."""
+    swatch = Image.new("RGB", (1, 1), colour)
     index = swatch.quantize(palette=palette(theme_name), dither=Image.Dither.NONE).getpixel((0, 0))
     assert isinstance(index, (int, float)), "a palette image's pixel is one index"
     return int(index)

@@ -181,13 +181,28 @@ def draw_sheet(
     dirty: list[Rect] | None = None,
 ) -> Image.Image:
     """Draw the score sheet over a copy of its background (see `draw_score_sheet`)."""
+    image = sheet_background(layout, theme.name).copy()
+    paint_sheet(d.canvas(image, dirty), state, breakdown, layout, theme)
+    return image
+
+
+def paint_sheet(
+    draw: ImageDraw.ImageDraw,
+    state: GameState,
+    breakdown: Mapping[str, Mapping[str, int]],
+    layout: SheetLayout,
+    theme: Theme,
+) -> None:
+    """Draw the score sheet's contents on ``draw``, a canvas of its background.
+
+    Every text lies on a flat colour and says so (``on``), and the rest is pieces and hard-edged
+    lines: nothing blends with what is under it, so the sheet can be drawn straight onto the
+    palette (`renderer.draw.on_palette`)."""
     sizes = theme.views["shared"].text
     small, board = sizes["small"], sizes["board"]
     ranking = ranking_of(state)
     places = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
     rows, top, line = layout.rows, layout.top, LINE
-    image = sheet_background(layout, theme.name).copy()
-    draw = d.canvas(image, dirty)
     text, muted = theme.colour("text"), theme.colour("text muted")
     panel = theme.colour("panel")
     head = headline(state)
@@ -271,7 +286,6 @@ def draw_sheet(
         theme,
         [f"R{h.get('round', i + 1)}" for i, h in enumerate(history)],
     )
-    return image
 
 
 def _ordinal(place: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.rules import GameOptions, new_game
@@ -65,3 +66,36 @@ def test_chart_markers_of_equal_or_close_values_do_not_overlap() -> None:
                 assert abs(xa - xb) >= 2 * CHART_MARKER or abs(ya - yb) >= 2 * CHART_MARKER
         # A group stays within its round's column (200 px wide here).
         assert max(x for x, _ in here) - min(x for x, _ in here) < 200
+
+
+def test_sheet_drawn_on_the_palette_equals_the_sheet_drawn_in_rgb_and_mapped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The score sheet is drawn straight onto the palette; drawn in RGB and mapped (as while
+    flat claims are checked, which the whole suite does: that checks its texts' claims) it is
+    the same picture, finished or not, in both themes."""
+    from renderer import draw as d
+    from renderer.expansions import drawing
+
+    state, events = _finished_game()
+    cases = [(state, events), *((drawing(n).sample_state(), []) for n in ("leeghwater", "nile"))]
+    for sheet_state, sheet_events in cases:
+        for theme in ("light", "dark"):
+            assert d.drawn_in_rgb()
+            mapped = render_score_sheet(sheet_state, sheet_events, theme=theme)
+            with monkeypatch.context() as unchecked:
+                unchecked.setattr(d, "_CHECK_FLAT", [False])
+                assert not d.drawn_in_rgb()
+                direct = render_score_sheet(sheet_state, sheet_events, theme=theme)
+            assert direct == mapped, (sheet_state.options, theme)
+
+
+def test_palette_canvas_refuses_text_that_would_blend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text not on a flat colour needs the RGB picture under it: a palette canvas refuses it."""
+    from renderer import draw as d
+
+    monkeypatch.setattr(d, "_CHECK_FLAT", [False])
+    image = Image.new("P", (40, 20), 0)
+    canvas = d.on_palette(image, lambda colour: 1, lambda stamp: stamp.rgb)
+    with pytest.raises(ValueError, match="on="):
+        d.text(canvas, (20, 10), "7", 14, "#000000")
