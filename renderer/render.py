@@ -223,6 +223,7 @@ def forget_pictures() -> None:
     every text drawn: static backgrounds are drawn again)."""
     _VIEWS.clear()
     _ON_PALETTE.clear()
+    _COMPOSED.clear()
     d.STAMPS.clear()
     for name, module in list(sys.modules.items()):
         if _in_renderer(name):
@@ -496,13 +497,25 @@ def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Imag
 
 
 def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Part]) -> Image.Image:
-    """The static backgrounds of a view's parts composed on the palette (a new image: keeping
-    each view's composition would hold a few megabytes more per view and setup)."""
-    image = Image.new("P", size, _background_index(theme_name))
-    image.putpalette(_palette_of(palette(theme_name)))
-    for part in parts:
-        image.paste(part.static_palette(), part.at)
-    return image
+    """The static backgrounds of a view's parts composed on the palette (a new image).
+
+    The last few compositions are kept (`_COMPOSED`): copying one costs half of composing it
+    again (a blank picture, then every background)."""
+    key = (
+        theme_name,
+        "composed",
+        size,
+        tuple((part.at, *_static_key(part.static)) for part in parts),
+    )
+
+    def compose() -> Image.Image:
+        image = Image.new("P", size, _background_index(theme_name))
+        image.putpalette(_palette_of(palette(theme_name)))
+        for part in parts:
+            image.paste(part.static_palette(), part.at)
+        return image
+
+    return _COMPOSED.get(key, compose).copy()
 
 
 def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
@@ -802,6 +815,9 @@ def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...
 
 # Static backgrounds mapped onto the palette: one per map, board, size and theme.
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
+# Views' static backgrounds composed on the palette (a view's takes 1-9 MB): the most used
+# views of the most played setups.
+_COMPOSED = _ImageCache(16 * 1024 * 1024)
 
 
 @functools.lru_cache(maxsize=8)
