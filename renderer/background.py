@@ -123,10 +123,10 @@ def _area_name(
 def feature_canvas(
     name: str, theme: Theme, dirty: list[tuple[int, int, int, int]] | None
 ) -> tuple[Image.Image, ImageDraw.ImageDraw, FeatureView]:
-    """A features view's static background to draw a state on (a copy), its canvas noting
-    what is drawn in ``dirty``, and its layout."""
-    image = feature_background(name, theme.name).copy()
-    return image, d.canvas(image, dirty), feature_view(name)
+    """A features view's static background to draw a state on (`draw.over`), its canvas
+    noting what is drawn in ``dirty``, and its layout."""
+    image, draw = d.over(feature_background(name, theme.name), dirty)
+    return image, draw, feature_view(name)
 
 
 @functools.lru_cache(maxsize=8)

@@ -373,11 +373,8 @@ def draw_company(
     preview = company_id not in state.companies
     extensions = extending(state.options.expansions, "company")
     rivers = strips(state.options)
-    if half:
-        image = half_background(company_id, theme.name, extensions, rivers).copy()
-    else:
-        image = company_background(company_id, theme.name, extensions, rivers).copy()
-    draw = d.canvas(image, dirty, half)
+    back = half_background if half else company_background
+    image, draw = d.over(back(company_id, theme.name, extensions, rivers), dirty, half)
     sizes = theme.views["company"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     style = theme.company(company_id)
@@ -523,12 +520,13 @@ def draw_company(
             line = f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
         else:
             line = str(contract_id)
-        d.text(draw, (x0 + 24, cy), line, sizes["small"], text, "regular", "lm")
+        d.text(draw, (x0 + 24, cy), line, sizes["small"], text, "regular", "lm", on=panel)
         if str(contract_id) in lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)
     if not held:
         x0, y0, x1, y1 = slots[0]
-        d.text(draw, (x0 + 24, (y0 + y1) // 2), "none held", sizes["small"], muted, "regular", "lm")
+        at = (x0 + 24, (y0 + y1) // 2)
+        d.text(draw, at, "none held", sizes["small"], muted, "regular", "lm", on=panel)
     # The contracts fulfilled go in the slots below the held ones ("none held" takes the
     # first when none is held); when they need more lines than are free, their count goes on
     # the heading's row instead, so they never cover a held contract nor lose a line.
@@ -538,11 +536,12 @@ def draw_company(
     if len(fulfilled) <= len(free):
         for rect, line in zip(free, fulfilled, strict=False):
             x0, y0, x1, y1 = rect
-            d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], muted, "regular", "lm")
+            at = (x0, (y0 + y1) // 2)
+            d.text(draw, at, line, sizes["small"], muted, "regular", "lm", on=panel)
     else:
         _px0, py0, px1, _py1 = layout.rects["contracts"]
         count = f"Fulfilled: {len(company.fulfilled)}"
-        d.text(draw, (px1 - 12, py0 + 10), count, sizes["small"], muted, "regular", "ra")
+        d.text(draw, (px1 - 12, py0 + 10), count, sizes["small"], muted, "regular", "ra", on=panel)
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     for draw_extra in asking(state.options.expansions, "draw_company"):
         draw_extra(draw, state, company, theme, lit)
@@ -554,7 +553,8 @@ def draw_company(
                 (forms,) if isinstance(forms, str) else forms, sizes["small"], x1 - x0 - 24
             )
             # Two lines between the heading and the panel's foot, descenders included.
-            d.text(draw, (x0 + 12, top + 51 + j * 30), line, sizes["small"], text, "regular", "lm")
+            at = (x0 + 12, top + 51 + j * 30)
+            d.text(draw, at, line, sizes["small"], text, "regular", "lm")
         top += RIVER_STRIP
     return image
 
@@ -589,10 +589,12 @@ def _officer(
         cy = (sy0 + sy1) // 2
         d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
         draw.ellipse((sx0 + 10, cy - 7, sx0 + 24, cy + 7), fill=text)
-        d.text(draw, (sx0 + 34, cy), f"copy space {number}", sizes["label"], text, "regular", "lm")
+        label = f"copy space {number}"
+        d.text(draw, (sx0 + 34, cy), label, sizes["label"], text, "regular", "lm", on=panel)
         if occupant:
             d.piece(draw, (sx1 - 30, cy), 20, theme.company(occupant), sizes["small"])
         elif credits:
-            d.text(draw, (sx1 - 12, cy), f"+{credits}c", sizes["small"], text, "regular", "rm")
+            at = (sx1 - 12, cy)
+            d.text(draw, at, f"+{credits}c", sizes["small"], text, "regular", "rm", on=panel)
         if space in lit or ("mahiri" in lit and not occupant):
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)

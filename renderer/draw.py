@@ -620,9 +620,11 @@ class Notes(list[Rect]):
     """What a canvas drew over its background: boxes (to map onto the palette) and, apart,
     the large stamps it pasted, with where (each mapped once, with the stamp)."""
 
-    def __init__(self) -> None:
+    def __init__(self, target: PaletteTarget | None = None) -> None:
         super().__init__()
         self.stamps: list[tuple[Point, Stamp]] = []
+        #: Draw straight onto this palette where the view can (`over`).
+        self.target = target
 
 
 #: What a view draws is mapped onto the palette in tiles of this size (`regions`).
@@ -654,17 +656,17 @@ class Recorder(ImageDraw.ImageDraw):
         self.depth = 0
         #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
         self.origin = origin
-        #: On a canvas drawn straight onto the palette (`on_palette`): a colour's index and a
-        #: stamp's mapping onto the palette.
-        self.ink_of: Callable[[str], int] | None = None
-        self.mapped: Callable[[Stamp], Image.Image] | None = None
+        #: The palette a canvas drawn straight onto the palette draws in (`on_palette`), and
+        #: its static background in RGB (to blend a text over where nothing is drawn: `over`).
+        self.target: PaletteTarget | None = None
+        self.static_rgb: Image.Image | None = None
 
     def stamp(self, stamp: Stamp, at: Point) -> None:
         """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp
         (mapped onto the palette once, with the stamp), others as a box."""
         x, y = at[0] + stamp.offset[0], at[1] + stamp.offset[1]
         w, h = stamp.rgb.size
-        pixels = stamp.rgb if self.mapped is None else self.mapped(stamp)
+        pixels = stamp.rgb if self.target is None else self.target.mapped(stamp)
         self.image.paste(pixels, (x, y), stamp.mask)
         if (
             isinstance(self.dirty, Notes)
@@ -681,6 +683,8 @@ class Recorder(ImageDraw.ImageDraw):
     def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
         """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""
         x, y = int(at[0]), int(at[1])
+        if self.target is not None:
+            raise NotOnPalette("an RGB picture pasted on a palette canvas")
         self.mark((x, y, x + stamp.width, y + stamp.height))
         self.image.paste(stamp, (x, y), mask)
 
@@ -706,7 +710,7 @@ class Recorder(ImageDraw.ImageDraw):
             xy = self._scale(method, xy)
             width = self._width(width)
             self._note(xy, width)
-            if self.ink_of is not None:
+            if self.target is not None:
                 args, kw = self._inks(args, kw)
         self.depth += 1
         try:
@@ -719,8 +723,8 @@ class Recorder(ImageDraw.ImageDraw):
     ) -> tuple[tuple[object, ...], dict[str, object]]:
         """The colours among a call's arguments as palette indices (`on_palette`): Pillow
         would add a colour it does not find to the image's palette, not take the nearest."""
-        assert self.ink_of is not None
-        ink = self.ink_of
+        assert self.target is not None
+        ink = self.target.ink_of
         args = tuple(ink(a) if isinstance(a, str) else a for a in args)
         for key in ("fill", "outline"):
             if isinstance(kw.get(key), str):
@@ -736,8 +740,9 @@ class Recorder(ImageDraw.ImageDraw):
     def bitmap(self, xy, bitmap, fill=None):
         """Stamp ``bitmap`` (a text mask) and note its box."""
         x, y = xy
-        if self.ink_of is not None:
-            raise ValueError("text on a palette canvas is drawn on a flat colour: say on=")
+        if self.target is not None:
+            self._blend_over_static((x, y), bitmap, fill)
+            return
         self.mark((x - 1, y - 1, x + bitmap.width + 1, y + bitmap.height + 1))
         if not isinstance(fill, str) or self.palette:
             super().bitmap(xy, bitmap, fill)
@@ -749,6 +754,33 @@ class Recorder(ImageDraw.ImageDraw):
         if ink is None:
             ink = _INKS[key] = self.draw.draw_ink(ImageColor.getcolor(fill, self.mode))
         self.draw.draw_bitmap(xy, bitmap.im, ink)
+
+    def _blend_over_static(self, at: Point, mask: Image.Image, fill: object) -> None:
+        """On a palette canvas, a text (coverage ``mask``) where nothing has been drawn yet:
+        blended over the static background's RGB pixels and mapped onto the palette, which is
+        what mapping the RGB picture gives there. Over anything drawn it is refused."""
+        assert self.target is not None
+        x, y = at
+        w, h = self.image.size
+        box = (max(x, 0), max(y, 0), min(x + mask.width, w), min(y + mask.height, h))
+        if self.static_rgb is None or not isinstance(fill, str) or self._drawn_under(box):
+            raise NotOnPalette("text on a palette canvas over what is drawn: say on= a colour")
+        self.mark((x - 1, y - 1, x + mask.width + 1, y + mask.height + 1))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        piece = self.static_rgb.crop(box)
+        ImageDraw.ImageDraw.bitmap(ImageDraw.Draw(piece), (x - box[0], y - box[1]), mask, fill)
+        self.image.im.paste(piece.im.convert("P", Image.Dither.NONE, self.target.palette.im), box)
+
+    def _drawn_under(self, box: Rect) -> bool:
+        """Whether anything noted so far touches ``box``."""
+        x0, y0, x1, y1 = box
+        boxes: list[Rect] = [*self.dirty]
+        if isinstance(self.dirty, Notes):
+            boxes += [
+                (px, py, px + s.rgb.width, py + s.rgb.height) for (px, py), s in self.dirty.stamps
+            ]
+        return any(bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1 for bx0, by0, bx1, by1 in boxes)
 
     def rectangle(self, xy, fill=None, outline=None, width=1):
         """Draw a rectangle and note its box."""
@@ -772,8 +804,8 @@ class Recorder(ImageDraw.ImageDraw):
         """Draw a line and note its box (a polyline: each segment's box, so a chart's line
         across a panel does not mark the whole panel as drawn over)."""
         flat = _flat(xy)
-        if self.depth == 0 and self.ink_of is not None and isinstance(fill, str):
-            fill = self.ink_of(fill)
+        if self.depth == 0 and self.target is not None and isinstance(fill, str):
+            fill = self.target.ink_of(fill)
         if self.depth == 0 and len(flat) > 4 and type(self) is Recorder:
             # Pillow draws a wide polyline as its segments and round joints at the points,
             # all within half the width of a segment: each segment's padded box holds them.
@@ -801,6 +833,8 @@ class Recorder(ImageDraw.ImageDraw):
         self._call("pieslice", xy, width, start, end, fill, outline)
 
     def _everything(self) -> None:
+        if self.target is not None:
+            raise NotOnPalette("a call the views do not make, on a palette canvas")
         self.mark((0, 0, *self.im.size))
 
     # Calls the views do not make: noted as the whole image, so they stay correct if used.
@@ -892,20 +926,49 @@ def _half_mask(mask: Image.Image, dx: int, dy: int) -> Image.Image:
     return small
 
 
-def on_palette(
-    image: Image.Image, ink_of: Callable[[str], int], mapped: Callable[[Stamp], Image.Image]
-) -> Recorder:
-    """A drawing context straight onto ``image``, a palette image: colours are drawn as the
-    palette index ``ink_of`` gives (the nearest, as mapping the RGB picture would) and stamps
-    pasted as ``mapped`` maps them. Only what does not blend with what is under it can be so
-    drawn: hard-edged shapes, stamps, and texts on a flat colour (``on``); any other text is
-    refused. Not while texts are noted (`recording`) or claims checked (`check_flat`): those
-    draw pieces and texts in place."""
-    if _recording() or _CHECK_FLAT[0]:
-        raise ValueError("draw in RGB while texts are noted or flat claims checked")
+class NotOnPalette(ValueError):
+    """Something a palette canvas cannot draw as mapping the RGB picture would (`over`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteTarget:
+    """The palette a part is drawn straight onto: its static background on the palette, a
+    colour's index (the nearest, as mapping the RGB picture would take) and a stamp's mapping."""
+
+    background: Callable[[], Image.Image]
+    ink_of: Callable[[str], int]
+    mapped: Callable[[Stamp], Image.Image]
+    palette: Image.Image  # a palette image: what pixels are mapped onto
+
+
+def on_palette(image: Image.Image, target: PaletteTarget) -> Recorder:
+    """A drawing context straight onto ``image``, a palette image, in ``target``'s palette.
+
+    Only what does not blend with what is under it can be so drawn: hard-edged shapes, stamps,
+    and texts on a flat colour (``on``); anything else raises `NotOnPalette`. Not while texts
+    are noted (`recording`) or flat claims checked (`check_flat`): those draw in place."""
+    if drawn_in_rgb():
+        raise NotOnPalette("draw in RGB while texts are noted or flat claims checked")
     draw = Recorder(image, None)
-    draw.ink_of, draw.mapped = ink_of, mapped
+    draw.target = target
     return draw
+
+
+def over(
+    background: Image.Image, dirty: list[Rect] | None, half: bool = False
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A part's picture to draw on and its drawing context (see `canvas`): straight onto its
+    background on the palette when ``dirty`` names a palette (`Notes.target`; `on_palette`),
+    else onto a copy of ``background``. Views whose drawing can be so drawn call this; where
+    it cannot (`NotOnPalette`), the renderer draws the part again in RGB."""
+    target = dirty.target if isinstance(dirty, Notes) else None
+    if target is not None and not half and not drawn_in_rgb():
+        image = target.background().copy()
+        draw = Recorder(image, dirty)
+        draw.target, draw.static_rgb = target, background
+        return image, draw
+    image = background.copy()
+    return image, canvas(image, dirty, half)
 
 
 def drawn_in_rgb() -> bool:

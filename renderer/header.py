@@ -10,6 +10,7 @@ During the draft the rows are the seats in picking order, with the company each 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from bot.rules.state import GameState
 from renderer import draw as d
 from renderer.automa import automa_level
 from renderer.expansions import asking, catalogue
+from renderer.layout import Rect
 from renderer.theme import Theme, ViewStyle
 from renderer.words import phase_text
 
@@ -197,7 +199,8 @@ def draw_header(
         tag_w = round(d.text_width(tag, small, "bold")) + 2 * TAG_PAD
         box = (width - MARGIN - tag_w, y + 6, width - MARGIN, y + line - 6)
         d.box(draw, box, theme.colour("preview"), theme.colour("text"), 3, 10)
-        d.text(draw, ((box[0] + box[2]) // 2, y + line // 2), tag, small, "#ffffff")
+        at = ((box[0] + box[2]) // 2, y + line // 2)
+        d.text(draw, at, tag, small, "#ffffff", on=theme.colour("preview"))
     elif title and d.text_width(title, small, "bold") <= room:
         at = (width - MARGIN - 6, y + line // 2)
         d.text(draw, at, title, small, muted, anchor="rm", on=blank)
@@ -234,21 +237,17 @@ def draw_header(
     for cid, vals in zip(ids, values, strict=True):
         cy = y + line // 2
         if cid in now:
-            d.box(
-                draw,
-                (MARGIN, y + 2, width - MARGIN, y + line - 2),
-                theme.colour("highlight"),
-                theme.colour("text"),
-                2,
-                10,
-            )
+            # The highlight box with its "▶" mark, drawn as one item: the mark's box reaches
+            # the box's rounded corner, over the header's blank.
+            paint = functools.partial(_acting_row, theme=theme, size=board, line=line)
+            row = (MARGIN, y + 2, width - MARGIN, y + line - 2)
+            d.item(draw, ("acting row", theme.name, board, line), row, paint)
         ink = "#1b1b1b" if cid in now else text
         under = lit if cid in now else blank
-        mark = f"{ranks[cid]}." if state.finished and cid in ranks else ("▶" if cid in now else "")
+        mark = f"{ranks[cid]}." if state.finished and cid in ranks else ""
         if mark:
-            # The mark's box reaches the highlight box's rounded corner: drawn in place there.
             at = (MARGIN + MARK_W // 2 + 2, cy)
-            d.text(draw, at, mark, board, ink, role="board", on=None if cid in now else blank)
+            d.text(draw, at, mark, board, ink, role="board", on=blank)
         elif automa_level(state, cid) is not None:  # an automa plays this company
             d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), AUTOMA_MARK, small, muted, on=under)
         d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
@@ -256,6 +255,18 @@ def draw_header(
             d.text(draw, (cx, cy), value, board, ink, role="board", on=under)
         y += line
     return Drawn(head, tuple(ids))
+
+
+def _acting_row(
+    draw: ImageDraw.ImageDraw, rect: Rect, *, theme: Theme, size: int, line: int
+) -> None:
+    """The scoreboard row's highlight box of whoever acts, with its "▶" mark, in ``rect`` on
+    the header's blank (painted first: the item is then the same over anything)."""
+    x0, y0, _x1, _y1 = rect
+    draw.rectangle(rect, fill=theme.colour("background"))
+    d.box(draw, rect, theme.colour("highlight"), theme.colour("text"), 2, 10)
+    at = (x0 + MARK_W // 2 + 2, y0 - 2 + line // 2)
+    d.text(draw, at, "▶", size, "#1b1b1b", role="board")
 
 
 def _draft_rows(

@@ -17,7 +17,7 @@ import io
 import json
 import sys
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -256,13 +256,15 @@ class _Part:
 
     at: Point
     static: functools.partial[Image.Image]  # the RGB background (cached by its maker)
-    drawn: Callable[[], _Drawn] | None  # the part as drawn over it (None: static only)
+    # The part as drawn over it (None: static only): in RGB, or straight onto the palette
+    # given (where the view can: `draw.over`).
+    drawn: Callable[[d.PaletteTarget | None], _Drawn] | None
     key: tuple[object, ...]  # everything the drawing reads (the patches' cache key)
     theme: str
 
     def rgb(self) -> Image.Image:
         """The part in RGB."""
-        return self.drawn().image if self.drawn is not None else self.static()
+        return self.drawn(None).image if self.drawn is not None else self.static()
 
     def static_palette(self) -> Image.Image:
         """The static background on the palette (cached)."""
@@ -273,20 +275,36 @@ class _Part:
         kept when the key is empty)."""
         if self.drawn is None:
             return ()
-        make = self.drawn
+        make, target = self.drawn, _target(self.theme, self.static_palette)
         if not self.key:
-            return _patches(make(), self.theme)
-        return _VIEWS.get(("patches", *self.key), lambda: _patches(make(), self.theme))
+            return _patches(make(target), self.theme)
+        return _VIEWS.get(("patches", *self.key), lambda: _patches(make(target), self.theme))
+
+
+def _target(theme_name: str, background: Callable[[], Image.Image]) -> d.PaletteTarget:
+    """The palette of ``theme_name`` for a part whose static background on it is
+    ``background()``."""
+    pal = palette(theme_name)
+    return d.PaletteTarget(
+        background,
+        functools.partial(_ink_index, theme_name),
+        lambda stamp: _stamp_on_palette(stamp, theme_name, pal),
+        pal,
+    )
 
 
 def _patches(drawn: _Drawn, theme_name: str) -> _Patches:
-    """What ``drawn`` drew over its background, mapped onto the palette of ``theme_name``."""
+    """What ``drawn`` drew over its background, on the palette of ``theme_name`` (mapped onto
+    it, unless drawn straight onto it)."""
     pal = palette(theme_name)
     boxes = d.regions(drawn.dirty, drawn.image.size, TILE)
     width, height = drawn.image.size
+    on_palette = drawn.image.mode == "P"
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) * 3 >= width * height * 2:
         # Mapping the whole part in one pass costs less than cropping most of it (the
         # pixels it did not draw over map as its background did).
+        if on_palette:
+            return (((0, 0), drawn.image.im, None),)
         whole = drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)
         return (((0, 0), whole.im, None),)
     # The stamps first, in the order drawn, then the boxes mapped from the finished
@@ -299,6 +317,8 @@ def _patches(drawn: _Drawn, theme_name: str) -> _Patches:
         )
         for at, stamp in drawn.stamps
     )
+    if on_palette:
+        return stamps + tuple((box[:2], drawn.image.im.crop(box), None) for box in boxes)
     # What Image.crop(box).quantize(palette=pal, dither=NONE) does, on the core images.
     rgb, colours = drawn.image.im, pal.im
     return stamps + tuple(
@@ -360,16 +380,12 @@ def _header_part(
     size = (style.width, header.height(state, style, preview))
     key = ("header", repr(state), view, title, style.width, theme.name, preview)
 
-    def drawn() -> _Drawn:
-        def make() -> _Drawn:
-            image = _blank(size, theme.name).copy()
-            notes = d.Notes()
-            header.draw_header(d.canvas(image, notes), state, theme, style, title, preview=preview)
-            return _Drawn.of(image, notes)
+    def draw(dirty: list[Rect]) -> Image.Image:
+        image, canvas = d.over(_blank(size, theme.name), dirty)
+        header.draw_header(canvas, state, theme, style, title, preview=preview)
+        return image
 
-        return make()
-
-    return _Part(at, functools.partial(_blank, size, theme.name), drawn, key, theme.name)
+    return _Part(at, functools.partial(_blank, size, theme.name), _drawer(draw), key, theme.name)
 
 
 @functools.lru_cache(maxsize=32)
@@ -421,11 +437,11 @@ def _body_part(
             lit,
         )
         draw_view = functools.partial(draw_company, half=half)
-        return _Part(at, static, _drawer(key, draw_view, state, cid, theme, lit), key, theme.name)
+        return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
     key = (view, repr(state), theme.name, lit)
     if view == "map":
         static = functools.partial(map_background, options.map, theme.name)
-        return _Part(at, static, _drawer(key, draw_map, state, theme, lit), key, theme.name)
+        return _Part(at, static, _drawer(draw_map, state, theme, lit), key, theme.name)
     if view == "shared":
         static = functools.partial(
             shared_background,
@@ -434,11 +450,11 @@ def _body_part(
             theme.name,
             extending(options.expansions, "shared"),
         )
-        return _Part(at, static, _drawer(key, draw_shared, state, theme, lit), key, theme.name)
+        return _Part(at, static, _drawer(draw_shared, state, theme, lit), key, theme.name)
     module = _view_module(options, view)
     static = functools.partial(module.view_background, view, theme.name)
     draw_own = functools.partial(module.draw_view, view)
-    return _Part(at, static, _drawer(key, draw_own, state, theme, lit), key, theme.name)
+    return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
 
 
 def _view_module(options: GameOptions, view: str) -> ModuleType:
@@ -448,14 +464,30 @@ def _view_module(options: GameOptions, view: str) -> ModuleType:
     raise ValueError(f"no view {view!r} in this game")
 
 
-def _drawer(
-    key: tuple[object, ...], draw_view: Callable[..., Image.Image], *args: object
-) -> Callable[[], _Drawn]:
-    """A maker of the drawn part, cached under ``key``."""
+#: How often a part was begun on the palette and drawn again in RGB, by its drawing function
+#: and why (tests check the views that can be drawn on the palette are).
+DRAWN_AGAIN_IN_RGB: Counter[tuple[str, str]] = Counter()
 
-    def make() -> _Drawn:
-        notes = d.Notes()
-        image = draw_view(*args, dirty=notes)
+
+def _drawer(
+    draw_view: Callable[..., Image.Image], *args: object
+) -> Callable[[d.PaletteTarget | None], _Drawn]:
+    """A maker of the part ``draw_view(*args, dirty=notes)`` draws: straight onto the palette
+    given, where the view can (`draw.over`); else, or if it cannot, in RGB."""
+
+    def make(target: d.PaletteTarget | None) -> _Drawn:
+        notes = d.Notes(target)
+        try:
+            image = draw_view(*args, dirty=notes)
+        except d.NotOnPalette as refused:
+            if target is None:
+                raise
+            # Something in this state blends with what is under it: draw it in RGB.
+            DRAWN_AGAIN_IN_RGB[
+                getattr(draw_view, "__qualname__", repr(draw_view)), str(refused)
+            ] += 1
+            notes = d.Notes()
+            image = draw_view(*args, dirty=notes)
         return _Drawn.of(image, notes)
 
     return make
@@ -528,22 +560,14 @@ def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str 
         # Nothing on the sheet blends with what is under it: it is drawn straight onto its
         # background mapped onto the palette, with nothing mapped after.
         image = _on_palette(look.name, static).copy()
-        pal = palette(look.name)
-        draw = d.on_palette(
-            image,
-            functools.partial(_ink_index, look.name),
-            lambda stamp: _stamp_on_palette(stamp, look.name, pal),
-        )
+        target = _target(look.name, functools.partial(_on_palette, look.name, static))
+        draw = d.on_palette(image, target)
         score_sheet.paint_sheet(draw, state, breakdown, layout, look)
         return encode(image)
 
-    def drawn() -> _Drawn:
-        notes = d.Notes()
-        image = score_sheet.draw_sheet(state, breakdown, layout, look, notes)
-        return _Drawn.of(image, notes)
-
+    draw_rgb = functools.partial(score_sheet.draw_sheet, state, breakdown, layout, look)
     # A score sheet is drawn once for a finished game: its patches are not kept (empty key).
-    part = _Part((0, 0), static, drawn, (), look.name)
+    part = _Part((0, 0), static, _drawer(draw_rgb), (), look.name)
     return encode(_compose([part], (score_sheet.WIDTH, layout.height), look.name))
 
 

@@ -96,6 +96,7 @@ def test_palette_canvas_refuses_text_that_would_blend(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(d, "_CHECK_FLAT", [False])
     image = Image.new("P", (40, 20), 0)
-    canvas = d.on_palette(image, lambda colour: 1, lambda stamp: stamp.rgb)
-    with pytest.raises(ValueError, match="on="):
+    target = d.PaletteTarget(lambda: image, lambda colour: 1, lambda s: s.rgb, image)
+    canvas = d.on_palette(image, target)
+    with pytest.raises(d.NotOnPalette, match="on="):
         d.text(canvas, (20, 10), "7", 14, "#000000")

@@ -183,7 +183,13 @@ def _occupant(
     size = theme.views["shared"].text["small"]
     d.piece(draw, at, 19, theme.company(company_id), size)
     d.text(
-        draw, (at[0] + 26, at[1]), f"×{engineers}", size, theme.colour("space text"), anchor="lm"
+        draw,
+        (at[0] + 26, at[1]),
+        f"×{engineers}",
+        size,
+        theme.colour("space text"),
+        anchor="lm",
+        on=theme.colour("space"),
     )
 
 
@@ -195,8 +201,7 @@ def draw_view(
     dirty: list[Rect] | None = None,
 ) -> Image.Image:
     """The Extra Management board of ``state``: works on offer, Buildings and who is where."""
-    image = view_background(view, theme.name).copy()
-    draw = d.canvas(image, dirty)
+    image, draw = d.over(view_background(view, theme.name), dirty)
     layout = board_layout(WORKS)
     board = _board(state)
     sizes = theme.views["shared"].text
@@ -204,7 +209,11 @@ def draw_view(
     lit = {str(h) for h in highlight}
     piles = board.get("work_piles", {})
     left = " · ".join(f"{p} {len(piles.get(p, []))}" for p in ("A", "B", "C"))
-    d.text(draw, layout.points["piles"], f"piles: {left}", sizes["small"], muted, "regular", "ra")
+    piles_text = f"piles: {left}"
+    panel = theme.colour("panel")
+    d.text(
+        draw, layout.points["piles"], piles_text, sizes["small"], muted, "regular", "ra", on=panel
+    )
 
     works = board.get("works", [])
     expansions = state.options.expansions
@@ -421,9 +430,9 @@ def draw_company(
     total = len(layout.lists["cells_building"])
     placed = company.placed.get("building", 0)
     at = layout.points["row_building"]
-    d.text(
-        draw, (at[0], at[1] + 14), f"{total - placed} left", sizes["small"], muted, "regular", "lm"
-    )
+    left = f"{total - placed} left"
+    panel = theme.colour("panel")
+    d.text(draw, (at[0], at[1] + 14), left, sizes["small"], muted, "regular", "lm", on=panel)
     for rect in layout.lists["cells_building"][:placed]:
         d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
     if "build" in lit and placed < total:
@@ -446,7 +455,7 @@ def draw_company(
     works = company.extra.get("external_works", [])
     done = f"Works done ({len(works)}): " + (" ".join(works) if works else "none")
     wx, wy = layout.points["works"]  # right of the title
-    d.text(draw, (wx, wy), done, sizes["small"], text, "regular", "rm")
+    d.text(draw, (wx, wy), done, sizes["small"], text, "regular", "rm", on=panel)
     _special(draw, layout.rects["special"], state, company, theme, lit)
 
 
@@ -477,10 +486,11 @@ def _special(
         d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
         draw.ellipse((x0 + 10, cy - 7, x0 + 24, cy + 7), fill=text)
         name = "Margot's tile"
-        d.text(draw, (x0 + 34, cy), name, sizes["label"], text, "regular", "lm")
+        panel = theme.colour("panel")
+        d.text(draw, (x0 + 34, cy), name, sizes["label"], text, "regular", "lm", on=panel)
         tx = x0 + 48 + int(d.text_width(name, sizes["label"]))
         hint = "an activated Building's action"
-        d.text(draw, (tx, cy), hint, sizes["small"], muted, "regular", "lm")
+        d.text(draw, (tx, cy), hint, sizes["small"], muted, "regular", "lm", on=panel)
         for who, _n in state.spaces.get(MARGOT_SPACE, []):
             d.piece(draw, (x1 - 30, cy), 20, theme.company(str(who)), sizes["small"])
         if MARGOT_SPACE in lit:
@@ -490,9 +500,12 @@ def _special(
         officer = content().officers.get(copied)
         line = f"Mahiri copies {officer.name if officer else copied} this turn"
     else:
-        d.text(draw, (x0, cy), "No officer piece", sizes["small"], muted, "regular", "lm")
+        none = "No officer piece"
+        d.text(
+            draw, (x0, cy), none, sizes["small"], muted, "regular", "lm", on=theme.colour("panel")
+        )
         return
-    d.text(draw, (x0, cy), line, sizes["small"], text, "regular", "lm")
+    d.text(draw, (x0, cy), line, sizes["small"], text, "regular", "lm", on=theme.colour("panel"))
 
 
 def _leslie_place(company: Company) -> str:
