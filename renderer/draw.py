@@ -499,7 +499,7 @@ def drop(
         fill=fill,
     )
     if number is not None:
-        text(draw, (cx, cy + 1), str(number), size, ink)
+        text(draw, (cx, cy + 1), str(number), size, ink, on=fill)
 
 
 def ring(draw: ImageDraw.ImageDraw, rect: Rect, colour: str, edge: str, width: int = 6) -> None:
@@ -605,15 +605,31 @@ def marker(
     size: int,
     outline: str,
 ) -> tuple[int, int, int, int]:
-    """An energy marker: the company's piece with its count beside it on a plate; its box."""
+    """An energy marker: the company's piece with its count beside it on a plate; its box
+    (one item, drawn where it is: its piece's corners round there)."""
     cx, cy = centre
     label = str(number)
     w = int(text_width(label, size, "bold"))
     box = (cx - 22, cy - 21, cx + 26 + w + 8, cy + 21)
+    paint = functools.partial(_paint_marker, style=style, label=label, size=size, outline=outline)
+    item(draw, ("marker", style, label, size, outline), box, paint, placed=True)
+    return box
+
+
+def _paint_marker(
+    draw: ImageDraw.ImageDraw,
+    box: Rect,
+    *,
+    style: CompanyStyle,
+    label: str,
+    size: int,
+    outline: str,
+) -> None:
+    """An energy marker's plate, piece and count in ``box`` (see `marker`)."""
+    cx, cy = box[0] + 22, box[1] + 21
     draw.rounded_rectangle(box, radius=10, fill=style.fill, outline=outline, width=2)
     piece(draw, (cx, cy), 16, style, size)
-    text(draw, (cx + 26, cy), label, size, style.ink, "bold", "lm", role="marker")
-    return box
+    text(draw, (cx + 26, cy), label, size, style.ink, "bold", "lm", role="marker", on=style.fill)
 
 
 class Notes(list[Rect]):
@@ -683,9 +699,12 @@ class Recorder(ImageDraw.ImageDraw):
     def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
         """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""
         x, y = int(at[0]), int(at[1])
-        if self.target is not None:
-            raise NotOnPalette("an RGB picture pasted on a palette canvas")
         self.mark((x, y, x + stamp.width, y + stamp.height))
+        if self.target is not None:
+            # Pasted through its mask, every pixel it puts is its own: mapped as it would be.
+            stamp = Image.Image()._new(
+                stamp.im.convert("P", Image.Dither.NONE, self.target.palette.im)
+            )
         self.image.paste(stamp, (x, y), mask)
 
     def _note(self, xy: Coords, width: float = 0) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 
 from PIL import Image, ImageDraw
@@ -32,8 +33,7 @@ def draw_map(
     layout = map_layout(map_id)
     c = content(state.options.expansions)
     map_data = c.maps[map_id]
-    image = map_background(map_id, theme.name).copy()
-    draw = d.canvas(image, dirty)
+    image, draw = d.over(map_background(map_id, theme.name), dirty)
     for space_id, dam in state.dams.items():
         if space_id in layout.spaces:
             red = map_data.dam_spaces[space_id].red_outline
@@ -107,18 +107,39 @@ def _dam(
     """A built dam: its owner's colour, the id, then the owner's piece, the level and drops."""
     sizes = theme.views["map"].text
     fill, outline, ink = _owner_colours(dam.owner, theme)
-    _fill_space(draw, rect, fill, outline, red, theme)
     x0, y0, x1, y1 = rect
     line = sizes["label"] + 8
-    d.text(draw, ((x0 + x1) // 2, y0 + 4 + line // 2), space_id, sizes["label"], ink)
+    # The space and its id are one item: a red-outlined space's inner outline runs under it.
+    key = ("dam", space_id, fill, outline, ink, red, theme.name, sizes["label"])
+    paint = functools.partial(
+        _dam_space, space_id=space_id, colours=(fill, outline, ink), red=red, theme=theme
+    )
+    d.item(draw, key, rect, paint)
     cy = (y0 + 4 + line + y1 - 4) // 2 + 1
     letter = theme.company(dam.owner).letter if dam.owner != NEUTRAL else ""
-    d.text(draw, (x0 + 7, cy), letter, sizes["value"], ink, "bold", "lm")
+    d.text(draw, (x0 + 7, cy), letter, sizes["value"], ink, "bold", "lm", on=fill)
     d.level_bars(draw, (x0 + 36, cy + 17), dam.level, ink)
     if dam.water:
         d.drop(
             draw, (x1 - 23, cy + 4), 17, theme.colour("water"), dam.water, "#ffffff", sizes["small"]
         )
+
+
+def _dam_space(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    space_id: str,
+    colours: tuple[str, str, str],
+    red: bool,
+    theme: Theme,
+) -> None:
+    """A built dam's space in its owner's colours (``fill, outline, ink``), with its id."""
+    fill, outline, ink = colours
+    _fill_space(draw, rect, fill, outline, red, theme)
+    x0, y0, x1, _y1 = rect
+    size = theme.views["map"].text["label"]
+    d.text(draw, ((x0 + x1) // 2, y0 + 4 + (size + 8) // 2), space_id, size, ink)
 
 
 def _conduit(
@@ -129,7 +150,25 @@ def _conduit(
     conduit: ConduitSpace,
     theme: Theme,
 ) -> None:
-    """A built conduit: its owner's colour, letter and the id, then value and destination."""
+    """A built conduit: its owner's colour, letter and the id, then value and destination
+    (one item: the same wherever it is drawn)."""
+    key = ("conduit", space_id, owner, conduit.production, conduit.to_basin, theme.name)
+    paint = functools.partial(
+        _conduit_space, space_id=space_id, owner=owner, conduit=conduit, theme=theme
+    )
+    d.item(draw, key, rect, paint)
+
+
+def _conduit_space(
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    *,
+    space_id: str,
+    owner: str,
+    conduit: ConduitSpace,
+    theme: Theme,
+) -> None:
+    """A built conduit's space (see `_conduit`)."""
     sizes = theme.views["map"].text
     fill, outline, ink = _owner_colours(owner, theme)
     _fill_space(draw, rect, fill, outline, False, theme)

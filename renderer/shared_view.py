@@ -157,6 +157,7 @@ def draw_shared(
     layout = board_layout("shared")
     options = state.options
     extensions = extending(options.expansions, "shared")
+    # Drawn in RGB: an occupant's "×2" runs off its item onto the space, over its box.
     image = shared_background(options.players, options.setup, theme.name, extensions).copy()
     draw = d.canvas(image, dirty)
     text = theme.colour("text")

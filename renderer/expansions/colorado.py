@@ -123,7 +123,7 @@ def draw_map(
         # "BR10" in bold is wider than its slot: the regular weight then.
         bold = d.fits(tile, sizes["small"], sx1 - sx0 - 4, "bold")
         weight: Weight = "bold" if bold else "regular"
-        d.text(draw, centre, tile, sizes["small"], style.ink, weight)
+        d.text(draw, centre, tile, sizes["small"], style.ink, weight, on=style.fill)
         if tile in lit:
             d.ring(draw, slot, theme.colour("highlight"), text, width=5)
 
