@@ -248,7 +248,7 @@ def draw_header(
         if mark:
             at = (MARGIN + MARK_W // 2 + 2, cy)
             d.text(draw, at, mark, board, ink, role="board", on=blank)
-        elif automa_level(state, cid) is not None:  # an automa plays this company
+        elif cid not in now and automa_level(state, cid) is not None:  # an automa plays it
             d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), AUTOMA_MARK, small, muted, on=under)
         d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
         for value, cx in zip(vals, centres, strict=True):

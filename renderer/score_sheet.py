@@ -65,14 +65,26 @@ def ranking_of(state: GameState) -> list[str]:
 
 def headline(state: GameState) -> str:
     """'USA wins with 120 VP', 'France and Italy share the win with 98 VP', or the round."""
+    return headlines(state)[0]
+
+
+def headlines(state: GameState) -> tuple[str, ...]:
+    """The headline (`headline`), then shorter forms of it (a shared win of many companies
+    does not fit the sheet's width: the table below names them all by place)."""
     ranking = state.result.get("ranking", [])
     if not state.finished or not ranking:
-        return f"Score after round {max(state.round - 1, 0)}" if state.round > 1 else "Score"
+        return (f"Score after round {max(state.round - 1, 0)}" if state.round > 1 else "Score",)
     winners = [r for r in ranking if r.get("place") == 1]
     names = [company_name(r["company"]) for r in winners]
+    vp = winners[0]["vp"]
     if len(names) == 1:
-        return f"{names[0]} wins with {winners[0]['vp']} VP"
-    return f"{', '.join(names[:-1])} and {names[-1]} share the win with {winners[0]['vp']} VP"
+        return (f"{names[0]} wins with {vp} VP", f"{names[0]} wins · {vp} VP")
+    together = f"{', '.join(names[:-1])} and {names[-1]}"
+    return (
+        f"{together} share the win with {vp} VP",
+        f"{together} share the win",
+        f"Shared win · {vp} VP",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,15 +217,16 @@ def paint_sheet(
     rows, top, line = layout.rows, layout.top, LINE
     text, muted = theme.colour("text"), theme.colour("text muted")
     panel = theme.colour("panel")
-    head = headline(state)
     winner = layout.winner
+    left = 86 if winner else 24
+    head = d.first_fitting(headlines(state), board, WIDTH - 28 - left, "bold")
     if winner:
         d.piece(draw, (48, (top) // 2), 24, theme.company(ranking[0]), small)
     ink = "#1b1b1b" if winner else text
     under = theme.colour("highlight" if winner else "background")
     d.text(
         draw,
-        (86 if winner else 24, top // 2),
+        (left, top // 2),
         head,
         board,
         ink,

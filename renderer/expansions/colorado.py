@@ -14,6 +14,7 @@ in the layout), joined to the dam that carries it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from typing import Any
 
@@ -31,7 +32,7 @@ from renderer.background import (
 from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import Rect, map_layout
-from renderer.theme import Theme
+from renderer.theme import CompanyStyle, Theme
 from renderer.words import reward_text
 
 KEY = "colorado"
@@ -97,7 +98,6 @@ def draw_map(
     """Draw the Bridges on the map, each joined to the dam that carries it."""
     layout = map_layout(state.options.map)
     map_data = content(state.options.expansions).maps[state.options.map]
-    sizes = theme.views["map"].text
     lit = {str(h) for h in highlight}
     text = theme.colour("text")
     for dam, tile in board(state).get("bridges", {}).items():
@@ -119,13 +119,22 @@ def draw_map(
         draw.line((a, b), fill=theme.colour("text"), width=10)
         draw.line((a, b), fill=style.fill, width=5)
         draw.ellipse((b[0] - 7, b[1] - 7, b[0] + 7, b[1] + 7), fill=theme.colour("text"))
-        d.box(draw, slot, style.fill, theme.colour("text"), 3, 10)
-        # "BR10" in bold is wider than its slot: the regular weight then.
-        bold = d.fits(tile, sizes["small"], sx1 - sx0 - 4, "bold")
-        weight: Weight = "bold" if bold else "regular"
-        d.text(draw, centre, tile, sizes["small"], style.ink, weight, on=style.fill)
+        paint = functools.partial(_bridge_tag, tile=tile, style=style, theme=theme)
+        d.item(draw, ("bridge tag", tile, style, theme.name), slot, paint)
         if tile in lit:
             d.ring(draw, slot, theme.colour("highlight"), text, width=5)
+
+
+def _bridge_tag(
+    draw: ImageDraw.ImageDraw, slot: Rect, *, tile: str, style: CompanyStyle, theme: Theme
+) -> None:
+    """A Bridge's tag: its tile's number on its owner's colour."""
+    sx0, sy0, sx1, sy1 = slot
+    size = theme.views["map"].text["small"]
+    d.box(draw, slot, style.fill, theme.colour("text"), 3, 10)
+    # "BR10" in bold is wider than its slot: the regular weight then.
+    weight: Weight = "bold" if d.fits(tile, size, sx1 - sx0 - 4, "bold") else "regular"
+    d.text(draw, ((sx0 + sx1) // 2, (sy0 + sy1) // 2), tile, size, style.ink, weight)
 
 
 def key_entries(view: str) -> tuple[tuple[str, str], ...]:
