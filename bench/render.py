@@ -5,7 +5,10 @@ must spend to send it); the render time is the whole `render()` of the view, col
 views forgotten, static backgrounds and text kept), so "ratio" is what drawing and mapping
 onto the palette add. Times are the rendering thread's CPU time (`time.thread_time`), each
 render timed next to an encode of its picture, medians of the runs: on a machine shared with
-other work, wall-clock times measure the neighbours' load as much as the renderer. Issue 13's budget: render at most 1.5 x the floor, at most 150 KB a
+other work, wall-clock times measure the neighbours' load as much as the renderer. "best" is
+the fastest render over the fastest encode: other work only ever slows a run down (memory
+traffic most: drawing and mapping suffer more from it than zlib), so it is the steadier
+figure on a shared machine; the budget is judged on the medians' ratio. Issue 13's budget: render at most 1.5 x the floor, at most 150 KB a
 single view, 350 KB the full table. For comparison, the RGB PNG of the same picture: its
 encode time and size. Views: the base game's, each expansion's own, the score sheet, for a
 mid-game 4-player game and each expansion's sample game.
@@ -61,6 +64,8 @@ def _row(label: str, make, runs: int) -> str:
         floors.append(_encode_s(image))
     render_ms = statistics.median(totals) * 1000
     floor = statistics.median(floors) * 1000
+    # The fastest runs: what other work on the machine adds only ever slows a run down.
+    best = min(totals) / min(floors)
     rgb = image.convert("RGB")
     rgb_ms = _encode_ms(rgb, max(3, runs // 3))
     buf = io.BytesIO()
@@ -71,7 +76,7 @@ def _row(label: str, make, runs: int) -> str:
     w, h = image.size
     return (
         f"{label:<28} {w:>4}x{h:<5} {render_ms:>8.1f} {floor:>8.1f} {render_ms / floor:>6.2f} "
-        f"{kb:>7.0f} {rgb_ms:>8.1f} {rgb_kb:>7.0f} {'ok' if ok else 'MISSED':>7}"
+        f"{best:>6.2f} {kb:>7.0f} {rgb_ms:>8.1f} {rgb_kb:>7.0f} {'ok' if ok else 'MISSED':>7}"
     )
 
 
@@ -88,10 +93,10 @@ def main(runs: int = RUNS) -> None:
         "finished views forgotten before each run (static backgrounds and text masks stay cached)"
     )
     print(
-        f"{'view':<28} {'pixels':>10} {'render':>8} {'floor':>8} {'ratio':>6} {'KB':>7} "
-        f"{'RGB enc':>8} {'RGB KB':>7} {'budget':>7}"
+        f"{'view':<28} {'pixels':>10} {'render':>8} {'floor':>8} {'ratio':>6} {'best':>6} "
+        f"{'KB':>7} {'RGB enc':>8} {'RGB KB':>7} {'budget':>7}"
     )
-    print(f"{'':<28} {'':>10} {'ms':>8} {'ms':>8} {'':>6} {'':>7} {'ms':>8}")
+    print(f"{'':<28} {'':>10} {'ms':>8} {'ms':>8} {'':>6} {'':>6} {'':>7} {'ms':>8}")
     for label, state in samples:
         for view in views(state.options):
             print(_row(f"{label}{view}", lambda s=state, v=view: render(s, view=v), runs))

@@ -672,10 +672,11 @@ class Recorder(ImageDraw.ImageDraw):
         self.depth = 0
         #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
         self.origin = origin
-        #: The palette a canvas drawn straight onto the palette draws in (`on_palette`), and
-        #: its static background in RGB (to blend a text over where nothing is drawn: `over`).
+        #: The palette a canvas drawn straight onto the palette draws in (`on_palette`), its
+        #: static background in RGB and what it drew over it (to blend a text over: `over`).
         self.target: PaletteTarget | None = None
         self.static_rgb: Image.Image | None = None
+        self.under: Underneath | None = None
 
     def stamp(self, stamp: Stamp, at: Point) -> None:
         """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp
@@ -684,6 +685,8 @@ class Recorder(ImageDraw.ImageDraw):
         w, h = stamp.rgb.size
         pixels = stamp.rgb if self.target is None else self.target.mapped(stamp)
         self.image.paste(pixels, (x, y), stamp.mask)
+        if self.under is not None:
+            self.under.add((x, y, x + w, y + h), stamp.rgb, stamp.mask)
         if (
             isinstance(self.dirty, Notes)
             and (stamp.premapped or w * h >= PREMAPPED_PIXELS)
@@ -699,7 +702,10 @@ class Recorder(ImageDraw.ImageDraw):
     def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
         """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""
         x, y = int(at[0]), int(at[1])
-        self.mark((x, y, x + stamp.width, y + stamp.height))
+        box = (x, y, x + stamp.width, y + stamp.height)
+        self.dirty.append(box)
+        if self.under is not None:
+            self.under.add(box, stamp, mask)
         if self.target is not None:
             # Pasted through its mask, every pixel it puts is its own: mapped as it would be.
             stamp = Image.Image()._new(
@@ -722,6 +728,8 @@ class Recorder(ImageDraw.ImageDraw):
     def mark(self, box: Rect) -> None:
         """Note ``box`` as drawn over."""
         self.dirty.append(box)
+        if self.under is not None:
+            self.under.add(box)
 
     def _call(self, method: str, xy: Coords, width: float, *args: object, **kw: object) -> None:
         """Note the box of ``xy`` (at the outermost call) and draw with Pillow's ``method``."""
@@ -775,31 +783,31 @@ class Recorder(ImageDraw.ImageDraw):
         self.draw.draw_bitmap(xy, bitmap.im, ink)
 
     def _blend_over_static(self, at: Point, mask: Image.Image, fill: object) -> None:
-        """On a palette canvas, a text (coverage ``mask``) where nothing has been drawn yet:
-        blended over the static background's RGB pixels and mapped onto the palette, which is
-        what mapping the RGB picture gives there. Over anything drawn it is refused."""
-        assert self.target is not None
+        """On a palette canvas, a text (coverage ``mask``) blended over the RGB pixels under
+        it and mapped onto the palette, which is what mapping the RGB picture gives there: the
+        static background's, with the stamps and texts drawn over it since (`Underneath`).
+        Over anything else drawn (a shape) it is refused."""
+        assert self.target is not None and self.under is not None
         x, y = at
         w, h = self.image.size
         box = (max(x, 0), max(y, 0), min(x + mask.width, w), min(y + mask.height, h))
-        if self.static_rgb is None or not isinstance(fill, str) or self._drawn_under(box):
-            raise NotOnPalette("text on a palette canvas over what is drawn: say on= a colour")
-        self.mark((x - 1, y - 1, x + mask.width + 1, y + mask.height + 1))
+        drawn = self.under.touching(box)
+        if (
+            self.static_rgb is None
+            or not isinstance(fill, str)
+            or any(p is None for _, p, _ in drawn)
+        ):
+            raise NotOnPalette("text on a palette canvas over a shape: say on= a colour")
+        self.dirty.append((x - 1, y - 1, x + mask.width + 1, y + mask.height + 1))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
         piece = self.static_rgb.crop(box)
+        for (px, py, _, _), pixels, through in drawn:
+            assert pixels is not None  # refused above
+            piece.paste(pixels, (px - box[0], py - box[1]), through)
         ImageDraw.ImageDraw.bitmap(ImageDraw.Draw(piece), (x - box[0], y - box[1]), mask, fill)
         self.image.im.paste(piece.im.convert("P", Image.Dither.NONE, self.target.palette.im), box)
-
-    def _drawn_under(self, box: Rect) -> bool:
-        """Whether anything noted so far touches ``box``."""
-        x0, y0, x1, y1 = box
-        boxes: list[Rect] = [*self.dirty]
-        if isinstance(self.dirty, Notes):
-            boxes += [
-                (px, py, px + s.rgb.width, py + s.rgb.height) for (px, py), s in self.dirty.stamps
-            ]
-        return any(bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1 for bx0, by0, bx1, by1 in boxes)
+        self.under.add(box, piece)
 
     def rectangle(self, xy, fill=None, outline=None, width=1):
         """Draw a rectangle and note its box."""
@@ -945,6 +953,44 @@ def _half_mask(mask: Image.Image, dx: int, dy: int) -> Image.Image:
     return small
 
 
+class Underneath:
+    """What a palette canvas drew, in order, by place: each box with the RGB pixels it put
+    (and the mask they went through) where those are known (stamps, texts), else None (shapes:
+    a text over one cannot be blended as in the RGB picture)."""
+
+    CELL = 64
+
+    def __init__(self) -> None:
+        self.drawn: list[tuple[Rect, Image.Image | None, Image.Image | None]] = []
+        self.cells: dict[tuple[int, int], list[int]] = {}
+
+    def add(
+        self, box: Rect, pixels: Image.Image | None = None, mask: Image.Image | None = None
+    ) -> None:
+        """Note ``box`` as drawn, with its RGB ``pixels`` (through ``mask``) when known."""
+        index = len(self.drawn)
+        self.drawn.append((box, pixels, mask))
+        for cell in self._cells(box):
+            self.cells.setdefault(cell, []).append(index)
+
+    def touching(self, box: Rect) -> list[tuple[Rect, Image.Image | None, Image.Image | None]]:
+        """What was drawn over ``box``, in the order drawn."""
+        x0, y0, x1, y1 = box
+        found = sorted({i for cell in self._cells(box) for i in self.cells.get(cell, ())})
+        return [
+            item
+            for item in (self.drawn[i] for i in found)
+            if item[0][0] < x1 and x0 < item[0][2] and item[0][1] < y1 and y0 < item[0][3]
+        ]
+
+    def _cells(self, box: Rect) -> Iterator[tuple[int, int]]:
+        x0, y0, x1, y1 = box
+        c = self.CELL
+        for cy in range(int(y0) // c, (int(y1) - 1) // c + 1):
+            for cx in range(int(x0) // c, (int(x1) - 1) // c + 1):
+                yield cx, cy
+
+
 class NotOnPalette(ValueError):
     """Something a palette canvas cannot draw as mapping the RGB picture would (`over`)."""
 
@@ -984,7 +1030,7 @@ def over(
     if target is not None and not half and not drawn_in_rgb():
         image = target.background().copy()
         draw = Recorder(image, dirty)
-        draw.target, draw.static_rgb = target, background
+        draw.target, draw.static_rgb, draw.under = target, background, Underneath()
         return image, draw
     image = background.copy()
     return image, canvas(image, dirty, half)

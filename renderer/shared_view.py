@@ -157,9 +157,8 @@ def draw_shared(
     layout = board_layout("shared")
     options = state.options
     extensions = extending(options.expansions, "shared")
-    # Drawn in RGB: an occupant's "×2" runs off its item onto the space, over its box.
-    image = shared_background(options.players, options.setup, theme.name, extensions).copy()
-    draw = d.canvas(image, dirty)
+    background = shared_background(options.players, options.setup, theme.name, extensions)
+    image, draw = d.over(background, dirty)
     text = theme.colour("text")
     if draft_state(state):
         _draft(draw, layout, state, theme, highlight)
