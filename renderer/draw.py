@@ -323,8 +323,9 @@ class StampCache:
 
 
 #: The stamps of every picture (boxes, pieces, texts on flat colours, the views' recurring
-#: items): 8 MB holds those of a few setups' views.
-STAMPS = StampCache(8 * 1024 * 1024)
+#: items) with their mappings onto the palette: 16 MB holds every view of a few setups (the
+#: views of a Leeghwater game alone take 8 MB; a stamp let go is drawn and mapped again).
+STAMPS = StampCache(16 * 1024 * 1024)
 
 
 def arrowhead(
@@ -1015,7 +1016,7 @@ def on_palette(image: Image.Image, target: PaletteTarget) -> Recorder:
     if drawn_in_rgb():
         raise NotOnPalette("draw in RGB while texts are noted or flat claims checked")
     draw = Recorder(image, None)
-    draw.target = target
+    draw.target, draw.under = target, Underneath()
     return draw
 
 

@@ -841,7 +841,7 @@ def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
 # Views' static backgrounds composed on the palette (a view's takes 1-9 MB): the most used
 # views of the most played setups.
-_COMPOSED = _ImageCache(16 * 1024 * 1024)
+_COMPOSED = _ImageCache(8 * 1024 * 1024)
 
 
 @functools.lru_cache(maxsize=8)
