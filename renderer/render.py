@@ -4,9 +4,15 @@ A phone view is a stack of parts: the header (turn line and scoreboard, `rendere
 the view's body (map, shared boards, a company board or an expansion's board) and, on the map
 and shared views, a compact key of their symbols (`renderer.legend`). Every part has a static
 background drawn once and mapped once onto the theme's fixed palette; what the state draws over
-it is noted box by box (`draw.Recorder`), and only those boxes are mapped onto the palette. The
+it is noted box by box (`draw.Recorder`), and only those boxes are kept, on the palette. The
 PNG is a palette image: a schematic picture needs few colours, and mapping a few boxes costs far
 less than encoding an RGB image (bench/render.py prints both).
+
+A view that can draws straight onto its background on the palette (`draw.over`): hard-edged
+shapes in the palette index their colour maps to, stamps as mapped once, and a text blended
+over what the RGB picture has under it (`draw.Underneath`); where a state needs what cannot be
+so drawn, the part is drawn again in RGB and mapped. Either way the pixels are those of mapping
+the composed RGB view (tests/renderer/test_palette_drawing.py compares the two).
 """
 
 from __future__ import annotations
