@@ -323,8 +323,8 @@ class StampCache:
 
 
 #: The stamps of every picture (boxes, pieces, texts on flat colours, the views' recurring
-#: items) with their mappings onto the palette: 16 MB holds every view of a few setups (the
-#: views of a Leeghwater game alone take 8 MB; a stamp let go is drawn and mapped again).
+#: items) with their mappings onto the palette: 16 MB holds every view of a few setups (those
+#: of a game with an expansion take up to 8 MB; a stamp let go is drawn and mapped again).
 STAMPS = StampCache(16 * 1024 * 1024)
 
 
@@ -755,8 +755,9 @@ class Recorder(ImageDraw.ImageDraw):
         ink = self.target.ink_of
         args = tuple(ink(a) if isinstance(a, str) else a for a in args)
         for key in ("fill", "outline"):
-            if isinstance(kw.get(key), str):
-                kw = {**kw, key: ink(kw[key])}  # type: ignore[arg-type]
+            colour = kw.get(key)
+            if isinstance(colour, str):
+                kw = {**kw, key: ink(colour)}
         return args, kw
 
     def _scale(self, method: str, xy: Coords) -> Coords:

@@ -433,38 +433,30 @@ def draw_company(
     left = f"{total - placed} left"
     panel = theme.colour("panel")
     d.text(draw, (at[0], at[1] + 14), left, sizes["small"], muted, "regular", "lm", on=panel)
-    built, used, _margot = _buildings_of(state, company.id)
-    c = content(state.options.expansions)
-    names = [c.private_buildings[t].name if t in c.private_buildings else t for t, _i in built]
-    for i, rect in enumerate(layout.lists["cells_building"][:placed]):
-        # Each built cell names its Building (its place on the board is in the works view):
-        # the cell and its name are one item, the name reaching the cell's outline.
-        name = names[i] if i < len(names) else ""
-        ink = theme.colour("active") if i < len(built) and built[i][0] in used else text
-        paint = functools.partial(_built_cell, name=name, ink=ink, theme=theme, size=sizes["small"])
-        d.item(draw, ("built cell", name, ink, theme.name, sizes["small"]), rect, paint)
+    for rect in layout.lists["cells_building"][:placed]:
+        d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
     if "build" in lit and placed < total:
         d.ring(
             draw, layout.lists["cells_building"][placed], theme.colour("highlight"), text, width=4
         )
+
+    built, used, _margot = _buildings_of(state, company.id)
+    c = content(state.options.expansions)
+    for rect, (tile, _index) in zip(layout.lists["cells_building"], built, strict=False):
+        # Each built cell names its Building (its place on the board is in the works view).
+        x0, y0, x1, y1 = rect
+        name = c.private_buildings[tile].name if tile in c.private_buildings else tile
+        lines = d.wrap(name, sizes["small"], x1 - x0 - 8)
+        step = sizes["small"] + 2
+        first = (y0 + y1) // 2 - (len(lines) - 1) * step // 2
+        ink = theme.colour("active") if tile in used else text
+        for j, line in enumerate(lines):
+            d.text(draw, ((x0 + x1) // 2, first + j * step), line, sizes["small"], ink, "bold")
     works = company.extra.get("external_works", [])
     done = f"Works done ({len(works)}): " + (" ".join(works) if works else "none")
     wx, wy = layout.points["works"]  # right of the title
     d.text(draw, (wx, wy), done, sizes["small"], text, "regular", "rm", on=panel)
     _special(draw, layout.rects["special"], state, company, theme, lit)
-
-
-def _built_cell(
-    draw: ImageDraw.ImageDraw, rect: Rect, *, name: str, ink: str, theme: Theme, size: int
-) -> None:
-    """A Building cell of a company board, built: its box and the Building's name."""
-    x0, y0, x1, y1 = rect
-    d.box(draw, rect, theme.colour("unused"), theme.colour("panel outline"), 2)
-    lines = d.wrap(name, size, x1 - x0 - 8) if name else []
-    step = size + 2
-    first = (y0 + y1) // 2 - (len(lines) - 1) * step // 2
-    for j, line in enumerate(lines):
-        d.text(draw, ((x0 + x1) // 2, first + j * step), line, size, ink, "bold")
 
 
 def _special(
