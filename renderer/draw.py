@@ -960,37 +960,24 @@ class Underneath:
     (and the mask they went through) where those are known (stamps, texts), else None (shapes:
     a text over one cannot be blended as in the RGB picture)."""
 
-    CELL = 64
-
     def __init__(self) -> None:
         self.drawn: list[tuple[Rect, Image.Image | None, Image.Image | None]] = []
-        self.cells: dict[tuple[int, int], list[int]] = {}
 
     def add(
         self, box: Rect, pixels: Image.Image | None = None, mask: Image.Image | None = None
     ) -> None:
         """Note ``box`` as drawn, with its RGB ``pixels`` (through ``mask``) when known."""
-        index = len(self.drawn)
         self.drawn.append((box, pixels, mask))
-        for cell in self._cells(box):
-            self.cells.setdefault(cell, []).append(index)
 
     def touching(self, box: Rect) -> list[tuple[Rect, Image.Image | None, Image.Image | None]]:
-        """What was drawn over ``box``, in the order drawn."""
+        """What was drawn over ``box``, in the order drawn (a view draws a few hundred things
+        and blends a few texts: a scan costs less than keeping an index)."""
         x0, y0, x1, y1 = box
-        found = sorted({i for cell in self._cells(box) for i in self.cells.get(cell, ())})
         return [
             item
-            for item in (self.drawn[i] for i in found)
+            for item in self.drawn
             if item[0][0] < x1 and x0 < item[0][2] and item[0][1] < y1 and y0 < item[0][3]
         ]
-
-    def _cells(self, box: Rect) -> Iterator[tuple[int, int]]:
-        x0, y0, x1, y1 = box
-        c = self.CELL
-        for cy in range(int(y0) // c, (int(y1) - 1) // c + 1):
-            for cx in range(int(x0) // c, (int(x1) - 1) // c + 1):
-                yield cx, cy
 
 
 class NotOnPalette(ValueError):

@@ -358,9 +358,10 @@ def _layout(
     if view == "full":
         return _full_parts(state, theme, lit, preview)
     style = _style(view, theme)
-    head = _header_part(state, view, company, style, theme, preview, (0, 0))
+    state_key = repr(state)  # the parts' cache keys: a large state's repr takes a while
+    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key)
     top = header.height(state, style, preview)
-    body = _body_part(state, view, company, theme, lit, (0, top))
+    body = _body_part(state, view, company, theme, lit, (0, top), state_key)
     top += _size(body)[1]
     parts = [head, body]
     if view in legend.KEYED_VIEWS:
@@ -381,10 +382,11 @@ def _header_part(
     theme: Theme,
     preview: bool,
     at: Point,
+    state_key: str,
 ) -> _Part:
     title = _title(state, view, company)
     size = (style.width, header.height(state, style, preview))
-    key = ("header", repr(state), view, title, style.width, theme.name, preview)
+    key = ("header", state_key, view, title, style.width, theme.name, preview)
 
     def draw(dirty: list[Rect]) -> Image.Image:
         image, canvas = d.over(_blank(size, theme.name), dirty)
@@ -427,9 +429,11 @@ def _body_part(
     theme: Theme,
     lit: frozenset[str],
     at: Point,
+    state_key: str,
     half: bool = False,
 ) -> _Part:
-    """The body of a view: the map, the shared boards, a company board or an expansion's."""
+    """The body of a view: the map, the shared boards, a company board or an expansion's
+    (``state_key``: the state's repr, made once per picture)."""
     options = state.options
     if view == "company":
         cid = _company(state, company)
@@ -444,7 +448,7 @@ def _body_part(
         )
         draw_view = functools.partial(draw_company, half=half)
         return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
-    key = (view, repr(state), theme.name, lit)
+    key = (view, state_key, theme.name, lit)
     if view == "map":
         static = functools.partial(map_background, options.map, theme.name)
         return _Part(at, static, _drawer(draw_map, state, theme, lit), key, theme.name)
@@ -807,13 +811,14 @@ def _full_parts(
             theme.name,
         )
     ]
+    state_key = repr(state)
     for name, at in places:
         if name == "header":
-            parts.append(_header_part(state, "full", None, style, theme, preview, at))
+            parts.append(_header_part(state, "full", None, style, theme, preview, at, state_key))
         elif name in ("map", "shared") or name in views(state.options):
-            parts.append(_body_part(state, name, None, theme, lit, at))
+            parts.append(_body_part(state, name, None, theme, lit, at, state_key))
         else:
-            parts.append(_body_part(state, "company", name, theme, lit, at, half=True))
+            parts.append(_body_part(state, "company", name, theme, lit, at, state_key, half=True))
     return parts, (width, height)
 
 
