@@ -685,7 +685,13 @@ class Recorder(ImageDraw.ImageDraw):
         x, y = at[0] + stamp.offset[0], at[1] + stamp.offset[1]
         w, h = stamp.rgb.size
         pixels = stamp.rgb if self.target is None else self.target.mapped(stamp)
-        self.image.paste(pixels, (x, y), stamp.mask)
+        # What Image.paste does, on the core images (a view pastes a hundred stamps; Pillow's
+        # wrapper of each paste costs more than the paste): the core clips to the image.
+        box = (x, y, x + w, y + h)
+        if stamp.mask is None:
+            self.image.im.paste(pixels.im, box)
+        else:
+            self.image.im.paste(pixels.im, box, stamp.mask.im)
         if self.under is not None:
             self.under.add((x, y, x + w, y + h), stamp.rgb, stamp.mask)
         if (
