@@ -59,7 +59,7 @@ def draw_map(
             )
     for draw_map in asking(state.options.expansions, "draw_map"):
         draw_map(draw, state, theme, highlight)
-    for space_id in highlight:
+    for space_id in sorted(highlight):  # in a fixed order: overlapping rings, the same picture
         if space_id in layout.spaces:
             d.ring(
                 draw, layout.spaces[space_id].rect, theme.colour("highlight"), theme.colour("text")

@@ -170,7 +170,7 @@ def draw_shared(
     _occupants(draw, layout, state, theme)
     for draw_extra in asking(options.expansions, "draw_shared"):
         draw_extra(draw, state, theme, highlight)
-    for space_id in highlight:
+    for space_id in sorted(highlight):  # in a fixed order: overlapping rings, the same picture
         if space_id in layout.spaces:
             d.ring(draw, layout.spaces[space_id], theme.colour("highlight"), text, width=5)
     return image

@@ -11,8 +11,8 @@ it prints the pictures whose bytes differ from an earlier run's (e.g. made on ma
     PYTHONHASHSEED=0 python tools/picture_hashes.py --out /tmp/main.json      # on main
     PYTHONHASHSEED=0 python tools/picture_hashes.py --compare /tmp/main.json  # the branch
 
-A fixed PYTHONHASHSEED: the highlights of a view are a set, and where two highlight rings
-overlap, the one drawn last (in the set's order, which follows the string hash) is on top.
+The pictures do not depend on PYTHONHASHSEED (highlight rings are drawn in sorted order, so
+where two overlap the same one is on top); a fixed one is kept in the examples all the same.
 """
 
 from __future__ import annotations

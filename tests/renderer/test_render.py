@@ -335,3 +335,29 @@ def test_the_map_view_draws_a_state_on_every_map(map_id: str) -> None:
     fill = get_theme().company("italy").fill
     assert _count(built, _centre_band(layout.spaces[dam].rect), fill) > 500
     assert _count(empty, _centre_band(layout.spaces[dam].rect), fill) == 0
+
+
+@pytest.mark.parametrize("view", ["map", "shared"])
+def test_highlight_rings_are_drawn_in_a_fixed_order(
+    midgame: GameState, view: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where two rings overlap the one drawn last is on top: they are drawn in sorted order,
+    not in a set's, which follows the process's string hash."""
+    from renderer import draw as d
+
+    if view == "map":
+        spaces = {k: v.rect for k, v in map_layout(midgame.options.map).spaces.items()}
+    else:
+        spaces = dict(board_layout("shared").spaces)
+    ids = sorted(spaces)[:6]
+    drawn: list[object] = []
+    ring = d.ring
+
+    def noting(draw: object, rect: object, *args: object, **kw: object) -> None:
+        drawn.append(rect)
+        ring(draw, rect, *args, **kw)  # type: ignore[arg-type]  # passed on as given
+
+    monkeypatch.setattr(d, "ring", noting)
+    render(midgame, view=view, highlight=list(reversed(ids)))
+    rects = [spaces[i] for i in ids]
+    assert [r for r in drawn if r in rects] == rects
