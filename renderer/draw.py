@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import math
 import threading
@@ -30,8 +31,19 @@ class DrawnText:
     size: int
     weight: Weight
     role: str
-    box: Rect
+    box: Rect  # in the picture of the part it was drawn on
     half: bool  # drawn at half scale (the full board's company boards)
+    #: Where that part's corner is in the whole picture (`renderer.render` sets it).
+    origin: Point = (0, 0)
+
+    @property
+    def placed(self) -> Rect:
+        """The box in the whole picture (a half-scale text's box is given at full size)."""
+        x0, y0, x1, y1 = self.box
+        if self.half:
+            x0, y0, x1, y1 = x0 // 2, y0 // 2, -(-x1 // 2), -(-y1 // 2)
+        ox, oy = self.origin
+        return (x0 + ox, y0 + oy, x1 + ox, y1 + oy)
 
 
 # The texts drawn while `recording()` is on, per thread (tests read every string drawn).
@@ -49,6 +61,19 @@ def recording() -> Iterator[list[DrawnText]]:
         yield found
     finally:
         _RECORD.texts = outer
+
+
+@contextlib.contextmanager
+def placed_at(origin: Point) -> Iterator[None]:
+    """Note the texts drawn while the block runs as drawn on a part whose corner is at
+    ``origin`` in the whole picture (when texts are noted: `recording`)."""
+    found = getattr(_RECORD, "texts", None)
+    start = len(found) if found is not None else 0
+    try:
+        yield
+    finally:
+        if found is not None and origin != (0, 0):
+            found[start:] = [dataclasses.replace(t, origin=origin) for t in found[start:]]
 
 
 def _recording() -> bool:

@@ -105,7 +105,8 @@ def render_image(
     parts, size = _layout(state, view, company, look, lit, preview)
     image = Image.new("RGB", size, look.colour("background"))
     for part in parts:
-        image.paste(part.rgb(), part.at)
+        with d.placed_at(part.at):
+            image.paste(part.rgb(), part.at)
     return image
 
 
@@ -527,7 +528,9 @@ def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Imag
     core = image.im
     for part in parts:
         x, y = part.at
-        for (dx, dy), patch, mask in part.patches():
+        with d.placed_at(part.at):
+            patches = part.patches()
+        for (dx, dy), patch, mask in patches:
             w, h = patch.size
             box = (x + dx, y + dy, x + dx + w, y + dy + h)
             # What Image.paste does with core images.
@@ -554,7 +557,8 @@ def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Par
         image = Image.new("P", size, _background_index(theme_name))
         image.putpalette(_palette_of(palette(theme_name)))
         for part in parts:
-            image.paste(part.static_palette(), part.at)
+            with d.placed_at(part.at):
+                image.paste(part.static_palette(), part.at)
         return image
 
     return _COMPOSED.get(key, compose).copy()
@@ -829,7 +833,8 @@ def draw_full(
     parts, size = _full_parts(state, theme, highlight, preview)
     image = Image.new("RGB", size, theme.colour("background"))
     for part in parts:
-        image.paste(part.rgb(), part.at)
+        with d.placed_at(part.at):
+            image.paste(part.rgb(), part.at)
     return image
 
 

@@ -75,10 +75,12 @@ def test_every_text_lies_inside_its_picture(name: str) -> None:
                 png = render(state, view=view, company=company)
             width, height = Image.open(io.BytesIO(png)).size
             for text in texts:
-                if _outside(text.box, (0, 0, width, height)):
+                # In the whole picture: a body's text running off the bottom by less than the
+                # header's height would pass if its box were taken in the body's part.
+                if _outside(text.placed, (0, 0, width, height)):
                     problems.append(
                         f"{view} {width}x{height} (round {state.round}): "
-                        f"{text.content!r} at {text.box}"
+                        f"{text.content!r} at {text.placed}"
                     )
     assert not problems, "\n".join(sorted(set(problems))[:40])
 
@@ -162,3 +164,24 @@ def test_a_hand_of_irrigation_tokens_fits_the_strip() -> None:
 
 def _overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_texts_are_placed_in_the_whole_picture(midgame: GameState) -> None:
+    """A text's box is taken in its part, and placed in the whole picture by the part's corner:
+    the body's texts lie below the header, the full board's half-size boards' where they go."""
+    from tests.renderer.conftest import body_top
+
+    forget_pictures()
+    with d.recording() as texts:
+        render(midgame, view="map")
+    top = body_top(midgame, "map")
+    body = [t for t in texts if t.origin != (0, 0)]
+    assert body and all(t.origin == (0, top) for t in body)
+    assert all(t.placed[1] == t.box[1] + top for t in body)
+    with d.recording() as texts:
+        render(midgame, view="full")
+    halves = [t for t in texts if t.half]
+    assert halves and all(t.origin != (0, 0) for t in halves)
+    assert all(
+        t.placed[:2] == (t.box[0] // 2 + t.origin[0], t.box[1] // 2 + t.origin[1]) for t in halves
+    )
