@@ -698,7 +698,7 @@ class Recorder(ImageDraw.ImageDraw):
         self.depth = 0
         #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
         self.origin = origin
-        #: The palette a canvas drawn straight onto the palette draws in (`on_palette`), its
+        #: The palette a canvas drawn straight onto the palette draws in (`over`), its
         #: static background in RGB and what it drew over it (to blend a text over: `over`).
         self.target: PaletteTarget | None = None
         self.static_rgb: Image.Image | None = None
@@ -780,7 +780,7 @@ class Recorder(ImageDraw.ImageDraw):
     def _inks(
         self, args: tuple[object, ...], kw: dict[str, object]
     ) -> tuple[tuple[object, ...], dict[str, object]]:
-        """The colours among a call's arguments as palette indices (`on_palette`): Pillow
+        """The colours among a call's arguments as palette indices (`over`): Pillow
         would add a colour it does not find to the image's palette, not take the nearest."""
         assert self.target is not None
         ink = self.target.ink_of
@@ -1026,26 +1026,15 @@ class PaletteTarget:
     palette: Image.Image  # a palette image: what pixels are mapped onto
 
 
-def on_palette(image: Image.Image, target: PaletteTarget) -> Recorder:
-    """A drawing context straight onto ``image``, a palette image, in ``target``'s palette.
-
-    Only what does not blend with what is under it can be so drawn: hard-edged shapes, stamps,
-    and texts on a flat colour (``on``); anything else raises `NotOnPalette`. Not while texts
-    are noted (`recording`) or flat claims checked (`check_flat`): those draw in place."""
-    if drawn_in_rgb():
-        raise NotOnPalette("draw in RGB while texts are noted or flat claims checked")
-    draw = Recorder(image, None)
-    draw.target, draw.under = target, Underneath()
-    return draw
-
-
 def over(
     background: Image.Image, dirty: list[Rect] | None, half: bool = False
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A part's picture to draw on and its drawing context (see `canvas`): straight onto its
-    background on the palette when ``dirty`` names a palette (`Notes.target`; `on_palette`),
-    else onto a copy of ``background``. Views whose drawing can be so drawn call this; where
-    it cannot (`NotOnPalette`), the renderer draws the part again in RGB."""
+    background on the palette when ``dirty`` names a palette (`Notes.target`), else onto a copy
+    of ``background``. On the palette, shapes are drawn in the index their colour maps to,
+    stamps pasted as mapped once, and a text blended over what the RGB picture has under it
+    (`Underneath`); anything else raises `NotOnPalette`, and the renderer draws the part again
+    in RGB. Not while texts are noted or flat claims checked (`drawn_in_rgb`)."""
     target = dirty.target if isinstance(dirty, Notes) else None
     if target is not None and not half and not drawn_in_rgb():
         image = target.background().copy()
@@ -1057,7 +1046,9 @@ def over(
 
 
 def drawn_in_rgb() -> bool:
-    """True while pictures must be drawn in RGB and mapped (see `on_palette`)."""
+    """True while pictures must be drawn in RGB and mapped: texts are noted (`recording`;
+    stamps would hide theirs) or flat claims checked (`check_flat`, which reads the RGB
+    picture under a text)."""
     return _recording() or _CHECK_FLAT[0]
 
 

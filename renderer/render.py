@@ -570,18 +570,9 @@ def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str 
     breakdown = score_sheet.vp_breakdown(state, events)
     layout = score_sheet.sheet_layout(state, breakdown, look)
     static = functools.partial(score_sheet.sheet_background, layout, look.name)
-    if not d.drawn_in_rgb():
-        # Nothing on the sheet blends with what is under it: it is drawn straight onto its
-        # background mapped onto the palette, with nothing mapped after.
-        image = _on_palette(look.name, static).copy()
-        target = _target(look.name, functools.partial(_on_palette, look.name, static))
-        draw = d.on_palette(image, target)
-        score_sheet.paint_sheet(draw, state, breakdown, layout, look)
-        return encode(image)
-
-    draw_rgb = functools.partial(score_sheet.draw_sheet, state, breakdown, layout, look)
+    draw = functools.partial(score_sheet.draw_sheet, state, breakdown, layout, look)
     # A score sheet is drawn once for a finished game: its patches are not kept (empty key).
-    part = _Part((0, 0), static, _drawer(draw_rgb), (), look.name)
+    part = _Part((0, 0), static, _drawer(draw), (), look.name)
     return encode(_compose([part], (score_sheet.WIDTH, layout.height), look.name))
 
 

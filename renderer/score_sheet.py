@@ -63,14 +63,10 @@ def ranking_of(state: GameState) -> list[str]:
     return [c for c in ranking if c in state.companies]
 
 
-def headline(state: GameState) -> str:
-    """'USA wins with 120 VP', 'France and Italy share the win with 98 VP', or the round."""
-    return headlines(state)[0]
-
-
 def headlines(state: GameState) -> tuple[str, ...]:
-    """The headline (`headline`), then shorter forms of it (a shared win of many companies
-    does not fit the sheet's width: the table below names them all by place)."""
+    """The headline ('USA wins with 120 VP', 'France and Italy share the win with 98 VP', or
+    the round), then shorter forms of it (a shared win of many companies does not fit the
+    sheet's width: the table below names them all by place)."""
     ranking = state.result.get("ranking", [])
     if not state.finished or not ranking:
         return (f"Score after round {max(state.round - 1, 0)}" if state.round > 1 else "Score",)
@@ -170,21 +166,6 @@ def _plot(rect: Rect) -> Rect:
     return x0 + 96, y0 + 80, x1 - 40, y1 - 70
 
 
-def draw_score_sheet(
-    state: GameState,
-    events: Iterable[Event],
-    theme: Theme,
-    dirty: list[Rect] | None = None,
-) -> Image.Image:
-    """Return the score sheet of ``state`` as a new RGB image: the winner, VP by source per
-    company (by place), and the VP and energy of each round, the VP through final scoring.
-
-    What it draws over `sheet_background` is noted in ``dirty`` when given."""
-    breakdown = vp_breakdown(state, events)
-    layout = sheet_layout(state, breakdown, theme)
-    return draw_sheet(state, breakdown, layout, theme, dirty)
-
-
 def draw_sheet(
     state: GameState,
     breakdown: Mapping[str, Mapping[str, int]],
@@ -192,24 +173,13 @@ def draw_sheet(
     theme: Theme,
     dirty: list[Rect] | None = None,
 ) -> Image.Image:
-    """Draw the score sheet over a copy of its background (see `draw_score_sheet`)."""
-    image = sheet_background(layout, theme.name).copy()
-    paint_sheet(d.canvas(image, dirty), state, breakdown, layout, theme)
-    return image
+    """Return the score sheet of ``state`` as a new picture, drawn over its background
+    (`draw.over`: straight onto the palette when ``dirty`` names one): the winner, VP by
+    source per company (by place), and the VP and energy of each round through final scoring.
 
-
-def paint_sheet(
-    draw: ImageDraw.ImageDraw,
-    state: GameState,
-    breakdown: Mapping[str, Mapping[str, int]],
-    layout: SheetLayout,
-    theme: Theme,
-) -> None:
-    """Draw the score sheet's contents on ``draw``, a canvas of its background.
-
-    Every text lies on a flat colour and says so (``on``), and the rest is pieces and hard-edged
-    lines: nothing blends with what is under it, so the sheet can be drawn straight onto the
-    palette (`renderer.draw.on_palette`)."""
+    Every text lies on a flat colour and says so (``on``); the rest is pieces and hard-edged
+    lines."""
+    image, draw = d.over(sheet_background(layout, theme.name), dirty)
     sizes = theme.views["shared"].text
     small, board = sizes["small"], sizes["board"]
     ranking = ranking_of(state)
@@ -299,6 +269,7 @@ def paint_sheet(
         theme,
         [f"R{h.get('round', i + 1)}" for i, h in enumerate(history)],
     )
+    return image
 
 
 def _ordinal(place: int) -> str:

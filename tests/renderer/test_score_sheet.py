@@ -91,12 +91,15 @@ def test_sheet_drawn_on_the_palette_equals_the_sheet_drawn_in_rgb_and_mapped(
 
 
 def test_palette_canvas_refuses_text_that_would_blend(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Text not on a flat colour needs the RGB picture under it: a palette canvas refuses it."""
+    """Text over a shape drawn on a palette canvas needs the RGB picture under it, which the
+    canvas does not have: it refuses the text (the part is then drawn in RGB)."""
     from renderer import draw as d
 
     monkeypatch.setattr(d, "_CHECK_FLAT", [False])
-    image = Image.new("P", (40, 20), 0)
-    target = d.PaletteTarget(lambda: image, lambda colour: 1, lambda s: s.rgb, image)
-    canvas = d.on_palette(image, target)
+    background = Image.new("RGB", (40, 20), "#ffffff")
+    on_palette = background.convert("P")
+    target = d.PaletteTarget(lambda: on_palette, lambda colour: 1, lambda s: s.rgb, on_palette)
+    _image, canvas = d.over(background, d.Notes(target))
+    canvas.rectangle((2, 2, 38, 18), fill="#be2748")
     with pytest.raises(d.NotOnPalette, match="on="):
         d.text(canvas, (20, 10), "7", 14, "#000000")
