@@ -494,9 +494,8 @@ def _drawer(
             if target is None:
                 raise
             # Something in this state blends with what is under it: draw it in RGB.
-            DRAWN_AGAIN_IN_RGB[
-                getattr(draw_view, "__qualname__", repr(draw_view)), str(refused)
-            ] += 1
+            view = getattr(draw_view, "func", draw_view)  # a partial's function
+            DRAWN_AGAIN_IN_RGB[getattr(view, "__qualname__", repr(view)), str(refused)] += 1
             notes = d.Notes()
             image = draw_view(*args, dirty=notes)
         return _Drawn.of(image, notes)
