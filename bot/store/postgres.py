@@ -44,7 +44,7 @@ T = TypeVar("T")
 CHANNEL_PREFIX = "barrage_"
 #: How often a transaction that lost a serialization or deadlock check is tried again.
 _RETRIES = 5
-#: A lock number of our own for pg_advisory_xact_lock: migrations take turns on it.
+#: A lock number of our own for pg_advisory_lock: migrations take turns on it.
 _MIGRATION_LOCK = 0x62617272  # "barr"
 #: The table holding the schema version (SQLite keeps it in its file header).
 _VERSION_TABLE = "barrage_schema"
@@ -427,43 +427,52 @@ async def migrate_pg(
     """Bring the database up to `target` (default: latest), each step in one transaction.
 
     PostgreSQL's DDL is transactional: a failing step leaves the database at the version
-    before it. The steps take turns on an advisory lock, so processes starting together
-    apply each step once. SchemaTooNewError for a database written by a newer barrage-bot.
+    before it. The migration holds an advisory lock from before it reads the version to after
+    its last step, so of processes starting together one applies each step and the others
+    wait, then find the database migrated. SchemaTooNewError for a database written by a
+    newer barrage-bot.
     """
     steps = pg_migrations() if migrations is None else migrations
     known = steps[-1].version if steps else 0
     goal = known if target is None else target
-    found = await schema_version(connection)
-    if found > known:
-        raise SchemaTooNewError(redact_url(url), found, known)
-    for step in steps:
-        if step.version > goal or step.version <= found:
-            continue
-        try:
-            async with connection.transaction():
-                await connection.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-                # Read again under the lock: another process may have applied it meanwhile.
-                if await schema_version(connection) >= step.version:
-                    continue
-                log.info(
-                    "database %s: applying migration %04d_%s",
-                    redact_url(url),
-                    step.version,
-                    step.name,
-                )
-                await connection.execute(step.sql)
-                await connection.execute(
-                    f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
-                )
-                await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
-                await connection.execute(
-                    f"INSERT INTO {_VERSION_TABLE} (version) VALUES ($1)", step.version
-                )
-        except asyncpg.PostgresError as exc:
-            if runtime_fault(exc) is not None:
-                raise
-            raise MigrationError(
-                f"database {redact_url(url)}: migration {step.version:04d}_{step.name} "
-                f"failed: {exc}"
-            ) from exc
-    return await schema_version(connection)
+    # A session lock, taken outside any transaction: the version is read in a transaction
+    # begun after the wait, which sees the tables the holder made. (Read in a transaction
+    # that began before the wait, as a transaction-scoped lock inside it would have it, the
+    # backend's catalogue cache may still say the version table does not exist.)
+    await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+    try:
+        found = await schema_version(connection)
+        if found > known:
+            raise SchemaTooNewError(redact_url(url), found, known)
+        for step in steps:
+            if step.version > goal or step.version <= found:
+                continue
+            await _apply_pg(connection, step, url)
+        return await schema_version(connection)
+    finally:
+        # A connection that broke has lost its session, and the lock with it.
+        with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+            await connection.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
+
+
+async def _apply_pg(connection: asyncpg.Connection, step: Migration, url: str) -> None:
+    """Apply one migration step and record its version, in one transaction."""
+    try:
+        async with connection.transaction():
+            log.info(
+                "database %s: applying migration %04d_%s", redact_url(url), step.version, step.name
+            )
+            await connection.execute(step.sql)
+            await connection.execute(
+                f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
+            )
+            await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
+            await connection.execute(
+                f"INSERT INTO {_VERSION_TABLE} (version) VALUES ($1)", step.version
+            )
+    except asyncpg.PostgresError as exc:
+        if runtime_fault(exc) is not None:
+            raise
+        raise MigrationError(
+            f"database {redact_url(url)}: migration {step.version:04d}_{step.name} failed: {exc}"
+        ) from exc
