@@ -252,6 +252,12 @@ class PostgresStore(SqlStore):
                     connection.transaction(isolation=isolation, readonly=not write),
                 ):
                     result = await body(_PgTx(connection))
+                    # Only a write that wrote proves that saving works again (asked only
+                    # during an outage): one with nothing to write commits on a full disk too.
+                    proof = not write or outage.reason is None
+                    proof = proof or await connection.fetchval(
+                        "SELECT txid_current_if_assigned() IS NOT NULL"
+                    )
             except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError) as exc:
                 if attempt == _RETRIES:
                     raise
@@ -263,7 +269,8 @@ class PostgresStore(SqlStore):
                     raise
                 outage.failed(reason, _CONSEQUENCE[write])
                 raise StoreUnavailable(redact_url(self._url), reason, writing=write) from exc
-            outage.succeeded()
+            if proof:
+                outage.succeeded()
             return result
         raise AssertionError("unreachable")
 

@@ -162,6 +162,7 @@ class SqliteStore(SqlStore):
         """
         outage = self._write_outage if write else self._read_outage
         async with self._lock:
+            changes = self._db.total_changes
             try:
                 await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
@@ -177,7 +178,10 @@ class SqliteStore(SqlStore):
                     raise
                 outage.failed(reason, _CONSEQUENCE[write])
                 raise StoreUnavailable(self._path, reason, writing=write) from exc
-            outage.succeeded()
+            # Only a write that wrote proves that saving works again: one with nothing to
+            # write (an empty claim) commits on a full disk too.
+            if not write or self._db.total_changes != changes:
+                outage.succeeded()
             return result
 
     async def _rollback(self) -> None:
