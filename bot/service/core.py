@@ -445,7 +445,13 @@ class ServiceCore:
                 (e for s in step_so_far for e in s.events), after.committed
             )
             result = final_result(game.state, after.user_of_player, history.vp_events)
-            closing = rating_lines(result, await self.ratings.changes(loaded.meta.guild_id, result))
+            try:
+                changes = await self.ratings.changes(loaded.meta.guild_id, result)
+                closing = rating_lines(result, changes)
+            except Exception:
+                # Ratings are derived from the results: their failure never stops a game
+                # from ending (its message then tells no rating; the rebuild counts it).
+                log.exception("the ratings of game %d's server failed", loaded.meta.id)
         payload = None
         if commit or announce:
             happened = story(

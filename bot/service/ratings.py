@@ -26,7 +26,7 @@ ties. Decisions where the issue is silent:
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -164,8 +164,11 @@ class RatingBook:
     last: tuple[int, int] | None = None
 
     def apply(self, games: Iterable[RatingGame]) -> None:
-        """Apply games that come after every game applied so far."""
+        """Apply games that come after every game applied so far (ValueError for one that
+        does not: applied twice, or out of the ratings' order)."""
         for game in games:
+            if self.last is not None and game.key <= self.last:
+                raise ValueError(f"game {game.game_id} does not come after game {self.last[1]}")
             for change in rate(self.players, game):
                 self.players[change.user_id] = change.after
             self.count += 1
@@ -189,14 +192,14 @@ class RatingsKeeper:
         """Keep the ratings of `store`'s servers."""
         self.store = store
         self._books: OrderedDict[int, RatingBook] = OrderedDict()
-        self._locks: dict[int, asyncio.Lock] = {}
+        # One per server ever asked about (kept when its book is dropped: a waiter holds it).
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: Full rebuilds done (for tests and the bench).
         self.rebuilds = 0
 
     async def server(self, guild_id: int) -> ServerRatings:
         """A server's ratings over every finished game it has now."""
-        lock = self._locks.setdefault(guild_id, asyncio.Lock())
-        async with lock:
+        async with self._locks[guild_id]:
             book = self._books.get(guild_id)
             found = await self.store.rating_games(
                 guild_id, after=book.last if book is not None else None
@@ -210,8 +213,7 @@ class RatingsKeeper:
             self._books[guild_id] = book
             self._books.move_to_end(guild_id)
             while len(self._books) > MAX_SERVERS:
-                evicted, _ = self._books.popitem(last=False)
-                self._locks.pop(evicted, None)
+                self._books.popitem(last=False)
             return ServerRatings(guild_id, dict(book.players), book.count)
 
     async def changes(self, guild_id: int, result: GameResult) -> tuple[RatingChange, ...]:

@@ -23,7 +23,7 @@ from bot.service.ratings import (
 )
 from bot.store import GameResult, PlacedSeat, RatingGame, SeatResult, SqliteStore
 from tests.service.helpers import GUILD, USERS, FakeClock
-from tests.service.test_stats import FIRST, SECOND, finished, played, seat, two_games
+from tests.service.test_stats import FIRST, SECOND, finished, play_to_end, played, seat, two_games
 
 __all__ = ["played", "two_games"]  # the fixtures this module borrows
 
@@ -123,7 +123,7 @@ def test_who_is_rated() -> None:
 def test_computer_seats_leave_a_game_of_one_person_unrated() -> None:
     alone = game(person(A, 2), person(None, 1))
     assert rated_seats(alone) == () and rate({}, alone) == ()
-    handed = game(person(A, 1), person(B, 2, ai_turns=5), person(None, 3))
+    handed = game(person(A, 1), person(B, 2, ai_turns=5), person(None, 3), game_id=2)
     assert rate({}, handed) == ()
     book = rebuild([alone, handed])
     assert book.players == {} and book.count == 2
@@ -304,3 +304,28 @@ async def test_ratings_follow_the_store_and_rebuild_for_a_game_found_earlier(
         ]
     )
     assert dict(again.players) == expected.players
+
+
+def test_a_game_is_applied_once_and_in_order() -> None:
+    book = rebuild([game(person(A, 1), person(B, 2), game_id=2)])
+    with pytest.raises(ValueError, match="does not come after"):
+        book.apply([game(person(A, 1), person(B, 2), game_id=2)])
+    with pytest.raises(ValueError, match="does not come after"):
+        book.apply([game(person(A, 1), person(B, 2), game_id=1)])
+    assert book.count == 1
+
+
+async def test_a_failing_rating_never_stops_a_game_from_ending(
+    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(guild_id: int, result: GameResult) -> None:
+        raise ArithmeticError("the model failed")
+
+    monkeypatch.setattr(service.ratings, "changes", broken)
+    game_id = await play_to_end(service, clock)
+    assert (await service.store.get_game(game_id)).status == "finished"
+    final = (await service.store.pending_outbox(game_id))[-1]
+    text = "\n".join(line.render() for line in payload_lines(final.payload)[0])
+    assert "Final ranking:" in text and "Ratings" not in text and "rated" not in text
+    monkeypatch.undo()
+    assert (await service.ratings.server(GUILD)).games == 1  # the results count all the same
