@@ -42,6 +42,7 @@ from bot.service.types import (
     Standing,
     StatsView,
     percent,
+    plural,
 )
 from bot.store import (
     ANY_GAME,
@@ -302,7 +303,10 @@ class StatsCommands(ServiceCore):
                 tuple(TableRow(None, s.name, _cells(s)) for s in view.officers),
             ),
         ]
-        subtitle = f"{view.matched} finished games ({view.scope}) · ranked from {view.min_games}"
+        subtitle = (
+            f"{plural(view.matched, 'finished game')} ({view.scope}) · ranked by rating, "
+            f"from {plural(view.min_games, 'game')}"
+        )
         picture = Leaderboard("Leaderboard", subtitle, tuple(tables))
         key = ("leaderboard", view.guild_id, picture)
         return await self.renderer_pool.render(key, picture, "leaderboard", None)

@@ -248,6 +248,7 @@ async def test_leaderboard_picture_has_a_rating_column(service: GameService) -> 
     await service.leaderboard_image(view, {A: "Anna", B: "Bo"})
     board = drawn[-1]
     assert isinstance(board, Leaderboard)
+    assert board.subtitle == "1 finished game (all finished games) · ranked by rating, from 1 game"
     players = board.tables[0]
     assert players.columns == ("Player", "Rating", "Games", "Wins", "Win %", "Mean VP")
     assert [(r.place, r.name, r.cells) for r in players.rows] == [
