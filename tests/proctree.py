@@ -25,7 +25,7 @@ def cpu_seconds(pid: int) -> float:
 
     Independent of the machine's load (unlike wall-clock time), so it is what a bench can
     compare on a shared machine. A descendant that exited counts once its parent has reaped
-it (before that, its time is lost: a bench's figures may fall short by a dying worker's).
+    it (before that, its time is lost: a bench's figures may fall short by a dying worker's).
     """
     parents: dict[int, int] = {}
     cpu: dict[int, float] = {}
