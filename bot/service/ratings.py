@@ -21,6 +21,12 @@ ties. Decisions where the issue is silent:
   losing a decimal's precision. A newcomer stands at 0; an established average player near
   200; one game moves it by a few tens, less as it settles.
 - A player with no rated game has no rating shown ("unrated") and is ranked after the rated.
+  The leaderboard's ratings are the server's whatever the statistics' filter (a rating
+  over 3-player games only would be another rating).
+- **The final message** tells each rated person's change from the ratings as they stood
+  when the game ended (`RatingsKeeper.changes`, before the final commit is written). Two
+  games of one server ending at the same moment in two processes may each tell a change
+  without the other: the order of the rebuild then decides, and the leaderboard follows it.
 """
 
 from __future__ import annotations
