@@ -154,8 +154,17 @@ class SqliteStore(SqlStore):
 
     # -- transactions ------------------------------------------------------------------
 
-    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], write: bool) -> T:
-        """BEGIN, run `body`, COMMIT; ROLLBACK on any error.
+    async def _run_tx(
+        self,
+        body: Callable[[Tx], Awaitable[T]],
+        write: bool,
+        *,
+        alone: bool = False,
+        bookkeeping: bool = False,
+    ) -> T:
+        """BEGIN, run `body`, COMMIT; ROLLBACK on any error (`alone` and `bookkeeping` change
+        nothing here: a transaction costs no round trip, and WAL with synchronous=NORMAL
+        never waits for the disk at a commit).
 
         A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
