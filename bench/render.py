@@ -34,6 +34,7 @@ import functools
 import io
 import math
 import statistics
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -41,6 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules import GameOptions, GameState, new_game
 from bot.rules.catalogue import CATALOGUE
