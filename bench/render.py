@@ -12,8 +12,8 @@ together), 2 to 4 players, each taken early, in the middle and late (`SETUPS`, `
 Each view of each position is rendered once, twice over:
 
 - "new": as a running bot renders a new position: its finished views forgotten
-  (`clear_caches()`), the static backgrounds, text masks and stamps of the positions
-  rendered before it kept;
+  (`clear_caches()`), the static backgrounds (drawn first, from the game's first position),
+  text masks and stamps of the positions rendered before it kept;
 - "no stamps": the stamps forgotten too (`clear_stamps()`): every box, piece, text and item
   drawn afresh, as after a start or once the stamp cache let them go.
 
@@ -124,7 +124,7 @@ SETUPS = (
 def positions(options: GameOptions, fractions: dict[str, float]) -> dict[str, GameState]:
     """A random game's positions at these fractions of its decisions (seeded: the same each
     run); a fraction of 1 is the finished game."""
-    length = len(_play(options, {}))
+    length = len(_play(options, {})) - 1  # the states after 0, 1, ... length decisions
     at = {min(length, round(f * length)): name for name, f in fractions.items()}
     taken = _play(options, at)
     return {name: taken[number] for number, name in at.items()}
@@ -188,7 +188,13 @@ def measure(seeds: int) -> dict[str, Figures]:
     found: dict[str, Figures] = defaultdict(lambda: Figures([], [], []))
     for setup in SETUPS:
         for seed in range(1, seeds + 1):
-            for state in positions(setup.options(seed), STAGES).values():
+            taken = positions(setup.options(seed), {"start": 0.0, **STAGES})
+            # A running bot has drawn its boards' static backgrounds long ago: the game's
+            # first position (not measured) draws them here.
+            start = taken.pop("start")
+            for view in views(start.options):
+                render(start, view=view)
+            for state in taken.values():
                 for view in views(state.options):
 
                     def make(s: GameState = state, v: str = view) -> bytes:
