@@ -30,6 +30,7 @@ Run: python bench/render.py [--runs 15] [--size-games 16] [--seeds 1] [--skip-sa
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import io
 import math
@@ -69,55 +70,42 @@ STAGES = {"early": 0.1, "middle": 0.5, "late": 0.95}
 PAIRS = (("leeghwater", "colorado"), ("leeghwater", "nile"))
 
 
-@dataclass(frozen=True)
-class Setup:
-    """A game's players, setup, expansions and board."""
+def game(players: int, setup: str = "intro", *expansions: str, map: str = "") -> GameOptions:
+    """A game's options (seed 0: see `seeded`); an expansion with its own board plays on it."""
+    board = map or CATALOGUE.own_map(expansions) or "base"
+    return GameOptions(players=players, setup=setup, map=board, expansions=expansions)
 
-    players: int
-    setup: str = "intro"
-    expansions: tuple[str, ...] = ()
-    map: str = "base"
 
-    def options(self, seed: int) -> GameOptions:
-        """The engine's options of this setup's game with `seed`."""
-        board = self.map
-        if board == "base":  # an expansion with its own board plays on it
-            board = CATALOGUE.own_map(self.expansions) or board
-        return GameOptions(
-            players=self.players,
-            setup=self.setup,
-            map=board,
-            expansions=self.expansions,
-            seed=seed,
-        )
+def seeded(options: GameOptions, seed: int) -> GameOptions:
+    """The same game with another seed."""
+    return dataclasses.replace(options, seed=seed)
 
-    @property
-    def label(self) -> str:
-        """A short name: players, setup, expansions, board."""
-        names = "+".join(self.expansions) or "base"
-        board = "" if self.map == "base" else f" {self.map}"
-        return f"{self.players}p {self.setup} {names}{board}"
+
+def label(options: GameOptions) -> str:
+    """A short name of a game's setup: players, setup, expansions, board."""
+    names = "+".join(options.expansions) or "base"
+    return f"{options.players}p {options.setup} {names} on {options.map}"
 
 
 #: Every board and expansion, alone and together, with 2, 3 and 4 players.
 SETUPS = (
-    Setup(2),
-    Setup(3, "full"),
-    Setup(4),
-    Setup(4, "full", map="five_player"),
-    Setup(2, "full", ("leeghwater",)),
-    Setup(3, "full", ("leeghwater",)),
-    Setup(4, "full", ("leeghwater",), "five_player"),
-    Setup(2, "full", ("colorado",)),
-    Setup(3, "intro", ("colorado",)),
-    Setup(4, "full", ("colorado",)),
-    Setup(2, "intro", ("nile",)),
-    Setup(3, "full", ("nile",)),
-    Setup(4, "intro", ("nile",)),
-    Setup(3, "full", PAIRS[0]),
-    Setup(4, "full", PAIRS[0]),
-    Setup(2, "full", PAIRS[1]),
-    Setup(4, "full", PAIRS[1]),
+    game(2),
+    game(3, "full"),
+    game(4),
+    game(4, "full", map="five_player"),
+    game(2, "full", "leeghwater"),
+    game(3, "full", "leeghwater"),
+    game(4, "full", "leeghwater", map="five_player"),
+    game(2, "full", "colorado"),
+    game(3, "intro", "colorado"),
+    game(4, "full", "colorado"),
+    game(2, "intro", "nile"),
+    game(3, "full", "nile"),
+    game(4, "intro", "nile"),
+    game(3, "full", *PAIRS[0]),
+    game(4, "full", *PAIRS[0]),
+    game(2, "full", *PAIRS[1]),
+    game(4, "full", *PAIRS[1]),
 )
 
 
@@ -188,7 +176,7 @@ def measure(seeds: int) -> dict[str, Figures]:
     found: dict[str, Figures] = defaultdict(lambda: Figures([], [], []))
     for setup in SETUPS:
         for seed in range(1, seeds + 1):
-            taken = positions(setup.options(seed), {"start": 0.0, **STAGES})
+            taken = positions(seeded(setup, seed), {"start": 0.0, **STAGES})
             # A running bot has drawn its boards' static backgrounds long ago: the game's
             # first position (not measured) draws them here.
             start = taken.pop("start")
@@ -238,16 +226,16 @@ def print_positions(found: dict[str, Figures]) -> None:
 def print_full_sizes(games: int) -> None:
     """The full board's PNG size in late 4-player games of each pair of expansions."""
     for pair in PAIRS:
-        setup = Setup(4, "full", pair)
+        setup = game(4, "full", *pair)
         sizes = []
         for seed in range(1, games + 1):
-            late = positions(setup.options(1000 + seed), {"late": 0.95, "end": 1.0})
+            late = positions(seeded(setup, 1000 + seed), {"late": 0.95, "end": 1.0})
             for state in late.values():
                 clear_caches()
                 sizes.append(len(render(state, view="full")) / 1024)
         over = sum(kb > BUDGET_KB["full"] for kb in sizes)
         print(
-            f"full board, {setup.label}: {games} games, late and finished: max "
+            f"full board, {label(setup)}: {games} games, late and finished: max "
             f"{max(sizes):.0f} KB, median {statistics.median(sizes):.0f} KB, "
             f"{over} of {len(sizes)} over {BUDGET_KB['full']} KB"
         )

@@ -43,7 +43,7 @@ from bot.store.base import Clock, system_clock
 from bot.store.errors import DatabaseUnusable, MigrationError, SchemaTooNewError, StoreUnavailable
 from bot.store.health import Outage
 from bot.store.migrate import Migration, backend_migrations
-from bot.store.sql import Row, SqlStore, Tx
+from bot.store.sql import Row, SqlStore, Tx, TxMode
 from bot.store.urls import redact_url
 
 log = logging.getLogger(__name__)
@@ -278,28 +278,22 @@ class PostgresStore(SqlStore):
 
     # -- transactions ------------------------------------------------------------------
 
-    async def _run_tx(
-        self,
-        body: Callable[[Tx], Awaitable[T]],
-        write: bool,
-        *,
-        alone: bool = False,
-        bookkeeping: bool = False,
-    ) -> T:
+    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
         """BEGIN, run `body`, COMMIT; a lost serialization or deadlock check runs it again.
-        `alone`: run the body's one statement without BEGIN and COMMIT; `bookkeeping`: on
-        the pool whose commits do not wait for the disk (see the module's notes).
+        The mode's `alone`: run the body's one statement without BEGIN and COMMIT;
+        `bookkeeping`: on the pool whose commits do not wait for the disk (module notes).
 
         A fault of the server or the network becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
         """
+        write = mode.write
         outage = self._write_outage if write else self._read_outage
         isolation = "read_committed" if write else "repeatable_read"
-        pool = self._bookkeeping_pool if bookkeeping else self._pool
+        pool = self._bookkeeping_pool if mode.bookkeeping else self._pool
         for attempt in range(1, _RETRIES + 1):
             try:
                 async with pool.acquire() as connection:
-                    if alone:
+                    if mode.alone:
                         result = await body(_PgTx(connection, alone=True))
                     else:
                         async with connection.transaction(isolation=isolation, readonly=not write):

@@ -16,6 +16,7 @@ import logging
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, Self, TypeVar
 
 from bot.store.base import (
@@ -111,6 +112,22 @@ class Tx(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class TxMode:
+    """How a transaction runs."""
+
+    #: Whether it may write (else it only reads).
+    write: bool = True
+    #: The body runs one statement, atomic by itself: a backend may run it without a
+    #: transaction around it (fewer round trips to a server).
+    alone: bool = False
+    #: It only keeps the outbox's books (a claim, a lease, a sent mark, a retry), which a
+    #: crash of the database server may lose, posting an announcement again but never losing
+    #: one (the commit that writes an announcement is not bookkeeping): a backend may commit
+    #: it without waiting for the disk.
+    bookkeeping: bool = False
+
+
 def fits_int64(value: object) -> bool:
     """Whether a value can be compared with a BIGINT column (larger ints overflow)."""
     return (
@@ -199,23 +216,8 @@ class SqlStore(ABC):
     # -- what a backend provides ------------------------------------------------------
 
     @abstractmethod
-    async def _run_tx(
-        self,
-        body: Callable[[Tx], Awaitable[T]],
-        write: bool,
-        *,
-        alone: bool = False,
-        bookkeeping: bool = False,
-    ) -> T:
-        """Run `body` in one transaction (write or read-only) and commit it.
-
-        With `alone`, the body runs one statement, atomic by itself: a backend may run it
-        without a transaction around it (fewer round trips to a server). `bookkeeping`: it
-        only keeps the outbox's books (a claim, a lease, a sent mark, a retry), which a
-        crash of the database server may lose, posting an announcement again but never
-        losing one (the commit that writes an announcement is not bookkeeping): a backend
-        may commit it without waiting for the disk.
-        """
+    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
+        """Run `body` in one transaction as `mode` says, and commit it."""
 
     @abstractmethod
     def _unique_index(self, exc: BaseException) -> str | None:
@@ -242,9 +244,7 @@ class SqlStore(ABC):
     ) -> T:
         """Run `body` in one transaction (see `_run_tx` for `alone` and `bookkeeping`); the
         transaction finishes even if we are cancelled."""
-        task = asyncio.ensure_future(
-            self._run_tx(body, write, alone=alone, bookkeeping=bookkeeping)
-        )
+        task = asyncio.ensure_future(self._run_tx(body, TxMode(write, alone, bookkeeping)))
         self._tasks.add(task)
         task.add_done_callback(self._tx_done)
         try:
