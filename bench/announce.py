@@ -39,11 +39,11 @@ class Port:
     """Posts at once, noting when each announcement arrived."""
 
     def __init__(self) -> None:
-        self.posted: dict[int, float] = {}
+        self.posted: dict[tuple[int, int], float] = {}
 
     async def post(self, announcement: Announcement) -> int:
-        """Note the post; its message id is its outbox id."""
-        self.posted[announcement.outbox_id] = time.perf_counter()
+        """Note the post by its game and version; its message id is its outbox id."""
+        self.posted[announcement.game_id, announcement.version] = time.perf_counter()
         return announcement.outbox_id
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
@@ -85,7 +85,7 @@ async def run(database: str, args: argparse.Namespace, server_pid: int | None) -
         games.append([game.id, 0])
     stop = asyncio.Event()
     delivering = asyncio.create_task(sender.run(stop))
-    committed: dict[int, float] = {}
+    committed: dict[tuple[int, int], float] = {}
     rng = random.Random(1)
     cpu, server_cpu = time.process_time(), cpu_seconds(server_pid) if server_pid else 0.0
     started = time.perf_counter()
@@ -100,7 +100,7 @@ async def run(database: str, args: argparse.Namespace, server_pid: int | None) -
             game[0], game[1], [{"kind": "confirm"}], outbox=[{"lines": [], "play_button": False}]
         )
         game[1] = version
-        committed[version * 100_000 + game[0]] = time.perf_counter()
+        committed[game[0], version] = time.perf_counter()
         sender.wake()
     # Wait for the last posts (at most a while: a backlog shows in the figures).
     deadline = time.perf_counter() + 120
@@ -111,13 +111,7 @@ async def run(database: str, args: argparse.Namespace, server_pid: int | None) -
     await delivering
     cpu = time.process_time() - cpu
     server = f", server {cpu_seconds(server_pid) - server_cpu:.1f} s" if server_pid else ""
-    # Outbox ids follow the commits in order, one announcement per commit.
-    latencies = [
-        posted - at
-        for at, posted in zip(
-            sorted(committed.values()), sorted(port.posted.values()), strict=False
-        )
-    ]
+    latencies = [port.posted[key] - at for key, at in committed.items() if key in port.posted]
     print(
         f"{len(committed)} commits at {args.rate:g}/s over {args.games} games, "
         f"{len(port.posted)} posted in {elapsed:.1f} s: commit to posted p50 "
