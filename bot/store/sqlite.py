@@ -26,6 +26,7 @@ from bot.store.sql import (
     Row,
     SqlStore,
     Tx,
+    TxMode,
 )
 
 log = logging.getLogger(__name__)
@@ -154,12 +155,15 @@ class SqliteStore(SqlStore):
 
     # -- transactions ------------------------------------------------------------------
 
-    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], write: bool) -> T:
-        """BEGIN, run `body`, COMMIT; ROLLBACK on any error.
+    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
+        """BEGIN, run `body`, COMMIT; ROLLBACK on any error (the mode's `alone` and
+        `bookkeeping` change nothing here: a transaction costs no round trip, and WAL with
+        synchronous=NORMAL never waits for the disk at a commit).
 
         A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
         """
+        write = mode.write
         outage = self._write_outage if write else self._read_outage
         async with self._lock:
             changes = self._db.total_changes
