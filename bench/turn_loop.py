@@ -1,4 +1,5 @@
-"""The turn loop over many whole games: stalls, unpinged deciders, double pings (all must be 0).
+"""The turn loop over many whole games: stalls, unpinged deciders, double pings and pings of
+a player already playing (all must be 0).
 
 Plays seeded random complete games through the service with a recording announcer, each seed
 in the eight mixes (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado;
@@ -42,7 +43,7 @@ async def main(games: int, first: int) -> int:
     total = Figures(games=0)
     print(
         f"{'mix':<26}{'games':>6}{'steps':>8}{'confirms':>9}{'forced':>7}{'skipped':>8}"
-        f"{'stalls':>7}{'unpinged':>9}{'double':>7}{'no rem.':>8}"
+        f"{'stalls':>7}{'unpinged':>9}{'double':>7}{'playing':>8}{'no rem.':>8}"
     )
     for mix, figures in by_mix.items():
         total.add(figures)
@@ -54,7 +55,8 @@ async def main(games: int, first: int) -> int:
     )
     print(
         f"stalls {total.stalls}, unpinged deciders {total.unpinged}, "
-        f"double pings {total.double_pings}, deciders without a reminder "
+        f"double pings {total.double_pings}, pings of a player already playing "
+        f"{total.playing_pings}, deciders without a reminder "
         f"{total.missing_reminders}"
     )
     for problem in total.problems[:20]:
@@ -65,7 +67,7 @@ async def main(games: int, first: int) -> int:
 def _row(name: str, f: Figures) -> str:
     return (
         f"{name:<26}{f.games:>6}{f.steps:>8}{f.confirms:>9}{f.forced_turns:>7}"
-        f"{f.skipped_answers:>8}{f.stalls:>7}{f.unpinged:>9}{f.double_pings:>7}"
+        f"{f.skipped_answers:>8}{f.stalls:>7}{f.unpinged:>9}{f.double_pings:>7}{f.playing_pings:>8}"
         f"{f.missing_reminders:>8}"
     )
 

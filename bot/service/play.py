@@ -81,7 +81,10 @@ class TurnCommands(ServiceCore):
                 and not steps[-1].fresh_turn
             ):
                 steps.append(apply_answer(trial, "confirm", company, actor.user_id))
-            return await self._land(loaded, trial, steps, user=actor.user_id)
+            # The actor's reply is their panel at the decision after these answers: when the
+            # game hands the next decision back to them, they are playing it already, so
+            # the announcement names them without pinging them again.
+            return await self._land(loaded, trial, steps, user=actor.user_id, told=(actor.user_id,))
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
@@ -165,4 +168,5 @@ class TurnCommands(ServiceCore):
                 ),
                 OutcomeKind.UNDONE,
                 missing="That turn cannot be undone: its starting state was not saved.",
+                told=(actor.user_id,),  # their reply is the panel of the turn taken back
             )
