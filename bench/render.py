@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import io
 import statistics
-import sys
 import time
 
+from benchargs import numbers
 from PIL import Image
 
 from renderer.expansions import drawing
@@ -105,4 +105,4 @@ def main(runs: int = RUNS) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else RUNS)
+    main(*numbers(__doc__, ("runs", RUNS, "renders of each view")))

@@ -20,6 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
+from benchargs import numbers
+
 from tests.service.turnloop import MIXES, Figures, play_checked, players_for
 
 
@@ -73,6 +75,7 @@ def _row(name: str, f: Figures) -> str:
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    first_seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    count, first_seed = numbers(
+        __doc__, ("games", 500, "games to play"), ("first_seed", 1000, "the first game's seed")
+    )
     sys.exit(asyncio.run(main(count, first_seed)))
