@@ -126,6 +126,13 @@ class TurnCommands(ServiceCore):
             line = Line.of("Your turn was restarted.")
             return Outcome(OutcomeKind.RESTARTED, after.meta.id, version, (line,), decision=panel)
 
+    async def last_turn_by(self, actor: Actor) -> int | None:
+        """The user whose turn the channel's last commit confirmed: the only one who may undo
+        it (None when that commit was no one's own turn: the start, a choice, an undo)."""
+        loaded = await self._playing(actor)
+        last = loaded.commits[-1][1] if len(loaded.commits) > 1 else None
+        return last["user"] if last is not None and last["reason"] == "turn" else None
+
     async def undo(self, actor: Actor) -> Outcome:
         """Undo the actor's last committed turn, if nobody acted since and nothing was revealed.
 
