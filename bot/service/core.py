@@ -363,8 +363,10 @@ class ServiceCore:
         kind: OutcomeKind,
         *,
         missing: str,
+        told: Sequence[int] = (),
     ) -> Outcome:
-        """Go back to the committed state saved at `version` (undo, rewind), announced."""
+        """Go back to the committed state saved at `version` (undo, rewind), announced
+        (`told`: see `_land`)."""
         snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=version)
         if snap is None or snap.version != version:
             raise ServiceError(missing)
@@ -376,6 +378,7 @@ class ServiceCore:
             reason="undo" if kind is OutcomeKind.UNDONE else "rewind",
             header=[header],
             kind=kind,
+            told=told,
         )
 
     async def _land(
@@ -399,8 +402,9 @@ class ServiceCore:
         confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
         announcement (`header`, what happened, who acts next) and the reminders. `announce`
         writes the announcement even when nothing is committed (a seat replaced mid-turn);
-        `told` are users already pinged for the decision they still face (a moderator's
-        command is no reason to ping them again).
+        `told` are users who need no ping for the decision they face: already pinged for
+        it (a moderator's command is no reason to ping them again), or the player whose own
+        command this is, who sees that decision in its reply (their panel goes on to it).
         """
         on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
         new_steps = [*steps, *on_behalf]
@@ -646,6 +650,29 @@ class ServiceCore:
     def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
         """Users with a pending decision in a loaded game."""
         return self._waiting_users(loaded)
+
+    async def still_to_decide(
+        self, game_id: int, version: int, users: Sequence[int]
+    ) -> tuple[int, ...]:
+        """Of `users`, pinged by the announcement of the commit at `version`, those who have
+        not answered since (a choice asked of several at once is answered one by one, and
+        committed with the last). Read only: nothing is repaired or committed here."""
+        meta = await self.store.get_game(game_id)
+        if meta.version == version:
+            return tuple(users)  # nobody answered since
+        cached = self._cache.get(game_id)
+        try:
+            loaded = (
+                cached
+                if cached and cached.version == meta.version
+                else await load(self.store, meta)
+            )
+        except BrokenLog:
+            return tuple(users)
+        if loaded.commit_version != version:
+            return tuple(users)  # a later commit pings for its own decisions
+        deciding = self._waiting_users(loaded)
+        return tuple(user for user in users if user in deciding)
 
     # -- the panel ---------------------------------------------------------------------
 

@@ -91,9 +91,9 @@ def test_autoplay_nile_reaches_final_scoring_writing_the_views_asked(tmp_path: P
     # A progress line per round, and after every turn each view asked for.
     for round_no in range(1, 6):
         assert f"round {round_no} done: " in result.stdout
-    # (the turn messages' own pictures are named after their message: barrage-...png)
-    irrigation = sorted(out.glob("[0-9][0-9][0-9][0-9]-irrigation.png"))
-    scores = sorted(out.glob("[0-9][0-9][0-9][0-9]-score.png"))
+    # Every picture is named after the game's number and the turn's version, then its view.
+    irrigation = sorted(out.glob("game-1-*-irrigation.png"))
+    scores = sorted(out.glob("game-1-*-score.png"))
     assert len(irrigation) == len(scores) > 20
     assert not list(out.glob("*-shared.png"))  # only the views asked for
 
