@@ -251,7 +251,9 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
 
     def seat(index: int) -> list[Part]:
         user = user_of_seat(index)
-        return [f"Seat {index + 1}", *((" (", UserRef(user), ")") if user is not None else ())]
+        if user is None:
+            return [f"Seat {index + 1} (automa)"]
+        return [f"Seat {index + 1} (", UserRef(user), ")"]
 
     def officer(officer_id: str) -> str:
         found = content.officers.get(officer_id)

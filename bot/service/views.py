@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
@@ -9,6 +10,7 @@ from bot.service.core import ServiceCore, state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
 from bot.service.final import result_events, source_groups
 from bot.service.images import Legend, Preview, ScoreSheet, board_views
+from bot.service.loading import Loaded
 from bot.service.messages import draft_lines
 from bot.service.text import company_text
 from bot.service.types import (
@@ -202,7 +204,7 @@ class GameViews(ServiceCore):
             names = ", ".join(state.companies)
             raise ServiceError(f"There is no company '{company}' in this game ({names}).")
         if not state.companies:
-            lines = draft_lines(state, loaded.seats.__getitem__)
+            lines = draft_lines(state, _user_of_seat(loaded))
             return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
@@ -255,7 +257,7 @@ class GameViews(ServiceCore):
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
-        draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))
+        draft = () if state.companies else tuple(draft_lines(state, _user_of_seat(loaded)))
         return ScoreView(
             loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
         )
@@ -293,3 +295,8 @@ class GameViews(ServiceCore):
                 )
             )
         return out
+
+
+def _user_of_seat(loaded: Loaded) -> Callable[[int], int | None]:
+    """The user at a seat, None for a computer's seat (after the people's)."""
+    return lambda seat: loaded.seats[seat] if seat < len(loaded.seats) else None
