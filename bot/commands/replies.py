@@ -176,6 +176,10 @@ def unkept(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
+#: Discord's limit on a message's content.
+MAX_MESSAGE = 2000
+
+
 async def send(
     interaction: discord.Interaction,
     content: str,
@@ -192,7 +196,52 @@ async def send(
     """
     if view is not None:
         unkept(view)
-    kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": pinging([mention])}
+    # A long text goes out as whole messages, never cut: the first carries the view and the
+    # files, the rest follow it.
+    first, *rest = split_message(content)
+    sent = await _send_one(interaction, first, view, files, update, ephemeral, mention)
+    for part in rest:
+        await interaction.followup.send(
+            part, ephemeral=ephemeral, allowed_mentions=pinging([mention]), wait=True
+        )
+    return sent
+
+
+def split_message(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """A text in parts of at most `limit` characters, each of whole lines (a line longer than
+    that is split between words), so that nothing is cut."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:cut])
+            line = line[cut:].lstrip()
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = joined
+    parts.append(current)
+    return [p for p in parts if p.strip()] or [""]
+
+
+async def _send_one(
+    interaction: discord.Interaction,
+    content: str,
+    view: discord.ui.View | None,
+    files: Sequence[discord.File],
+    update: bool,
+    ephemeral: bool,
+    mention: int | None,
+) -> int | None:
+    """One message of `send`."""
+    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": pinging([mention])}
     if update:
         kwargs["view"] = view
         if files:

@@ -270,7 +270,8 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
             Line.of(
                 "• ",
                 *seat(index),
-                f": {company_name(board)} with {officer(officer_id)}, starting contract {contract}",
+                f": {company_name(board)} with {officer(officer_id)}"
+                + (f", starting contract {contract}" if contract is not None else ""),
             )
         )
     offer = "; ".join(f"{company_name(b)} with {officer(o)}" for b, o in draft.get("pairs", []))

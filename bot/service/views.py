@@ -6,9 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
+from bot.rules.content import company_name
+from bot.rules.events import Event
 from bot.service.core import ServiceCore, state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
-from bot.service.final import result_events, source_groups
+from bot.service.final import result_events
 from bot.service.images import Legend, Preview, ScoreSheet, board_views
 from bot.service.loading import Loaded
 from bot.service.messages import draft_lines
@@ -24,6 +26,7 @@ from bot.service.types import (
     render_lines,
 )
 from bot.store import ACTIVE, FinishedGame
+from renderer.score_sheet import vp_breakdown
 
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
@@ -100,7 +103,7 @@ class GameViews(ServiceCore):
             choices = ", ".join((*known, SCORE_SHEET))
             raise ServiceError(f"This game has no view '{view}'; choose one of {choices}.")
         if company is not None and company not in state.companies:
-            names = ", ".join(state.companies)
+            names = ", ".join(company_name(c) for c in state.companies)
             raise ServiceError(f"There is no company '{company}' in this game ({names}).")
 
     async def preview_image(
@@ -201,7 +204,7 @@ class GameViews(ServiceCore):
         state = loaded.committed
         assert state is not None
         if company is not None and company not in state.companies:
-            names = ", ".join(state.companies)
+            names = ", ".join(company_name(c) for c in state.companies)
             raise ServiceError(f"There is no company '{company}' in this game ({names}).")
         if not state.companies:
             lines = draft_lines(state, _user_of_seat(loaded))
@@ -242,17 +245,21 @@ class GameViews(ServiceCore):
         assert state is not None
         kept = await self._kept_result(loaded.meta.id, loaded.commit_version)
         if kept is not None:
-            vp = {s.company: source_groups(s.vp_by_source) for s in kept.result.seats}
+            events: tuple[Event, ...] = tuple(
+                Event("vp", seat.company, vp, key)
+                for seat in kept.result.seats
+                for key, vp in seat.vp_by_source.items()
+                if key != "start"
+            )
         else:
-            vp = (await self._history_of(loaded)).vp
+            events = (await self._history_of(loaded)).vp_events
+        # The score sheet's rows and numbers: Start, each category, Other for the rest.
+        sheet = vp_breakdown(state, events) if state.companies else {}
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
-            sources = dict(vp.get(cid, {}))
-            start = company.vp - sum(sources.values())
-            if start:
-                sources["start"] = start
-            breakdown = tuple(sorted(sources.items(), key=lambda kv: (-kv[1], kv[0])))
+            found = sheet.get(cid, {})
+            breakdown = tuple((row, vp) for row, vp in found.items() if vp or row == "Start")
             rows.append(
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )

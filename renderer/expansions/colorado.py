@@ -33,7 +33,7 @@ from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import Rect, map_layout
 from renderer.theme import CompanyStyle, Theme
-from renderer.words import reward_text
+from renderer.words import plural, reward_text
 
 KEY = "colorado"
 
@@ -251,7 +251,7 @@ def describe_lines(state: GameState) -> list[str]:
         return []
     co = board(state)
     sites = [
-        f"{site} (next Bridge {bridge_cost(state, site)} credits; tiles "
+        f"{site} (next Bridge {plural(bridge_cost(state, site), 'credit')}; tiles "
         f"{' '.join(tiles) if tiles else 'none'})"
         for site, tiles in co.get("sites", {}).items()
     ]

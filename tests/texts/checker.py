@@ -61,12 +61,13 @@ class Finding:
 # What players type and what they typed: not read for ids.
 _CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,80}'(?![\w'])")
-# A web address or a custom emoji / mention.
-_SKIPPED = re.compile(r"https?://\S+|<a?:\w+:\d+>|<[@#][!&]?\d+>")
+# A web address, a custom emoji or mention, a file's path.
+_SKIPPED = re.compile(r"https?://\S+|<a?:\w+:\d+>|<[@#][!&]?\d+>|(?<!\S)/[\w./-]+/[\w.-]+")
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _KIND_ID = re.compile(r"\b([a-z][a-z-]*):([A-Za-z0-9_][\w-]*)")
-_CARD = re.compile(r"\b(?:played |by |placing by )?cards? (\d+)\b")
+# An automa card's number, told as what it played (the pictures show "next card 7").
+_CARD = re.compile(r"\b(?:played|placing by|by) cards? (\d+)\b")
 _REPRS = (
     re.compile(r"[\[{(]'[^']*'[,:)\]]"),  # ['a', …], {'a': …}, ('a',)
     re.compile(r"<[A-Za-z_.]+ object at 0x"),
@@ -75,7 +76,7 @@ _REPRS = (
     re.compile(r"\{[a-z_]*\}"),  # an unfilled placeholder
 )
 # A signed number must say what it counts; a VP change must say why.
-_SIGNED = re.compile(r"(?<![\w/.])(?:(\w+) )?([+\-−]\d+)(?!\d)(?:\s*([A-Za-z]+))?")
+_SIGNED = re.compile(r"(?<![\w/.])(?:(\w+) )?([+\-−]\d+)(?!\d)(?:\s*([A-Za-z]+|⚡))?")
 _VP_ALONE = re.compile(r"(?:^|[•:]\s*)[+\-−]\d+ VP\s*$", re.MULTILINE)
 #: A signed number after these words is a bonus of theirs ("produce +2").
 BONUS_OF = {"produce", "production", "with", "bonus"}
@@ -100,7 +101,7 @@ UNITS = {
     "vp", "credit", "credits", "energy", "excavator", "excavators", "mixer", "mixers",
     "engineer", "engineers", "drop", "drops", "exc", "mix", "cr", "c", "e", "m", "x",
     "machinery", "machineries", "steps", "step", "section", "sections", "space", "spaces",
-    "segment", "segments", "eng", "round", "rounds", "point", "points", "to",
+    "segment", "segments", "eng", "round", "rounds", "point", "points", "to", "⚡",
 }  # fmt: skip
 _CUT = re.compile(r"\w…$|\w\.\.\.$")
 
@@ -191,6 +192,9 @@ def check_message(payload: Mapping[str, Any], where: str) -> list[Finding]:
     found += check_limit(len(content), MAX_CONTENT, "content", where, content)
     found += check_text(content, where)
     found += check_cut(content, where)
+    if len(content) in (MAX_CONTENT, 1900):
+        # Exactly at a limit: cut there ("text[:2000]"), not split into whole messages.
+        found.append(Finding("cut text", content[-30:], where, content))
     embeds_total = 0
     for embed in payload.get("embeds") or []:
         for key in ("title", "description"):

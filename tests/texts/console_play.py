@@ -26,7 +26,7 @@ def script(moves: int) -> str:
     return "\n".join([*lines, "score", "quit"]) + "\n"
 
 
-def console_findings(db: Path, *args: str, moves: int = 400) -> list[Finding]:
+def console_findings(db: Path, *args: str, moves: int = 150) -> list[Finding]:
     """Play a hot-seat console session and check everything it printed."""
     result = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", str(db), *args],

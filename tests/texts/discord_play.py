@@ -17,7 +17,8 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeUser, limits
 
 from bot.commands import help as help_texts
-from tests.commands.kit import Driver, FakeClock, barrage_bot, start_game
+from bot.commands import ids
+from tests.commands.kit import Driver, FakeClock, barrage_bot, wait_turn_message
 from tests.texts.checker import Finding, check_choices, check_message
 from tests.texts.setups import Setup
 
@@ -63,6 +64,19 @@ def new_options(setup: Setup) -> dict[str, Any]:
     return options
 
 
+async def open_game(fake: FakeDiscord, people: list[FakeUser], setup: Setup, seed: int) -> None:
+    """The first person opens the game (with its automas), the others join, it starts."""
+    creator = people[0]
+    lobby = await (
+        await creator.slash("barrage new", players=setup.players, seed=seed, **new_options(setup))
+    ).reply()
+    game_id = int(next(c for c in lobby.custom_ids if c.startswith("brg:lb:")).split(":")[2])
+    for user in people[1:]:
+        await (await user.click(lobby, ids.lobby_id(game_id, "join"))).reply()
+    await (await creator.click(lobby, ids.lobby_id(game_id, "start"))).reply()
+    await wait_turn_message(fake)
+
+
 async def look(user: FakeUser, fake: FakeDiscord) -> None:
     """What anyone may look at, typed."""
     for command in ("barrage score", "barrage company", "barrage log", "barrage games"):
@@ -97,7 +111,7 @@ async def read_discord_game(
         async with barrage_bot(fake, db, clock) as bot:
             if helps:
                 await help_pages(fake.alice)
-            await start_game(fake, people, seed=seed, **new_options(setup))
+            await open_game(fake, people, setup, seed)
             driver = Driver(fake, bot, people, seed)
             turns = 0
             while await driver.play_turn(typed_share=0.15, restart_share=0.03):

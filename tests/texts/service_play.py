@@ -180,7 +180,7 @@ class Reader:
             self.outcome("join", await service.join(actor(user)))
         self.outcome("start", await service.start(actor(users[0])))
         await self.deliver()
-        look_every = 25 + seed % 10
+        look_every = 45 + seed % 10
         looked = -1
         for step in range(MAX_STEPS):
             loaded = await service.game_for_reminder(self.game_id)
