@@ -8,6 +8,7 @@ from typing import Any
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
 from bot.rules.events import Event
+from bot.rules.wording import OTHER_ROW
 from bot.service.core import ServiceCore, state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
 from bot.service.final import result_events
@@ -26,7 +27,7 @@ from bot.service.types import (
     render_lines,
 )
 from bot.store import ACTIVE, FinishedGame
-from renderer.score_sheet import vp_breakdown
+from renderer.score_sheet import categories, vp_breakdown
 
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
@@ -255,11 +256,15 @@ class GameViews(ServiceCore):
             events = (await self._history_of(loaded)).vp_events
         # The score sheet's rows and numbers: Start, each category, Other for the rest.
         sheet = vp_breakdown(state, events) if state.companies else {}
+        rows_of, prefixes = categories(state.options.expansions)
+        order = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER_ROW]
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
             found = sheet.get(cid, {})
-            breakdown = tuple((row, vp) for row, vp in found.items() if vp or row == "Start")
+            breakdown = tuple(
+                (row, found[row]) for row in order if found.get(row) or row == "Start"
+            )
             rows.append(
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )
