@@ -150,7 +150,11 @@ def check_text(text: str, where: str) -> list[Finding]:
             add("python repr", m.group(0))
     for m in _SIGNED.finditer(words):
         before, unit = (m.group(1) or "").lower(), (m.group(3) or "").lower()
-        if unit not in UNITS and before not in BONUS_OF:
+        # "34 (+34)": the change of the number before it, in its unit (a rating).
+        of_number = re.search(r"\d \($", words[: m.start(2)]) is not None
+        # "−33 (−33)": a value (a rating below zero) with its change.
+        of_number |= re.match(r" \([+\-−]\d+\)", words[m.end(2) :]) is not None
+        if unit not in UNITS and before not in BONUS_OF and not of_number:
             add("number without unit", m.group(2) + (f" {unit}" if unit else ""))
     for m in _VP_ALONE.finditer(words):
         add("number without unit", m.group(0).strip() + " (no reason)")

@@ -14,12 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service import Actor, GameService, OutboxSender, RendererPool, ServiceError
+from bot.service import Actor, GameService, OutboxSender, ServiceError
 from bot.service.reminders import ReminderRunner
 from bot.service.types import Announcement, Outcome, PanelView, Spoken
-from bot.store import SqliteStore
 from renderer.describe import describe
-from tests.service.helpers import FakeClock, RecordingPort
+from tests.service.helpers import FakeClock, RecordingPort, picture_free_service
 from tests.texts.checker import Finding, check_text
 from tests.texts.setups import Setup
 
@@ -64,11 +63,6 @@ class Texts:
 def actor(user: int, *, manage: bool = False) -> Actor:
     """A user in the checked channel."""
     return Actor(user, GUILD, CHANNEL, manage)
-
-
-def cheap_png(state: object, view: str, company: str | None, theme: str) -> bytes:
-    """No pictures: their texts are read from the position's description."""
-    return b"PNG"
 
 
 class Reader:
@@ -222,14 +216,8 @@ class Reader:
 
 async def read_game(setup: Setup, seed: int, db: Path, texts: Texts) -> None:
     """Play and read one game on a fresh database at `db`."""
-    clock = FakeClock()
-    store = await SqliteStore.open(db, clock=clock)
-    try:
-        pool = RendererPool(kind="inline", render_fn=cheap_png)
-        service = GameService(store, clock=clock, renderer_pool=pool)
+    async with picture_free_service(db) as (service, clock):
         await Reader(service, RecordingPort(), clock, texts).play(setup, seed)
-    finally:
-        await store.close()
 
 
 async def service_findings(setup: Setup, seed: int, db: Path) -> list[Finding]:

@@ -83,6 +83,7 @@ def test_the_check_finds(text: str, kind: str) -> None:
         "Turbine Station: produce +2 (2 eng.)",
         "1 credit, 2 credits, 1 excavator, 3 machinery of choice",
         "Powerhouse on P11_0 (plain): 2 mixers",
+        "📈 Ratings: Ann 30 (+30), Di −33 (−33).",
     ],
 )
 def test_the_check_passes(text: str) -> None:
