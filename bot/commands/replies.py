@@ -69,14 +69,15 @@ def channel_link(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
-def say(lines: Iterable[Line], limit: int = 1800) -> str:
-    """The service's lines as Discord text (people as mentions), at most `limit` characters.
+def say(lines: Iterable[Line], limit: int | None = None) -> str:
+    """The service's lines as Discord text (people as mentions), whole (`send` and turn
+    messages split a long one into whole messages), or at most `limit` characters.
 
-    A long message loses lines from its middle, never its end (where the next player is
-    pinged and the result is told) nor its first line.
+    Within a limit a long message loses lines from its middle, never its end (where the next
+    player is pinged and the result is told) nor its first line.
     """
     texts = [line.render(mention, channel_link) for line in lines]
-    if len("\n".join(texts)) <= limit:
+    if limit is None or len("\n".join(texts)) <= limit:
         return "\n".join(texts)
     tail: list[str] = []
     budget = limit - 2  # the "…" line
