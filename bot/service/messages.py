@@ -258,7 +258,9 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
 
     def seat(index: int) -> list[Part]:
         user = user_of_seat(index)
-        return [f"Seat {index + 1}", *((" (", UserRef(user), ")") if user is not None else ())]
+        if user is None:
+            return [f"Seat {index + 1} (automa)"]
+        return [f"Seat {index + 1} (", UserRef(user), ")"]
 
     def officer(officer_id: str) -> str:
         found = content.officers.get(officer_id)
@@ -275,7 +277,8 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
             Line.of(
                 "• ",
                 *seat(index),
-                f": {company_name(board)} with {officer(officer_id)}, starting contract {contract}",
+                f": {company_name(board)} with {officer(officer_id)}"
+                + (f", starting contract {contract}" if contract is not None else ""),
             )
         )
     offer = "; ".join(f"{company_name(b)} with {officer(o)}" for b, o in draft.get("pairs", []))
