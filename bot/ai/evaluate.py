@@ -20,6 +20,7 @@ search correct what they misjudge within a round.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.content import MapData
@@ -32,7 +33,7 @@ from bot.rules.flow import (
     placement_awards,
 )
 from bot.rules.production import company_bonus
-from bot.rules.state import NEUTRAL
+from bot.rules.state import NEUTRAL, Company
 
 # What one unit of each plain reward is worth, in VP (other reward keys: REWARD_OTHER).
 REWARD_VALUE = {"vp": 1.0, "credits": 0.45, "excavators": 0.9, "mixers": 0.9, "energy": 0.6}
@@ -100,13 +101,14 @@ def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
     for dam_space, space in game_map.dam_spaces.items():
         dam = state.dams.get(dam_space)
         if dam is None:
-            have_dam, capacity = 0, 2
+            have_dam, capacity = 0, 1
         elif dam.owner == company_id or dam.owner == NEUTRAL:
             have_dam, capacity = 1, dam.level
         else:
             continue
         basin = game_map.basins[space.basin]
-        water = min(1.0, 0.4 * upstream.get(space.basin, 0))
+        water = min(1.0, W.water_per_headstream * upstream.get(space.basin, 0))
+        best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
             have_conduit = 1 if conduit_space in state.conduits else 0
@@ -116,19 +118,60 @@ def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
                     continue
                 pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
                 energy = capacity * conduit.production + bonus
-                outlook.append(
+                best = max(
+                    best,
                     COMPLETE[pieces]
                     * energy
-                    * (water if dam is None or dam.owner != NEUTRAL else 0.5)
+                    * (water if dam is None or dam.owner != NEUTRAL else 0.5),
                 )
                 if pieces == 3 and dam is not None and dam.water:
                     now = max(now, dam.water * conduit.production + bonus)
+        if best:
+            outlook.append(best)
     outlook.sort(reverse=True)
     return outlook, now
 
 
-def worth(game: Game, company_id: str) -> float:
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's hand-set weights, in VP."""
+
+    engineer: float = 0.3  # an engineer not yet placed this round
+    credit_end: float = 0.2  # a credit at the end (1 VP per 5 resources)
+    credit_early: float = 0.1  # what a credit adds while rounds remain
+    machine_end: float = 0.2
+    machine_early: float = 1.0
+    wheel_rotation: float = 0.12  # the share of a machine's worth lost per rotation it waits
+    tile: float = 1.0  # a basic tile in the supply (without it, no structure of its kind)
+    energy_round: float = 1.3  # an energy a round the production systems promise (first 10)
+    energy_round_more: float = 0.6  # each energy a round past 10
+    held: float = 0.5  # a drop in one's own dam while rounds remain
+    structure: float = 1.0
+    structure_round: float = 0.4  # a structure, for each round left (the incomes it uncovers)
+    objective_share: float = 0.6  # the objective tile's standing while rounds remain
+    water_per_headstream: float = 0.7  # how full a dam is each round, per headstream above it
+
+
+W = Weights()
+
+
+def wheel_worth(company: Company, per_machine: float, weights: Weights) -> float:
+    """Machinery and tiles on the wheel: worth less the more rotations they wait."""
+    segments = len(company.wheel)
+    total = 0.0
+    for index, segment in enumerate(company.wheel):
+        if segment.is_empty():
+            continue
+        wait = (index - company.wheel_open) % segments or segments
+        share = max(0.0, 1.0 - weights.wheel_rotation * wait)
+        total += share * (per_machine * (segment.excavators + segment.mixers))
+        total += share * weights.tile * len(segment.tiles)
+    return total
+
+
+def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     """A company's VP now plus an estimate of what its position will still bring."""
+    w = weights or W
     state = game.state
     company = state.companies[company_id]
     if state.finished:
@@ -144,22 +187,27 @@ def worth(game: Game, company_id: str) -> float:
         value += vp + credits * REWARD_VALUE["credits"]
         if state.round - 1 < len(state.bonus_tiles):
             value += bonus_reward(game, company_id, state.bonus_tiles[state.round - 1])[0]
-        value += 0.3 * company.engineers
+        value += w.engineer * company.engineers
     spend = min(1.0, later / 2)  # resources are spent while rounds remain
-    value += company.credits * (0.2 + 0.1 * spend)
-    wheel = sum(segment.excavators + segment.mixers for segment in company.wheel)
-    value += (company.excavators + company.mixers) * (0.2 + 1.0 * spend) + wheel * 0.9 * spend
+    value += company.credits * (w.credit_end + w.credit_early * spend)
+    per_machine = w.machine_end + w.machine_early * spend
+    value += (company.excavators + company.mixers) * per_machine
+    if later:
+        value += w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
     outlook, now = systems_outlook(game, company_id)
     per_round = sum(
         weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
     )
-    value += 0.9 * per_round * (later + (0.3 if pending else 0.0))
+    energy_value = w.energy_round * min(per_round, 10) + w.energy_round_more * max(
+        0.0, per_round - 10
+    )
+    value += energy_value * (later + (0.3 if pending else 0.0))
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
-    value += held * (1.0 if later == 0 else 0.5)
+    value += held * (1.0 if later == 0 else w.held)
     if pending:
         value += 0.5 * now
     built = sum(company.placed.values())
-    value += built * (1.0 + 0.4 * later)
+    value += built * (w.structure + w.structure_round * later)
     best = outlook[0] if outlook else 0.0
     for contract_id in company.contracts:
         contract = game.content.contracts[contract_id]
@@ -173,7 +221,7 @@ def worth(game: Game, company_id: str) -> float:
     if state.objective:
         counts = objective_counts(game, state.objective)
         awards = objective_awards(counts, game.content.objective_vp_by_place)
-        value += awards.get(company_id, 0) * (1.0 if later == 0 else 0.6)
+        value += awards.get(company_id, 0) * (1.0 if later == 0 else w.objective_share)
     return value
 
 
