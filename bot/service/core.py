@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,7 +47,7 @@ from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.messages import final_lines, next_lines, story
-from bot.service.ratings import RatingsKeeper, rating_lines
+from bot.service.ratings import RatingsKeeper, rating_notes
 from bot.service.records import BrokenLog, CommitRecord, LogRecord
 from bot.service.text import event_lines
 from bot.service.turns import (
@@ -441,6 +441,7 @@ class ServiceCore:
         if not all_records:
             return self._outcome(loaded, kind, header, user, announced=False)
         result = history = None
+        notes: dict[str, str] = {}
         closing: list[Line] = []
         if commit and game.is_over:
             # The game's results are kept with its final commit (bot/service/final.py); its
@@ -451,7 +452,7 @@ class ServiceCore:
             result = final_result(game.state, after.user_of_player, history.vp_events)
             try:
                 changes = await self.ratings.changes(loaded.meta.guild_id, result)
-                closing = rating_lines(result, changes)
+                notes, closing = rating_notes(result, changes)
             except Exception:
                 # Ratings are derived from the results: their failure never stops a game
                 # from ending (its message then tells no rating; the rebuild counts it).
@@ -470,6 +471,7 @@ class ServiceCore:
                 [*header, *happened],
                 "end" if game.is_over else (reason or "turn"),
                 told=told,
+                notes=notes,
                 closing=closing,
             )
         try:
@@ -560,16 +562,17 @@ class ServiceCore:
         reason: str,
         *,
         told: Sequence[int] = (),
+        notes: Mapping[str, str] | None = None,
         closing: Sequence[Line] = (),
     ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
-        unless already `told`), or, once the game is over, the result (everyone pinged), the
-        `closing` lines (the ratings' changes) and the score sheet."""
+        unless already `told`), or, once the game is over, the result (everyone pinged; the
+        ratings' changes in `notes` by company, and `closing` lines) and the score sheet."""
         game = after.game
         assert game is not None
         board = ImageRequest(after.meta.id, after.commit_version, "map")
         if game.is_over:
-            lines = [*lines, *final_lines(game.state, after.user_of_player), *closing]
+            lines = [*lines, *final_lines(game.state, after.user_of_player, notes), *closing]
             waiting: tuple[int, ...] = ()
             pinged = tuple(dict.fromkeys(after.seats))
             sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)

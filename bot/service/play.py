@@ -72,7 +72,10 @@ class TurnCommands(ServiceCore):
                 try:
                     steps.append(apply_answer(trial, text, company, actor.user_id))
                 except RuleError as exc:
-                    raise InvalidMove(f"'{text}' was refused: {exc}.{done}", text) from None
+                    # The engine's reason names the move it refuses; said once, not twice.
+                    reason = str(exc)
+                    said = reason if f"'{text}'" in reason else f"'{text}' was refused: {reason}"
+                    raise InvalidMove(f"{said}.{done}", text) from None
             following = trial.decision(company)
             if (
                 settings.skip_confirm

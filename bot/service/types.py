@@ -286,7 +286,7 @@ class ScoreRow:
     company: str
     user_id: int | None
     vp: int
-    #: (source, VP) pairs, largest first; sources as the engine names them, grouped.
+    #: (category, VP) pairs: the score sheet's rows in its order (Start, …, Other).
     breakdown: tuple[tuple[str, int], ...]
     #: Final rank (1 = winner) once the game is over, else None.
     rank: int | None = None
@@ -314,9 +314,10 @@ class ScoreView:
         lines = []
         for row in self.rows:
             rank = f"{row.rank}. " if row.rank is not None else ""
-            parts = ", ".join(f"{source} {vp:+d}" for source, vp in row.breakdown)
+            # The score sheet's rows, as the sheet names them.
+            parts = ", ".join(f"{category} {vp} VP" for category, vp in row.breakdown)
             score = f"{rank}{company_name(row.company)}: {row.vp} VP"
-            lines.append(score + (f" ({parts})" if parts else ""))
+            lines.append(score + (f" — {parts}" if parts else ""))
         return "\n".join(lines)
 
 

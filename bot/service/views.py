@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
+from bot.rules.events import Event
+from bot.rules.wording import OTHER_ROW
 from bot.service.core import ServiceCore, state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
-from bot.service.final import result_events, source_groups
+from bot.service.final import result_events
 from bot.service.images import Legend, Preview, ScoreSheet, board_views
+from bot.service.loading import Loaded
 from bot.service.messages import draft_lines
 from bot.service.text import company_text
 from bot.service.types import (
@@ -23,6 +27,7 @@ from bot.service.types import (
     render_lines,
 )
 from bot.store import ACTIVE, FinishedGame
+from renderer.score_sheet import categories, vp_breakdown
 
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
@@ -200,7 +205,7 @@ class GameViews(ServiceCore):
         assert state is not None
         company = company_in(state, company)
         if not state.companies:
-            lines = draft_lines(state, loaded.seats.__getitem__)
+            lines = draft_lines(state, _user_of_seat(loaded))
             return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
@@ -238,22 +243,30 @@ class GameViews(ServiceCore):
         assert state is not None
         kept = await self._kept_result(loaded.meta.id, loaded.commit_version)
         if kept is not None:
-            vp = {s.company: source_groups(s.vp_by_source) for s in kept.result.seats}
+            events: tuple[Event, ...] = tuple(
+                Event("vp", seat.company, vp, key)
+                for seat in kept.result.seats
+                for key, vp in seat.vp_by_source.items()
+                if key != "start"
+            )
         else:
-            vp = (await self._history_of(loaded)).vp
+            events = (await self._history_of(loaded)).vp_events
+        # The score sheet's rows and numbers: Start, each category, Other for the rest.
+        sheet = vp_breakdown(state, events) if state.companies else {}
+        rows_of, prefixes = categories(state.options.expansions)
+        order = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER_ROW]
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
-            sources = dict(vp.get(cid, {}))
-            start = company.vp - sum(sources.values())
-            if start:
-                sources["start"] = start
-            breakdown = tuple(sorted(sources.items(), key=lambda kv: (-kv[1], kv[0])))
+            found = sheet.get(cid, {})
+            breakdown = tuple(
+                (row, found[row]) for row in order if found.get(row) or row == "Start"
+            )
             rows.append(
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
-        draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))
+        draft = () if state.companies else tuple(draft_lines(state, _user_of_seat(loaded)))
         return ScoreView(
             loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
         )
@@ -302,5 +315,10 @@ def company_in(state: Any, company: str | None) -> str | None:
     for cid in state.companies:
         if wanted in (cid.casefold(), company_name(cid).casefold()):
             return str(cid)
-    names = ", ".join(state.companies)
+    names = ", ".join(company_name(c) for c in state.companies)
     raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+
+
+def _user_of_seat(loaded: Loaded) -> Callable[[int], int | None]:
+    """The user at a seat, None for a computer's seat (after the people's)."""
+    return lambda seat: loaded.seats[seat] if seat < len(loaded.seats) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.commands.panel import HANDED_BACK_NOTE, OUTCOME_NOTES, outcome_note
-from bot.commands.replies import error_text, say
+from bot.commands.replies import error_text, say, split_message
 from bot.service import (
     ChannelRef,
     ImportRefused,
@@ -34,11 +34,21 @@ def test_channels_are_written_as_links_and_survive_the_outbox() -> None:
     assert "<#7>" in error_text(ImportRefused(line))
 
 
-def test_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:
+def test_a_long_message_is_whole_and_splits_into_whole_messages() -> None:
     lines = [Line.of("France (", UserRef(1), ") played:")]
     lines += [Line.of(f"• line {i} " + "x" * 60) for i in range(60)]
     lines += [Line.of("➡️ ", UserRef(2), " (USA), your turn")]
-    text = say(lines)
+    whole = say(lines)
+    parts = split_message(whole)
+    assert len(parts) == 3 and all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts) == whole and parts[-1].endswith("➡️ <@2> (USA), your turn")
+
+
+def test_within_a_limit_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:
+    lines = [Line.of("France (", UserRef(1), ") played:")]
+    lines += [Line.of(f"• line {i} " + "x" * 60) for i in range(60)]
+    lines += [Line.of("➡️ ", UserRef(2), " (USA), your turn")]
+    text = say(lines, limit=1800)
     assert len(text) <= 1800 and "\n…\n" in text
     assert text.startswith("France (<@1>) played:")
     assert text.endswith("➡️ <@2> (USA), your turn")

@@ -30,13 +30,11 @@ from bot.service import (
     GameService,
     NotYourTurn,
     OutboxSender,
-    RendererPool,
     ServiceError,
 )
 from bot.service.loading import load
 from bot.service.types import named_users
-from bot.store import SqliteStore
-from tests.service.helpers import FakeClock, RecordingPort
+from tests.service.helpers import RecordingPort, picture_free_service
 
 GUILD, CHANNEL = 7000, 7001
 USERS = (101, 102, 103, 104)
@@ -103,11 +101,6 @@ class Figures:
 def actor(user: int) -> Actor:
     """A player (or moderator) in the checked channel."""
     return Actor(user, GUILD, CHANNEL, True)
-
-
-def cheap_png(state: object, view: str, company: str | None, theme: str) -> bytes:
-    """No pictures: these games check the turn loop."""
-    return b"PNG"
 
 
 class Checker:
@@ -312,16 +305,10 @@ class Checker:
 
 async def play_checked(mix: str, seed: int, players: int, db: Path) -> Figures:
     """One checked game on a fresh database at `db`."""
-    clock = FakeClock()
-    store = await SqliteStore.open(db, clock=clock)
-    try:
-        pool = RendererPool(kind="inline", render_fn=cheap_png)
-        service = GameService(store, clock=clock, renderer_pool=pool)
+    async with picture_free_service(db) as (service, clock):
         port = RecordingPort()
-        sender = OutboxSender(store, port, clock, service=service)
+        sender = OutboxSender(service.store, port, clock, service=service)
         return await Checker(service, port, sender).play(mix, seed, players)
-    finally:
-        await store.close()
 
 
 def players_for(seed: int) -> int:
