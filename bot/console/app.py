@@ -55,8 +55,9 @@ Type what the player whose name is shown decides:
   base D5U          an option's notation (shown in [brackets]); several: a; b; c
 Or one of these commands:
   options           show the decision again        restart   throw away this turn's moves
-  undo              take back your last turn       score     the scores now
-  log [N]           the last N log lines (20)      company [X]  a company's board as text
+  undo              take back the last confirmed turn (before the next player acts)
+  score             the scores now                 log [N]   the last N log lines (20)
+  company [X]       a company's board as text (X: its name, e.g. Italy; all without it)
   board [map|shared|company|score|full|...] [company]   write a picture of the board
   preview [map|shared|...]    write a picture of your turn so far (only for you)
   help              this text                      quit      save and leave (also Ctrl-D)"""
