@@ -7,9 +7,12 @@ Developer tool, run by hand from the repository root; say in the commit why the 
     python tools/record_golden.py --new full-3p   # play it afresh with the choosing policy
     python tools/record_golden.py --show full-3p 57   # print step 57's projection (JSON)
     python tools/record_golden.py --pictures full-3p 57 out/   # its round-end views as PNG
+    python tools/record_golden.py --text          # rewrite only the readable transcripts
     python tools/record_golden.py --list          # the catalogue and what is stored
 
-Re-recording replays each stored log and writes the hashes the code gives now. When a stored
+Re-recording replays each stored log and writes the hashes the code gives now and the
+readable transcript beside each game (`<name>.txt`). `--text` writes only the transcripts
+(for a change of their format), and refuses a game whose replay no longer gives its hashes. When a stored
 answer is refused (a rule changed what is legal) or the game ends at another step, the game is
 played on from that step by the policy, and the tool says so: such a game is a new game from
 there, so check that the change is the one you meant. To see what changed at a step, run
@@ -61,7 +64,24 @@ def record(spec: golden.GoldenSpec, *, fresh: bool) -> str:
         "renders": {str(s.index): s.renders for s in rest if s.renders},
     }
     golden.save(path, data)
-    return f"{spec.name}: {len(rest)} steps, {path.stat().st_size} bytes{note}"
+    text = golden.text_path_of(spec.name)
+    text.write_text(golden.transcript(spec.name, spec.options, steps), encoding="utf-8")
+    size = f"{path.stat().st_size} + {text.stat().st_size} bytes"
+    return f"{spec.name}: {len(rest)} steps, {size}{note}"
+
+
+def write_text(spec: golden.GoldenSpec) -> str:
+    """Write one game's transcript from its stored log, if the replay still gives its hashes."""
+    data = golden.load(golden.path_of(spec.name))
+    log = [(player, notation) for player, notation, _ in data["steps"]]
+    expected = [data["start"], *(hashes for _, _, hashes in data["steps"])]
+    steps = list(golden.play(golden.options_of(data), log, theme=data["theme"], render=False))
+    changed = [s.index for s in steps if s.hashes != expected[s.index]]
+    if changed:
+        return f"{spec.name}: NOT written, the replay differs from step {changed[0]}; re-record it"
+    text = golden.text_path_of(spec.name)
+    text.write_text(golden.transcript(spec.name, golden.options_of(data), steps), encoding="utf-8")
+    return f"{spec.name}: transcript of {len(steps) - 1} steps, {text.stat().st_size} bytes"
 
 
 def _play(spec: golden.GoldenSpec, log: list[tuple[str, str]]) -> Iterator[golden.Step]:
@@ -121,6 +141,7 @@ def main() -> None:
     parser.add_argument(
         "--pictures", nargs=3, metavar=("NAME", "STEP", "DIR"), help="write a step's views"
     )
+    parser.add_argument("--text", action="store_true", help="rewrite only the transcripts")
     parser.add_argument("--list", action="store_true", help="list the catalogue")
     args = parser.parse_args()
     if args.show:
@@ -142,7 +163,8 @@ def main() -> None:
     use_text_layout("basic")
     for name in args.names or list(catalogue):
         began = time.perf_counter()
-        line = record(catalogue[name], fresh=args.new)
+        spec = catalogue[name]
+        line = write_text(spec) if args.text else record(spec, fresh=args.new)
         print(f"{line} ({time.perf_counter() - began:.1f} s)")
 
 

@@ -23,6 +23,14 @@ At each round end (the step after which the position's round has moved on, and t
 the renderer's views are drawn with Pillow's basic text layout and the hash of each view's
 decoded pixels is kept (`views_for` says which views; the sizing is in its docstring).
 
+Beside each game, `<name>.txt` is its readable transcript (`transcript`), as OpenSpiel's
+playthroughs are, so a change shows as a diff a person can read: one line per step (number,
+who, the notation, its place among the legal options, then the step's events in a few
+characters), and a position summary (`position_summary`) at set-up, after each round end and
+at the end. It is built only from notations, events' kinds, companies, amounts, sources and
+data, and the position format's export -- never from labels or texts, so rewording what
+players read changes the hashes' `texts` part but not the transcript.
+
 The games are replayed by `tests/golden/test_golden_games.py` and (re-)recorded only by
 `tools/record_golden.py`, for a deliberate change of a rule or a picture.
 """
@@ -42,6 +50,7 @@ from typing import Any
 from PIL import Image, features
 
 from bot.rules import Event, Game, GameOptions, new_game
+from bot.rules.events import RESOURCE_KINDS
 from bot.rules.position import export_position
 
 FORMAT = 1
@@ -214,6 +223,143 @@ def library_versions() -> dict[str, str]:
     }
 
 
+# -- the readable transcript -------------------------------------------------------------
+
+# Events a step line leaves out: the answer is the step itself, the revealed contracts of a
+# turn's end are also a `contracts_revealed` event, and what is loaded on the wheel is the
+# tile and payment answered (by the player or automatically).
+_UNTOLD = ("answer", "turn_end", "wheel_load")
+_SHORT = {"credits": "cr", "energy": "en", "excavators": "exc", "mixers": "mix", "engineers": "eng"}
+
+
+def _value(value: Any) -> str:
+    """A data value in few characters: lists joined by commas, mappings as key:value."""
+    if isinstance(value, list | tuple):
+        return ",".join(_value(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{_value(v)}" for k, v in value.items()) or "-"
+    return str(value)
+
+
+def _resource(event: Event) -> str:
+    """A resource change in a few characters: "cr-5", "vp+2"."""
+    return f"{_SHORT.get(event.kind, event.kind)}{event.amount:+d}"
+
+
+def _source(source: str) -> str:
+    """The source of an event in brackets, unless it only repeats the answer's action space."""
+    return f"({source})" if source and not source.startswith(("space:", "construction")) else ""
+
+
+def event_text(event: Event, player: str) -> str:
+    """An event in a few characters, from its kind, company, amount, source and data (never its
+    text, which is wording): "build conduit C8L", "water 1>8>EXIT_L", "italy contract_taken
+    id=312"."""
+    who = "" if event.company in (None, player) else f"{event.company} "
+    data = event.data
+    if event.kind in RESOURCE_KINDS:
+        return f"{who}{_resource(event)}{_source(event.source)}"
+    if event.kind == "auto":
+        return f"{who}({data.get('notation', '')})"
+    if event.kind == "build":
+        return f"{who}build {data.get('structure')} {data.get('space')}"
+    if event.kind == "wheel_rotate" and event.source.startswith("construction"):
+        return f"{who}wheel{event.amount:+d}"
+    if event.kind == "water" and "path" in data:
+        end = data.get("stopped_at") or data.get("exit") or "?"
+        return f"water {'>'.join(str(p) for p in data['path'])}>{end}{_source(event.source)}"
+    words = [f"{who}{event.kind}"]
+    if event.amount:
+        words.append(f"{event.amount:+d}")
+    words.append(_source(event.source))
+    told = {k: v for k, v in data.items() if v not in (None, [], {}, "")}
+    if len(told) == 1:
+        words += [_value(v) for v in told.values()]
+    else:
+        words += [f"{k}={_value(v)}" for k, v in told.items()]
+    return " ".join(word for word in words if word)
+
+
+def events_text(events: list[Event], player: str) -> str:
+    """A step's events joined by "; ", those that say it left out; resource changes of one
+    company from one source in a row told together ("germany cr+3 vp-3(scoring:energy-track)")."""
+    told: list[str] = []
+    last: tuple[str | None, str] | None = None
+    for event in events:
+        if event.kind in _UNTOLD:
+            continue
+        key = (event.company, event.source)
+        if event.kind in RESOURCE_KINDS and key == last:
+            source = _source(event.source)
+            told[-1] = told[-1].removesuffix(source) + f" {_resource(event)}{source}"
+            continue
+        told.append(event_text(event, player))
+        last = key if event.kind in RESOURCE_KINDS else None
+    # The same event several times in a row (drops flowing the same way) told once, counted.
+    runs: list[tuple[str, int]] = []
+    for text in told:
+        if runs and runs[-1][0] == text:
+            runs[-1] = (text, runs[-1][1] + 1)
+        else:
+            runs.append((text, 1))
+    return "; ".join(f"{n}x {text}" if n > 1 else text for text, n in runs)
+
+
+def step_line(step: int, player: str, notation: str, before: list[Any], events: list[Event]) -> str:
+    """One step as a line: number, who, the notation and its place among the options of the
+    decisions before the step (so a change of what was legal shows), then what happened."""
+    place = "?"
+    for decision in before:
+        notations = [option.notation for option in decision.options]
+        if decision.player == player and notation in notations:
+            place = (
+                f"{notations.index(notation) + 1}/{len(notations)}" if len(notations) > 1 else ""
+            )
+            break
+    told = events_text(events, player)
+    line = f"{step:4} {player} {notation}" + (f" {place}" if place else "")
+    return line + (f": {told}" if told else "")
+
+
+def position_summary(game: Game) -> list[str]:
+    """The position in a few lines, from the position format's export: the round and phase,
+    then per company its VP, credits, energy, machinery, engineers, contracts and structures,
+    and the water waiting on headstreams and held by neutral dams."""
+    position = export_position(game)
+    head = position["game"]
+    lines = [
+        f"     == round {head['round']}, {head['phase']}; order {' '.join(head['turn_order']) or '-'}"
+    ]
+    dams: dict[str, list[str]] = {}
+    built: dict[str, list[str]] = {}
+    for space, what in position["map"].items():
+        if isinstance(what, dict):
+            dams.setdefault(what["owner"], []).append(f"{space}:L{what['level']}w{what['water']}")
+        else:
+            built.setdefault(what, []).append(space)
+    for cid, co in position["company"].items():
+        done = ",".join(str(c) for c in co["fulfilled"]) or "-"
+        lines.append(
+            f"     {cid:<11} {co['vp']:3} VP {co['credits']:3} cr {co['energy']:3} en "
+            f"{co['excavators']:2} exc {co['mixers']:2} mix {co['engineers']:2} eng; contracts "
+            f"{_value(co['contracts'])} done {done}; dams {' '.join(dams.get(cid, [])) or '-'}; "
+            f"conduits+powerhouses {' '.join(built.get(cid, [])) or '-'}"
+        )
+    waiting = " ".join(f"{hs}:{n}" for hs, n in head["headstream_water"].items() if n)
+    lines.append(
+        f"     water waiting {waiting or '-'}; neutral dams {' '.join(dams.get('neutral', [])) or '-'}"
+    )
+    return lines
+
+
+def transcript(name: str, options: GameOptions, steps: list[Step]) -> str:
+    """The game's readable text: a heading, one line per step, a position summary at set-up,
+    after each round end and at the end."""
+    lines = [f"# golden game {name}: {canonical(options.to_json())}"]
+    lines += [line for step in steps for line in step.lines]
+    return "\n".join(lines) + "\n"
+
+
 # -- recording and replaying --------------------------------------------------------------
 
 
@@ -227,6 +373,7 @@ class Step:
     hashes: str
     round: int
     renders: dict[str, str] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)  # its lines of the transcript
 
 
 def choose(game: Game, rng: random.Random) -> tuple[str, str]:
@@ -268,7 +415,10 @@ def play(
     """
     game = new_game(options)
     all_events = list(game.events)
-    yield Step(0, "", "", step_hashes(game, game.events), game.state.round)
+    start = Step(0, "", "", step_hashes(game, game.events), game.state.round)
+    told = events_text(game.events, "")
+    start.lines = ["   0 set up" + (f": {told}" if told else ""), *position_summary(game)]
+    yield start
     index = 0
     while not game.is_over:
         index += 1
@@ -278,10 +428,13 @@ def play(
             player, notation = choose(game, policy)
         else:
             raise ValueError(f"the log ends after {len(log)} steps, before the game does")
-        before = game.state.round
+        before, decisions = game.state.round, game.decisions()
         events = game.apply(notation, player)
         all_events.extend(events)
         step = Step(index, player, notation, step_hashes(game, events), game.state.round)
+        step.lines.append(step_line(index, player, notation, decisions, events))
+        if game.state.round != before or game.is_over:
+            step.lines += position_summary(game)
         if render and (game.state.round != before or game.is_over):
             for view in views_for(game, before, game.is_over):
                 step.renders[view] = view_hash(game, view, all_events, theme)
@@ -293,6 +446,11 @@ def play(
 def path_of(name: str) -> Path:
     """Where a golden game is stored."""
     return GAMES_DIR / f"{name}.json.gz"
+
+
+def text_path_of(name: str) -> Path:
+    """Where a golden game's readable transcript is stored."""
+    return GAMES_DIR / f"{name}.txt"
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -1,12 +1,18 @@
-"""The golden games replay exactly: every step's projection and every round-end picture.
+"""The golden games replay exactly: every step's projection, every round-end picture and the
+readable transcript (`<name>.txt`).
 
-A failure names the game, the step and what differs. If the change is deliberate (a rule or a
-picture meant to change), re-record the games it touches with `tools/record_golden.py` and say
-why in the commit; otherwise the refactoring changed behaviour.
+A failure names the game, the step and what differs, and shows the transcript's diff (recorded
+against now), so a change of play reads as moves and events. If the change is deliberate (a
+rule or a picture meant to change), re-record the games it touches with `tools/record_golden.py`
+(it writes the hashes and the transcripts) and say why in the commit; otherwise the
+refactoring changed behaviour. Rewording option labels or event texts changes only the hashes'
+`texts` part (the transcript holds no wording): re-record, and the .txt files stay as they are.
+A change of the transcript's own format is re-written with `tools/record_golden.py --text`.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,8 +35,9 @@ def basic_text_layout() -> Iterator[None]:
 
 
 def test_every_game_of_the_catalogue_is_recorded_and_nothing_else() -> None:
-    stored = sorted(path.name.removesuffix(".json.gz") for path in golden.GAMES_DIR.iterdir())
-    assert stored == sorted(NAMES), "run tools/record_golden.py for new games; delete stale ones"
+    files = sorted(path.name for path in golden.GAMES_DIR.iterdir())
+    wanted = sorted(f"{name}{suffix}" for name in NAMES for suffix in (".json.gz", ".txt"))
+    assert files == wanted, "run tools/record_golden.py for new games; delete stale ones"
 
 
 def test_the_catalogue_covers_every_setup_and_expansion_mix() -> None:
@@ -81,39 +88,62 @@ def test_golden_game_replays_exactly(name: str) -> None:
     expected = [data["start"], *(hashes for _, _, hashes in data["steps"])]
     renders: dict[str, dict[str, str]] = data["renders"]
     seen_renders = set()
+    replayed: list[golden.Step] = []
     steps = golden.play(golden.options_of(data), log, theme=data["theme"])
     index, round_ = 0, 1
+    failure = ""  # the first difference; the replay goes on to show the transcript's diff
     try:
         for step in steps:
+            replayed.append(step)
             index, round_ = step.index, step.round
-            if step.hashes != expected[index]:
+            if step.hashes != expected[index] and not failure:
                 parts = golden.differing_parts(expected[index], step.hashes)
-                pytest.fail(
+                failure = (
                     f"{_where(data, index, round_)}: differs in {', '.join(parts)} "
                     f"(hashes of {' '.join(golden.PARTS)}: recorded {expected[index]}, "
                     f"now {step.hashes})" + _advice(data, index)
                 )
             wanted = renders.get(str(index), {})
-            if step.renders != wanted:
+            if step.renders != wanted and not failure:
                 views = sorted(
                     view
                     for view in set(wanted) | set(step.renders)
                     if wanted.get(view) != step.renders.get(view)
                 )
-                pytest.fail(
+                failure = (
                     f"{_where(data, index, round_)}: the round-end pictures differ: "
                     f"{', '.join(views)}{_versions(data)}" + _advice(data, index)
                 )
             if wanted:
                 seen_renders.add(str(index))
     except RuleError as error:
-        pytest.fail(
+        failure = failure or (
             f"{_where(data, index + 1, round_)}: the recorded answer is refused now: {error}"
             + _advice(data, index + 1)
         )
     except ValueError as error:  # the game ends at another step than recorded
-        pytest.fail(f"golden game {name!r}: {error}" + _advice(data, index))
+        failure = failure or f"golden game {name!r}: {error}" + _advice(data, index)
+    diff = _transcript_diff(name, golden.transcript(name, golden.options_of(data), replayed))
+    if diff and not failure:
+        failure = f"golden game {name!r}: the transcript differs" + _advice(data, index)
+    if failure:
+        pytest.fail(failure + diff)
     assert seen_renders == set(renders), f"golden game {name!r}: renders after steps never reached"
+
+
+def _transcript_diff(name: str, now: str, most: int = 60) -> str:
+    """The recorded transcript's diff against the replayed one (its first `most` lines), or ""."""
+    path = golden.text_path_of(name)
+    recorded = path.read_text(encoding="utf-8") if path.exists() else ""
+    if recorded == now:
+        return ""
+    lines = list(
+        difflib.unified_diff(
+            recorded.splitlines(), now.splitlines(), f"{path.name} (recorded)", "now", lineterm=""
+        )
+    )
+    more = f"\n... {len(lines) - most} more diff lines" if len(lines) > most else ""
+    return "\nThe transcript, recorded against now:\n" + "\n".join(lines[:most]) + more
 
 
 def _versions(data: dict[str, Any]) -> str:
