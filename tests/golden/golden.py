@@ -37,6 +37,7 @@ The games are replayed by `tests/golden/test_golden_games.py` and (re-)recorded 
 
 from __future__ import annotations
 
+import difflib
 import gzip
 import hashlib
 import io
@@ -265,6 +266,9 @@ def event_text(event: Event, player: str) -> str:
         return f"{who}build {data.get('structure')} {data.get('space')}"
     if event.kind == "wheel_rotate" and event.source.startswith("construction"):
         return f"{who}wheel{event.amount:+d}"
+    if event.kind == "production" and {"dam", "conduit", "powerhouse"} <= set(data):
+        where = f"{data['dam']}>{data['conduit']}>{data['powerhouse']}"
+        return f"{who}production {event.amount:+d} {where} drops={data.get('drops')}"
     if event.kind == "water" and "path" in data:
         end = data.get("stopped_at") or data.get("exit") or "?"
         return f"water {'>'.join(str(p) for p in data['path'])}>{end}{_source(event.source)}"
@@ -451,6 +455,21 @@ def path_of(name: str) -> Path:
 def text_path_of(name: str) -> Path:
     """Where a golden game's readable transcript is stored."""
     return GAMES_DIR / f"{name}.txt"
+
+
+def transcript_diff(name: str, now: str, most: int = 60) -> str:
+    """The recorded transcript's diff against the replayed one (its first `most` lines), or ""."""
+    path = text_path_of(name)
+    recorded = path.read_text(encoding="utf-8") if path.exists() else ""
+    if recorded == now:
+        return ""
+    lines = list(
+        difflib.unified_diff(
+            recorded.splitlines(), now.splitlines(), f"{path.name} (recorded)", "now", lineterm=""
+        )
+    )
+    more = f"\n... {len(lines) - most} more diff lines" if len(lines) > most else ""
+    return "\nThe transcript, recorded against now:\n" + "\n".join(lines[:most]) + more
 
 
 def load(path: Path) -> dict[str, Any]:
