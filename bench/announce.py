@@ -1,8 +1,8 @@
 """Print how soon committed announcements are posted, on SQLite and PostgreSQL (figures).
 
-Turns are committed at `--rate` per second over `--games` games (each commit appends its
-record with its announcement, as a turn's Confirm does, and wakes the sender as the bot's
-commit does), while the bot's own OutboxSender claims, posts through a port that answers at
+Turns are committed at `--rate` per second (Poisson arrivals, several under way at once as
+players' Confirms are) over `--games` games (each commit appends its record with its
+announcement, as a turn's Confirm does, and wakes the sender as the bot's commit does), while the bot's own OutboxSender claims, posts through a port that answers at
 once, and marks them sent; nothing is drawn (the announcements carry no pictures), so the
 figures are the store's share of an announcement's latency: commit to posted, p50 and p95,
 and to marked sent. Each store at its shipped durability: SQLite in WAL with
@@ -88,6 +88,25 @@ async def run(database: str, args: argparse.Namespace, server_pid: int | None) -
     committed: dict[tuple[int, int], float] = {}
     rng = random.Random(1)
     cpu, server_cpu = time.process_time(), cpu_seconds(server_pid) if server_pid else 0.0
+    idle = list(range(len(games)))  # games without a commit under way
+    commits: set[asyncio.Task[None]] = set()
+
+    async def commit(index: int) -> None:
+        """One turn's commit in game `index`, as a player's Confirm (others run meanwhile)."""
+        game = games[index]
+        try:
+            version = await store.append(
+                game[0],
+                game[1],
+                [{"kind": "confirm"}],
+                outbox=[{"lines": [], "play_button": False}],
+            )
+            game[1] = version
+            committed[game[0], version] = time.perf_counter()
+            sender.wake()
+        finally:
+            idle.append(index)
+
     started = time.perf_counter()
     end = started + args.seconds
     due = started
@@ -95,13 +114,12 @@ async def run(database: str, args: argparse.Namespace, server_pid: int | None) -
         due += rng.expovariate(args.rate)
         if due > now:
             await asyncio.sleep(due - now)
-        game = rng.choice(games)
-        version = await store.append(
-            game[0], game[1], [{"kind": "confirm"}], outbox=[{"lines": [], "play_button": False}]
-        )
-        game[1] = version
-        committed[game[0], version] = time.perf_counter()
-        sender.wake()
+        if idle:  # else every game is committing: this arrival is dropped (counted below)
+            task = asyncio.create_task(commit(idle.pop(rng.randrange(len(idle)))))
+            commits.add(task)
+            task.add_done_callback(commits.discard)
+    if commits:
+        await asyncio.wait(commits)
     # Wait for the last posts (at most a while: a backlog shows in the figures).
     deadline = time.perf_counter() + 120
     while len(port.posted) < len(committed) and time.perf_counter() < deadline:

@@ -33,8 +33,12 @@ async def run(games: int, first_seed: int, show: int) -> int:
             db = Path(tmp) / f"{i}.sqlite3"
             found += await service_findings(setup, first_seed + i, db)
             db.unlink()
-            if (i + 1) % 50 == 0:
-                print(f"  {i + 1} games, {time.perf_counter() - start:.0f} s", flush=True)
+            if (i + 1) % 25 == 0:
+                so_far = len(found)
+                print(
+                    f"  {i + 1} games, {time.perf_counter() - start:.0f} s, {so_far} findings",
+                    flush=True,
+                )
     counts = Counter(f.kind for f in found)
     print(f"{len(setups)} games in {time.perf_counter() - start:.0f} s; findings by kind:")
     for kind in KINDS:

@@ -21,6 +21,8 @@ contracts, Colorado's settlements and bridges) are left as they are.
 
 from __future__ import annotations
 
+import copy
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from bot.rules.catalogue import open_game
@@ -98,13 +100,46 @@ def hide(state: GameState, game: Game, rng: SplitMix64) -> None:
                     hidden = hidden[under:]
 
 
+_ATOMS = (str, int, float, bool, type(None))
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a state's value: JSON-like containers and the state's dataclasses."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind is tuple:
+        return tuple(_copied(item) for item in value)
+    names = _FIELDS.get(kind)
+    if names is None:
+        if not is_dataclass(value):
+            return copy.deepcopy(value)
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value))
+    out = object.__new__(kind)
+    for name in names:
+        object.__setattr__(out, name, _copied(getattr(value, name)))
+    return out
+
+
+def cloned(state: GameState) -> GameState:
+    """A deep copy of the state, several times faster than `GameState.clone` (deepcopy),
+    which the search calls for every option it tries; equal to it (tests/ai/test_clone.py)."""
+    out: GameState = _copied(state)
+    return out
+
+
 def determinized(game: Game, rng: SplitMix64) -> Game:
     """A copy of `game` with its hidden parts re-drawn (the original is never touched)."""
-    state = game.state.clone()
+    state = cloned(game.state)
     hide(state, game, rng)
     return open_game(state, game.content)
 
 
 def copy_game(game: Game) -> Game:
     """An independent game of a copy of the state."""
-    return open_game(game.state.clone(), game.content)
+    return open_game(cloned(game.state), game.content)

@@ -29,7 +29,7 @@ class Budget:
     samples: int  # determinizations each extended option is played in
 
 
-BUDGETS = {"casual": Budget(extend=0, samples=0), "strong": Budget(extend=4, samples=1)}
+BUDGETS = {"casual": Budget(extend=0, samples=0), "strong": Budget(extend=8, samples=1)}
 
 
 def seat_decision(game: Game, seat: int) -> Decision | None:

@@ -247,8 +247,11 @@ def _names(companies: Iterable[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> list[Line]:
-    """The draft so far: who picked which company, officer and contract; what is left."""
+def draft_lines(
+    state: GameState, user_of_seat: Callable[[int], int | None], *, named: bool = True
+) -> list[Line]:
+    """The draft so far: who picked which company, officer and contract; what is left
+    (`named`: each person beside their seat)."""
     from bot.rules.content import load_content
 
     content = load_content()
@@ -260,6 +263,8 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
         user = user_of_seat(index)
         if user is None:
             return [f"Seat {index + 1} (automa)"]
+        if not named:
+            return [f"Seat {index + 1}"]
         return [f"Seat {index + 1} (", UserRef(user), ")"]
 
     def officer(officer_id: str) -> str:

@@ -52,6 +52,9 @@ CAUTION = 3.0
 SCALE = 10
 #: Servers whose ratings a process keeps in memory.
 MAX_SERVERS = 1000
+#: More new games than this are rated in a worker thread (a rebuild of 10,000 games takes
+#: seconds of CPU: the event loop keeps answering meanwhile).
+INLINE_GAMES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +205,7 @@ class RatingsKeeper:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: Full rebuilds done (for tests and the bench).
         self.rebuilds = 0
+        self.inline_games = INLINE_GAMES
 
     async def server(self, guild_id: int) -> ServerRatings:
         """A server's ratings over every finished game it has now."""
@@ -215,7 +219,11 @@ class RatingsKeeper:
                     found = await self.store.rating_games(guild_id)
                 book = RatingBook()
                 self.rebuilds += 1
-            book.apply(found.games)
+            if len(found.games) > self.inline_games:
+                # Under the server's lock: nobody else touches this book meanwhile.
+                await asyncio.to_thread(book.apply, found.games)
+            else:
+                book.apply(found.games)
             self._books[guild_id] = book
             self._books.move_to_end(guild_id)
             while len(self._books) > MAX_SERVERS:

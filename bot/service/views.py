@@ -205,8 +205,8 @@ class GameViews(ServiceCore):
         assert state is not None
         company = company_in(state, company)
         if not state.companies:
-            lines = draft_lines(state, _user_of_seat(loaded))
-            return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
+            # A text without people's names: each seat as its number (a computer's marked).
+            return render_lines(draft_lines(state, _user_of_seat(loaded), named=False))
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 AI = Path(__file__).resolve().parents[2] / "bot" / "ai"
-ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "typing"}
+ALLOWED_STDLIB = {"__future__", "collections", "copy", "dataclasses", "typing"}
 
 
 def imported(path: Path) -> set[str]:

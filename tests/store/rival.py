@@ -27,6 +27,7 @@ import itertools
 import json
 import logging
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,9 +50,9 @@ BARRIER = 0x7269  # "ri"
 # -- the rival process -------------------------------------------------------------------
 
 
-async def race(url: str) -> None:
-    """Answer commands until told to quit."""
-    store = await PostgresStore.open(url, clock=system_clock)
+async def _released(url: str) -> AsyncIterator[dict[str, Any]]:
+    """The commands read from stdin until "quit", each once the barrier opens (the driver
+    releases all rivals together); says it is ready first."""
     barrier = await asyncpg.connect(url)
     reader = asyncio.StreamReader()
     await asyncio.get_running_loop().connect_read_pipe(
@@ -62,13 +63,21 @@ async def race(url: str) -> None:
         while line := await reader.readline():
             command = json.loads(line)
             if command["op"] == "quit":
-                break
-            # Wait at the barrier: the driver releases both rivals together.
+                return
             await barrier.execute("SELECT pg_advisory_lock_shared($1)", BARRIER)
             await barrier.execute("SELECT pg_advisory_unlock_shared($1)", BARRIER)
-            print(json.dumps(await _run(store, command)), flush=True)
+            yield command
     finally:
         await barrier.close()
+
+
+async def race(url: str) -> None:
+    """Answer commands until told to quit."""
+    store = await PostgresStore.open(url, clock=system_clock)
+    try:
+        async for command in _released(url):
+            print(json.dumps(await _run(store, command)), flush=True)
+    finally:
         await store.close()
 
 
@@ -90,30 +99,16 @@ async def opener(url: str) -> None:
     migrations = logging.getLogger("bot.store.postgres")
     migrations.setLevel(logging.INFO)
     migrations.addHandler(applied)
-    barrier = await asyncpg.connect(url)
-    reader = asyncio.StreamReader()
-    await asyncio.get_running_loop().connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), sys.stdin
-    )
-    print(json.dumps({"ready": True}), flush=True)
-    try:
-        while line := await reader.readline():
-            command = json.loads(line)
-            if command["op"] == "quit":
-                break
-            applied.versions.clear()
-            await barrier.execute("SELECT pg_advisory_lock_shared($1)", BARRIER)
-            await barrier.execute("SELECT pg_advisory_unlock_shared($1)", BARRIER)
-            try:
-                store = await PostgresStore.open(command["url"], clock=system_clock)
-            except Exception as exc:
-                answer: dict[str, Any] = {"error": f"{type(exc).__name__}: {exc}"}
-            else:
-                await store.close()
-                answer = {"applied": list(applied.versions)}
-            print(json.dumps(answer), flush=True)
-    finally:
-        await barrier.close()
+    async for command in _released(url):
+        applied.versions.clear()
+        try:
+            store = await PostgresStore.open(command["url"], clock=system_clock)
+        except Exception as exc:
+            answer: dict[str, Any] = {"error": f"{type(exc).__name__}: {exc}"}
+        else:
+            await store.close()
+            answer = {"applied": list(applied.versions)}
+        print(json.dumps(answer), flush=True)
 
 
 async def _run(store: PostgresStore, command: dict[str, Any]) -> dict[str, Any]:

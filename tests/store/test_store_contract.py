@@ -6,7 +6,17 @@ import asyncio
 import json
 
 import pytest
-from store_helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, decision, new_game
+from store_helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Backend,
+    FakeClock,
+    decision,
+    new_game,
+)
 
 from bot.store import (
     ACTIVE,
@@ -22,6 +32,7 @@ from bot.store import (
     Store,
     UserSettings,
 )
+from bot.store.postgres import PostgresStore
 
 # -- games -----------------------------------------------------------------------------
 
@@ -363,6 +374,25 @@ async def test_outbox_posts_a_games_announcements_in_order(store: Store) -> None
     assert [i.payload["n"] for i in await store.claim_outbox()] == []  # a2 waits for a1
     await store.mark_sent(first[0].id, first[0].claim, 11)
     assert [i.payload["n"] for i in await store.claim_outbox()] == ["a2"]
+
+
+async def test_only_the_outbox_bookkeeping_commits_without_waiting_for_the_disk(
+    store: Store, backend: Backend
+) -> None:
+    """PostgreSQL: a commit that writes an announcement waits for the disk (it must never be
+    lost); the outbox's bookkeeping (claims, sent marks) does not (SQLite never waits)."""
+    if not isinstance(store, PostgresStore):
+        pytest.skip(f"{backend.name} has no commit setting of its own")
+    asked = "SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'"
+    async with store._pool.acquire() as connection:
+        # The server's own setting (the tests' server does not wait either: it is thrown away).
+        assert (await connection.fetchrow(asked))["source"] != "client"
+    async with store._bookkeeping_pool.acquire() as connection:
+        assert tuple(await connection.fetchrow(asked)) == ("off", "client")
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
+    [item] = await store.claim_outbox()
+    assert await store.mark_sent(item.id, item.claim, 7)
 
 
 async def test_outbox_claims_each_games_oldest_waiting_announcement(

@@ -9,6 +9,7 @@ refused now and then.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,6 +112,10 @@ async def read_discord_game(
         async with barrage_bot(fake, db, clock) as bot:
             if helps:
                 await help_pages(fake.alice)
+            # DMs too: the first person is notified by DM, and looks at their settings.
+            await (await people[0].slash("barrage settings", dm=True, reminder_hours=1)).reply()
+            await (await people[0].slash("barrage settings", quiet_hours="nonsense")).reply()
+            await people[0].autocomplete("barrage settings", focused="time_zone", time_zone="Eur")
             await open_game(fake, people, setup, seed)
             driver = Driver(fake, bot, people, seed)
             turns = 0
@@ -119,7 +124,7 @@ async def read_discord_game(
                 if turns % 15 == 1:
                     await look(people[turns % len(people)], fake)
                     clock.advance(hours=30)  # reminders (and DMs) come due
-                    await fake.wait_for(lambda: True, timeout=1)
+                    await asyncio.sleep(0.3)  # the reminder loop looks every 0.05 s
             await look(people[0], fake)
     found: list[Finding] = []
     for body in bodies:
