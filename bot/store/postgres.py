@@ -217,7 +217,7 @@ class PostgresStore(SqlStore):
         *,
         clock: Clock = system_clock,
         pool_size: int = 10,
-        bookkeeping_pool_size: int = 2,
+        bookkeeping_pool_size: int = 4,
         command_timeout_s: float = 30.0,
         **options: Any,
     ) -> PostgresStore:
