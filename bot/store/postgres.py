@@ -216,8 +216,8 @@ class PostgresStore(SqlStore):
         url: str,
         *,
         clock: Clock = system_clock,
-        pool_size: int = 10,
-        bookkeeping_pool_size: int = 2,
+        pool_size: int = 20,
+        bookkeeping_pool_size: int = 4,
         command_timeout_s: float = 30.0,
         **options: Any,
     ) -> PostgresStore:

@@ -200,7 +200,8 @@ def test_hot_seat_against_an_automa_tells_its_turns(tmp_path: Path) -> None:
     run = console(tmp_path, "--automa", "1", "--seed", "2", "--names", "Ann", stdin=moves)
     assert run.returncode == 0, run.stderr
     assert "(automa, medium)" in run.stdout  # the seats at the start
-    assert "(automa) played:" in run.stdout and "played card" in run.stdout
+    # Its turns are told as a person's would be (no card numbers).
+    assert "(automa) played:\n• built a " in run.stdout and "played card" not in run.stdout
 
 
 def test_undo_is_for_the_player_who_confirmed_and_restart_is_for_a_turn_in_progress(
