@@ -91,7 +91,7 @@ async def result_from_log(store: Store, game_id: int) -> tuple[GameResult, int]:
     final = loaded.committed
     if not loaded.started or final is None or not final.finished:
         raise ServiceError("its log does not reach the end of the game")
-    options = engine_options(meta, len(loaded.seats), loaded.automa)
+    options = engine_options(meta, len(loaded.seats), loaded.automa, len(loaded.ai))
     history = await asyncio.to_thread(replay_history, options, loaded.chain, loaded.commit_version)
     replayed = history.state
     if not history.complete or replayed is None or not replayed.finished:

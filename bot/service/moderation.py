@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from bot.rules import open_game
 from bot.rules.content import company_name
+from bot.service.computer import parse_ai_level
 from bot.service.core import ServiceCore, outbox_payload, replace_loaded
 from bot.service.errors import (
     GameMovedOn,
@@ -18,7 +19,13 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.loading import Loaded, copy_game
-from bot.service.records import AbandonRecord, LogRecord, ReplaceRecord
+from bot.service.records import (
+    AbandonRecord,
+    AiReleaseRecord,
+    AiSeatRecord,
+    LogRecord,
+    ReplaceRecord,
+)
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 from bot.store import ABANDONED, ACTIVE, StaleVersionError
 
@@ -176,6 +183,86 @@ class ModerationCommands(ServiceCore):
                 kind=OutcomeKind.SKIPPED,
                 announce=True,
                 told=self._waiting_users(loaded),
+            )
+
+    async def replace_with_ai(self, actor: Actor, seat_or_user: int, level: str) -> Outcome:
+        """Let the AI (at `level`) play a person's seat from now on (creator or manager); its
+        person takes it back with `take_back`. Its turn in progress is dropped first."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            self._may_manage(loaded, actor, "let the AI play a seat")
+            seat = self._seat_index(loaded, seat_or_user)
+            try:
+                level = parse_ai_level(level)
+            except ValueError as exc:
+                raise ServiceError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+            if seat in loaded.pilots:
+                raise ServiceError(
+                    f"The AI ({loaded.pilots[seat][0]}) already plays seat {seat + 1}; its "
+                    "player takes it back with `play`."
+                )
+            company = loaded.company_of_seat(seat)
+            header = Line.of(
+                f"The AI ({level}) plays {company_name(company)} (seat {seat + 1}) for ",
+                UserRef(loaded.seats[seat]),
+                " from now on; they take it back with `play`.",
+            )
+            record: AiSeatRecord = {
+                "kind": "ai_seat",
+                "seat": seat,
+                "level": level,
+                "by": actor.user_id,
+            }
+            records: list[LogRecord] = [record]
+            assert loaded.game is not None and loaded.committed is not None
+            game = copy_game(loaded.game)
+            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
+            if seat in tail_seats:
+                # The person's half-played step is dropped: the AI plays it from its start.
+                records.append({"kind": "revert", "to": loaded.commit_version})
+                game = open_game(copy.deepcopy(loaded.committed))
+            after = replace_loaded(loaded, loaded.seats)
+            after.pilots[seat] = (level, loaded.version + 1)
+            after.skipped.discard(seat)
+            return await self._land(
+                after,
+                game,
+                user=actor.user_id,
+                records=records,
+                reason=None if loaded.tail_steps and seat not in tail_seats else "ai seat",
+                header=[header],
+                kind=OutcomeKind.REPLACED,
+                announce=True,
+                told=self._waiting_users(loaded),
+            )
+
+    async def take_back(self, actor: Actor) -> Outcome:
+        """The actor takes their seat back from the AI (announced; pinged if they decide)."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            company = self._company(loaded, actor)
+            seat = loaded.seats.index(actor.user_id)
+            if seat not in loaded.pilots:
+                raise ServiceError(
+                    "The AI does not play your seat; you play it yourself (`turn` opens your "
+                    "panel)."
+                )
+            record: AiReleaseRecord = {"kind": "ai_release", "seat": seat, "user": actor.user_id}
+            after = replace_loaded(loaded, loaded.seats)
+            del after.pilots[seat]
+            assert loaded.game is not None
+            header = Line.of(
+                UserRef(actor.user_id),
+                f" takes {company_name(company)} (seat {seat + 1}) back from the AI.",
+            )
+            return await self._land(
+                after,
+                copy_game(loaded.game),
+                user=actor.user_id,
+                records=[record],
+                header=[header],
+                kind=OutcomeKind.REPLACED,
+                announce=True,
             )
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:

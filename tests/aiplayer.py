@@ -1,0 +1,45 @@
+"""A stand-in AI for the service's tests: `decide` with bot.ai's signature, instant and
+deterministic (a seeded pick among the engine's options), so the tests check the plumbing of
+AI seats and CI stays fast. The real AI's own tests are in tests/ai."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot.rules import Game
+
+#: The decider name the service is told to use in tests ("module:function").
+DECIDER = "tests.aiplayer:decide"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """As bot.ai.Advice."""
+
+    notation: str
+    expected_margin: float
+    runner_up: str | None
+    margin_over_runner_up: float | None
+    reason: str
+
+
+def decide(game: Game, player: int | str, level: str, ai_seed: int) -> Advice:
+    """A seeded pick: Confirm when offered, else an option drawn from the state's round,
+    the player and the seed (never the clock or the hash seed)."""
+    decision = game.decision(str(player))
+    assert decision is not None, f"{player} has no decision"
+    notations = decision.notations
+    if "confirm" in notations:
+        choice = "confirm"
+    else:
+        rng = random.Random(f"{ai_seed}:{player}:{level}:{game.state.round}:{len(notations)}")
+        choice = rng.choice(notations)
+    others = [n for n in notations if n != choice]
+    return Advice(
+        choice,
+        1.5,
+        others[0] if others else None,
+        0.5 if others else None,
+        "it keeps the most energy for the next production",
+    )
