@@ -14,7 +14,6 @@ import pytest
 
 from bot.service import GameService, LobbyError, RendererPool, ServiceConfig, ServiceError
 from bot.service.errors import NewGameRefused
-from bot.service.thinking import Thinker
 from bot.store import SqliteStore
 from tests.aiplayer import DECIDER
 from tests.service.conftest import fake_png
@@ -176,3 +175,151 @@ def line_text(line: object) -> str:
     """The plain text of a stored announcement line."""
     parts = line if isinstance(line, list) else []
     return "".join(p if isinstance(p, str) else f"<@{p.get('user')}>" for p in parts)
+
+
+async def test_undo_takes_back_the_ai_steps_after_the_persons_turn(ai: GameService) -> None:
+    game_id = await solo(ai, ai=1)
+    for _ in range(40):
+        await until_my_decision(ai, game_id)
+        outcome = await person_plays(ai)
+        if not outcome.committed:
+            continue
+        await until_my_decision(ai, game_id)
+        log = await ai.store.read_log(game_id)
+        commits = [e.record for e in log if e.record["kind"] == "commit"]
+        if commits[-1].get("computer") and (await ai.panel(actor(ME))).can_undo:
+            break
+    else:
+        raise AssertionError("no undoable turn followed by an AI step")
+    mine = [e.seq for e in log if e.record["kind"] == "commit" and e.record["user"] == ME]
+    undone = await ai.undo(actor(ME))
+    assert "and the computer seats' turns after it" in undone.lines[0].render()
+    revert = (await ai.store.read_log(game_id))[-2].record
+    assert revert["kind"] == "revert" and revert["to"] < mine[-1]
+    # Played the same again, the AI answers the same (deterministic from its seed).
+    again = await ai.panel(actor(ME))
+    assert again.options
+
+
+async def test_undo_is_refused_once_another_person_acted(ai: GameService) -> None:
+    outcome = await ai.create_game(actor(ME), players=3, seed=5, ai=1)
+    await ai.join(actor(YOU))
+    await ai.start(actor(ME))
+    for _ in range(60):
+        await ai.play_computers(outcome.game_id)
+        for user in (ME, YOU):
+            if (await ai.panel(actor(user))).options:
+                await person_plays(ai, user)
+                break
+        await ai.play_computers(outcome.game_id)
+        log = await ai.store.read_log(outcome.game_id)
+        people = [
+            e.record["user"] for e in log if e.record["kind"] == "commit" and e.record["user"]
+        ]
+        if len(people) >= 3 and people[-1] == YOU and people[-2] == ME:
+            break
+    with pytest.raises(ServiceError, match="someone else acted since"):
+        await ai.undo(actor(ME))
+
+
+async def test_a_moderator_lets_the_ai_play_a_seat_and_its_player_takes_it_back(
+    ai: GameService,
+) -> None:
+    outcome = await ai.create_game(actor(ME), players=2, seed=5)
+    await ai.join(actor(YOU))
+    await ai.start(actor(ME))
+    game_id = outcome.game_id
+    with pytest.raises(ServiceError, match="creator or a member with Manage"):
+        await ai.replace_with_ai(actor(YOU), 0, "casual")
+    with pytest.raises(ServiceError, match="not one of casual, strong"):
+        await ai.replace_with_ai(actor(ME), YOU, "brilliant")
+    replaced = await ai.replace_with_ai(actor(ME), YOU, "casual")
+    assert "The AI (casual) plays" in replaced.lines[0].render()
+    with pytest.raises(ServiceError, match="already plays seat 2"):
+        await ai.replace_with_ai(actor(ME), YOU, "strong")
+    # The AI plays that seat's turns; its person is never pinged meanwhile.
+    for _ in range(6):
+        if (await ai.panel(actor(ME))).options:
+            await person_plays(ai, ME)
+        await ai.play_computers(game_id)
+    log = await ai.store.read_log(game_id)
+    seat = next(e.seq for e in log if e.record["kind"] == "ai_seat")
+    played = [e.record for e in log if e.seq > seat and e.record.get("auto") == "ai:casual"]
+    assert played and all(r["user"] is None for r in played)
+    assert YOU not in {r.user_id for r in await ai.store.reminders(game_id)}
+    assert not (await ai.panel(actor(YOU))).options
+    with pytest.raises(ServiceError, match="does not play your seat"):
+        await ai.take_back(actor(ME))
+    back = await ai.take_back(actor(YOU))
+    assert "back from the AI" in back.lines[0].render()
+    log = await ai.store.read_log(game_id)
+    assert any(e.record["kind"] == "ai_release" for e in log)
+    # From now on the person plays it again.
+    for _ in range(6):
+        if (await ai.panel(actor(ME))).options:
+            await person_plays(ai, ME)
+        if (await ai.panel(actor(YOU))).options:
+            break
+    assert await ai.play_computers(game_id) == 0
+    assert (await ai.panel(actor(YOU))).options
+
+
+async def test_hints_are_a_game_option_one_per_decision_and_counted(ai: GameService) -> None:
+    await solo(ai, ai=1)
+    with pytest.raises(ServiceError, match="created without hints"):
+        await ai.hint(actor(ME))
+    await ai.abandon(actor(ME))
+    game_id = await solo(ai, ai=1, hints=True)
+    await until_my_decision(ai, game_id)
+    first = await ai.hint(actor(ME))
+    text = " ".join(line.render() for line in first.lines)
+    assert "Hint for" in text and "Expected +0.5 VP over the next-best move" in text
+    assert "Why: It keeps the most energy" in text
+    asked = len(ai.thinker.costs)
+    again = await ai.hint(actor(ME))
+    assert again.lines == first.lines and len(ai.thinker.costs) == asked  # cached
+    await person_plays(ai)
+    log = await ai.store.read_log(game_id)
+    answered = [e.record for e in log if e.record["kind"] == "decision" and e.record["user"] == ME]
+    assert answered[-1].get("hint") is True
+
+
+async def test_an_ai_step_lands_exactly_once_when_two_processes_compute_it(
+    make_ai: MakeAi,
+) -> None:
+    first, second = await make_ai(), await make_ai()
+    game_id = await solo(first, ai=1)
+    for _ in range(50):
+        loaded = await first._load(await first.store.get_game(game_id))
+        if loaded.ai_deciding():
+            break
+        await person_plays(first)
+    version = await first.store.version(game_id)
+    # Both read the same version and think; the store lets one land, the other reads again.
+    import asyncio
+
+    landed = await asyncio.gather(
+        first.play_computers(game_id, steps=1), second.play_computers(game_id, steps=1)
+    )
+    log = await first.store.read_log(game_id)
+    ai_commits = [e for e in log if e.seq > version and e.record.get("computer")]
+    assert sum(landed) == len(ai_commits) and len(ai_commits) >= 1
+    # The second one's step, if any, is the AI's next one (not the same step twice).
+    steps = [e.seq for e in log if e.seq > version and e.record["kind"] == "commit"]
+    assert steps == sorted(set(steps))
+
+
+async def test_the_ai_thinks_in_a_worker_process_off_the_event_loop(make_ai: MakeAi) -> None:
+    service = await make_ai(ai_workers_kind="process")
+    game_id = await solo(service, ai=1)
+    pids = await service.thinker.warm_up()
+    import os
+
+    assert pids and os.getpid() not in pids
+    await until_my_decision(service, game_id)
+    for _ in range(30):
+        await person_plays(service)
+        if await service.play_computers(game_id):
+            break
+    assert service.thinker.costs and all(pid in pids for *_, pid in service.thinker.costs)
+    assert all(rss < 150 for rss in service.thinker.worker_rss_mb().values())
