@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 
 from bot.rules import Game
+from bot.service.computer import player_at
 
 #: The decider name the service is told to use in tests ("module:function").
 DECIDER = "tests.aiplayer:decide"
@@ -24,10 +25,11 @@ class Advice:
     reason: str
 
 
-def decide(game: Game, player: int | str, level: str, ai_seed: int) -> Advice:
+def decide(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
     """A seeded pick: Confirm when offered, else an option drawn from the state's round,
-    the player and the seed (never the clock or the hash seed)."""
-    decision = game.decision(str(player))
+    the seat and the seed (never the clock or the hash seed)."""
+    player = player_at(game, seat)
+    decision = game.decision(player)
     assert decision is not None, f"{player} has no decision"
     notations = decision.notations
     if "confirm" in notations:

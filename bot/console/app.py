@@ -28,8 +28,10 @@ from bot.service import (
     PanelView,
     ReminderNotice,
     RendererPool,
+    ServiceConfig,
     ServiceError,
 )
+from bot.service.computer import AI_LEVELS
 from bot.service.expansions import combinations
 from bot.service.stats import REPLAY_PACES
 from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
@@ -83,6 +85,8 @@ def refusal(exc: ServiceError, names: Names) -> str:
         "expansions",
         "automa",
         "automa_level",
+        "ai",
+        "ai_level",
     ):
         flag = exc.option.replace("_", "-")
         text += f" Use --{flag} {exc.choose}." if exc.choose else f" Change --{flag}."
@@ -232,6 +236,20 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         choices=("easy", "medium", "hard", "expert"),
         help="how strong the automas play (default medium)",
     )
+    parser.add_argument(
+        "--ai",
+        type=int,
+        default=0,
+        choices=(0, 1, 2, 3),
+        help="AI players taking the seats after the people (before any automas; --players "
+        "counts every seat; with --autoplay the seats may all be computers)",
+    )
+    parser.add_argument(
+        "--ai-level",
+        default="casual",
+        choices=AI_LEVELS,
+        help="how strong the AI players play (default casual)",
+    )
     return parser.parse_args(list(argv))
 
 
@@ -244,7 +262,10 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str]) -> int:
     """Run the console; see the package's docstring for the exit statuses."""
     args = _parse(argv)
-    args.total = args.players or max(2, args.automa + 1)
+    computers = args.automa + args.ai
+    args.total = args.players or max(2, computers + 1)
+    # Autoplay may seat computers only (an AI against an automa); hot seat keeps a person.
+    args.computers_only = bool(args.autoplay and args.ai and computers == args.total)
     try:
         args.expansions = GameService.check_new_game(
             players=args.total,
@@ -252,6 +273,9 @@ def main(argv: Sequence[str]) -> int:
             expansions=args.expansions.split(","),
             automa=args.automa,
             automa_level=args.automa_level,
+            ai=args.ai,
+            ai_level=args.ai_level,
+            computers_only=args.computers_only,
         )
     except ServiceError as exc:
         return _fail(refusal(exc, Names([])))
@@ -289,7 +313,9 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
     names = Names(args.names)
     port = ConsolePort(out, names, quiet=args.autoplay)
     try:
-        service = GameService(store, clock=system_clock, renderer_pool=pool)
+        # The console lands the AI's steps itself, between the people's moves (`_deciding`).
+        config = ServiceConfig(extra={"ai_manual": True})
+        service = GameService(store, clock=system_clock, renderer_pool=pool, config=config)
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
         session = await _open(service, args, db, names)
@@ -306,6 +332,8 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
         return 0
     finally:
         pool.close()
+        if "service" in locals():
+            service.thinker.close()
         await store.close()
 
 
@@ -328,7 +356,9 @@ async def _open(service: GameService, args: argparse.Namespace, db: Path, names:
     existing = await service.store.active_game(CHANNEL)
     if existing is not None:
         players = int(existing.options.get("players", len(existing.seats)))
-        people = players - len(existing.options.get("automa", []))
+        people = (
+            players - len(existing.options.get("automa", [])) - len(existing.options.get("ai", []))
+        )
         session = Session(existing.id, people, names)
         await _seat_everyone(service, session)
         if not args.autoplay:
@@ -348,8 +378,11 @@ async def _open(service: GameService, args: argparse.Namespace, db: Path, names:
         expansions=args.expansions,
         automa=args.automa,
         automa_level=args.automa_level,
+        ai=args.ai,
+        ai_level=args.ai_level,
+        computers_only=args.computers_only,
     )
-    session = Session(outcome.game_id, args.total - args.automa, names)
+    session = Session(outcome.game_id, args.total - args.automa - args.ai, names)
     await _seat_everyone(service, session)
     if not args.autoplay:
         print(f"New game #{outcome.game_id}, saved in {db} after every move.")
@@ -358,6 +391,11 @@ async def _open(service: GameService, args: argparse.Namespace, db: Path, names:
 
 async def _seat_everyone(service: GameService, session: Session) -> None:
     """Join every local player and start the game (each step only if not yet done)."""
+    if not session.players:
+        # Computers only: a game the console watches (its creator holds no seat).
+        with contextlib.suppress(LobbyError):
+            await service.start(_actor(FIRST_USER))
+        return
     for user in session.users[1:]:
         with contextlib.suppress(LobbyError):  # joined already, or the game has started
             await service.join(_actor(user))
@@ -365,8 +403,14 @@ async def _seat_everyone(service: GameService, session: Session) -> None:
         await service.start(_actor(FIRST_USER))
 
 
-async def _deciding(service: GameService, session: Session) -> int | None:
+async def _deciding(service: GameService, session: Session, sender: OutboxSender) -> int | None:
     """The first local player with a decision, or None when the game is over."""
+    meta = await service.store.active_game(CHANNEL)
+    if meta is None:
+        return None
+    # The AI seats' steps first (in a worker process), until a person must decide.
+    if await service.play_computers(meta.id):
+        await sender.run_once()
     meta = await service.store.active_game(CHANNEL)
     if meta is None:
         return None
@@ -382,7 +426,7 @@ async def _autoplay(
 ) -> None:
     rng = random.Random(seed)
     for _ in range(100_000):
-        user = await _deciding(service, session)
+        user = await _deciding(service, session, sender)
         if user is None:
             return
         panel = await service.panel(_actor(user))
@@ -408,7 +452,7 @@ async def _hot_seat(
     print("Type 'help' for the commands.")
     show = True
     while True:
-        user = await _deciding(service, session)
+        user = await _deciding(service, session, sender)
         if user is None:
             return True
         panel = await service.panel(_actor(user))

@@ -123,7 +123,7 @@ def ai_decide(
 
     game = open_game(load_state(state_json))
     start = time.process_time()
-    advice = _decider(decider)(game, player, level, ai_seed)
+    advice = _decider(decider)(game, seat_of(game, player), level, ai_seed)
     cpu = time.process_time() - start
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return Thought(
@@ -136,6 +136,20 @@ def ai_decide(
         rss,
         os.getpid(),
     )
+
+
+def seat_of(game: Game, player: str) -> int:
+    """The seat number (`bot.ai.decide`'s `player`) of an engine player id ("seatN" in the
+    draft, else a company)."""
+    if player.startswith("seat") and player[4:].isdigit():
+        return int(player[4:])
+    return game.state.companies[player].seat
+
+
+def player_at(game: Game, seat: int) -> str:
+    """The engine player id at a seat: its company, or "seatN" before companies are dealt."""
+    seats = game.state.seats
+    return seats[seat] if seat < len(seats) and seats[seat] else f"seat{seat}"
 
 
 def worker_ready() -> int:

@@ -290,6 +290,10 @@ class ScoreRow:
     breakdown: tuple[tuple[str, int], ...]
     #: Final rank (1 = winner) once the game is over, else None.
     rank: int | None = None
+    #: What plays the seat when a computer does ("AI strong", "automa expert"), else None.
+    kind: str | None = None
+    #: Hints its player was shown (games with hints).
+    hints: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,8 +319,10 @@ class ScoreView:
         for row in self.rows:
             rank = f"{row.rank}. " if row.rank is not None else ""
             parts = ", ".join(f"{source} {vp:+d}" for source, vp in row.breakdown)
-            score = f"{rank}{company_name(row.company)}: {row.vp} VP"
-            lines.append(score + (f" ({parts})" if parts else ""))
+            kind = f" ({row.kind})" if row.kind else ""
+            score = f"{rank}{company_name(row.company)}{kind}: {row.vp} VP"
+            hints = f"; {row.hints} hint{'s' if row.hints != 1 else ''}" if row.hints else ""
+            lines.append(score + (f" ({parts}{hints})" if parts or hints else ""))
         return "\n".join(lines)
 
 

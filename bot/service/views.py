@@ -244,6 +244,11 @@ class GameViews(ServiceCore):
         else:
             vp = (await self._history_of(loaded)).vp
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
+        hints: dict[int | None, int] = {}  # by seat (the draft names seats, not companies)
+        for _, record in loaded.chain:
+            if record["kind"] == "decision" and record.get("hint"):
+                seat = loaded.seat_of_player(record["player"])
+                hints[seat] = hints.get(seat, 0) + 1
         rows = []
         for cid, company in state.companies.items():
             sources = dict(vp.get(cid, {}))
@@ -252,7 +257,15 @@ class GameViews(ServiceCore):
                 sources["start"] = start
             breakdown = tuple(sorted(sources.items(), key=lambda kv: (-kv[1], kv[0])))
             rows.append(
-                ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
+                ScoreRow(
+                    cid,
+                    loaded.user_of_player(cid),
+                    company.vp,
+                    breakdown,
+                    ranks.get(cid),
+                    kind=loaded.label_of(cid),
+                    hints=hints.get(company.seat, 0),
+                )
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
         draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))

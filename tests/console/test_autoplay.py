@@ -148,3 +148,21 @@ def test_automa_refusals_name_the_console_option() -> None:
     nile = run_console("--autoplay", "--automa", "1", "--expansions", "nile")
     assert nile.returncode == 2
     assert "cannot be played with automas" in nile.stderr
+
+
+def test_autoplay_an_ai_against_an_automa_names_each_seats_kind() -> None:
+    result = run_console(
+        "--autoplay", "--players", "2", "--ai", "1", "--automa", "1",
+        "--automa-level", "expert", "--seed", "3",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    ranked = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.")]
+    assert len(ranked) == 2
+    assert sum("(AI casual): " in line for line in ranked) == 1
+    assert sum("(automa expert): " in line for line in ranked) == 1
+
+
+def test_ai_refusals_name_the_console_option() -> None:
+    crowded = run_console("--players", "2", "--ai", "1", "--automa", "1")
+    assert crowded.returncode == 2 and crowded.stdout == ""
+    assert "no seat for a person" in crowded.stderr and "Use --ai 0." in crowded.stderr
