@@ -192,6 +192,9 @@ class BarrageBot(discord.Client):
                 name="reminders",
             ),
             asyncio.create_task(self._backfill_results(), name="results backfill"),
+            # AI steps left pending by a stop or by a process whose shards this one took
+            # over are thought about again and landed (exactly once: bot/service/thinking.py).
+            asyncio.create_task(self.service.run_computers(self._stop), name="AI seats"),
         ]
 
     async def _backfill_results(self) -> None:
@@ -218,6 +221,7 @@ class BarrageBot(discord.Client):
                 except TimeoutError:
                     log.warning("background task %s did not stop in time", task.get_name())
         self._tasks = []
+        self.service.thinker.close()
         await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -711,6 +711,19 @@ class ServiceCore:
                 waiting_for=waiting,
                 flag=loaded.flag,
             )
+        pilot = loaded.pilots.get(loaded.seats.index(user_id))
+        if pilot is not None:
+            return PanelView(
+                loaded.meta.id,
+                loaded.version,
+                user_id,
+                company,
+                f"The AI ({pilot[0]}) plays your seat now; `play` takes it back.",
+                "wait",
+                (),
+                waiting_for=waiting,
+                flag=loaded.flag,
+            )
         decision = game.decision(company)
         mine = bool(loaded.tail) and all(r["player"] == company for r in loaded.tail)
         done = tuple(event_lines(loaded.tail_events)) if mine else ()

@@ -236,6 +236,19 @@ class ModerationCommands(ServiceCore):
                 told=self._waiting_users(loaded),
             )
 
+    async def ai_plays_for(self, actor: Actor) -> bool:
+        """Whether the AI plays the actor's seat in their channel's game now."""
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None or meta.guild_id != actor.guild_id:
+            return False
+        try:
+            loaded = await self._load(meta)
+        except GameUnreadable:
+            return False
+        if actor.user_id not in loaded.seats:
+            return False
+        return loaded.seats.index(actor.user_id) in loaded.pilots
+
     async def take_back(self, actor: Actor) -> Outcome:
         """The actor takes their seat back from the AI (announced; pinged if they decide)."""
         async with self._locks[actor.channel_id]:

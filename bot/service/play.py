@@ -45,6 +45,12 @@ class TurnCommands(ServiceCore):
             company = self._company(loaded, actor)
             self._check_version(loaded, actor, expected_version)
             assert loaded.game is not None
+            pilot = loaded.pilots.get(loaded.seats.index(actor.user_id))
+            if pilot is not None:
+                raise NotYourTurn(
+                    f"The AI ({pilot[0]}) plays your seat now; `play` takes it back first. "
+                    "Nothing was played."
+                )
             decision = loaded.game.decision(company)
             if decision is None:
                 raise NotYourTurn(
