@@ -4,8 +4,11 @@ AI seats and CI stays fast. The real AI's own tests are in tests/ai."""
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.rules import Game
 from bot.service.computer import player_at
@@ -45,3 +48,23 @@ def decide(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
         0.5 if others else None,
         "it keeps the most energy for the next production",
     )
+
+
+#: Where `gated_decide` keeps its marks (a folder; the test sets it in the bot's environment).
+GATE_ENV = "BARRAGE_TEST_AI_GATE"
+_PARENT = os.getppid()
+
+
+def gated_decide(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
+    """`decide`, once the test opens the gate: a search that lasts until the test says so.
+
+    It marks the folder named by $BARRAGE_TEST_AI_GATE with `started-<pid>` and waits for an
+    `open` file there; orphaned (its bot was killed), the worker exits at once.
+    """
+    gate = Path(os.environ[GATE_ENV])
+    (gate / f"started-{os.getpid()}").write_text(str(seat))
+    while not (gate / "open").exists():
+        if os.getppid() != _PARENT:
+            os._exit(0)  # the bot that asked is gone: nobody waits for this answer
+        time.sleep(0.05)
+    return decide(game, seat, level, ai_seed)
