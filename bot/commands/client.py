@@ -214,6 +214,7 @@ class BarrageBot(discord.Client):
     async def close(self) -> None:
         """Stop the background work (letting a delivery finish), then disconnect."""
         self._stop.set()
+        await self.service.stop_computers()  # an AI step not landed is thought about again
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 try:
@@ -221,7 +222,6 @@ class BarrageBot(discord.Client):
                 except TimeoutError:
                     log.warning("background task %s did not stop in time", task.get_name())
         self._tasks = []
-        self.service.thinker.close()
         await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -240,7 +240,7 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         "--ai",
         type=int,
         default=0,
-        choices=(0, 1, 2, 3),
+        choices=(0, 1, 2, 3, 4),
         help="AI players taking the seats after the people (before any automas; --players "
         "counts every seat; with --autoplay the seats may all be computers)",
     )

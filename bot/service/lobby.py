@@ -161,8 +161,9 @@ class LobbyCommands(ServiceCore):
             raise NewGameRefused(
                 f"A game has 0 to {MAX_AUTOMAS} automas, not {automa}.", "automa", "1"
             )
-        if not 0 <= ai <= MAX_AIS:
-            raise NewGameRefused(f"A game has 0 to {MAX_AIS} AI players, not {ai}.", "ai", "1")
+        most = MAX_AIS if computers_only else MAX_AIS - 1  # a person keeps a seat
+        if not 0 <= ai <= most:
+            raise NewGameRefused(f"A game has 0 to {most} AI players, not {ai}.", "ai", "1")
         if ai and automa + ai >= players and not computers_only:
             raise NewGameRefused(
                 f"With {ai} AI players and {automa} automas a game of {players} players has no "
@@ -297,8 +298,8 @@ class LobbyCommands(ServiceCore):
                 raise LobbyError("The game has already started; AI players join before the start.")
             self._may_manage(loaded, actor, "add or remove AI players")
             size = int(loaded.options.get("players", 4))
-            if len(loaded.ai) >= MAX_AIS:
-                raise LobbyError(f"A game has at most {MAX_AIS} AI players.")
+            if len(loaded.ai) >= MAX_AIS - 1:
+                raise LobbyError(f"A game has at most {MAX_AIS - 1} AI players.")
             if _taken(loaded) >= size:
                 raise LobbyError(
                     f"The game is full ({size} of {size}); there is no seat for an AI player."

@@ -49,7 +49,8 @@ INT64_MAX = 2**63 - 1
 MAX_PLAYERS = 4
 MAX_AUTOMAS = 3
 MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
-MAX_AIS = 3
+#: AI players in a game at most (4 only when every seat is a computer's: the console).
+MAX_AIS = 4
 #: The AI's levels (bot.service.computer.AI_LEVELS).
 AI_LEVEL_NAMES = ("casual", "strong")
 #: Longest notation a record may hold (the longest real one is under 100 characters).

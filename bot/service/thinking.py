@@ -189,6 +189,8 @@ class _AiState:
     again: set[int] = field(default_factory=set)
     #: Hints shown, by (game, version, player).
     hints: OrderedDict[tuple[int, int, str], Thought] = field(default_factory=OrderedDict)
+    #: Set at shutdown: nothing more is scheduled.
+    stopped: bool = False
 
 
 class ThinkingCommands(ServiceCore):
@@ -228,6 +230,8 @@ class ThinkingCommands(ServiceCore):
 
     def _schedule(self, game_id: int) -> None:
         tasks = self._ai().tasks
+        if self._ai().stopped:
+            return
         if game_id in tasks:
             self._ai().again.add(game_id)
             return
@@ -251,6 +255,17 @@ class ThinkingCommands(ServiceCore):
             log.exception("game %d: the AI's step failed; it is tried again later", game_id)
         finally:
             tasks.pop(game_id, None)
+
+    async def stop_computers(self) -> None:
+        """At shutdown: stop thinking (a step not landed yet is thought about again at the
+        next start) and stop the workers."""
+        state = self._ai()
+        state.stopped = True
+        tasks = list(state.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinker.close()
 
     async def computers_idle(self) -> None:
         """Wait until no AI step is being thought about or landed (tests, the console)."""
