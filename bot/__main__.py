@@ -167,6 +167,13 @@ async def serve(
     shutdown = SignalShutdown(asyncio.get_running_loop(), stop, grace_s=grace_s)
     shutdown.install()
     try:
+        from bot.service.expansions import missing_drawings  # the console starts without it
+
+        drawings = missing_drawings()
+        for problem in drawings:
+            log.error("%s; set `drawing` in its expansion.toml, or add the module", problem)
+        if drawings:
+            return 1
         database = config.database
         try:
             store = await open_store(database.target(), clock=system_clock)

@@ -119,6 +119,21 @@ class DiscordAnnouncer:
         )
         return MissingPermission(f"missing permission in channel {channel_id}: {exc.text}")
 
+    async def add_pictures(self, announcement: Announcement, message_id: int) -> None:
+        """Give a turn message that went out without its pictures its text and pictures now
+        (its buttons are left as they are; an edit pings nobody)."""
+        channel = self._channel(announcement.channel_id)
+        text = say(announcement.lines)
+        files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
+        if not self._may_attach(channel):
+            files, text = [], f"{text}\n{MISSING_ATTACH}"
+        # Every channel a game is played in (text channel, thread, partial) has this method.
+        message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]  # see above
+        try:
+            await message.edit(content=text[:2000], attachments=files, allowed_mentions=NOBODY)
+        except discord.NotFound:
+            log.info("turn message %d in channel %d is gone", message_id, announcement.channel_id)
+
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
         """Remove the Play button from an earlier turn message."""
         channel = self._channel(channel_id)

@@ -32,7 +32,8 @@ with a **Post to channel** button; `game:` picks another game by its number in t
 can `replace` or `skip` a player who vanished, `rewind` and `abandon`. \
 To move a game: `/barrage export`, abandon it, then `/barrage import` the file elsewhere \
 (a game whose channel was deleted ends by itself: `/barrage export game:N` still fetches it).
-8. Records: `/barrage stats` (the server's leaderboard; `player:` one player's record), \
+8. Records: `/barrage stats` (the server's leaderboard by rating; `player:` one player's \
+record), \
 `/barrage history` (finished games: score sheet, charts, export), \
 `/barrage replay` (an animated replay).
 9. Expansions: `/barrage new expansions:` — {expansions}.

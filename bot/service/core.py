@@ -42,11 +42,12 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
-from bot.service.final import final_result, keep_result_now
+from bot.service.final import final_result, keep_result_now, seat_play
 from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.messages import final_lines, next_lines, story
+from bot.service.ratings import RatingsKeeper, rating_lines
 from bot.service.records import BrokenLog, CommitRecord, LogRecord
 from bot.service.text import event_lines
 from bot.service.turns import (
@@ -125,6 +126,8 @@ class ServiceCore:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: (game, version) pairs already reported as unloadable.
         self._broken: set[tuple[int, int]] = set()
+        #: Each server's ratings, followed from the store (bot/service/ratings.py).
+        self.ratings = RatingsKeeper(store)
 
     # -- loading -------------------------------------------------------------------------
 
@@ -442,6 +445,28 @@ class ServiceCore:
             after.tail_steps = []
         if not all_records:
             return self._outcome(loaded, kind, header, user, announced=False)
+        result = history = None
+        closing: list[Line] = []
+        if commit and game.is_over:
+            # The game's results are kept with its final commit (bot/service/final.py); its
+            # history is the last commit's and this step's (no replay when that one is known).
+            history = (await self._history_of(loaded)).extended(
+                (e for s in step_so_far for e in s.events), after.committed
+            )
+            result = final_result(
+                game.state,
+                after.user_of_player,
+                history.vp_events,
+                seat_play(after),
+                hints=bool(loaded.options.get("hints")),
+            )
+            try:
+                changes = await self.ratings.changes(loaded.meta.guild_id, result)
+                closing = rating_lines(result, changes)
+            except Exception:
+                # Ratings are derived from the results: their failure never stops a game
+                # from ending (its message then tells no rating; the rebuild counts it).
+                log.exception("the ratings of game %d's server failed", loaded.meta.id)
         payload = None
         if commit or announce:
             happened = story(
@@ -456,15 +481,8 @@ class ServiceCore:
                 [*header, *happened],
                 "end" if game.is_over else (reason or "turn"),
                 told=told,
+                closing=closing,
             )
-        result = history = None
-        if commit and game.is_over:
-            # The game's results are kept with its final commit (bot/service/final.py); its
-            # history is the last commit's and this step's (no replay when that one is known).
-            history = (await self._history_of(loaded)).extended(
-                (e for s in step_so_far for e in s.events), after.committed
-            )
-            result = final_result(game.state, after.user_of_player, history.vp_events)
         try:
             version = await self.store.append(
                 loaded.meta.id,
@@ -557,16 +575,26 @@ class ServiceCore:
     # -- announcements and reminders -----------------------------------------------------
 
     async def _turn_payload(
-        self, after: Loaded, lines: list[Line], reason: str, *, told: Sequence[int] = ()
+        self,
+        after: Loaded,
+        lines: list[Line],
+        reason: str,
+        *,
+        told: Sequence[int] = (),
+        closing: Sequence[Line] = (),
     ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
-        unless already `told`), or, once the game is over, the result (everyone pinged) and
-        the score sheet."""
+        unless already `told`), or, once the game is over, the result (everyone pinged), the
+        `closing` lines (the ratings' changes) and the score sheet."""
         game = after.game
         assert game is not None
         board = ImageRequest(after.meta.id, after.commit_version, "map")
         if game.is_over:
-            lines = [*lines, *final_lines(game.state, after.user_of_player, after.label_of)]
+            lines = [
+                *lines,
+                *final_lines(game.state, after.user_of_player, after.label_of),
+                *closing,
+            ]
             waiting: tuple[int, ...] = ()
             pinged = tuple(dict.fromkeys(after.seats))
             sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)

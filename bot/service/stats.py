@@ -10,8 +10,9 @@ Decisions where the issue and the rules are silent:
 - the player credited with a seat is whoever sat there when the game ended (a replaced
   player's games are their replacement's);
 - companies tied for first place both win (the rules' shared victory);
-- the leaderboard ranks players with at least `min_games` finished games by win rate, then
-  wins, then mean VP; players with equal figures share a place;
+- the leaderboard ranks players with at least `min_games` finished games by rating (their
+  server-wide rating, bot/service/ratings.py, whatever the filter; the unrated last), then
+  win rate, wins and mean VP; players with equal figures share a place;
 - an automa seat is kept in its game's results, marked as such, and counts in no table;
 - the expansions filter matches a game's exact set of expansions (as `/barrage new` offers).
 """
@@ -32,6 +33,7 @@ from bot.service.errors import NoGameHere, ServiceError
 from bot.service.expansions import SETUP_WORDS, names_text
 from bot.service.final import keep_result_from_log, source_groups
 from bot.service.images import GameCharts, Leaderboard
+from bot.service.ratings import NEWCOMER, Rating, rank_key
 from bot.service.records import MAX_PLAYERS, BrokenLog
 from bot.service.types import (
     BackfillReport,
@@ -40,6 +42,7 @@ from bot.service.types import (
     Standing,
     StatsView,
     percent,
+    plural,
 )
 from bot.store import (
     ANY_GAME,
@@ -121,8 +124,10 @@ def _player(seat: SeatResult, names: Mapping[int, str]) -> str:
 # -- standings -------------------------------------------------------------------------------
 
 
-def standing(tally: Tally, name: str = "", place: int | None = None) -> Standing:
-    """A tally as a line of a table."""
+def standing(
+    tally: Tally, name: str = "", place: int | None = None, rating: Rating | None = None
+) -> Standing:
+    """A tally as a line of a table (with a player's `rating`, told even when unrated)."""
     return Standing(
         tally.key,
         name,
@@ -133,26 +138,36 @@ def standing(tally: Tally, name: str = "", place: int | None = None) -> Standing
         tally.best,
         place,
         dict(tally.ranks),
+        rating.shown if rating is not None and rating.games else None,
+        rating.games if rating is not None else None,
     )
 
 
-def leaderboard(tallies: Sequence[Tally], min_games: int) -> tuple[list[Standing], list[Standing]]:
-    """Players with enough games, placed (win rate, then wins, then mean VP; equal figures
-    share a place), and the others, most games first."""
+def leaderboard(
+    tallies: Sequence[Tally], min_games: int, ratings: Mapping[int, Rating] | None = None
+) -> tuple[list[Standing], list[Standing]]:
+    """Players with enough games, placed (by rating as shown, the unrated last; then win
+    rate, wins and mean VP; equal figures share a place), and the others, most games first."""
+    known = ratings or {}
+
+    def rating(tally: Tally) -> Rating:
+        return known.get(int(tally.key), NEWCOMER)
+
+    def figures(tally: Tally) -> tuple[Any, ...]:
+        return (rank_key(rating(tally)), -tally.win_rate, -tally.wins, -tally.mean_vp)
+
     ranked = sorted(
-        (t for t in tallies if t.games >= min_games),
-        key=lambda t: (-t.win_rate, -t.wins, -t.mean_vp, t.key),
+        (t for t in tallies if t.games >= min_games), key=lambda t: (*figures(t), t.key)
     )
     placed: list[Standing] = []
     for i, tally in enumerate(ranked):
-        figures = (tally.win_rate, tally.wins, tally.mean_vp)
-        before = ranked[i - 1] if i else None
-        same = before is not None and figures == (before.win_rate, before.wins, before.mean_vp)
-        placed.append(standing(tally, place=placed[-1].place if same else i + 1))
+        same = i > 0 and figures(tally) == figures(ranked[i - 1])
+        place = placed[-1].place if same else i + 1
+        placed.append(standing(tally, place=place, rating=rating(tally)))
     others = sorted(
         (t for t in tallies if t.games < min_games), key=lambda t: (-t.games, -t.wins, t.key)
     )
-    return placed, [standing(t) for t in others]
+    return placed, [standing(t, rating=rating(t)) for t in others]
 
 
 def _table(tallies: Sequence[Tally], name: Callable[[str], str]) -> tuple[Standing, ...]:
@@ -175,7 +190,8 @@ class StatsCommands(ServiceCore):
         if min_games < 1:
             raise ServiceError("The minimum number of games must be at least 1.")
         stats = await self.store.stats(guild_id, filters)
-        ranked, unranked = leaderboard(stats.players, min_games)
+        ratings = await self.ratings.server(guild_id)
+        ranked, unranked = leaderboard(stats.players, min_games, ratings.players)
         return StatsView(
             guild_id,
             filters,
@@ -196,7 +212,8 @@ class StatsCommands(ServiceCore):
         _check_filters(filters)
         stats = await self.store.stats(guild_id, filters, user_id=user_id)
         page = await self.store.finished_games(guild_id, filters, user_id=user_id, limit=recent)
-        record = standing(stats.players[0]) if stats.players else None
+        rating = (await self.ratings.server(guild_id)).of(user_id)
+        record = standing(stats.players[0], rating=rating) if stats.players else None
         return PlayerStatsView(
             guild_id,
             user_id,
@@ -263,30 +280,33 @@ class StatsCommands(ServiceCore):
         """The leaderboard as a picture: ranked players, companies and officers."""
         from renderer.records import Table, TableRow
 
-        columns = ("Games", "Wins", "Win %", "Mean VP", "Best")
+        columns = ("Games", "Wins", "Win %", "Mean VP")
         players = tuple(
-            TableRow(s.place, names.get(int(s.key), UNKNOWN_PLAYER), _cells(s, best=True))
+            TableRow(s.place, names.get(int(s.key), UNKNOWN_PLAYER), (s.rating_text, *_cells(s)))
             for s in view.players[:10]
         )
         tables = [
             Table(
                 "Players",
-                ("Player", *columns),
+                ("Player", "Rating", *columns),
                 players,
                 f"Nobody has finished {view.min_games} games yet.",
             ),
             Table(
                 "Companies",
-                ("Company", *columns[:4]),
+                ("Company", *columns),
                 tuple(TableRow(None, s.name, _cells(s), str(s.key)) for s in view.companies),
             ),
             Table(
                 "Officers",
-                ("Officer", *columns[:4]),
+                ("Officer", *columns),
                 tuple(TableRow(None, s.name, _cells(s)) for s in view.officers),
             ),
         ]
-        subtitle = f"{view.matched} finished games ({view.scope}) · ranked from {view.min_games}"
+        subtitle = (
+            f"{plural(view.matched, 'finished game')} ({view.scope}) · ranked by rating, "
+            f"from {plural(view.min_games, 'game')}"
+        )
         picture = Leaderboard("Leaderboard", subtitle, tuple(tables))
         key = ("leaderboard", view.guild_id, picture)
         return await self.renderer_pool.render(key, picture, "leaderboard", None)
@@ -437,9 +457,8 @@ def _check_filters(filters: StatsFilter) -> None:
         raise ServiceError(f"The setup is {' or '.join(SETUP_WORDS)}, not {filters.setup!r}.")
 
 
-def _cells(s: Standing, *, best: bool = False) -> tuple[str, ...]:
-    cells = (str(s.games), str(s.wins), percent(s.win_rate), f"{s.mean_vp:.1f}")
-    return (*cells, str(s.best)) if best else cells
+def _cells(s: Standing) -> tuple[str, ...]:
+    return (str(s.games), str(s.wins), percent(s.win_rate), f"{s.mean_vp:.1f}")
 
 
 def _stage(meta: StoredGame) -> str:

@@ -51,6 +51,9 @@ from bot.store.results import (
     FinishedGame,
     GameCounts,
     GameResult,
+    PlacedSeat,
+    RatingGame,
+    RatingGames,
     ResultsPage,
     SeatResult,
     Stats,
@@ -1047,6 +1050,34 @@ class SqlStore(ABC):
             return Stats(GameCounts(), 0, (), (), ())
         return await self._tx(body, write=False)
 
+    async def rating_games(
+        self, guild_id: int, *, after: tuple[int, int] | None = None
+    ) -> RatingGames:
+        """A server's finished games in the ratings' order (see Store.rating_games)."""
+        where = "r.guild_id = ?"
+        params: list[Any] = [guild_id]
+        if after is not None:
+            ended, game_id = (check_int64(x, "rating key") for x in after)
+            where += " AND (r.ended_at > ? OR (r.ended_at = ? AND r.game_id > ?))"
+            params += [ended, ended, game_id]
+
+        async def body(db: Tx) -> RatingGames:
+            total = await _count(
+                db, "SELECT COUNT(*) FROM results AS r WHERE r.guild_id = ?", [guild_id]
+            )
+            rows = await db.fetch(
+                "SELECT r.game_id, r.ended_at, r.hints, s.user_id, s.rank, s.automa, s.ai_turns,"
+                " s.ai_at_end, s.hints_used FROM results AS r"
+                " JOIN result_seats AS s ON s.game_id = r.game_id"
+                f" WHERE {where} ORDER BY r.ended_at, r.game_id, s.seat",
+                params,
+            )
+            return RatingGames(_rating_games(rows), total)
+
+        if not fits_int64(guild_id):
+            return RatingGames((), 0)
+        return await self._tx(body, write=False)
+
     async def _insert_result(
         self,
         db: Tx,
@@ -1062,18 +1093,19 @@ class SqlStore(ABC):
             async with savepoint(db):
                 await db.execute(
                     "INSERT INTO results (game_id, guild_id, version, players, setup, map,"
-                    " expansions, rounds, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " expansions, rounds, hints, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_id, guild_id, version, *game, ended_at),
                 )
         except Exception as exc:
             if self._unique_index(exc) != RESULTS_KEY:
                 raise
             raise InvalidDataError(f"game {game_id} has its results already") from None
-        players, setup, _map, expansions, _rounds = game
+        players, setup, _map, expansions, _rounds, _hints = game
         await db.executemany(
             "INSERT INTO result_seats (game_id, guild_id, players, setup, expansions, seat,"
-            " user_id, automa, company, officer, vp, rank, vp_by_source, energy_by_round)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " user_id, automa, company, officer, vp, rank, vp_by_source, energy_by_round,"
+            " ai_turns, ai_at_end, hints_used)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, guild_id, players, setup, expansions, *seat) for seat in seats],
         )
 
@@ -1238,6 +1270,7 @@ def _result_rows(result: GameResult) -> tuple[tuple[Any, ...], list[tuple[Any, .
         result.map,
         expansions_key(result.expansions),
         result.rounds,
+        result.hints,
     )
     seats = [
         (
@@ -1250,6 +1283,9 @@ def _result_rows(result: GameResult) -> tuple[tuple[Any, ...], list[tuple[Any, .
             s.rank,
             dump_json(dict(s.vp_by_source), "VP by source"),
             dump_json(list(s.energy_by_round), "energy by round"),
+            check_int64(s.ai_turns, "AI turns"),
+            s.ai_at_end,
+            check_int64(s.hints_used, "hints used"),
         )
         for s in result.seats
     ]
@@ -1262,7 +1298,7 @@ async def _read_results(
     """Finished games with their seats: results rows `where` holds, ordered and cut by `tail`."""
     rows = await db.fetch(
         "SELECT r.game_id, r.guild_id, g.channel_id, g.number, r.version, r.ended_at,"
-        " r.players, r.setup, r.map, r.expansions, r.rounds"
+        " r.players, r.setup, r.map, r.expansions, r.rounds, r.hints"
         f" FROM results AS r JOIN games AS g ON g.id = r.game_id WHERE {where}{tail}",
         [*params, *tail_params],
     )
@@ -1271,11 +1307,14 @@ async def _read_results(
     marks = ", ".join("?" for _ in rows)
     seat_rows = await db.fetch(
         "SELECT game_id, seat, user_id, automa, company, officer, vp, rank, vp_by_source,"
-        f" energy_by_round FROM result_seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+        " energy_by_round, ai_turns, ai_at_end, hints_used"
+        f" FROM result_seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
         [r[0] for r in rows],
     )
     seats: dict[int, list[SeatResult]] = {}
-    for game_id, seat, user, automa, company, officer, vp, rank, sources, energy in seat_rows:
+    for row in seat_rows:
+        game_id, seat, user, automa, company, officer, vp, rank, sources, energy = row[:10]
+        ai_turns, ai_at_end, hints_used = row[10:]
         seats.setdefault(game_id, []).append(
             SeatResult(
                 seat,
@@ -1287,10 +1326,14 @@ async def _read_results(
                 json.loads(sources),
                 tuple(json.loads(energy)),
                 bool(automa),
+                int(ai_turns),
+                bool(ai_at_end),
+                int(hints_used),
             )
         )
     out = []
-    for gid, guild, channel, number, version, ended, players, setup, map_, exp, rounds in rows:
+    for row in rows:
+        gid, guild, channel, number, version, ended, players, setup, map_, exp, rounds = row[:11]
         result = GameResult(
             players,
             setup,
@@ -1298,9 +1341,31 @@ async def _read_results(
             tuple(exp.split(",")) if exp else (),
             rounds,
             tuple(seats.get(gid, ())),
+            bool(row[11]),
         )
         out.append(FinishedGame(gid, guild, channel, number or gid, version, ended, result))
     return out
+
+
+def _rating_games(rows: Iterable[Sequence[Any]]) -> tuple[RatingGame, ...]:
+    """Games from rows of (game, ended, hints, user, rank, automa, AI turns, AI at the end,
+    hints used), ordered by game then seat."""
+    games: list[RatingGame] = []
+    seats: list[PlacedSeat] = []
+    current: tuple[int, int, bool] | None = None
+    for game_id, ended, hints, user, rank, automa, ai_turns, ai_at_end, hints_used in rows:
+        if current is None or current[0] != game_id:
+            if current is not None:
+                games.append(RatingGame(current[0], current[1], tuple(seats), current[2]))
+            current, seats = (int(game_id), int(ended), bool(hints)), []
+        seats.append(
+            PlacedSeat(
+                user, int(rank), bool(automa), int(ai_turns), bool(ai_at_end), int(hints_used)
+            )
+        )
+    if current is not None:
+        games.append(RatingGame(current[0], current[1], tuple(seats), current[2]))
+    return tuple(games)
 
 
 def _filter_clauses(

@@ -323,3 +323,32 @@ async def test_the_ai_thinks_in_a_worker_process_off_the_event_loop(make_ai: Mak
             break
     assert service.thinker.costs and all(pid in pids for *_, pid in service.thinker.costs)
     assert all(rss < 150 for rss in service.thinker.worker_rss_mb().values())
+
+
+async def test_records_note_the_ai_at_a_persons_seat_and_the_hints(ai: GameService) -> None:
+    outcome = await ai.create_game(actor(ME), players=2, seed=5, hints=True)
+    await ai.join(actor(YOU))
+    await ai.start(actor(ME))
+    game_id = outcome.game_id
+    rng = random.Random(2)
+    hinted = False
+    for _ in range(4000):
+        if (await ai.store.get_game(game_id)).status != "active":
+            break
+        await ai.play_computers(game_id)
+        for user in (ME, YOU):
+            with contextlib.suppress(ServiceError):
+                panel = await ai.panel(actor(user))
+                if panel.options:
+                    if user == ME and not hinted:
+                        await ai.hint(actor(ME))
+                        hinted = True
+                    await person_plays(ai, user, rng)
+                    break
+        if hinted and not (await ai._load(await ai.store.get_game(game_id))).pilots:
+            await ai.replace_with_ai(actor(ME), YOU, "casual")  # the AI holds it to the end
+    kept = await ai.store.game_result(game_id)
+    assert kept is not None and kept.result.hints
+    mine, theirs = kept.result.seats
+    assert mine.hints_used == 1 and mine.ai_turns == 0 and not mine.ai_at_end
+    assert theirs.user_id == YOU and theirs.ai_at_end and theirs.ai_turns >= 3

@@ -76,7 +76,7 @@ async def test_remove_refuses_without_an_automa_and_start_alone_needs_one(
     await service.create_game(actor(ME), players=2, seed=1)
     with pytest.raises(LobbyError, match="no automa"):
         await service.remove_automa(actor(ME))
-    with pytest.raises(LobbyError, match="add an automa"):
+    with pytest.raises(LobbyError, match="add an AI player or an automa"):
         await service.start(actor(ME))
     await service.add_automa(actor(ME), "easy")
     assert (await service.start(actor(ME))).lines
