@@ -37,9 +37,11 @@ DEFAULT_DECIDER = "bot.ai:decide"
 
 @dataclass(frozen=True, slots=True)
 class ComputerSeat:
-    """Which computer plays a seat: `kind` "automa" or "ai", and its level's name."""
+    """Which computer plays a seat, and at what level."""
 
+    #: "automa" or "ai".
     kind: str
+    #: The level's name ("expert", "strong").
     level: str
 
     @property

@@ -248,18 +248,10 @@ class LobbyCommands(ServiceCore):
     ) -> Outcome:
         async with self._locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
-            if loaded.started:
-                raise LobbyError("The game has already started; automas join before the start.")
-            self._may_manage(loaded, actor, "add or remove automas")
-            size = int(loaded.options.get("players", 4))
+            size = self._computers_lobby(loaded, actor, "automa")
             record: AutomaAddRecord | AutomaRemoveRecord
             if kind == "automa_add":
-                if len(loaded.automa) >= MAX_AUTOMAS:
-                    raise LobbyError(f"A game has at most {MAX_AUTOMAS} automas.")
-                if _taken(loaded) >= size:
-                    raise LobbyError(
-                        f"The game is full ({size} of {size}); there is no seat for an automa."
-                    )
+                self._computer_seat_free(loaded, size, loaded.automa, MAX_AUTOMAS, "automa")
                 default = loaded.automa[-1] if loaded.automa else 1
                 try:
                     new_level = default if level is None else parse_level(level)
@@ -287,6 +279,25 @@ class LobbyCommands(ServiceCore):
             outcome_kind = OutcomeKind.JOINED if kind == "automa_add" else OutcomeKind.LEFT
             return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
 
+    def _computers_lobby(self, loaded: Loaded, actor: Actor, noun: str) -> int:
+        """The lobby's size, when the actor may seat computers (`noun`s) in it now."""
+        if loaded.started:
+            raise LobbyError(f"The game has already started; {noun}s join before the start.")
+        self._may_manage(loaded, actor, f"add or remove {noun}s")
+        return int(loaded.options.get("players", 4))
+
+    @staticmethod
+    def _computer_seat_free(
+        loaded: Loaded, size: int, seated: Sequence[object], most: int, noun: str
+    ) -> None:
+        """A seat for one more computer (`noun`), else LobbyError saying why not."""
+        if len(seated) >= most:
+            raise LobbyError(f"A game has at most {most} {noun}s.")
+        if _taken(loaded) >= size:
+            raise LobbyError(
+                f"The game is full ({size} of {size}); there is no seat for an {noun}."
+            )
+
     async def add_ai(
         self, actor: Actor, level: str | None = None, *, expected_game: int | None = None
     ) -> Outcome:
@@ -294,16 +305,8 @@ class LobbyCommands(ServiceCore):
         of the lobby's last AI player, else casual."""
         async with self._locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
-            if loaded.started:
-                raise LobbyError("The game has already started; AI players join before the start.")
-            self._may_manage(loaded, actor, "add or remove AI players")
-            size = int(loaded.options.get("players", 4))
-            if len(loaded.ai) >= MAX_AIS - 1:
-                raise LobbyError(f"A game has at most {MAX_AIS - 1} AI players.")
-            if _taken(loaded) >= size:
-                raise LobbyError(
-                    f"The game is full ({size} of {size}); there is no seat for an AI player."
-                )
+            size = self._computers_lobby(loaded, actor, "AI player")
+            self._computer_seat_free(loaded, size, loaded.ai, MAX_AIS - 1, "AI player")
             try:
                 new_level = parse_ai_level(level or (loaded.ai[-1] if loaded.ai else "casual"))
             except ValueError as exc:
@@ -320,9 +323,7 @@ class LobbyCommands(ServiceCore):
         """Take the lobby's last AI player out (creator or manager)."""
         async with self._locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
-            if loaded.started:
-                raise LobbyError("The game has already started; AI players leave before the start.")
-            self._may_manage(loaded, actor, "add or remove AI players")
+            self._computers_lobby(loaded, actor, "AI player")
             if not loaded.ai:
                 raise LobbyError("There is no AI player in this lobby to remove.")
             record: AiRemoveRecord = {"kind": "ai_remove", "by": actor.user_id}

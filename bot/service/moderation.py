@@ -162,28 +162,53 @@ class ModerationCommands(ServiceCore):
             header = Line.of(
                 f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
             )
-            records: list[LogRecord] = [{"kind": "skip", "seat": seat}]
-            assert loaded.game is not None and loaded.committed is not None
-            game = copy_game(loaded.game)
-            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
-            if seat in tail_seats:
-                # A skipped player's half-played step is dropped before answering for it.
-                records.append({"kind": "revert", "to": loaded.commit_version})
-                game = open_game(copy.deepcopy(loaded.committed))
             after = replace_loaded(loaded, loaded.seats)
             after.skipped.add(seat)
-            return await self._land(
+            return await self._land_seat_change(
+                loaded,
+                actor,
+                seat,
+                {"kind": "skip", "seat": seat},
                 after,
-                game,
-                user=actor.user_id,
-                records=records,
-                # Someone else's step in progress stays open; otherwise the skip commits.
-                reason=None if loaded.tail_steps and seat not in tail_seats else "skip",
-                header=[header],
+                reason="skip",
+                header=header,
                 kind=OutcomeKind.SKIPPED,
-                announce=True,
-                told=self._waiting_users(loaded),
             )
+
+    async def _land_seat_change(
+        self,
+        loaded: Loaded,
+        actor: Actor,
+        seat: int,
+        record: LogRecord,
+        after: Loaded,
+        *,
+        reason: str,
+        header: Line,
+        kind: OutcomeKind,
+    ) -> Outcome:
+        """Land a change of who answers for `seat` (skipped, the AI), announced: the seat's
+        half-played step is dropped first; someone else's step in progress stays open,
+        otherwise the change commits (with `reason`)."""
+        records: list[LogRecord] = [record]
+        assert loaded.game is not None and loaded.committed is not None
+        game = copy_game(loaded.game)
+        tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
+        if seat in tail_seats:
+            # The seat's half-played step is dropped before answering for it.
+            records.append({"kind": "revert", "to": loaded.commit_version})
+            game = open_game(copy.deepcopy(loaded.committed))
+        return await self._land(
+            after,
+            game,
+            user=actor.user_id,
+            records=records,
+            reason=None if loaded.tail_steps and seat not in tail_seats else reason,
+            header=[header],
+            kind=kind,
+            announce=True,
+            told=self._waiting_users(loaded),
+        )
 
     async def replace_with_ai(self, actor: Actor, seat_or_user: int, level: str) -> Outcome:
         """Let the AI (at `level`) play a person's seat from now on (creator or manager); its
@@ -213,27 +238,18 @@ class ModerationCommands(ServiceCore):
                 "level": level,
                 "by": actor.user_id,
             }
-            records: list[LogRecord] = [record]
-            assert loaded.game is not None and loaded.committed is not None
-            game = copy_game(loaded.game)
-            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
-            if seat in tail_seats:
-                # The person's half-played step is dropped: the AI plays it from its start.
-                records.append({"kind": "revert", "to": loaded.commit_version})
-                game = open_game(copy.deepcopy(loaded.committed))
             after = replace_loaded(loaded, loaded.seats)
             after.pilots[seat] = (level, loaded.version + 1)
             after.skipped.discard(seat)
-            return await self._land(
+            return await self._land_seat_change(
+                loaded,
+                actor,
+                seat,
+                record,
                 after,
-                game,
-                user=actor.user_id,
-                records=records,
-                reason=None if loaded.tail_steps and seat not in tail_seats else "ai seat",
-                header=[header],
+                reason="ai seat",
+                header=header,
                 kind=OutcomeKind.REPLACED,
-                announce=True,
-                told=self._waiting_users(loaded),
             )
 
     async def ai_plays_for(self, actor: Actor) -> bool:

@@ -488,16 +488,32 @@ class _Scanner:
             raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
         self.out.lobby.append(user)
 
-    def automa_add(self, seq: int, rec: Mapping[str, Any]) -> None:
+    def computer_joins(
+        self, seq: int, rec: Mapping[str, Any], seated: Sequence[object], most: int, noun: str
+    ) -> None:
+        """The checks of a computer (automa or AI player) joining the lobby."""
         self.user(seq, rec, "by")
         self.lobby_open(seq, rec)
+        if len(seated) >= most:
+            raise self.fail(seq, rec, f"a game has at most {most} {noun}s")
+        if self.taken() >= self.size:
+            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+
+    def computer_leaves(
+        self, seq: int, rec: Mapping[str, Any], seated: list[Any], noun: str
+    ) -> None:
+        """The lobby's last computer of a kind leaves."""
+        self.user(seq, rec, "by")
+        self.lobby_open(seq, rec)
+        if not seated:
+            raise self.fail(seq, rec, f"there is no {noun} to remove")
+        seated.pop()
+
+    def automa_add(self, seq: int, rec: Mapping[str, Any]) -> None:
         level = rec.get("level")
         if not is_int(level) or not 0 <= level <= MAX_LEVEL:
             raise self.fail(seq, rec, f"'level' is {show(level)}, not 0 to {MAX_LEVEL}")
-        if len(self.out.automa) >= MAX_AUTOMAS:
-            raise self.fail(seq, rec, f"a game has at most {MAX_AUTOMAS} automas")
-        if self.taken() >= self.size:
-            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+        self.computer_joins(seq, rec, self.out.automa, MAX_AUTOMAS, "automa")
         opts = self.meta.options
         try:
             check_options(
@@ -515,11 +531,7 @@ class _Scanner:
         self.out.automa.append(level)
 
     def automa_remove(self, seq: int, rec: Mapping[str, Any]) -> None:
-        self.user(seq, rec, "by")
-        self.lobby_open(seq, rec)
-        if not self.out.automa:
-            raise self.fail(seq, rec, "there is no automa to remove")
-        self.out.automa.pop()
+        self.computer_leaves(seq, rec, self.out.automa, "automa")
 
     def taken(self) -> int:
         """Seats taken in the lobby: people, AI players and automas."""
@@ -534,21 +546,12 @@ class _Scanner:
         return level
 
     def ai_add(self, seq: int, rec: Mapping[str, Any]) -> None:
-        self.user(seq, rec, "by")
-        self.lobby_open(seq, rec)
         level = self.ai_level(seq, rec)
-        if len(self.out.ai) >= MAX_AIS:
-            raise self.fail(seq, rec, f"a game has at most {MAX_AIS} AI players")
-        if self.taken() >= self.size:
-            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+        self.computer_joins(seq, rec, self.out.ai, MAX_AIS, "AI player")
         self.out.ai.append(level)
 
     def ai_remove(self, seq: int, rec: Mapping[str, Any]) -> None:
-        self.user(seq, rec, "by")
-        self.lobby_open(seq, rec)
-        if not self.out.ai:
-            raise self.fail(seq, rec, "there is no AI player to remove")
-        self.out.ai.pop()
+        self.computer_leaves(seq, rec, self.out.ai, "AI player")
 
     def ai_seat(self, seq: int, rec: Mapping[str, Any]) -> None:
         self.started(seq, rec)

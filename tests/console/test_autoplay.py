@@ -133,11 +133,9 @@ def test_autoplay_solo_against_automas_reaches_final_scoring() -> None:
         "--autoplay", "--automa", "2", "--automa-level", "hard", "--seed", "6",
         "--setup", "full", "--expansions", "leeghwater",
     )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert "(finished)" in result.stdout
     # One person and two automas: three companies ranked, the automas' 16 VP start shown.
-    ranked = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.", "3.")]
-    assert len(ranked) == 3 and sum("start +16" in line for line in ranked) == 2
+    ranked = ranking(result, 3)
+    assert sum("start +16" in line for line in ranked) == 2
 
 
 def test_automa_refusals_name_the_console_option() -> None:
@@ -150,14 +148,24 @@ def test_automa_refusals_name_the_console_option() -> None:
     assert "cannot be played with automas" in nile.stderr
 
 
-def test_autoplay_an_ai_against_an_automa_names_each_seats_kind() -> None:
-    result = run_console(
-        "--autoplay", "--players", "2", "--ai", "1", "--automa", "1",
-        "--automa-level", "expert", "--seed", "3",
-    )  # fmt: skip
+def ranking(result: subprocess.CompletedProcess[str], companies: int) -> list[str]:
+    """The final ranking's lines of a finished autoplay, checked to rank every company."""
     assert result.returncode == 0, result.stderr
-    ranked = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.")]
-    assert len(ranked) == 2
+    assert "(finished)" in result.stdout
+    places = tuple(f"{n}." for n in range(1, companies + 1))
+    ranked = [line for line in result.stdout.splitlines() if line[:2] in places]
+    assert len(ranked) == companies
+    return ranked
+
+
+def test_autoplay_an_ai_against_an_automa_names_each_seats_kind() -> None:
+    ranked = ranking(
+        run_console(
+            "--autoplay", "--players", "2", "--ai", "1", "--automa", "1",
+            "--automa-level", "expert", "--seed", "3",
+        ),
+        2,
+    )  # fmt: skip
     assert sum("(AI casual): " in line for line in ranked) == 1
     assert sum("(automa expert): " in line for line in ranked) == 1
 

@@ -7,13 +7,14 @@ The AI is bot.ai at its casual level (a small budget keeps CI fast)."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from fakediscord import FakeDiscord
 
 from bot.commands import ids
 from bot.service import ServiceConfig
-from tests.commands.kit import Driver, FakeClock, barrage_bot, turn_messages, wait_turn_message
+from tests.commands import kit
 
 
 def config(kind: str = "thread") -> ServiceConfig:
@@ -21,11 +22,18 @@ def config(kind: str = "thread") -> ServiceConfig:
     return ServiceConfig(reminder_hours=24, reminder_cap=2, extra={"ai_workers_kind": kind})
 
 
+def ai_bot(fake: FakeDiscord, tmp_path: Path, kind: str = "thread"):  # type: ignore[no-untyped-def]
+    """The bot on a fresh database, its AI's workers of this kind."""
+    return kit.barrage_bot(
+        fake, tmp_path / "db.sqlite3", kit.FakeClock(), service_config=config(kind)
+    )
+
+
 def lobby_game(lobby) -> int:  # type: ignore[no-untyped-def]
     return int(next(c for c in lobby.custom_ids if c.startswith("brg:lb:")).split(":")[2])
 
 
-async def until_a_person_decides(driver: Driver) -> bool:
+async def until_a_person_decides(driver: kit.Driver) -> bool:
     """Wait while the AI thinks; True when a person must decide, False once the game is over."""
     for _ in range(400):
         found = await driver.deciding_user()
@@ -43,9 +51,7 @@ async def test_lobby_buttons_add_and_remove_ai_players_and_a_game_tells_the_ai_t
 ) -> None:
     fake = fake_discord
     alice, bob = fake.alice, fake.bob
-    async with barrage_bot(
-        fake, tmp_path / "db.sqlite3", FakeClock(), service_config=config("process")
-    ) as bot:
+    async with ai_bot(fake, tmp_path, "process") as bot:
         lobby = await (
             await alice.slash("barrage new", players=3, seed=4, ai=1, ai_level="casual")
         ).reply()
@@ -53,21 +59,17 @@ async def test_lobby_buttons_add_and_remove_ai_players_and_a_game_tells_the_ai_t
         assert "(2/3)" in lobby.content and "AI (casual)" in lobby.content
         refused = await (await bob.click(lobby, ids.lobby_id(game_id, "ai_add"))).reply()
         assert refused.ephemeral and "creator" in refused.content
-        await (await alice.click(lobby, ids.lobby_id(game_id, "ai_add"))).reply()
-        await fake.wait_for(lambda: lobby.content.count("AI (casual)") == 2)
-        assert "(3/3)" in lobby.content
-        await (await alice.click(lobby, ids.lobby_id(game_id, "ai_remove"))).reply()
-        await fake.wait_for(lambda: lobby.content.count("AI (casual)") == 1)
+        await kit.add_and_remove_computer(fake, lobby, alice, game_id, "ai", "AI (casual)")
         await (await alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
         assert "(AI, casual)" in lobby.content and lobby.components == []
-        await wait_turn_message(fake)
-        driver = Driver(fake, bot, [alice], seed=4)
+        await kit.wait_turn_message(fake)
+        driver = kit.Driver(fake, bot, [alice], seed=4)
         for _ in range(8):
             assert await until_a_person_decides(driver)
             await driver.play_turn(typed_share=0, restart_share=0)
         told = await fake.wait_for(
             lambda: next(
-                (m for m in turn_messages(fake) if "(AI casual) played:" in m.content), None
+                (m for m in kit.turn_messages(fake) if "(AI casual) played:" in m.content), None
             ),
             timeout=20,
             what="a turn message telling the AI's turn",
@@ -76,8 +78,6 @@ async def test_lobby_buttons_add_and_remove_ai_players_and_a_game_tells_the_ai_t
         public = [m for m in fake.channel_messages(fake.general) if not m.ephemeral]
         assert all(set(m.mentions) <= {alice.id} for m in public)
         # The workers are processes apart from the bot's.
-        import os
-
         pids = {pid for *_, pid in bot.service.thinker.costs}
         assert pids and os.getpid() not in pids
 
@@ -87,16 +87,14 @@ async def test_undo_takes_back_the_ai_turns_and_a_hint_is_private(
 ) -> None:
     fake = fake_discord
     alice = fake.alice
-    async with barrage_bot(
-        fake, tmp_path / "db.sqlite3", FakeClock(), service_config=config()
-    ) as bot:
+    async with ai_bot(fake, tmp_path) as bot:
         lobby = await (
             await alice.slash("barrage new", players=2, seed=6, ai=1, hints=True)
         ).reply()
         assert "hints on" in lobby.content
         await (await alice.click(lobby, ids.lobby_id(lobby_game(lobby), "start"))).reply()
-        await wait_turn_message(fake)
-        driver = Driver(fake, bot, [alice], seed=6)
+        await kit.wait_turn_message(fake)
+        driver = kit.Driver(fake, bot, [alice], seed=6)
         assert await until_a_person_decides(driver)
         hint = await (await alice.slash("barrage hint")).reply()
         assert hint.ephemeral and hint.visible_to == alice.id and "Hint for" in hint.content
@@ -126,14 +124,12 @@ async def test_a_moderator_lets_the_ai_play_a_seat_and_play_takes_it_back(
 ) -> None:
     fake = fake_discord
     alice, bob = fake.alice, fake.bob
-    async with barrage_bot(
-        fake, tmp_path / "db.sqlite3", FakeClock(), service_config=config()
-    ) as bot:
+    async with ai_bot(fake, tmp_path) as bot:
         lobby = await (await alice.slash("barrage new", players=2, seed=8)).reply()
         game_id = lobby_game(lobby)
         await (await bob.click(lobby, ids.lobby_id(game_id, "join"))).reply()
         await (await alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
-        await wait_turn_message(fake)
+        await kit.wait_turn_message(fake)
         neither = await (await alice.slash("barrage replace", player=bob.id)).reply()
         assert neither.ephemeral and "either the member" in neither.content
         await (await alice.slash("barrage replace", player=bob.id, ai="casual")).reply()
@@ -144,7 +140,7 @@ async def test_a_moderator_lets_the_ai_play_a_seat_and_play_takes_it_back(
             timeout=10,
             what="the replacement's announcement",
         )
-        driver = Driver(fake, bot, [alice, bob], seed=8)
+        driver = kit.Driver(fake, bot, [alice, bob], seed=8)
         for _ in range(4):
             assert await until_a_person_decides(driver)
             found = await driver.deciding_user()

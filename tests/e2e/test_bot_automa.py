@@ -8,7 +8,14 @@ from pathlib import Path
 from fakediscord import FakeDiscord
 
 from bot.commands import ids
-from tests.commands.kit import Driver, FakeClock, barrage_bot, turn_messages, wait_turn_message
+from tests.commands.kit import (
+    Driver,
+    FakeClock,
+    add_and_remove_computer,
+    barrage_bot,
+    turn_messages,
+    wait_turn_message,
+)
 
 
 async def test_lobby_buttons_add_and_remove_automas(
@@ -25,11 +32,7 @@ async def test_lobby_buttons_add_and_remove_automas(
         assert ids.lobby_id(game_id, "bot_add") in lobby.custom_ids
         refused = await (await bob.click(lobby, ids.lobby_id(game_id, "bot_add"))).reply()
         assert refused.ephemeral and "creator" in refused.content
-        await (await alice.click(lobby, ids.lobby_id(game_id, "bot_add"))).reply()
-        await fake.wait_for(lambda: lobby.content.count("Automa (hard)") == 2)
-        assert "(3/3)" in lobby.content
-        await (await alice.click(lobby, ids.lobby_id(game_id, "bot_remove"))).reply()
-        await fake.wait_for(lambda: lobby.content.count("Automa (hard)") == 1)
+        await add_and_remove_computer(fake, lobby, alice, game_id, "bot", "Automa (hard)")
         await (await bob.click(lobby, ids.lobby_id(game_id, "join"))).reply()
         await (await alice.click(lobby, ids.lobby_id(game_id, "start"))).reply()
         assert "(automa, hard)" in lobby.content and lobby.components == []

@@ -5,7 +5,9 @@ one test runs it in a real worker process."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -83,6 +85,15 @@ async def until_my_decision(service: GameService, game_id: int, user: int = ME) 
     raise AssertionError("the AI never handed over")
 
 
+async def until_the_ai_decides(service: GameService, game_id: int) -> None:
+    """The person plays (first options) until the AI must decide."""
+    for _ in range(50):
+        if (await service._load(await service.store.get_game(game_id))).ai_deciding():
+            return
+        await person_plays(service)
+    raise AssertionError("the AI never had to decide")
+
+
 async def test_new_game_counts_every_seat_and_keeps_a_seat_for_a_person(ai: GameService) -> None:
     with pytest.raises(NewGameRefused, match="no seat for a person"):
         ai.check_new_game(players=2, setup="intro", ai=1, automa=1)
@@ -124,13 +135,7 @@ async def test_an_ai_step_lands_as_records_told_in_words_and_is_never_pinged(
     ai: GameService,
 ) -> None:
     game_id = await solo(ai, ai=1)
-    for _ in range(50):
-        loaded = await ai._load(await ai.store.get_game(game_id))
-        if loaded.ai_deciding():
-            break
-        await person_plays(ai)
-    else:
-        raise AssertionError("the AI never had to decide")
+    await until_the_ai_decides(ai, game_id)
     # While the AI must decide nobody is pinged and no reminder waits.
     assert {r.user_id for r in await ai.store.reminders(game_id)} <= {ME}
     before = await ai.store.version(game_id)
@@ -289,15 +294,9 @@ async def test_an_ai_step_lands_exactly_once_when_two_processes_compute_it(
 ) -> None:
     first, second = await make_ai(), await make_ai()
     game_id = await solo(first, ai=1)
-    for _ in range(50):
-        loaded = await first._load(await first.store.get_game(game_id))
-        if loaded.ai_deciding():
-            break
-        await person_plays(first)
+    await until_the_ai_decides(first, game_id)
     version = await first.store.version(game_id)
     # Both read the same version and think; the store lets one land, the other reads again.
-    import asyncio
-
     landed = await asyncio.gather(
         first.play_computers(game_id, steps=1), second.play_computers(game_id, steps=1)
     )
@@ -313,8 +312,6 @@ async def test_the_ai_thinks_in_a_worker_process_off_the_event_loop(make_ai: Mak
     service = await make_ai(ai_workers_kind="process")
     game_id = await solo(service, ai=1)
     pids = await service.thinker.warm_up()
-    import os
-
     assert pids and os.getpid() not in pids
     await until_my_decision(service, game_id)
     for _ in range(30):
