@@ -51,6 +51,9 @@ log = logging.getLogger(__name__)
 SEAT, HINT = 0, 1
 #: An AI step's decisions at most (a safety net: a turn has a handful).
 MAX_STEP_DECISIONS = 200
+#: Every how many passes `run_computers` looks at every active game (not only those with
+#: AI players of their own).
+FULL_PASS = 10
 #: Hints kept in memory (one per decision).
 HINT_CACHE = 512
 
@@ -146,12 +149,27 @@ class Thinker:
                     result = await loop.run_in_executor(
                         self._executor, partial(ai_decide, *job.args)
                     )
+            except concurrent.futures.BrokenExecutor as exc:
+                # A worker died (killed, out of memory): start new ones for the next answers.
+                log.error("an AI worker died (%s); starting the workers again", exc)
+                self._restart_workers()
+                if not job.future.done():
+                    job.future.set_exception(exc)
+                continue
             except Exception as exc:  # the worker failed: the caller decides what to do
                 if not job.future.done():
                     job.future.set_exception(exc)
                 continue
             if not job.future.done():
                 job.future.set_result(result)
+
+    def _restart_workers(self) -> None:
+        """A new pool in place of a broken one."""
+        if self.kind != "process" or self._executor is None:
+            return
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        context = multiprocessing.get_context(self.start_method)
+        self._executor = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
 
     def worker_rss_mb(self) -> dict[int, float]:
         """Each worker process's resident memory now, in MB (Linux; {} elsewhere)."""
@@ -275,12 +293,15 @@ class ThinkingCommands(ServiceCore):
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def resume_computers(self) -> int:
+    async def resume_computers(self, *, every_game: bool = True) -> int:
         """Schedule every active game whose AI seat must decide now (after a start or a
-        shard takeover: a step that was thought about when a process stopped); how many."""
+        shard takeover: a step that was thought about when a process stopped); how many.
+
+        Without `every_game`, only games with AI players of their own (a game where the AI
+        took over a person's seat is found by the full pass)."""
         found = 0
         for meta in await self.store.list_games(status=ACTIVE, limit=100_000):
-            if not (meta.options.get("ai") or meta.options.get("ai_seed")):
+            if not meta.options.get("ai") and not (every_game and "ai_seed" in meta.options):
                 continue  # no AI can sit in a game created before there was one
             try:
                 loaded = await self._load(meta)
@@ -293,10 +314,13 @@ class ThinkingCommands(ServiceCore):
 
     async def run_computers(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
         """Resume pending AI steps now and every `interval_s` (a step left by a process that
-        stopped while another serves its games), until `stop` is set."""
+        stopped while another serves its games), until `stop` is set: games with AI players
+        each time, every game at the start and every `FULL_PASS` times."""
+        passes = 0
         while not stop.is_set():
             try:
-                await self.resume_computers()
+                await self.resume_computers(every_game=passes % FULL_PASS == 0)
+                passes += 1
             except Exception:
                 log.exception("looking for pending AI steps failed")
             with contextlib.suppress(TimeoutError):
@@ -386,6 +410,8 @@ class ThinkingCommands(ServiceCore):
                 "is created."
             )
         assert loaded.game is not None
+        if loaded.seats.index(actor.user_id) in loaded.pilots:
+            raise ServiceError("The AI plays your seat now; `play` takes it back first.")
         decision = loaded.game.decision(company)
         if decision is None:
             raise ServiceError(

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.rules import GameOptions, new_game
 from bot.service import GameService, LobbyError, RendererPool, ServiceConfig, ServiceError
 from bot.service.errors import NewGameRefused
+from bot.service.thinking import HINT, SEAT, Thinker
 from bot.store import SqliteStore
 from tests.aiplayer import DECIDER
 from tests.service.conftest import fake_png
@@ -349,3 +351,19 @@ async def test_records_note_the_ai_at_a_persons_seat_and_the_hints(ai: GameServi
     mine, theirs = kept.result.seats
     assert mine.hints_used == 1 and mine.ai_turns == 0 and not mine.ai_at_end
     assert theirs.user_id == YOU and theirs.ai_at_end and theirs.ai_turns >= 3
+
+
+async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
+    thinker = Thinker(1, kind="inline", decider=DECIDER)
+    game = new_game(GameOptions(players=2, seed=3))
+    state, player = game.state.to_json(), game.decisions()[0].player
+    try:
+        # Asked at once: a hint, an AI seat's decision, another hint.
+        await asyncio.gather(
+            thinker.think(state, player, "strong", 1, HINT),
+            thinker.think(state, player, "casual", 1, SEAT),
+            thinker.think(state, player, "strong", 1, HINT),
+        )
+    finally:
+        thinker.close()
+    assert [priority for priority, *_ in thinker.costs] == [SEAT, HINT, HINT]
