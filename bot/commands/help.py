@@ -10,8 +10,6 @@ from bot.rules.content import load_content
 from bot.rules.rewards import describe_reward
 from bot.service.expansions import combinations, expansions, help_topics, with_automas
 
-MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
-
 _HOW_TO_PLAY = """\
 **Playing Barrage with this bot**
 1. `/barrage new` opens a game in this channel (or `thread:true` for its own thread). \
@@ -108,11 +106,6 @@ class Topic:
     text: str
 
 
-def _clip(text: str) -> str:
-    """Keep a help text inside one message."""
-    return text if len(text) <= MAX_HELP else text[: MAX_HELP - 1] + "…"
-
-
 @cache
 def topics() -> dict[str, Topic]:
     """Every help topic by key: 'play', 'company:usa', 'officer:…', 'tile:…', 'bonus:…',
@@ -191,7 +184,8 @@ def topics() -> dict[str, Topic]:
                 f"reward: {describe_reward(contract.reward, content)}.",
             )
         )
-    return {t.key: Topic(t.key, t.name[:100], _clip(t.text)) for t in found}
+    # A long text is sent as several whole messages (`replies.send`), never cut.
+    return {t.key: Topic(t.key, t.name[:100], t.text) for t in found}
 
 
 def _from(content_set: str) -> str:

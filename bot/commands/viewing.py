@@ -58,7 +58,7 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
     score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
-        return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
+        return Shown(game_id, f"**The draft**\n{score.text(mention)}")
     if board is not None:
         # The service refuses a view this game has not, naming the ones it has.
         png = await service.board_image(game_id, board, by_game_id=True, guild_id=guild_id)
@@ -72,7 +72,8 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
                 game_id, "company", company, by_game_id=True, guild_id=guild_id
             )
         title = f"**{company_name(company)}**\n" if company else ""
-        return Shown(game_id, (title + text)[:1900], picture, f"{company or 'company'}.png")
+        # A long text is sent as whole messages (`send`), never cut.
+        return Shown(game_id, title + text, picture, f"{company or 'company'}.png")
     if key == "log":
         lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
         body = "\n".join(lines) or "Nothing has happened yet."
@@ -83,7 +84,7 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
     # The score sheet: VP by source and per round, the winner once the game is over.
     png = await service.board_image(game_id, SCORE_SHEET, by_game_id=True, guild_id=guild_id)
-    return Shown(game_id, f"{title}\n{score.text(mention)}"[:1990], png, "score.png")
+    return Shown(game_id, f"{title}\n{score.text(mention)}", png, "score.png")
 
 
 def post_view(game_id: int, key: str) -> discord.ui.View:

@@ -26,6 +26,8 @@ from bot.service.loading import Loaded, engine_options
 from bot.service.records import (
     MAX_AIS,
     MAX_AUTOMAS,
+    MAX_NAME,
+    MAX_PLAYERS,
     AiAddRecord,
     AiRemoveRecord,
     AutomaAddRecord,
@@ -60,11 +62,16 @@ class LobbyCommands(ServiceCore):
         ai_level: str = "casual",
         hints: bool = False,
         computers_only: bool = False,
+        names: Sequence[str] = (),
     ) -> Outcome:
         """Open a lobby in the actor's channel for up to `players` companies (people, `ai`
         AI players of `ai_level` and `automa` automa companies of `automa_level`); the
         creator joins, unless the seats are all computers' (`computers_only`: the console's
-        autoplay, never a Discord game)."""
+        autoplay, never a Discord game).
+
+        `names` are the people's names by seat, kept with the game for a client that has no
+        accounts of its own (the console's local players); Discord names its users itself.
+        """
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         expansions = self.check_new_game(
@@ -107,6 +114,14 @@ class LobbyCommands(ServiceCore):
             options["hints"] = True
         if computers_only:
             options["computers_only"] = True
+        if names:
+            if len(names) > MAX_PLAYERS or not all(
+                isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names
+            ):
+                raise LobbyError(
+                    f"Give at most {MAX_PLAYERS} names, each 1 to {MAX_NAME} characters long."
+                )
+            options["names"] = list(names)
         try:
             meta = await self.store.create_game(
                 guild_id=actor.guild_id,

@@ -239,6 +239,8 @@ class OutboxSender:
             images, undrawn = await self._draw(item, requests, first=True)
             previous = await self.store.last_message_id(item.game_id, before_item=item.id)
             lines, mentions, waiting = payload_lines(payload)
+            if payload.get("reason") != "end":
+                mentions = await self._still_deciding(item, mentions)
             announcement = Announcement(
                 outbox_id=item.id,
                 game_id=item.game_id,
@@ -291,6 +293,14 @@ class OutboxSender:
             except Exception:  # cosmetic: an old button only answers "the game moved on"
                 log.exception("could not strip the buttons of message %d", previous)
         return True
+
+    async def _still_deciding(self, item: OutboxItem, mentions: tuple[int, ...]) -> tuple[int, ...]:
+        """The users among `mentions` who have not answered since this commit: one who made
+        their choice of several asked at once (from the panel, before this post) is named
+        by the message but not pinged for what they have done."""
+        if self.service is None or not mentions:
+            return mentions
+        return await self.service.still_to_decide(item.game_id, item.version, mentions)
 
     async def _draw(
         self, item: OutboxItem | Announcement, requests: list[ImageRequest], *, first: bool

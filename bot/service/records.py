@@ -53,6 +53,8 @@ MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
 MAX_AIS = 4
 #: The AI's levels (bot.service.computer.AI_LEVELS).
 AI_LEVEL_NAMES = ("casual", "strong")
+#: Longest name of a local player kept with a game (the console's `--names`).
+MAX_NAME = 100
 #: Longest notation a record may hold (the longest real one is under 100 characters).
 MAX_NOTATION = 300
 #: Longest free text (a commit's reason, a flag's reason, an automatic answer's note).
@@ -351,6 +353,13 @@ def check_options_of(meta: StoredGame) -> None:
         raise BrokenLog(f"the game's 'ai_seed' is {show(ai_seed)}, not a seed")
     if len(automa) + len(ai) > players or (len(automa) + len(ai) == players and not computers_only):
         raise BrokenLog("the game's automas and AI players leave no seat for a person")
+    names = opts.get("names", [])
+    if (
+        not isinstance(names, list)
+        or len(names) > MAX_PLAYERS
+        or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names)
+    ):
+        raise BrokenLog(f"the game's 'names' is {show(names)}, not a list of players' names")
     if not is_int(meta.seed):
         raise BrokenLog(f"the game's seed is {show(meta.seed)}, not a number")
     try:

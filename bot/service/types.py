@@ -286,7 +286,7 @@ class ScoreRow:
     company: str
     user_id: int | None
     vp: int
-    #: (source, VP) pairs, largest first; sources as the engine names them, grouped.
+    #: (category, VP) pairs: the score sheet's rows in its order (Start, …, Other).
     breakdown: tuple[tuple[str, int], ...]
     #: Final rank (1 = winner) once the game is over, else None.
     rank: int | None = None
@@ -318,11 +318,12 @@ class ScoreView:
         lines = []
         for row in self.rows:
             rank = f"{row.rank}. " if row.rank is not None else ""
-            parts = ", ".join(f"{source} {vp:+d}" for source, vp in row.breakdown)
+            # The score sheet's rows, as the sheet names them.
+            parts = ", ".join(f"{category} {vp} VP" for category, vp in row.breakdown)
             kind = f" ({row.kind})" if row.kind else ""
             score = f"{rank}{company_name(row.company)}{kind}: {row.vp} VP"
-            hints = f"; {row.hints} hint{'s' if row.hints != 1 else ''}" if row.hints else ""
-            lines.append(score + (f" ({parts}{hints})" if parts or hints else ""))
+            hints = f"; {row.hints} hint{'s' if row.hints != 1 else ''} used" if row.hints else ""
+            lines.append(score + (f" — {parts}" if parts else "") + hints)
         return "\n".join(lines)
 
 

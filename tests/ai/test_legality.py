@@ -6,6 +6,7 @@ import pytest
 
 from bot.ai import LEVELS, Advice, decide
 from bot.rules import Game, GameOptions, new_game
+from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
 from bot.rules.prng import SplitMix64
 
@@ -17,6 +18,7 @@ SETUPS = [
     GameOptions(players=3, seed=15, setup="full", expansions=("colorado", "leeghwater")),
     GameOptions(players=2, seed=16, expansions=("nile",)),
     GameOptions(players=2, seed=17, setup="full", expansions=("nile",)),
+    GameOptions(players=3, seed=18, automa=(3,)),
 ]
 
 
@@ -28,7 +30,9 @@ def play(options: GameOptions, ai_seats: set[int], level: str) -> Game:
         decisions = game.decisions()
         decision = decisions[rng.below(len(decisions))]
         seat = player_seat(game.state, decision.player)
-        if seat in ai_seats:
+        if game.automa_level(decision.player) is not None:
+            notation = automa_answer(game, decision).notation
+        elif seat in ai_seats:
             advice = decide(game, seat, level, ai_seed=options.seed + 1)
             assert isinstance(advice, Advice)
             assert decision.find(advice.notation) is not None, (decision.kind, advice.notation)
@@ -44,7 +48,8 @@ def play(options: GameOptions, ai_seats: set[int], level: str) -> Game:
     "options", SETUPS, ids=lambda o: f"{o.setup}-{'+'.join(o.expansions) or 'base'}-{o.players}"
 )
 def test_ai_plays_whole_games_legally(options: GameOptions) -> None:
-    game = play(options, {0}, "casual")
+    # the AI in every seat but one person's (and the automas'), the person at random
+    game = play(options, set(range(options.players - len(options.automa) - 1)) | {0}, "casual")
     assert game.is_over
 
 
