@@ -241,11 +241,20 @@ def main(argv: list[str] | None = None) -> None:
     tasks = [task for group in matches.values() for task in group]
     start = time.perf_counter()
     runner: Callable[[tuple], Result] = _run
+    results: list[Result] = []
+
+    def done(result: Result) -> None:
+        """Print each game as it ends (a long run shows its progress)."""
+        print(f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp}", flush=True)
+        results.append(result)
+
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(runner, tasks, chunksize=1)
+            for result in pool.imap(runner, tasks, chunksize=1):
+                done(result)
     else:
-        results = [runner(task) for task in tasks]
+        for task in tasks:
+            done(runner(task))
     for task, result in zip(tasks, results, strict=True):
         _SEATS[id(result)] = task[2]
     by_match: dict[str, list[Result]] = {}
