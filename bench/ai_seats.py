@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the fake Discord lives with the tests
 sys.path.insert(0, str(ROOT))
 
-from fakediscord import FakeDiscord, run_bot_process  # noqa: E402
+from fakediscord import Channel, FakeDiscord, Message, run_bot_process  # noqa: E402
 
 from bot.service import Actor, GameService, RendererPool, ServiceConfig  # noqa: E402
 from bot.store import open_store, system_clock  # noqa: E402
@@ -75,7 +75,9 @@ def children(pid: int) -> list[int]:
     return out
 
 
-async def setup(db: str, fake: FakeDiscord, games: int, level: str, seed: int) -> tuple:
+async def setup(
+    db: str, fake: FakeDiscord, games: int, level: str, seed: int
+) -> tuple[list[Channel], Channel]:
     """The AI-only games and alice's game against one AI; their channels."""
     store = await open_store(db)
     service = GameService(
@@ -99,7 +101,9 @@ async def setup(db: str, fake: FakeDiscord, games: int, level: str, seed: int) -
     return ai_channels, mine
 
 
-async def probe(fake: FakeDiscord, channel, every_s: float, stop: asyncio.Event) -> list[float]:  # type: ignore[no-untyped-def]
+async def probe(
+    fake: FakeDiscord, channel: Channel, every_s: float, stop: asyncio.Event
+) -> list[float]:
     """`/barrage help` in another channel every `every_s`: the reply times (s)."""
     times = []
     loop = asyncio.get_running_loop()
@@ -113,7 +117,9 @@ async def probe(fake: FakeDiscord, channel, every_s: float, stop: asyncio.Event)
     return times
 
 
-async def alice_plays(fake: FakeDiscord, db: str, channel, stop: asyncio.Event) -> list[float]:  # type: ignore[no-untyped-def]
+async def alice_plays(
+    fake: FakeDiscord, db: str, channel: Channel, stop: asyncio.Event
+) -> list[float]:
     """Alice's turns by `/barrage do`; the times from her Confirm to the AI's turn told."""
     store = await open_store(db)
     reader = GameService(
@@ -145,7 +151,7 @@ async def alice_plays(fake: FakeDiscord, db: str, channel, stop: asyncio.Event) 
     return waits
 
 
-def told(fake: FakeDiscord, channel) -> list:  # type: ignore[no-untyped-def]
+def told(fake: FakeDiscord, channel: Channel) -> list[Message]:
     """The channel's turn messages telling an AI's turn."""
     return [
         m for m in fake.channel_messages(channel) if "(AI " in m.content and "played:" in m.content

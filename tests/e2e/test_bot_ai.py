@@ -7,12 +7,14 @@ The AI is bot.ai at its casual level (a small budget keeps CI fast)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from pathlib import Path
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Message
 
 from bot.commands import ids
+from bot.commands.client import BarrageBot
 from bot.service import ServiceConfig
 from tests.commands import kit
 
@@ -22,14 +24,16 @@ def config(kind: str = "thread") -> ServiceConfig:
     return ServiceConfig(reminder_hours=24, reminder_cap=2, extra={"ai_workers_kind": kind})
 
 
-def ai_bot(fake: FakeDiscord, tmp_path: Path, kind: str = "thread"):  # type: ignore[no-untyped-def]
+def ai_bot(
+    fake: FakeDiscord, tmp_path: Path, kind: str = "thread"
+) -> contextlib.AbstractAsyncContextManager[BarrageBot]:
     """The bot on a fresh database, its AI's workers of this kind."""
     return kit.barrage_bot(
         fake, tmp_path / "db.sqlite3", kit.FakeClock(), service_config=config(kind)
     )
 
 
-def lobby_game(lobby) -> int:  # type: ignore[no-untyped-def]
+def lobby_game(lobby: Message) -> int:
     return int(next(c for c in lobby.custom_ids if c.startswith("brg:lb:")).split(":")[2])
 
 

@@ -11,6 +11,7 @@ import os
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,9 +58,9 @@ async def ai(make_ai: MakeAi) -> GameService:
     return await make_ai()
 
 
-async def solo(service: GameService, ai: int = 1, **options: object) -> int:
+async def solo(service: GameService, ai: int = 1, **options: Any) -> int:
     """One person against `ai` AI players (and any automas in `options`), started."""
-    players = 1 + ai + int(options.get("automa", 0))  # type: ignore[call-overload]
+    players = 1 + ai + int(options.get("automa", 0))
     outcome = await service.create_game(
         actor(ME), players=players, seed=5, ai=ai, ai_level="casual", **options
     )
