@@ -209,6 +209,10 @@ _snowflake = _expect(
 )
 _positive_int = _expect("a whole number >= 1", lambda v: _is_int(v) and v >= 1)
 _non_negative_int = _expect("a whole number >= 0", lambda v: _is_int(v) and v >= 0)
+_decider = _expect(
+    'a function as "module:function" (the AI\'s is "bot.ai:decide")',
+    lambda v: isinstance(v, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", v) is not None,
+)
 _hours = _expect("a number of hours > 0", lambda v: _is_number(v) and v > 0)
 _hours_or_off = _expect(
     "a number of hours >= 0 (0 turns it off)", lambda v: _is_number(v) and v >= 0
@@ -302,6 +306,14 @@ class RenderConfig:
 
 
 @dataclass(frozen=True)
+class AiConfig:
+    """[ai]: the computer player's worker processes."""
+
+    workers: int = field(default=1, metadata=check(_non_negative_int))
+    decider: str = field(default="bot.ai:decide", metadata=check(_decider))
+
+
+@dataclass(frozen=True)
 class Config:
     """All settings. Its repr is safe to log: the token shows as a mask."""
 
@@ -311,6 +323,7 @@ class Config:
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     reminders: RemindersConfig = field(default_factory=RemindersConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
+    ai: AiConfig = field(default_factory=AiConfig)
     #: Where the settings came from, for messages: a file path or "defaults".
     source: str = "defaults"
 
@@ -322,6 +335,7 @@ _SECTIONS: dict[str, type] = {
     "logging": LoggingConfig,
     "reminders": RemindersConfig,
     "render": RenderConfig,
+    "ai": AiConfig,
 }
 
 

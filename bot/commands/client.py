@@ -192,6 +192,9 @@ class BarrageBot(discord.Client):
                 name="reminders",
             ),
             asyncio.create_task(self._backfill_results(), name="results backfill"),
+            # AI steps left pending by a stop or by a process whose shards this one took
+            # over are thought about again and landed (exactly once: bot/service/thinking.py).
+            asyncio.create_task(self.service.run_computers(self._stop), name="AI seats"),
         ]
 
     async def _backfill_results(self) -> None:
@@ -211,6 +214,7 @@ class BarrageBot(discord.Client):
     async def close(self) -> None:
         """Stop the background work (letting a delivery finish), then disconnect."""
         self._stop.set()
+        await self.service.stop_computers()  # an AI step not landed is thought about again
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 try:

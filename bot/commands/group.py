@@ -72,6 +72,9 @@ EXPANSION_CHOICES = [
     board="The standard board, or the larger 4/5-player board (4 players only)",
     automa="Computer companies taking seats (0 to 3; people and automas are 2 to 4 players)",
     automa_level="How strong the automas play",
+    ai="AI players taking seats (0 to 3; players counts every seat, one at least a person)",
+    ai_level="How strong the AI players play",
+    hints="Let players ask for a hint (the strong AI's move); such games are not rated",
 )
 @app_commands.choices(expansions=EXPANSION_CHOICES)
 async def new(
@@ -84,8 +87,11 @@ async def new(
     board: Literal["standard", "4/5-player"] = "standard",
     automa: app_commands.Range[int, 0, 3] = 0,
     automa_level: Literal["easy", "medium", "hard", "expert"] = "medium",
+    ai: app_commands.Range[int, 0, 3] = 0,
+    ai_level: Literal["casual", "strong"] = "casual",
+    hints: bool = False,
 ) -> None:
-    """Create a lobby; others join with its buttons (automas may take seats)."""
+    """Create a lobby; others join with its buttons (AI players and automas may take seats)."""
     service = bot_of(interaction).service
     chosen = () if expansions == "none" else tuple(expansions.split(","))
     map_id = "five_player" if board == "4/5-player" else "base"
@@ -101,6 +107,9 @@ async def new(
                 map=map_id,
                 automa=automa,
                 automa_level=automa_level,
+                ai=ai,
+                ai_level=ai_level,
+                hints=hints,
             ),
             ephemeral=False,  # the lobby is public, however slow the answer
         )
@@ -117,6 +126,8 @@ async def new(
         map=map_id,
         automa=automa,
         automa_level=automa_level,
+        ai=ai,
+        ai_level=ai_level,
     )
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = interaction.channel
@@ -141,6 +152,9 @@ async def new(
         map=map_id,
         automa=automa,
         automa_level=automa_level,
+        ai=ai,
+        ai_level=ai_level,
+        hints=hints,
     )
     lobby = await opened.send(
         await lobby_text(service, outcome.game_id),
@@ -195,8 +209,22 @@ async def start(interaction: discord.Interaction) -> None:
 
 @barrage.command(name="play", description="Open your private turn panel (buttons)")
 async def play(interaction: discord.Interaction) -> None:
-    """The panel, as the Play your turn button opens it."""
+    """The panel, as the Play your turn button opens it; a seat the AI plays for the user is
+    taken back first (announced in the channel)."""
+    service = bot_of(interaction).service
+    actor = actor_of(interaction)
+    if await service.ai_plays_for(actor):
+        await within_budget(interaction, service.take_back(actor))
+        bot_of(interaction).kick_outbox()
     await open_panel(interaction)
+
+
+@barrage.command(name="hint", description="Privately, the move the strong AI would make now")
+async def hint(interaction: discord.Interaction) -> None:
+    """A hint for the user's decision (a game option), with its reason."""
+    service = bot_of(interaction).service
+    outcome = await within_budget(interaction, service.hint(actor_of(interaction)))
+    await send(interaction, say(outcome.lines))
 
 
 def split_moves(text: str) -> list[str]:
@@ -468,15 +496,32 @@ async def settings(
 
 
 @barrage.command(name="replace", description="Give a player's seat to someone else (moderators)")
-@app_commands.describe(player="Who sits there now", new_player="Who takes over the company")
+@app_commands.describe(
+    player="Who sits there now",
+    new_player="Who takes over the company",
+    ai="Or let the AI play the seat at this level (its player takes it back with /barrage play)",
+)
 async def replace(
-    interaction: discord.Interaction, player: discord.Member, new_player: discord.Member
+    interaction: discord.Interaction,
+    player: discord.Member,
+    new_player: discord.Member | None = None,
+    ai: Literal["casual", "strong"] | None = None,
 ) -> None:
-    """Replace a vanished player."""
+    """Replace a vanished player by another member or by the AI."""
     service = bot_of(interaction).service
-    outcome = await within_budget(
-        interaction, service.replace_seat(actor_of(interaction), player.id, new_player.id)
-    )
+    if (new_player is None) == (ai is None):
+        await send(
+            interaction,
+            "Name either the member who takes over (`new_player`) or the AI's level (`ai`), "
+            "one of the two; nothing was changed.",
+        )
+        return
+    if ai is not None:
+        job = service.replace_with_ai(actor_of(interaction), player.id, ai)
+    else:
+        assert new_player is not None
+        job = service.replace_seat(actor_of(interaction), player.id, new_player.id)
+    outcome = await within_budget(interaction, job)
     await reply_outcome(interaction, outcome)
 
 

@@ -27,7 +27,8 @@ with a **Post to channel** button; `game:` picks another game by its number in t
 6. `/barrage undo` takes back your last confirmed turn while nobody else has acted. \
 `/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
-can `replace` or `skip` a player who vanished, `rewind` and `abandon`. \
+can `replace` or `skip` a player who vanished (`replace ai:` lets the AI play their seat \
+until they take it back with `/barrage play`), `rewind` and `abandon`. \
 To move a game: `/barrage export`, abandon it, then `/barrage import` the file elsewhere \
 (a game whose channel was deleted ends by itself: `/barrage export game:N` still fetches it).
 8. Records: `/barrage stats` (the server's leaderboard by rating; `player:` one player's \
@@ -35,8 +36,9 @@ record), \
 `/barrage history` (finished games: score sheet, charts, export), \
 `/barrage replay` (an animated replay).
 9. Expansions: `/barrage new expansions:` — {expansions}.
-10. Short of players? `automa:` on `/barrage new` or **Add automa** seats computer \
-companies (`topic:automa`).
+10. Short of players? `ai:` on `/barrage new` or **Add AI** seats AI players (the full \
+rules, any board), `automa:` or **Add automa** automa companies (`topic:automa`). \
+`/barrage new hints:True` lets players ask `/barrage hint` (such games are not rated).
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
 an expansion's pieces, or an expansion: {topics}."""
 
@@ -75,7 +77,7 @@ contracts of its own (it fulfils one from the board when it produces); the objec
 it 20/15/10.
 • **Levels**: Easy (no income, no production bonus), Medium (incomes and bonus), Hard (also its \
 tiles' effects and its company's ability), Expert (also its officer's ability).
-• A turn followed by automa turns cannot be undone: their cards were revealed.
+• Your undo takes back the automa's turns after yours too (while no other person has acted).
 • {expansions}
 The company board picture shows an automa's level and the card on top of its deck."""
 

@@ -96,7 +96,8 @@ def play_id(game_id: int) -> str:
 
 
 def lobby_id(game_id: int, action: str) -> str:
-    """The custom_id of a lobby button (join, leave, start, bot_add, bot_remove)."""
+    """The custom_id of a lobby button (join, leave, start, bot_add, bot_remove, ai_add,
+    ai_remove)."""
     return f"{PREFIX}:lb:{game_id}:{action}"
 
 
@@ -112,5 +113,7 @@ PAGE_TEMPLATE = rf"{PREFIX}:pg:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"
 RESTART_TEMPLATE = rf"{PREFIX}:rs:(?P<game>\d+):(?P<version>\d+)"
 PREVIEW_TEMPLATE = rf"{PREFIX}:pr:(?P<game>\d+):(?P<version>\d+)"
 PLAY_TEMPLATE = rf"{PREFIX}:play:(?P<game>\d+)"
-LOBBY_TEMPLATE = rf"{PREFIX}:lb:(?P<game>\d+):(?P<action>join|leave|start|bot_add|bot_remove)"
+LOBBY_TEMPLATE = (
+    rf"{PREFIX}:lb:(?P<game>\d+):(?P<action>join|leave|start|bot_add|bot_remove|ai_add|ai_remove)"
+)
 POST_TEMPLATE = rf"{PREFIX}:pv:(?P<game>\d+):(?P<view>[a-z0-9_]+)"

@@ -1,5 +1,5 @@
-"""The lobby message: who has joined, with Join, Leave, Start, Add automa and Remove automa
-buttons."""
+"""The lobby message: who has joined, with Join, Leave, Start, Add/Remove automa and Add/Remove
+AI buttons."""
 
 from __future__ import annotations
 
@@ -25,11 +25,13 @@ _LABELS = {
     "start": ("Start", discord.ButtonStyle.success),
     "bot_add": ("Add automa", discord.ButtonStyle.secondary),
     "bot_remove": ("Remove automa", discord.ButtonStyle.secondary),
+    "ai_add": ("Add AI", discord.ButtonStyle.secondary),
+    "ai_remove": ("Remove AI", discord.ButtonStyle.secondary),
 }
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LOBBY_TEMPLATE):
-    """Join, Leave, Start, Add or Remove automa: ``brg:lb:{game}:{action}``."""
+    """Join, Leave, Start, Add or Remove automa or AI: ``brg:lb:{game}:{action}``."""
 
     def __init__(self, game_id: int, action: str) -> None:
         """Build the button."""
@@ -56,6 +58,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
             "start": service.start,
             "bot_add": service.add_automa,
             "bot_remove": service.remove_automa,
+            "ai_add": service.add_ai,
+            "ai_remove": service.remove_ai,
         }
         try:
             outcome = await within_budget(
@@ -69,7 +73,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
 def lobby_view(game_id: int) -> discord.ui.View:
     """The lobby buttons."""
     view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "start", "bot_add", "bot_remove"):
+    for action in ("join", "leave", "start", "ai_add", "ai_remove", "bot_add", "bot_remove"):
         view.add_item(LobbyButton(game_id, action))
     return view
 
@@ -81,18 +85,22 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
     setup = meta.options.get("setup", "intro")
     players = meta.player_ids or (meta.creator_id,)
     automas = await service.lobby_automas(game_id)
+    ais = await service.lobby_ais(game_id)
     extras = expansions_text(meta.options.get("expansions", ()))
-    lines = [f"**Barrage game #{meta.number}**: {size} players, {setup} setup{extras}."]
+    hints = ", hints on" if meta.options.get("hints") else ""
+    lines = [f"**Barrage game #{meta.number}**: {size} players, {setup} setup{extras}{hints}."]
     if news:
         lines.append(news)
-    lines.append(f"Players ({len(players) + len(automas)}/{size}):")
+    lines.append(f"Players ({len(players) + len(ais) + len(automas)}/{size}):")
     for seat, user in enumerate(players, 1):
         lines.append(f"{seat}. <@{user}>" + (" (creator)" if user == meta.creator_id else ""))
-    for seat, level in enumerate(automas, len(players) + 1):
+    for seat, ai_level in enumerate(ais, len(players) + 1):
+        lines.append(f"{seat}. AI ({ai_level}), plays by the full rules")
+    for seat, level in enumerate(automas, len(players) + len(ais) + 1):
         lines.append(f"{seat}. Automa ({level}), plays by its cards")
     lines.append(
-        "Join with the button; the creator (or a moderator) adds or removes automas and starts "
-        "the game."
+        "Join with the button; the creator (or a moderator) adds or removes AI players and "
+        "automas and starts the game."
     )
     return "\n".join(lines)[:2000]
 

@@ -27,6 +27,11 @@ def build_service(config: Config, store: Store, clock: Clock) -> GameService:
         repeat_hours=config.reminders.repeat_every_hours,
         reminder_cap=1 + config.reminders.max_repeats,
         image_cache_size=config.render.cache_size,
+        extra={
+            "ai_workers": max(1, config.ai.workers),
+            "ai_workers_kind": "process" if config.ai.workers else "thread",
+            "ai_decider": config.ai.decider,
+        },
     )
     pool = RendererPool(
         kind="thread" if config.render.workers else "inline",

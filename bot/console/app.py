@@ -29,8 +29,10 @@ from bot.service import (
     PanelView,
     ReminderNotice,
     RendererPool,
+    ServiceConfig,
     ServiceError,
 )
+from bot.service.computer import AI_LEVELS
 from bot.service.expansions import combinations
 from bot.service.stats import REPLAY_PACES
 from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
@@ -88,6 +90,8 @@ def refusal(exc: ServiceError, names: Names) -> str:
         "expansions",
         "automa",
         "automa_level",
+        "ai",
+        "ai_level",
     ):
         flag = exc.option.replace("_", "-")
         text += f" Use --{flag} {exc.choose}." if exc.choose else f" Change --{flag}."
@@ -297,6 +301,20 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         choices=AUTOMA_LEVELS,
         help="how strong the automas play (default medium)",
     )
+    parser.add_argument(
+        "--ai",
+        type=int,
+        default=0,
+        choices=(0, 1, 2, 3, 4),
+        help="AI players taking the seats after the people (before any automas; --players "
+        "counts every seat; with --autoplay the seats may all be computers)",
+    )
+    parser.add_argument(
+        "--ai-level",
+        default="casual",
+        choices=AI_LEVELS,
+        help="how strong the AI players play (default casual)",
+    )
     return parser.parse_args(list(argv))
 
 
@@ -314,7 +332,10 @@ def main(argv: Sequence[str]) -> int:
     args.automa = args.automa or 0
     args.automa_level = args.automa_level or "medium"
     args.setup = args.setup or "intro"
-    args.total = args.players or max(2, args.automa + 1)
+    computers = args.automa + args.ai
+    args.total = args.players or max(2, computers + 1)
+    # Autoplay may seat computers only (an AI against an automa); hot seat keeps a person.
+    args.computers_only = bool(args.autoplay and args.ai and computers == args.total)
     try:
         args.expansions = GameService.check_new_game(
             players=args.total,
@@ -322,6 +343,9 @@ def main(argv: Sequence[str]) -> int:
             expansions=(args.expansions or "").split(","),
             automa=args.automa,
             automa_level=args.automa_level,
+            ai=args.ai,
+            ai_level=args.ai_level,
+            computers_only=args.computers_only,
         )
     except ServiceError as exc:
         return _fail(refusal(exc, Names([])))
@@ -362,7 +386,9 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
     out = Path(args.out) if args.out else None
     port = ConsolePort(out, Names(args.names), quiet=args.autoplay)
     try:
-        service = GameService(store, clock=system_clock, renderer_pool=pool)
+        # The console lands the AI's steps itself, between the people's moves (`_deciding`).
+        config = ServiceConfig(extra={"ai_manual": True})
+        service = GameService(store, clock=system_clock, renderer_pool=pool, config=config)
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
         sender = OutboxSender(store, port, system_clock, service=service)
@@ -385,6 +411,8 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
         return 0
     finally:
         pool.close()
+        if "service" in locals():
+            service.thinker.close()
         await store.close()
 
 
@@ -492,7 +520,9 @@ async def _open(
                 "abandoned), or give another file with --db FILE to keep both"
             )
         players = int(existing.options.get("players", len(existing.seats)))
-        people = players - len(existing.options.get("automa", []))
+        people = (
+            players - len(existing.options.get("automa", [])) - len(existing.options.get("ai", []))
+        )
         kept_names = list(existing.options.get("names", []))
         session = Session(existing.id, existing.number, people, Names(args.names or kept_names))
         await _seat_everyone(service, session)
@@ -500,7 +530,7 @@ async def _open(
             print(f"Continuing game #{existing.number} ({players} players) from {db}.")
         return session
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    people = args.total - args.automa
+    people = args.total - args.automa - args.ai
     if len(args.names) > people:
         raise NotThisGame(
             f"--names lists {len(args.names)} names for {people} "
@@ -514,6 +544,9 @@ async def _open(
         expansions=args.expansions,
         automa=args.automa,
         automa_level=args.automa_level,
+        ai=args.ai,
+        ai_level=args.ai_level,
+        computers_only=args.computers_only,
         names=args.names,
     )
     number = (await service.store.get_game(outcome.game_id)).number
@@ -526,6 +559,11 @@ async def _open(
 
 async def _seat_everyone(service: GameService, session: Session) -> None:
     """Join every local player and start the game (each step only if not yet done)."""
+    if not session.players:
+        # Computers only: a game the console watches (its creator holds no seat).
+        with contextlib.suppress(LobbyError):
+            await service.start(_actor(FIRST_USER))
+        return
     for user in session.users[1:]:
         with contextlib.suppress(LobbyError):  # joined already, or the game has started
             await service.join(_actor(user))
@@ -533,8 +571,14 @@ async def _seat_everyone(service: GameService, session: Session) -> None:
         await service.start(_actor(FIRST_USER))
 
 
-async def _deciding(service: GameService, session: Session) -> int | None:
+async def _deciding(service: GameService, session: Session, sender: OutboxSender) -> int | None:
     """The first local player with a decision, or None when the game is over."""
+    meta = await service.store.active_game(CHANNEL)
+    if meta is None:
+        return None
+    # The AI seats' steps first (in a worker process), until a person must decide.
+    if await service.play_computers(meta.id):
+        await sender.run_once()
     meta = await service.store.active_game(CHANNEL)
     if meta is None:
         return None
@@ -556,7 +600,7 @@ async def _autoplay(
     rng = random.Random(seed)
     committed = 0
     for _ in range(100_000):
-        user = await _deciding(service, session)
+        user = await _deciding(service, session, sender)
         if user is None:
             return True
         if turns is not None and committed >= turns:
@@ -585,7 +629,7 @@ async def _hot_seat(
     print("Type 'help' for the commands.")
     show = True
     while True:
-        user = await _deciding(service, session)
+        user = await _deciding(service, session, sender)
         if user is None:
             return True
         panel = await service.panel(_actor(user))

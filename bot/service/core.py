@@ -42,7 +42,7 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
-from bot.service.final import final_result, keep_result_now
+from bot.service.final import final_result, keep_result_now, seat_play
 from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
@@ -165,7 +165,7 @@ class ServiceCore:
         hit = self._history.get(key)
         if hit is not None:
             return hit
-        options = engine_options(loaded.meta, len(loaded.seats), loaded.automa)
+        options = engine_options(loaded.meta, len(loaded.seats), loaded.automa, len(loaded.ai))
         result = replay_history(options, loaded.chain, loaded.commit_version)
         self._keep_history(key, result)
         return result
@@ -333,8 +333,9 @@ class ServiceCore:
             )
 
     def _waiting_users(self, loaded: Loaded) -> tuple[int, ...]:
+        """People with a decision now (a seat the AI plays is nobody's to ping)."""
         users = []
-        for player in loaded.players_deciding():
+        for player in loaded.people_deciding():
             user = loaded.user_of_player(player)
             if user is not None and user not in users:
                 users.append(user)
@@ -345,8 +346,11 @@ class ServiceCore:
         parts: list[str | UserRef] = []
         for player in loaded.players_deciding():
             user = loaded.user_of_player(player)
+            computer = loaded.computer_of(player)
             parts.append(", " if parts else "")
-            if user is None:
+            if computer is not None:
+                parts.append(f"{company_name(player)} ({computer.label})")
+            elif user is None:
                 parts.append(company_name(player))
             else:
                 parts.extend([UserRef(user), f" ({company_name(player)})"])
@@ -394,9 +398,11 @@ class ServiceCore:
         kind: OutcomeKind | None = None,
         announce: bool = False,
         told: Sequence[int] = (),
+        computer: bool = False,
     ) -> Outcome:
         """Append `records` (a start, a revert, a skip...) and the answers in `steps`, and
-        commit when they complete a step (bot/service/turns.py).
+        commit when they complete a step (bot/service/turns.py). `computer`: the steps are a
+        computer seat's (the AI's), landed by the service (bot/service/thinking.py).
 
         `game` is the state after them. The service first answers for skipped seats and
         confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
@@ -420,7 +426,8 @@ class ServiceCore:
         if commit:
             reason = reason or commit_reason(game, step_so_far)
             round_before = loaded.committed.round if loaded.committed is not None else None
-            undoable = reason == "turn" and not revealed_or_new_round(
+            # A computer's step may be taken back with the person's turn before it (undo).
+            undoable = (reason == "turn" or computer) and not revealed_or_new_round(
                 step_so_far, round_before, game
             )
             commit_record = {
@@ -431,7 +438,9 @@ class ServiceCore:
                 "undoable": undoable,
             }
             if automa_played(new_steps):
-                commit_record["automa"] = True  # why it cannot be undone
+                commit_record["automa"] = True
+            if computer:
+                commit_record["computer"] = True
             all_records.append(commit_record)
             state_json = game.state.to_json()
             # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
@@ -449,7 +458,13 @@ class ServiceCore:
             history = (await self._history_of(loaded)).extended(
                 (e for s in step_so_far for e in s.events), after.committed
             )
-            result = final_result(game.state, after.user_of_player, history.vp_events)
+            result = final_result(
+                game.state,
+                after.user_of_player,
+                history.vp_events,
+                seat_play(after),
+                hints=bool(loaded.options.get("hints")),
+            )
             try:
                 changes = await self.ratings.changes(loaded.meta.guild_id, result)
                 notes, closing = rating_notes(result, changes)
@@ -490,7 +505,7 @@ class ServiceCore:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
-        if fresh_chain or any(r["kind"] == "replace" for r in records):
+        if fresh_chain or any(r["kind"] in ("replace", "ai_seat", "ai_release") for r in records):
             after = await self._reload(loaded.meta.id)
         else:
             base = loaded.version
@@ -513,7 +528,17 @@ class ServiceCore:
             await self._schedule_reminders(after)
         if payload is not None:
             self._notify()
+        self._computers_due(after)
         return self._outcome(after, kind, header, user, announced=payload is not None)
+
+    def _computers_due(self, loaded: Loaded) -> None:
+        """After a landing: the AI seats with a decision now are to be thought about (the
+        thinking mix-in schedules them; nothing here)."""
+
+    def _hinted_now(self, loaded: Loaded, company: str) -> bool:
+        """Whether the player was shown a hint for the decision pending at this version (the
+        thinking mix-in knows)."""
+        return False
 
     def _outcome(
         self,
@@ -572,13 +597,17 @@ class ServiceCore:
         assert game is not None
         board = ImageRequest(after.meta.id, after.commit_version, "map")
         if game.is_over:
-            lines = [*lines, *final_lines(game.state, after.user_of_player, notes), *closing]
+            lines = [
+                *lines,
+                *final_lines(game.state, after.user_of_player, notes, after.label_of),
+                *closing,
+            ]
             waiting: tuple[int, ...] = ()
             pinged = tuple(dict.fromkeys(after.seats))
             sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
             images: tuple[ImageRequest, ...] = (sheet, board)
         else:
-            lines = [*lines, *next_lines(game, after.user_of_player)]
+            lines = [*lines, *next_lines(game, after.user_of_player, after.label_of)]
             waiting = self._waiting_users(after)
             pinged = tuple(user for user in waiting if user not in told)
             images = (board,)
@@ -651,6 +680,53 @@ class ServiceCore:
         """Users with a pending decision in a loaded game."""
         return self._waiting_users(loaded)
 
+    @staticmethod
+    def _undo_target(loaded: Loaded, user_id: int) -> tuple[int | None, str | None, int]:
+        """Where the user's undo goes back to (the commit before their last turn), else None
+        and why; and how many computer steps it takes back with that turn.
+
+        Only the user's own last turn, while no other person has acted since: computer seats'
+        steps committed after it (the AI's) are taken back with it, unless one revealed
+        contracts or ended a round.
+        """
+        commits = loaded.commits
+        index = len(commits) - 1
+        while index > 0 and commits[index][1].get("computer"):
+            index -= 1
+        computers = commits[index + 1 :]
+        if index < 1:
+            return None, "There is no committed turn to undo.", 0
+        last = commits[index][1]
+        if last["user"] != user_id or last["reason"] != "turn":
+            return (
+                None,
+                "You can only undo your own turn, and only while it is the last one "
+                "committed; someone else acted since.",
+                0,
+            )
+        if not last["undoable"]:
+            return (
+                None,
+                "That turn cannot be undone: hidden information was revealed at its "
+                "confirmation (new contracts), or it ended a round.",
+                0,
+            )
+        if any(not record["undoable"] for _, record in computers):
+            return (
+                None,
+                "That turn cannot be undone: a computer seat's turn after it revealed new "
+                "contracts or ended a round.",
+                0,
+            )
+        if loaded.tail:
+            return (
+                None,
+                f"{company_name(loaded.tail[0].get('player'))} has already started their "
+                "turn; undo is no longer possible.",
+                0,
+            )
+        return commits[index - 1][0], None, len(computers)
+
     async def still_to_decide(
         self, game_id: int, version: int, users: Sequence[int]
     ) -> tuple[int, ...]:
@@ -693,18 +769,23 @@ class ServiceCore:
                 waiting_for=waiting,
                 flag=loaded.flag,
             )
+        pilot = loaded.pilots.get(loaded.seats.index(user_id))
+        if pilot is not None:
+            return PanelView(
+                loaded.meta.id,
+                loaded.version,
+                user_id,
+                company,
+                f"The AI ({pilot[0]}) plays your seat now; `play` takes it back.",
+                "wait",
+                (),
+                waiting_for=waiting,
+                flag=loaded.flag,
+            )
         decision = game.decision(company)
         mine = bool(loaded.tail) and all(r["player"] == company for r in loaded.tail)
         done = tuple(event_lines(loaded.tail_events)) if mine else ()
-        last = loaded.commits[-1][1] if loaded.commits else None
-        can_undo = (
-            last is not None
-            and last["user"] == user_id
-            and last["reason"] == "turn"
-            and last["undoable"]
-            and not loaded.tail
-            and len(loaded.commits) > 1
-        )
+        can_undo = self._undo_target(loaded, user_id)[0] is not None
         if decision is None:
             return PanelView(
                 loaded.meta.id,
@@ -749,6 +830,7 @@ def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
         loaded,
         seats=list(seats),
         skipped=set(loaded.skipped),
+        pilots=dict(loaded.pilots),
         chain=list(loaded.chain),
         commits=list(loaded.commits),
         tail_steps=list(loaded.tail_steps),

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from bot.rules import Event, GameState
+from bot.service.computer import ai_level_of
 from bot.service.errors import ServiceError
 from bot.service.history import replay_history, vp_by_key
-from bot.service.loading import engine_options, load
+from bot.service.loading import Loaded, engine_options, load
 from bot.service.records import BrokenLog
 from bot.service.text import source_group
 from bot.store import FinishedGame, GameNotFoundError, GameResult, SeatResult, Store
@@ -19,15 +21,50 @@ from bot.store import FinishedGame, GameNotFoundError, GameResult, SeatResult, S
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class SeatPlay:
+    """How a person's seat was played: turns the AI played for them, whether it held the
+    seat at the end, hints its player was shown (what the ratings leave out)."""
+
+    ai_turns: int = 0
+    ai_at_end: bool = False
+    hints_used: int = 0
+
+
+def seat_play(loaded: Loaded) -> dict[int, SeatPlay]:
+    """Each seat's `SeatPlay`, from the turn chain (the AI's Confirms and the answers given
+    after a hint) and the seats the AI plays now."""
+    turns: dict[int, int] = {}
+    hints: dict[int, int] = {}
+    for _, record in loaded.chain:
+        if record["kind"] != "decision":
+            continue
+        seat = loaded.seat_of_player(record["player"])
+        if seat is None:
+            continue
+        if record["notation"] == "confirm" and ai_level_of(record.get("auto")) is not None:
+            turns[seat] = turns.get(seat, 0) + 1
+        if record.get("hint"):
+            hints[seat] = hints.get(seat, 0) + 1
+    return {
+        seat: SeatPlay(turns.get(seat, 0), seat in loaded.pilots, hints.get(seat, 0))
+        for seat in range(len(loaded.seats))
+    }
+
+
 def final_result(
     state: GameState,
     user_of: Callable[[str], int | None],
     vp_events: Iterable[Event],
+    play: Mapping[int, SeatPlay] | None = None,
+    *,
+    hints: bool = False,
 ) -> GameResult:
     """A finished state's results: per seat, who played which company and officer (`user_of`
-    gives None for an automa's company: an automa seat), the final VP by source key (what
-    `vp_events` explain; the rest is the starting VP), the rank, and the energy produced in
-    each round."""
+    gives None for a computer's company: an automa's or AI player's seat), the final VP by
+    source key (what `vp_events` explain; the rest is the starting VP), the rank, the energy
+    produced in each round, and how a person's seat was played (`play`: the AI's turns for
+    them, hints); `hints`: the game offered hints."""
     if not state.finished:
         raise ValueError("only a finished game has results")
     sources = vp_by_key(vp_events)
@@ -38,6 +75,7 @@ def final_result(
         explained = {key: vp for key, vp in sources.get(cid, {}).items() if vp}
         by_source = {"start": company.vp - sum(explained.values()), **explained}
         user = user_of(cid)
+        how = (play or {}).get(index, SeatPlay()) if user is not None else SeatPlay()
         seats.append(
             SeatResult(
                 index,
@@ -49,6 +87,9 @@ def final_result(
                 by_source,
                 tuple(int(h["energy"].get(cid, 0)) for h in state.history),
                 automa=user is None,
+                ai_turns=how.ai_turns,
+                ai_at_end=how.ai_at_end,
+                hints_used=how.hints_used,
             )
         )
     options = state.options
@@ -59,6 +100,7 @@ def final_result(
         tuple(options.expansions),
         state.round,
         tuple(seats),
+        hints=hints,
     )
 
 
@@ -91,7 +133,7 @@ async def result_from_log(store: Store, game_id: int) -> tuple[GameResult, int]:
     final = loaded.committed
     if not loaded.started or final is None or not final.finished:
         raise ServiceError("its log does not reach the end of the game")
-    options = engine_options(meta, len(loaded.seats), loaded.automa)
+    options = engine_options(meta, len(loaded.seats), loaded.automa, len(loaded.ai))
     history = await asyncio.to_thread(replay_history, options, loaded.chain, loaded.commit_version)
     replayed = history.state
     if not history.complete or replayed is None or not replayed.finished:
@@ -100,7 +142,14 @@ async def result_from_log(store: Store, game_id: int) -> tuple[GameResult, int]:
         c: x.vp for c, x in final.companies.items()
     }:
         raise ServiceError("its log replays to another final score than the one kept")
-    return final_result(final, loaded.user_of_player, history.vp_events), loaded.commit_version
+    result = final_result(
+        final,
+        loaded.user_of_player,
+        history.vp_events,
+        seat_play(loaded),
+        hints=bool(loaded.options.get("hints")),
+    )
+    return result, loaded.commit_version
 
 
 async def keep_result_from_log(store: Store, game_id: int) -> bool:

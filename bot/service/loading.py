@@ -37,6 +37,8 @@ from bot.rules import (
     new_game,
     open_game,
 )
+from bot.rules.automa.seats import level_name
+from bot.service.computer import ComputerSeat
 from bot.service.records import (
     BrokenLog,
     ChainRecord,
@@ -71,8 +73,14 @@ class Loaded:
     lobby: list[int]
     started: bool
     seats: list[int]
-    #: The automa companies' levels (seated after the people once the game started).
+    #: The automa companies' levels (seated last once the game started).
     automa: list[int] = field(default_factory=list)
+    #: The AI players' levels (seated after the people once the game started).
+    ai: list[str] = field(default_factory=list)
+    #: People's seats the AI plays now: seat -> (level, seq of its `ai_seat` record).
+    pilots: dict[int, tuple[str, int]] = field(default_factory=dict)
+    #: Every stint of the AI at a person's seat: (seat, level, from seq, to seq or None).
+    stints: list[tuple[int, str, int, int | None]] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
@@ -133,10 +141,42 @@ class Loaded:
     def automa_level(self, player: str | None) -> int | None:
         """The level of the automa playing this engine player id, or None for a person."""
         seat = self.seat_of_player(player)
-        if seat is None or seat < len(self.seats):
+        if seat is None or seat < len(self.seats) + len(self.ai):
             return None
-        index = seat - len(self.seats)
+        index = seat - len(self.seats) - len(self.ai)
         return self.automa[index] if index < len(self.automa) else None
+
+    def computer_of(self, player: str | None) -> ComputerSeat | None:
+        """The computer playing this engine player id (an automa, or the AI at a person's
+        seat or its own), or None when a person plays it."""
+        seat = self.seat_of_player(player)
+        if seat is None:
+            return None
+        if seat < len(self.seats):
+            pilot = self.pilots.get(seat)
+            return None if pilot is None else ComputerSeat("ai", pilot[0])
+        index = seat - len(self.seats)
+        if index < len(self.ai):
+            return ComputerSeat("ai", self.ai[index])
+        level = self.automa_level(player)
+        return None if level is None else ComputerSeat("automa", level_name(level))
+
+    def label_of(self, player: str | None) -> str | None:
+        """'AI strong' or 'automa expert' for a computer's engine player id; None for a
+        person's."""
+        computer = self.computer_of(player)
+        return None if computer is None else computer.label
+
+    def seat_label(self, seat: int) -> str | None:
+        """'AI strong' or 'automa expert' for a computer's seat; None for a person's."""
+        computer = self.computer_of(self.company_of_seat(seat))
+        return None if computer is None else computer.label
+
+    @property
+    def ai_seed(self) -> int:
+        """The seed of the AI's randomness, drawn when the game was created (never the
+        setup's seed; 0 for a game created before there was an AI)."""
+        return int(self.options.get("ai_seed", 0))
 
     def user_of_player(self, player: str | None) -> int | None:
         """The user deciding for an engine player id (None for an automa)."""
@@ -151,14 +191,29 @@ class Loaded:
             return []
         return [d.player for d in self.game.decisions()]
 
+    def people_deciding(self) -> list[str]:
+        """Engine player ids with a pending decision that a person answers (no computer)."""
+        return [p for p in self.players_deciding() if self.computer_of(p) is None]
 
-def engine_options(meta: StoredGame, players: int, automa: Sequence[int] = ()) -> GameOptions:
-    """The engine's options for a stored game with `players` people seated and automas of
-    these levels after them."""
+    def ai_deciding(self) -> list[str]:
+        """Engine player ids with a pending decision that the AI answers."""
+        found = []
+        for player in self.players_deciding():
+            computer = self.computer_of(player)
+            if computer is not None and not computer.answers_at_once:
+                found.append(player)
+        return found
+
+
+def engine_options(
+    meta: StoredGame, players: int, automa: Sequence[int] = (), ai: int = 0
+) -> GameOptions:
+    """The engine's options for a stored game with `players` people seated, then `ai` AI
+    players, then automas of these levels."""
     opts = meta.options
     return GameOptions(
         automa=tuple(automa),
-        players=players + len(automa),
+        players=players + ai + len(automa),
         setup=str(opts.get("setup", "intro")),
         map=str(opts.get("map", "base")),
         expansions=tuple(opts.get("expansions", ())),
@@ -179,15 +234,18 @@ def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
         started=scanned.started,
         seats=scanned.seats,
         automa=list(scanned.automa),
+        ai=list(scanned.ai),
+        pilots=dict(scanned.pilots),
+        stints=list(scanned.stints),
         skipped=scanned.skipped,
         abandoned=scanned.abandoned,
         chain=scanned.chain,
     )
 
 
-def _new_game(meta: StoredGame, players: int, automa: Sequence[int] = ()) -> Game:
+def _new_game(meta: StoredGame, players: int, automa: Sequence[int] = (), ai: int = 0) -> Game:
     try:
-        return new_game(engine_options(meta, players, automa))
+        return new_game(engine_options(meta, players, automa, ai))
     except (SetupError, RuleError) as exc:
         raise BrokenLog(f"the game's options cannot be set up: {exc}") from None
 
@@ -213,7 +271,7 @@ async def load(store: Store, meta: StoredGame) -> Loaded:
         base_seq = loaded.flag_seq
     else:
         found, base_seq = await _chain_base(store, meta.id, loaded.chain)
-        base = found or _new_game(meta, len(loaded.seats), loaded.automa)
+        base = found or _new_game(meta, len(loaded.seats), loaded.automa, len(loaded.ai))
     try:
         _replay(loaded, scanned, base, base_seq)
     except (RuleError, KeyError, ValueError) as exc:
@@ -242,7 +300,12 @@ def replay_import(meta: StoredGame, entries: Sequence[LogEntry]) -> Loaded:
     loaded = _loaded(meta, scanned)
     if loaded.started:
         try:
-            _replay(loaded, scanned, _new_game(meta, len(loaded.seats), loaded.automa), 0)
+            _replay(
+                loaded,
+                scanned,
+                _new_game(meta, len(loaded.seats), loaded.automa, len(loaded.ai)),
+                0,
+            )
         except ReplayError as exc:
             raise BrokenLog(f"the moves do not replay: {exc}", exc.seq) from None
     return loaded
@@ -317,8 +380,9 @@ def _check_decider(
         company = game.state.companies.get(player)
         seat = None if company is None else company.seat
     seats = scanned.seats_at(seq)
-    if seat is not None and user is None and 0 <= seat - len(seats) < len(scanned.automa):
-        return  # an automa's decision, answered by the service
+    computers = len(scanned.automa) + len(scanned.ai)
+    if seat is not None and user is None and 0 <= seat - len(seats) < computers:
+        return  # an automa's or AI player's decision, answered by the service
     if seat is None or seat >= len(seats):
         raise BrokenLog(f"record {seq} ({kind}): {show(player)} is not a player of this game", seq)
     if user is not None and seats[seat] != user:

@@ -19,13 +19,17 @@ from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
 from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
+from bot.service.computer import parse_ai_level
 from bot.service.core import ServiceCore, replace_loaded
 from bot.service.errors import GameMovedOn, LobbyError, NewGameRefused, OtherGame
 from bot.service.loading import Loaded, engine_options
 from bot.service.records import (
+    MAX_AIS,
     MAX_AUTOMAS,
     MAX_NAME,
     MAX_PLAYERS,
+    AiAddRecord,
+    AiRemoveRecord,
     AutomaAddRecord,
     AutomaRemoveRecord,
     JoinRecord,
@@ -54,10 +58,16 @@ class LobbyCommands(ServiceCore):
         reminder_hours: int | None = None,
         automa: int = 0,
         automa_level: str | int = "medium",
+        ai: int = 0,
+        ai_level: str = "casual",
+        hints: bool = False,
+        computers_only: bool = False,
         names: Sequence[str] = (),
     ) -> Outcome:
-        """Open a lobby in the actor's channel for up to `players` companies (people and
-        `automa` automa companies of `automa_level`); the creator joins.
+        """Open a lobby in the actor's channel for up to `players` companies (people, `ai`
+        AI players of `ai_level` and `automa` automa companies of `automa_level`); the
+        creator joins, unless the seats are all computers' (`computers_only`: the console's
+        autoplay, never a Discord game).
 
         `names` are the people's names by seat, kept with the game for a client that has no
         accounts of its own (the console's local players); Discord names its users itself.
@@ -71,12 +81,18 @@ class LobbyCommands(ServiceCore):
             map=map,
             automa=automa,
             automa_level=automa_level,
+            ai=ai,
+            ai_level=ai_level,
+            computers_only=computers_only,
         )
         levels = [parse_level(automa_level)] * automa
+        ai_levels = [parse_ai_level(ai_level)] * ai
         # An expansion's own board comes with it: nobody has to name it.
         map = map_for(expansions, map)
         try:
             new_game(engine_options_for(players, setup, map, expansions, seed, levels))
+            if computers_only and ai + automa != players:
+                raise ValueError(f"{players - ai - automa} seats would have nobody to play them")
         except (SetupError, RuleError, ValueError, KeyError) as exc:
             raise LobbyError(f"These options cannot start a game: {exc}") from None
         if reminder_hours is not None and reminder_hours <= 0:
@@ -90,6 +106,14 @@ class LobbyCommands(ServiceCore):
         }
         if levels:
             options["automa"] = levels
+        if ai_levels:
+            options["ai"] = ai_levels
+        # The AI's own seed (never the setup's: that one fixes the hidden draws).
+        options["ai_seed"] = random.SystemRandom().randrange(2**62)
+        if hints:
+            options["hints"] = True
+        if computers_only:
+            options["computers_only"] = True
         if names:
             if len(names) > MAX_PLAYERS or not all(
                 isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names
@@ -106,17 +130,19 @@ class LobbyCommands(ServiceCore):
                 options=options,
                 seed=seed,
                 engine_version=ENGINE_VERSION,
-                seats=[actor.user_id],
+                seats=[] if computers_only else [actor.user_id],
             )
         except ChannelBusyError as busy:
             raise await self._channel_busy(
                 busy, "finish or abandon it first, or use another channel or thread."
             ) from None
+        taken = len(levels) + len(ai_levels) + (0 if computers_only else 1)
         line = Line.of(
             f"New Barrage game #{meta.number}: {players} players, {setup} setup"
-            f"{expansions_text(expansions)}{automa_text(levels)}. ",
-            UserRef(actor.user_id),
-            f" joined ({1 + len(levels)}/{players}). Join it, then the creator starts it.",
+            f"{expansions_text(expansions)}{automa_text(levels)}{ai_text(ai_levels)}"
+            f"{', with hints' if hints else ''}. ",
+            *(() if computers_only else (UserRef(actor.user_id), " joined ")),
+            f"({taken}/{players}). Join it, then the creator starts it.",
         )
         return Outcome(OutcomeKind.CREATED, meta.id, meta.version, (line,), public=True)
 
@@ -129,6 +155,9 @@ class LobbyCommands(ServiceCore):
         map: str = "base",
         automa: int = 0,
         automa_level: str | int = "medium",
+        ai: int = 0,
+        ai_level: str = "casual",
+        computers_only: bool = False,
     ) -> tuple[str, ...]:
         """The expansion names to store (known, each once), or NewGameRefused saying what is
         wrong and which option to change.
@@ -147,13 +176,28 @@ class LobbyCommands(ServiceCore):
             raise NewGameRefused(
                 f"A game has 0 to {MAX_AUTOMAS} automas, not {automa}.", "automa", "1"
             )
-        if automa >= players:
+        most = MAX_AIS if computers_only else MAX_AIS - 1  # a person keeps a seat
+        if not 0 <= ai <= most:
+            raise NewGameRefused(f"A game has 0 to {most} AI players, not {ai}.", "ai", "1")
+        if ai and automa + ai >= players and not computers_only:
+            raise NewGameRefused(
+                f"With {ai} AI players and {automa} automas a game of {players} players has no "
+                "seat for a person: choose more players or fewer computers (people, AI "
+                "players and automas are 2 to 4 in all).",
+                "ai",
+                str(max(0, players - 1 - automa)),
+            )
+        if automa + ai > players or (automa >= players and not computers_only):
             raise NewGameRefused(
                 f"With {automa} automas a game of {players} players has no seat for a person: "
                 f"choose more players or fewer automas (people and automas are 2 to 4).",
                 "automa",
                 str(players - 1),
             )
+        try:
+            parse_ai_level(ai_level)
+        except ValueError as exc:
+            raise NewGameRefused(f"{exc}.", "ai_level", "casual") from None
         try:
             levels = (parse_level(automa_level),) * automa
         except ValueError as exc:
@@ -219,25 +263,19 @@ class LobbyCommands(ServiceCore):
     ) -> Outcome:
         async with self._locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
-            if loaded.started:
-                raise LobbyError("The game has already started; automas join before the start.")
-            self._may_manage(loaded, actor, "add or remove automas")
-            size = int(loaded.options.get("players", 4))
+            size = self._computers_lobby(loaded, actor, "automa")
             record: AutomaAddRecord | AutomaRemoveRecord
             if kind == "automa_add":
-                if len(loaded.automa) >= MAX_AUTOMAS:
-                    raise LobbyError(f"A game has at most {MAX_AUTOMAS} automas.")
-                if len(loaded.lobby) + len(loaded.automa) >= size:
-                    raise LobbyError(
-                        f"The game is full ({size} of {size}); there is no seat for an automa."
-                    )
+                self._computer_seat_free(loaded, size, loaded.automa, MAX_AUTOMAS, "automa")
                 default = loaded.automa[-1] if loaded.automa else 1
                 try:
                     new_level = default if level is None else parse_level(level)
                 except ValueError as exc:
                     raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
                 reason = _new_game_refusal(
-                    engine_options(loaded.meta, len(loaded.lobby), [*loaded.automa, new_level])
+                    engine_options(
+                        loaded.meta, len(loaded.lobby), [*loaded.automa, new_level], len(loaded.ai)
+                    )
                 )
                 if reason is not None:
                     raise LobbyError(str(reason))
@@ -251,10 +289,70 @@ class LobbyCommands(ServiceCore):
                 automa = loaded.automa[:-1]
                 news = f"An automa ({level_name(loaded.automa[-1])}) left"
             version = await self._append(loaded, [record])
-            taken = len(loaded.lobby) + len(automa)
+            taken = len(loaded.lobby) + len(automa) + len(loaded.ai)
             line = Line.of(f"{news} game #{loaded.meta.number} ({taken}/{size}).")
             outcome_kind = OutcomeKind.JOINED if kind == "automa_add" else OutcomeKind.LEFT
             return Outcome(outcome_kind, loaded.meta.id, version, (line,), public=True)
+
+    def _computers_lobby(self, loaded: Loaded, actor: Actor, noun: str) -> int:
+        """The lobby's size, when the actor may seat computers (`noun`s) in it now."""
+        if loaded.started:
+            raise LobbyError(f"The game has already started; {noun}s join before the start.")
+        self._may_manage(loaded, actor, f"add or remove {noun}s")
+        return int(loaded.options.get("players", 4))
+
+    @staticmethod
+    def _computer_seat_free(
+        loaded: Loaded, size: int, seated: Sequence[object], most: int, noun: str
+    ) -> None:
+        """A seat for one more computer (`noun`), else LobbyError saying why not."""
+        if len(seated) >= most:
+            raise LobbyError(f"A game has at most {most} {noun}s.")
+        if _taken(loaded) >= size:
+            raise LobbyError(
+                f"The game is full ({size} of {size}); there is no seat for an {noun}."
+            )
+
+    async def add_ai(
+        self, actor: Actor, level: str | None = None, *, expected_game: int | None = None
+    ) -> Outcome:
+        """Seat one more AI player in the lobby (creator or manager); by default of the level
+        of the lobby's last AI player, else casual."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._lobby(actor, expected_game)
+            size = self._computers_lobby(loaded, actor, "AI player")
+            self._computer_seat_free(loaded, size, loaded.ai, MAX_AIS - 1, "AI player")
+            try:
+                new_level = parse_ai_level(level or (loaded.ai[-1] if loaded.ai else "casual"))
+            except ValueError as exc:
+                raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+            record: AiAddRecord = {"kind": "ai_add", "by": actor.user_id, "level": new_level}
+            version = await self._append(loaded, [record])
+            line = Line.of(
+                f"An AI player ({new_level}) joined game #{loaded.meta.number} "
+                f"({_taken(loaded) + 1}/{size})."
+            )
+            return Outcome(OutcomeKind.JOINED, loaded.meta.id, version, (line,), public=True)
+
+    async def remove_ai(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
+        """Take the lobby's last AI player out (creator or manager)."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._lobby(actor, expected_game)
+            self._computers_lobby(loaded, actor, "AI player")
+            if not loaded.ai:
+                raise LobbyError("There is no AI player in this lobby to remove.")
+            record: AiRemoveRecord = {"kind": "ai_remove", "by": actor.user_id}
+            version = await self._append(loaded, [record])
+            size = int(loaded.options.get("players", 4))
+            line = Line.of(
+                f"An AI player ({loaded.ai[-1]}) left game #{loaded.meta.number} "
+                f"({_taken(loaded) - 1}/{size})."
+            )
+            return Outcome(OutcomeKind.LEFT, loaded.meta.id, version, (line,), public=True)
+
+    async def lobby_ais(self, game_id: int) -> list[str]:
+        """The levels of the AI players in a game's lobby (or seated)."""
+        return list((await self._reload(game_id)).ai)
 
     async def lobby_automas(self, game_id: int) -> list[str]:
         """The levels of the automas in a game's lobby (or seated), by name."""
@@ -271,10 +369,10 @@ class LobbyCommands(ServiceCore):
             if kind == "join":
                 if actor.user_id in loaded.lobby:
                     raise LobbyError("You have already joined this game.")
-                if len(loaded.lobby) + len(loaded.automa) >= size:
+                if _taken(loaded) >= size:
                     raise LobbyError(
                         f"The game is full ({size} of {size}"
-                        + (", automas included" if loaded.automa else "")
+                        + (", computers included" if loaded.automa or loaded.ai else "")
                         + ")."
                     )
                 lobby = [*loaded.lobby, actor.user_id]
@@ -295,7 +393,7 @@ class LobbyCommands(ServiceCore):
                 continue
             await self.store.set_seats(loaded.meta.id, lobby)
             verb = "joined" if kind == "join" else "left"
-            taken = len(lobby) + len(loaded.automa)
+            taken = len(lobby) + len(loaded.automa) + len(loaded.ai)
             line = Line.of(
                 UserRef(actor.user_id), f" {verb} game #{loaded.meta.number} ({taken}/{size})."
             )
@@ -311,18 +409,21 @@ class LobbyCommands(ServiceCore):
             if loaded.started:
                 raise LobbyError("The game has already started.")
             automa = list(loaded.automa)
-            if len(loaded.lobby) + len(automa) < 2:
+            ai = list(loaded.ai)
+            if _taken(loaded) < 2:
                 raise LobbyError(
                     f"Not enough players: {len(loaded.lobby)} joined, at least 2 are needed "
-                    "(add an automa to play alone)."
+                    "(add an AI player or an automa to play alone)."
                 )
             seats = list(loaded.lobby)
-            if loaded.meta.options.get("map") == "five_player" and len(seats) + len(automa) != 4:
+            if loaded.meta.options.get("map") == "five_player" and _taken(loaded) != 4:
                 raise LobbyError(
-                    f"The 4/5-player board is played by 4 players; {len(seats)} have joined."
+                    f"The 4/5-player board is played by 4 players; {_taken(loaded)} have joined."
                 )
-            game = new_game(engine_options(loaded.meta, len(seats), automa))
+            game = new_game(engine_options(loaded.meta, len(seats), automa, len(ai)))
             start: StartRecord = {"kind": "start", "seats": seats}
+            if ai:
+                start["ai"] = ai
             if automa:
                 start["automa"] = automa
             records: list[LogRecord] = [start]
@@ -333,7 +434,11 @@ class LobbyCommands(ServiceCore):
             for i, user in enumerate(seats):
                 parts.extend([", " if i else "", f"{i + 1}. ", UserRef(user)])
                 parts.append(f" ({company_name(started.company_of_seat(i))})")
-            for i, level in enumerate(automa, len(seats)):
+            for i, ai_level in enumerate(ai, len(seats)):
+                parts.append(
+                    f", {i + 1}. {company_name(started.company_of_seat(i))} (AI, {ai_level})"
+                )
+            for i, level in enumerate(automa, len(seats) + len(ai)):
                 parts.append(
                     f", {i + 1}. {company_name(started.company_of_seat(i))} "
                     f"(automa, {level_name(level)})"
@@ -427,6 +532,20 @@ def engine_options_for(
         seed=seed,
         automa=tuple(automa),
     )
+
+
+def _taken(loaded: Loaded) -> int:
+    """Seats taken in a lobby: people, AI players and automas."""
+    return len(loaded.lobby) + len(loaded.automa) + len(loaded.ai)
+
+
+def ai_text(levels: Sequence[str]) -> str:
+    """', with 2 AI players (casual)' for a lobby line; '' without AI players."""
+    if not levels:
+        return ""
+    names = ", ".join(dict.fromkeys(levels))
+    count = "1 AI player" if len(levels) == 1 else f"{len(levels)} AI players"
+    return f", with {count} ({names})"
 
 
 def automa_text(levels: Sequence[int]) -> str:

@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 
 from bot.rules import Event, Game, GameState
 from bot.rules.content import company_name
+from bot.service.computer import ai_level_of
 from bot.service.text import event_line
 from bot.service.turns import AUTOMA, FORCED_TURN, SKIPPED_SEAT, Step
 from bot.service.types import Line, Part, UserRef
 
 #: The user deciding for an engine player id (None when nobody sits there).
 UserOf = Callable[[str | None], int | None]
+#: A computer seat's kind for an engine player id ("AI strong"), None for a person's.
+KindOf = Callable[[str | None], str | None]
 
 #: Event sources of the end-of-game scoring (objective tile, resources, water, expansions').
 _FINAL_SOURCES = ("objective", "end:")
@@ -66,6 +69,9 @@ def _heading(how: str, owner: str | None, user_of: UserOf, name_people: bool) ->
         return [*person, " (seat skipped) played automatically:"]
     if how == AUTOMA:
         return [company_name(owner), " (automa) played:"]
+    level = ai_level_of(how)
+    if level is not None:
+        return [company_name(owner), f" (AI {level}) played:"]
     if how == "chose":
         return [*person, " chose:"]
     return [*person, " played:"]
@@ -149,11 +155,19 @@ def story(
     return [line for section in sections for line in section.lines(limit)]
 
 
-def next_lines(game: Game, user_of: UserOf) -> list[Line]:
-    """Who must act now: "➡️ @bob (USA), your turn", or everyone asked at once."""
+def next_lines(game: Game, user_of: UserOf, kind_of: KindOf | None = None) -> list[Line]:
+    """Who must act now: "➡️ @bob (USA), your turn", or everyone asked at once; a seat the
+    AI plays is thinking (it is never pinged)."""
     decisions = game.decisions()
     if not decisions:
         return []
+    if kind_of is not None:
+        thinking = [d.player for d in decisions if kind_of(d.player)]
+        if thinking and len(thinking) == len(decisions):
+            names = _names(thinking)
+            kinds = ", ".join(dict.fromkeys(str(kind_of(p)) for p in thinking))
+            return [Line.of(f"⏳ {names} ({kinds}) to move.")]
+        decisions = [d for d in decisions if not kind_of(d.player)]
     if len(decisions) == 1:
         decision = decisions[0]
         what = "your pick in the draft" if decision.kind.startswith("draft") else "your turn"
@@ -174,10 +188,14 @@ def _person(player: str | None, user_of: UserOf) -> list[Part]:
 
 
 def final_lines(
-    state: GameState, user_of: UserOf, notes: Mapping[str, str] | None = None
+    state: GameState,
+    user_of: UserOf,
+    notes: Mapping[str, str] | None = None,
+    kind_of: KindOf | None = None,
 ) -> list[Line]:
-    """The winner(s), the ranking (every player named once; `notes` end a company's line:
-    its player's rating change) and the tie-breaks that decided."""
+    """The winner(s), the ranking (every player named once, a computer seat with its kind;
+    `notes` end a company's line: its player's rating change) and the tie-breaks that
+    decided."""
     ranking = list(state.result.get("ranking", []))
     if not ranking:
         return [Line.of("🏁 The game is over.")]
@@ -192,10 +210,12 @@ def final_lines(
         )
     lines = [Line.of(head), Line.of("Final ranking:")]
     for entry in ranking:
+        kind = kind_of(entry["company"]) if kind_of is not None else None
+        seat = [company_name(entry["company"]), f" ({kind})"] if kind else None
         lines.append(
             Line.of(
                 f"{entry['place']}. ",
-                *who(entry["company"], user_of),
+                *(seat or who(entry["company"], user_of)),
                 f": {entry['vp']} VP{(notes or {}).get(entry['company'], '')}",
             )
         )

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from bot.rules import open_game
 from bot.rules.content import company_name
+from bot.service.computer import parse_ai_level
 from bot.service.core import ServiceCore, outbox_payload, replace_loaded
 from bot.service.errors import (
     GameMovedOn,
@@ -18,7 +19,13 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.loading import Loaded, copy_game
-from bot.service.records import AbandonRecord, LogRecord, ReplaceRecord
+from bot.service.records import (
+    AbandonRecord,
+    AiReleaseRecord,
+    AiSeatRecord,
+    LogRecord,
+    ReplaceRecord,
+)
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 from bot.store import ABANDONED, ACTIVE, StaleVersionError
 
@@ -155,27 +162,136 @@ class ModerationCommands(ServiceCore):
             header = Line.of(
                 f"{company_name(company)} (seat {seat + 1}) will pass every turn from now on."
             )
-            records: list[LogRecord] = [{"kind": "skip", "seat": seat}]
-            assert loaded.game is not None and loaded.committed is not None
-            game = copy_game(loaded.game)
-            tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
-            if seat in tail_seats:
-                # A skipped player's half-played step is dropped before answering for it.
-                records.append({"kind": "revert", "to": loaded.commit_version})
-                game = open_game(copy.deepcopy(loaded.committed))
             after = replace_loaded(loaded, loaded.seats)
             after.skipped.add(seat)
+            return await self._land_seat_change(
+                loaded,
+                actor,
+                seat,
+                {"kind": "skip", "seat": seat},
+                after,
+                reason="skip",
+                header=header,
+                kind=OutcomeKind.SKIPPED,
+            )
+
+    async def _land_seat_change(
+        self,
+        loaded: Loaded,
+        actor: Actor,
+        seat: int,
+        record: LogRecord,
+        after: Loaded,
+        *,
+        reason: str,
+        header: Line,
+        kind: OutcomeKind,
+    ) -> Outcome:
+        """Land a change of who answers for `seat` (skipped, the AI), announced: the seat's
+        half-played step is dropped first; someone else's step in progress stays open,
+        otherwise the change commits (with `reason`)."""
+        records: list[LogRecord] = [record]
+        assert loaded.game is not None and loaded.committed is not None
+        game = copy_game(loaded.game)
+        tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
+        if seat in tail_seats:
+            # The seat's half-played step is dropped before answering for it.
+            records.append({"kind": "revert", "to": loaded.commit_version})
+            game = open_game(copy.deepcopy(loaded.committed))
+        return await self._land(
+            after,
+            game,
+            user=actor.user_id,
+            records=records,
+            reason=None if loaded.tail_steps and seat not in tail_seats else reason,
+            header=[header],
+            kind=kind,
+            announce=True,
+            told=self._waiting_users(loaded),
+        )
+
+    async def replace_with_ai(self, actor: Actor, seat_or_user: int, level: str) -> Outcome:
+        """Let the AI (at `level`) play a person's seat from now on (creator or manager); its
+        person takes it back with `take_back`. Its turn in progress is dropped first."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            self._may_manage(loaded, actor, "let the AI play a seat")
+            seat = self._seat_index(loaded, seat_or_user)
+            try:
+                level = parse_ai_level(level)
+            except ValueError as exc:
+                raise ServiceError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+            if seat in loaded.pilots:
+                raise ServiceError(
+                    f"The AI ({loaded.pilots[seat][0]}) already plays seat {seat + 1}; its "
+                    "player takes it back with `play`."
+                )
+            company = loaded.company_of_seat(seat)
+            header = Line.of(
+                f"The AI ({level}) plays {company_name(company)} (seat {seat + 1}) for ",
+                UserRef(loaded.seats[seat]),
+                " from now on; they take it back with `play`.",
+            )
+            record: AiSeatRecord = {
+                "kind": "ai_seat",
+                "seat": seat,
+                "level": level,
+                "by": actor.user_id,
+            }
+            after = replace_loaded(loaded, loaded.seats)
+            after.pilots[seat] = (level, loaded.version + 1)
+            after.skipped.discard(seat)
+            return await self._land_seat_change(
+                loaded,
+                actor,
+                seat,
+                record,
+                after,
+                reason="ai seat",
+                header=header,
+                kind=OutcomeKind.REPLACED,
+            )
+
+    async def ai_plays_for(self, actor: Actor) -> bool:
+        """Whether the AI plays the actor's seat in their channel's game now."""
+        meta = await self.store.active_game(actor.channel_id)
+        if meta is None or meta.guild_id != actor.guild_id:
+            return False
+        try:
+            loaded = await self._load(meta)
+        except GameUnreadable:
+            return False
+        if actor.user_id not in loaded.seats:
+            return False
+        return loaded.seats.index(actor.user_id) in loaded.pilots
+
+    async def take_back(self, actor: Actor) -> Outcome:
+        """The actor takes their seat back from the AI (announced; pinged if they decide)."""
+        async with self._locks[actor.channel_id]:
+            loaded = await self._playing(actor)
+            company = self._company(loaded, actor)
+            seat = loaded.seats.index(actor.user_id)
+            if seat not in loaded.pilots:
+                raise ServiceError(
+                    "The AI does not play your seat; you play it yourself (`turn` opens your "
+                    "panel)."
+                )
+            record: AiReleaseRecord = {"kind": "ai_release", "seat": seat, "user": actor.user_id}
+            after = replace_loaded(loaded, loaded.seats)
+            del after.pilots[seat]
+            assert loaded.game is not None
+            header = Line.of(
+                UserRef(actor.user_id),
+                f" takes {company_name(company)} (seat {seat + 1}) back from the AI.",
+            )
             return await self._land(
                 after,
-                game,
+                copy_game(loaded.game),
                 user=actor.user_id,
-                records=records,
-                # Someone else's step in progress stays open; otherwise the skip commits.
-                reason=None if loaded.tail_steps and seat not in tail_seats else "skip",
+                records=[record],
                 header=[header],
-                kind=OutcomeKind.SKIPPED,
+                kind=OutcomeKind.REPLACED,
                 announce=True,
-                told=self._waiting_users(loaded),
             )
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:

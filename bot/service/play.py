@@ -45,6 +45,12 @@ class TurnCommands(ServiceCore):
             company = self._company(loaded, actor)
             self._check_version(loaded, actor, expected_version)
             assert loaded.game is not None
+            pilot = loaded.pilots.get(loaded.seats.index(actor.user_id))
+            if pilot is not None:
+                raise NotYourTurn(
+                    f"The AI ({pilot[0]}) plays your seat now; `play` takes it back first. "
+                    "Nothing was played."
+                )
             decision = loaded.game.decision(company)
             if decision is None:
                 raise NotYourTurn(
@@ -76,6 +82,8 @@ class TurnCommands(ServiceCore):
                     reason = str(exc)
                     said = reason if f"'{text}'" in reason else f"'{text}' was refused: {reason}"
                     raise InvalidMove(f"{said}.{done}", text) from None
+            if self._hinted_now(loaded, company):
+                steps[0].record["hint"] = True  # counted on the score sheet
             following = trial.decision(company)
             if (
                 settings.skip_confirm
@@ -137,44 +145,27 @@ class TurnCommands(ServiceCore):
         return last["user"] if last is not None and last["reason"] == "turn" else None
 
     async def undo(self, actor: Actor) -> Outcome:
-        """Undo the actor's last committed turn, if nobody acted since and nothing was revealed.
+        """Undo the actor's last committed turn, if no other person acted since and nothing
+        was revealed.
 
-        A forced turn confirmed on someone's behalf in that commit is undone with it.
+        A forced turn confirmed on someone's behalf in that commit is undone with it, and so
+        are the computer seats' steps after it (`ServiceCore._undo_target`).
         """
         async with self._locks[actor.channel_id]:
             loaded = await self._playing(actor)
             company = self._company(loaded, actor)
-            if len(loaded.commits) < 2:
-                raise ServiceError("There is no committed turn to undo.")
-            _, last = loaded.commits[-1]
-            if last["user"] != actor.user_id or last["reason"] != "turn":
-                raise ServiceError(
-                    "You can only undo your own turn, and only while it is the last one "
-                    "committed; someone else acted since."
-                )
-            if not last["undoable"] and last.get("automa"):
-                raise ServiceError(
-                    "That turn cannot be undone: the automa played right after it and turned "
-                    "up cards of its deck, which a new try could not hide."
-                )
-            if not last["undoable"]:
-                raise ServiceError(
-                    "That turn cannot be undone: hidden information was revealed at its "
-                    "confirmation (new contracts), or it ended a round."
-                )
-            if loaded.tail:
-                raise ServiceError(
-                    f"{company_name(loaded.tail[0].get('player'))} has already started their "
-                    "turn; undo is no longer possible."
-                )
+            target, refusal, computers = self._undo_target(loaded, actor.user_id)
+            if target is None:
+                raise ServiceError(refusal or "There is no committed turn to undo.")
+            after = " and the computer seats' turns after it" if computers else ""
             return await self._revert(
                 loaded,
-                loaded.commits[-2][0],
+                target,
                 actor,
                 Line.of(
                     f"{company_name(company)} (",
                     UserRef(actor.user_id),
-                    ") took back their last turn.",
+                    f") took back their last turn{after}.",
                 ),
                 OutcomeKind.UNDONE,
                 missing="That turn cannot be undone: its starting state was not saved.",

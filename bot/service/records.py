@@ -6,14 +6,19 @@ Record kinds the service writes (the engine reads only `decision`), each a Typed
 - administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
   from creation), `automa_add` {"by", "level"} / `automa_remove` {"by"} (an automa company
   joins or leaves the lobby; the game's options may already hold some: `automa`, their
-  levels), `start` {"seats": [user ids][, "automa": [levels]]} (the lobby in join order; the
-  automas take the seats after the people), `replace`
+  levels), `ai_add` {"by", "level"} / `ai_remove` {"by"} (an AI player joins or leaves the
+  lobby: `ai` in the options, level names), `start` {"seats": [user ids][, "ai": [levels]]
+  [, "automa": [levels]]} (the lobby in join order; the AI players take the seats after the
+  people, the automas the last ones), `ai_seat` {"seat", "level", "by"} (the AI plays a
+  person's seat from now on: a moderator's replacement), `ai_release` {"seat", "user"} (its
+  person takes the seat back), `replace`
   {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} or {"reason"} (the last record
   of a game; a reason alone when the bot ended it because its channel or thread is gone),
   `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
   at or before version `base`);
-- on the turn chain (reverts apply): `decision` {"notation", "player", "user"[, "auto"]} and
-  `commit` {"reason", "player", "user", "undoable"} — a committed-turn boundary;
+- on the turn chain (reverts apply): `decision` {"notation", "player", "user"[, "auto"][, "hint"]} and
+  `commit` {"reason", "player", "user", "undoable"[, "automa"][, "computer"]} — a
+  committed-turn boundary (`computer`: a computer seat's step, landed by the service);
 - `revert` {"to": N}: back to the commit (or flag) at version N.
 
 `scan` checks every record of a log — its kind, the types and ranges of its fields, and that
@@ -44,6 +49,10 @@ INT64_MAX = 2**63 - 1
 MAX_PLAYERS = 4
 MAX_AUTOMAS = 3
 MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
+#: AI players in a game at most (4 only when every seat is a computer's: the console).
+MAX_AIS = 4
+#: The AI's levels (bot.service.computer.AI_LEVELS).
+AI_LEVEL_NAMES = ("casual", "strong")
 #: Longest name of a local player kept with a game (the console's `--names`).
 MAX_NAME = 100
 #: Longest notation a record may hold (the longest real one is under 100 characters).
@@ -85,13 +94,46 @@ class AutomaRemoveRecord(TypedDict):
     by: int
 
 
+class AiAddRecord(TypedDict):
+    """An AI player of `level` joined the lobby (added by `by`)."""
+
+    kind: Literal["ai_add"]
+    by: int
+    level: str
+
+
+class AiRemoveRecord(TypedDict):
+    """The lobby's last AI player left (taken out by `by`)."""
+
+    kind: Literal["ai_remove"]
+    by: int
+
+
 class StartRecord(TypedDict):
-    """The game began: the lobby's users, in join order, take the seats; the automas (their
-    levels) the seats after them."""
+    """The game began: the lobby's users, in join order, take the seats; the AI players (their
+    levels) the seats after them, the automas (their levels) the last seats."""
 
     kind: Literal["start"]
     seats: list[int]
+    ai: NotRequired[list[str]]
     automa: NotRequired[list[int]]
+
+
+class AiSeatRecord(TypedDict):
+    """The AI (at `level`) plays a person's seat from now on (a moderator's `by` choice)."""
+
+    kind: Literal["ai_seat"]
+    seat: int
+    level: str
+    by: int
+
+
+class AiReleaseRecord(TypedDict):
+    """The seat's person (`user`) takes their seat back from the AI."""
+
+    kind: Literal["ai_release"]
+    seat: int
+    user: int
 
 
 class ReplaceRecord(TypedDict):
@@ -138,6 +180,8 @@ class DecisionRecord(TypedDict):
     player: str
     user: int | None
     auto: NotRequired[str]
+    #: True when its player was shown a hint for this decision before answering.
+    hint: NotRequired[bool]
 
 
 class CommitRecord(TypedDict):
@@ -148,8 +192,10 @@ class CommitRecord(TypedDict):
     player: str | None
     user: int | None
     undoable: bool
-    #: True when an automa played right after the turn (why it cannot be undone).
+    #: True when an automa played in the step (its cards were turned up).
     automa: NotRequired[bool]
+    #: True when the service landed a computer seat's step (an AI's turn or choice).
+    computer: NotRequired[bool]
 
 
 class RevertRecord(TypedDict):
@@ -165,6 +211,10 @@ LogRecord = (
     | LeaveRecord
     | AutomaAddRecord
     | AutomaRemoveRecord
+    | AiAddRecord
+    | AiRemoveRecord
+    | AiSeatRecord
+    | AiReleaseRecord
     | StartRecord
     | ReplaceRecord
     | SkipRecord
@@ -191,8 +241,14 @@ class Scanned:
     """What the records say before any move is replayed."""
 
     lobby: list[int]
-    #: The automa companies' levels (in the lobby, then seated after the people).
+    #: The automa companies' levels (in the lobby, then seated last).
     automa: list[int] = field(default_factory=list)
+    #: The AI players' levels (in the lobby, then seated after the people).
+    ai: list[str] = field(default_factory=list)
+    #: People's seats the AI plays now: seat -> (level, seq of the `ai_seat` record).
+    pilots: dict[int, tuple[str, int]] = field(default_factory=dict)
+    #: Every stint of the AI at a person's seat: (seat, level, from seq, to seq or None).
+    stints: list[tuple[int, str, int, int | None]] = field(default_factory=list)
     started: bool = False
     seats: list[int] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
@@ -281,8 +337,22 @@ def check_options_of(meta: StoredGame) -> None:
         raise BrokenLog(
             f"the game's 'automa' is {show(automa)}, not a list of at most {MAX_AUTOMAS} levels"
         )
-    if len(automa) >= players:
-        raise BrokenLog("the game's automas leave no seat for a person")
+    ai = opts.get("ai", [])
+    if (
+        not isinstance(ai, list)
+        or len(ai) > MAX_AIS
+        or not all(isinstance(level, str) and level in AI_LEVEL_NAMES for level in ai)
+    ):
+        raise BrokenLog(f"the game's 'ai' is {show(ai)}, not a list of at most {MAX_AIS} AI levels")
+    computers_only = opts.get("computers_only", False)
+    for key in ("hints", "computers_only"):
+        if not isinstance(opts.get(key, False), bool):
+            raise BrokenLog(f"the game's '{key}' is {show(opts.get(key))}, not true or false")
+    ai_seed = opts.get("ai_seed", 0)
+    if not is_int(ai_seed) or not 0 <= ai_seed <= INT64_MAX:
+        raise BrokenLog(f"the game's 'ai_seed' is {show(ai_seed)}, not a seed")
+    if len(automa) + len(ai) > players or (len(automa) + len(ai) == players and not computers_only):
+        raise BrokenLog("the game's automas and AI players leave no seat for a person")
     names = opts.get("names", [])
     if (
         not isinstance(names, list)
@@ -313,7 +383,12 @@ class _Scanner:
     def __init__(self, meta: StoredGame) -> None:
         self.meta = meta
         self.size = int(meta.options.get("players", MAX_PLAYERS))
-        self.out = Scanned(lobby=[meta.creator_id], automa=list(meta.options.get("automa", [])))
+        creator = [] if meta.options.get("computers_only") else [meta.creator_id]
+        self.out = Scanned(
+            lobby=creator,
+            automa=list(meta.options.get("automa", [])),
+            ai=list(meta.options.get("ai", [])),
+        )
         # Persistent list: nodes[v] is the turn chain right after version v.
         self.nodes: list[Any] = [None]
         #: Versions a revert may go back to: commits and flags.
@@ -324,6 +399,10 @@ class _Scanner:
             "leave": self.leave,
             "automa_add": self.automa_add,
             "automa_remove": self.automa_remove,
+            "ai_add": self.ai_add,
+            "ai_remove": self.ai_remove,
+            "ai_seat": self.ai_seat,
+            "ai_release": self.ai_release,
             "start": self.start,
             "replace": self.replace,
             "skip": self.skip,
@@ -414,20 +493,36 @@ class _Scanner:
         self.lobby_open(seq, rec)
         if user in self.out.lobby:
             raise self.fail(seq, rec, f"user {user} has already joined")
-        if len(self.out.lobby) + len(self.out.automa) >= self.size:
+        if self.taken() >= self.size:
             raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
         self.out.lobby.append(user)
 
-    def automa_add(self, seq: int, rec: Mapping[str, Any]) -> None:
+    def computer_joins(
+        self, seq: int, rec: Mapping[str, Any], seated: Sequence[object], most: int, noun: str
+    ) -> None:
+        """The checks of a computer (automa or AI player) joining the lobby."""
         self.user(seq, rec, "by")
         self.lobby_open(seq, rec)
+        if len(seated) >= most:
+            raise self.fail(seq, rec, f"a game has at most {most} {noun}s")
+        if self.taken() >= self.size:
+            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+
+    def computer_leaves(
+        self, seq: int, rec: Mapping[str, Any], seated: list[Any], noun: str
+    ) -> None:
+        """The lobby's last computer of a kind leaves."""
+        self.user(seq, rec, "by")
+        self.lobby_open(seq, rec)
+        if not seated:
+            raise self.fail(seq, rec, f"there is no {noun} to remove")
+        seated.pop()
+
+    def automa_add(self, seq: int, rec: Mapping[str, Any]) -> None:
         level = rec.get("level")
         if not is_int(level) or not 0 <= level <= MAX_LEVEL:
             raise self.fail(seq, rec, f"'level' is {show(level)}, not 0 to {MAX_LEVEL}")
-        if len(self.out.automa) >= MAX_AUTOMAS:
-            raise self.fail(seq, rec, f"a game has at most {MAX_AUTOMAS} automas")
-        if len(self.out.lobby) + len(self.out.automa) >= self.size:
-            raise self.fail(seq, rec, f"the lobby is full ({self.size} players)")
+        self.computer_joins(seq, rec, self.out.automa, MAX_AUTOMAS, "automa")
         opts = self.meta.options
         try:
             check_options(
@@ -445,11 +540,57 @@ class _Scanner:
         self.out.automa.append(level)
 
     def automa_remove(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.computer_leaves(seq, rec, self.out.automa, "automa")
+
+    def taken(self) -> int:
+        """Seats taken in the lobby: people, AI players and automas."""
+        return len(self.out.lobby) + len(self.out.automa) + len(self.out.ai)
+
+    def ai_level(self, seq: int, rec: Mapping[str, Any]) -> str:
+        level = rec.get("level")
+        if not isinstance(level, str) or level not in AI_LEVEL_NAMES:
+            raise self.fail(
+                seq, rec, f"'level' is {show(level)}, not one of {', '.join(AI_LEVEL_NAMES)}"
+            )
+        return level
+
+    def ai_add(self, seq: int, rec: Mapping[str, Any]) -> None:
+        level = self.ai_level(seq, rec)
+        self.computer_joins(seq, rec, self.out.ai, MAX_AIS, "AI player")
+        self.out.ai.append(level)
+
+    def ai_remove(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.computer_leaves(seq, rec, self.out.ai, "AI player")
+
+    def ai_seat(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
         self.user(seq, rec, "by")
-        self.lobby_open(seq, rec)
-        if not self.out.automa:
-            raise self.fail(seq, rec, "there is no automa to remove")
-        self.out.automa.pop()
+        seat = self.seat(seq, rec)
+        level = self.ai_level(seq, rec)
+        if seat in self.out.pilots:
+            raise self.fail(seq, rec, f"the AI already plays seat {seat}")
+        self.out.pilots[seat] = (level, seq)
+        self.out.skipped.discard(seat)
+        self.out.stints.append((seat, level, seq, None))
+
+    def ai_release(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        seat = self.seat(seq, rec)
+        user = self.user(seq, rec, "user")
+        if seat not in self.out.pilots:
+            raise self.fail(seq, rec, f"the AI does not play seat {seat}")
+        if self.out.seats[seat] != user:
+            raise self.fail(seq, rec, f"user {user} does not sit at seat {seat}")
+        self.end_stint(seat, seq)
+
+    def end_stint(self, seat: int, seq: int) -> None:
+        """The AI stops playing `seat` (if it did) at record `seq`."""
+        if self.out.pilots.pop(seat, None) is None:
+            return
+        self.out.stints = [
+            (s, level, since, seq if s == seat and until is None else until)
+            for s, level, since, until in self.out.stints
+        ]
 
     def leave(self, seq: int, rec: Mapping[str, Any]) -> None:
         user = self.user(seq, rec, "user")
@@ -469,7 +610,9 @@ class _Scanner:
             raise self.fail(seq, rec, "'seats' are not the players who joined, in join order")
         if rec.get("automa", []) != self.out.automa:
             raise self.fail(seq, rec, "'automa' are not the automas of the lobby")
-        if len(seats) + len(self.out.automa) < 2:
+        if rec.get("ai", []) != self.out.ai:
+            raise self.fail(seq, rec, "'ai' are not the AI players of the lobby")
+        if len(seats) + len(self.out.automa) + len(self.out.ai) < 2:
             raise self.fail(seq, rec, "a game starts with at least 2 players")
         self.out.started = True
         self.out.seats = list(seats)
@@ -485,6 +628,7 @@ class _Scanner:
             raise self.fail(seq, rec, f"user {new} already plays in this game")
         self.out.seats[seat] = new
         self.out.skipped.discard(seat)
+        self.end_stint(seat, seq)
         self.seated(seq)
 
     def skip(self, seq: int, rec: Mapping[str, Any]) -> None:
@@ -493,6 +637,7 @@ class _Scanner:
         if seat in self.out.skipped:
             raise self.fail(seq, rec, f"seat {seat} is already skipped")
         self.out.skipped.add(seat)
+        self.end_stint(seat, seq)
 
     def abandon(self, seq: int, rec: Mapping[str, Any]) -> None:
         by = self.user(seq, rec, "by", optional=True)
@@ -525,6 +670,11 @@ class _Scanner:
         auto = self.text(seq, rec, "auto", optional=True)
         if auto is not None:
             typed["auto"] = auto
+        hint = rec.get("hint")
+        if hint is not None and not isinstance(hint, bool):
+            raise self.fail(seq, rec, f"'hint' is {show(hint)}, not true or false")
+        if hint:
+            typed["hint"] = True
         return typed
 
     def commit(self, seq: int, rec: Mapping[str, Any]) -> CommitRecord:
@@ -549,6 +699,11 @@ class _Scanner:
         }
         if automa is not None:
             typed["automa"] = automa
+        computer = rec.get("computer")
+        if computer is not None and not isinstance(computer, bool):
+            raise self.fail(seq, rec, f"'computer' is {show(computer)}, not true or false")
+        if computer is not None:
+            typed["computer"] = computer
         return typed
 
     def revert(self, seq: int, rec: Mapping[str, Any]) -> None:

@@ -11,6 +11,7 @@ Each responsibility has its own module, a command group built on `ServiceCore`:
 - bot/service/views.py — panel, autocomplete, images, summaries, log, score, my games;
 - bot/service/settings.py — a user's settings;
 - bot/service/moving.py — export and import;
+- bot/service/thinking.py — the AI seats' steps (in worker processes) and hints;
 - bot/service/stats.py — the records: statistics, history, archived games, replays, and the
   start-up backfill of results (bot/service/final.py: a finished game's results).
 
@@ -29,6 +30,7 @@ from bot.service.moving import MAX_IMPORT_BYTES, MovingGames
 from bot.service.play import TurnCommands
 from bot.service.settings import UNCHANGED, SettingsCommands, time_zone_names
 from bot.service.stats import StatsCommands
+from bot.service.thinking import ThinkingCommands
 from bot.service.views import GameViews
 
 __all__ = ["MAX_IMPORT_BYTES", "UNCHANGED", "GameService", "expansions_text", "time_zone_names"]
@@ -43,6 +45,7 @@ class GameService(
     SettingsCommands,
     MovingGames,
     StatsCommands,
+    ThinkingCommands,
 ):
     """One channel's game from creation to final score; plain ids in, plain data out.
 

@@ -30,14 +30,19 @@ turn; the rules here decide where the commit falls whatever the engine did autom
   automa's rules (`bot.rules.automa.play`, record `auto: "automa"`, no user) in the landing
   that made it pending, so the automa turns after a person's Confirm are appended in the
   same transaction as that Confirm's commit, and the next person is pinged. An automa is
-  never pinged and never reminded.
+  never pinged and never reminded. **AI seats** answer through the same computer-seat path
+  (bot/service/computer.py): their search runs in a worker, so their decision is left
+  pending here, committed like a person's, and the service lands the AI's answers later
+  against that version (bot/service/thinking.py).
 
 Undo rights: only the last commit can be undone, by the player whose turn it committed, while
 nobody has answered since. A forced turn confirmed on someone's behalf (or a skipped seat's
 answers) inside that commit is undone with it: the previous player keeps their undo unless
 that forced turn revealed hidden information (new contracts) or ended the round. The player
-whose turn was confirmed for them has nothing to undo (they had no choice to make). A commit
-holding automa turns cannot be undone: each flipped a card of the automa's deck.
+whose turn was confirmed for them has nothing to undo (they had no choice to make). A
+person's undo also takes back the computer seats' steps (automa turns in its commit, AI
+steps committed after it) while no other person has acted, unless one of them revealed
+contracts or ended a round.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.rules import Decision, Event, Game, Option
-from bot.rules.automa.play import automa_answer, pending_automa
+from bot.service.computer import automa_now
 from bot.service.records import DecisionRecord
 
 #: `auto` of a decision record the service answered for a skipped seat.
@@ -167,9 +172,10 @@ def answer_on_behalf(
             return steps
         decisions = game.decisions()
         skipped = [d for d in decisions if is_skipped(d.player)]
-        automa = pending_automa(game)
+        automa = automa_now(game)
         if automa is not None:
-            step = apply_answer(game, automa_answer(game, automa), automa.player, on_behalf=AUTOMA)
+            decision, option = automa
+            step = apply_answer(game, option, decision.player, on_behalf=AUTOMA)
         elif skipped:
             decision = skipped[0]
             step = apply_answer(
@@ -229,11 +235,10 @@ def automa_played(steps: Sequence[Step]) -> bool:
 
 
 def revealed_or_new_round(steps: Sequence[Step], round_before: int | None, game: Game) -> bool:
-    """True when the steps revealed hidden information (new contracts, an automa's cards)
-    or ended a round (no undo then)."""
-    revealed = automa_played(steps) or any(
-        e.kind == "turn_end" and e.data.get("revealed") for s in steps for e in s.events
-    )
+    """True when the steps revealed hidden information (new contracts) or ended a round (no
+    undo then). An automa's cards do not count: a person's undo takes the automa's turns
+    back with theirs (a solo player could never undo otherwise)."""
+    revealed = any(e.kind == "turn_end" and e.data.get("revealed") for s in steps for e in s.events)
     return revealed or (round_before is not None and game.state.round != round_before)
 
 

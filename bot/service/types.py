@@ -290,6 +290,10 @@ class ScoreRow:
     breakdown: tuple[tuple[str, int], ...]
     #: Final rank (1 = winner) once the game is over, else None.
     rank: int | None = None
+    #: What plays the seat when a computer does ("AI strong", "automa expert"), else None.
+    kind: str | None = None
+    #: Hints its player was shown (games with hints).
+    hints: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,8 +320,10 @@ class ScoreView:
             rank = f"{row.rank}. " if row.rank is not None else ""
             # The score sheet's rows, as the sheet names them.
             parts = ", ".join(f"{category} {vp} VP" for category, vp in row.breakdown)
-            score = f"{rank}{company_name(row.company)}: {row.vp} VP"
-            lines.append(score + (f" — {parts}" if parts else ""))
+            kind = f" ({row.kind})" if row.kind else ""
+            score = f"{rank}{company_name(row.company)}{kind}: {row.vp} VP"
+            hints = f"; {row.hints} hint{'s' if row.hints != 1 else ''} used" if row.hints else ""
+            lines.append(score + (f" — {parts}" if parts else "") + hints)
         return "\n".join(lines)
 
 

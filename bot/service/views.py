@@ -256,6 +256,11 @@ class GameViews(ServiceCore):
         rows_of, prefixes = categories(state.options.expansions)
         order = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER_ROW]
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
+        hints: dict[int | None, int] = {}  # by seat (the draft names seats, not companies)
+        for _, record in loaded.chain:
+            if record["kind"] == "decision" and record.get("hint"):
+                seat = loaded.seat_of_player(record["player"])
+                hints[seat] = hints.get(seat, 0) + 1
         rows = []
         for cid, company in state.companies.items():
             found = sheet.get(cid, {})
@@ -263,7 +268,15 @@ class GameViews(ServiceCore):
                 (row, found[row]) for row in order if found.get(row) or row == "Start"
             )
             rows.append(
-                ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
+                ScoreRow(
+                    cid,
+                    loaded.user_of_player(cid),
+                    company.vp,
+                    breakdown,
+                    ranks.get(cid),
+                    kind=loaded.label_of(cid),
+                    hints=hints.get(company.seat, 0),
+                )
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
         draft = () if state.companies else tuple(draft_lines(state, _user_of_seat(loaded)))

@@ -322,3 +322,17 @@ class Driver:
             if not option_ids(message) and not select_of(message):
                 # The panel moved to another user's decision (simultaneous income choices).
                 return True
+
+
+async def add_and_remove_computer(
+    fake: FakeDiscord, lobby: Message, user: FakeUser, game_id: int, kind: str, listed: str
+) -> None:
+    """Press the lobby's Add then Remove button of a computer `kind` ("bot" for automas,
+    "ai"), checking the lobby lists one more `listed` seat, then one fewer."""
+    before = lobby.content.count(listed)
+    await (await user.click(lobby, ids.lobby_id(game_id, f"{kind}_add"))).reply()
+    await fake.wait_for(lambda: lobby.content.count(listed) == before + 1)
+    seats = re.search(r"\((\d)/(\d)\)", lobby.content)
+    assert seats is not None and seats[1] == seats[2]  # that filled the lobby
+    await (await user.click(lobby, ids.lobby_id(game_id, f"{kind}_remove"))).reply()
+    await fake.wait_for(lambda: lobby.content.count(listed) == before)

@@ -134,13 +134,11 @@ def test_autoplay_solo_against_automas_reaches_final_scoring() -> None:
         "--autoplay", "--automa", "2", "--automa-level", "hard", "--seed", "6",
         "--setup", "full", "--expansions", "leeghwater",
     )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert "(finished)" in result.stdout
     # One person and two automas: three companies ranked; an automa's 16 VP start shows as the
     # score sheet's Start 10 and at least 6 of Other (where the sheet's other sources join it).
-    ranked = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    ranked = ranking(result, 3)
     others = [re.search(r"Other (\d+) VP", line) for line in ranked]
-    assert len(ranked) == 3 and all("Start 10 VP" in line for line in ranked)
+    assert all("Start 10 VP" in line for line in ranked)
     assert sum(1 for m in others if m and int(m.group(1)) >= 6) == 2
 
 
@@ -152,3 +150,31 @@ def test_automa_refusals_name_the_console_option() -> None:
     nile = run_console("--autoplay", "--automa", "1", "--expansions", "nile")
     assert nile.returncode == 2
     assert "cannot be played with automas" in nile.stderr
+
+
+def ranking(result: subprocess.CompletedProcess[str], companies: int) -> list[str]:
+    """The final ranking's lines of a finished autoplay, checked to rank every company."""
+    assert result.returncode == 0, result.stderr
+    assert "(finished)" in result.stdout
+    places = tuple(f"{n}." for n in range(1, companies + 1))
+    ranked = [line for line in result.stdout.splitlines() if line[:2] in places]
+    assert len(ranked) == companies
+    return ranked
+
+
+def test_autoplay_an_ai_against_an_automa_names_each_seats_kind() -> None:
+    ranked = ranking(
+        run_console(
+            "--autoplay", "--players", "2", "--ai", "1", "--automa", "1",
+            "--automa-level", "expert", "--seed", "3",
+        ),
+        2,
+    )  # fmt: skip
+    assert sum("(AI casual): " in line for line in ranked) == 1
+    assert sum("(automa expert): " in line for line in ranked) == 1
+
+
+def test_ai_refusals_name_the_console_option() -> None:
+    crowded = run_console("--players", "2", "--ai", "1", "--automa", "1")
+    assert crowded.returncode == 2 and crowded.stdout == ""
+    assert "no seat for a person" in crowded.stderr and "Use --ai 0." in crowded.stderr

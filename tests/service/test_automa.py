@@ -1,6 +1,6 @@
 """Automa companies through the service: options and lobby, automa turns committed with the
-person's Confirm and told in words, undo refused with the reason, no pings or reminders for
-automas, solo play to the end, export and import."""
+person's Confirm and told in words, undo taking the automa's turns back with the person's,
+no pings or reminders for automas, solo play to the end, export and import."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ async def test_remove_refuses_without_an_automa_and_start_alone_needs_one(
     await service.create_game(actor(ME), players=2, seed=1)
     with pytest.raises(LobbyError, match="no automa"):
         await service.remove_automa(actor(ME))
-    with pytest.raises(LobbyError, match="add an automa"):
+    with pytest.raises(LobbyError, match="add an AI player or an automa"):
         await service.start(actor(ME))
     await service.add_automa(actor(ME), "easy")
     assert (await service.start(actor(ME))).lines
@@ -93,7 +93,6 @@ async def test_automa_turns_are_committed_with_the_confirm_and_told_in_words(
     confirm = max(e.seq for e in log if e.record.get("notation") == "confirm")
     after = [e.record for e in log if e.seq > confirm]
     assert after[-1]["kind"] == "commit" and after[-1]["automa"] is True
-    assert after[-1]["undoable"] is False
     assert all(r.get("auto") == "automa" and r.get("user") is None for r in after[:-1])
     pending = await service.store.pending_outbox(game_id)
     text = str(pending[-1].payload)
@@ -103,13 +102,25 @@ async def test_automa_turns_are_committed_with_the_confirm_and_told_in_words(
     assert {r.user_id for r in reminders} == {ME}
 
 
-async def test_undo_after_automa_turns_is_refused_with_the_reason(service: GameService) -> None:
+async def test_undo_takes_the_automa_turns_back_with_the_persons(service: GameService) -> None:
     game_id = await solo(service)
-    await play_until_automa_played(service, game_id)
+    for _ in range(20):
+        await play_until_automa_played(service, game_id)
+        log = await service.store.read_log(game_id)
+        if log[-1].record["undoable"]:
+            break  # a Confirm that revealed no contract and ended no round
+    else:
+        raise AssertionError("every automa turn revealed contracts or ended a round")
+    before = await service.store.latest_snapshot(game_id)
     panel = await service.panel(actor(ME))
-    assert not panel.can_undo
-    with pytest.raises(ServiceError, match="the automa played right after it"):
-        await service.undo(actor(ME))
+    assert panel.can_undo
+    outcome = await service.undo(actor(ME))
+    assert "took back their last turn" in outcome.lines[0].render()
+    log = await service.store.read_log(game_id)
+    # Back to the commit before the person's turn: the automa's turns are gone with it.
+    commits = [e.seq for e in log if e.record["kind"] == "commit"]
+    revert = next(e.record for e in reversed(log) if e.record["kind"] == "revert")
+    assert before is not None and revert["to"] < before.version and revert["to"] in commits
 
 
 async def test_a_solo_game_plays_to_the_end_and_exports(service: GameService) -> None:

@@ -1,0 +1,466 @@
+"""The AI seats' turns and the hints: searched in worker processes, landed like any input.
+
+After every landing (`ServiceCore._land`) the service looks at who must decide. When it is a
+seat the AI plays, `ThinkingCommands` schedules that game: it reads the game, asks a worker
+(`Thinker`) for the AI's answer to each of its decisions in turn, applies them to a copy
+until the AI's step is over (bot/service/turns.py: a turn up to its Confirm, a choice), and
+lands them with `_land` against the version it read — as a player's command would. If anyone
+landed meanwhile (a person's undo, another process computing the same turn after a shard
+takeover), the store's (game, version) uniqueness refuses the append and the game is read
+again: an AI step lands exactly once. Nothing of a pending AI step lives only in memory: a
+bot started again (or a process taking over shards) finds it by `resume_computers`, which
+looks at every active game, and computes it again (the AI is deterministic: the same answer).
+
+The search never runs on the event loop: `Thinker` holds a pool of worker processes (spawn
+start method: Python threads share one interpreter lock), so other channels are answered
+while the AI thinks. Its queue serves the AI seats first and hints after them. Workers import
+the rules and the AI only (bot/service/computer.py), about 35 MB each before the search's own.
+
+An AI seat answering one of several choices asked at once (income) decides on the committed
+state, so it never sees a choice a person made before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from bot.rules import RuleError
+from bot.rules.content import company_name
+from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide, worker_ready
+from bot.service.core import ServiceCore
+from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
+from bot.service.loading import Loaded, copy_game
+from bot.service.turns import Step, apply_answer, at_handover
+from bot.service.types import Actor, Line, Outcome, OutcomeKind
+from bot.store import ACTIVE, GameNotFoundError
+
+log = logging.getLogger(__name__)
+
+#: Queue priorities: the AI seats' own work first, hints behind it.
+SEAT, HINT = 0, 1
+#: An AI step's decisions at most (a safety net: a turn has a handful).
+MAX_STEP_DECISIONS = 200
+#: Every how many passes `run_computers` looks at every active game (not only those with
+#: AI players of their own).
+FULL_PASS = 10
+#: Hints kept in memory (one per decision).
+HINT_CACHE = 512
+
+
+@dataclass(order=True)
+class _Job:
+    priority: int
+    order: int
+    args: tuple[Any, ...] = field(compare=False)
+    future: asyncio.Future[Thought] = field(compare=False)
+
+
+class Thinker:
+    """The AI's worker processes (or threads, for tests) and the queue in front of them.
+
+    `kind`: "process" (the default: a spawn-started process pool), "thread" or "inline" (on
+    the event loop; tests only). `decider` names the function the workers call
+    ("module:function", by default `bot.ai.decide`): a test may name a cheaper one.
+    """
+
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        kind: str = "process",
+        decider: str = DEFAULT_DECIDER,
+        start_method: str = "spawn",
+    ) -> None:
+        self.workers = max(1, workers)
+        self.kind = kind
+        self.decider = decider
+        self.start_method = start_method
+        self._executor: concurrent.futures.Executor | None = None
+        self._queue: asyncio.PriorityQueue[_Job] | None = None
+        self._dispatchers: list[asyncio.Task[None]] = []
+        self._order = itertools.count()
+        #: Every answer's cost: (priority, worker CPU s, worker peak RSS MB, pid).
+        self.costs: list[tuple[int, float, float, int]] = []
+        if kind not in ("process", "thread", "inline"):
+            raise ValueError(f"unknown thinker kind {kind!r} (process, thread or inline)")
+
+    def _start(self) -> asyncio.PriorityQueue[_Job]:
+        if self._queue is None:
+            if self.kind == "process":
+                context = multiprocessing.get_context(self.start_method)
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=context
+                )
+            elif self.kind == "thread":
+                self._executor = concurrent.futures.ThreadPoolExecutor(self.workers, "ai")
+            self._queue = asyncio.PriorityQueue()
+            self._dispatchers = [
+                asyncio.get_running_loop().create_task(self._dispatch(), name=f"ai worker {i}")
+                for i in range(self.workers)
+            ]
+        return self._queue
+
+    async def warm_up(self) -> list[int]:
+        """Start every worker now (their imports), not at the first AI turn; their pids."""
+        self._start()
+        if self._executor is None:
+            return [os.getpid()]
+        loop = asyncio.get_running_loop()
+        return list(
+            await asyncio.gather(
+                *(loop.run_in_executor(self._executor, worker_ready) for _ in range(self.workers))
+            )
+        )
+
+    async def think(
+        self, state_json: dict[str, Any], player: str, level: str, ai_seed: int, priority: int
+    ) -> Thought:
+        """The AI's answer for `player` in this state, after the queue's earlier work."""
+        queue = self._start()
+        future: asyncio.Future[Thought] = asyncio.get_running_loop().create_future()
+        args = (state_json, player, level, ai_seed, self.decider)
+        await queue.put(_Job(priority, next(self._order), args, future))
+        thought = await future
+        self.costs.append((priority, thought.cpu_s, thought.rss_mb, thought.pid))
+        return thought
+
+    async def _dispatch(self) -> None:
+        assert self._queue is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            job = await self._queue.get()
+            if job.future.cancelled():
+                continue
+            try:
+                if self._executor is None:
+                    result = ai_decide(*job.args)
+                else:
+                    result = await loop.run_in_executor(
+                        self._executor, partial(ai_decide, *job.args)
+                    )
+            except concurrent.futures.BrokenExecutor as exc:
+                # A worker died (killed, out of memory): start new ones for the next answers.
+                log.error("an AI worker died (%s); starting the workers again", exc)
+                self._restart_workers()
+                if not job.future.done():
+                    job.future.set_exception(exc)
+                continue
+            except Exception as exc:  # the worker failed: the caller decides what to do
+                if not job.future.done():
+                    job.future.set_exception(exc)
+                continue
+            if not job.future.done():
+                job.future.set_result(result)
+
+    def _restart_workers(self) -> None:
+        """A new pool in place of a broken one."""
+        if self.kind != "process" or self._executor is None:
+            return
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        context = multiprocessing.get_context(self.start_method)
+        self._executor = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+
+    def worker_rss_mb(self) -> dict[int, float]:
+        """Each worker process's resident memory now, in MB (Linux; {} elsewhere)."""
+        executor = self._executor
+        processes = getattr(executor, "_processes", None) or {}
+        out = {}
+        for pid in processes:
+            with (
+                contextlib.suppress(OSError, ValueError),
+                open(f"/proc/{pid}/status", encoding="ascii") as status,
+            ):
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        out[pid] = int(line.split()[1]) / 1024
+        return out
+
+    def close(self) -> None:
+        """Stop the dispatchers and the workers."""
+        for task in self._dispatchers:
+            task.cancel()
+        self._dispatchers = []
+        self._queue = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+@dataclass
+class _AiState:
+    """What a service keeps about the AI in memory (all of it may be lost: a speed-up)."""
+
+    #: The task thinking about each game's AI steps.
+    tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: Games scheduled again while their task ran.
+    again: set[int] = field(default_factory=set)
+    #: Hints shown, by (game, version, player).
+    hints: OrderedDict[tuple[int, int, str], Thought] = field(default_factory=OrderedDict)
+    #: Set at shutdown: nothing more is scheduled.
+    stopped: bool = False
+
+
+class ThinkingCommands(ServiceCore):
+    """The AI seats' steps (landed by the service) and the players' hints."""
+
+    _thinker: Thinker | None = None
+
+    @property
+    def thinker(self) -> Thinker:
+        """The AI's workers (made at first use from the service's config)."""
+        if self._thinker is None:
+            extra = self.config.extra
+            self._thinker = Thinker(
+                int(extra.get("ai_workers", 1)),
+                kind=str(extra.get("ai_workers_kind", "process")),
+                decider=str(extra.get("ai_decider", DEFAULT_DECIDER)),
+            )
+        return self._thinker
+
+    @thinker.setter
+    def thinker(self, thinker: Thinker) -> None:
+        self._thinker = thinker
+
+    def _ai(self) -> _AiState:
+        """This service's AI bookkeeping (made at first use)."""
+        state: _AiState | None = self.__dict__.get("_ai_state")
+        if state is None:
+            state = self.__dict__["_ai_state"] = _AiState()
+        return state
+
+    def _computers_due(self, loaded: Loaded) -> None:
+        if loaded.game is None or loaded.game.is_over or not loaded.ai_deciding():
+            return
+        if self.config.extra.get("ai_manual"):
+            return  # a test steps the AI itself (play_computers)
+        self._schedule(loaded.meta.id)
+
+    def _schedule(self, game_id: int) -> None:
+        tasks = self._ai().tasks
+        if self._ai().stopped:
+            return
+        if game_id in tasks:
+            self._ai().again.add(game_id)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        tasks[game_id] = loop.create_task(self._think_for(game_id), name=f"AI of game {game_id}")
+
+    async def _think_for(self, game_id: int) -> None:
+        tasks = self._ai().tasks
+        again = self._ai().again
+        try:
+            while True:
+                again.discard(game_id)
+                if await self.play_computers(game_id) == 0 and game_id not in again:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: the AI's step failed; it is tried again later", game_id)
+        finally:
+            tasks.pop(game_id, None)
+
+    async def stop_computers(self) -> None:
+        """At shutdown: stop thinking (a step not landed yet is thought about again at the
+        next start) and stop the workers."""
+        state = self._ai()
+        state.stopped = True
+        tasks = list(state.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinker.close()
+
+    async def computers_idle(self) -> None:
+        """Wait until no AI step is being thought about or landed (tests, the console)."""
+        while True:
+            tasks = [t for t in self._ai().tasks.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def resume_computers(self, *, every_game: bool = True) -> int:
+        """Schedule every active game whose AI seat must decide now (after a start or a
+        shard takeover: a step that was thought about when a process stopped); how many.
+
+        Without `every_game`, only games with AI players of their own (a game where the AI
+        took over a person's seat is found by the full pass)."""
+        found = 0
+        for meta in await self.store.list_games(status=ACTIVE, limit=100_000):
+            if not meta.options.get("ai") and not (every_game and "ai_seed" in meta.options):
+                continue  # no AI can sit in a game created before there was one
+            try:
+                loaded = await self._load(meta)
+            except (GameUnreadable, GameNotFoundError):
+                continue
+            if loaded.started and loaded.ai_deciding():
+                found += 1
+                self._schedule(meta.id)
+        return found
+
+    async def run_computers(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
+        """Resume pending AI steps now and every `interval_s` (a step left by a process that
+        stopped while another serves its games), until `stop` is set: games with AI players
+        each time, every game at the start and every `FULL_PASS` times."""
+        passes = 0
+        while not stop.is_set():
+            try:
+                await self.resume_computers(every_game=passes % FULL_PASS == 0)
+                passes += 1
+            except Exception:
+                log.exception("looking for pending AI steps failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval_s)
+
+    async def play_computers(self, game_id: int, *, steps: int = 1_000_000) -> int:
+        """Think about and land the AI's steps of a game while an AI seat must decide (at
+        most `steps` of them); how many landed."""
+        landed = 0
+        while landed < steps:
+            try:
+                outcome = await self._computer_step(game_id)
+            except GameMovedOn:
+                continue  # someone landed first: read the game again
+            if outcome is None:
+                return landed
+            landed += 1
+        return landed
+
+    async def _computer_step(self, game_id: int) -> Outcome | None:
+        """One AI step of a game, thought about and landed; None when no AI must decide."""
+        try:
+            meta = await self.store.get_game(game_id)
+        except GameNotFoundError:
+            return None
+        if meta.status != ACTIVE:
+            return None
+        loaded = await self._load(meta)
+        if not loaded.started or loaded.game is None or loaded.game.is_over:
+            return None
+        deciding = loaded.ai_deciding()
+        if not deciding:
+            return None
+        player = deciding[0]
+        computer = loaded.computer_of(player)
+        assert computer is not None
+        trial = copy_game(loaded.game)
+        steps: list[Step] = []
+        for _ in range(MAX_STEP_DECISIONS):
+            decision = None if trial.is_over else trial.decision(player)
+            if decision is None:
+                break
+            basis = (
+                loaded.committed
+                if decision.simultaneous and loaded.committed is not None and not steps
+                else trial.state
+            )
+            notation = await self._ai_answer(loaded, basis.to_json(), player, computer.level, SEAT)
+            if decision.find(notation) is None:
+                log.error(
+                    "game %d: the AI answered %r, not an option of %s's %s; its first option "
+                    "is played instead",
+                    game_id,
+                    notation,
+                    player,
+                    decision.kind,
+                )
+                notation = decision.options[0].notation
+            try:
+                steps.append(apply_answer(trial, notation, player, on_behalf=computer.auto))
+            except RuleError:
+                log.exception("game %d: the engine refused the AI's listed option", game_id)
+                return None
+            if at_handover(trial, [*loaded.tail_steps, *steps]):
+                break
+        if not steps:
+            return None
+        async with self._locks[loaded.meta.channel_id]:
+            return await self._land(loaded, trial, steps, user=None, computer=True)
+
+    async def _ai_answer(
+        self, loaded: Loaded, state_json: dict[str, Any], player: str, level: str, priority: int
+    ) -> str:
+        thought = await self.thinker.think(state_json, player, level, loaded.ai_seed, priority)
+        return thought.notation
+
+    # -- hints -------------------------------------------------------------------------
+
+    async def hint(self, actor: Actor) -> Outcome:
+        """The move the strong AI would make now for the actor's decision, with its reason
+        (privately; a game option). One hint per decision: asked again, the same one."""
+        loaded = await self._playing(actor)
+        company = self._company(loaded, actor)
+        if not loaded.options.get("hints"):
+            raise ServiceError(
+                "This game was created without hints; hints are a game option chosen when it "
+                "is created."
+            )
+        assert loaded.game is not None
+        if loaded.seats.index(actor.user_id) in loaded.pilots:
+            raise ServiceError("The AI plays your seat now; `play` takes it back first.")
+        decision = loaded.game.decision(company)
+        if decision is None:
+            raise ServiceError(
+                Line.of(
+                    "It is not your decision now: waiting for ", *self._waiting_line(loaded), "."
+                )
+            )
+        key = (loaded.meta.id, loaded.version, company)
+        cache = self._ai().hints
+        thought = cache.get(key)
+        if thought is None:
+            basis = (
+                loaded.committed
+                if decision.simultaneous and loaded.committed is not None and not loaded.tail
+                else loaded.game.state
+            )
+            thought = await self.thinker.think(
+                basis.to_json(), company, HINT_LEVEL, loaded.ai_seed, HINT
+            )
+            cache[key] = thought
+            while len(cache) > HINT_CACHE:
+                cache.popitem(last=False)
+        option = decision.find(thought.notation)
+        label = option.label if option is not None else thought.notation
+        lines = [Line.of(f"💡 Hint for {company_name(company)}: {label}")]
+        lines.append(Line.of(hint_reason(thought, decision.find)))
+        return Outcome(
+            OutcomeKind.NOTED,
+            loaded.meta.id,
+            loaded.version,
+            tuple(lines),
+            decision=self._panel(loaded, actor.user_id),
+        )
+
+    def _hinted_now(self, loaded: Loaded, company: str) -> bool:
+        """Whether the player was shown a hint for the decision pending at this version."""
+        return (loaded.meta.id, loaded.version, company) in self._ai().hints
+
+
+def hint_reason(thought: Thought, find: Callable[[str], Any]) -> str:
+    """The hint's reason in words, with its expected VP margin over the next-best move."""
+    reason = thought.reason.strip().rstrip(".")
+    text = f"Why: {reason[:1].upper()}{reason[1:]}." if reason else ""
+    if thought.runner_up is not None and thought.margin_over_runner_up is not None:
+        other = find(thought.runner_up)
+        name = other.label if other is not None else thought.runner_up
+        text += (
+            f" Expected {thought.margin_over_runner_up:+.1f} VP over the next-best move ({name})."
+        )
+    else:
+        text += " It is the only sensible move here."
+    return text.strip()
