@@ -479,8 +479,8 @@ def differing(args: argparse.Namespace, existing: StoredGame) -> list[str]:
 def describe(existing: StoredGame) -> str:
     """A kept game in a few words: '#1 (3 players, intro setup, 2 automas)'."""
     kept = kept_flags(existing)
-    automa = int(kept["--automa"])  # type: ignore[call-overload]
-    expansions = ", ".join(kept["--expansions"])  # type: ignore[arg-type]
+    automa = len(existing.options.get("automa", []))
+    expansions = ", ".join(sorted(existing.options.get("expansions", [])))
     parts = [f"{kept['--players']} players", f"{kept['--setup']} setup"]
     if expansions:
         parts.append(expansions)
