@@ -69,6 +69,10 @@ class Names:
         """The name of a local player."""
         return self._names.get(user_id, f"Player {user_id}")
 
+    async def lookup(self, guild_id: int, users: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(name, name) of the local players named with --names (the pictures' names)."""
+        return {u: (self._names[u], self._names[u]) for u in users if u in self._names}
+
     def render(self, text: str) -> str:
         """`text` with every Discord-style mention (<@id>) written as the player's name."""
         return re.sub(r"<@!?(\d+)>", lambda m: self(int(m[1])), text)
@@ -227,6 +231,13 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         "default one person and the automas)",
     )
     parser.add_argument(
+        "--theme",
+        default="light",
+        choices=("light", "dark", "colourblind"),
+        help="colours of the pictures (colourblind: company colours told apart by every "
+        "colour vision)",
+    )
+    parser.add_argument(
         "--automa-level",
         default="medium",
         choices=("easy", "medium", "hard", "expert"),
@@ -284,12 +295,13 @@ def main(argv: Sequence[str]) -> int:
 
 async def _run(args: argparse.Namespace, db: Path) -> int:
     store = await SqliteStore.open(db, clock=system_clock)
-    pool = RendererPool(kind="thread")
+    pool = RendererPool(kind="thread", theme=args.theme)
     out = Path(args.out) if args.out else None
     names = Names(args.names)
     port = ConsolePort(out, names, quiet=args.autoplay)
     try:
         service = GameService(store, clock=system_clock, renderer_pool=pool)
+        service.people_namer = names.lookup
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
         session = await _open(service, args, db, names)

@@ -447,6 +447,8 @@ class ServiceCore:
                 [*header, *happened],
                 "end" if game.is_over else (reason or "turn"),
                 told=told,
+                last=happened,
+                before=loaded.committed if commit else None,
             )
         result = history = None
         if commit and game.is_over:
@@ -538,14 +540,27 @@ class ServiceCore:
     # -- announcements and reminders -----------------------------------------------------
 
     async def _turn_payload(
-        self, after: Loaded, lines: list[Line], reason: str, *, told: Sequence[int] = ()
+        self,
+        after: Loaded,
+        lines: list[Line],
+        reason: str,
+        *,
+        told: Sequence[int] = (),
+        last: Sequence[Line] = (),
+        before: GameState | None = None,
     ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
         unless already `told`), or, once the game is over, the result (everyone pinged) and
-        the score sheet."""
+        the score sheet. Its map rings the spaces changed since ``before`` (the state the
+        turn began from); its pictures' alt text says what the turn did (``last``)."""
         game = after.game
         assert game is not None
-        board = ImageRequest(after.meta.id, after.commit_version, "map")
+        changed: tuple[str, ...] = ()
+        if before is not None and before.companies:
+            from renderer.describe import changed_spaces
+
+            changed = tuple(changed_spaces(before, game.state))
+        board = ImageRequest(after.meta.id, after.commit_version, "map", changed=changed)
         if game.is_over:
             lines = [*lines, *final_lines(game.state, after.user_of_player)]
             waiting: tuple[int, ...] = ()
@@ -558,7 +573,7 @@ class ServiceCore:
             pinged = tuple(user for user in waiting if user not in told)
             images = (board,)
         mentions, silent = await self._pings(pinged)
-        return outbox_payload(
+        payload = outbox_payload(
             after.meta,
             lines,
             reason=reason,
@@ -568,6 +583,9 @@ class ServiceCore:
             silent=silent,
             button=not game.is_over,
         )
+        if last:
+            payload["last"] = [line.to_json() for line in last]
+        return payload
 
     async def _pings(self, users: Sequence[int]) -> tuple[tuple[int, ...], bool]:
         """Who to ping among `users`, and whether the message goes out silently.

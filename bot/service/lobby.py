@@ -32,7 +32,7 @@ from bot.service.records import (
     StartRecord,
 )
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
-from bot.store import ChannelBusyError, StaleVersionError
+from bot.store import USER_THEMES, ChannelBusyError, StaleVersionError
 
 SETUPS = ("intro", "full")
 
@@ -52,9 +52,11 @@ class LobbyCommands(ServiceCore):
         reminder_hours: int | None = None,
         automa: int = 0,
         automa_level: str | int = "medium",
+        theme: str | None = None,
     ) -> Outcome:
         """Open a lobby in the actor's channel for up to `players` companies (people and
-        `automa` automa companies of `automa_level`); the creator joins."""
+        `automa` automa companies of `automa_level`); the creator joins. ``theme``: the
+        colours of the pictures posted in the channel (None: the server's)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         expansions = self.check_new_game(
@@ -74,6 +76,11 @@ class LobbyCommands(ServiceCore):
             raise LobbyError(f"These options cannot start a game: {exc}") from None
         if reminder_hours is not None and reminder_hours <= 0:
             raise LobbyError("Reminder hours must be a positive number of hours.")
+        if theme is not None and theme not in USER_THEMES:
+            raise LobbyError(
+                f"There is no picture theme '{str(theme)[:40]}'; choose one of "
+                f"{', '.join(USER_THEMES)}."
+            )
         options = {
             "players": players,
             "setup": setup,
@@ -83,6 +90,8 @@ class LobbyCommands(ServiceCore):
         }
         if levels:
             options["automa"] = levels
+        if theme is not None:
+            options["theme"] = theme
         try:
             meta = await self.store.create_game(
                 guild_id=actor.guild_id,

@@ -210,12 +210,13 @@ class OutboxSender:
             return False
         try:
             images = []
+            last = tuple(Line.from_json(line) for line in payload.get("last", ()))
             for data in payload.get("images", ()):
                 request = ImageRequest.from_json(data)
                 if self.service is not None:
-                    png = await self.service.render_request(request)
+                    picture = await self.service.request_picture(request, last)
                     name = f"barrage-{request.game_id}-{request.version}-{request.view}.png"
-                    images.append(Image(name, png))
+                    images.append(Image(name, picture.data, picture.description))
             previous = await self.store.last_message_id(item.game_id, before_item=item.id)
             lines, mentions, waiting = payload_lines(payload)
             announcement = Announcement(
