@@ -3,19 +3,28 @@
 The fake Discord (tests/fakediscord) and the load generator run in this process; the bot is
 a child process (its own event loop, its own memory), talking to the fake over loopback only.
 
-1. Setup: GAMES (200) three-player games, each in its own channel and advanced by a random
-   number of decisions, are written to a fresh database through the service; each keeps its
-   newest announcement for the bot to post at start-up.
+1. Setup: GAMES (200) games of 2 to 4 players, of every expansion and board (the channels
+   take `SETUPS` in turn), each in its own channel and advanced by a random number of
+   decisions, are written to a fresh database through the service; each keeps its newest
+   announcement for the bot to post at start-up.
 2. Steady load: 50 of them receive actions with Poisson arrivals, on average one every 10 s
    per game (or `--rate` actions per second in all, e.g. `--rate 20`), for `--minutes` (5). An action is, half and half, a spectator's `/barrage board`
    (a deferred reply with a freshly rendered picture: a rendering action) or one step of the
-   deciding player's turn: autocomplete `/barrage do` for each player to find who decides
-   (these are the autocomplete figures), then `/barrage do` with one suggested move. A step
+   deciding player's turn: autocomplete `/barrage do` for each player to find who decides,
+   then the decider's own until three were asked in all (a typist's; four when the fourth
+   of four players decides: these are the autocomplete figures), then `/barrage do` with
+   one suggested move. A step
    that ends a turn commits it, and the bot posts the new turn message with the board picture
    (the "announce" row: interaction to posted message, also a rendering action).
 3. Ramp: the same mix at rising rates until the p95 of the rendering actions passes 1 s.
 4. Memory: every one of the 200 games is loaded (autocomplete and a board view in each
    channel); the bot process's resident memory (VmRSS, and its peak VmHWM) is read from /proc.
+
+Beside the latencies, each stage prints `bot CPU per action: N ms`: the CPU time the bot
+processes (their threads and children) spent during the stage, from their CPU clocks in
+/proc, over the actions asked in it. On a machine shared with other work this is what
+stays comparable between runs (wall-clock latencies also measure the neighbours' load);
+the machine's load average is printed beside it.
 
 Latencies are measured by the fake: from sending the interaction to the accepted callback
 ("ack") and to the visible final reply ("reply"). The fake's 3 s acknowledgement deadline is
@@ -26,7 +35,8 @@ fail every later wait, as it does in a test (FakeDiscord.fail_fast). Targets (is
 rendering p95 < 300 ms at 50 games, autocomplete p95 < 50 ms, memory < 300 MB; (issue 13)
 rendering p95 < 150 ms at 20 actions/s (`--rate 20`).
 
-On PostgreSQL (`--backend postgresql`, a throwaway server started as in the tests) the bot
+On PostgreSQL (`--backend postgresql`, a throwaway server started as in the tests, at the
+server's shipped durability unless `--fsync-off`; SQLite is at its own, WAL) the bot
 may run as several processes (`--processes 2`): gateway shards 0..N-1 of N, each serving one
 fake server (guild) whose id falls on its shard; the games are spread over the servers, so
 every process serves its share of the load. Memory is then reported per process.
@@ -60,12 +70,66 @@ sys.path.insert(0, str(ROOT / "tests"))  # the fake Discord lives with the tests
 sys.path.insert(0, str(ROOT))
 
 from fakediscord import Channel, FakeDiscord, FakeUser, run_bot_process  # noqa: E402
+from proctree import cpu_seconds  # noqa: E402
 
 from bot.service import Actor, GameService, NotYourTurn, RendererPool  # noqa: E402
 from bot.store import open_store, system_clock  # noqa: E402
 
 VIEWS = ("map", "shared", "full")
 LATE_S = 3.0
+#: Autocompletes in a move: the search for the decider, then the decider's own.
+AUTOCOMPLETES = 3
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game in the bench is: its players, setup, expansions and board."""
+
+    players: int
+    setup: str = "intro"
+    expansions: tuple[str, ...] = ()
+    map: str = "base"
+
+
+#: The games' setups, taken in turn by the channels: every expansion and board, alone and
+#: together, with 2, 3 and 4 players.
+SETUPS = (
+    Setup(3),
+    Setup(2, "full"),
+    Setup(4, map="five_player"),
+    Setup(2, "full", ("leeghwater",)),
+    Setup(3, "intro", ("colorado",)),
+    Setup(4, "full", ("nile",)),
+    Setup(3, "full", ("leeghwater", "colorado")),
+    Setup(4, "full", ("leeghwater", "nile")),
+    Setup(4, "full"),
+    Setup(3, "full", ("leeghwater",)),
+    Setup(2, "full", ("colorado",)),
+    Setup(3, "intro", ("nile",)),
+    Setup(4, "full", ("leeghwater", "colorado")),
+    Setup(2, "full", ("leeghwater", "nile")),
+    Setup(4, "intro", ("colorado",)),
+    Setup(2, "intro", ("nile",)),
+)
+
+
+def setup_of(index: int) -> Setup:
+    """The setup of the game in channel number `index`."""
+    return SETUPS[index % len(SETUPS)]
+
+
+def load_average() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def cpu_line(cpu_s: float, actions: int) -> str:
+    """`bot CPU per action: N ms` with what it was worked out from and the machine's load."""
+    per = 1000 * cpu_s / actions if actions else math.nan
+    return (
+        f"bot CPU per action: {per:.0f} ms ({cpu_s:.1f} s of CPU over {actions} actions; "
+        f"machine load average {load_average()})"
+    )
 
 
 @dataclass
@@ -138,16 +202,24 @@ async def setup_games(
     *,
     announce: bool = True,
 ) -> None:
-    """Create and advance one game per channel; leave each game's newest announcement due
-    (with `announce`; else every announcement counts as sent)."""
+    """Create and advance one game per channel (of `setup_of` its number); leave each game's
+    newest announcement due (with `announce`; else every announcement counts as sent)."""
     store = await open_store(db)
     service = GameService(store, clock=system_clock, renderer_pool=RendererPool(kind="inline"))
     rng = random.Random(seed)
     try:
-        for channel in channels:
+        for index, channel in enumerate(channels):
             assert channel.guild_id is not None
-            acts = [Actor(u.id, channel.guild_id, channel.id) for u in players]
-            await service.create_game(acts[0], players=len(players), seed=rng.randrange(2**31))
+            setup = setup_of(index)
+            acts = [Actor(u.id, channel.guild_id, channel.id) for u in players[: setup.players]]
+            await service.create_game(
+                acts[0],
+                players=setup.players,
+                setup=setup.setup,
+                expansions=setup.expansions,
+                map=setup.map,
+                seed=rng.randrange(2**31),
+            )
             for a in acts[1:]:
                 await service.join(a)
             await service.start(acts[0])
@@ -196,10 +268,14 @@ async def random_step(service: GameService, acts: list[Actor], rng: random.Rando
 class Load:
     """Actions on the fake, measured."""
 
-    def __init__(self, fake: FakeDiscord, players: list[FakeUser], spectator: FakeUser) -> None:
+    def __init__(
+        self, fake: FakeDiscord, players: dict[int, list[FakeUser]], spectator: FakeUser
+    ) -> None:
         self.fake, self.players, self.spectator = fake, players, spectator
         self.samples = Samples()
         self.rng = random.Random(5)
+        #: Actions asked so far (boards and moves, whatever their outcome).
+        self.actions = 0
 
     def collect_failures(self) -> None:
         """Count what the fake found wrong (e.g. an acknowledgement after its deadline) as
@@ -233,12 +309,16 @@ class Load:
 
     async def move(self, channel: Channel) -> None:
         """One step of the deciding player's turn; a commit is followed to its announcement."""
-        for user in self.players:
+        asked = 0
+        for user in self.players[channel.id]:
             found = await self.choices(user, channel)
+            asked += 1
             if found:
                 break
         else:
             return await self.board(channel)  # the game is over: look at it instead
+        for _ in range(asked, AUTOCOMPLETES):
+            await self.choices(user, channel)
         value = self.rng.choice(found)["value"]
         before = max((m.id for m in self.fake.channel_messages(channel)), default=0)
         invocation = await user.slash("barrage do", in_channel=channel, moves=value)
@@ -266,6 +346,7 @@ class Load:
 
     async def act(self, channel: Channel) -> None:
         """Board or move, half and half; errors are counted, not raised."""
+        self.actions += 1
         try:
             if self.rng.random() < 0.5:
                 await self.board(channel)
@@ -376,7 +457,8 @@ async def _main(args: argparse.Namespace) -> int:
         if args.backend == "postgresql":
             from pgtestserver import TestPostgres
 
-            with TestPostgres() as server:
+            # Shipped durability (fsync, synchronous commits) unless told otherwise.
+            with TestPostgres(durable=not args.fsync_off) as server:
                 return await run(args, Path(tmp), server.new_database("load"))
         return await run(args, Path(tmp), str(Path(tmp) / "games.sqlite3"))
 
@@ -386,7 +468,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
     count = args.processes
     async with FakeDiscord(ack_deadline=30.0) as fake:
         fake.fail_fast = False  # problems are counted as errors (Load.collect_failures)
-        players = [fake.alice, fake.bob, fake.carol]
+        players = [fake.alice, fake.bob, fake.carol, fake.add_user("erin")]
         if count == 1:
             guilds = [fake.guild]
         else:
@@ -458,7 +540,8 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     f"{time.perf_counter() - t:.1f} s"
                 )
             active = channels[: args.active]
-            load = Load(fake, players, fake.dave)
+            seated = {c.id: players[: setup_of(i).players] for i, c in enumerate(channels)}
+            load = Load(fake, seated, fake.dave)
             for view in VIEWS:  # warm up: the first picture of a view draws its background
                 invocation = await fake.dave.slash(
                     "barrage board", in_channel=channels[-1], view=view
@@ -467,7 +550,9 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             memory: dict[int, list[float]] = {pid: [] for pid in pids}
             sampler = asyncio.create_task(sample_memory(memory, args.sample_s, load))
             steady_rate = args.rate or args.active / 10
+            cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
             await load.poisson(active, len(active) / steady_rate, seconds)
+            steady_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu, load.actions - actions
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
@@ -483,6 +568,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     f"{args.minutes:g} min",
                 )
             )
+            print(cpu_line(*steady_cpu))
             if args.rate:
                 p95 = pct(steady.rendering(), 0.95)
                 met = p95 < 150 and steady_rate >= 20
@@ -495,14 +581,19 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             for rate in args.ramp:
                 load.samples = Samples()
                 stage_s = ramp_stage_s(seconds)
+                cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
                 await load.poisson(active, len(active) / rate, stage_s)
+                cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
+                actions = load.actions - actions
                 load.collect_failures()
                 s = load.samples
                 p95 = pct(s.rendering(), 0.95)
                 ramp_rows.append(
                     f"  {rate:>6.0f}/s {len(s.rendering()):>6} {pct(s.rendering(), 0.5):>8.0f}"
-                    f" {p95:>8.0f} {pct(s.rows['autocomplete'], 0.95):>8.0f}"
-                    f" {s.late:>5} {len(s.errors):>6}"
+                    f" {p95:>8.0f} {pct(s.rows['announce'], 0.95):>8.0f}"
+                    f" {pct(s.rows['autocomplete'], 0.95):>8.0f}"
+                    f" {1000 * cpu / max(actions, 1):>8.0f} {s.late:>5} {len(s.errors):>6}"
+                    f"  load {load_average()}"
                 )
                 print(ramp_rows[-1], flush=True)
                 if not p95 <= 1000:  # also when nothing was answered (nan)
@@ -510,7 +601,10 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     break
             print()
             print(f"ramp ({ramp_stage_s(seconds):.0f} s a stage, same mix, {args.active} games):")
-            print("    rate      n  p50 ms   p95 ms  ac95 ms  late errors")
+            print(
+                f"  {'rate':>8} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'ann95 ms':>8}"
+                f" {'ac95 ms':>8} {'cpu/act':>8} {'late':>5} {'errors':>6}"
+            )
             print("\n".join(ramp_rows))
             if not args.ramp:
                 print("  no ramp (--ramp '')")
@@ -524,7 +618,8 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 batch = channels[i : i + 10]
                 # Errors (an acknowledgement later than the fake's 5 s) are counted.
                 results = await asyncio.gather(
-                    *(load.choices(u, c) for c in batch for u in players), return_exceptions=True
+                    *(load.choices(u, c) for c in batch for u in seated[c.id]),
+                    return_exceptions=True,
                 )
                 results += await asyncio.gather(
                     *(load.board(c) for c in batch), return_exceptions=True
@@ -583,6 +678,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--no-start-announcements",
         action="store_true",
         help="count every announcement as sent in the setup (for thousands of games)",
+    )
+    parser.add_argument(
+        "--fsync-off",
+        action="store_true",
+        help="the PostgreSQL server without fsync and synchronous commits (as in the tests)",
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="bot processes (shards); >1 needs postgresql"

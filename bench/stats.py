@@ -7,6 +7,12 @@ the history, an archived game; and the leaderboard picture. Every answer reads t
 table only: none replays a log (tests/service/test_stats.py checks that). The issue's target
 is under 200 ms for the statistics over 10,000 games.
 
+Ratings (bot/service/ratings.py): their rebuild from the store by a process that has none
+yet (read in the ratings' order, then every rated game through OpenSkill), the same from
+games already read (OpenSkill alone), bringing them up to date when nothing finished since
+(what every stats answer does), and the rating changes of a game finishing now (what its
+final commit computes for its message).
+
 Usage: .venv/bin/python bench/stats.py [--games N] [--repeat N] [--db FILE]
 (--db keeps the filled database, so a second run skips the filling.)
 """
@@ -24,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.service import GameService, RendererPool
+from bot.service.ratings import RatingsKeeper, rated_seats, rebuild
 from bot.store import GameResult, SeatResult, SqliteStore, StatsFilter
 
 GUILD, OTHER_GUILD = 1, 2
@@ -65,11 +72,14 @@ def random_result(rng: random.Random) -> GameResult:
                 sources,
                 energy,
                 automa=automa,
+                ai_turns=0 if automa else rng.choice((0,) * 20 + (1, 3)),
+                ai_at_end=not automa and rng.random() < 0.02,
             )
         )
     setup = rng.choice(("intro", "full"))
     expansions = rng.choice(EXPANSIONS)
-    return GameResult(count, setup, "base", expansions, 5, tuple(seats))
+    hints = rng.random() < 0.05
+    return GameResult(count, setup, "base", expansions, 5, tuple(seats), hints)
 
 
 async def fill(store: SqliteStore, games: int) -> None:
@@ -140,6 +150,7 @@ async def run(path: Path, games: int, repeat: int) -> None:
         await timed("history, first page", repeat, lambda: service.history(GUILD))
         await timed("history, page 1000", repeat, lambda: service.history(GUILD, 1000))
         await timed("an archived game", repeat, lambda: service.archived_game(GUILD, 5000))
+        await time_ratings(service, repeat)
         names = {u: f"Player {u}" for u in view.users}
         await timed(
             "leaderboard picture (drawn, not cached)",
@@ -148,6 +159,33 @@ async def run(path: Path, games: int, repeat: int) -> None:
         )
     finally:
         await store.close()
+
+
+async def time_ratings(service: GameService, repeat: int) -> None:
+    """Time the ratings: a rebuild from the store, from games in memory, an update with
+    nothing new, and a finishing game's changes."""
+    store = service.store
+    games = (await store.rating_games(GUILD)).games
+    rated = sum(1 for g in games if rated_seats(g))
+    book = rebuild(games)
+    print(
+        f"ratings: {len(games)} games in order, {rated} of them rated, "
+        f"{len(book.players)} rated players"
+    )
+    few = max(3, repeat // 10)
+    await timed("ratings rebuilt from the store", few, lambda: RatingsKeeper(store).server(GUILD))
+    await timed("ratings rebuilt from games read", few, lambda: _rebuilt(games))
+    await timed("ratings, nothing new since", repeat, lambda: service.ratings.server(GUILD))
+    finishing = random_result(random.Random(99))
+    await timed(
+        "a finishing game's rating changes",
+        repeat,
+        lambda: service.ratings.changes(GUILD, finishing),
+    )
+
+
+async def _rebuilt(games: Any) -> Any:
+    return rebuild(games)
 
 
 async def _fresh_leaderboard(service: GameService, view: Any, names: dict[int, str]) -> bytes:

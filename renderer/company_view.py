@@ -532,7 +532,11 @@ def draw_company(
     # the heading's row instead, so they never cover a held contract nor lose a line.
     free = slots[max(len(held), 1) :]
     done = ", ".join(str(f) for f in company.fulfilled) or "none"
-    fulfilled = d.wrap(f"Fulfilled: {done}", sizes["small"], slots[0][2] - slots[0][0])
+    # The count first, as the scoreboard gives it, then which contracts ("Fulfilled (1): 2").
+    heading = (
+        f"Fulfilled ({len(company.fulfilled)}): {done}" if company.fulfilled else "Fulfilled: none"
+    )
+    fulfilled = d.wrap(heading, sizes["small"], slots[0][2] - slots[0][0])
     if len(fulfilled) <= len(free):
         for rect, line in zip(free, fulfilled, strict=False):
             x0, y0, x1, y1 = rect
@@ -540,7 +544,7 @@ def draw_company(
             d.text(draw, at, line, sizes["small"], muted, "regular", "lm", on=panel)
     else:
         _px0, py0, px1, _py1 = layout.rects["contracts"]
-        count = f"Fulfilled: {len(company.fulfilled)}"
+        count = f"{len(company.fulfilled)} fulfilled"
         d.text(draw, (px1 - 12, py0 + 10), count, sizes["small"], muted, "regular", "ra", on=panel)
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
     for draw_extra in asking(state.options.expansions, "draw_company"):

@@ -36,17 +36,17 @@ def describe(state: GameState) -> str:
     for cid, co in state.companies.items():
         officer = c.officers.get(co.officer)
         placed = ", ".join(
-            f"{co.placed.get(k, 0)} {k}" for k in ("base", "elevation", "conduit", "powerhouse")
+            plural(co.placed.get(k, 0), k) for k in ("base", "elevation", "conduit", "powerhouse")
         )
         contracts = ", ".join(str(x) for x in co.contracts) or "none"
         marks = "; ".join(m for m in (automa_title(state, cid), next_card(state, cid)) if m)
         lines.append(
             f"{company_name(cid)} ({styles[cid].letter}, {styles[cid].shape}; "
             + (f"{marks}; " if marks else "")
-            + f"{officer.name if officer else co.officer}): {co.vp} VP, {co.energy} energy, "
-            f"{co.credits} credits, {co.excavators} excavators, {co.mixers} mixers, "
-            f"{co.engineers} engineers; built {placed}; contracts {contracts}; "
-            f"{len(co.fulfilled)} fulfilled."
+            + f"{officer.name if officer else 'no officer'}): {co.vp} VP, {co.energy} energy, "
+            f"{plural(co.credits, 'credit')}, {plural(co.excavators, 'excavator')}, "
+            f"{plural(co.mixers, 'mixer')}, {plural(co.engineers, 'engineer')}; built {placed}; "
+            f"contracts {contracts}; {len(co.fulfilled)} fulfilled."
         )
     dams = [
         f"{sid} {'neutral' if d.owner == NEUTRAL else company_name(d.owner)} level {d.level} "

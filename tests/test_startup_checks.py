@@ -8,6 +8,7 @@ import base64
 import logging
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import discord
@@ -17,7 +18,9 @@ from bot.__main__ import serve
 from bot.commands.client import BarrageBot
 from bot.config import ENV_TOKEN, BackupConfig, Config, DatabaseConfig, load_config
 from bot.config import token_problem as problem
+from bot.rules.catalogue import CATALOGUE, Catalogue
 from bot.service import GameService, RendererPool
+from bot.service.expansions import missing_drawings
 from bot.store import SqliteStore, Store
 from tests.test_config_startup import _start
 
@@ -136,3 +139,39 @@ async def test_starting_the_client_logs_no_voice_warnings(
         await store.close()
     assert not [r for r in caplog.records if "voice" in r.getMessage()]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_every_expansion_of_the_product_has_its_drawing_module() -> None:
+    assert missing_drawings() == []
+
+
+def test_a_missing_drawing_module_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    catalogue = Catalogue(packages=["tests.rules.toy"])
+    assert missing_drawings(catalogue) == []
+    toy = replace(catalogue.info("toy"), drawing="tests.rules.toy.no_such_drawing")
+    monkeypatch.setitem(catalogue.__dict__, "expansions", {**catalogue.expansions, "toy": toy})
+    assert missing_drawings(catalogue) == [
+        "expansion 'toy' (tests.rules.toy): its drawing module tests.rules.toy.no_such_drawing "
+        "does not exist"
+    ]
+
+
+async def test_serve_refuses_to_start_without_a_drawing_module(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nile = replace(CATALOGUE.info("nile"), drawing="renderer.expansions.gone")
+    monkeypatch.setitem(CATALOGUE.__dict__, "expansions", {**CATALOGUE.expansions, "nile": nile})
+    config = Config(
+        discord=load_config(env={ENV_TOKEN: GOOD}).discord,
+        database=DatabaseConfig(path=tmp_path / "games.sqlite3"),
+        backup=BackupConfig(directory=tmp_path / "backups"),
+    )
+
+    async def never(config: Config, store: Store, stop: asyncio.Event) -> int:
+        raise AssertionError("the bot must not start")
+
+    assert await serve(config, run=never) == 1
+    [error] = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.startswith("expansion 'nile' (bot.rules.expansions.nile): its drawing module")
+    assert "renderer.expansions.gone does not exist; set `drawing` in its expansion.toml" in error
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before the database was opened

@@ -12,7 +12,7 @@ import discord
 
 from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
-from bot.commands.replies import mention, say
+from bot.commands.replies import mention, say, split_message
 from bot.service import Announcement, DeliveryFailed, DestinationGone, ReminderNotice
 from bot.service.types import named_users
 
@@ -88,8 +88,15 @@ class DiscordAnnouncer:
         }
         if view is not None:
             kwargs["view"] = view
+        # A text over Discord's limit goes out as whole messages, never cut: the leading parts
+        # first (pinging nobody, each with its own nonce), then the turn message itself with
+        # the last part (which names who acts next), its pictures and its button.
+        *leading, text = split_message(text)
         try:
-            message = await channel.send(text[:2000], files=files, **kwargs)
+            for index, part in enumerate(leading):
+                nonce = f"brg{announcement.outbox_id}p{index}"[:25]
+                await channel.send(part, allowed_mentions=NOBODY, nonce=nonce)
+            message = await channel.send(text, files=files, **kwargs)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_CHANNEL:
                 raise  # not Discord's word that the channel is gone: the outbox tries again
@@ -121,6 +128,22 @@ class DiscordAnnouncer:
             exc.text or exc,
         )
         return MissingPermission(f"missing permission in channel {channel_id}: {exc.text}")
+
+    async def add_pictures(self, announcement: Announcement, message_id: int) -> None:
+        """Give a turn message that went out without its pictures its text and pictures now
+        (its buttons are left as they are; an edit pings nobody)."""
+        channel = self._channel(announcement.channel_id)
+        # The turn message holds the last part of a long text (`post`).
+        text = split_message(say(announcement.lines))[-1]
+        files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
+        if not self._may_attach(channel):
+            files, text = [], f"{text}\n{MISSING_ATTACH}"
+        # Every channel a game is played in (text channel, thread, partial) has this method.
+        message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]  # see above
+        try:
+            await message.edit(content=text[:2000], attachments=files, allowed_mentions=NOBODY)
+        except discord.NotFound:
+            log.info("turn message %d in channel %d is gone", message_id, announcement.channel_id)
 
     async def strip_buttons(self, channel_id: int, message_id: int) -> None:
         """Remove the Play button from an earlier turn message."""

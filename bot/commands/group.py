@@ -374,7 +374,7 @@ async def games(interaction: discord.Interaction) -> None:
         if g.problem:
             state = "cannot be loaded (a moderator can export or abandon it)"
         lines.append(f"• Game #{g.number} in {where} ({g.stage}{round_text}): {state}")
-    await send(interaction, "\n".join(lines)[:2000])
+    await send(interaction, "\n".join(lines))
 
 
 # -- settings ---------------------------------------------------------------------------

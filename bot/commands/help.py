@@ -10,8 +10,6 @@ from bot.rules.content import load_content
 from bot.rules.rewards import describe_reward
 from bot.service.expansions import combinations, expansions, help_topics, with_automas
 
-MAX_HELP = 1900  # under the 2000-character message limit, with room for a header
-
 _HOW_TO_PLAY = """\
 **Playing Barrage with this bot**
 1. `/barrage new` opens a game in this channel (or `thread:true` for its own thread). \
@@ -32,7 +30,8 @@ with a **Post to channel** button; `game:` picks another game by its number in t
 can `replace` or `skip` a player who vanished, `rewind` and `abandon`. \
 To move a game: `/barrage export`, abandon it, then `/barrage import` the file elsewhere \
 (a game whose channel was deleted ends by itself: `/barrage export game:N` still fetches it).
-8. Records: `/barrage stats` (the server's leaderboard; `player:` one player's record), \
+8. Records: `/barrage stats` (the server's leaderboard by rating; `player:` one player's \
+record), \
 `/barrage history` (finished games: score sheet, charts, export), \
 `/barrage replay` (an animated replay).
 9. Expansions: `/barrage new expansions:` — {expansions}.
@@ -103,11 +102,6 @@ class Topic:
     key: str
     name: str
     text: str
-
-
-def _clip(text: str) -> str:
-    """Keep a help text inside one message."""
-    return text if len(text) <= MAX_HELP else text[: MAX_HELP - 1] + "…"
 
 
 @cache
@@ -188,7 +182,8 @@ def topics() -> dict[str, Topic]:
                 f"reward: {describe_reward(contract.reward, content)}.",
             )
         )
-    return {t.key: Topic(t.key, t.name[:100], _clip(t.text)) for t in found}
+    # A long text is sent as several whole messages (`replies.send`), never cut.
+    return {t.key: Topic(t.key, t.name[:100], t.text) for t in found}
 
 
 def _from(content_set: str) -> str:

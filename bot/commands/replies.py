@@ -69,14 +69,15 @@ def channel_link(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
-def say(lines: Iterable[Line], limit: int = 1800) -> str:
-    """The service's lines as Discord text (people as mentions), at most `limit` characters.
+def say(lines: Iterable[Line], limit: int | None = None) -> str:
+    """The service's lines as Discord text (people as mentions), whole (`send` and turn
+    messages split a long one into whole messages), or at most `limit` characters.
 
-    A long message loses lines from its middle, never its end (where the next player is
-    pinged and the result is told) nor its first line.
+    Within a limit a long message loses lines from its middle, never its end (where the next
+    player is pinged and the result is told) nor its first line.
     """
     texts = [line.render(mention, channel_link) for line in lines]
-    if len("\n".join(texts)) <= limit:
+    if limit is None or len("\n".join(texts)) <= limit:
         return "\n".join(texts)
     tail: list[str] = []
     budget = limit - 2  # the "…" line
@@ -176,6 +177,10 @@ def unkept(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
+#: Discord's limit on a message's content.
+MAX_MESSAGE = 2000
+
+
 async def send(
     interaction: discord.Interaction,
     content: str,
@@ -192,7 +197,52 @@ async def send(
     """
     if view is not None:
         unkept(view)
-    kwargs: dict[str, Any] = {"content": content[:2000], "allowed_mentions": pinging([mention])}
+    # A long text goes out as whole messages, never cut: the first carries the view and the
+    # files, the rest follow it.
+    first, *rest = split_message(content)
+    sent = await _send_one(interaction, first, view, files, update, ephemeral, mention)
+    for part in rest:
+        await interaction.followup.send(
+            part, ephemeral=ephemeral, allowed_mentions=pinging([mention]), wait=True
+        )
+    return sent
+
+
+def split_message(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """A text in parts of at most `limit` characters, each of whole lines (a line longer than
+    that is split between words), so that nothing is cut."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:cut])
+            line = line[cut:].lstrip()
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = joined
+    parts.append(current)
+    return [p for p in parts if p.strip()] or [""]
+
+
+async def _send_one(
+    interaction: discord.Interaction,
+    content: str,
+    view: discord.ui.View | None,
+    files: Sequence[discord.File],
+    update: bool,
+    ephemeral: bool,
+    mention: int | None,
+) -> int | None:
+    """One message of `send`."""
+    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": pinging([mention])}
     if update:
         kwargs["view"] = view
         if files:

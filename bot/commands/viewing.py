@@ -65,7 +65,7 @@ async def build_view(
     score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
-        return Shown(game_id, f"**The draft**\n{score.text(mention)}"[:1990])
+        return Shown(game_id, f"**The draft**\n{score.text(mention)}")
     if board is not None:
         # The service refuses a view this game has not, naming the ones it has.
         got = await service.board_picture(
@@ -83,7 +83,8 @@ async def build_view(
             )
             picture, alt = got.data, got.description
         title = f"**{company_name(company)}**\n" if company else ""
-        return Shown(game_id, (title + text)[:1900], picture, f"{company or 'company'}.png", alt)
+        # A long text is sent as whole messages (`send`), never cut.
+        return Shown(game_id, title + text, picture, f"{company or 'company'}.png", alt)
     if key == "log":
         lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
         body = "\n".join(lines) or "Nothing has happened yet."
@@ -96,7 +97,7 @@ async def build_view(
     got = await service.board_picture(
         game_id, SCORE_SHEET, by_game_id=True, guild_id=guild_id, viewer=viewer
     )
-    text = f"{title}\n{score.text(mention)}"[:1990]
+    text = f"{title}\n{score.text(mention)}"
     return Shown(game_id, text, got.data, "score.png", got.description)
 
 

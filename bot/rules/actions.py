@@ -72,7 +72,7 @@ def describe_space(game: Game, space: ManagementSpace) -> str:
     elif "rotate_wheel" in effect:
         what = f"rotate wheel {effect['rotate_wheel']}"
     elif "take_private_contracts" in effect:
-        what = f"take {effect['take_private_contracts']} contract(s)"
+        what = f"take {counted(effect['take_private_contracts'], 'contract')}"
     elif "machinery_choice" in effect:
         what = f"{effect['machinery_choice']} machinery of choice"
     elif "take_advanced_tile_slot" in effect:
@@ -83,7 +83,7 @@ def describe_space(game: Game, space: ManagementSpace) -> str:
     else:
         what = describe_reward(effect, game.content)
     cost = space.extra_credits + space.action_cost
-    costs = f"{space.engineers} eng." + (f", {cost} credits" if cost else "")
+    costs = f"{space.engineers} eng." + (f", {counted(cost, 'credit')}" if cost else "")
     return f"{section}: {what} ({costs})"
 
 
@@ -114,7 +114,11 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
             and budget >= 0
             and can_build(game, company_id, budget)
         ):
-            fee = f", {next_space.extra_credits} credits" if next_space.extra_credits else ""
+            fee = (
+                f", {counted(next_space.extra_credits, 'credit')}"
+                if next_space.extra_credits
+                else ""
+            )
             options.append(
                 Option(
                     "build",
@@ -149,7 +153,7 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
 
 def _turn_prompt(game: Game, entry: Task) -> str:
     company = game.company(entry["player"])
-    return f"Round {game.state.round}: choose an action ({company.engineers} engineers left)"
+    return f"Round {game.state.round}: choose an action ({counted(company.engineers, 'engineer')} left)"
 
 
 @RULES.task("turn", options=lambda g, e: turn_options(g, e["player"]), prompt=_turn_prompt)
@@ -260,7 +264,7 @@ def _bank_options(game: Game, entry: Task) -> list[Option]:
     return [
         Option(
             f"engineers {count}",
-            f"Place {counted(count, 'engineer')} on the Bank: +{count} credits",
+            f"Place {counted(count, 'engineer')} on the Bank: +{counted(count, 'credit')}",
             group="Bank",
             data=(("count", count),),
         )

@@ -493,7 +493,7 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
         for payment in payments(game, company_id, cost, budget):
             label = f"Pay {payment.describe()}"
             if cost.fee:
-                label += f" (+{cost.fee} credits for the red outline)"
+                label += f" (+{counted(cost.fee, 'credit')} for the red outline)"
             options.append(
                 Option(
                     payment.notation,
@@ -581,7 +581,7 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
             continue
         label = f"Free {kind.name} on {space_text(game, space, kind)}"
         if fee:
-            label += f" (pay {fee} credits)"
+            label += f" (pay {counted(fee, 'credit')})"
         options.append(
             Option(
                 f"{kind.name} {space}",

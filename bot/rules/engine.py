@@ -299,7 +299,7 @@ class Game:
                 # Nothing is possible (e.g. a reward build with no free space): skip it.
                 stack.pop()
                 self.emit(
-                    "skipped", top.get("player"), text=f"nothing possible for {decision.prompt}"
+                    "skipped", top.get("player"), text=f"nothing was possible ({decision.prompt})"
                 )
                 continue
             if len(decision.options) == 1 and not handler.always_ask:

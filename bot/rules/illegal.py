@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from bot.rules.actions import spaces_in_play
+from bot.rules.content import company_name
 from bot.rules.engine import Game
-from bot.rules.options import Decision
+from bot.rules.options import Decision, counted, machinery_text
 from bot.rules.rulebook import RuleSet
+from bot.rules.wording import space_name
 
 RULES = RuleSet("illegal")
 
@@ -30,10 +32,10 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
     elif verb == "contract" and "contract" in verbs:
         return f"{intro}: contract {rest} is not one you can fulfil with this energy"
     if verb not in verbs:
-        sample = ", ".join(option.notation for option in decision.options[:4])
+        sample = ", ".join(f"`{option.notation}`" for option in decision.options[:4])
         more = "…" if len(decision.options) > 4 else ""
         return f"{intro}: the question is “{decision.prompt}”; answer with e.g. {sample}{more}"
-    sample = ", ".join(option.notation for option in decision.options[:6])
+    sample = ", ".join(f"`{option.notation}`" for option in decision.options[:6])
     return f"{intro}: it is not among the {len(decision.options)} legal options ({sample}…)"
 
 
@@ -48,9 +50,9 @@ def _explain_turn(game: Game, company_id: str, verb: str) -> str:
             return "all four construction spaces of your board are used this round"
         next_space = spaces[used]
         if company.engineers < next_space.engineers:
-            return f"the next construction space needs {next_space.engineers} engineers; you have {company.engineers}"
+            return f"the next construction space needs {counted(next_space.engineers, 'engineer')}; you have {company.engineers}"
         if company.credits < next_space.extra_credits:
-            return f"the next construction space costs {next_space.extra_credits} credits; you have {company.credits}"
+            return f"the next construction space costs {counted(next_space.extra_credits, 'credit')}; you have {company.credits}"
         return "you cannot pay for any structure on any free space with the tiles in your supply"
     if verb == "bank":
         return "you have no engineers left"
@@ -58,18 +60,19 @@ def _explain_turn(game: Game, company_id: str, verb: str) -> str:
         space = game.content.space(verb)
     except KeyError:
         return f"there is no action space '{verb}'"
+    name = space_name(space.id, game.content)
     if space not in spaces_in_play(game):
         if space.not_in_introductory_game and game.state.options.setup == "intro":
-            return f"{verb} is not used in the introductory game"
-        return f"{verb} needs {space.min_companies} companies; this game has {game.state.options.players}"
+            return f"{name} is not used in the introductory game"
+        return f"{name} needs {space.min_companies} companies; this game has {game.state.options.players}"
     if space.exclusive and game.state.spaces.get(space.id):
         who = game.state.spaces[space.id][0][0]
-        return f"{verb} is already taken this round (by {who})"
+        return f"{name} is already taken this round (by {company_name(who)})"
     if company.engineers < space.engineers:
-        return f"{verb} needs {space.engineers} engineers; you have {company.engineers}"
+        return f"{name} needs {counted(space.engineers, 'engineer')}; you have {company.engineers}"
     cost = space.extra_credits + space.action_cost
     if company.credits < cost:
-        return f"{verb} costs {cost} credits; you have {company.credits}"
+        return f"{name} costs {counted(cost, 'credit')}; you have {company.credits}"
     effect = space.effect
     if "produce" in effect:
         return "you have no dam with water connected by a conduit to a powerhouse of yours that would produce at least 1 energy"
@@ -123,7 +126,7 @@ def _explain_placement(game: Game, company_id: str, kind: str, space_id: str) ->
         return f"you have no {kind} pieces left"
     return (
         f"you cannot pay for a {kind} on {space_id} "
-        f"(you have {company.excavators} excavators, {company.mixers} mixers, {company.credits} credits) "
+        f"(you have {machinery_text(company.excavators, company.mixers, company.credits)}) "
         "or have no technology tile for it"
     )
 
@@ -137,9 +140,9 @@ def _explain_production(game: Game, company_id: str, rest: str) -> str:
     if dam is None:
         return f"there is no dam on {dam_id}"
     if dam.owner not in (company_id, "neutral"):
-        return f"the dam on {dam_id} belongs to {dam.owner}; use your own or a neutral dam"
+        return f"the dam on {dam_id} belongs to {company_name(dam.owner)}; use your own or a neutral dam"
     if dam.water < drops:
-        return f"the dam on {dam_id} holds {dam.water} drop(s), not {drops}"
+        return f"the dam on {dam_id} holds {counted(dam.water, 'drop')}, not {drops}"
     if conduit_id not in game.state.conduits:
         return f"there is no conduit built on {conduit_id}"
     conduit = game.map.conduit_spaces[conduit_id]

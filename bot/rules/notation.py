@@ -71,7 +71,7 @@ def check_syntax(verbs: Mapping[str, re.Pattern[str]], text: str) -> None:
     if pattern is None:
         if not rest and _SPACE_ID.match(verb):
             return  # an action space id (management board or an expansion's)
-        known = ", ".join(sorted(verbs))
+        known = ", ".join(f"`{verb}`" for verb in sorted(verbs))
         raise MalformedNotation(
             f"'{text}' is not a move: it should start with an action space id or one of: {known}"
         )

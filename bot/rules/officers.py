@@ -30,7 +30,7 @@ from bot.rules.actions import (
 from bot.rules.construction import Cost, TileUse
 from bot.rules.engine import Game, Task
 from bot.rules.hooks import Hooks
-from bot.rules.options import Option
+from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL, Dam
 
@@ -143,7 +143,7 @@ def _mahiri_options(game: Game, company_id: str) -> list[Option]:
         return []
     if not copyable_officers(game, company_id):
         return []
-    fee = f", {space[1]} credits" if space[1] else ""
+    fee = f", {counted(space[1], 'credit')}" if space[1] else ""
     return [
         Option(
             "mahiri",
@@ -179,7 +179,7 @@ def _why_not_mahiri(game: Game, company_id: str) -> str:
         return "both of Mahiri's action spaces are used this round"
     if company.engineers < 2:
         return "Mahiri needs 1 engineer to copy and 1 more for the action that follows"
-    return f"the second use costs {space[1]} credits; you have {company.credits}"
+    return f"the second use costs {counted(space[1], 'credit')}; you have {company.credits}"
 
 
 RULES.reason("mahiri", _why_not_mahiri)

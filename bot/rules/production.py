@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.rules.content import company_name
 from bot.rules.engine import Game, Task
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
@@ -103,7 +104,11 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
             )
             if energy < 1:
                 continue
-            fee = f", pay {owner} {drops}" if owner != company_id else ""
+            fee = (
+                f", pay {company_name(owner)} {counted(drops, 'credit')}"
+                if owner != company_id
+                else ""
+            )
             label = (
                 f"{counted(drops, 'drop')} {system.dam}→{system.conduit}→"
                 f"{system.powerhouse}: {energy} energy{fee}"

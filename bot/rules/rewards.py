@@ -77,7 +77,7 @@ def _drops_options(game: Game, entry: Task) -> list[Option]:
 
 def _drops_prompt(game: Game, entry: Task) -> str:
     how = "they flow at once" if entry["flowing"] else "they flow in the Water Flow phase"
-    return f"Place up to {entry['n']} water drop(s) on headstreams ({how})"
+    return f"Place up to {counted(entry['n'], 'water drop')} on headstreams ({how})"
 
 
 @RULES.task("place_drops", options=_drops_options, prompt=_drops_prompt)

@@ -113,6 +113,7 @@ SCORE_ROWS = {
     "objective": "Objective",
     "conduit-use": "Conduits lent",
     "tile": "Technology tiles",
+    "automa": "Automa actions",
 }
 #: The end of the game's row, after the expansions' (theirs may name "end:..." sources).
 END_ROWS = {"end": "End (resources, water)"}

@@ -103,3 +103,25 @@ def help_topics(content: Content, catalogue: Catalogue = CATALOGUE) -> list[Help
         module = importlib.import_module(info.help or f"{info.package}.help")
         found += [HelpTopic(key, title, text) for key, title, text in module.topics(content)]
     return found
+
+
+def missing_drawings(catalogue: Catalogue = CATALOGUE) -> list[str]:
+    """What is wrong with the expansions' drawing modules, one sentence each (none: all there).
+
+    Checked at start-up: a game of an expansion whose pictures cannot be drawn must not start.
+    """
+    found = []
+    for info in catalogue.expansions.values():
+        module = info.drawing_module
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and (module == exc.name or module.startswith(f"{exc.name}.")):
+                what = f"its drawing module {module} does not exist"
+            else:
+                what = f"its drawing module {module} needs {exc.name}, which is not installed"
+            found.append(f"expansion {info.name!r} ({info.package}): {what}")
+        except Exception as exc:  # any fault of the module itself, named with the module
+            what = f"its drawing module {module} cannot be imported ({type(exc).__name__}: {exc})"
+            found.append(f"expansion {info.name!r} ({info.package}): {what}")
+    return found

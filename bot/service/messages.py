@@ -8,7 +8,7 @@ The final message ends with the winner(s), the ranking and the tie-break when on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.rules import Event, Game, GameState
@@ -173,8 +173,11 @@ def _person(player: str | None, user_of: UserOf) -> list[Part]:
     return [UserRef(user), f" ({company_name(player)})"]
 
 
-def final_lines(state: GameState, user_of: UserOf) -> list[Line]:
-    """The winner(s), the ranking (every player named once) and the tie-breaks that decided."""
+def final_lines(
+    state: GameState, user_of: UserOf, notes: Mapping[str, str] | None = None
+) -> list[Line]:
+    """The winner(s), the ranking (every player named once; `notes` end a company's line:
+    its player's rating change) and the tie-breaks that decided."""
     ranking = list(state.result.get("ranking", []))
     if not ranking:
         return [Line.of("🏁 The game is over.")]
@@ -190,7 +193,11 @@ def final_lines(state: GameState, user_of: UserOf) -> list[Line]:
     lines = [Line.of(head), Line.of("Final ranking:")]
     for entry in ranking:
         lines.append(
-            Line.of(f"{entry['place']}. ", *who(entry["company"], user_of), f": {entry['vp']} VP")
+            Line.of(
+                f"{entry['place']}. ",
+                *who(entry["company"], user_of),
+                f": {entry['vp']} VP{(notes or {}).get(entry['company'], '')}",
+            )
         )
     lines.extend(Line.of(text) for text in tie_breaks(state))
     return lines
@@ -240,8 +247,11 @@ def _names(companies: Iterable[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> list[Line]:
-    """The draft so far: who picked which company, officer and contract; what is left."""
+def draft_lines(
+    state: GameState, user_of_seat: Callable[[int], int | None], *, named: bool = True
+) -> list[Line]:
+    """The draft so far: who picked which company, officer and contract; what is left
+    (`named`: each person beside their seat)."""
     from bot.rules.content import load_content
 
     content = load_content()
@@ -251,7 +261,11 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
 
     def seat(index: int) -> list[Part]:
         user = user_of_seat(index)
-        return [f"Seat {index + 1}", *((" (", UserRef(user), ")") if user is not None else ())]
+        if user is None:
+            return [f"Seat {index + 1} (automa)"]
+        if not named:
+            return [f"Seat {index + 1}"]
+        return [f"Seat {index + 1} (", UserRef(user), ")"]
 
     def officer(officer_id: str) -> str:
         found = content.officers.get(officer_id)
@@ -268,7 +282,8 @@ def draft_lines(state: GameState, user_of_seat: Callable[[int], int | None]) -> 
             Line.of(
                 "• ",
                 *seat(index),
-                f": {company_name(board)} with {officer(officer_id)}, starting contract {contract}",
+                f": {company_name(board)} with {officer(officer_id)}"
+                + (f", starting contract {contract}" if contract is not None else ""),
             )
         )
     offer = "; ".join(f"{company_name(b)} with {officer(o)}" for b, o in draft.get("pairs", []))

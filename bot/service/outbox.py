@@ -8,6 +8,11 @@ next start-up. Exactly once: a commit writes one outbox row, and a row is marked
 A crash after the port posted but before `mark_sent` would post again after the lease: the
 port gets `outbox_id` so that it can deduplicate (Discord: use it as an enforced nonce).
 
+A picture never holds up its turn: the text, the ping and the buttons are posted at once with
+the pictures that could be drawn, and a picture that could not says so in the message. A port
+that can edit its messages (`SupportsPictureEdits`) gets the pictures later, when they can be
+drawn (`PICTURE_RETRIES_S`), and the message loses its note.
+
 A claim is never left behind by a live sender: every claimed item ends in `mark_sent`,
 `retry_outbox` (a failed post) or `release_outbox` (not attempted, cancelled mid-post, or the
 bookkeeping itself failed). Each claim names its owner (`ClaimOwner`: the deployment instance
@@ -21,11 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
 import socket
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
@@ -48,6 +54,12 @@ RENEW_EVERY_S = 10.0
 #: NOTIFY), where the poll only catches what a lost wake-up or a lapsed lease left behind.
 POLL_S = 5.0
 SAFETY_POLL_S = 30.0
+#: When a picture that could not be drawn is tried again, in seconds after the previous try
+#: (the message went out without it): a renderer that was overloaded or restarting has had
+#: time; a picture that fails every time leaves the message saying it could not be drawn.
+PICTURE_RETRIES_S = (5.0, 30.0, 120.0)
+#: The line a turn message gets while a picture of it could not be drawn.
+PICTURE_MISSING = "🖼️ The picture could not be drawn; it is added here if it can be later."
 
 
 def poll_interval(store: Store) -> float:
@@ -92,6 +104,16 @@ class AnnouncementPort(Protocol):
         ...
 
 
+@runtime_checkable
+class SupportsPictureEdits(Protocol):
+    """A port that can add pictures to a message it posted (Discord)."""
+
+    async def add_pictures(self, announcement: Announcement, message_id: int) -> None:
+        """Make message `message_id` the announcement: its lines and images (the buttons are
+        left as they are)."""
+        ...
+
+
 class OutboxSender:
     """Posts claimed outbox items through the port, once per commit."""
 
@@ -105,6 +127,7 @@ class OutboxSender:
         owner: ClaimOwner | None = None,
         lease_ms: int = LEASE_MS,
         renew_every_s: float = RENEW_EVERY_S,
+        picture_retries_s: tuple[float, ...] = PICTURE_RETRIES_S,
     ) -> None:
         self.store = store
         self.port = port
@@ -113,8 +136,11 @@ class OutboxSender:
         self.owner = owner or process_owner()
         self.lease_ms = lease_ms
         self.renew_every_s = renew_every_s
+        self.picture_retries_s = picture_retries_s
         self._wake = asyncio.Event()
         self._timers: set[asyncio.TimerHandle] = set()
+        #: Pictures drawn after their message went out (`_add_pictures`), while they run.
+        self._late_pictures: set[asyncio.Task[None]] = set()
 
     def wake(self) -> None:
         """Deliver soon (called after a commit)."""
@@ -209,23 +235,20 @@ class OutboxSender:
             log.debug("announcement %d of game %d dropped: %s", item.id, item.game_id, GONE)
             return False
         try:
-            images = []
+            requests = [ImageRequest.from_json(data) for data in payload.get("images", ())]
             last = tuple(Line.from_json(line) for line in payload.get("last", ()))
-            for data in payload.get("images", ()):
-                request = ImageRequest.from_json(data)
-                if self.service is not None:
-                    picture = await self.service.request_picture(request, last)
-                    name = f"barrage-{request.game_id}-{request.version}-{request.view}.png"
-                    images.append(Image(name, picture.data, picture.description))
+            images, undrawn = await self._draw(item, requests, first=True, last=last)
             previous = await self.store.last_message_id(item.game_id, before_item=item.id)
             lines, mentions, waiting = payload_lines(payload)
+            if payload.get("reason") != "end":
+                mentions = await self._still_deciding(item, mentions)
             announcement = Announcement(
                 outbox_id=item.id,
                 game_id=item.game_id,
                 version=item.version,
                 channel_id=item.channel_id,
-                lines=lines,
-                images=tuple(images),
+                lines=(*lines, Line.of(PICTURE_MISSING)) if undrawn else lines,
+                images=images,
                 mentions=mentions,
                 waiting_for=waiting,
                 silent=bool(payload.get("silent", False)),
@@ -263,12 +286,108 @@ class OutboxSender:
         if not sent:
             log.warning("announcement %d: claim lost after posting message %d", item.id, message_id)
             return False
+        if undrawn:
+            self._draw_later(dataclasses.replace(announcement, lines=lines), requests, message_id)
         if previous is not None:
             try:
                 await self.port.strip_buttons(item.channel_id, previous)
             except Exception:  # cosmetic: an old button only answers "the game moved on"
                 log.exception("could not strip the buttons of message %d", previous)
         return True
+
+    async def _still_deciding(self, item: OutboxItem, mentions: tuple[int, ...]) -> tuple[int, ...]:
+        """The users among `mentions` who have not answered since this commit: one who made
+        their choice of several asked at once (from the panel, before this post) is named
+        by the message but not pinged for what they have done."""
+        if self.service is None or not mentions:
+            return mentions
+        return await self.service.still_to_decide(item.game_id, item.version, mentions)
+
+    async def _draw(
+        self,
+        item: OutboxItem | Announcement,
+        requests: list[ImageRequest],
+        *,
+        first: bool,
+        last: Sequence[Line] = (),
+    ) -> tuple[tuple[Image, ...], bool]:
+        """The pictures that can be drawn now, with their alt text (``last``: what the turn
+        did), and whether any could not (those are left out: the text, the ping and the
+        buttons never wait for a picture). A database that is down is not the picture's
+        fault: it raises, and the whole post waits as every write does."""
+        if self.service is None:
+            return (), False
+        images = []
+        undrawn = False
+        for request in requests:
+            try:
+                picture = await self.service.request_picture(request, last)
+            except DATABASE_DOWN:
+                raise
+            except Exception as exc:
+                undrawn = True
+                where = (request.view, item.game_id, request.version)
+                if first:  # a fault of the renderer: reported once, with its traceback
+                    log.exception(
+                        "the %s picture of game %d at version %d could not be drawn", *where
+                    )
+                else:
+                    log.info("the %s picture of game %d at version %d still fails: %s", *where, exc)
+                continue
+            name = f"barrage-{request.game_id}-{request.version}-{request.view}.png"
+            images.append(Image(name, picture.data, picture.description))
+        return tuple(images), undrawn
+
+    def _draw_later(
+        self, announcement: Announcement, requests: list[ImageRequest], message_id: int
+    ) -> None:
+        """Try the pictures of a message that went out without some again, in the background."""
+        if not isinstance(self.port, SupportsPictureEdits) or not self.picture_retries_s:
+            return  # the message says the picture could not be drawn, which stays true
+        task = asyncio.get_running_loop().create_task(
+            self._add_pictures(announcement, requests, message_id),
+            name=f"late pictures of announcement {announcement.outbox_id}",
+        )
+        self._late_pictures.add(task)
+        task.add_done_callback(self._late_pictures.discard)
+
+    async def _add_pictures(
+        self, announcement: Announcement, requests: list[ImageRequest], message_id: int
+    ) -> None:
+        """Draw the pictures again after each delay; once all are drawn, add them to the
+        message (which loses its note). After the last try the note stays: it is true."""
+        assert isinstance(self.port, SupportsPictureEdits)
+        for delay in self.picture_retries_s:
+            await asyncio.sleep(delay)
+            try:
+                images, undrawn = await self._draw(announcement, requests, first=False)
+                if undrawn:
+                    continue
+                await self.port.add_pictures(
+                    dataclasses.replace(announcement, images=images), message_id
+                )
+            except DATABASE_DOWN as exc:
+                log.debug("late pictures of announcement %d wait: %s", announcement.outbox_id, exc)
+                continue
+            except Exception as exc:  # the platform refused the edit: the next try may do
+                log.warning(
+                    "could not add the pictures to message %d: %s", message_id, exc, exc_info=True
+                )
+                continue
+            log.info("the pictures of announcement %d were added later", announcement.outbox_id)
+            return
+        log.warning(
+            "the pictures of announcement %d of game %d could not be drawn after %d more tries; "
+            "its message says so",
+            announcement.outbox_id,
+            announcement.game_id,
+            len(self.picture_retries_s),
+        )
+
+    async def settle_pictures(self) -> None:
+        """Wait until the pictures being drawn late are added or given up (tests, shutdown)."""
+        while self._late_pictures:
+            await asyncio.gather(*self._late_pictures, return_exceptions=True)
 
     async def recover(self) -> int:
         """Take back what earlier runs of this instance held when they died; return how many."""
@@ -321,11 +440,15 @@ class OutboxSender:
             await self._deliver_until(stop, interval_s)
         finally:
             renewer.cancel()
+            for task in self._late_pictures:
+                task.cancel()
             for timer in self._timers:
                 timer.cancel()
             self._timers.clear()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
+            # A picture not added by now is not added: its message says it could not be drawn.
+            await asyncio.gather(*self._late_pictures, return_exceptions=True)
 
     async def _deliver_until(self, stop: asyncio.Event, interval_s: float) -> None:
         """The delivery loop of `run`."""

@@ -10,8 +10,9 @@ Decisions where the issue and the rules are silent:
 - the player credited with a seat is whoever sat there when the game ended (a replaced
   player's games are their replacement's);
 - companies tied for first place both win (the rules' shared victory);
-- the leaderboard ranks players with at least `min_games` finished games by win rate, then
-  wins, then mean VP; players with equal figures share a place;
+- the leaderboard ranks players with at least `min_games` finished games by rating (their
+  server-wide rating, bot/service/ratings.py, whatever the filter; the unrated last), then
+  win rate, wins and mean VP; players with equal figures share a place;
 - an automa seat is kept in its game's results, marked as such, and counts in no table;
 - the expansions filter matches a game's exact set of expansions (as `/barrage new` offers).
 """
@@ -32,7 +33,8 @@ from bot.service.errors import NoGameHere, ServiceError
 from bot.service.expansions import SETUP_WORDS, names_text
 from bot.service.final import keep_result_from_log, source_groups
 from bot.service.images import GameCharts, Leaderboard
-from bot.service.records import MAX_PLAYERS, BrokenLog
+from bot.service.ratings import NEWCOMER, Rating, rank_key
+from bot.service.records import INT64_MAX, MAX_PLAYERS, BrokenLog
 from bot.service.types import (
     BackfillReport,
     HistoryPage,
@@ -40,6 +42,7 @@ from bot.service.types import (
     Standing,
     StatsView,
     percent,
+    plural,
 )
 from bot.store import (
     ANY_GAME,
@@ -58,6 +61,8 @@ log = logging.getLogger(__name__)
 MIN_GAMES = 3
 #: Finished games per page of the history.
 HISTORY_PAGE = 5
+#: The last history page one may ask for (the command's limit; a page button names no more).
+MAX_HISTORY_PAGE = 100_000
 #: The most frames a replay has, and its largest file (Discord's limit is higher: 10 MiB).
 MAX_FRAMES = 150
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
@@ -121,8 +126,10 @@ def _player(seat: SeatResult, names: Mapping[int, str]) -> str:
 # -- standings -------------------------------------------------------------------------------
 
 
-def standing(tally: Tally, name: str = "", place: int | None = None) -> Standing:
-    """A tally as a line of a table."""
+def standing(
+    tally: Tally, name: str = "", place: int | None = None, rating: Rating | None = None
+) -> Standing:
+    """A tally as a line of a table (with a player's `rating`, told even when unrated)."""
     return Standing(
         tally.key,
         name,
@@ -133,26 +140,36 @@ def standing(tally: Tally, name: str = "", place: int | None = None) -> Standing
         tally.best,
         place,
         dict(tally.ranks),
+        rating.shown if rating is not None and rating.games else None,
+        rating.games if rating is not None else None,
     )
 
 
-def leaderboard(tallies: Sequence[Tally], min_games: int) -> tuple[list[Standing], list[Standing]]:
-    """Players with enough games, placed (win rate, then wins, then mean VP; equal figures
-    share a place), and the others, most games first."""
+def leaderboard(
+    tallies: Sequence[Tally], min_games: int, ratings: Mapping[int, Rating] | None = None
+) -> tuple[list[Standing], list[Standing]]:
+    """Players with enough games, placed (by rating as shown, the unrated last; then win
+    rate, wins and mean VP; equal figures share a place), and the others, most games first."""
+    known = ratings or {}
+
+    def rating(tally: Tally) -> Rating:
+        return known.get(int(tally.key), NEWCOMER)
+
+    def figures(tally: Tally) -> tuple[Any, ...]:
+        return (rank_key(rating(tally)), -tally.win_rate, -tally.wins, -tally.mean_vp)
+
     ranked = sorted(
-        (t for t in tallies if t.games >= min_games),
-        key=lambda t: (-t.win_rate, -t.wins, -t.mean_vp, t.key),
+        (t for t in tallies if t.games >= min_games), key=lambda t: (*figures(t), t.key)
     )
     placed: list[Standing] = []
     for i, tally in enumerate(ranked):
-        figures = (tally.win_rate, tally.wins, tally.mean_vp)
-        before = ranked[i - 1] if i else None
-        same = before is not None and figures == (before.win_rate, before.wins, before.mean_vp)
-        placed.append(standing(tally, place=placed[-1].place if same else i + 1))
+        same = i > 0 and figures(tally) == figures(ranked[i - 1])
+        place = placed[-1].place if same else i + 1
+        placed.append(standing(tally, place=place, rating=rating(tally)))
     others = sorted(
         (t for t in tallies if t.games < min_games), key=lambda t: (-t.games, -t.wins, t.key)
     )
-    return placed, [standing(t) for t in others]
+    return placed, [standing(t, rating=rating(t)) for t in others]
 
 
 def _table(tallies: Sequence[Tally], name: Callable[[str], str]) -> tuple[Standing, ...]:
@@ -175,7 +192,8 @@ class StatsCommands(ServiceCore):
         if min_games < 1:
             raise ServiceError("The minimum number of games must be at least 1.")
         stats = await self.store.stats(guild_id, filters)
-        ranked, unranked = leaderboard(stats.players, min_games)
+        ratings = await self.ratings.server(guild_id)
+        ranked, unranked = leaderboard(stats.players, min_games, ratings.players)
         return StatsView(
             guild_id,
             filters,
@@ -196,7 +214,8 @@ class StatsCommands(ServiceCore):
         _check_filters(filters)
         stats = await self.store.stats(guild_id, filters, user_id=user_id)
         page = await self.store.finished_games(guild_id, filters, user_id=user_id, limit=recent)
-        record = standing(stats.players[0]) if stats.players else None
+        rating = (await self.ratings.server(guild_id)).of(user_id)
+        record = standing(stats.players[0], rating=rating) if stats.players else None
         return PlayerStatsView(
             guild_id,
             user_id,
@@ -218,8 +237,14 @@ class StatsCommands(ServiceCore):
         per_page: int = HISTORY_PAGE,
     ) -> HistoryPage:
         """A page of the server's finished games, newest first (a page past the last shows the
-        last)."""
+        last; one past `MAX_HISTORY_PAGE`, or a player id no Discord user has, is refused)."""
         _check_filters(filters)
+        if page > MAX_HISTORY_PAGE:
+            raise ServiceError(
+                f"There is no such page: the history's pages go up to {MAX_HISTORY_PAGE:,}."
+            )
+        if user_id is not None and not 0 < user_id <= INT64_MAX:
+            raise ServiceError("There is no such player.")
         page = max(page, 1)
         found = await self.store.finished_games(
             guild_id, filters, user_id=user_id, offset=(page - 1) * per_page, limit=per_page
@@ -232,12 +257,15 @@ class StatsCommands(ServiceCore):
 
     async def archived_game(self, guild_id: int, number: int) -> FinishedGame:
         """This server's finished game with this number; NoGameHere if there is none."""
+        missing = NoGameHere(
+            f"There is no game #{number} in this server; `history` lists the finished ones."
+        )
+        if not 0 < number <= INT64_MAX:  # no game has it (nor could the database hold it)
+            raise missing
         try:
             meta = await self.store.game_by_number(guild_id, number)
         except GameNotFoundError:
-            raise NoGameHere(
-                f"There is no game #{number} in this server; `history` lists the finished ones."
-            ) from None
+            raise missing from None
         found = await self.store.game_result(meta.id)
         if found is None:
             if meta.status == FINISHED:
@@ -263,30 +291,33 @@ class StatsCommands(ServiceCore):
         """The leaderboard as a picture: ranked players, companies and officers."""
         from renderer.records import Table, TableRow
 
-        columns = ("Games", "Wins", "Win %", "Mean VP", "Best")
+        columns = ("Games", "Wins", "Win %", "Mean VP")
         players = tuple(
-            TableRow(s.place, names.get(int(s.key), UNKNOWN_PLAYER), _cells(s, best=True))
+            TableRow(s.place, names.get(int(s.key), UNKNOWN_PLAYER), (s.rating_text, *_cells(s)))
             for s in view.players[:10]
         )
         tables = [
             Table(
                 "Players",
-                ("Player", *columns),
+                ("Player", "Rating", *columns),
                 players,
                 f"Nobody has finished {view.min_games} games yet.",
             ),
             Table(
                 "Companies",
-                ("Company", *columns[:4]),
+                ("Company", *columns),
                 tuple(TableRow(None, s.name, _cells(s), str(s.key)) for s in view.companies),
             ),
             Table(
                 "Officers",
-                ("Officer", *columns[:4]),
+                ("Officer", *columns),
                 tuple(TableRow(None, s.name, _cells(s)) for s in view.officers),
             ),
         ]
-        subtitle = f"{view.matched} finished games ({view.scope}) · ranked from {view.min_games}"
+        subtitle = (
+            f"{plural(view.matched, 'finished game')} ({view.scope}) · ranked by rating, "
+            f"from {plural(view.min_games, 'game')}"
+        )
         picture = Leaderboard("Leaderboard", subtitle, tuple(tables))
         key = ("leaderboard", view.guild_id, picture)
         return await self.renderer_pool.render(key, picture, "leaderboard", None)
@@ -437,9 +468,8 @@ def _check_filters(filters: StatsFilter) -> None:
         raise ServiceError(f"The setup is {' or '.join(SETUP_WORDS)}, not {filters.setup!r}.")
 
 
-def _cells(s: Standing, *, best: bool = False) -> tuple[str, ...]:
-    cells = (str(s.games), str(s.wins), percent(s.win_rate), f"{s.mean_vp:.1f}")
-    return (*cells, str(s.best)) if best else cells
+def _cells(s: Standing) -> tuple[str, ...]:
+    return (str(s.games), str(s.wins), percent(s.win_rate), f"{s.mean_vp:.1f}")
 
 
 def _stage(meta: StoredGame) -> str:

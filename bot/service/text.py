@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from bot.rules import Event, GameState
 from bot.rules.catalogue import CATALOGUE
-from bot.rules.content import company_name
+from bot.rules.content import company_name, load_content
+from bot.rules.options import counted
 from bot.rules.wording import source_text
 
 #: Resource changes worth a line of their own in a log (the rest shows in the pictures).
@@ -32,6 +33,8 @@ def event_line(e: Event, *, who: bool = True) -> str | None:
     elif e.kind == "contracts_revealed":
         ids = ", ".join(str(i) for i in e.data.get("ids", ()))
         return f"New contracts revealed: {ids}"
+    elif e.kind == "answer" and e.data.get("notation") == "confirm":
+        text = "confirmed the turn"  # not the button's "Confirm turn"
     elif e.kind in ("answer", "skipped") or (e.text and e.kind != "turn_end"):
         text = e.text
     else:
@@ -44,17 +47,24 @@ def event_line(e: Event, *, who: bool = True) -> str | None:
 def company_text(state: GameState, company: str) -> str:
     """A short text summary of one company board."""
     c = state.companies[company]
-    placed = ", ".join(f"{n} {kind}" for kind, n in c.placed.items() if n) or "nothing built"
+    placed = ", ".join(counted(n, kind) for kind, n in c.placed.items() if n) or "nothing built"
     contracts = ", ".join(str(i) for i in c.contracts) or "none"
     text = (
-        f"{company_name(company)} (seat {c.seat + 1}, officer {c.officer}): {c.vp} VP, "
-        f"{c.credits} credits, {c.excavators} excavators, {c.mixers} mixers, "
-        f"{c.engineers} engineers, {c.energy} energy this round; built: {placed}; "
-        f"open contracts: {contracts}; fulfilled: {len(c.fulfilled)}"
+        f"{company_name(company)} (seat {c.seat + 1}, officer {officer_name(c.officer)}): "
+        f"{c.vp} VP, {counted(c.credits, 'credit')}, {counted(c.excavators, 'excavator')}, "
+        f"{counted(c.mixers, 'mixer')}, {counted(c.engineers, 'engineer')}, "
+        f"{c.energy} energy this round; built: {placed}; "
+        f"open contracts: {contracts}; {counted(len(c.fulfilled), 'contract')} fulfilled"
     )
     for name in CATALOGUE.hook_order(e for e in state.options.expansions if e in CATALOGUE):
         text += CATALOGUE.hooks_class(name)().company_summary(state, company)
     return text
+
+
+def officer_name(officer: str) -> str:
+    """An executive officer's name ('solomon_p_jordan' -> 'Solomon P. Jordan')."""
+    found = load_content().officers.get(officer)
+    return found.name if found is not None else "an officer"
 
 
 def _score_groups() -> tuple[dict[str, str], dict[str, str]]:

@@ -296,7 +296,7 @@ class ScoreRow:
     company: str
     user_id: int | None
     vp: int
-    #: (source, VP) pairs, largest first; sources as the engine names them, grouped.
+    #: (category, VP) pairs: the score sheet's rows in its order (Start, …, Other).
     breakdown: tuple[tuple[str, int], ...]
     #: Final rank (1 = winner) once the game is over, else None.
     rank: int | None = None
@@ -324,9 +324,10 @@ class ScoreView:
         lines = []
         for row in self.rows:
             rank = f"{row.rank}. " if row.rank is not None else ""
-            parts = ", ".join(f"{source} {vp:+d}" for source, vp in row.breakdown)
+            # The score sheet's rows, as the sheet names them.
+            parts = ", ".join(f"{category} {vp} VP" for category, vp in row.breakdown)
             score = f"{rank}{company_name(row.company)}: {row.vp} VP"
-            lines.append(score + (f" ({parts})" if parts else ""))
+            lines.append(score + (f" — {parts}" if parts else ""))
         return "\n".join(lines)
 
 
@@ -473,20 +474,42 @@ class Standing:
     place: int | None = None
     #: How many times each final rank was reached ({1: wins, 2: ...}).
     ranks: Mapping[int, int] = field(default_factory=dict)
+    #: A player's rating as shown (bot/service/ratings.py), None when unrated or not a player.
+    rating: int | None = None
+    #: The rated games it counts (None: not a player's line, so no rating is told).
+    rated_games: int | None = None
 
     @property
     def user(self) -> UserRef | None:
         """The player, for a player's line."""
         return UserRef(self.key) if isinstance(self.key, int) else None
 
+    @property
+    def rating_text(self) -> str:
+        """'212', '−13' or 'unrated' ('' when not a player's line)."""
+        if self.rated_games is None:
+            return ""
+        return "unrated" if self.rating is None else number(self.rating)
+
     def parts(self) -> tuple[Part, ...]:
-        """'@anna: 12 games, 7 wins (58%), mean 81.5 VP, best 112'."""
+        """'@anna: rating 212, 12 games, 7 wins (58%), mean 81.5 VP, best 112'."""
         who: Part = self.user or self.name
+        if self.rated_games is None:
+            rating = ""
+        elif self.rating is None:
+            rating = "unrated, "
+        else:
+            rating = f"rating {number(self.rating)}, "
         return (
             who,
-            f": {plural(self.games, 'game')}, {plural(self.wins, 'win')} "
+            f": {rating}{plural(self.games, 'game')}, {plural(self.wins, 'win')} "
             f"({percent(self.win_rate)}), mean {self.mean_vp:.1f} VP, best {self.best}",
         )
+
+
+def number(value: int) -> str:
+    """A whole number as players read it, negative with a minus sign: '212', '−13'."""
+    return f"−{-value}" if value < 0 else str(value)
 
 
 def plural(count: int, word: str) -> str:
@@ -497,6 +520,13 @@ def plural(count: int, word: str) -> str:
 def percent(rate: float) -> str:
     """A rate (0 to 1) as a whole percentage: '58%'."""
     return f"{round(rate * 100)}%"
+
+
+#: What a rating is, told under the leaderboard.
+RATING_NOTE = (
+    "Rating: OpenSkill's cautious estimate of skill (μ − 3σ, ×10) over every rated game "
+    "here, whatever the filter; a newcomer starts at 0."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,7 +542,7 @@ class StatsView:
     matched: int
     #: Games a player needs to be ranked.
     min_games: int
-    #: Ranked players, best first (win rate, then wins, then mean VP).
+    #: Ranked players, best first (rating, then win rate, wins and mean VP).
     players: tuple[Standing, ...]
     #: Players with fewer games than `min_games`, most games first.
     unranked: tuple[Standing, ...]
@@ -538,13 +568,17 @@ class StatsView:
         if not self.matched:
             out.append(Line.of("No finished game to count yet."))
             return tuple(out)
-        out.append(Line.of(f"🏆 Leaderboard (at least {plural(self.min_games, 'game')}):"))
+        out.append(
+            Line.of(f"🏆 Leaderboard by rating (at least {plural(self.min_games, 'game')}):")
+        )
         if not self.players:
             out.append(Line.of("• Nobody has played enough games yet."))
         for s in self.players[:top]:
             out.append(Line.of(f"{s.place}. ", *s.parts()))
         if len(self.players) > top:
             out.append(Line.of(f"… and {len(self.players) - top} more ranked"))
+        if self.players:
+            out.append(Line.of(RATING_NOTE))
         if self.unranked:
             out.append(
                 Line.of(

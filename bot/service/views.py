@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
+from bot.rules.content import company_name
+from bot.rules.events import Event
+from bot.rules.wording import OTHER_ROW
 from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
-from bot.service.final import result_events, source_groups
+from bot.service.final import result_events
 from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
-from bot.service.loading import Loaded
+from bot.service.loading import Loaded, load
 from bot.service.messages import draft_lines
 from bot.service.pictures import Pictures
 from bot.service.text import company_text
@@ -27,6 +30,7 @@ from bot.service.types import (
     render_lines,
 )
 from bot.store import ACTIVE, FinishedGame
+from renderer.score_sheet import categories, vp_breakdown
 
 #: The board views rendered ahead after an announcement (`render_request`).
 WARM_VIEWS = ("map", "shared", "full")
@@ -121,7 +125,7 @@ class GameViews(Pictures):
         if view == SCORE_SHEET:
             data, alt = await self._score_sheet(game_id, version, theme)
             return Image(name, data, alt)
-        self._check_view(state, view, company)
+        company = self._check_view(state, view, company)
         players = await self._players(loaded, state)
         shown = tuple(changed) if view in ("map", "full") else ()
         key = (game_id, version, view, company, players, shown)
@@ -146,15 +150,14 @@ class GameViews(Pictures):
         return f"Barrage game {loaded.meta.number or loaded.meta.id}, {title}"
 
     @staticmethod
-    def _check_view(state: Any, view: str, company: str | None) -> None:
-        """Refuse a view this game has not, or a company it has not, saying which there are."""
+    def _check_view(state: Any, view: str, company: str | None) -> str | None:
+        """Refuse a view this game has not, or a company it has not, saying which there are;
+        the company's id (named in any case, by id or name)."""
         known = board_views(state.options)
         if view not in known:
             choices = ", ".join((*known, SCORE_SHEET))
             raise ServiceError(f"This game has no view '{view}'; choose one of {choices}.")
-        if company is not None and company not in state.companies:
-            names = ", ".join(state.companies)
-            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        return company_in(state, company)
 
     async def preview_image(
         self,
@@ -196,7 +199,7 @@ class GameViews(Pictures):
                 "A preview shows a board view (map, shared, company...), not the score."
             )
         state = loaded.game.state
-        self._check_view(state, view, company)
+        company = self._check_view(state, view, company)
         players = await self._players(loaded, state)
         theme = await self._user_theme(actor.user_id, loaded)
         key = (loaded.meta.id, loaded.version, view, company, "preview", players)
@@ -265,7 +268,11 @@ class GameViews(Pictures):
     async def request_picture(self, request: ImageRequest, last: Sequence[Line] = ()) -> Image:
         """An image request of a committed version as a picture with its alt text (for the
         OutboxSender; ``last``: what the turn did, in the alt text)."""
-        loaded = await self._load(await self.store.get_game(request.game_id))
+        # Who sits where and the game's theme: the game as loaded, never healed or
+        # otherwise changed on the sender's behalf (`_load` would commit a stalled step).
+        loaded = self._cache.get(request.game_id) or await load(
+            self.store, await self.store.get_game(request.game_id)
+        )
         if request.view == SCORE_SHEET:
             return await self._picture(loaded, request.version, None, SCORE_SHEET, None)
         cached = self._cache.get(request.game_id)
@@ -308,12 +315,10 @@ class GameViews(Pictures):
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
-        if company is not None and company not in state.companies:
-            names = ", ".join(state.companies)
-            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        company = company_in(state, company)
         if not state.companies:
-            lines = draft_lines(state, loaded.seats.__getitem__)
-            return render_lines(lines, lambda user: f"seat {loaded.seats.index(user) + 1}")
+            # A text without people's names: each seat as its number (a computer's marked).
+            return render_lines(draft_lines(state, _user_of_seat(loaded), named=False))
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 
@@ -370,22 +375,30 @@ class GameViews(Pictures):
         assert state is not None
         kept = await self._kept_result(loaded.meta.id, loaded.commit_version)
         if kept is not None:
-            vp = {s.company: source_groups(s.vp_by_source) for s in kept.result.seats}
+            events: tuple[Event, ...] = tuple(
+                Event("vp", seat.company, vp, key)
+                for seat in kept.result.seats
+                for key, vp in seat.vp_by_source.items()
+                if key != "start"
+            )
         else:
-            vp = (await self._history_of(loaded)).vp
+            events = (await self._history_of(loaded)).vp_events
+        # The score sheet's rows and numbers: Start, each category, Other for the rest.
+        sheet = vp_breakdown(state, events) if state.companies else {}
+        rows_of, prefixes = categories(state.options.expansions)
+        order = ["Start", *dict.fromkeys([*rows_of.values(), *prefixes.values()]), OTHER_ROW]
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         rows = []
         for cid, company in state.companies.items():
-            sources = dict(vp.get(cid, {}))
-            start = company.vp - sum(sources.values())
-            if start:
-                sources["start"] = start
-            breakdown = tuple(sorted(sources.items(), key=lambda kv: (-kv[1], kv[0])))
+            found = sheet.get(cid, {})
+            breakdown = tuple(
+                (row, found[row]) for row in order if found.get(row) or row == "Start"
+            )
             rows.append(
                 ScoreRow(cid, loaded.user_of_player(cid), company.vp, breakdown, ranks.get(cid))
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
-        draft = () if state.companies else tuple(draft_lines(state, loaded.seats.__getitem__))
+        draft = () if state.companies else tuple(draft_lines(state, _user_of_seat(loaded)))
         return ScoreView(
             loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
         )
@@ -431,3 +444,21 @@ def _names_of(known: tuple[str, str] | None, seat: int) -> tuple[str, str]:
 
     display, username = known or ("", "")
     return display, username or seat_fallback(seat)
+
+
+def company_in(state: Any, company: str | None) -> str | None:
+    """The id of the game's company named `company` (its id or its name, in any case: "italy",
+    "Italy", "USA"), None for None; ServiceError naming the game's companies otherwise."""
+    if company is None:
+        return None
+    wanted = company.strip().casefold()
+    for cid in state.companies:
+        if wanted in (cid.casefold(), company_name(cid).casefold()):
+            return str(cid)
+    names = ", ".join(company_name(c) for c in state.companies)
+    raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+
+
+def _user_of_seat(loaded: Loaded) -> Callable[[int], int | None]:
+    """The user at a seat, None for a computer's seat (after the people's)."""
+    return lambda seat: loaded.seats[seat] if seat < len(loaded.seats) else None

@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from bot.store.errors import InvalidDataError
-from bot.store.results import ANY_GAME, FinishedGame, GameResult, ResultsPage, Stats, StatsFilter
+from bot.store.results import (
+    ANY_GAME,
+    FinishedGame,
+    GameResult,
+    RatingGames,
+    ResultsPage,
+    Stats,
+    StatsFilter,
+)
 
 #: A clock returns the current time as integer UTC milliseconds since the epoch.
 Clock = Callable[[], int]
@@ -437,6 +445,14 @@ class Store(Protocol):
     ) -> Stats:
         """A server's tallies over its finished games matching `filters`; with `user_id`, only
         the games and seats of that player (their companies and officers)."""
+        ...
+
+    async def rating_games(
+        self, guild_id: int, *, after: tuple[int, int] | None = None
+    ) -> RatingGames:
+        """A server's finished games with their seats' places, in the ratings' fixed order (by
+        the time each ended, then by game id; the same on every backend), only those after the
+        key `after` (a `RatingGame.key`) if given; and how many the server has in all."""
         ...
 
     # -- moving games ------------------------------------------------------------------

@@ -10,7 +10,9 @@ Rules the backends share (the contract suite checks them):
 - a seat played by an automa (`SeatResult.automa`) is kept with its game but counts in no
   tally: not among the players, and not for its company or officer either, so that every
   tally describes how people played;
-- every query is about one server (guild): a game counts only in the server it was played in.
+- every query is about one server (guild): a game counts only in the server it was played in;
+- ratings read a server's results in one fixed order, the same on every backend: by the time
+  the game ended, then by game id (`Store.rating_games`).
 """
 
 from __future__ import annotations
@@ -47,9 +49,18 @@ class SeatResult:
     energy_by_round: tuple[int, ...] = ()
     #: True when the engine played this seat (an automa company).
     automa: bool = False
+    #: Turns of this person's seat that the computer player played for them (a turn clock's
+    #: expiry, a seat handed to it): the ratings leave out a seat it played 3 or more of.
+    ai_turns: int = 0
+    #: True when the computer player held this seat when the game ended.
+    ai_at_end: bool = False
+    #: Hints this seat asked for (a game with hints is not rated).
+    hints_used: int = 0
 
     def __post_init__(self) -> None:
         """Refuse rows no table could hold or no statistic could read."""
+        if self.ai_turns < 0 or self.hints_used < 0:
+            raise InvalidDataError(f"seat {self.seat}: AI turns and hints are counts, 0 or more")
         if self.automa != (self.user_id is None):
             raise InvalidDataError(f"seat {self.seat}: an automa seat, and only one, has no user")
         if not self.company or not self.officer:
@@ -74,6 +85,8 @@ class GameResult:
     #: Rounds played (5 in a complete game).
     rounds: int
     seats: tuple[SeatResult, ...]
+    #: True when the game offered hints (its option): such a game is not rated.
+    hints: bool = False
 
     def __post_init__(self) -> None:
         """One row per seat, seats numbered from 0."""
@@ -103,6 +116,51 @@ class FinishedGame:
     version: int
     ended_at: int
     result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedSeat:
+    """A seat as the ratings read it: who sat there, their place, and who really played."""
+
+    #: The Discord user at the seat when the game ended; None for an automa seat.
+    user_id: int | None
+    rank: int
+    automa: bool = False
+    ai_turns: int = 0
+    ai_at_end: bool = False
+    hints_used: int = 0
+
+    @classmethod
+    def of(cls, seat: SeatResult) -> PlacedSeat:
+        """The rating's view of a seat's result."""
+        return cls(
+            seat.user_id, seat.rank, seat.automa, seat.ai_turns, seat.ai_at_end, seat.hints_used
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingGame:
+    """A finished game as the ratings read it: when it ended, and its seats by seat number."""
+
+    game_id: int
+    ended_at: int
+    seats: tuple[PlacedSeat, ...]
+    #: True when the game offered hints.
+    hints: bool = False
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Its place in the ratings' order: when it ended, then its id."""
+        return (self.ended_at, self.game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingGames:
+    """A server's finished games in the ratings' order (those after a key, if one was given),
+    and how many finished games with results the server has in all."""
+
+    games: tuple[RatingGame, ...]
+    total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +244,9 @@ __all__ = [
     "FinishedGame",
     "GameCounts",
     "GameResult",
+    "PlacedSeat",
+    "RatingGame",
+    "RatingGames",
     "ResultsPage",
     "SeatResult",
     "Stats",

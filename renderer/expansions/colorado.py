@@ -33,7 +33,7 @@ from renderer.content import content
 from renderer.fonts import Weight
 from renderer.layout import Rect, map_layout
 from renderer.theme import CompanyStyle, Theme
-from renderer.words import reward_text
+from renderer.words import plural, reward_text
 
 KEY = "colorado"
 
@@ -253,13 +253,18 @@ def company_lines(state: GameState, company: Company) -> list[tuple[str, ...]]:
     ]
 
 
+def _credits(cost: int | None) -> str:
+    """'1 credit', '3 credits' ('? credits' for a site the map does not know)."""
+    return "? credits" if cost is None else plural(cost, "credit")
+
+
 def describe_lines(state: GameState) -> list[str]:
     """The Colorado state in words, for ``describe``."""
     if not active(state.options):
         return []
     co = board(state)
     sites = [
-        f"{site} (next Bridge {bridge_cost(state, site)} credits; tiles "
+        f"{site} (next Bridge {_credits(bridge_cost(state, site))}; tiles "
         f"{' '.join(tiles) if tiles else 'none'})"
         for site, tiles in co.get("sites", {}).items()
     ]

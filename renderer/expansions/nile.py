@@ -25,6 +25,7 @@ from renderer.background import feature_background, feature_canvas, feature_fill
 from renderer.content import content
 from renderer.layout import Rect
 from renderer.theme import Theme
+from renderer.words import plural
 
 KEY = "nile"
 
@@ -310,7 +311,7 @@ def describe_lines(state: GameState) -> list[str]:
         down = set(company.extra.get("irrigation_down", []))
         tokens = ", ".join(f"{t}{' face down' if t in down else ''}" for t in held) or "none"
         lines.append(
-            f"{company_name(cid)} irrigation: total {irrigation_total(state, company)}, "
+            f"{company_name(cid)} irrigation: {plural(irrigation_total(state, company), 'point')}, "
             f"tokens {tokens}."
         )
     lines.append(f"Irrigation scoring: {scoring_line(state)}.")

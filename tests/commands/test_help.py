@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from bot.commands.help import HOW_TO_PLAY, find_topics, help_text, topics
+from bot.commands.replies import split_message
 from bot.rules.content import load_content
 
 
 def test_every_piece_of_content_has_a_topic_that_fits_a_message() -> None:
-    """One topic per company, officer, tile and contract, each under 2000 characters."""
+    """One topic per company, officer, tile and contract; a text over 2,000 characters goes out
+    as whole messages of whole lines (never cut)."""
     content = load_content()
     keys = set(topics())
     for company in content.companies:
@@ -18,7 +20,23 @@ def test_every_piece_of_content_has_a_topic_that_fits_a_message() -> None:
         assert f"tile:{tile}" in keys
     for contract in content.contracts:
         assert f"contract:{contract}" in keys
-    assert all(len(t.text) < 2000 and 1 <= len(t.name) <= 100 for t in topics().values())
+    assert all(1 <= len(t.name) <= 100 for t in topics().values())
+    for topic in topics().values():
+        parts = split_message(topic.text)
+        assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == topic.text
+
+
+def test_how_to_play_is_sent_whole() -> None:
+    """How to play is over 2,000 characters: two messages, its last line in the second."""
+    parts = split_message(HOW_TO_PLAY)
+    assert len(HOW_TO_PLAY) > 2000 and len(parts) == 2
+    assert parts[1].endswith(HOW_TO_PLAY.splitlines()[-1])
+
+
+def test_a_line_over_the_limit_is_split_between_words() -> None:
+    words = " ".join(f"word{i}" for i in range(600))
+    parts = split_message(words)
+    assert all(len(p) <= 2000 for p in parts) and " ".join(parts).split() == words.split()
 
 
 def test_lookup_by_key_name_or_words() -> None:

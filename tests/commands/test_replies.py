@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from bot.commands.panel import OUTCOME_NOTES, outcome_note
-from bot.commands.replies import error_text, say
+import dataclasses
+
+from bot.commands.panel import HANDED_BACK_NOTE, OUTCOME_NOTES, outcome_note
+from bot.commands.replies import error_text, say, split_message
 from bot.service import (
     ChannelRef,
     ImportRefused,
     Line,
     NewGameRefused,
     NotYourTurn,
+    OptionView,
     Outcome,
     OutcomeKind,
+    PanelView,
     UserRef,
 )
 
@@ -30,11 +34,21 @@ def test_channels_are_written_as_links_and_survive_the_outbox() -> None:
     assert "<#7>" in error_text(ImportRefused(line))
 
 
-def test_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:
+def test_a_long_message_is_whole_and_splits_into_whole_messages() -> None:
     lines = [Line.of("France (", UserRef(1), ") played:")]
     lines += [Line.of(f"• line {i} " + "x" * 60) for i in range(60)]
     lines += [Line.of("➡️ ", UserRef(2), " (USA), your turn")]
-    text = say(lines)
+    whole = say(lines)
+    parts = split_message(whole)
+    assert len(parts) == 3 and all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts) == whole and parts[-1].endswith("➡️ <@2> (USA), your turn")
+
+
+def test_within_a_limit_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:
+    lines = [Line.of("France (", UserRef(1), ") played:")]
+    lines += [Line.of(f"• line {i} " + "x" * 60) for i in range(60)]
+    lines += [Line.of("➡️ ", UserRef(2), " (USA), your turn")]
+    text = say(lines, limit=1800)
     assert len(text) <= 1800 and "\n…\n" in text
     assert text.startswith("France (<@1>) played:")
     assert text.endswith("➡️ <@2> (USA), your turn")
@@ -51,6 +65,15 @@ def test_the_note_after_an_answer_is_chosen_by_the_outcome_kind() -> None:
         OutcomeKind.UNDONE, 1, 2, (Line.of("USA (", UserRef(3), ") took back"),), announced=True
     )
     assert outcome_note(undone) == "✅ USA (<@3>) took back"
+    # A commit that hands the next decision back to its player: their panel goes on to it.
+    again = PanelView(
+        1, 2, 3, "usa", "Your turn", "turn", (OptionView("pass", "Pass", "Pass"),), your_turn=True
+    )
+    handed_back = Outcome(OutcomeKind.COMMITTED, 1, 2, announced=True, decision=again)
+    assert outcome_note(handed_back) == HANDED_BACK_NOTE and "pinged" not in HANDED_BACK_NOTE
+    waiting = dataclasses.replace(again, your_turn=False, options=())
+    committed = Outcome(OutcomeKind.COMMITTED, 1, 2, announced=True, decision=waiting)
+    assert outcome_note(committed) == OUTCOME_NOTES[OutcomeKind.COMMITTED]
 
 
 def test_refusals_name_people_and_the_commands_own_options() -> None:

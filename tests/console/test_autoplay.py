@@ -64,7 +64,7 @@ def test_autoplay_leeghwater_three_players_reaches_final_scoring(tmp_path: Path)
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout
     # The expansion's VP show in the final score: its buildings and its works.
-    assert "private buildings +" in result.stdout and "external works +" in result.stdout
+    assert "Private Buildings " in result.stdout and "External Works " in result.stdout
     assert sorted(out.glob("*.png"))
 
 
@@ -76,7 +76,7 @@ def test_autoplay_colorado_with_leeghwater_reaches_final_scoring(tmp_path: Path)
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout
-    assert "bridges +" in result.stdout  # this seed's game pays a toll to a Bridge
+    assert "Bridges " in result.stdout  # this seed's game pays a toll to a Bridge
     assert sorted(out.glob("*.png"))
 
 
@@ -87,13 +87,13 @@ def test_autoplay_nile_reaches_final_scoring_writing_the_views_asked(tmp_path: P
         "--out", str(out), "--views", "irrigation,score",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "(finished)" in result.stdout and "irrigation scoring " in result.stdout
+    assert "(finished)" in result.stdout and "Irrigation scoring " in result.stdout
     # A progress line per round, and after every turn each view asked for.
     for round_no in range(1, 6):
         assert f"round {round_no} done: " in result.stdout
-    # (the turn messages' own pictures are named after their message: barrage-...png)
-    irrigation = sorted(out.glob("[0-9][0-9][0-9][0-9]-irrigation.png"))
-    scores = sorted(out.glob("[0-9][0-9][0-9][0-9]-score.png"))
+    # Every picture is named after the game's number and the turn's version, then its view.
+    irrigation = sorted(out.glob("game-1-*-irrigation.png"))
+    scores = sorted(out.glob("game-1-*-score.png"))
     assert len(irrigation) == len(scores) > 20
     assert not list(out.glob("*-shared.png"))  # only the views asked for
 
@@ -135,9 +135,10 @@ def test_autoplay_solo_against_automas_reaches_final_scoring() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(finished)" in result.stdout
-    # One person and two automas: three companies ranked, the automas' 16 VP start shown.
+    # One person and two automas: three companies ranked; an automa's 16 VP start shows as the
+    # score sheet's Start 10 and Other 6.
     ranked = [line for line in result.stdout.splitlines() if line[:2] in ("1.", "2.", "3.")]
-    assert len(ranked) == 3 and sum("start +16" in line for line in ranked) == 2
+    assert len(ranked) == 3 and sum("Other 6 VP" in line for line in ranked) == 2
 
 
 def test_automa_refusals_name_the_console_option() -> None:

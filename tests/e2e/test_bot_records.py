@@ -88,11 +88,29 @@ async def test_stats_history_and_replay(fake_discord: FakeDiscord, tmp_path: Pat
             await asyncio.sleep(0.1)
         assert not await bot.service.store.games_without_results()
 
+        # The final message tells each person's rating change: two newcomers, one winning
+        # (34 and −18: tests/service/test_ratings.py works it out by hand).
+        final = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.channel_messages(fake.general) if "The game is over" in m.content),
+                None,
+            ),
+            timeout=120,  # the sender posts every turn's announcement first
+            what="the final announcement",
+        )
+        won = re.search(r"\n1\. \w+ \(<@(\d+)>\): \d+ VP · rating 34 \(\+34\)\n", final.content)
+        lost = re.search(r"\n2\. \w+ \(<@(\d+)>\): \d+ VP · rating −18 \(−18\)", final.content)
+        assert won is not None and lost is not None, final.content
+        winner, loser = int(won[1]), int(lost[1])
+        assert {winner, loser} == {alice.id, bob.id}
+
         # The server's statistics, privately, with a leaderboard picture.
         answer = await (await carol.slash("barrage stats", min_games=1)).reply(timeout=20)
         assert answer.ephemeral
         assert "1 game played here: 1 finished" in answer.content
         assert alice.mention in answer.content and bob.mention in answer.content
+        assert f"1. <@{winner}>: rating 34, 1 game, 1 win (100%)" in answer.content
+        assert f"2. <@{loser}>: rating −18, 1 game, 0 wins (0%)" in answer.content
         assert attachment_names(answer) == ["leaderboard.png"]
         picture = Image.open(io.BytesIO(answer.attachments[0].data))
         assert picture.width == 1200 and picture.mode == "P"

@@ -21,6 +21,9 @@ from bot.rules.content import (
     packaged_files,
 )
 
+# The modules of the content package (`bot/rules/content/`), its __init__ among them.
+CONTENT_FILES = tuple(sorted(Path(content_module.__file__).parent.glob("*.py")))
+
 
 @pytest.fixture(scope="module")
 def c() -> Content:
@@ -596,9 +599,9 @@ def test_packaged_files_are_the_defaults() -> None:
 
 
 def test_rules_package_stays_pure() -> None:
-    """content.py and water.py import only pure stdlib modules, each other and the expansions'
-    declarations (data read without importing an expansion's code); water.py names the engine
-    only for its types."""
+    """The content package's modules and water.py import only pure stdlib modules, each other and
+    the expansions' declarations (data read without importing an expansion's code); water.py
+    names the engine only for its types."""
     allowed = {
         "__future__",
         "functools",
@@ -610,9 +613,11 @@ def test_rules_package_stays_pure() -> None:
         "types",
         "typing",
         "bot.rules.content",
+        *(f"bot.rules.content.{path.stem}" for path in CONTENT_FILES),
         "bot.rules.declarations",
     }
-    for module in (content_module, water_module):
-        source = Path(module.__file__).read_text(encoding="utf-8")
+    assert len(CONTENT_FILES) > 1, "the content package's modules are found"
+    for path in (*CONTENT_FILES, Path(water_module.__file__)):
+        source = path.read_text(encoding="utf-8")
         imports = set(re.findall(r"^(?:from|import) ([a-z_.]+)", source, re.M))
-        assert imports <= allowed, module.__name__
+        assert imports <= allowed, path.name

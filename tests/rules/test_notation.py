@@ -78,7 +78,7 @@ def test_illegal_moves_say_why_and_change_nothing() -> None:
     )
     before = game.state.to_json()
     cases = {
-        "water_place2_left": "already taken this round (by usa)",
+        "water_place2_left": "already taken this round (by USA)",
         "workshop_rotate3_left": "costs 5 credits; you have 1",
         "turbine_plus2_left": "no dam with water",
         "nowhere_space": "no action space 'nowhere_space'",

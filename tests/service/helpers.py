@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from bot.service import Actor, Announcement, GameService, ReminderNotice
+from bot.service import Actor, Announcement, GameService, ReminderNotice, RendererPool
 from bot.service.errors import NotYourTurn
 from bot.service.loading import Loaded
 from bot.service.types import PanelView, ScoreView
+from bot.store import SqliteStore
 from tests.clock import FakeClock as FakeClock  # re-exported: the tests import it here
 
 GUILD = 1000
@@ -40,6 +43,23 @@ class RecordingPort:
 
     async def remind(self, notice: ReminderNotice) -> None:
         self.reminders.append(notice)
+
+
+def cheap_png(state: object, view: str, company: str | None, theme: str) -> bytes:
+    """No pictures: games that check what is said, not what is drawn."""
+    return b"PNG"
+
+
+@contextlib.asynccontextmanager
+async def picture_free_service(db: Path) -> AsyncIterator[tuple[GameService, FakeClock]]:
+    """A service on a fresh database at `db`, drawing no pictures, with its clock."""
+    clock = FakeClock()
+    store = await SqliteStore.open(db, clock=clock)
+    try:
+        pool = RendererPool(kind="inline", render_fn=cheap_png)
+        yield GameService(store, clock=clock, renderer_pool=pool), clock
+    finally:
+        await store.close()
 
 
 def actor(user: int, *, channel: int = CHANNEL, manage: bool = False) -> Actor:

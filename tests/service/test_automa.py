@@ -97,7 +97,7 @@ async def test_automa_turns_are_committed_with_the_confirm_and_told_in_words(
     assert all(r.get("auto") == "automa" and r.get("user") is None for r in after[:-1])
     pending = await service.store.pending_outbox(game_id)
     text = str(pending[-1].payload)
-    assert "(automa) played:" in text and "played card" in text
+    assert "(automa) played:" in text and "played card" not in text
     # Only the person is pinged; no reminder for an automa.
     reminders = await service.store.reminders(game_id)
     assert {r.user_id for r in reminders} == {ME}

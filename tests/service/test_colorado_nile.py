@@ -126,9 +126,9 @@ async def test_complete_game(
     sources = score_groups(score)
     assert not {"bridge", "toll", "settlement", "irrigation"} & sources  # all named groups
     if nile:
-        assert "irrigation scoring" in sources
+        assert "Irrigation scoring" in sources
     else:
-        assert "bridges" in sources
+        assert "Bridges" in sources
 
     summary = await service.company_summary(game_id, by_game_id=True)
     if nile:

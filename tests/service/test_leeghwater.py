@@ -111,9 +111,10 @@ async def test_complete_leeghwater_game(
         if cid in who
     ]
     content = load_content()
-    building_vp = sum(dict(row.breakdown).get("private buildings", 0) for row in score.rows)
+    building_vp = sum(dict(row.breakdown).get("Private Buildings", 0) for row in score.rows)
     assert built and building_vp == sum(content.private_buildings[t].vp for t in built)
-    assert "external works" in sources  # these seeds' games score some External Works
+    assert "External Works" in sources  # these seeds' games score some External Works
+    # The score sheet's categories, by name.
     assert not any(s.startswith("end:") or s == "external_work" for s in sources)
 
     lines = await service.log_lines(game_id, 10_000, by_game_id=True)

@@ -18,6 +18,7 @@ import bot.service.history as history_module
 from bot.service import Actor, GameService, NoGameHere, RendererPool, ServiceError
 from bot.service.final import source_groups
 from bot.service.images import GameCharts, Leaderboard
+from bot.service.types import number
 from bot.store import FINISHED, GameResult, SeatResult, SqliteStore, StatsFilter
 from tests.service.conftest import MakeService, fake_png
 from tests.service.helpers import GUILD, USERS, FakeClock, random_step, started_game
@@ -260,7 +261,8 @@ async def test_server_stats_rank_players_with_enough_games(service: GameService)
     assert companies == [("USA", 4, 4), ("Italy", 3, 0), ("Germany", 1, 0)]
     assert [s.name for s in view.officers] == ["Wilhelm Adler"]
     text = "\n".join(line.render() for line in view.lines())
-    assert f"1. @{a}: 3 games, 3 wins (100%), mean 80.0 VP, best 80" in text
+    rating = number((await service.ratings.server(GUILD)).of(a).shown)
+    assert f"1. @{a}: rating {rating}, 3 games, 3 wins (100%), mean 80.0 VP, best 80" in text
     assert "Not ranked yet (fewer than 3 games): 1 player." in text
     assert "USA: 100% wins, mean 82.5 VP (4 games)" in text
     everyone = await service.server_stats(GUILD, min_games=1)
@@ -281,7 +283,8 @@ async def test_stats_filters_and_refusals(service: GameService) -> None:
     await finished(service, *three, setup="full", expansions=("leeghwater",), channel=2)
     full = await service.server_stats(GUILD, StatsFilter(setup="full"), min_games=1)
     assert full.matched == 1 and full.scope == "full setup"
-    assert [s.key for s in full.players] == [c, b, a]
+    # Ranked by their ratings over both games: a's win outweighs b's second place.
+    assert [s.key for s in full.players] == [c, a, b]
     both = StatsFilter(players=3, expansions=("leeghwater",))
     assert (await service.server_stats(GUILD, both)).scope == (
         "3-player games, The Leeghwater Project"
@@ -343,6 +346,18 @@ async def test_history_pages_newest_first(service: GameService, clock: FakeClock
     assert (await service.history(OTHER_GUILD)).lines()[0].render().startswith("No finished games")
 
 
+async def test_history_numbers_past_64_bits_are_refused_plainly(service: GameService) -> None:
+    """Numbers no database column holds (a page or player in a button id, a game from a menu)
+    get a clear refusal, not a database error."""
+    with pytest.raises(ServiceError, match="the history's pages go up to 100,000"):
+        await service.history(GUILD, 2**64)
+    with pytest.raises(ServiceError, match="There is no such player"):
+        await service.history(GUILD, 1, user_id=2**64)
+    with pytest.raises(NoGameHere, match=f"There is no game #{2**64} in this server"):
+        await service.archived_game(GUILD, 2**64)
+    assert (await service.history(GUILD, 100_000)).total == 0  # the last page a command asks for
+
+
 async def test_archived_games_are_this_server_s_finished_ones(
     service: GameService, clock: FakeClock
 ) -> None:
@@ -379,7 +394,7 @@ async def test_pictures_are_drawn_from_the_results(service: GameService) -> None
     players, companies, officers = board.tables
     assert [r.name for r in officers.rows] == ["Wilhelm Adler"]
     assert [(r.place, r.name, r.cells) for r in players.rows] == [
-        (1, "Anna", ("1", "1", "100%", "60.0", "60"))
+        (1, "Anna", ("unrated", "1", "1", "100%", "60.0"))  # a game against the automa
     ]
     assert [r.company for r in companies.rows] == ["usa"]
 

@@ -107,6 +107,22 @@ class AutomaTurn:
         )
 
 
+#: A structure kind as a turn line names it ("built a Powerhouse on P5_0").
+STRUCTURE_NAMES = {
+    "base": "Base",
+    "elevation": "Elevation",
+    "conduit": "Conduit",
+    "powerhouse": "Powerhouse",
+    "building": "Building",
+}
+
+
+def tile_words(game: Game, tile: str) -> str:
+    """A technology tile as a turn line names it: 'Powerhouse tile', 'Wild II tile'."""
+    found = game.content.tiles.get(tile)
+    return f"{found.name} tile" if found is not None else "technology tile"
+
+
 def space_order(section: str) -> list[str]:
     """The automa's order of one management board section's spaces."""
     if section == "patent_office":
@@ -344,8 +360,8 @@ def do_construct(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
         paid.append(counted(payment.mixers, "mixer"))
     turn.report(
         action,
-        f"built a {kind} on {space_text(game, space)} with {use.tile}"
-        + (f" ({' + '.join(paid)})" if paid else ""),
+        f"built a {STRUCTURE_NAMES.get(kind, kind)} on {space_text(game, space)} with its "
+        f"{tile_words(game, use.tile)}" + (f" ({' + '.join(paid)})" if paid else ""),
         structure=kind,
         space=space,
         criteria=fired,
@@ -459,7 +475,8 @@ def do_patent(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     turn.pay_vp(action, source)
     tile = game.state.patent_offer[slot - 1]
     take_patent_tile(game, company, slot, f"space:{space}")
-    turn.report(action, f"took the advanced tile {tile} from the Patent Office")
+    taken = tile_words(game, tile) if tile else "advanced tile"
+    turn.report(action, f"took the {taken} from the Patent Office")
     return True
 
 
@@ -516,8 +533,8 @@ def _automa_turn(game: Game, entry: Task, option: Option) -> None:
     game.emit(
         "automa_card",
         company,
-        text=f"played card {actions_id}, placing by card {criteria_id}"
-        + (" (its deck was reshuffled)" if reshuffled else ""),
+        # The card's actions are told one by one; its number says nothing in words.
+        text="reshuffled its deck" if reshuffled else "",
         data={"actions": actions_id, "criteria": criteria_id, "reshuffled": reshuffled},
     )
     game.push({"kind": "automa_end", "player": company})

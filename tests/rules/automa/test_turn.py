@@ -230,7 +230,7 @@ def test_the_automa_builds_with_its_best_tile() -> None:
     body = '[company.italy]\ntiles = ["basic_base", "adv_2_base", "adv_1_base"]\n'
     game = automa_game(body, actions=1, game='setup = "full"')
     events = play_turn(game)
-    assert "adv_2_base" in next(e for e in events if e.kind == "automa_action").text
+    assert "Base II tile" in next(e for e in events if e.kind == "automa_action").text
 
 
 # -- the deck -----------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from bot.rules.expansions.colorado.board import (
     sites,
 )
 from bot.rules.expansions.colorado.effects import perform_tile, tile_effect
-from bot.rules.options import Option
+from bot.rules.options import Option, counted
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 
@@ -77,7 +77,7 @@ def site_options(game: Game, company_id: str) -> list[Option]:
             Option(
                 f"site {site_id}",
                 f"Construction Site ({AREA_NAMES[site['area']]}): build a Bridge "
-                f"({engineers} eng., {cost} credits)",
+                f"({engineers} eng., {counted(cost, 'credit')})",
                 group="Bridges",
                 data=(("co", "site"), ("site", site_id)),
             )

@@ -115,7 +115,11 @@ def apply_reward_part(
         _take_back(game, company_id, value, source, tasks)
     elif key == "copy_own_bridge_effect":
         if len(bridges_of(game, company_id)) < value:
-            game.emit("skipped", company_id, text=f"fewer than {value} own Bridge tile(s) to copy")
+            game.emit(
+                "skipped",
+                company_id,
+                text=f"fewer than {counted(value, 'own Bridge tile')} to copy",
+            )
         else:
             tasks.append(
                 ColoradoTask(

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.actions import place_engineers
-from bot.rules.automa.turn import AutomaTurn, build, construct_spaces
+from bot.rules.automa.turn import AutomaTurn, build, construct_spaces, tile_words
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import lw
 from bot.rules.expansions.leeghwater.buildings import split_space
@@ -49,6 +49,12 @@ def external_work(game: Game, turn: AutomaTurn, action: Mapping[str, Any]) -> bo
     return False
 
 
+def building_name(game: Game, tile: str) -> str:
+    """A Private Building's name ('loan_agency' -> 'Loan Agency')."""
+    found = game.content.private_buildings.get(tile)
+    return found.name if found is not None else "Private Building"
+
+
 def building(game: Game, turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     """Build a Building on the first (or last) Building tile with a space it may use."""
     plans = construct_spaces(game, turn.company, turn.level, action)
@@ -65,7 +71,8 @@ def building(game: Game, turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     build(turn, action, "building", space, plans[space])
     turn.report(
         action,
-        f"built a Building on {split_space(space)[0]} with {plans[space][0].tile}",
+        f"built a Building on the {building_name(game, split_space(space)[0])} tile with its "
+        f"{tile_words(game, plans[space][0].tile)}",
         structure="building",
         space=space,
         criteria=[action.get("building_choice", "first_available")],

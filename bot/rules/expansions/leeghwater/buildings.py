@@ -256,7 +256,7 @@ def action_options(game: Game, company_id: str) -> list[Option]:
             continue
         side = "left" if taken == 0 else "right"
         cost = space.extra_credits + action_cost(game, tile)
-        costs = f"{space.engineers} eng." + (f", {cost} credits" if cost else "")
+        costs = f"{space.engineers} eng." + (f", {counted(cost, 'credit')}" if cost else "")
         out.append(
             Option(
                 f"use {tile}",
@@ -284,7 +284,7 @@ def _margot_options(game: Game, company_id: str, verb: str) -> list[Option]:
             continue
         building = game.content.private_buildings[tile]
         cost = action_cost(game, tile)
-        costs = "1 eng." + (f", {cost} credits" if cost else "")
+        costs = "1 eng." + (f", {counted(cost, 'credit')}" if cost else "")
         out.append(
             Option(
                 f"{verb} {tile}",

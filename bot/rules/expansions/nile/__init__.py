@@ -82,7 +82,7 @@ class Nile(Expansion):
         bonus = extra.get("irrigation_bonus", 0)
         return (
             f"; irrigation tokens: {', '.join(tokens) or 'none'}"
-            + (f" (+{bonus} irrigation)" if bonus else "")
+            + (f" (+{bonus} irrigation points)" if bonus else "")
             + f"; irrigation scoring tokens: {', '.join(won) or 'none'}"
         )
 

@@ -109,7 +109,7 @@ def action_options(game: Game, company_id: str) -> list[Option]:
         if not irrigation_possible(game, company_id, [space["zone"]]):
             continue
         area = zones(game)[space["zone"]]["area"]
-        fee = f", {space['extra_credits']} credits" if space["extra_credits"] else ""
+        fee = f", {counted(space['extra_credits'], 'credit')}" if space["extra_credits"] else ""
         out.append(
             Option(
                 f"irrigate {space['id']}",
@@ -393,7 +393,7 @@ def _flip_options(game: Game, entry: Task) -> list[Option]:
 @RULES.task(
     "nile_flip",
     options=_flip_options,
-    prompt=lambda g, e: f"Turn up to {e['remaining']} used irrigation token(s) face up",
+    prompt=lambda g, e: f"Turn up to {counted(e['remaining'], 'used irrigation token')} face up",
 )
 def _flip(game: Game, entry: Task, option: Option) -> None:
     if option.notation == "flip none":

@@ -1,0 +1,5 @@
+"""The fake Discord for the text check's games through Discord."""
+
+from fakediscord.fixtures import fake_discord
+
+__all__ = ["fake_discord"]

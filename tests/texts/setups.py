@@ -1,0 +1,79 @@
+"""Every setup the text check plays: intro and full, each expansion and allowed combination,
+2-4 seats, and seats of each computer kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.rules.catalogue import CATALOGUE
+from bot.service.expansions import with_automas
+
+#: How a game seats its computer companies: the keyword arguments of `create_game` for
+#: `count` of them. Adding a kind of computer seat is one line here.
+SEAT_KINDS: dict[str, Any] = {
+    "automa": lambda count, level: {"automa": count, "automa_level": level},
+}
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One game to play: its options and how many of its seats are computers."""
+
+    setup: str
+    expansions: tuple[str, ...]
+    players: int
+    computers: int = 0
+    seat_kind: str = "automa"
+    level: str = "medium"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """A short name for reports: 'full+leeghwater 3p (2 automa hard)'."""
+        mix = "+".join((self.setup, *self.expansions))
+        bots = f" ({self.computers} {self.seat_kind} {self.level})" if self.computers else ""
+        return f"{mix} {self.players}p{bots}"
+
+    def options(self) -> dict[str, Any]:
+        """`create_game`'s keyword arguments."""
+        options: dict[str, Any] = {
+            "players": self.players,
+            "setup": self.setup,
+            "expansions": self.expansions,
+        }
+        if self.computers:
+            options.update(SEAT_KINDS[self.seat_kind](self.computers, self.level))
+        return options
+
+
+def computer_mixes() -> set[tuple[str, ...]]:
+    """The expansion mixes that take computer companies (automas)."""
+    taken, _ = with_automas()
+    ok = {n for n, info in CATALOGUE.expansions.items() if info.display_name in taken}
+    return {combo for combo in CATALOGUE.combinations() if set(combo) <= ok}
+
+
+def all_setups(rounds: int = 1) -> list[Setup]:
+    """Each setup x mix x seat count once per round (seats and levels vary with the round),
+    and each mix that takes computers with 1 to 3 of each kind."""
+    found: list[Setup] = []
+    computer_ok = computer_mixes()
+    for r in range(rounds):
+        for combo in CATALOGUE.combinations():
+            for setup in ("intro", "full"):
+                if any(setup not in CATALOGUE.info(n).setups for n in combo):
+                    continue
+                players = 2 + (r + len(combo) + (setup == "full")) % 3
+                found.append(Setup(setup, combo, players))
+                if combo in computer_ok:
+                    for kind in SEAT_KINDS:
+                        seats = 2 + (r + len(found)) % 3
+                        computers = 1 + (r + len(found)) % (seats - 1) if seats > 2 else 1
+                        level = LEVELS[(r + len(found)) % len(LEVELS)]
+                        found.append(Setup(setup, combo, seats, computers, kind, level))
+                        # A solo game: one person against the most computers.
+                        if r == 0:
+                            found.append(Setup(setup, combo, 4, 3, kind, LEVELS[-1 - len(combo)]))
+    return found
