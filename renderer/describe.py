@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+
 from bot.rules.content import company_name
 from bot.rules.state import NEUTRAL, GameState
 from renderer.automa import automa_title, next_card
 from renderer.content import content
 from renderer.expansions import asking
+from renderer.header import acting, rows
 from renderer.map_view import ROUNDS
+from renderer.people import Player, by_company, computer
 from renderer.theme import get_theme
 from renderer.words import phase_text, plural
 
@@ -72,3 +76,100 @@ def describe(state: GameState) -> str:
     for describe_lines in asking(state.options.expansions, "describe_lines"):
         lines += describe_lines(state)
     return "\n".join(lines)
+
+
+#: Discord's limit on an attachment's description (its alt text).
+ALT_LIMIT = 1024
+
+
+def person(state: GameState, company: str, players: Mapping[str, Player]) -> str:
+    """'France (Alice)', 'Italy (automa, level 2 (hard))' or 'France' when nobody is named."""
+    player = players.get(company)
+    seat = computer(state, company, player)
+    who = seat.title() if seat is not None else (player.name or player.fallback if player else "")
+    return f"{company_name(company)} ({who})" if who else company_name(company)
+
+
+def alt_text(
+    state: GameState,
+    what: str,
+    *,
+    players: Iterable[Player] = (),
+    last_turn: Sequence[str] = (),
+    changed: Sequence[str] = (),
+) -> str:
+    """A picture's alt text (at most ALT_LIMIT characters): what it shows, whose turn it is,
+    each company with its score, and what the last turn did."""
+    named = by_company(players)
+    head = f"{what}."
+    if state.finished:
+        ranking = state.result.get("ranking", [])
+        places = ", ".join(
+            f"{r['place']}. {person(state, r['company'], named)} {r['vp']} VP" for r in ranking
+        )
+        status = f"Game over: {places}." if places else "Game over."
+    elif not state.companies:
+        status = f"Round {state.round} of {ROUNDS}, the draft of companies."
+    else:
+        now = [cid for cid in acting(state) if cid in state.companies]
+        whose = (
+            f"{person(state, now[0], named)} to play"
+            if len(now) == 1
+            else f"{len(now)} companies choosing"
+            if now
+            else phase_text(state.phase)
+        )
+        scores = ", ".join(
+            f"{person(state, cid, named)} {state.companies[cid].vp} VP" for cid in rows(state)
+        )
+        status = f"Round {state.round} of {ROUNDS}: {whose}. Scores: {scores}."
+    parts = [head, status]
+    if changed:
+        parts.append(f"Changed by the last turn: {', '.join(changed)}.")
+    if last_turn:
+        parts.append("Last turn: " + " ".join(_sentence(line) for line in last_turn if line))
+    return _within(" ".join(parts), ALT_LIMIT)
+
+
+def _sentence(line: str) -> str:
+    """A log line as a sentence (ends with a stop)."""
+    line = " ".join(line.split()).lstrip("•·- ")
+    return line if line.endswith((".", "!", "?", ":")) else f"{line}."
+
+
+def _within(text: str, limit: int) -> str:
+    """``text`` cut at a word to at most ``limit`` characters, ending with '…' when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;") + "…"
+
+
+def changed_spaces(before: GameState, after: GameState) -> list[str]:
+    """The map's spaces whose pieces or water differ between two states, in map order
+    (dams, conduits, powerhouses, headstreams; an expansion's own pieces are not listed)."""
+    out: list[str] = []
+    for sid in sorted(set(before.dams) | set(after.dams)):
+        was, now = before.dams.get(sid), after.dams.get(sid)
+        if (
+            was is None
+            or now is None
+            or (was.owner, was.level, was.water)
+            != (
+                now.owner,
+                now.level,
+                now.water,
+            )
+        ):
+            out.append(sid)
+    for old, new in ((before.conduits, after.conduits), (before.powerhouses, after.powerhouses)):
+        out += [sid for sid in sorted(set(old) | set(new)) if old.get(sid) != new.get(sid)]
+    heads = set(before.headstream_water) | set(after.headstream_water)
+    out += [
+        hs
+        for hs in sorted(heads)
+        if before.headstream_water.get(hs, 0) != after.headstream_water.get(hs, 0)
+    ]
+    return list(dict.fromkeys(out))

@@ -114,6 +114,25 @@ def text(
     if not content:
         return
     mask, left, top = text_mask(content, size, weight, anchor)
+    coverage(draw, at, (mask, left, top), content, size, fill, weight, anchor, role, on)
+
+
+def coverage(
+    draw: ImageDraw.ImageDraw,
+    at: XY,
+    masked: tuple[Image.Image, int, int],
+    content: str,
+    size: int,
+    fill: str,
+    weight: Weight = "bold",
+    anchor: str = "mm",
+    role: str = "",
+    on: str | None = None,
+    face: str = "",
+) -> None:
+    """Draw a text's coverage mask (with its offset from ``at``) as `text` draws one: noted,
+    and stamped once blended ``on`` a flat colour (``face``: a font other than DejaVu's)."""
+    mask, left, top = masked
     x, y = round(at[0]) + left, round(at[1]) + top
     found = getattr(_RECORD, "texts", None)
     if found is not None:
@@ -122,7 +141,7 @@ def text(
     if on is not None and type(draw) is Recorder:
         if _CHECK_FLAT[0]:
             _check_flat(draw.image, (x, y, x + mask.width, y + mask.height), on, content)
-        key = ("text", content, size, weight, anchor, fill, on)
+        key = ("text", content, size, weight, anchor, fill, on, face)
         stamp = STAMPS.get(key, lambda: _text_stamp(mask, fill, on))
         if stamp is not None:
             draw.stamp(stamp, (x, y))

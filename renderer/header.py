@@ -19,15 +19,19 @@ from PIL import ImageDraw
 from bot.rules.content import company_name
 from bot.rules.state import GameState
 from renderer import draw as d
+from renderer import names
 from renderer.automa import automa_level
 from renderer.expansions import asking, catalogue
 from renderer.layout import Rect
+from renderer.people import Player, by_company, computer
 from renderer.theme import Theme, ViewStyle
 from renderer.words import phase_text
 
 ROUNDS = 5
-#: The scoreboard's mark of a company an automa plays (the legend says it).
+#: The scoreboard's mark of a company an automa plays without a level (the legend says it).
 AUTOMA_MARK = "A"
+#: The scoreboard's name column: at least this wide, or names are not drawn.
+NAME_MIN_W = 160
 MARGIN = 12
 PAD = 10
 MARK_W = 44  # the "▶" or place column
@@ -121,11 +125,24 @@ def _line(style: ViewStyle) -> int:
     return style.text["board"] + 10
 
 
-def height(state: GameState, style: ViewStyle, preview: bool = False) -> int:
-    """The header's height for this state in a view of this style (a preview's banner too)."""
+def height(
+    state: GameState, style: ViewStyle, preview: bool = False, who: Who | None = None
+) -> int:
+    """The header's height for this state in a view of this style (a preview's banner, the
+    last turn's changed spaces too)."""
     count = max(len(rows(state)), 1)
     banner = _banner(style) + 4 if preview and _preview_tag(state, style) is None else 0
-    return banner + MARGIN + _line(style) + style.text["small"] + 14 + count * _line(style) + MARGIN
+    changes = _banner(style) if who is not None and who.changed and state.companies else 0
+    return (
+        banner
+        + MARGIN
+        + _line(style)
+        + style.text["small"]
+        + 14
+        + count * _line(style)
+        + changes
+        + MARGIN
+    )
 
 
 def _banner(style: ViewStyle) -> int:
@@ -153,6 +170,24 @@ def _preview_tag(state: GameState, style: ViewStyle) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Who:
+    """Who plays each company and what the last turn changed, as the header shows them."""
+
+    players: tuple[Player, ...] = ()
+    changed: tuple[str, ...] = ()
+
+
+NOBODY = Who()
+
+
+def changed_line(who: Who) -> str:
+    """The line under the scoreboard naming the spaces the last turn changed ('' for none)."""
+    if not who.changed:
+        return ""
+    return "Last turn changed: " + ", ".join(who.changed)
+
+
+@dataclass(frozen=True, slots=True)
 class Drawn:
     """What the header drew: the texts a reader sees, for the text alternative and tests."""
 
@@ -169,9 +204,11 @@ def draw_header(
     top: int = 0,
     *,
     preview: bool = False,
+    who: Who = NOBODY,
 ) -> Drawn:
-    """Draw the turn line (with the view's title when both fit) and the scoreboard at `top`;
-    a preview's banner first."""
+    """Draw the turn line (with the view's title when both fit) and the scoreboard at `top`,
+    with each player's name beside their company's symbol; a preview's banner first, the
+    spaces the last turn changed last."""
     width = style.width
     sizes = style.text
     text, muted = theme.colour("text"), theme.colour("text muted")
@@ -221,9 +258,17 @@ def draw_header(
         for i, col in enumerate(cols)
     ]
     spare = width - 2 * MARGIN - MARK_W - PIECE_W - sum(widths)
+    players = by_company(who.players)
+    name_size = sizes["heading"]
+    # A name takes at most a third of the width: the numbers stay the scoreboard's widest.
+    shown = _names(state, players, ids, name_size, int(min(spare - COLUMN_GAP, width // 3)))
+    name_w = 0
+    if any(shown.values()):
+        name_w = max(names.width(n, name_size) for n in shown.values() if n) + COLUMN_GAP
+        spare -= name_w
     # Spread what is left over the columns, so the table fills the width.
     widths = [w + max(spare, 0) // len(widths) for w in widths]
-    x0 = MARGIN + MARK_W + PIECE_W
+    x0 = MARGIN + MARK_W + PIECE_W + name_w
     centres = []
     x: float = x0
     for w in widths:
@@ -245,16 +290,45 @@ def draw_header(
         ink = "#1b1b1b" if cid in now else text
         under = lit if cid in now else blank
         mark = f"{ranks[cid]}." if state.finished and cid in ranks else ""
+        seat = computer(state, cid, players.get(cid))
         if mark:
             at = (MARGIN + MARK_W // 2 + 2, cy)
             d.text(draw, at, mark, board, ink, role="board", on=blank)
-        elif cid not in now and automa_level(state, cid) is not None:  # an automa plays it
-            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), AUTOMA_MARK, small, muted, on=under)
+        elif cid not in now and seat is not None:  # a computer plays it
+            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), seat.mark(), small, muted, on=under)
         d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
+        name = shown.get(cid, "")
+        if name:
+            at = (MARGIN + MARK_W + PIECE_W + 4, cy)
+            masked = names.masked(name, name_size, "lm")
+            d.coverage(draw, at, masked, name, name_size, ink, "regular", "lm", on=under, face="n")
         for value, cx in zip(vals, centres, strict=True):
             d.text(draw, (cx, cy), value, board, ink, role="board", on=under)
         y += line
+    said = changed_line(who)
+    if said:
+        said = d.fit(said, small, width - 2 * MARGIN - 12, "regular")
+        at = (MARGIN + 6, y + _banner(style) // 2)
+        d.text(draw, at, said, small, text, "regular", anchor="lm", on=blank)
     return Drawn(head, tuple(ids))
+
+
+def _names(
+    state: GameState, players: dict[str, Player], ids: Sequence[str], size: int, room: int
+) -> dict[str, str]:
+    """What each row shows beside its symbol: the player's name cut to ``room`` pixels (or
+    their fallback; a computer seat's mark is its name); none when there is no room."""
+    if room < NAME_MIN_W:
+        return {}
+    out = {}
+    for cid in ids:
+        player = players.get(cid)
+        seat = computer(state, cid, player)
+        if seat is not None:
+            out[cid] = names.fitted(seat.label(), "", size, room)
+        elif player is not None:
+            out[cid] = names.fitted(player.name, player.fallback, size, room)
+    return out
 
 
 def _acting_row(

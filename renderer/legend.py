@@ -18,8 +18,9 @@ from renderer.expansions import asking
 from renderer.header import BASE_COLUMNS, TAIL_COLUMNS
 from renderer.theme import Theme, get_theme
 
-#: The views that carry a compact key under them.
-KEYED_VIEWS = ("map", "shared")
+#: The base game's views that carry a compact key under them (an expansion's own views carry
+#: theirs: `keyed`).
+KEYED_VIEWS = ("map", "shared", "company")
 SYMBOL_W, SYMBOL_H = 56, 36
 MARGIN = 12
 ENTRY_GAP = 14
@@ -41,6 +42,7 @@ MAP_KEY = (
     Entry("5→8", "conduit value → basin"),
     Entry("+2", "drops in this round"),
     Entry("piece", "company"),
+    Entry("changed", "changed by the last turn"),
 )
 SHARED_SYMBOLS = (
     Entry("pips", "engineers"),
@@ -94,6 +96,13 @@ SCOREBOARD_SHORT = (
     Entry("✓", "contracts"),
 )
 SCOREBOARD_KEY = tuple(Entry(c.heading, c.meaning) for c in (*BASE_COLUMNS, *TAIL_COLUMNS))
+#: A company board's symbols in its compact key.
+COMPANY_VIEW_KEY = (
+    Entry("+2", "back in 2 turns"),
+    Entry("✓", "built"),
+    Entry("income", "when built"),
+    Entry("A2", "automa, level 2"),
+)
 COMPANY_KEY = (
     Entry("+2", "wheel segment: back after 2 more turns"),
     Entry("income", "what a built piece uncovers (green: yours each round)"),
@@ -105,13 +114,24 @@ COMPANY_KEY = (
 def key_entries(view: str, expansions: Sequence[str]) -> tuple[Entry, ...]:
     """The compact key of a view: its own symbols, then each expansion's for it."""
     columns = _expansion_columns(expansions)
-    base = {"map": MAP_KEY, "shared": (*SCOREBOARD_SHORT, *columns, *SHARED_KEY)}.get(view, ())
+    base = {
+        "map": MAP_KEY,
+        "shared": (*SCOREBOARD_SHORT, *columns, *SHARED_KEY),
+        # One line: a company board is the tallest view (the shared key says the
+        # scoreboard's headings, the legend the rest).
+        "company": COMPANY_VIEW_KEY,
+    }.get(view, ())
     extra = tuple(
         Entry(symbol, meaning)
         for entries in asking(expansions, "key_entries")
         for symbol, meaning in entries(view)
     )
     return (*base, *extra)
+
+
+def keyed(view: str, expansions: Sequence[str]) -> bool:
+    """Whether a view carries a compact key (every view with symbols does)."""
+    return bool(key_entries(view, expansions))
 
 
 def _symbol_width(entry: Entry, size: int) -> int:
@@ -157,7 +177,7 @@ def key_height(view: str, expansions: tuple[str, ...], theme_name: str) -> int:
 def key_strip(view: str, expansions: tuple[str, ...], theme_name: str) -> Image.Image:
     """The compact key under a view (static: drawn once per view, expansions and theme)."""
     theme = get_theme(theme_name)
-    style = theme.views["map"]
+    style = theme.views["company" if view == "company" else "map"]  # the width of its view
     size = style.text["small"]
     entries = key_entries(view, expansions)
     lines = _flow(entries, style.width - 2 * MARGIN - 24, size)
@@ -270,6 +290,13 @@ def _highlight(
     d.box(draw, box, theme.colour("highlight"), theme.colour("text"), width=2)
 
 
+def _changed(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
+) -> None:
+    x0, y0, x1, y1 = box
+    d.ring(draw, (x0 + 8, y0 + 8, x1 - 8, y1 - 8), theme.colour("preview"), theme.colour("text"), 5)
+
+
 def _course(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, size: int
 ) -> None:
@@ -287,6 +314,7 @@ SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], The
     "piece": _piece,
     "marker": _marker,
     "highlight": _highlight,
+    "changed": _changed,
     "course": _course,
 }
 
@@ -297,7 +325,12 @@ SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], The
 LEGEND_SECTIONS = (
     (
         "Top of every picture: the scoreboard",
-        (*SCOREBOARD_KEY, Entry("▶", "acts now"), Entry("A", "an automa plays it")),
+        (
+            *SCOREBOARD_KEY,
+            Entry("▶", "acts now"),
+            Entry("A2", "an automa plays it, at level 2 (A0 easy to A3 expert)"),
+            Entry("AI2", "the computer player plays it, at level 2"),
+        ),
     ),
     ("The map", MAP_KEY),
     ("The energy track (shared boards)", ENERGY_KEY),

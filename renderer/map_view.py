@@ -26,9 +26,14 @@ ROUNDS = 5
 
 
 def draw_map(
-    state: GameState, theme: Theme, highlight: Collection[str] = (), dirty: list[Rect] | None = None
+    state: GameState,
+    theme: Theme,
+    highlight: Collection[str] = (),
+    dirty: list[Rect] | None = None,
+    changed: Collection[str] = (),
 ) -> Image.Image:
-    """Return the map view's body of ``state`` as a new RGB image (the header is apart)."""
+    """Return the map view's body of ``state`` as a new RGB image (the header is apart);
+    ``changed``: the spaces the last turn changed, ringed in their own colour."""
     map_id = state.options.map
     layout = map_layout(map_id)
     c = content(state.options.expansions)
@@ -59,6 +64,12 @@ def draw_map(
             )
     for draw_map in asking(state.options.expansions, "draw_map"):
         draw_map(draw, state, theme, highlight)
+    # Ringed in the preview's purple (every palette has it), apart from the legal choices.
+    for space_id in sorted(set(changed) - set(highlight)):
+        if space_id in layout.spaces:
+            d.ring(
+                draw, layout.spaces[space_id].rect, theme.colour("preview"), theme.colour("text")
+            )
     for space_id in sorted(highlight):  # in a fixed order: overlapping rings, the same picture
         if space_id in layout.spaces:
             d.ring(

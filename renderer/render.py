@@ -51,6 +51,7 @@ from renderer.company_view import (
 from renderer.expansions import expansion_views, extending
 from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
+from renderer.people import Player
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
 
@@ -78,17 +79,22 @@ def render(
     theme: str = "light",
     highlight: Iterable[str] = (),
     preview: bool = False,
+    players: Iterable[Player] = (),
+    changed: Iterable[str] = (),
 ) -> bytes:
     """Return a PNG of one view of ``state`` ("map", "shared", "company", "full", or a view
     an expansion adds, see `views`).
 
     ``company`` picks the board of the company view (default: whose turn it is, else the first
     seat); ``highlight`` lists ids to mark as legal choices (spaces, contracts, tiles, "build");
-    ``preview`` marks the picture as a player's private preview of a turn in progress. Every
-    view is a palette PNG on the theme's fixed palette. The state is only read.
+    ``preview`` marks the picture as a player's private preview of a turn in progress;
+    ``players`` say who plays each company (names beside the symbols, computer seats marked);
+    ``changed`` lists the spaces the last turn changed (ringed on the map, named under the
+    header). Every view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
-    return encode(on_palette(state, view, company, look, lit, preview))
+    who = _who(players, changed)
+    return encode(on_palette(state, view, company, look, lit, preview, who))
 
 
 def render_image(
@@ -99,15 +105,22 @@ def render_image(
     theme: str = "light",
     highlight: Iterable[str] = (),
     preview: bool = False,
+    players: Iterable[Player] = (),
+    changed: Iterable[str] = (),
 ) -> Image.Image:
     """Return one view as a new RGB Pillow image (before it is mapped onto the palette)."""
     look, lit = _check(state, view, theme, highlight)
-    parts, size = _layout(state, view, company, look, lit, preview)
+    parts, size = _layout(state, view, company, look, lit, preview, _who(players, changed))
     image = Image.new("RGB", size, look.colour("background"))
     for part in parts:
         with d.placed_at(part.at):
             image.paste(part.rgb(), part.at)
     return image
+
+
+def _who(players: Iterable[Player], changed: Iterable[str]) -> header.Who:
+    """Who plays and what the last turn changed, as the header draws it (hashable)."""
+    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)))
 
 
 def views(options: GameOptions) -> tuple[str, ...]:
@@ -362,21 +375,35 @@ def _layout(
     theme: Theme,
     lit: frozenset[str],
     preview: bool,
+    who: header.Who = header.NOBODY,
 ) -> tuple[list[_Part], tuple[int, int]]:
     """The parts of a view, top to bottom, and the view's size."""
     if view == "full":
-        return _full_parts(state, theme, lit, preview)
+        return _full_parts(state, theme, lit, preview, who)
     style = _style(view, theme)
     state_key = repr(state)  # the parts' cache keys: a large state's repr takes a while
-    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key)
-    top = header.height(state, style, preview)
-    body = _body_part(state, view, company, theme, lit, (0, top), state_key)
+    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key, who)
+    top = header.height(state, style, preview, who)
+    body = _body_part(state, view, company, theme, lit, (0, top), state_key, changed=who.changed)
     top += _size(body)[1]
     parts = [head, body]
-    if view in legend.KEYED_VIEWS:
+    key_h = shown_key(state, view, theme.name, top)
+    if key_h:
         parts.append(_key_part(state, view, theme, (0, top)))
-        top += legend.key_height(view, state.options.expansions, theme.name)
+        top += key_h
     return parts, (style.width, top)
+
+
+def shown_key(state: GameState, view: str, theme_name: str, top: int) -> int:
+    """The height of the compact key under a view whose header and body are ``top`` tall (0:
+    none). A phone view stays within 2:1: a company board that fills it (the Nile's and
+    Leeghwater's boards together) leaves its key to the legend (`/barrage help symbols`)."""
+    expansions = state.options.expansions
+    if not legend.keyed(view, expansions):
+        return 0
+    height = legend.key_height(view, expansions, theme_name)
+    width = _style(view, get_theme(theme_name)).width
+    return 0 if view == "company" and top + height > 2 * width else height
 
 
 def _size(part: _Part) -> tuple[int, int]:
@@ -392,14 +419,15 @@ def _header_part(
     preview: bool,
     at: Point,
     state_key: str,
+    who: header.Who = header.NOBODY,
 ) -> _Part:
     title = _title(state, view, company)
-    size = (style.width, header.height(state, style, preview))
-    key = ("header", state_key, view, title, style.width, theme.name, preview)
+    size = (style.width, header.height(state, style, preview, who))
+    key = ("header", state_key, view, title, style.width, theme.name, preview, who)
 
     def draw(dirty: list[Rect]) -> Image.Image:
         image, canvas = d.over(_blank(size, theme.name), dirty)
-        header.draw_header(canvas, state, theme, style, title, preview=preview)
+        header.draw_header(canvas, state, theme, style, title, preview=preview, who=who)
         return image
 
     return _Part(at, functools.partial(_blank, size, theme.name), _drawer(draw), key, theme.name)
@@ -440,6 +468,7 @@ def _body_part(
     at: Point,
     state_key: str,
     half: bool = False,
+    changed: tuple[str, ...] = (),
 ) -> _Part:
     """The body of a view: the map, the shared boards, a company board or an expansion's
     (``state_key``: the state's repr, made once per picture)."""
@@ -457,10 +486,11 @@ def _body_part(
         )
         draw_view = functools.partial(draw_company, half=half)
         return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
-    key = (view, state_key, theme.name, lit)
+    key = (view, state_key, theme.name, lit, changed)
     if view == "map":
         static = functools.partial(map_background, options.map, theme.name)
-        return _Part(at, static, _drawer(draw_map, state, theme, lit), key, theme.name)
+        draw_view = functools.partial(draw_map, changed=frozenset(changed))
+        return _Part(at, static, _drawer(draw_view, state, theme, lit), key, theme.name)
     if view == "shared":
         static = functools.partial(
             shared_background,
@@ -518,6 +548,7 @@ def on_palette(
     theme: Theme,
     lit: frozenset[str],
     preview: bool = False,
+    who: header.Who | None = None,
 ) -> Image.Image:
     """Return a view on the theme's palette: static backgrounds with each part's patches.
 
@@ -525,7 +556,7 @@ def on_palette(
     drew over a static background is mapped (and kept per part); the backgrounds are mapped
     once. The pixels equal those of mapping the composed RGB view (``render_image``).
     """
-    parts, size = _layout(state, view, company, theme, lit, preview)
+    parts, size = _layout(state, view, company, theme, lit, preview, who or header.NOBODY)
     return _compose(parts, size, theme.name)
 
 
@@ -571,13 +602,22 @@ def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Par
     return _COMPOSED.get(key, compose).copy()
 
 
-def render_score_sheet(state: GameState, events: Iterable[Event], *, theme: str = "light") -> bytes:
-    """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts."""
+def render_score_sheet(
+    state: GameState,
+    events: Iterable[Event],
+    *,
+    theme: str = "light",
+    players: Iterable[Player] = (),
+) -> bytes:
+    """Return a PNG score sheet: final VP by source (from ``events``) and per-round charts;
+    ``players`` name who played each company and mark the computer seats."""
     look = get_theme(theme)
     breakdown = score_sheet.vp_breakdown(state, events)
     layout = score_sheet.sheet_layout(state, breakdown, look)
     static = functools.partial(score_sheet.sheet_background, layout, look.name)
-    draw = functools.partial(score_sheet.draw_sheet, state, breakdown, layout, look)
+    draw = functools.partial(
+        score_sheet.draw_sheet, state, breakdown, layout, look, players=tuple(players)
+    )
     # A score sheet is drawn once for a finished game: its patches are not kept (empty key).
     part = _Part((0, 0), static, _drawer(draw), (), look.name)
     return encode(_compose([part], (score_sheet.WIDTH, layout.height), look.name))
@@ -759,7 +799,9 @@ def full_places(state: GameState) -> dict[str, Point]:
     return dict(_arrangement(state, get_theme())[2])
 
 
-def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[str, Point]]]:
+def _arrangement(
+    state: GameState, theme: Theme, who: header.Who | None = None
+) -> tuple[int, int, list[tuple[str, Point]]]:
     """Return the full board's size and where its parts go: header, map and shared boards,
     the expansions' views under the shared boards, company boards under the map."""
     options = state.options
@@ -769,7 +811,7 @@ def _arrangement(state: GameState, theme: Theme) -> tuple[int, int, list[tuple[s
     company = board_layout("company")
     style = theme.views["full"]
     width = map_layout_.width + GAP + shared.width
-    top = TOP + header.height(state, _full_style(style, width))
+    top = TOP + header.height(state, _full_style(style, width), who=who or header.NOBODY)
     bw, bh = company.width // 2, company_height(options) // 2
     rows = (len(seats) + 1) // 2
     left_w = map_layout_.width
@@ -800,9 +842,13 @@ def _full_style(style: ViewStyle, width: int) -> ViewStyle:
 
 
 def _full_parts(
-    state: GameState, theme: Theme, lit: frozenset[str], preview: bool
+    state: GameState,
+    theme: Theme,
+    lit: frozenset[str],
+    preview: bool,
+    who: header.Who = header.NOBODY,
 ) -> tuple[list[_Part], tuple[int, int]]:
-    width, height, places = _arrangement(state, theme)
+    width, height, places = _arrangement(state, theme, who)
     style = _full_style(theme.views["full"], width)
     parts = [
         _Part(
@@ -816,8 +862,14 @@ def _full_parts(
     state_key = repr(state)
     for name, at in places:
         if name == "header":
-            parts.append(_header_part(state, "full", None, style, theme, preview, at, state_key))
-        elif name in ("map", "shared") or name in views(state.options):
+            parts.append(
+                _header_part(state, "full", None, style, theme, preview, at, state_key, who)
+            )
+        elif name == "map":
+            parts.append(
+                _body_part(state, name, None, theme, lit, at, state_key, changed=who.changed)
+            )
+        elif name == "shared" or name in views(state.options):
             parts.append(_body_part(state, name, None, theme, lit, at, state_key))
         else:
             parts.append(_body_part(state, "company", name, theme, lit, at, state_key, half=True))

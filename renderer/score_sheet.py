@@ -14,9 +14,12 @@ from bot.rules.events import Event
 from bot.rules.state import GameState
 from bot.rules.wording import OTHER_ROW, score_row, score_rows
 from renderer import draw as d
+from renderer import names
 from renderer.content import content
 from renderer.expansions import catalogue
+from renderer.header import turn_line
 from renderer.layout import Rect
+from renderer.people import Player, by_company, computer
 from renderer.theme import Theme, get_theme
 
 WIDTH = 1200
@@ -69,7 +72,12 @@ def headlines(state: GameState) -> tuple[str, ...]:
     sheet's width: the table below names them all by place)."""
     ranking = state.result.get("ranking", [])
     if not state.finished or not ranking:
-        return (f"Score after round {max(state.round - 1, 0)}" if state.round > 1 else "Score",)
+        # Mid-game: the turn line (whose turn it is), then what the table adds up.
+        now = turn_line(state)
+        scored = (
+            f"score after round {state.round - 1}" if state.round > 1 else "no round scored yet"
+        )
+        return (f"{now} · {scored}", now, "Score")
     winners = [r for r in ranking if r.get("place") == 1]
     names = [company_name(r["company"]) for r in winners]
     vp = winners[0]["vp"]
@@ -172,6 +180,7 @@ def draw_sheet(
     layout: SheetLayout,
     theme: Theme,
     dirty: list[Rect] | None = None,
+    players: tuple[Player, ...] = (),
 ) -> Image.Image:
     """Return the score sheet of ``state`` as a new picture, drawn over its background
     (`draw.over`: straight onto the palette when ``dirty`` names one): the winner, VP by
@@ -183,6 +192,7 @@ def draw_sheet(
     sizes = theme.views["shared"].text
     small, board = sizes["small"], sizes["board"]
     ranking = ranking_of(state)
+    named = by_company(players)
     places = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
     rows, top, line = layout.rows, layout.top, LINE
     text, muted = theme.colour("text"), theme.colour("text muted")
@@ -216,6 +226,20 @@ def draw_sheet(
             d.text(
                 draw, (round(cx - shift + 32), top + 38), place, small, text, "bold", "lm", on=panel
             )
+        seat = computer(state, cid, named.get(cid))
+        player = named.get(cid)
+        who = ""
+        if seat is not None:
+            who = names.fitted(seat.label(), "", small, col - 8)
+        elif player is not None:
+            who = names.fitted(player.name, player.fallback, small, col - 8)
+        if who:
+            # Who played it, under their company's piece (the piece names the company).
+            masked = names.masked(who, small, "mm")
+            d.coverage(
+                draw, (cx, top + 90), masked, who, small, text, "regular", on=panel, face="n"
+            )
+            continue
         name = company_name(cid)
         if not d.fits(name, small, col - 8):
             name = theme.company(cid).letter

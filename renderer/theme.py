@@ -79,6 +79,21 @@ COMPANIES: Mapping[str, CompanyStyle] = _frozen(
 )
 
 
+# The colour-blind theme's company colours: every pair at least 20 apart (CIEDE2000) under
+# normal vision and simulated protanopia, deuteranopia and tritanopia, each one at least 12
+# from the background or, for white France, set off by its dark outline
+# (tests/renderer/test_colour_vision.py; bench/colours.py prints the figures).
+COLOUR_BLIND_COMPANIES: Mapping[str, CompanyStyle] = _frozen(
+    {
+        "usa": CompanyStyle("usa", "#c42a1a", "#ffffff", "U", "#ffffff", "circle"),
+        "germany": CompanyStyle("germany", "#1b1b1b", "#f2f2f2", "G", "#ffffff", "square"),
+        "italy": CompanyStyle("italy", "#005caa", "#ffffff", "I", "#ffffff", "triangle"),
+        "france": CompanyStyle("france", "#ffffff", "#1b1b1b", "F", "#1b1b1b", "diamond"),
+        "netherlands": CompanyStyle("netherlands", "#ffb400", "#1b1b1b", "N", "#1b1b1b", "hexagon"),
+    }
+)
+
+
 def _sizes(
     small: int, label: int, value: int, heading: int, title: int, board: int
 ) -> dict[str, int]:
@@ -188,14 +203,20 @@ THEMES: Mapping[str, Theme] = _frozen(
     {
         "light": Theme("light", _frozen(_LIGHT), COMPANIES, VIEWS),
         "dark": Theme("dark", _frozen(_DARK), COMPANIES, VIEWS),
+        # The light theme's grounds with company colours told apart by every colour vision.
+        "colourblind": Theme("colourblind", _frozen(_LIGHT), COLOUR_BLIND_COMPANIES, VIEWS),
     }
+)
+#: What players call each theme (settings and the console's --theme).
+THEME_TITLES: Mapping[str, str] = _frozen(
+    {"light": "light", "dark": "dark", "colourblind": "colour-blind"}
 )
 
 DEFAULT_THEME = "light"
 
 
 def get_theme(name: str = DEFAULT_THEME) -> Theme:
-    """Return the theme called ``name`` ("light" or "dark")."""
+    """Return the theme called ``name`` ("light", "dark" or "colourblind")."""
     try:
         return THEMES[name]
     except KeyError:

@@ -66,7 +66,10 @@ class DiscordAnnouncer:
         """Post a turn message; it pings only whoever must act next, silently in quiet hours."""
         channel = self._channel(announcement.channel_id)
         text = say(announcement.lines)
-        files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
+        files = [
+            discord.File(io.BytesIO(i.data), i.filename, description=i.description)
+            for i in announcement.images
+        ]
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None

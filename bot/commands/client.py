@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -150,6 +151,8 @@ class BarrageBot(discord.Client):
         self.tree.add_command(barrage)
         # Deliver a commit's announcement at once instead of at the next poll.
         service.on_commit = self.kick_outbox
+        # The pictures name the players as this server calls them.
+        service.people_namer = functools.partial(records.people_names, self)
         self.announcer = DiscordAnnouncer(self)
         self.claim_instance = claim_instance
         self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}

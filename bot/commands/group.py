@@ -56,6 +56,13 @@ async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
 # -- lobby ------------------------------------------------------------------------------
 
 
+#: The colours a game's channel pictures may take (one picture serves everyone).
+GAME_THEME_CHOICES = [
+    app_commands.Choice(name="colour-blind", value="colourblind"),
+    app_commands.Choice(name="light", value="light"),
+    app_commands.Choice(name="dark", value="dark"),
+]
+
 #: The expansion combinations the engine plays, as the catalogue lists them.
 EXPANSION_CHOICES = [
     app_commands.Choice(name=combo.label, value=combo.value) for combo in combinations()
@@ -75,8 +82,9 @@ EXPANSION_CHOICES = [
     ai="AI players taking seats (0 to 3; players counts every seat, one at least a person)",
     ai_level="How strong the AI players play",
     hints="Let players ask for a hint (the strong AI's move); such games are not rated",
+    theme="Colours of the pictures posted here (colour-blind: told apart by every colour vision)",
 )
-@app_commands.choices(expansions=EXPANSION_CHOICES)
+@app_commands.choices(expansions=EXPANSION_CHOICES, theme=GAME_THEME_CHOICES)
 async def new(
     interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 4] = 3,
@@ -90,9 +98,11 @@ async def new(
     ai: app_commands.Range[int, 0, 3] = 0,
     ai_level: Literal["casual", "strong"] = "casual",
     hints: bool = False,
+    theme: app_commands.Choice[str] | None = None,
 ) -> None:
     """Create a lobby; others join with its buttons (AI players and automas may take seats)."""
     service = bot_of(interaction).service
+    colours = theme.value if theme is not None else None
     chosen = () if expansions == "none" else tuple(expansions.split(","))
     map_id = "five_player" if board == "4/5-player" else "base"
     if not thread:
@@ -110,6 +120,7 @@ async def new(
                 ai=ai,
                 ai_level=ai_level,
                 hints=hints,
+                theme=colours,
             ),
             ephemeral=False,  # the lobby is public, however slow the answer
         )
@@ -155,6 +166,7 @@ async def new(
         ai=ai,
         ai_level=ai_level,
         hints=hints,
+        theme=colours,
     )
     lobby = await opened.send(
         await lobby_text(service, outcome.game_id),
@@ -431,6 +443,17 @@ async def zone_autocomplete(
     return [app_commands.Choice(name=z, value=z) for z in found[:25]]
 
 
+#: The picture themes a player may choose, and "as the game" (stored as no theme).
+SERVER_THEME = "game"
+THEME_NAMES = {"light": "light", "dark": "dark", "colourblind": "colour-blind"}
+THEME_CHOICES = [
+    app_commands.Choice(name="colour-blind", value="colourblind"),
+    app_commands.Choice(name="light", value="light"),
+    app_commands.Choice(name="dark", value="dark"),
+    app_commands.Choice(name="as the game's", value=SERVER_THEME),
+]
+
+
 @barrage.command(name="settings", description="Your reminders, quiet hours, DMs and Confirm step")
 @app_commands.describe(
     reminder_hours="Hours before you are reminded of your turn (0: server default)",
@@ -438,7 +461,9 @@ async def zone_autocomplete(
     time_zone="Your time zone (for quiet hours), e.g. Europe/Berlin",
     dm="Also notify me by direct message",
     skip_confirm="End my turns without the Confirm step",
+    theme="Colours of the pictures only you see (colour-blind: told apart by every colour vision)",
 )
+@app_commands.choices(theme=THEME_CHOICES)
 @app_commands.autocomplete(time_zone=zone_autocomplete)
 async def settings(
     interaction: discord.Interaction,
@@ -447,6 +472,7 @@ async def settings(
     time_zone: str | None = None,
     dm: bool | None = None,
     skip_confirm: bool | None = None,
+    theme: app_commands.Choice[str] | None = None,
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
@@ -465,6 +491,8 @@ async def settings(
         changes["skip_confirm"] = skip_confirm
     if reminder_hours is not None:
         changes["reminder_hours"] = reminder_hours or None
+    if theme is not None:
+        changes["theme"] = None if theme.value == SERVER_THEME else theme.value
     if changes:
         current = await within_budget(
             interaction,
@@ -488,6 +516,7 @@ async def settings(
         f"• Quiet hours: {quiet} ({current.time_zone or 'UTC'})",
         f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
+        f"• Pictures only you see: {THEME_NAMES.get(current.theme or '', 'the game’s colours')}",
     ]
     await send(interaction, "\n".join(lines))
 
@@ -635,8 +664,8 @@ async def help_(interaction: discord.Interaction, topic: str | None = None) -> N
     """Explain the bot or one piece of the game (the symbols of the pictures as a picture)."""
     if help_texts.is_symbols(topic):
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await bot_of(interaction).service.symbols_image()
-        files = [discord.File(io.BytesIO(png), "symbols.png")]
+        got = await bot_of(interaction).service.symbols_picture(user_id=interaction.user.id)
+        files = [discord.File(io.BytesIO(got.data), got.filename, description=got.description)]
         await send(interaction, help_texts.SYMBOLS_TEXT, files=files)
         return
     text = help_texts.help_text(topic)

@@ -23,6 +23,7 @@ from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_butt
 from bot.commands.replies import error_text, say, send, within_budget
 from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
+from bot.service.types import Image
 
 if TYPE_CHECKING:
     from bot.commands.client import BarrageBot
@@ -393,14 +394,14 @@ async def send_preview(
     service = bot_of(interaction).service
     actor = actor_of(interaction)
 
-    async def pictures() -> list[tuple[str, bytes]]:
+    async def pictures() -> list[Image]:
         return [
-            (view, await service.preview_image(actor, view, company, expected_game=game_id))
+            await service.preview_picture(actor, view, company, expected_game=game_id)
             for view in views
         ]
 
     shown = await within_budget(interaction, pictures())
-    files = [discord.File(io.BytesIO(png), f"preview-{view}.png") for view, png in shown]
+    files = [discord.File(io.BytesIO(p.data), p.filename, description=p.description) for p in shown]
     text = (
         "👁️ **Preview** of your turn so far: only you see it. "
         "**Confirm turn** shows it to everyone; **Restart turn** takes it back."

@@ -25,6 +25,7 @@ from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import say, send, within_budget
 from bot.service import GameService
 from bot.service.expansions import combinations
+from bot.service.pictures import charts_alt, leaderboard_alt, replay_alt
 from bot.service.stats import MAX_REPLAY_BYTES, MIN_GAMES
 from bot.store import FinishedGame, StatsFilter
 
@@ -82,15 +83,21 @@ def filter_of(match: re.Match[str]) -> StatsFilter:
 _NAMES: OrderedDict[tuple[int, int], str] = OrderedDict()
 
 
-async def display_names(interaction: discord.Interaction, users: Iterable[int]) -> dict[int, str]:
-    """How people are called in this server, for pictures (text mentions them instead)."""
-    guild = interaction.guild
-    guild_id = interaction.guild_id or 0
-    names: dict[int, str] = {}
+#: Usernames already looked up, beside `_NAMES` (what a picture draws when a display name's
+#: script has no bundled font).
+_USERNAMES: OrderedDict[tuple[int, int], str] = OrderedDict()
+
+
+async def people_names(
+    client: discord.Client, guild_id: int, users: Iterable[int]
+) -> dict[int, tuple[str, str]]:
+    """(display name, username) of people in a server, for the game pictures (cached)."""
+    guild = client.get_guild(guild_id)
+    out: dict[int, tuple[str, str]] = {}
     for user_id in dict.fromkeys(users):
         key = (guild_id, user_id)
-        if key in _NAMES:
-            names[user_id] = _NAMES[key]
+        if key in _NAMES and key in _USERNAMES:
+            out[user_id] = (_NAMES[key], _USERNAMES[key])
             continue
         member = guild.get_member(user_id) if guild is not None else None
         try:
@@ -99,15 +106,22 @@ async def display_names(interaction: discord.Interaction, users: Iterable[int]) 
         except discord.HTTPException:
             member = None
         try:
-            user = member or interaction.client.get_user(user_id)
-            if user is None:
-                user = await interaction.client.fetch_user(user_id)
+            user = member or client.get_user(user_id) or await client.fetch_user(user_id)
         except discord.HTTPException:
-            continue  # a deleted account: the picture says "Player"
-        names[user_id] = _NAMES[key] = user.display_name
+            continue  # a deleted account: the picture says "Player N"
+        _NAMES[key], _USERNAMES[key] = user.display_name, user.name
+        out[user_id] = (user.display_name, user.name)
         while len(_NAMES) > 1000:
             _NAMES.popitem(last=False)
-    return names
+        while len(_USERNAMES) > 1000:
+            _USERNAMES.popitem(last=False)
+    return out
+
+
+async def display_names(interaction: discord.Interaction, users: Iterable[int]) -> dict[int, str]:
+    """How people are called in this server, for pictures (text mentions them instead)."""
+    known = await people_names(interaction.client, interaction.guild_id or 0, users)
+    return {user: display for user, (display, _username) in known.items()}
 
 
 # -- /barrage stats --------------------------------------------------------------------------
@@ -154,7 +168,8 @@ async def stats_answer(
         return text, []
     names = await display_names(interaction, view.users[:10])
     png = await service.leaderboard_image(view, names)
-    return text, [discord.File(io.BytesIO(png), "leaderboard.png")]
+    alt = leaderboard_alt(view, names)
+    return text, [discord.File(io.BytesIO(png), "leaderboard.png", description=alt)]
 
 
 class StatsPostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STATS_POST_TEMPLATE):
@@ -346,13 +361,17 @@ async def archived_answer(
 
     users = [s.user_id for s in game.result.seats if s.user_id is not None]
     names = await display_names(interaction, users)
-    sheet = await service.archived_score_sheet(game)
+    sheet = await service.archived_score_picture(game)
     charts = await service.game_charts(game, names)
     head = f"**Game #{game.number}** (finished in <#{game.channel_id}>)"
     text = f"{head}\n{say([game_line(game)], 1800).removeprefix('• ')}"
     return text, [
-        discord.File(io.BytesIO(sheet), f"game-{game.number}-score.png"),
-        discord.File(io.BytesIO(charts), f"game-{game.number}-charts.png"),
+        discord.File(io.BytesIO(sheet.data), sheet.filename, description=sheet.description),
+        discord.File(
+            io.BytesIO(charts),
+            f"game-{game.number}-charts.png",
+            description=charts_alt(game, names),
+        ),
     ]
 
 
@@ -436,7 +455,10 @@ async def post_replay(interaction: discord.Interaction, number: int | None, pace
     by = "round" if pace == "round" else "turn"
     text = f"🎞️ Replay of game #{game.number}, one frame per {by}.\n-# asked by {interaction.user.mention}"
     name = f"barrage-game-{game.number}-replay.gif"
-    await send(interaction, text, files=[discord.File(io.BytesIO(gif), name)], ephemeral=False)
+    users = [s.user_id for s in game.result.seats if s.user_id is not None]
+    alt = replay_alt(game, by, await display_names(interaction, users))
+    files = [discord.File(io.BytesIO(gif), name, description=alt)]
+    await send(interaction, text, files=files, ephemeral=False)
 
 
 # -- helpers ---------------------------------------------------------------------------------

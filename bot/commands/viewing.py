@@ -29,10 +29,14 @@ class Shown:
     text: str
     png: bytes | None = None
     filename: str = "board.png"
+    #: The picture's alt text.
+    description: str = ""
 
     def files(self) -> list[discord.File]:
         """The picture as a discord.File (a fresh one per send: files are consumed)."""
-        return [discord.File(io.BytesIO(self.png), self.filename)] if self.png else []
+        if not self.png:
+            return []
+        return [discord.File(io.BytesIO(self.png), self.filename, description=self.description)]
 
 
 def view_key(kind: str, *, board: str = "map", company: str | None = None) -> str:
@@ -48,8 +52,11 @@ def view_key(kind: str, *, board: str = "map", company: str | None = None) -> st
 TEXT_VIEWS = ("log", "score")
 
 
-async def build_view(service: GameService, game_id: int, key: str, *, guild_id: int) -> Shown:
-    """Load and render one view of a game of this server (by its store id)."""
+async def build_view(
+    service: GameService, game_id: int, key: str, *, guild_id: int, viewer: int | None = None
+) -> Shown:
+    """Load and render one view of a game of this server (by its store id); ``viewer``: the
+    user who alone sees it (drawn in their theme), None for the channel."""
     board = key[2:] if key.startswith("b_") else None
     if (board is not None and not VIEW_NAME.fullmatch(board)) or not (
         key.startswith(("b_", "c_")) or key in TEXT_VIEWS
@@ -61,19 +68,23 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
         return Shown(game_id, f"**The draft**\n{score.text(mention)}")
     if board is not None:
         # The service refuses a view this game has not, naming the ones it has.
-        png = await service.board_image(game_id, board, by_game_id=True, guild_id=guild_id)
-        return Shown(game_id, f"Board ({board} view), round {score.round}.", png, f"{board}.png")
+        got = await service.board_picture(
+            game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
+        )
+        text = f"Board ({board} view), round {score.round}."
+        return Shown(game_id, text, got.data, f"{board}.png", got.description)
     if key.startswith("c_"):
         company = None if key == "c_all" else key[2:]
         text = await service.company_summary(game_id, company, by_game_id=True, guild_id=guild_id)
-        picture = None
+        picture, alt = None, ""
         if company is not None:
-            picture = await service.board_image(
-                game_id, "company", company, by_game_id=True, guild_id=guild_id
+            got = await service.board_picture(
+                game_id, "company", company, by_game_id=True, guild_id=guild_id, viewer=viewer
             )
+            picture, alt = got.data, got.description
         title = f"**{company_name(company)}**\n" if company else ""
         # A long text is sent as whole messages (`send`), never cut.
-        return Shown(game_id, title + text, picture, f"{company or 'company'}.png")
+        return Shown(game_id, title + text, picture, f"{company or 'company'}.png", alt)
     if key == "log":
         lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
         body = "\n".join(lines) or "Nothing has happened yet."
@@ -83,8 +94,11 @@ async def build_view(service: GameService, game_id: int, key: str, *, guild_id: 
         return Shown(game_id, f"**Log**\n{body}"[:1990])
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
     # The score sheet: VP by source and per round, the winner once the game is over.
-    png = await service.board_image(game_id, SCORE_SHEET, by_game_id=True, guild_id=guild_id)
-    return Shown(game_id, f"{title}\n{score.text(mention)}", png, "score.png")
+    got = await service.board_picture(
+        game_id, SCORE_SHEET, by_game_id=True, guild_id=guild_id, viewer=viewer
+    )
+    text = f"{title}\n{score.text(mention)}"
+    return Shown(game_id, text, got.data, "score.png", got.description)
 
 
 def post_view(game_id: int, key: str) -> discord.ui.View:
@@ -106,7 +120,7 @@ async def show_private(interaction: discord.Interaction, key: str, *, number: in
         game_id = (await service.score(interaction.channel_id or 0, guild_id=guild_id)).game_id
     else:
         game_id = await service.game_id_of(guild_id, number)
-    shown = await build_view(service, game_id, key, guild_id=guild_id)
+    shown = await build_view(service, game_id, key, guild_id=guild_id, viewer=interaction.user.id)
     await send(interaction, shown.text, files=shown.files(), view=post_view(shown.game_id, key))
 
 

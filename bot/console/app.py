@@ -76,6 +76,10 @@ class Names:
         """The name of a local player."""
         return self._names.get(user_id, f"Player {user_id}")
 
+    async def lookup(self, guild_id: int, users: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(name, name) of the local players named with --names (the pictures' names)."""
+        return {u: (self._names[u], self._names[u]) for u in users if u in self._names}
+
     def render(self, text: str) -> str:
         """`text` with every Discord-style mention (<@id>) written as the player's name."""
         return re.sub(r"<@!?(\d+)>", lambda m: self(int(m[1])), text)
@@ -296,6 +300,13 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         "--players, default one person and the automas)",
     )
     parser.add_argument(
+        "--theme",
+        default="light",
+        choices=("light", "dark", "colourblind"),
+        help="colours of the pictures (colourblind: company colours told apart by every "
+        "colour vision)",
+    )
+    parser.add_argument(
         "--automa-level",
         default=None,
         choices=AUTOMA_LEVELS,
@@ -382,13 +393,15 @@ def main(argv: Sequence[str]) -> int:
 
 async def _run(args: argparse.Namespace, db: Path) -> int:
     store = await SqliteStore.open(db, clock=system_clock)
-    pool = RendererPool(kind="thread")
+    pool = RendererPool(kind="thread", theme=args.theme)
     out = Path(args.out) if args.out else None
     port = ConsolePort(out, Names(args.names), quiet=args.autoplay)
     try:
         # The console lands the AI's steps itself, between the people's moves (`_deciding`).
         config = ServiceConfig(extra={"ai_manual": True})
         service = GameService(store, clock=system_clock, renderer_pool=pool, config=config)
+        # The pictures name the local players as the game keeps them (`port.names`).
+        service.people_namer = lambda guild, users: port.names.lookup(guild, users)
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
         sender = OutboxSender(store, port, system_clock, service=service)

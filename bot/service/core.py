@@ -488,6 +488,8 @@ class ServiceCore:
                 told=told,
                 notes=notes,
                 closing=closing,
+                last=happened,
+                before=loaded.committed if commit else None,
             )
         try:
             version = await self.store.append(
@@ -589,13 +591,22 @@ class ServiceCore:
         told: Sequence[int] = (),
         notes: Mapping[str, str] | None = None,
         closing: Sequence[Line] = (),
+        last: Sequence[Line] = (),
+        before: GameState | None = None,
     ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
         unless already `told`), or, once the game is over, the result (everyone pinged; the
-        ratings' changes in `notes` by company, and `closing` lines) and the score sheet."""
+        ratings' changes in `notes` by company, and `closing` lines) and the score sheet. Its
+        map rings the spaces changed since ``before`` (the state the turn began from); its
+        pictures' alt text says what the turn did (``last``)."""
         game = after.game
         assert game is not None
-        board = ImageRequest(after.meta.id, after.commit_version, "map")
+        changed: tuple[str, ...] = ()
+        if before is not None and before.companies:
+            from renderer.describe import changed_spaces
+
+            changed = tuple(changed_spaces(before, game.state))
+        board = ImageRequest(after.meta.id, after.commit_version, "map", changed=changed)
         if game.is_over:
             lines = [
                 *lines,
@@ -612,7 +623,7 @@ class ServiceCore:
             pinged = tuple(user for user in waiting if user not in told)
             images = (board,)
         mentions, silent = await self._pings(pinged)
-        return outbox_payload(
+        payload = outbox_payload(
             after.meta,
             lines,
             reason=reason,
@@ -622,6 +633,9 @@ class ServiceCore:
             silent=silent,
             button=not game.is_over,
         )
+        if last:
+            payload["last"] = [line.to_json() for line in last]
+        return payload
 
     async def _pings(self, users: Sequence[int]) -> tuple[tuple[int, ...], bool]:
         """Who to ping among `users`, and whether the message goes out silently.

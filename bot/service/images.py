@@ -18,7 +18,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ class ScoreSheet:
 
     state: Any
     events: tuple[Any, ...]
+    players: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,18 @@ class Preview:
     """A player's turn in progress, drawn for them alone and marked as a preview."""
 
     state: Any
+    #: Who plays each company (renderer.people.Player), drawn on the scoreboard.
+    players: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A view of a committed state with who plays each company (renderer.people.Player) and
+    the spaces the last turn changed (ringed on the map, named under the header)."""
+
+    state: Any
+    players: tuple[Any, ...] = ()
+    changed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +101,25 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
         final = state.state
         if not isinstance(final, GameState):
             final = load_state(final)
-        return render_score_sheet(final, state.events, theme=theme)
+        return render_score_sheet(final, state.events, theme=theme, players=state.players)
     preview = isinstance(state, Preview)
-    if preview:
+    players: tuple[Any, ...] = ()
+    changed: tuple[str, ...] = ()
+    if isinstance(state, Preview | Board):
+        players = state.players
+        changed = state.changed if isinstance(state, Board) else ()
         state = state.state
     if not isinstance(state, GameState):
         state = load_state(state)
-    return render(state, view=view, company=company, theme=theme, preview=preview)
+    return render(
+        state,
+        view=view,
+        company=company,
+        theme=theme,
+        preview=preview,
+        players=players,
+        changed=changed,
+    )
 
 
 def board_views(options: Any) -> tuple[str, ...]:
@@ -234,11 +259,22 @@ class RendererPool:
         else:
             raise ValueError(f"unknown renderer pool kind {kind!r} (thread, process or inline)")
 
-    async def render(self, key: Hashable, state: Any, view: str, company: str | None) -> bytes:
-        """The PNG for `key` (game, version, view, company) of a committed state, rendered once.
+    async def render(
+        self,
+        key: Hashable,
+        state: Any,
+        view: str,
+        company: str | None,
+        theme: str | None = None,
+    ) -> bytes:
+        """The PNG for `key` (game, version, view, company) of a committed state, rendered once
+        in ``theme`` (default: the pool's).
 
         `state` is a GameState that nobody changes any more (or its JSON).
         """
+        theme = theme or self.theme
+        if theme != self.theme:
+            key = (key, theme)  # the pool's own theme keeps the keys callers know
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
@@ -252,7 +288,7 @@ class RendererPool:
         self._idle.clear()
         self._idle_now.clear()
         try:
-            return await self._render(key, state, view, company)
+            return await self._render(key, state, view, company, theme)
         finally:
             self._requested -= 1
             if not self._requested:
@@ -349,22 +385,24 @@ class RendererPool:
             except Exception:
                 log.exception("warming picture %s failed", key)
 
-    async def _render(self, key: Hashable, state: Any, view: str, company: str | None) -> bytes:
+    async def _render(
+        self, key: Hashable, state: Any, view: str, company: str | None, theme: str | None = None
+    ) -> bytes:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bytes] = loop.create_future()
         self._inflight[key] = future
         try:
             if self._executor is None:
-                data = self.render_fn(state, view, company, self.theme)
+                data = self.render_fn(state, view, company, theme or self.theme)
             else:
                 if self.kind == "process" and hasattr(state, "to_json"):
                     state = state.to_json()  # a plain copy pickles faster than the dataclasses
-                elif self.kind == "process" and isinstance(state, ScoreSheet):
-                    state = ScoreSheet(state.state.to_json(), state.events)
-                elif self.kind == "process" and isinstance(state, Preview):
-                    state = Preview(state.state.to_json())
+                elif (self.kind == "process" and isinstance(state, ScoreSheet)) or (
+                    self.kind == "process" and isinstance(state, Preview | Board)
+                ):
+                    state = replace(state, state=state.state.to_json())
                 data = await loop.run_in_executor(
-                    self._executor, self.render_fn, state, view, company, self.theme
+                    self._executor, self.render_fn, state, view, company, theme or self.theme
                 )
             self.renders += 1
             self._remember(key, data)

@@ -38,7 +38,7 @@ from bot.service.records import (
     StartRecord,
 )
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
-from bot.store import ChannelBusyError, StaleVersionError
+from bot.store import USER_THEMES, ChannelBusyError, StaleVersionError
 
 SETUPS = ("intro", "full")
 
@@ -63,6 +63,7 @@ class LobbyCommands(ServiceCore):
         hints: bool = False,
         computers_only: bool = False,
         names: Sequence[str] = (),
+        theme: str | None = None,
     ) -> Outcome:
         """Open a lobby in the actor's channel for up to `players` companies (people, `ai`
         AI players of `ai_level` and `automa` automa companies of `automa_level`); the
@@ -71,6 +72,7 @@ class LobbyCommands(ServiceCore):
 
         `names` are the people's names by seat, kept with the game for a client that has no
         accounts of its own (the console's local players); Discord names its users itself.
+        ``theme``: the colours of the pictures posted in the channel (None: the server's).
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
@@ -97,6 +99,11 @@ class LobbyCommands(ServiceCore):
             raise LobbyError(f"These options cannot start a game: {exc}") from None
         if reminder_hours is not None and reminder_hours <= 0:
             raise LobbyError("Reminder hours must be a positive number of hours.")
+        if theme is not None and theme not in USER_THEMES:
+            raise LobbyError(
+                f"There is no picture theme '{str(theme)[:40]}'; choose one of "
+                f"{', '.join(USER_THEMES)}."
+            )
         options = {
             "players": players,
             "setup": setup,
@@ -114,6 +121,8 @@ class LobbyCommands(ServiceCore):
             options["hints"] = True
         if computers_only:
             options["computers_only"] = True
+        if theme is not None:
+            options["theme"] = theme
         if names:
             if len(names) > MAX_PLAYERS or not all(
                 isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names

@@ -31,7 +31,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
@@ -258,7 +258,8 @@ class OutboxSender:
             return False
         try:
             requests = [ImageRequest.from_json(data) for data in payload.get("images", ())]
-            images, undrawn = await self._draw(item, requests, first=True)
+            last = tuple(Line.from_json(line) for line in payload.get("last", ()))
+            images, undrawn = await self._draw(item, requests, first=True, last=last)
             previous = await self.store.last_message_id(item.game_id, before_item=item.id)
             lines, mentions, waiting = payload_lines(payload)
             if payload.get("reason") != "end":
@@ -325,18 +326,24 @@ class OutboxSender:
         return await self.service.still_to_decide(item.game_id, item.version, mentions)
 
     async def _draw(
-        self, item: OutboxItem | Announcement, requests: list[ImageRequest], *, first: bool
+        self,
+        item: OutboxItem | Announcement,
+        requests: list[ImageRequest],
+        *,
+        first: bool,
+        last: Sequence[Line] = (),
     ) -> tuple[tuple[Image, ...], bool]:
-        """The pictures that can be drawn now, and whether any could not (those are left out:
-        the text, the ping and the buttons never wait for a picture). A database that is down
-        is not the picture's fault: it raises, and the whole post waits as every write does."""
+        """The pictures that can be drawn now, with their alt text (``last``: what the turn
+        did), and whether any could not (those are left out: the text, the ping and the
+        buttons never wait for a picture). A database that is down is not the picture's
+        fault: it raises, and the whole post waits as every write does."""
         if self.service is None:
             return (), False
         images = []
         undrawn = False
         for request in requests:
             try:
-                png = await self.service.render_request(request)
+                picture = await self.service.request_picture(request, last)
             except DATABASE_DOWN:
                 raise
             except Exception as exc:
@@ -350,7 +357,7 @@ class OutboxSender:
                     log.info("the %s picture of game %d at version %d still fails: %s", *where, exc)
                 continue
             name = f"barrage-{request.game_id}-{request.version}-{request.view}.png"
-            images.append(Image(name, png))
+            images.append(Image(name, picture.data, picture.description))
         return tuple(images), undrawn
 
     def _draw_later(

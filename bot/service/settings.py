@@ -1,4 +1,5 @@
-"""A user's own settings: time zone, quiet hours, DMs, skipping Confirm, reminder hours."""
+"""A user's own settings: time zone, quiet hours, DMs, skipping Confirm, reminder hours and
+the theme of the pictures only they see."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from zoneinfo import available_timezones
 
 from bot.service.core import ServiceCore
 from bot.service.errors import InvalidSettings
-from bot.store import InvalidDataError, UserSettings
+from bot.store import USER_THEMES, InvalidDataError, UserSettings
 
 #: "Leave this setting unchanged" in update_settings.
 UNCHANGED: Any = object()
@@ -31,6 +32,7 @@ class SettingsCommands(ServiceCore):
         dm_opt_in: bool = UNCHANGED,
         skip_confirm: bool = UNCHANGED,
         reminder_hours: int | None = UNCHANGED,
+        theme: str | None = UNCHANGED,
     ) -> UserSettings:
         """Change some settings; quiet hours are (start, end) minutes after local midnight."""
         current = await self.store.get_user_settings(user_id)
@@ -52,6 +54,13 @@ class SettingsCommands(ServiceCore):
             changes["skip_confirm"] = bool(skip_confirm)
         if reminder_hours is not UNCHANGED:
             changes["reminder_hours"] = reminder_hours
+        if theme is not UNCHANGED:
+            if theme is not None and theme not in USER_THEMES:
+                raise InvalidSettings(
+                    f"There is no picture theme '{str(theme)[:40]}'; choose one of "
+                    f"{', '.join(USER_THEMES)}."
+                )
+            changes["theme"] = theme
         try:
             new = replace(current, **changes)
         except InvalidDataError as exc:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from bot.rules.content import company_name
 from bot.store.results import FinishedGame, GameCounts, StatsFilter
@@ -144,30 +144,40 @@ class ImageJson(TypedDict):
     version: int
     view: str
     company: str | None
+    #: The spaces the last turn changed (absent in payloads written before pictures ringed them).
+    changed: NotRequired[list[str]]
 
 
 @dataclass(frozen=True, slots=True)
 class ImageRequest:
-    """An image to attach: a view of the committed state of a game at a version."""
+    """An image to attach: a view of the committed state of a game at a version, with the
+    spaces the turn that led to it changed (ringed on the map)."""
 
     game_id: int
     version: int
     view: str = "map"
     company: str | None = None
+    changed: tuple[str, ...] = ()
 
     def to_json(self) -> ImageJson:
         """A JSON-able dict (stored in outbox payloads)."""
-        return {
+        out: ImageJson = {
             "game_id": self.game_id,
             "version": self.version,
             "view": self.view,
             "company": self.company,
         }
+        if self.changed:
+            out["changed"] = list(self.changed)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ImageRequest:
         """Rebuild from `to_json`."""
-        return cls(int(data["game_id"]), int(data["version"]), data["view"], data.get("company"))
+        changed = tuple(str(c) for c in data.get("changed", ()))
+        return cls(
+            int(data["game_id"]), int(data["version"]), data["view"], data.get("company"), changed
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,10 +360,12 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class Image:
-    """A rendered image to attach."""
+    """A rendered image to attach, with its alt text (Discord's attachment description, at
+    most 1,024 characters)."""
 
     filename: str
     data: bytes
+    description: str = ""
 
 
 class OutboxPayload(TypedDict):
@@ -362,6 +374,8 @@ class OutboxPayload(TypedDict):
 
     lines: list[list[PartJson]]
     images: list[ImageJson]
+    #: What the turn did (its story's lines), for the pictures' alt text.
+    last: NotRequired[list[list[PartJson]]]
     mentions: list[int]
     waiting_for: list[int]
     silent: bool

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
-from bot.service.core import ServiceCore, state_from_json
+from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
 from bot.service.final import result_events
-from bot.service.images import Legend, Preview, ScoreSheet, board_views
-from bot.service.loading import Loaded
+from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
+from bot.service.loading import Loaded, load
 from bot.service.messages import draft_lines
+from bot.service.pictures import Pictures
 from bot.service.text import company_text
 from bot.service.types import (
     SCORE_SHEET,
     Actor,
     GameSummary,
+    Image,
     ImageRequest,
+    Line,
     PanelView,
     ScoreRow,
     ScoreView,
@@ -33,7 +36,14 @@ from renderer.score_sheet import categories, vp_breakdown
 WARM_VIEWS = ("map", "shared", "full")
 
 
-class GameViews(ServiceCore):
+#: The alt text of the legend picture.
+SYMBOLS_ALT = (
+    "The legend of the pictures: what every symbol, colour and short form on the map, the "
+    "shared boards, the company boards and the scoreboard means."
+)
+
+
+class GameViews(Pictures):
     """What anyone may look at, and the images the outbox attaches."""
 
     async def panel(self, actor: Actor, *, expected_game: int | None = None) -> PanelView:
@@ -70,7 +80,12 @@ class GameViews(ServiceCore):
         ]
         return hits[:25]
 
-    async def board_image(
+    async def board_image(self, *args: Any, **kwargs: Any) -> bytes:
+        """A PNG of the last committed state of the channel's game (`board_picture`'s
+        arguments; the picture without its alt text)."""
+        return (await self.board_picture(*args, **kwargs)).data
+
+    async def board_picture(
         self,
         channel_or_game_id: int,
         view: str = "map",
@@ -78,23 +93,61 @@ class GameViews(ServiceCore):
         *,
         by_game_id: bool = False,
         guild_id: int | None = None,
-    ) -> bytes:
-        """A PNG of the last committed state of the channel's game (or the game with that id)."""
+        viewer: int | None = None,
+    ) -> Image:
+        """The last committed state of the channel's game (or the game with that id) as a
+        picture with its alt text; drawn in the ``viewer``'s theme when only they see it,
+        else in the game's."""
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
-        return await self._render(
-            loaded.meta.id, loaded.commit_version, loaded.committed, view, company
+        theme = await self._user_theme(viewer, loaded) if viewer is not None else None
+        return await self._picture(
+            loaded, loaded.commit_version, loaded.committed, view, company, theme=theme
         )
 
-    async def _render(
-        self, game_id: int, version: int, state: Any, view: str, company: str | None
-    ) -> bytes:
+    async def _picture(
+        self,
+        loaded: Loaded,
+        version: int,
+        state: Any,
+        view: str,
+        company: str | None,
+        *,
+        last: Sequence[Line] = (),
+        changed: Sequence[str] = (),
+        theme: str | None = None,
+    ) -> Image:
+        """One view of a committed state in ``theme`` (default: the game's), with its alt
+        text."""
+        game_id = loaded.meta.id
+        theme = theme or self._game_theme(loaded)
+        name = f"barrage-{loaded.meta.number or game_id}-{version}-{view}.png"
         if view == SCORE_SHEET:
-            return await self._score_sheet(game_id, version)
+            data, alt = await self._score_sheet(game_id, version, theme)
+            return Image(name, data, alt)
         company = self._check_view(state, view, company)
-        key = (game_id, version, view, company)
+        players = await self._players(loaded, state)
+        shown = tuple(changed) if view in ("map", "full") else ()
+        key = (game_id, version, view, company, players, shown)
         # The committed states handed here are never changed again: no copy for the worker.
-        return await self.renderer_pool.render(key, state, view, company)
+        data = await self.renderer_pool.render(
+            key, Board(state, players, shown), view, company, theme
+        )
+        what = self._what(loaded, state, view, company)
+        alt = await self._alt(loaded, state, what, players, last=last, changed=shown)
+        return Image(name, data, alt)
+
+    @staticmethod
+    def _what(loaded: Loaded, state: Any, view: str, company: str | None) -> str:
+        """What a picture shows, for its alt text: 'Game 3, the map'."""
+        from bot.rules.content import company_name
+
+        if view == "company":
+            shown = company or state.current or next(iter(state.companies), None)
+            title = f"{company_name(shown)}'s company board" if shown else "a company board"
+        else:
+            title = view_titles(state.options).get(view, view)
+        return f"Barrage game {loaded.meta.number or loaded.meta.id}, {title}"
 
     @staticmethod
     def _check_view(state: Any, view: str, company: str | None) -> str | None:
@@ -119,6 +172,18 @@ class GameViews(ServiceCore):
         It shows what the turn has done so far and nothing only Confirm reveals (the refilled
         contract offer); it is cached apart from the committed views.
         """
+        return (await self.preview_picture(actor, view, company, expected_game=expected_game)).data
+
+    async def preview_picture(
+        self,
+        actor: Actor,
+        view: str = "map",
+        company: str | None = None,
+        *,
+        expected_game: int | None = None,
+    ) -> Image:
+        """The actor's turn in progress as a picture for them alone, with its alt text, in
+        their own theme (`preview_image`)."""
         loaded = await self._playing(actor, expected_game)
         mine = loaded.company_of_user(actor.user_id)
         if mine is None:
@@ -135,15 +200,34 @@ class GameViews(ServiceCore):
             )
         state = loaded.game.state
         company = self._check_view(state, view, company)
-        key = (loaded.meta.id, loaded.version, view, company, "preview")
+        players = await self._players(loaded, state)
+        theme = await self._user_theme(actor.user_id, loaded)
+        key = (loaded.meta.id, loaded.version, view, company, "preview", players)
         # A copy: the loaded game goes on changing with the next answer while this renders.
-        return await self.renderer_pool.render(key, Preview(state.clone()), view, company)
+        data = await self.renderer_pool.render(
+            key, Preview(state.clone(), players), view, company, theme
+        )
+        what = "Preview of your turn in progress, only you see it: " + self._what(
+            loaded, state, view, company
+        )
+        alt = await self._alt(loaded, state, what, players)
+        return Image(f"preview-{view}.png", data, alt)
 
     async def symbols_image(self, expansions: tuple[str, ...] | None = None) -> bytes:
         """A PNG of the legend: what every symbol and short form of the pictures means (with
         every expansion's by default)."""
+        return (await self.symbols_picture(expansions)).data
+
+    async def symbols_picture(
+        self, expansions: tuple[str, ...] | None = None, user_id: int | None = None
+    ) -> Image:
+        """The legend as a picture with its alt text (in the user's theme)."""
         names = tuple(CATALOGUE.expansions) if expansions is None else expansions
-        return await self.renderer_pool.render(("symbols", names), Legend(names), "symbols", None)
+        theme = await self._user_theme(user_id)
+        data = await self.renderer_pool.render(
+            ("symbols", names), Legend(names), "symbols", None, theme
+        )
+        return Image("symbols.png", data, SYMBOLS_ALT)
 
     async def board_views(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
@@ -153,24 +237,44 @@ class GameViews(ServiceCore):
         assert loaded.committed is not None
         return board_views(loaded.committed.options)
 
-    async def _score_sheet(self, game_id: int, version: int) -> bytes:
-        """The score sheet of a game's committed state at `version` (its final one)."""
+    async def _score_sheet(
+        self, game_id: int, version: int, theme: str | None = None
+    ) -> tuple[bytes, str]:
+        """The score sheet of a game's committed state at `version` (its final one), and its
+        alt text."""
         kept = await self._kept_result(game_id, version)
         if kept is not None:
-            return await self.archived_score_sheet(kept)
+            return await self._archived_sheet(kept, theme)
         loaded = await self._load(await self.store.get_game(game_id))
         if loaded.committed is None or loaded.commit_version != version:
             raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
         history = await self._history_of(loaded)
-        sheet = ScoreSheet(loaded.committed, history.vp_events)
-        return await self.renderer_pool.render(
-            (game_id, version, SCORE_SHEET, None), sheet, SCORE_SHEET, None
+        players = await self._players(loaded, loaded.committed)
+        sheet = ScoreSheet(loaded.committed, history.vp_events, players)
+        data = await self.renderer_pool.render(
+            (game_id, version, SCORE_SHEET, None, players),
+            sheet,
+            SCORE_SHEET,
+            None,
+            theme or self._game_theme(loaded),
         )
+        what = f"Barrage game {loaded.meta.number or game_id}, the final score sheet"
+        return data, await self._alt(loaded, loaded.committed, what, players)
 
     async def render_request(self, request: ImageRequest) -> bytes:
         """Render an image request of a committed version (for the OutboxSender)."""
+        return (await self.request_picture(request)).data
+
+    async def request_picture(self, request: ImageRequest, last: Sequence[Line] = ()) -> Image:
+        """An image request of a committed version as a picture with its alt text (for the
+        OutboxSender; ``last``: what the turn did, in the alt text)."""
+        # Who sits where and the game's theme: the game as loaded, never healed or
+        # otherwise changed on the sender's behalf (`_load` would commit a stalled step).
+        loaded = self._cache.get(request.game_id) or await load(
+            self.store, await self.store.get_game(request.game_id)
+        )
         if request.view == SCORE_SHEET:
-            return await self._score_sheet(request.game_id, request.version)
+            return await self._picture(loaded, request.version, None, SCORE_SHEET, None)
         cached = self._cache.get(request.game_id)
         if cached is not None and cached.commit_version == request.version and cached.committed:
             state = cached.committed
@@ -179,16 +283,24 @@ class GameViews(ServiceCore):
             if snap is None:
                 raise ServiceError(f"No saved state of game {request.game_id}")
             state = state_from_json(snap.state)
-        png = await self._render(
-            request.game_id, request.version, state, request.view, request.company
+        png = await self._picture(
+            loaded,
+            request.version,
+            state,
+            request.view,
+            request.company,
+            last=last,
+            changed=request.changed,
         )
-        if request.view == SCORE_SHEET:
-            return png
         # Players and spectators look at the board after an announcement: its other views
         # are rendered in the background, after this one, so they are usually cached by then.
+        players = await self._players(loaded, state)
         for view in WARM_VIEWS:
             if view != request.view and view in board_views(state.options):
-                self.renderer_pool.warm((request.game_id, request.version, view, None), state, view)
+                # Keyed as `_picture` keys them, unchanged spaces and all (none but the map's).
+                key = (request.game_id, request.version, view, None, players, ())
+                if self._game_theme(loaded) == self.renderer_pool.theme:
+                    self.renderer_pool.warm(key, Board(state, players), view)
         return png
 
     async def company_summary(
@@ -212,14 +324,34 @@ class GameViews(ServiceCore):
 
     async def archived_score_sheet(self, game: FinishedGame) -> bytes:
         """The final score sheet of an archived game, from its results and final snapshot."""
+        return (await self._archived_sheet(game))[0]
+
+    async def archived_score_picture(self, game: FinishedGame) -> Image:
+        """An archived game's final score sheet with its alt text."""
+        data, alt = await self._archived_sheet(game)
+        return Image(f"game-{game.number}-score.png", data, alt)
+
+    async def _archived_sheet(
+        self, game: FinishedGame, theme: str | None = None
+    ) -> tuple[bytes, str]:
         snap = await self.store.latest_snapshot(game.game_id, at_or_before=game.version)
         if snap is None or snap.version != game.version:
             raise ServiceError(f"Game #{game.number} has no saved final state to draw.")
         from bot.rules import load_state
+        from renderer.describe import alt_text
+        from renderer.people import Player
 
-        sheet = ScoreSheet(load_state(snap.state), result_events(game))
-        key = (game.game_id, game.version, SCORE_SHEET, None)
-        return await self.renderer_pool.render(key, sheet, SCORE_SHEET, None)
+        state = load_state(snap.state)
+        seats = {s.company: s for s in game.result.seats}
+        known = await self._names(game.guild_id, [s.user_id for s in seats.values() if s.user_id])
+        players = tuple(
+            Player(cid, *_names_of(known.get(s.user_id or 0), s.seat)) for cid, s in seats.items()
+        )
+        sheet = ScoreSheet(state, result_events(game), players)
+        key = (game.game_id, game.version, SCORE_SHEET, None, players)
+        data = await self.renderer_pool.render(key, sheet, SCORE_SHEET, None, theme)
+        what = f"Barrage game {game.number}, the final score sheet"
+        return data, alt_text(state, what, players=players)
 
     async def log_lines(
         self,
@@ -317,6 +449,14 @@ class GameViews(ServiceCore):
                 )
             )
         return out
+
+
+def _names_of(known: tuple[str, str] | None, seat: int) -> tuple[str, str]:
+    """(display name, fallback) of a seat's player from what the adapter knows."""
+    from bot.service.pictures import seat_fallback
+
+    display, username = known or ("", "")
+    return display, username or seat_fallback(seat)
 
 
 def company_in(state: Any, company: str | None) -> str | None:

@@ -180,6 +180,10 @@ class Reminder:
     kind: str = REMINDER
 
 
+#: The picture themes a player may choose (renderer.theme.THEMES; the store stays renderer-free).
+USER_THEMES = ("light", "dark", "colourblind")
+
+
 @dataclass(frozen=True, slots=True)
 class UserSettings:
     """A player's own settings; None means "use the server's default"."""
@@ -194,6 +198,8 @@ class UserSettings:
     skip_confirm: bool = False
     reminder_hours: int | None = None
     updated_at: int | None = field(default=None, compare=False)
+    #: The theme of the pictures only this player sees (None: the game's or the server's).
+    theme: str | None = None
 
     def __post_init__(self) -> None:
         """Refuse settings the bot could not act on."""
@@ -208,6 +214,8 @@ class UserSettings:
             isinstance(self.reminder_hours, int) and self.reminder_hours > 0
         ):
             raise InvalidDataError("reminder_hours must be a positive integer or None")
+        if self.theme is not None and self.theme not in USER_THEMES:
+            raise InvalidDataError(f"theme must be one of {', '.join(USER_THEMES)} or None")
 
 
 @runtime_checkable

@@ -915,13 +915,15 @@ class SqlStore(ABC):
         async def body(db: Tx) -> UserSettings:
             row = await db.fetchone(
                 "SELECT time_zone, quiet_start, quiet_end, dm_opt_in, skip_confirm,"
-                " reminder_hours, updated_at FROM user_settings WHERE user_id = ?",
+                " reminder_hours, updated_at, theme FROM user_settings WHERE user_id = ?",
                 (user_id,),
             )
             if row is None:
                 return UserSettings(user_id)
-            tz, q_start, q_end, dm, skip, hours, updated = row
-            return UserSettings(user_id, tz, q_start, q_end, bool(dm), bool(skip), hours, updated)
+            tz, q_start, q_end, dm, skip, hours, updated, theme = row
+            return UserSettings(
+                user_id, tz, q_start, q_end, bool(dm), bool(skip), hours, updated, theme
+            )
 
         return await self._tx(body, write=False)
 
@@ -933,12 +935,13 @@ class SqlStore(ABC):
             s = settings
             await db.execute(
                 "INSERT INTO user_settings (user_id, time_zone, quiet_start, quiet_end,"
-                " dm_opt_in, skip_confirm, reminder_hours, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " dm_opt_in, skip_confirm, reminder_hours, updated_at, theme)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone,"
                 " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
                 " dm_opt_in = excluded.dm_opt_in, skip_confirm = excluded.skip_confirm,"
-                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+                " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
+                " theme = excluded.theme",
                 (
                     s.user_id,
                     s.time_zone,
@@ -948,6 +951,7 @@ class SqlStore(ABC):
                     bool(s.skip_confirm),
                     s.reminder_hours,
                     now,
+                    s.theme,
                 ),
             )
             return UserSettings(
@@ -959,6 +963,7 @@ class SqlStore(ABC):
                 s.skip_confirm,
                 s.reminder_hours,
                 now,
+                s.theme,
             )
 
         return await self._tx(body)

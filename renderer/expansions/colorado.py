@@ -138,7 +138,15 @@ def _bridge_tag(
 
 
 def key_entries(view: str) -> tuple[tuple[str, str], ...]:
-    """Its symbols in the map's compact key."""
+    """Its symbols in the compact key of the map and of its own view."""
+    if view == "sites":
+        return (
+            ("CS_M", "Construction Site (mountains)"),
+            ("S_M1", "settlement space"),
+            ("SA7", "settlement tile"),
+            ("5c", "next Bridge's price"),
+            ("piece", "company"),
+        )
     return (("BR4", "Bridge tile on the dam it links to"),) if view == "map" else ()
 
 

@@ -105,7 +105,17 @@ def source_of(state: GameState, token: str) -> str | None:
 
 
 def key_entries(view: str) -> tuple[tuple[str, str], ...]:
-    """Its symbols in the map's compact key."""
+    """Its symbols in the compact key of the map and of its own view."""
+    if view == "irrigation":
+        return (
+            ("IZ_M", "irrigation zone (mountains)"),
+            ("→ 2 3", "basins it irrigates"),
+            ("S1", "irrigation space"),
+            ("+1", "tokens under the top one"),
+            ("A1", "action space"),
+            ("0-1-2-1", "drops per round"),
+            ("piece", "company"),
+        )
     return (("RS7", "river source token"), ("course", "the Nile's course")) if view == "map" else ()
 
 

@@ -126,7 +126,9 @@ async def card(
     content = f"{colour} card" + (f" for {target.mention}" if target else "")
     await interaction.response.send_message(
         content,
-        file=discord.File(io.BytesIO(render_card(colour, size)), "card.png"),
+        file=discord.File(
+            io.BytesIO(render_card(colour, size)), "card.png", description=f"A {colour} card"
+        ),
         view=card_view(0),
         ephemeral=private,
         allowed_mentions=only(target),
@@ -146,7 +148,8 @@ async def slow(interaction: discord.Interaction, seconds: float = 0.05) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     await asyncio.sleep(seconds)
     await interaction.followup.send(
-        "done", file=discord.File(io.BytesIO(render_card("red", 8)), "a.png")
+        "done",
+        file=discord.File(io.BytesIO(render_card("red", 8)), "a.png", description="A red card"),
     )
     await interaction.followup.send("second follow-up", ephemeral=False)
     assert interaction.channel is not None and hasattr(interaction.channel, "send")

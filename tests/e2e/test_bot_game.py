@@ -32,6 +32,11 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
         assert started.components == []
         first = await wait_turn_message(fake)
         assert first.png is not None and len(first.mentions) == 1
+        # Every picture carries alt text (the fake fails a test on one without): the map's
+        # says what it shows, whose turn it is and each company's score.
+        alt = first.attachments[0].description or ""
+        assert alt.startswith("Barrage game") and "the map" in alt and len(alt) <= 1024
+        assert "to play" in alt and alt.count(" VP") == 3
 
         driver = Driver(fake, bot, [alice, bob, carol], seed=SEED)
         turns = 0
@@ -58,6 +63,9 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
         assert all(final.content.count(f"<@{u.id}>") == 1 for u in (alice, bob, carol))
         names = [a.filename for a in final.attachments]
         assert len(names) == 2 and names[0].endswith("-score.png") and png_size(final.png)
+        sheet_alt, board_alt = (a.description or "" for a in final.attachments)
+        assert "final score sheet" in sheet_alt and "Game over: 1. " in sheet_alt
+        assert "Last turn:" in board_alt and all(len(a) <= 1024 for a in (sheet_alt, board_alt))
         # The finished game stays viewable by its number, and in its channel until a new
         # game starts there.
         shown = await (await fake.dave.slash("barrage score", game=game_id)).reply()

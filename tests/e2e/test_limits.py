@@ -24,7 +24,11 @@ def select(n: int) -> dict[str, Any]:
     return {"type": 3, "custom_id": "s", "options": options}
 
 
-GOOD = {"content": "x" * 2000, "components": [row(*(button(f"b{i}") for i in range(5)))]}
+GOOD = {
+    "content": "x" * 2000,
+    "components": [row(*(button(f"b{i}") for i in range(5)))],
+    "attachments": [{"id": 0, "filename": "a.png", "description": "d" * 1024}],
+}
 
 BAD: list[tuple[dict[str, Any], str]] = [
     ({"content": "x" * 2001}, "content is 2001 characters"),
@@ -35,6 +39,10 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"components": [row(button("a", "L" * 81))]}, "is 81 characters"),
     ({"components": [row(select(26))]}, "26 options"),
     ({"components": [row(select(3), button("b"))]}, "must be alone"),
+    (
+        {"attachments": [{"id": 0, "filename": "a.png", "description": "d" * 1025}]},
+        "attachment description is 1025 characters (max 1024)",
+    ),
 ]
 
 

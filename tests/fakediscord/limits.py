@@ -18,6 +18,8 @@ MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_CHOICES = 25
 MAX_CHOICE_NAME = 100
+#: An attachment's description (its alt text).
+MAX_ATTACHMENT_DESCRIPTION = 1024
 AUTO_ARCHIVE_DURATIONS = frozenset({60, 1440, 4320, 10080})
 
 BUTTON = 2
@@ -33,6 +35,13 @@ def message_errors(body: dict[str, Any]) -> list[str]:
     if content is not None and len(content) > MAX_CONTENT:
         errors.append(f"content is {len(content)} characters (max {MAX_CONTENT})")
     errors += _embed_errors(body.get("embeds") or [])
+    for entry in body.get("attachments") or []:
+        described = entry.get("description") if isinstance(entry, dict) else None
+        if described is not None and len(described) > MAX_ATTACHMENT_DESCRIPTION:
+            errors.append(
+                f"attachment description is {len(described)} characters "
+                f"(max {MAX_ATTACHMENT_DESCRIPTION})"
+            )
     components = body.get("components")
     if components:
         if int(body.get("flags") or 0) & FLAG_COMPONENTS_V2:

@@ -154,6 +154,8 @@ class Attachment:
     data: bytes
     url: str
     content_type: str = "application/octet-stream"
+    #: The alt text the upload gave it (Discord's attachment description; None: none given).
+    description: str | None = None
 
     def payload(self) -> dict[str, Any]:
         """Serialise as Discord's attachment object."""
@@ -165,6 +167,8 @@ class Attachment:
             "proxy_url": self.url,
             "content_type": self.content_type,
         }
+        if self.description is not None:
+            data["description"] = self.description
         size = png_size(self.data)
         if size:
             data["width"], data["height"] = size

@@ -146,8 +146,13 @@ class FakeDiscord:
         error_loggers: tuple[str, ...] = ("discord", "bot"),
         clock: Callable[[], float] | None = None,
         strict_mentions: bool = True,
+        require_alt_text: bool = True,
     ) -> None:
         """Build the default world: one guild, two text channels, five members and the bot.
+
+        `require_alt_text` fails the test on a picture (PNG or GIF) the bot uploads without a
+        description (its alt text): the project's rule, stricter than Discord. Either way a
+        description over 1,024 characters is refused, as Discord refuses it.
 
         `clock` (seconds) is the fake's time for nonces; it defaults to the event loop's.
         `strict_mentions` fails the test on a send or edit whose mentions are left to
@@ -183,6 +188,7 @@ class FakeDiscord:
         self.clock = clock
         self.nonces = NonceLedger(self.now, WINDOW_S)
         self.strict_mentions = strict_mentions
+        self.require_alt_text = require_alt_text
         self.mention_problems: list[str] = []
         self.sessions: list[GatewaySession] = []
         self.gateway_queries: list[dict[str, str]] = []
@@ -1501,11 +1507,18 @@ class FakeDiscord:
             if index not in files:
                 continue
             filename, blob = files[index]
-            result.append(self.store_attachment(entry.get("filename") or filename, blob))
+            described = entry.get("description")
+            picture = png_size(blob) or blob[:6] in (b"GIF87a", b"GIF89a")
+            if self.require_alt_text and picture and not described:
+                name = entry.get("filename") or filename
+                self.failures.append(f"picture {name!r} posted without alt text (a description)")
+            result.append(self.store_attachment(entry.get("filename") or filename, blob, described))
         return result
 
-    def store_attachment(self, filename: str, blob: bytes) -> Attachment:
-        """Store bytes and return an attachment served by the fake."""
+    def store_attachment(
+        self, filename: str, blob: bytes, description: str | None = None
+    ) -> Attachment:
+        """Store bytes and return an attachment served by the fake (with its alt text)."""
         aid = snowflake()
         content_type = "image/png" if png_size(blob) else "application/octet-stream"
         if blob[:6] in (b"GIF87a", b"GIF89a"):
@@ -1513,7 +1526,7 @@ class FakeDiscord:
         if filename.endswith(".json"):
             content_type = "application/json"
         url = f"http://127.0.0.1:{self.port}/attachments/{aid}/{filename}"
-        attachment = Attachment(aid, filename, blob, url, content_type)
+        attachment = Attachment(aid, filename, blob, url, content_type, description)
         self.attachments[aid] = attachment
         return attachment
 

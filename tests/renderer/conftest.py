@@ -40,13 +40,16 @@ def body_top(state: GameState, view: str, theme: str = "light", preview: bool = 
 
 def body_image(state: GameState, *, view: str = "map", **kwargs: object) -> Image.Image:
     """A view's body as an RGB image (the header and the key cut off), in layout coordinates."""
-    from renderer.render import render_image
+    from renderer.render import render_image, shown_key
 
     image = render_image(state, view=view, **kwargs)  # type: ignore[arg-type]
     from renderer import legend
 
     theme = str(kwargs.get("theme", "light"))
     top, bottom = body_top(state, view, theme), image.height
-    if view in legend.KEYED_VIEWS:
-        bottom -= legend.key_height(view, state.options.expansions, theme)
+    key = legend.key_height(view, state.options.expansions, theme)
+    if shown_key(state, view, theme, image.height - key) == key and legend.keyed(
+        view, state.options.expansions
+    ):
+        bottom -= key
     return image.crop((0, top, image.width, bottom))

@@ -51,7 +51,7 @@ def test_partial_views_decode_with_the_layout_size(
     assert image.format == "PNG"
     width, body = EXPECTED_SIZE[view]
     top = body_top(midgame, view, theme)
-    key = legend.key_height(view, (), theme) if view in legend.KEYED_VIEWS else 0
+    key = legend.key_height(view, (), theme) if legend.keyed(view, ()) else 0
     assert image.size == (width, top + body + key)  # the header, the body, the key
     assert image.size[0] == get_theme(theme).views[view].width
     # A palette image without a transparent index: opaque on Discord's light and dark themes.

@@ -61,6 +61,19 @@ def active(options: GameOptions) -> bool:
     return KEY in options.expansions
 
 
+def key_entries(view: str) -> tuple[tuple[str, str], ...]:
+    """Its symbols in the compact key of its own view."""
+    if view == "works":
+        return (
+            ("A3", "External Work: cost → reward"),
+            ("piles", "Works left in piles A-C"),
+            ("space 1", "Private Building's space"),
+            ("use", "its action spaces"),
+            ("piece", "company"),
+        )
+    return ()
+
+
 def legend_sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     """Its sections of the legend picture."""
     return (

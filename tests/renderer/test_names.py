@@ -1,0 +1,121 @@
+"""Players' names on the pictures: every script the bundled fonts cover is drawn, never boxes."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+from PIL import Image
+
+from renderer import names
+from renderer.describe import alt_text
+from renderer.people import Computer, Player
+from renderer.render import render
+from renderer.samples import midgame_state
+from renderer.theme import get_theme
+
+FONTS = Path(resources.files("renderer.fonts"))  # type: ignore[arg-type]
+#: A name in each script the pictures promise, as players write them.
+SCRIPTS = {
+    "Latin": "Zoë Ångström-Łukasz",
+    "Greek": "Σωκράτης",
+    "Cyrillic": "Мария Ивановна",
+    "Hebrew": "אברהם",
+    "Arabic": "محمد علي",
+    "Chinese": "王小明",
+    "Japanese": "さくら・カタカナ",
+    "Korean": "김민준",
+    "emoji": "Dam builder 🌍⚡👍❤️",
+}
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_every_character_of_a_name_has_a_bundled_font(script: str) -> None:
+    """The check the issue asks for: it fails when a glyph is missing from every font."""
+    name = SCRIPTS[script]
+    assert names.missing(name) == [], (script, name)
+    assert names.drawable(name)
+    assert names.width(name, 38) > 0
+
+
+def test_the_coverage_file_is_what_the_fonts_have() -> None:
+    """coverage.json is built from the fonts' own tables (tools/build_fonts.py --coverage),
+    so a name said drawable is drawn with a real glyph."""
+    for face, file in names.FACES:
+        cmap = TTFont(FONTS / file).getBestCmap()
+        for first, last in names.coverage()[face]:
+            assert first in cmap and last in cmap, (face, hex(first), hex(last))
+        covered = sum(last - first + 1 for first, last in names.coverage()[face])
+        assert covered == len([c for c in cmap if c >= 0x20]), face
+
+
+def test_the_bundled_fonts_fit_in_20_mb_under_licences_we_ship() -> None:
+    total = sum(p.stat().st_size for p in FONTS.iterdir() if p.suffix in (".ttf", ".otf"))
+    assert total <= 20 * 1024 * 1024, total
+    licence = (FONTS / "LICENSE-Noto.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    for _face, file in names.FACES[1:]:
+        assert file in licence, file
+
+
+def test_a_script_no_font_has_falls_back_to_the_username_then_nobody() -> None:
+    thai = "สมชาย"
+    assert not names.drawable(thai)
+    assert names.fitted(thai, "somchai_99", 38, 400) == "somchai_99"
+    assert names.fitted(thai, "Player 2", 38, 400) == "Player 2"
+    # A joined emoji would be drawn as its parts: it is not drawn at all.
+    assert not names.drawable("👩\u200d🚀")
+    # About half the emoji have a monochrome glyph (DejaVu, Noto Sans Symbols 1 and 2); a
+    # name with one of the others is drawn as its fallback, never as a box.
+    assert names.fitted("Wave 🌊", "wave_rider", 38, 400) == "wave_rider"
+
+
+def test_a_long_name_is_cut_with_an_ellipsis_to_fit() -> None:
+    long = "Bartholomew Maximilian Featherstonehaugh"
+    cut = names.fitted(long, "", 38, 300)
+    assert cut.endswith("…") and long.startswith(cut[:-1])
+    assert names.width(cut, 38) <= 300
+
+
+def test_arabic_is_shaped_and_right_to_left_text_is_put_in_visual_order() -> None:
+    shown = names.visual("محمد")
+    # Joined forms (presentation forms B), last letter first.
+    assert all(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
+    assert shown != "محمد"[::-1]
+    assert names.visual("אבג") == "גבא"
+    assert names.visual("Alice") == "Alice"
+
+
+def test_the_scoreboard_draws_each_name_beside_its_symbol() -> None:
+    state = midgame_state()
+    players = [
+        Player(c, SCRIPTS[s])
+        for c, s in zip(state.companies, ("Arabic", "Chinese", "Greek", "emoji"), strict=False)
+    ]
+    with_names = Image.open(io.BytesIO(render(state, view="map", players=players)))
+    without = Image.open(io.BytesIO(render(state, view="map")))
+    assert with_names.size == without.size
+    theme = get_theme()
+    style = theme.views["map"]
+    # The name column is left of the numbers: the row there has ink where it had none.
+    row = (130, 140, 400, 200)
+    assert with_names.convert("RGB").crop(row).getcolors(4096) != without.convert("RGB").crop(
+        row
+    ).getcolors(4096)
+    assert style.width == with_names.width
+
+
+def test_computer_seats_are_marked_with_kind_and_level() -> None:
+    assert Computer("automa", 2).mark() == "A2"
+    assert Computer("ai", 1).mark() == "AI1"
+    assert Computer("automa", 2).title() == "automa, level 2 (hard)"
+    assert Computer("ai", 3).label() == "AI3 · computer player"
+    state = midgame_state()
+    cid = next(iter(state.companies))
+    alt = alt_text(state, "The map", players=[Player(cid, computer="ai", level=3)])
+    assert "computer player, level 3" in alt
+    with pytest.raises(ValueError, match="unknown computer kind"):
+        alt_text(state, "The map", players=[Player(cid, computer="robot")])
