@@ -329,7 +329,7 @@ LEGEND_SECTIONS = (
             *SCOREBOARD_KEY,
             Entry("▶", "acts now"),
             Entry("A2", "an automa plays it, at level 2 (A0 easy to A3 expert)"),
-            Entry("AI2", "the computer player plays it, at level 2"),
+            Entry("AI2", "an AI player plays it, at level 2 (strong; AI1: casual)"),
         ),
     ),
     ("The map", MAP_KEY),

@@ -18,8 +18,11 @@ from renderer.automa import automa_level
 #: A computer seat's kind → its mark's letters and the word the key and alt text use.
 COMPUTER_KINDS: Mapping[str, tuple[str, str]] = {
     "automa": ("A", "automa"),
-    "ai": ("AI", "computer player"),
+    "ai": ("AI", "AI player"),
 }
+
+#: The AI player's levels by number (bot.ai.LEVELS in order: 1 casual, 2 strong).
+AI_LEVEL_WORDS: Mapping[int, str] = {1: "casual", 2: "strong"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +54,14 @@ class Computer:
         return f"{self.mark()} · {COMPUTER_KINDS[self.kind][1]}"
 
     def title(self) -> str:
-        """'automa, level 2 (hard)' or 'computer player, level 1'."""
+        """'automa, level 2 (hard)' or 'AI player, level 2 (strong)'."""
         word = COMPUTER_KINDS[self.kind][1]
         if self.level is None:
             return word
         if self.kind == "automa":
             return f"{word}, level {self.level} ({level_name(self.level)})"
-        return f"{word}, level {self.level}"
+        named = AI_LEVEL_WORDS.get(self.level) if self.kind == "ai" else None
+        return f"{word}, level {self.level} ({named})" if named else f"{word}, level {self.level}"
 
 
 def by_company(players: Iterable[Player]) -> dict[str, Player]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from bot.service.computer import AI_LEVELS
 from bot.service.core import ServiceCore
 from bot.service.loading import Loaded
 from bot.service.types import Line, render_lines
@@ -56,6 +57,11 @@ class Pictures(ServiceCore):
         for cid, company in companies.items():
             seat = company.seat
             user = loaded.seats[seat] if seat < len(loaded.seats) else None
+            seat_kind = loaded.computer_of(cid)
+            if seat_kind is not None and seat_kind.kind == "ai":
+                # An AI player (at its own seat, or playing a person's): marked with its level.
+                out.append(Player(cid, computer="ai", level=AI_LEVELS.index(seat_kind.level) + 1))
+                continue
             if user is None:
                 out.append(Player(cid))  # an automa: the renderer marks it from the state
                 continue

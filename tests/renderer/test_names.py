@@ -112,10 +112,10 @@ def test_computer_seats_are_marked_with_kind_and_level() -> None:
     assert Computer("automa", 2).mark() == "A2"
     assert Computer("ai", 1).mark() == "AI1"
     assert Computer("automa", 2).title() == "automa, level 2 (hard)"
-    assert Computer("ai", 3).label() == "AI3 · computer player"
+    assert Computer("ai", 3).label() == "AI3 · AI player"
     state = midgame_state()
     cid = next(iter(state.companies))
     alt = alt_text(state, "The map", players=[Player(cid, computer="ai", level=3)])
-    assert "computer player, level 3" in alt
+    assert "AI player, level 3" in alt
     with pytest.raises(ValueError, match="unknown computer kind"):
         alt_text(state, "The map", players=[Player(cid, computer="robot")])

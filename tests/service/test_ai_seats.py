@@ -368,3 +368,14 @@ async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
     finally:
         thinker.close()
     assert [priority for priority, *_ in thinker.costs] == [SEAT, HINT, HINT]
+
+
+async def test_the_pictures_mark_an_ai_seat_with_its_level(ai: GameService) -> None:
+    """The renderer is handed an AI seat as a computer of kind "ai" at its level's number."""
+    game_id = await solo(ai, ai=1, automa=1)
+    loaded = await ai._load(await ai.store.get_game(game_id))
+    assert loaded.game is not None
+    players = await ai._players(loaded, loaded.game.state)
+    kinds = sorted((p.computer, p.level) for p in players if p.computer is not None)
+    assert kinds == [("ai", 1)]  # casual; the automa is marked from the state itself
+    assert sum(1 for p in players if p.computer is None) == 2
