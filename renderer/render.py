@@ -396,8 +396,8 @@ def _layout(
 
 def shown_key(state: GameState, view: str, theme_name: str, top: int) -> int:
     """The height of the compact key under a view whose header and body are ``top`` tall (0:
-    none). A phone view stays within 2:1: a company board that fills it (the Nile's and
-    Leeghwater's boards together) leaves its key to the legend (`/barrage help symbols`)."""
+    none). A phone view stays within 2:1: a company board that fills it (two expansions'
+    boards together) leaves its key to the legend (`/barrage help symbols`)."""
     expansions = state.options.expansions
     if not legend.keyed(view, expansions):
         return 0

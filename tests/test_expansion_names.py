@@ -33,7 +33,7 @@ def _code_files() -> list[Path]:
         for package in PRODUCT
         for path in sorted((ROOT / package).rglob("*"))
         if path.is_file()
-        and path.suffix not in (".toml", ".md", ".ttf", ".txt", ".png", ".pyc")
+        and path.suffix not in (".toml", ".md", ".ttf", ".otf", ".txt", ".png", ".pyc")
         and "__pycache__" not in path.parts
     ]
 

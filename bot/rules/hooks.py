@@ -32,6 +32,7 @@ hooks are asked first, then the expansions', in hook order.
 | `round_scoring`, `end_of_round`, `final_scoring`, `objective_count` | scoring steps |
 | `automa_action(game, company, action, turn)` | an automa card's action the base game does not perform (External Works, buildings) |
 | `automa_answer(game, decision)` | how an automa answers a decision of this expansion's |
+| `redraw_hidden(game, state, rng)` | a computer player's search re-draws the face-down parts of a copy of the state (`bot.ai.determinize`) |
 
 Everything else an expansion adds is declared in its rule set (`bot.rules.rulebook`): task
 kinds, structure kinds, notation verbs, turn actions, tile effects, reward keys with their
@@ -74,6 +75,10 @@ class Hooks:
 
     def setup(self, game: Game, rng: SplitMix64) -> None:
         """Add the expansion's components to a new game."""
+
+    def redraw_hidden(self, game: Game, state: GameState, rng: SplitMix64) -> None:
+        """Re-draw at random, in `state` (a copy of `game`'s state that a seat searches), the
+        face-down parts this rule set adds, consistently with what every seat sees."""
 
     def turn_options(self, game: Game, company_id: str) -> list[Option]:
         """Extra actions a player may take on their turn."""

@@ -80,6 +80,9 @@ class Leeghwater(Expansion):
     def setup(self, game: Game, rng: SplitMix64) -> None:
         board.setup_board(game, rng)
 
+    def redraw_hidden(self, game: Game, state: GameState, rng: SplitMix64) -> None:
+        board.redraw_hidden(game, state, self.name, rng)
+
     def new_company(self, game: Game, company: Company) -> None:
         board.new_company(game, company)
         officers.new_company(game, company)

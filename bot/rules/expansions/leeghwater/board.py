@@ -24,10 +24,11 @@ from typing import Any
 from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.hidden import mix_back
 from bot.rules.patent import PILES, SLOTS, draw_tiles
 from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
-from bot.rules.state import Company
+from bot.rules.state import Company, GameState
 
 KEY = "leeghwater"
 BLOCKED = "blocked"
@@ -273,3 +274,41 @@ def export_position(game: Game) -> dict[str, Any]:
             fields["simone_limit"] = True
         out["company"][company_id] = fields
     return out
+
+
+def redraw_hidden(game: Game, state: GameState, key: str, rng: SplitMix64) -> None:
+    """Re-draw this expansion's face-down parts of `state` (a copy a seat searches): the
+    advanced tiles it put back in the box at setup are unknown, so they are shuffled into the
+    Patent Office piles of their level and as many come out again; the External Work piles
+    likewise with the works another expansion returned to the box (its `works_removed`)."""
+    own = state.extra.get(key)
+    if not own:
+        return
+    removed = list(own.get("advanced_removed", []))
+    if state.patent_piles and removed:
+        tiles = game.content.tiles
+        levels = {name: index for index, name in enumerate(PILES, start=1)}
+
+        def pile_of_tile(tile: str) -> str | None:
+            level = getattr(tiles.get(tile), "level", None)
+            return next((name for name, lv in levels.items() if lv == level), None)
+
+        own["advanced_removed"] = mix_back(state.patent_piles, removed, pile_of_tile, rng)
+    works = own.get("work_piles")
+    if not works:
+        return
+    # Which sections returned works to the box: any expansion's table with `works_removed`.
+    owners = sorted(
+        name
+        for name, section in state.extra.items()
+        if isinstance(section, dict) and "works_removed" in section
+    )
+    out_of_box = [w for name in owners for w in state.extra[name]["works_removed"]]
+    pile_by_work = {work: pile for pile, items in works.items() for work in items}
+    catalogue = game.content.external_works
+    for work in out_of_box:
+        pile_by_work[work] = getattr(catalogue.get(work), "pile", None)
+    back = mix_back(works, out_of_box, pile_by_work.get, rng)
+    for name in owners:
+        mine = state.extra[name]["works_removed"]
+        state.extra[name]["works_removed"], back = back[: len(mine)], back[len(mine) :]

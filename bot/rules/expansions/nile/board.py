@@ -31,9 +31,10 @@ from bot.rules.content import (
 from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
 from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.hidden import shuffled
 from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
-from bot.rules.state import Company
+from bot.rules.state import Company, GameState
 
 KEY = "nile"
 MAP = "nile"
@@ -379,3 +380,19 @@ def export_position(game: Game) -> dict[str, Any]:
             for extra in [game.company(company_id).extra]
         },
     }
+
+
+def redraw_hidden(state: GameState, key: str, rng: SplitMix64) -> None:
+    """Re-draw the face-down irrigation tokens of `state` (a copy a seat searches): those under
+    the top of each stack, shuffled within their zone (the tops are face up)."""
+    own = state.extra.get(key)
+    if not own or "zones" not in own:
+        return
+    for zone in own["zones"].values():
+        hidden = shuffled([token for stack in zone.values() for token in stack[:-1]], rng)
+        for space in zone:
+            stack = zone[space]
+            under = len(stack) - 1
+            if under > 0:
+                zone[space] = [*hidden[:under], stack[-1]]
+                hidden = hidden[under:]
