@@ -20,6 +20,8 @@ from statistics import mean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
+from benchargs import numbers
+
 from bot.rules import GameOptions
 from bot.rules.automa.criteria import CRITERIA
 from bot.rules.automa.seats import LEVEL_NAMES
@@ -49,8 +51,9 @@ def options_for(seed: int, levels: tuple[int, ...]) -> GameOptions:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    games, first = numbers(
+        __doc__, ("games", 200, "games per level"), ("first_seed", 0, "the first game's seed")
+    )
     start = time.perf_counter()
     actions: Counter = Counter()
     criteria: Counter = Counter()

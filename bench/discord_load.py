@@ -35,7 +35,8 @@ fail every later wait, as it does in a test (FakeDiscord.fail_fast). Targets (is
 rendering p95 < 300 ms at 50 games, autocomplete p95 < 50 ms, memory < 300 MB; (issue 13)
 rendering p95 < 150 ms at 20 actions/s (`--rate 20`).
 
-On PostgreSQL (`--backend postgresql`, a throwaway server started as in the tests) the bot
+On PostgreSQL (`--backend postgresql`, a throwaway server started as in the tests, at the
+server's shipped durability unless `--fsync-off`; SQLite is at its own, WAL) the bot
 may run as several processes (`--processes 2`): gateway shards 0..N-1 of N, each serving one
 fake server (guild) whose id falls on its shard; the games are spread over the servers, so
 every process serves its share of the load. Memory is then reported per process.
@@ -456,7 +457,8 @@ async def _main(args: argparse.Namespace) -> int:
         if args.backend == "postgresql":
             from pgtestserver import TestPostgres
 
-            with TestPostgres() as server:
+            # Shipped durability (fsync, synchronous commits) unless told otherwise.
+            with TestPostgres(durable=not args.fsync_off) as server:
                 return await run(args, Path(tmp), server.new_database("load"))
         return await run(args, Path(tmp), str(Path(tmp) / "games.sqlite3"))
 
@@ -676,6 +678,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--no-start-announcements",
         action="store_true",
         help="count every announcement as sent in the setup (for thousands of games)",
+    )
+    parser.add_argument(
+        "--fsync-off",
+        action="store_true",
+        help="the PostgreSQL server without fsync and synchronous commits (as in the tests)",
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="bot processes (shards); >1 needs postgresql"

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 from collections import defaultdict
+
+from benchargs import numbers
 
 from bot.rules import GameOptions, GameState, new_game, open_game
 
@@ -24,7 +25,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    (games,) = numbers(__doc__, ("games", 200, "whole games to play"))
     listing: dict[str, list[float]] = defaultdict(list)
     applying: dict[str, list[float]] = defaultdict(list)
     whole: list[float] = []

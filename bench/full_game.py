@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import statistics
-import sys
 import time
+
+from benchargs import numbers
 
 from bot.rules import GameOptions, new_game
 from bot.rules.prng import SplitMix64
@@ -40,4 +41,4 @@ def main(runs: int = RUNS) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else RUNS)
+    main(*numbers(__doc__, ("runs", RUNS, "games to time")))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import io
 import statistics
-import sys
 import time
+
+from benchargs import numbers
 
 from bot.rules.content import load_content
 from renderer.background import draw_map_background
@@ -44,4 +45,4 @@ def main(runs: int = RUNS) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else RUNS)
+    main(*numbers(__doc__, ("runs", RUNS, "draws of each background")))

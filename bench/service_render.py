@@ -12,6 +12,8 @@ import random
 import statistics
 import time
 
+from benchargs import numbers
+
 from bot.rules import GameOptions, new_game
 from bot.service.images import RendererPool
 
@@ -66,4 +68,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    numbers(__doc__)  # no arguments: --help tells what it measures
     main()

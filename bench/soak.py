@@ -16,6 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
+from benchargs import numbers
+
 from bot.rules import GameOptions
 from tests.rules.automa.games import play_game
 from tests.rules.expansions.nile.test_random_games import play_nile_game
@@ -24,8 +26,9 @@ from tests.rules.test_random_games_full import random_full_game
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    first = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    games, first = numbers(
+        __doc__, ("games", 2000, "games to play"), ("first_seed", 1000, "the first game's seed")
+    )
     start = time.perf_counter()
     failures = 0
     for seed in range(first, first + games):

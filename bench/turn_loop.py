@@ -1,4 +1,5 @@
-"""The turn loop over many whole games: stalls, unpinged deciders, double pings (all must be 0).
+"""The turn loop over many whole games: stalls, unpinged deciders, double pings and pings of
+a player already playing (all must be 0).
 
 Plays seeded random complete games through the service with a recording announcer, each seed
 in the eight mixes (intro; full; full+Leeghwater; Colorado; Nile; full+Leeghwater+Colorado;
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from benchargs import numbers
 
 from tests.service.turnloop import MIXES, Figures, play_checked, players_for
 
@@ -42,7 +45,7 @@ async def main(games: int, first: int) -> int:
     total = Figures(games=0)
     print(
         f"{'mix':<26}{'games':>6}{'steps':>8}{'confirms':>9}{'forced':>7}{'skipped':>8}"
-        f"{'stalls':>7}{'unpinged':>9}{'double':>7}{'no rem.':>8}"
+        f"{'stalls':>7}{'unpinged':>9}{'double':>7}{'playing':>8}{'no rem.':>8}"
     )
     for mix, figures in by_mix.items():
         total.add(figures)
@@ -54,7 +57,8 @@ async def main(games: int, first: int) -> int:
     )
     print(
         f"stalls {total.stalls}, unpinged deciders {total.unpinged}, "
-        f"double pings {total.double_pings}, deciders without a reminder "
+        f"double pings {total.double_pings}, pings of a player already playing "
+        f"{total.playing_pings}, deciders without a reminder "
         f"{total.missing_reminders}"
     )
     for problem in total.problems[:20]:
@@ -65,12 +69,13 @@ async def main(games: int, first: int) -> int:
 def _row(name: str, f: Figures) -> str:
     return (
         f"{name:<26}{f.games:>6}{f.steps:>8}{f.confirms:>9}{f.forced_turns:>7}"
-        f"{f.skipped_answers:>8}{f.stalls:>7}{f.unpinged:>9}{f.double_pings:>7}"
+        f"{f.skipped_answers:>8}{f.stalls:>7}{f.unpinged:>9}{f.double_pings:>7}{f.playing_pings:>8}"
         f"{f.missing_reminders:>8}"
     )
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    first_seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    count, first_seed = numbers(
+        __doc__, ("games", 500, "games to play"), ("first_seed", 1000, "the first game's seed")
+    )
     sys.exit(asyncio.run(main(count, first_seed)))

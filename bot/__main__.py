@@ -225,16 +225,52 @@ def check_storage(config: Config) -> int:
         log.error("%s", problem)
     if problems:
         return 1
-    log.info("settings from %s are fine: %r", config.source, config)
-    if database.url is not None:
-        log.info("database %s can be written", database.describe())
-    else:
-        log.info(
-            "database %s and backup folder %s can be written",
-            database.path,
-            config.backup.directory,
-        )
+    for line in checked_lines(config):
+        print(line)
     return 0
+
+
+def checked_lines(config: Config) -> list[str]:
+    """What `--check-config` checked, one line each, and that it is all fine."""
+    where = "built-in defaults" if config.source == "defaults" else config.source
+    database, backup, reminders = config.database, config.backup, config.reminders
+    lines = [
+        f"Checked the settings ({where} and the environment):",
+        "  discord.token: set, shaped like a bot token (not shown)",
+    ]
+    if database.url is not None:
+        lines.append(f"  database.url: {database.describe()} answers and can be written")
+        lines.append("  backups: none of the bot's own with PostgreSQL (use pg_dump)")
+    else:
+        path = Path(database.path)
+        state = (
+            "an SQLite database that can be written"
+            if path.exists()
+            else (
+                "not there yet: it will be created at the first start, in a folder that can be "
+                "written"
+            )
+        )
+        lines.append(f"  database.path: {path} is {state}")
+        if backup.interval_hours > 0:
+            lines.append(
+                f"  backups: every {backup.interval_hours:g} h to {backup.directory}/ "
+                f"(keeping {backup.keep}), a folder that can be written"
+            )
+        else:
+            lines.append("  backups: off (backup.interval_hours = 0)")
+    lines.append(
+        f"  reminders: first after {reminders.first_after_hours:g} h, then every "
+        f"{reminders.repeat_every_hours:g} h, at most {reminders.max_repeats} more"
+    )
+    shards = config.discord.served_shards()
+    if shards is not None:
+        lines.append(
+            f"  discord: shards {', '.join(map(str, shards))} of {config.discord.shard_count}"
+        )
+    lines.append(f"  logging.level: {config.logging.level}")
+    lines.append("All is fine: the bot can start with these settings.")
+    return lines
 
 
 #: What to do about a PostgreSQL database that cannot be used, by DatabaseUnusable.kind.

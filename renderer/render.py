@@ -225,6 +225,14 @@ def clear_caches() -> None:
     _VIEWS.clear()
 
 
+def clear_stamps() -> None:
+    """Forget every finished view and every stamp (boxes, pieces, texts on flat colours,
+    the views' items) with its palette mappings; static backgrounds and text masks stay
+    cached. For benchmarks: a position whose items were never drawn before."""
+    _VIEWS.clear()
+    d.STAMPS.clear()
+
+
 def forget_pictures() -> None:
     """Forget every cached picture, background and text mask of the renderer (tests that read
     every text drawn: static backgrounds are drawn again)."""

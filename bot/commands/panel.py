@@ -35,6 +35,9 @@ OUTCOME_NOTES = {
     OutcomeKind.COMMITTED: "✅ Done: the channel has been told, and whoever is next was pinged.",
     OutcomeKind.GAME_OVER: "🏁 That was the last turn: the final result is posted in the channel.",
 }
+#: The note after a commit that hands the next decision back to the actor (they are not
+#: pinged for it: this panel is where they go on).
+HANDED_BACK_NOTE = "✅ Done: the channel has been told. Your next decision:"
 
 
 @cache
@@ -132,6 +135,9 @@ async def show_outcome(
 
 def outcome_note(outcome: Outcome) -> str:
     """One line for the actor about what their command did, chosen by its kind."""
+    panel = outcome.decision
+    if outcome.kind is OutcomeKind.COMMITTED and panel and panel.your_turn and panel.options:
+        return HANDED_BACK_NOTE
     if outcome.kind in OUTCOME_NOTES:
         return OUTCOME_NOTES[outcome.kind]
     text = say(outcome.lines, limit=600)

@@ -25,6 +25,7 @@ from bot.service import (
     NewGameRefused,
     OptionView,
     OutboxSender,
+    Outcome,
     PanelView,
     ReminderNotice,
     RendererPool,
@@ -33,6 +34,7 @@ from bot.service import (
 from bot.service.expansions import combinations
 from bot.service.stats import REPLAY_PACES
 from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
+from bot.store import Game as StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,8 @@ FIRST_USER = 1
 DEFAULT_DB = "barrage-console.sqlite3"
 #: The most log lines `log N` prints.
 MAX_LOG_LINES = 1000
+#: The automa levels, weakest first (a stored game keeps the level's index).
+AUTOMA_LEVELS = ("easy", "medium", "hard", "expert")
 
 HELP = """\
 Type what the player whose name is shown decides:
@@ -51,8 +55,9 @@ Type what the player whose name is shown decides:
   base D5U          an option's notation (shown in [brackets]); several: a; b; c
 Or one of these commands:
   options           show the decision again        restart   throw away this turn's moves
-  undo              take back your last turn       score     the scores now
-  log [N]           the last N log lines (20)      company [X]  a company's board as text
+  undo              take back the last confirmed turn (before the next player acts)
+  score             the scores now                 log [N]   the last N log lines (20)
+  company [X]       a company's board as text (X: its name, e.g. Italy; all without it)
   board [map|shared|company|score|full|...] [company]   write a picture of the board
   preview [map|shared|...]    write a picture of your turn so far (only for you)
   help              this text                      quit      save and leave (also Ctrl-D)"""
@@ -97,16 +102,19 @@ class ViewWriter:
     """Writes the chosen views of the game after each announced turn (`--views`), and a
     progress line when a round ends."""
 
-    def __init__(self, service: GameService, out: Path, views: Sequence[str]) -> None:
+    def __init__(self, service: GameService, out: Path, views: Sequence[str], number: int) -> None:
         self.service = service
         self.out = out
         self.views = list(views)
+        #: The game's number, which every file name carries.
+        self.number = number
         self.round = 0
         self.turns = 0
         self.written = 0
 
-    async def write(self, number: int) -> list[Path]:
-        """Write the views of the game as it is now, each named after the announcement."""
+    async def write(self, version: int) -> list[Path]:
+        """Write the views of the game as it is now (the commit at `version`), each named
+        after the game and the announcement."""
         known = await self.service.board_views(CHANNEL)
         score = await self.service.score(CHANNEL)
         wanted = [*known, "score"] if "all" in self.views else self.views
@@ -117,7 +125,7 @@ class ViewWriter:
             companies = [row.company for row in score.rows] if view == "company" else [None]
             for company in companies:
                 png = await self.service.board_image(CHANNEL, view, company)
-                name = f"{number:04d}-{view}{'-' + company if company else ''}.png"
+                name = picture_name(self.number, version, view, company)
                 path = self.out / name
                 path.write_bytes(png)
                 paths.append(path)
@@ -145,6 +153,8 @@ class ConsolePort:
         self.files: list[Path] = []
         #: Writes every chosen view after each turn (`--views`), when given.
         self.views: ViewWriter | None = None
+        #: The game's number, which every picture's file name carries.
+        self.number = 0
 
     async def post(self, announcement: Announcement) -> int:
         """Print the text, write the images; the message id is a counter."""
@@ -152,11 +162,13 @@ class ConsolePort:
         if self.out is not None:
             self.out.mkdir(parents=True, exist_ok=True)
             for image in announcement.images:
-                path = self.out / f"{self.count:04d}-{image.filename}"
+                # The image's own name ends in its view: "...-map.png", "...-score.png".
+                view = image.filename.rsplit("-", 1)[-1].removesuffix(".png")
+                path = self.out / picture_name(self.number, announcement.version, view)
                 path.write_bytes(image.data)
                 self.files.append(path)
             if self.views is not None:
-                self.files.extend(await self.views.write(self.count))
+                self.files.extend(await self.views.write(announcement.version))
         if not self.quiet:
             print(f"\n--- {announcement.render(self.names)}")
         return self.count
@@ -169,25 +181,71 @@ class ConsolePort:
         print(notice.render(self.names))
 
 
+def picture_name(number: int, version: int, view: str, company: str | None = None) -> str:
+    """A picture's file name: the game's number, then the turn's version (so that the files
+    sort in the order of play, and a continued game or a new one never overwrites them)."""
+    return f"game-{number}-{version:05d}-{view}{'-' + company if company else ''}.png"
+
+
 def _actor(user: int) -> Actor:
     return Actor(user, GUILD, CHANNEL, True)
 
 
+DESCRIPTION = """\
+Play Barrage in a terminal, without Discord: several players take turns at one keyboard
+(hot seat), or watch a game of random moves played to its end (--autoplay). It is the
+same game as on Discord, through the same game service, with the board pictures written
+to a folder (--out).
+
+Hot seat: the prompt names who decides; type an option's number or its notation, or a
+command (`help` lists them: options, restart, undo, board, company, score, log, quit).
+The game is kept in barrage-console.sqlite3 (or --db FILE) after every move, with its
+players' names; run the console again to continue it. Options for a new game (--players,
+--seed, --setup, --expansions, --automa, --automa-level) that differ from the kept game
+are refused: add --new to start a new game in its place, or use another --db FILE.
+`quit`, Ctrl-D and a finished game exit with 0, Ctrl-C with 130; the game is saved.
+
+--autoplay plays random legal moves (against a temporary database, or --db FILE) and
+prints the final scores: exit status 0 only when the game reached its final scoring (or,
+with --turns N, once N turns were played).
+
+--db FILE --replay-of N writes the replay of that database's finished game #N.
+A refused option or an unusable --db file exits with 2 and one line on stderr."""
+
+
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="barrage-bot console", description=__doc__)
-    parser.add_argument(
-        "--players", type=int, default=None, choices=(2, 3, 4), help="for a new game (default 2)"
+    parser = argparse.ArgumentParser(
+        prog="barrage-bot console",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--setup", choices=("intro", "full"), default="intro")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        choices=(2, 3, 4),
+        help="people and automas of a new game (default 2, or one person and the automas)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="a new game's seed (default random)")
+    parser.add_argument(
+        "--setup", choices=("intro", "full"), default=None, help="a new game's setup (intro)"
+    )
     parser.add_argument(
         "--expansions",
-        default="",
-        help="comma-separated expansion names, one of: "
+        default=None,
+        help="a new game's expansions, comma-separated, one of: "
         + "; ".join(f"{c.value} ({c.label})" for c in combinations()[1:]),
     )
     parser.add_argument(
-        "--names", default="", help="comma-separated player names (default: Player 1, ...)"
+        "--new",
+        action="store_true",
+        help="start a new game even if the --db file holds one (that one is abandoned, and "
+        "stays in the file)",
+    )
+    parser.add_argument(
+        "--names",
+        default="",
+        help="comma-separated player names, kept with a new game (default: Player 1, ...)",
     )
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument(
@@ -205,6 +263,13 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--autoplay", action="store_true", help="random legal moves to the end")
     parser.add_argument(
+        "--turns",
+        type=int,
+        metavar="N",
+        default=None,
+        help="with --autoplay: stop after N committed turns (a quick look; exit status 0)",
+    )
+    parser.add_argument(
         "--replay",
         nargs="?",
         const="round",
@@ -221,15 +286,15 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--automa",
         type=int,
-        default=0,
+        default=None,
         choices=(0, 1, 2, 3),
-        help="automa companies taking the last seats (people and automas: --players, "
-        "default one person and the automas)",
+        help="automa companies taking the last seats of a new game (people and automas: "
+        "--players, default one person and the automas)",
     )
     parser.add_argument(
         "--automa-level",
-        default="medium",
-        choices=("easy", "medium", "hard", "expert"),
+        default=None,
+        choices=AUTOMA_LEVELS,
         help="how strong the automas play (default medium)",
     )
     return parser.parse_args(list(argv))
@@ -244,17 +309,24 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str]) -> int:
     """Run the console; see the package's docstring for the exit statuses."""
     args = _parse(argv)
+    # What was given for a new game (to compare with a kept one), then the defaults.
+    args.given = {flag: value for flag, value in new_game_flags(args).items() if value is not None}
+    args.automa = args.automa or 0
+    args.automa_level = args.automa_level or "medium"
+    args.setup = args.setup or "intro"
     args.total = args.players or max(2, args.automa + 1)
     try:
         args.expansions = GameService.check_new_game(
             players=args.total,
             setup=args.setup,
-            expansions=args.expansions.split(","),
+            expansions=(args.expansions or "").split(","),
             automa=args.automa,
             automa_level=args.automa_level,
         )
     except ServiceError as exc:
         return _fail(refusal(exc, Names([])))
+    if args.turns is not None and (not args.autoplay or args.turns < 1):
+        return _fail("--turns N stops an --autoplay game after N turns (N at least 1)")
     args.views = [v.strip().lower() for v in args.views.split(",") if v.strip()]
     unknown = [v for v in args.views if v not in CONSOLE_VIEWS]
     if unknown:
@@ -276,6 +348,8 @@ def main(argv: Sequence[str]) -> int:
             return asyncio.run(_run(args, db))
         except DatabaseUnusable as exc:
             return _fail(f"{exc}; choose another file with --db")
+        except NotThisGame as exc:
+            return _fail(str(exc))
         except KeyboardInterrupt:
             where = f": the game is saved in {db}, run the same command to continue" if kept else ""
             print(f"\nStopped{where}.")
@@ -286,20 +360,25 @@ async def _run(args: argparse.Namespace, db: Path) -> int:
     store = await SqliteStore.open(db, clock=system_clock)
     pool = RendererPool(kind="thread")
     out = Path(args.out) if args.out else None
-    names = Names(args.names)
-    port = ConsolePort(out, names, quiet=args.autoplay)
+    port = ConsolePort(out, Names(args.names), quiet=args.autoplay)
     try:
         service = GameService(store, clock=system_clock, renderer_pool=pool)
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
-        session = await _open(service, args, db, names)
-        port.views = ViewWriter(service, out, args.views) if args.views and out else None
         sender = OutboxSender(store, port, system_clock, service=service)
+        session = await _open(service, sender, port, args, db)
+        port.names, port.number = session.names, session.number
+        port.views = (
+            ViewWriter(service, out, args.views, session.number) if args.views and out else None
+        )
         await sender.run_once()
         if args.autoplay:
-            await _autoplay(service, sender, session, args.seed)
+            played = await _autoplay(service, sender, session, args.seed, args.turns)
+            if not played:
+                print(f"stopped after {args.turns} turns; images written: {len(port.files)}")
+                return 0
             return await _finish(service, session, port, args.replay, out)
-        finished = await _hot_seat(service, sender, session, LineReader(), args.out)
+        finished = await _hot_seat(service, sender, session, LineReader(), out)
         if finished:
             return await _finish(service, session, port, args.replay, out)
         print(f"\nGame #{session.game_id} is saved in {db}; run the same command to continue it.")
@@ -314,6 +393,8 @@ class Session:
     """The console's game: which one, how many local players, what they are called."""
 
     game_id: int
+    #: The game's number in the database (#1, #2...), as players and file names know it.
+    number: int
     players: int
     names: Names
 
@@ -323,23 +404,108 @@ class Session:
         return range(FIRST_USER, FIRST_USER + self.players)
 
 
-async def _open(service: GameService, args: argparse.Namespace, db: Path, names: Names) -> Session:
-    """The active game in the database, or a new one started now."""
+class NotThisGame(Exception):
+    """The database holds a game that the options given for a new one do not describe."""
+
+
+def new_game_flags(args: argparse.Namespace) -> dict[str, object]:
+    """The options of a new game by their flag, as given (None when left out)."""
+    return {
+        "--players": args.players,
+        "--seed": args.seed,
+        "--setup": args.setup,
+        "--expansions": args.expansions,
+        "--automa": args.automa,
+        "--automa-level": args.automa_level,
+    }
+
+
+def kept_flags(existing: StoredGame) -> dict[str, object]:
+    """A kept game's options as the flags that would have made it."""
+    options = existing.options
+    levels = list(options.get("automa", []))
+    return {
+        "--players": int(options.get("players", len(existing.seats))),
+        "--seed": existing.seed,
+        "--setup": options.get("setup", "intro"),
+        "--expansions": tuple(sorted(options.get("expansions", []))),
+        "--automa": len(levels),
+        "--automa-level": AUTOMA_LEVELS[levels[0]] if levels else None,
+    }
+
+
+def differing(args: argparse.Namespace, existing: StoredGame) -> list[str]:
+    """The new-game options given that the kept game does not have, as 'flag value'."""
+    kept = kept_flags(existing)
+    found = []
+    for flag, value in args.given.items():
+        want: object = value
+        if flag == "--expansions":
+            want = tuple(sorted(args.expansions))
+        if want != kept[flag]:
+            shown = ",".join(args.expansions) if flag == "--expansions" else value
+            found.append(f"{flag} {shown}".rstrip())
+    return found
+
+
+def describe(existing: StoredGame) -> str:
+    """A kept game in a few words: '#1 (3 players, intro setup, 2 automas)'."""
+    kept = kept_flags(existing)
+    automa = int(kept["--automa"])  # type: ignore[call-overload]
+    expansions = ", ".join(kept["--expansions"])  # type: ignore[arg-type]
+    parts = [f"{kept['--players']} players", f"{kept['--setup']} setup"]
+    if expansions:
+        parts.append(expansions)
+    if automa:
+        parts.append(f"{automa} {kept['--automa-level']} automa{'s' if automa > 1 else ''}")
+    else:
+        parts.append("no automas")
+    return f"game #{existing.number} ({', '.join(parts)})"
+
+
+async def _open(
+    service: GameService,
+    sender: OutboxSender,
+    port: ConsolePort,
+    args: argparse.Namespace,
+    db: Path,
+) -> Session:
+    """The active game in the database, or a new one started now.
+
+    Options for a new game that the kept one does not have are refused (NotThisGame), saying
+    how to start one: --new (the kept game is abandoned) or another --db file.
+    """
     existing = await service.store.active_game(CHANNEL)
+    if existing is not None and args.new:
+        port.names = Names(existing.options.get("names", []))  # who abandons it
+        await service.abandon(_actor(existing.creator_id))
+        await sender.run_once()
+        print(f"(Game #{existing.number} stays in {db}, abandoned.)")
+        existing = None
     if existing is not None:
+        wrong = differing(args, existing)
+        if wrong:
+            raise NotThisGame(
+                f"{db} holds {describe(existing)}, which {' and '.join(wrong)} would not "
+                f"change: leave {'them' if len(wrong) > 1 else 'it'} out to continue that "
+                "game, add --new to start a new game in its place (the kept one is "
+                "abandoned), or give another file with --db FILE to keep both"
+            )
         players = int(existing.options.get("players", len(existing.seats)))
         people = players - len(existing.options.get("automa", []))
-        session = Session(existing.id, people, names)
+        kept_names = list(existing.options.get("names", []))
+        session = Session(existing.id, existing.number, people, Names(args.names or kept_names))
         await _seat_everyone(service, session)
         if not args.autoplay:
-            ignored = " (--players, --seed, --setup, --expansions and --automa are for new games)"
-            given = args.players or args.seed is not None
-            print(
-                f"Continuing game #{existing.id} ({players} players) from {db}"
-                f"{ignored if given else ''}."
-            )
+            print(f"Continuing game #{existing.number} ({players} players) from {db}.")
         return session
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    people = args.total - args.automa
+    if len(args.names) > people:
+        raise NotThisGame(
+            f"--names lists {len(args.names)} names for {people} "
+            f"{'person' if people == 1 else 'people'} (the automas are named by their company)"
+        )
     outcome = await service.create_game(
         _actor(FIRST_USER),
         players=args.total,
@@ -348,11 +514,13 @@ async def _open(service: GameService, args: argparse.Namespace, db: Path, names:
         expansions=args.expansions,
         automa=args.automa,
         automa_level=args.automa_level,
+        names=args.names,
     )
-    session = Session(outcome.game_id, args.total - args.automa, names)
+    number = (await service.store.get_game(outcome.game_id)).number
+    session = Session(outcome.game_id, number, people, Names(args.names))
     await _seat_everyone(service, session)
     if not args.autoplay:
-        print(f"New game #{outcome.game_id}, saved in {db} after every move.")
+        print(f"New game #{number}, saved in {db} after every move.")
     return session
 
 
@@ -378,17 +546,26 @@ async def _deciding(service: GameService, session: Session) -> int | None:
 
 
 async def _autoplay(
-    service: GameService, sender: OutboxSender, session: Session, seed: int | None
-) -> None:
+    service: GameService,
+    sender: OutboxSender,
+    session: Session,
+    seed: int | None,
+    turns: int | None = None,
+) -> bool:
+    """Random legal moves until the game ends (True) or `turns` turns were committed."""
     rng = random.Random(seed)
+    committed = 0
     for _ in range(100_000):
         user = await _deciding(service, session)
         if user is None:
-            return
+            return True
+        if turns is not None and committed >= turns:
+            return False
         panel = await service.panel(_actor(user))
         notation = rng.choice(panel.options).notation
         outcome = await service.play(_actor(user), [notation], expected_version=panel.version)
         if outcome.committed:
+            committed += 1
             await sender.run_once()
     raise RuntimeError("the game did not end")
 
@@ -402,7 +579,7 @@ async def _hot_seat(
     sender: OutboxSender,
     session: Session,
     reader: LineReader,
-    out: str | None,
+    out: Path | None,
 ) -> bool:
     """Play until the game ends (True) or the players leave (False)."""
     print("Type 'help' for the commands.")
@@ -452,7 +629,7 @@ async def _command(
     user: int,
     panel: PanelView,
     line: str,
-    out: str | None,
+    out: Path | None,
 ) -> bool:
     """Carry out one line; True when the decision should be shown again."""
     words = line.split()
@@ -467,7 +644,8 @@ async def _command(
         print((await service.restart_turn(_actor(user))).render(names))
         return True
     if command == "undo":
-        print((await service.undo(_actor(user))).render(names))
+        print((await _undo(service, session, panel)).render(names))
+        await sender.run_once()
         return True
     if command == "score":
         print((await service.score(CHANNEL)).text(names))
@@ -478,12 +656,12 @@ async def _command(
         print(names.render("\n".join(lines)) if lines else "(nothing in the log yet)")
         return False
     if command == "company":
-        print(await service.company_summary(CHANNEL, rest[0] if rest else None))
+        print(await service.company_summary(CHANNEL, " ".join(rest) or None))
         return False
     if command == "preview":
         view = rest[0] if rest else "map"
         png = await service.preview_image(_actor(user), view)
-        path = Path(out or ".") / f"preview-{view}.png"
+        path = (out or Path(".")) / f"game-{session.number}-preview-{view}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
         print(f"wrote {path}")
@@ -492,7 +670,8 @@ async def _command(
         view = rest[0] if rest else "map"
         company = rest[1] if len(rest) > 1 else None
         png = await service.board_image(CHANNEL, view, company)
-        path = Path(out or ".") / f"board-{view}{'-' + company if company else ''}.png"
+        named = f"-{company.lower()}" if company else ""
+        path = (out or Path(".")) / f"game-{session.number}-board-{view}{named}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
         print(f"wrote {path}")
@@ -505,6 +684,23 @@ async def _command(
     if outcome.committed:
         await sender.run_once()
     return True
+
+
+async def _undo(service: GameService, session: Session, panel: PanelView) -> Outcome:
+    """Undo the last confirmed turn, as the local player who confirmed it (not the player
+    to move); in the middle of a turn, `restart` is what takes moves back."""
+    if panel.can_restart:
+        raise Refusal(
+            "Your turn is in progress: type 'restart' to take back its moves. 'undo' takes "
+            "back a confirmed turn, before the next player acts."
+        )
+    committer = await service.last_turn_by(_actor(panel.user_id))
+    if committer is None or committer not in session.users:
+        raise Refusal(
+            "There is no confirmed turn to undo now: the last step was the start of the "
+            "game, a choice, or a turn already taken back."
+        )
+    return await service.undo(_actor(committer))
 
 
 def _count(words: Sequence[str]) -> int:

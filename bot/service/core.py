@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,7 +47,7 @@ from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.messages import final_lines, next_lines, story
-from bot.service.ratings import RatingsKeeper, rating_lines
+from bot.service.ratings import RatingsKeeper, rating_notes
 from bot.service.records import BrokenLog, CommitRecord, LogRecord
 from bot.service.text import event_lines
 from bot.service.turns import (
@@ -363,8 +363,10 @@ class ServiceCore:
         kind: OutcomeKind,
         *,
         missing: str,
+        told: Sequence[int] = (),
     ) -> Outcome:
-        """Go back to the committed state saved at `version` (undo, rewind), announced."""
+        """Go back to the committed state saved at `version` (undo, rewind), announced
+        (`told`: see `_land`)."""
         snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=version)
         if snap is None or snap.version != version:
             raise ServiceError(missing)
@@ -376,6 +378,7 @@ class ServiceCore:
             reason="undo" if kind is OutcomeKind.UNDONE else "rewind",
             header=[header],
             kind=kind,
+            told=told,
         )
 
     async def _land(
@@ -399,8 +402,9 @@ class ServiceCore:
         confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
         announcement (`header`, what happened, who acts next) and the reminders. `announce`
         writes the announcement even when nothing is committed (a seat replaced mid-turn);
-        `told` are users already pinged for the decision they still face (a moderator's
-        command is no reason to ping them again).
+        `told` are users who need no ping for the decision they face: already pinged for
+        it (a moderator's command is no reason to ping them again), or the player whose own
+        command this is, who sees that decision in its reply (their panel goes on to it).
         """
         on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
         new_steps = [*steps, *on_behalf]
@@ -437,6 +441,7 @@ class ServiceCore:
         if not all_records:
             return self._outcome(loaded, kind, header, user, announced=False)
         result = history = None
+        notes: dict[str, str] = {}
         closing: list[Line] = []
         if commit and game.is_over:
             # The game's results are kept with its final commit (bot/service/final.py); its
@@ -447,7 +452,7 @@ class ServiceCore:
             result = final_result(game.state, after.user_of_player, history.vp_events)
             try:
                 changes = await self.ratings.changes(loaded.meta.guild_id, result)
-                closing = rating_lines(result, changes)
+                notes, closing = rating_notes(result, changes)
             except Exception:
                 # Ratings are derived from the results: their failure never stops a game
                 # from ending (its message then tells no rating; the rebuild counts it).
@@ -466,6 +471,7 @@ class ServiceCore:
                 [*header, *happened],
                 "end" if game.is_over else (reason or "turn"),
                 told=told,
+                notes=notes,
                 closing=closing,
             )
         try:
@@ -556,16 +562,17 @@ class ServiceCore:
         reason: str,
         *,
         told: Sequence[int] = (),
+        notes: Mapping[str, str] | None = None,
         closing: Sequence[Line] = (),
     ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
-        unless already `told`), or, once the game is over, the result (everyone pinged), the
-        `closing` lines (the ratings' changes) and the score sheet."""
+        unless already `told`), or, once the game is over, the result (everyone pinged; the
+        ratings' changes in `notes` by company, and `closing` lines) and the score sheet."""
         game = after.game
         assert game is not None
         board = ImageRequest(after.meta.id, after.commit_version, "map")
         if game.is_over:
-            lines = [*lines, *final_lines(game.state, after.user_of_player), *closing]
+            lines = [*lines, *final_lines(game.state, after.user_of_player, notes), *closing]
             waiting: tuple[int, ...] = ()
             pinged = tuple(dict.fromkeys(after.seats))
             sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
@@ -643,6 +650,29 @@ class ServiceCore:
     def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
         """Users with a pending decision in a loaded game."""
         return self._waiting_users(loaded)
+
+    async def still_to_decide(
+        self, game_id: int, version: int, users: Sequence[int]
+    ) -> tuple[int, ...]:
+        """Of `users`, pinged by the announcement of the commit at `version`, those who have
+        not answered since (a choice asked of several at once is answered one by one, and
+        committed with the last). Read only: nothing is repaired or committed here."""
+        meta = await self.store.get_game(game_id)
+        if meta.version == version:
+            return tuple(users)  # nobody answered since
+        cached = self._cache.get(game_id)
+        try:
+            loaded = (
+                cached
+                if cached and cached.version == meta.version
+                else await load(self.store, meta)
+            )
+        except BrokenLog:
+            return tuple(users)
+        if loaded.commit_version != version:
+            return tuple(users)  # a later commit pings for its own decisions
+        deciding = self._waiting_users(loaded)
+        return tuple(user for user in users if user in deciding)
 
     # -- the panel ---------------------------------------------------------------------
 

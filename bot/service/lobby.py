@@ -24,6 +24,8 @@ from bot.service.errors import GameMovedOn, LobbyError, NewGameRefused, OtherGam
 from bot.service.loading import Loaded, engine_options
 from bot.service.records import (
     MAX_AUTOMAS,
+    MAX_NAME,
+    MAX_PLAYERS,
     AutomaAddRecord,
     AutomaRemoveRecord,
     JoinRecord,
@@ -52,9 +54,14 @@ class LobbyCommands(ServiceCore):
         reminder_hours: int | None = None,
         automa: int = 0,
         automa_level: str | int = "medium",
+        names: Sequence[str] = (),
     ) -> Outcome:
         """Open a lobby in the actor's channel for up to `players` companies (people and
-        `automa` automa companies of `automa_level`); the creator joins."""
+        `automa` automa companies of `automa_level`); the creator joins.
+
+        `names` are the people's names by seat, kept with the game for a client that has no
+        accounts of its own (the console's local players); Discord names its users itself.
+        """
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         expansions = self.check_new_game(
@@ -83,6 +90,14 @@ class LobbyCommands(ServiceCore):
         }
         if levels:
             options["automa"] = levels
+        if names:
+            if len(names) > MAX_PLAYERS or not all(
+                isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names
+            ):
+                raise LobbyError(
+                    f"Give at most {MAX_PLAYERS} names, each 1 to {MAX_NAME} characters long."
+                )
+            options["names"] = list(names)
         try:
             meta = await self.store.create_game(
                 guild_id=actor.guild_id,

@@ -8,7 +8,7 @@ The final message ends with the winner(s), the ranking and the tie-break when on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.rules import Event, Game, GameState
@@ -173,8 +173,11 @@ def _person(player: str | None, user_of: UserOf) -> list[Part]:
     return [UserRef(user), f" ({company_name(player)})"]
 
 
-def final_lines(state: GameState, user_of: UserOf) -> list[Line]:
-    """The winner(s), the ranking (every player named once) and the tie-breaks that decided."""
+def final_lines(
+    state: GameState, user_of: UserOf, notes: Mapping[str, str] | None = None
+) -> list[Line]:
+    """The winner(s), the ranking (every player named once; `notes` end a company's line:
+    its player's rating change) and the tie-breaks that decided."""
     ranking = list(state.result.get("ranking", []))
     if not ranking:
         return [Line.of("🏁 The game is over.")]
@@ -190,7 +193,11 @@ def final_lines(state: GameState, user_of: UserOf) -> list[Line]:
     lines = [Line.of(head), Line.of("Final ranking:")]
     for entry in ranking:
         lines.append(
-            Line.of(f"{entry['place']}. ", *who(entry["company"], user_of), f": {entry['vp']} VP")
+            Line.of(
+                f"{entry['place']}. ",
+                *who(entry["company"], user_of),
+                f": {entry['vp']} VP{(notes or {}).get(entry['company'], '')}",
+            )
         )
     lines.extend(Line.of(text) for text in tie_breaks(state))
     return lines

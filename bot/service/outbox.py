@@ -54,6 +54,11 @@ RENEW_EVERY_S = 10.0
 #: NOTIFY), where the poll only catches what a lost wake-up or a lapsed lease left behind.
 POLL_S = 5.0
 SAFETY_POLL_S = 30.0
+#: How many claimed announcements (each of another game) are on their way at once. An
+#: announcement mostly waits (the store, the picture, Discord): one at a time, a sender on
+#: PostgreSQL, whose every operation is round trips, fell behind 20 commits a second
+#: (bench/announce.py: a backlog of 15 s).
+AT_ONCE = 8
 #: When a picture that could not be drawn is tried again, in seconds after the previous try
 #: (the message went out without it): a renderer that was overloaded or restarting has had
 #: time; a picture that fails every time leaves the message saying it could not be drawn.
@@ -165,22 +170,39 @@ class OutboxSender:
             items = await self._claim()
             if not items:
                 return delivered
-            failed = False
-            for index, item in enumerate(items):
-                try:
-                    ok = await self._deliver(item)
-                except BaseException:
-                    # Cancelled (shutdown) or the store failed: the items not yet tried are
-                    # given back now, or they would wait out the lease (forever under a
-                    # test clock that does not move).
-                    await self._release(items[index + 1 :])
-                    raise
-                # Items of other games are independent, so a failure (its game now waits
-                # for its back-off) does not hold up the rest of the batch.
-                delivered += ok
-                failed = failed or not ok
-            if failed:
+            results = await self._deliver_batch(items)
+            delivered += sum(results)
+            if not all(results):
                 return delivered  # do not spin on a store whose back-off is zero
+
+    async def _deliver_batch(self, items: list[OutboxItem]) -> list[bool]:
+        """Deliver a claimed batch, `AT_ONCE` items at a time; whether each was delivered.
+
+        A claim holds one item per game, so they are independent: a failure (its game now
+        waits for its back-off) does not hold up the rest. Cancelled (shutdown), the items
+        not yet tried are given back now, or they would wait out the lease (forever under a
+        test clock that does not move); a failure of the store is raised once every item
+        was tried (each that fails gives its own claim back).
+        """
+        gate = asyncio.Semaphore(AT_ONCE)
+        started: set[int] = set()
+
+        async def deliver(item: OutboxItem) -> bool:
+            async with gate:
+                started.add(item.id)
+                return await self._deliver(item)
+
+        try:
+            results = await asyncio.gather(
+                *(deliver(item) for item in items), return_exceptions=True
+            )
+        except BaseException:
+            await self._release([item for item in items if item.id not in started])
+            raise
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return [bool(result) for result in results]
 
     async def _claim(self) -> list[OutboxItem]:
         """Claim due items; a cancellation during the claim gives them back."""
@@ -239,6 +261,8 @@ class OutboxSender:
             images, undrawn = await self._draw(item, requests, first=True)
             previous = await self.store.last_message_id(item.game_id, before_item=item.id)
             lines, mentions, waiting = payload_lines(payload)
+            if payload.get("reason") != "end":
+                mentions = await self._still_deciding(item, mentions)
             announcement = Announcement(
                 outbox_id=item.id,
                 game_id=item.game_id,
@@ -291,6 +315,14 @@ class OutboxSender:
             except Exception:  # cosmetic: an old button only answers "the game moved on"
                 log.exception("could not strip the buttons of message %d", previous)
         return True
+
+    async def _still_deciding(self, item: OutboxItem, mentions: tuple[int, ...]) -> tuple[int, ...]:
+        """The users among `mentions` who have not answered since this commit: one who made
+        their choice of several asked at once (from the panel, before this post) is named
+        by the message but not pinged for what they have done."""
+        if self.service is None or not mentions:
+            return mentions
+        return await self.service.still_to_decide(item.game_id, item.version, mentions)
 
     async def _draw(
         self, item: OutboxItem | Announcement, requests: list[ImageRequest], *, first: bool

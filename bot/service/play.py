@@ -84,7 +84,10 @@ class TurnCommands(ServiceCore):
                 and not steps[-1].fresh_turn
             ):
                 steps.append(apply_answer(trial, "confirm", company, actor.user_id))
-            return await self._land(loaded, trial, steps, user=actor.user_id)
+            # The actor's reply is their panel at the decision after these answers: when the
+            # game hands the next decision back to them, they are playing it already, so
+            # the announcement names them without pinging them again.
+            return await self._land(loaded, trial, steps, user=actor.user_id, told=(actor.user_id,))
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
@@ -125,6 +128,13 @@ class TurnCommands(ServiceCore):
             panel = self._panel(after, actor.user_id)
             line = Line.of("Your turn was restarted.")
             return Outcome(OutcomeKind.RESTARTED, after.meta.id, version, (line,), decision=panel)
+
+    async def last_turn_by(self, actor: Actor) -> int | None:
+        """The user whose turn the channel's last commit confirmed: the only one who may undo
+        it (None when that commit was no one's own turn: the start, a choice, an undo)."""
+        loaded = await self._playing(actor)
+        last = loaded.commits[-1][1] if len(loaded.commits) > 1 else None
+        return last["user"] if last is not None and last["reason"] == "turn" else None
 
     async def undo(self, actor: Actor) -> Outcome:
         """Undo the actor's last committed turn, if nobody acted since and nothing was revealed.
@@ -168,4 +178,5 @@ class TurnCommands(ServiceCore):
                 ),
                 OutcomeKind.UNDONE,
                 missing="That turn cannot be undone: its starting state was not saved.",
+                told=(actor.user_id,),  # their reply is the panel of the turn taken back
             )

@@ -21,6 +21,12 @@ ties. Decisions where the issue is silent:
   losing a decimal's precision. A newcomer stands at 0; an established average player near
   200; one game moves it by a few tens, less as it settles.
 - A player with no rated game has no rating shown ("unrated") and is ranked after the rated.
+  The leaderboard's ratings are the server's whatever the statistics' filter (a rating
+  over 3-player games only would be another rating).
+- **The final message** tells each rated person's change from the ratings as they stood
+  when the game ended (`RatingsKeeper.changes`, before the final commit is written). Two
+  games of one server ending at the same moment in two processes may each tell a change
+  without the other: the order of the rebuild then decides, and the leaderboard follows it.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
-from bot.service.types import Line, Part, UserRef, number
+from bot.service.types import Line, number
 from bot.store import GameResult, PlacedSeat, RatingGame, Store
 
 #: The model, with OpenSkill's default parameters (mu 25, sigma 25/3, beta 25/6, tau 25/300).
@@ -46,6 +52,9 @@ CAUTION = 3.0
 SCALE = 10
 #: Servers whose ratings a process keeps in memory.
 MAX_SERVERS = 1000
+#: More new games than this are rated in a worker thread (a rebuild of 10,000 games takes
+#: seconds of CPU: the event loop keeps answering meanwhile).
+INLINE_GAMES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +205,7 @@ class RatingsKeeper:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: Full rebuilds done (for tests and the bench).
         self.rebuilds = 0
+        self.inline_games = INLINE_GAMES
 
     async def server(self, guild_id: int) -> ServerRatings:
         """A server's ratings over every finished game it has now."""
@@ -209,7 +219,11 @@ class RatingsKeeper:
                     found = await self.store.rating_games(guild_id)
                 book = RatingBook()
                 self.rebuilds += 1
-            book.apply(found.games)
+            if len(found.games) > self.inline_games:
+                # Under the server's lock: nobody else touches this book meanwhile.
+                await asyncio.to_thread(book.apply, found.games)
+            else:
+                book.apply(found.games)
             self._books[guild_id] = book
             self._books.move_to_end(guild_id)
             while len(self._books) > MAX_SERVERS:
@@ -229,35 +243,28 @@ def signed(delta: int) -> str:
     return f"−{-delta}" if delta < 0 else "±0"
 
 
-def rating_lines(result: GameResult, changes: Iterable[RatingChange]) -> list[Line]:
-    """The final message's lines on ratings: each rated person's new rating and change, in
-    final order, and who was left out and why; or why the game is not rated."""
+def rating_notes(
+    result: GameResult, changes: Iterable[RatingChange]
+) -> tuple[dict[str, str], list[Line]]:
+    """What the final message tells of ratings: a note ending each person's line of the
+    ranking, by company (the new rating and its change, or why the seat is not rated), and
+    the lines after the ranking (why the game is not rated, if it is not)."""
     game = rating_game(result)
     if game_has_hints(game):
-        return [Line.of("This game is not rated: it offered hints.")]
+        return {}, [Line.of("This game is not rated: it offered hints.")]
     by_user = {c.user_id: c for c in changes}
     if not by_user:
-        return [
-            Line.of(
-                "This game is not rated: a rated game needs two or more people who played "
-                "their own seats."
-            )
-        ]
-    in_order = sorted(result.seats, key=lambda s: (s.rank, s.seat))
-    parts: list[Part] = ["📈 Ratings: "]
-    for change in (by_user[s.user_id] for s in in_order if s.user_id in by_user):
-        if len(parts) > 1:
-            parts.append(", ")
-        parts += [
-            UserRef(change.user_id),
-            f" {number(change.after.shown)} ({signed(change.delta)})",
-        ]
-    lines = [Line.of(*parts, ".")]
-    for seat in in_order:
+        why = "a rated game needs two or more people who played their own seats"
+        return {}, [Line.of(f"This game is not rated: {why}.")]
+    notes = {}
+    for seat in result.seats:
+        change = by_user.get(seat.user_id) if seat.user_id is not None else None
         reason = why_unrated(PlacedSeat.of(seat))
-        if seat.user_id is not None and not seat.automa and reason is not None:
-            lines.append(Line.of("Not rated: ", UserRef(seat.user_id), f" ({reason})."))
-    return lines
+        if change is not None:
+            notes[seat.company] = f" · rating {number(change.after.shown)} ({signed(change.delta)})"
+        elif not seat.automa and reason is not None:
+            notes[seat.company] = f" · not rated: {reason}"
+    return notes, []
 
 
 def rank_key(rating: Rating | None) -> tuple[int, int]:
@@ -281,7 +288,7 @@ __all__ = [
     "rate",
     "rated_seats",
     "rating_game",
-    "rating_lines",
+    "rating_notes",
     "rebuild",
     "seat_is_rated",
     "signed",

@@ -44,6 +44,8 @@ INT64_MAX = 2**63 - 1
 MAX_PLAYERS = 4
 MAX_AUTOMAS = 3
 MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
+#: Longest name of a local player kept with a game (the console's `--names`).
+MAX_NAME = 100
 #: Longest notation a record may hold (the longest real one is under 100 characters).
 MAX_NOTATION = 300
 #: Longest free text (a commit's reason, a flag's reason, an automatic answer's note).
@@ -281,6 +283,13 @@ def check_options_of(meta: StoredGame) -> None:
         )
     if len(automa) >= players:
         raise BrokenLog("the game's automas leave no seat for a person")
+    names = opts.get("names", [])
+    if (
+        not isinstance(names, list)
+        or len(names) > MAX_PLAYERS
+        or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names)
+    ):
+        raise BrokenLog(f"the game's 'names' is {show(names)}, not a list of players' names")
     if not is_int(meta.seed):
         raise BrokenLog(f"the game's seed is {show(meta.seed)}, not a number")
     try:

@@ -34,7 +34,7 @@ from bot.service.expansions import SETUP_WORDS, names_text
 from bot.service.final import keep_result_from_log, source_groups
 from bot.service.images import GameCharts, Leaderboard
 from bot.service.ratings import NEWCOMER, Rating, rank_key
-from bot.service.records import MAX_PLAYERS, BrokenLog
+from bot.service.records import INT64_MAX, MAX_PLAYERS, BrokenLog
 from bot.service.types import (
     BackfillReport,
     HistoryPage,
@@ -61,6 +61,8 @@ log = logging.getLogger(__name__)
 MIN_GAMES = 3
 #: Finished games per page of the history.
 HISTORY_PAGE = 5
+#: The last history page one may ask for (the command's limit; a page button names no more).
+MAX_HISTORY_PAGE = 100_000
 #: The most frames a replay has, and its largest file (Discord's limit is higher: 10 MiB).
 MAX_FRAMES = 150
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
@@ -235,8 +237,14 @@ class StatsCommands(ServiceCore):
         per_page: int = HISTORY_PAGE,
     ) -> HistoryPage:
         """A page of the server's finished games, newest first (a page past the last shows the
-        last)."""
+        last; one past `MAX_HISTORY_PAGE`, or a player id no Discord user has, is refused)."""
         _check_filters(filters)
+        if page > MAX_HISTORY_PAGE:
+            raise ServiceError(
+                f"There is no such page: the history's pages go up to {MAX_HISTORY_PAGE:,}."
+            )
+        if user_id is not None and not 0 < user_id <= INT64_MAX:
+            raise ServiceError("There is no such player.")
         page = max(page, 1)
         found = await self.store.finished_games(
             guild_id, filters, user_id=user_id, offset=(page - 1) * per_page, limit=per_page
@@ -249,12 +257,15 @@ class StatsCommands(ServiceCore):
 
     async def archived_game(self, guild_id: int, number: int) -> FinishedGame:
         """This server's finished game with this number; NoGameHere if there is none."""
+        missing = NoGameHere(
+            f"There is no game #{number} in this server; `history` lists the finished ones."
+        )
+        if not 0 < number <= INT64_MAX:  # no game has it (nor could the database hold it)
+            raise missing
         try:
             meta = await self.store.game_by_number(guild_id, number)
         except GameNotFoundError:
-            raise NoGameHere(
-                f"There is no game #{number} in this server; `history` lists the finished ones."
-            ) from None
+            raise missing from None
         found = await self.store.game_result(meta.id)
         if found is None:
             if meta.status == FINISHED:

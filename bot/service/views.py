@@ -91,21 +91,20 @@ class GameViews(ServiceCore):
     ) -> bytes:
         if view == SCORE_SHEET:
             return await self._score_sheet(game_id, version)
-        self._check_view(state, view, company)
+        company = self._check_view(state, view, company)
         key = (game_id, version, view, company)
         # The committed states handed here are never changed again: no copy for the worker.
         return await self.renderer_pool.render(key, state, view, company)
 
     @staticmethod
-    def _check_view(state: Any, view: str, company: str | None) -> None:
-        """Refuse a view this game has not, or a company it has not, saying which there are."""
+    def _check_view(state: Any, view: str, company: str | None) -> str | None:
+        """Refuse a view this game has not, or a company it has not, saying which there are;
+        the company's id (named in any case, by id or name)."""
         known = board_views(state.options)
         if view not in known:
             choices = ", ".join((*known, SCORE_SHEET))
             raise ServiceError(f"This game has no view '{view}'; choose one of {choices}.")
-        if company is not None and company not in state.companies:
-            names = ", ".join(company_name(c) for c in state.companies)
-            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        return company_in(state, company)
 
     async def preview_image(
         self,
@@ -135,7 +134,7 @@ class GameViews(ServiceCore):
                 "A preview shows a board view (map, shared, company...), not the score."
             )
         state = loaded.game.state
-        self._check_view(state, view, company)
+        company = self._check_view(state, view, company)
         key = (loaded.meta.id, loaded.version, view, company, "preview")
         # A copy: the loaded game goes on changing with the next answer while this renders.
         return await self.renderer_pool.render(key, Preview(state.clone()), view, company)
@@ -204,9 +203,7 @@ class GameViews(ServiceCore):
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
-        if company is not None and company not in state.companies:
-            names = ", ".join(company_name(c) for c in state.companies)
-            raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+        company = company_in(state, company)
         if not state.companies:
             # A text without people's names: each seat as its number (a computer's marked).
             return render_lines(draft_lines(state, _user_of_seat(loaded), named=False))
@@ -307,6 +304,19 @@ class GameViews(ServiceCore):
                 )
             )
         return out
+
+
+def company_in(state: Any, company: str | None) -> str | None:
+    """The id of the game's company named `company` (its id or its name, in any case: "italy",
+    "Italy", "USA"), None for None; ServiceError naming the game's companies otherwise."""
+    if company is None:
+        return None
+    wanted = company.strip().casefold()
+    for cid in state.companies:
+        if wanted in (cid.casefold(), company_name(cid).casefold()):
+            return str(cid)
+    names = ", ".join(company_name(c) for c in state.companies)
+    raise ServiceError(f"There is no company '{company}' in this game ({names}).")
 
 
 def _user_of_seat(loaded: Loaded) -> Callable[[int], int | None]:

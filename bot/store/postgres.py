@@ -8,6 +8,16 @@ LOCKED), so of several processes exactly one gets each announcement and reminder
 read-modify-write of a game first locks the game's row. Reads run at REPEATABLE READ, so
 a game and its seats are read from one snapshot.
 
+The outbox's bookkeeping (claims, leases, sent marks, retries) runs on a small pool of its
+own whose commits do not wait for the disk (synchronous_commit off): a crash of the server
+may lose its last moments of it, so an announcement may be posted again (as one being posted
+at the time of a crash already may), never lost, since the commit that writes an
+announcement waits for the disk as every other write does. That is SQLite's guarantee in WAL
+with synchronous=NORMAL (a crash of the machine may lose the last commits), and it spares
+the sender a flush per claim and per sent mark. An operation of one statement runs without a
+transaction around it, and pooled connections go back unreset (the store leaves no session
+state on them): round trips to the server were most of the outbox's time.
+
 When an announcement is committed (or given back), the transaction also sends a NOTIFY,
 and every process that subscribed (`subscribe`) wakes its sender at once; the senders'
 polls are only a safety net.
@@ -33,7 +43,7 @@ from bot.store.base import Clock, system_clock
 from bot.store.errors import DatabaseUnusable, MigrationError, SchemaTooNewError, StoreUnavailable
 from bot.store.health import Outage
 from bot.store.migrate import Migration, backend_migrations
-from bot.store.sql import Row, SqlStore, Tx
+from bot.store.sql import Row, SqlStore, Tx, TxMode
 from bot.store.urls import redact_url
 
 log = logging.getLogger(__name__)
@@ -44,7 +54,7 @@ T = TypeVar("T")
 CHANNEL_PREFIX = "barrage_"
 #: How often a transaction that lost a serialization or deadlock check is tried again.
 _RETRIES = 5
-#: A lock number of our own for pg_advisory_xact_lock: migrations take turns on it.
+#: A lock number of our own for pg_advisory_lock: migrations take turns on it.
 _MIGRATION_LOCK = 0x62617272  # "barr"
 #: The table holding the schema version (SQLite keeps it in its file header).
 _VERSION_TABLE = "barrage_schema"
@@ -69,28 +79,42 @@ def _rows_changed(status: str) -> int:
 
 
 class _PgTx:
-    """A `Tx` on one asyncpg connection inside an open transaction."""
+    """A `Tx` on one asyncpg connection inside an open transaction (or, `alone`, outside
+    any: then it runs one statement only, atomic by itself)."""
 
-    def __init__(self, connection: asyncpg.Connection) -> None:
+    def __init__(self, connection: asyncpg.Connection, *, alone: bool = False) -> None:
         self._c = connection
+        self._alone = alone
+        self._ran = False
+
+    def _one_more(self) -> None:
+        """Refuse a second statement of an operation said to run one alone."""
+        if self._alone:
+            if self._ran:
+                raise AssertionError("an operation run alone runs one statement only")
+            self._ran = True
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row the statement returns (as tuples, like SQLite's)."""
+        self._one_more()
         return [tuple(r) for r in await self._c.fetch(to_dollar(sql), *params)]
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         """The statement's first row, if any."""
+        self._one_more()
         row = await self._c.fetchrow(to_dollar(sql), *params)
         return None if row is None else tuple(row)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a statement; return how many rows it changed."""
+        self._one_more()
         if params:
             return _rows_changed(await self._c.execute(to_dollar(sql), *params))
         return _rows_changed(await self._c.execute(sql))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run a statement once per parameter row (one round trip)."""
+        self._one_more()
         await self._c.executemany(to_dollar(sql), list(rows))
 
 
@@ -166,6 +190,7 @@ class PostgresStore(SqlStore):
         url: str,
         *,
         clock: Clock,
+        bookkeeping_pool: asyncpg.Pool | None = None,
         outbox_backoff_ms: tuple[int, int] = (5_000, 3_600_000),
         outbox_max_attempts: int = 20,
     ) -> None:
@@ -176,6 +201,9 @@ class PostgresStore(SqlStore):
             outbox_max_attempts=outbox_max_attempts,
         )
         self._pool = pool
+        #: The outbox's bookkeeping commits here without waiting for the disk (the module's
+        #: notes); without one of its own, on `pool` like everything else.
+        self._bookkeeping_pool = bookkeeping_pool or pool
         self._url = url
         where = redact_url(url)
         self._write_outage = Outage(log, f"saving to database {where}")
@@ -188,7 +216,8 @@ class PostgresStore(SqlStore):
         url: str,
         *,
         clock: Clock = system_clock,
-        pool_size: int = 10,
+        pool_size: int = 20,
+        bookkeeping_pool_size: int = 4,
         command_timeout_s: float = 30.0,
         **options: Any,
     ) -> PostgresStore:
@@ -198,29 +227,39 @@ class PostgresStore(SqlStore):
         the login, has no such database or cannot be written; SchemaTooNewError when a newer
         barrage-bot wrote it.
         """
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=pool_size,
-                command_timeout=command_timeout_s,
-                timeout=command_timeout_s,
-            )
+            for size, settings in ((pool_size, {}), (bookkeeping_pool_size, _BOOKKEEPING)):
+                pools.append(
+                    await asyncpg.create_pool(
+                        url,
+                        min_size=1,
+                        max_size=size,
+                        command_timeout=command_timeout_s,
+                        timeout=command_timeout_s,
+                        reset=_keep_session,
+                        server_settings=settings,
+                    )
+                )
         except Exception as exc:
+            for pool in pools:
+                await pool.close()
             refusal = unusable_from(url, exc)
             if refusal is None:
                 raise
             raise refusal from None
+        pool, bookkeeping = pools
         try:
             async with pool.acquire() as connection:
                 await migrate_pg(connection, url=url)
         except BaseException as exc:
             await pool.close()
+            await bookkeeping.close()
             cause = exc.__cause__ if isinstance(exc, MigrationError) else exc
             if cause is not None and (refusal := unusable_from(url, cause)):
                 raise refusal from None
             raise
-        return cls(pool, url, clock=clock, **options)
+        return cls(pool, url, clock=clock, bookkeeping_pool=bookkeeping, **options)
 
     async def close(self) -> None:
         """Let running transactions finish, stop listening, close the pool."""
@@ -229,6 +268,8 @@ class PostgresStore(SqlStore):
             await self._listener.close()
             self._listener = None
         await self._pool.close()
+        if self._bookkeeping_pool is not self._pool:
+            await self._bookkeeping_pool.close()
 
     @property
     def url(self) -> str:
@@ -237,21 +278,34 @@ class PostgresStore(SqlStore):
 
     # -- transactions ------------------------------------------------------------------
 
-    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], write: bool) -> T:
+    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
         """BEGIN, run `body`, COMMIT; a lost serialization or deadlock check runs it again.
+        The mode's `alone`: run the body's one statement without BEGIN and COMMIT;
+        `bookkeeping`: on the pool whose commits do not wait for the disk (module notes).
 
         A fault of the server or the network becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
         """
+        write = mode.write
         outage = self._write_outage if write else self._read_outage
         isolation = "read_committed" if write else "repeatable_read"
+        pool = self._bookkeeping_pool if mode.bookkeeping else self._pool
         for attempt in range(1, _RETRIES + 1):
             try:
-                async with (
-                    self._pool.acquire() as connection,
-                    connection.transaction(isolation=isolation, readonly=not write),
-                ):
-                    result = await body(_PgTx(connection))
+                async with pool.acquire() as connection:
+                    # Only a write that wrote proves that saving works again (asked only
+                    # during an outage): one with nothing to write commits on a full disk too.
+                    proof = not write or outage.reason is None
+                    if mode.alone:
+                        # One statement without BEGIN: it cannot be asked whether it wrote,
+                        # so it never proves the end of an outage (a real commit will).
+                        result = await body(_PgTx(connection, alone=True))
+                    else:
+                        async with connection.transaction(isolation=isolation, readonly=not write):
+                            result = await body(_PgTx(connection))
+                            proof = proof or await connection.fetchval(
+                                "SELECT txid_current_if_assigned() IS NOT NULL"
+                            )
             except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError) as exc:
                 if attempt == _RETRIES:
                     raise
@@ -263,7 +317,8 @@ class PostgresStore(SqlStore):
                     raise
                 outage.failed(reason, _CONSEQUENCE[write])
                 raise StoreUnavailable(redact_url(self._url), reason, writing=write) from exc
-            outage.succeeded()
+            if proof:
+                outage.succeeded()
             return result
         raise AssertionError("unreachable")
 
@@ -294,6 +349,17 @@ class PostgresStore(SqlStore):
         if self._listener is None:
             self._listener = _Listener(self._url)
         await self._listener.add(CHANNEL_PREFIX + topic, wake)
+
+
+#: The session settings of the bookkeeping pool's connections.
+_BOOKKEEPING = {"synchronous_commit": "off"}
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """Give a connection back to the pool as it is: the store leaves no session state on it
+    (no LISTEN, SET or advisory lock outlives its transaction), and asyncpg's default reset
+    is a round trip per operation (an open transaction is still rolled back before this)."""
+    return None
 
 
 class _Listener:
@@ -427,43 +493,52 @@ async def migrate_pg(
     """Bring the database up to `target` (default: latest), each step in one transaction.
 
     PostgreSQL's DDL is transactional: a failing step leaves the database at the version
-    before it. The steps take turns on an advisory lock, so processes starting together
-    apply each step once. SchemaTooNewError for a database written by a newer barrage-bot.
+    before it. The migration holds an advisory lock from before it reads the version to after
+    its last step, so of processes starting together one applies each step and the others
+    wait, then find the database migrated. SchemaTooNewError for a database written by a
+    newer barrage-bot.
     """
     steps = pg_migrations() if migrations is None else migrations
     known = steps[-1].version if steps else 0
     goal = known if target is None else target
-    found = await schema_version(connection)
-    if found > known:
-        raise SchemaTooNewError(redact_url(url), found, known)
-    for step in steps:
-        if step.version > goal or step.version <= found:
-            continue
-        try:
-            async with connection.transaction():
-                await connection.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-                # Read again under the lock: another process may have applied it meanwhile.
-                if await schema_version(connection) >= step.version:
-                    continue
-                log.info(
-                    "database %s: applying migration %04d_%s",
-                    redact_url(url),
-                    step.version,
-                    step.name,
-                )
-                await connection.execute(step.sql)
-                await connection.execute(
-                    f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
-                )
-                await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
-                await connection.execute(
-                    f"INSERT INTO {_VERSION_TABLE} (version) VALUES ($1)", step.version
-                )
-        except asyncpg.PostgresError as exc:
-            if runtime_fault(exc) is not None:
-                raise
-            raise MigrationError(
-                f"database {redact_url(url)}: migration {step.version:04d}_{step.name} "
-                f"failed: {exc}"
-            ) from exc
-    return await schema_version(connection)
+    # A session lock, taken outside any transaction: the version is read in a transaction
+    # begun after the wait, which sees the tables the holder made. (Read in a transaction
+    # that began before the wait, as a transaction-scoped lock inside it would have it, the
+    # backend's catalogue cache may still say the version table does not exist.)
+    await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+    try:
+        found = await schema_version(connection)
+        if found > known:
+            raise SchemaTooNewError(redact_url(url), found, known)
+        for step in steps:
+            if step.version > goal or step.version <= found:
+                continue
+            await _apply_pg(connection, step, url)
+        return await schema_version(connection)
+    finally:
+        # A connection that broke has lost its session, and the lock with it.
+        with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+            await connection.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
+
+
+async def _apply_pg(connection: asyncpg.Connection, step: Migration, url: str) -> None:
+    """Apply one migration step and record its version, in one transaction."""
+    try:
+        async with connection.transaction():
+            log.info(
+                "database %s: applying migration %04d_%s", redact_url(url), step.version, step.name
+            )
+            await connection.execute(step.sql)
+            await connection.execute(
+                f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
+            )
+            await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
+            await connection.execute(
+                f"INSERT INTO {_VERSION_TABLE} (version) VALUES ($1)", step.version
+            )
+    except asyncpg.PostgresError as exc:
+        if runtime_fault(exc) is not None:
+            raise
+        raise MigrationError(
+            f"database {redact_url(url)}: migration {step.version:04d}_{step.name} failed: {exc}"
+        ) from exc

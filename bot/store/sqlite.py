@@ -26,6 +26,7 @@ from bot.store.sql import (
     Row,
     SqlStore,
     Tx,
+    TxMode,
 )
 
 log = logging.getLogger(__name__)
@@ -154,14 +155,18 @@ class SqliteStore(SqlStore):
 
     # -- transactions ------------------------------------------------------------------
 
-    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], write: bool) -> T:
-        """BEGIN, run `body`, COMMIT; ROLLBACK on any error.
+    async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
+        """BEGIN, run `body`, COMMIT; ROLLBACK on any error (the mode's `alone` and
+        `bookkeeping` change nothing here: a transaction costs no round trip, and WAL with
+        synchronous=NORMAL never waits for the disk at a commit).
 
         A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
         """
+        write = mode.write
         outage = self._write_outage if write else self._read_outage
         async with self._lock:
+            changes = self._db.total_changes
             try:
                 await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
@@ -177,7 +182,10 @@ class SqliteStore(SqlStore):
                     raise
                 outage.failed(reason, _CONSEQUENCE[write])
                 raise StoreUnavailable(self._path, reason, writing=write) from exc
-            outage.succeeded()
+            # Only a write that wrote proves that saving works again: one with nothing to
+            # write (an empty claim) commits on a full disk too.
+            if not write or self._db.total_changes != changes:
+                outage.succeeded()
             return result
 
     async def _rollback(self) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.commands.panel import OUTCOME_NOTES, outcome_note
+import dataclasses
+
+from bot.commands.panel import HANDED_BACK_NOTE, OUTCOME_NOTES, outcome_note
 from bot.commands.replies import error_text, say, split_message
 from bot.service import (
     ChannelRef,
@@ -10,8 +12,10 @@ from bot.service import (
     Line,
     NewGameRefused,
     NotYourTurn,
+    OptionView,
     Outcome,
     OutcomeKind,
+    PanelView,
     UserRef,
 )
 
@@ -61,6 +65,15 @@ def test_the_note_after_an_answer_is_chosen_by_the_outcome_kind() -> None:
         OutcomeKind.UNDONE, 1, 2, (Line.of("USA (", UserRef(3), ") took back"),), announced=True
     )
     assert outcome_note(undone) == "✅ USA (<@3>) took back"
+    # A commit that hands the next decision back to its player: their panel goes on to it.
+    again = PanelView(
+        1, 2, 3, "usa", "Your turn", "turn", (OptionView("pass", "Pass", "Pass"),), your_turn=True
+    )
+    handed_back = Outcome(OutcomeKind.COMMITTED, 1, 2, announced=True, decision=again)
+    assert outcome_note(handed_back) == HANDED_BACK_NOTE and "pinged" not in HANDED_BACK_NOTE
+    waiting = dataclasses.replace(again, your_turn=False, options=())
+    committed = Outcome(OutcomeKind.COMMITTED, 1, 2, announced=True, decision=waiting)
+    assert outcome_note(committed) == OUTCOME_NOTES[OutcomeKind.COMMITTED]
 
 
 def test_refusals_name_people_and_the_commands_own_options() -> None:

@@ -200,4 +200,79 @@ def test_hot_seat_against_an_automa_tells_its_turns(tmp_path: Path) -> None:
     run = console(tmp_path, "--automa", "1", "--seed", "2", "--names", "Ann", stdin=moves)
     assert run.returncode == 0, run.stderr
     assert "(automa, medium)" in run.stdout  # the seats at the start
-    assert "(automa) played:" in run.stdout and "played card" in run.stdout
+    # Its turns are told as a person's would be (no card numbers).
+    assert "(automa) played:\n• built a " in run.stdout and "played card" not in run.stdout
+
+
+def test_undo_is_for_the_player_who_confirmed_and_restart_is_for_a_turn_in_progress(
+    tmp_path: Path,
+) -> None:
+    """Ann confirms a turn; at Bob's prompt `undo` takes it back for Ann (it is hers, the
+    only one who may), and the next `undo`, mid-turn, points to `restart`."""
+    moves = ["1", "1", "1", "1", "confirm", "undo", "1", "undo", "quit"]
+    run = console(
+        tmp_path, "--players", "2", "--seed", "3", "--names", "Ann,Bob", stdin="\n".join(moves)
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "--- Italy (Ann) played:" in out and "Bob> " in out
+    taken_back = out.index("Bob> Italy (Ann) took back their last turn.")
+    assert "--- Italy (Ann) took back their last turn." in out[taken_back:]  # announced
+    assert "\nAnn> " in out[taken_back:]  # Ann decides again
+    assert "type 'restart' to take back its moves" in out[taken_back:]
+    assert "You can only undo your own turn" not in out
+
+
+def test_company_names_are_read_in_any_case(tmp_path: Path) -> None:
+    run = console(
+        tmp_path,
+        "--players", "2", "--seed", "3", "--out", "pics",
+        stdin="company Italy\ncompany FRANCE\nboard company italy\ncompany Atlantis\nquit\n",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    # Only the company the game has not is refused; the others are shown.
+    assert run.stdout.count("refused: ") == 1 and "There is no company 'Atlantis'" in run.stdout
+    assert "Italy" in run.stdout and "France" in run.stdout
+    assert (tmp_path / "pics" / "game-1-board-company-italy.png").is_file()
+
+
+def test_options_for_a_new_game_are_not_applied_to_the_kept_one(tmp_path: Path) -> None:
+    """A kept hot-seat game and `--automa 2`: refused, saying how to start that game; the
+    same options as the kept game's, or none, continue it; --new starts the new one."""
+    first = console(tmp_path, "--players", "3", "--seed", "4", "--names", "Ann,Bob,Cy", stdin="1\n")
+    assert first.returncode == 0, first.stderr
+    refused = console(tmp_path, "--automa", "2", "--automa-level", "hard", stdin="quit\n")
+    assert refused.returncode == 2 and refused.stdout == ""
+    [line] = refused.stderr.strip().splitlines()
+    assert line.startswith(
+        f"barrage-bot console: error: {DEFAULT_DB} holds game #1 (3 players, intro setup, no "
+        "automas), which --automa 2 and --automa-level hard would not change"
+    )
+    assert "add --new to start a new game" in line and "--db FILE" in line
+    for args in (("--players", "3", "--seed", "4"), ("--setup", "intro"), ()):
+        same = console(tmp_path, *args, stdin="quit\n")
+        assert same.returncode == 0 and "Continuing game #1 (3 players)" in same.stdout
+        # The names were kept with the game.
+        assert "Ann> " in same.stdout or "Bob> " in same.stdout or "Cy> " in same.stdout
+        assert "Player 1" not in same.stdout
+    new = console(tmp_path, "--automa", "2", "--automa-level", "hard", "--new", stdin="quit\n")
+    assert new.returncode == 0, new.stderr
+    assert "Game #1 was abandoned by Ann." in new.stdout and "New game #2" in new.stdout
+    assert new.stdout.count("(automa, hard)") == 2
+    again = console(tmp_path, "--automa", "2", stdin="quit\n")
+    assert "Continuing game #2 (3 players)" in again.stdout
+
+
+def test_console_help_says_what_it_is_for() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0
+    usage, first = run.stdout.split("\n\n", 2)[:2]
+    assert usage.startswith("usage: barrage-bot console")
+    assert first.startswith("Play Barrage in a terminal, without Discord")
+    assert "--new" in run.stdout and "--turns" in run.stdout

@@ -1,5 +1,6 @@
 """Automa companies through Discord: `/barrage new automa:`, the lobby's automa buttons, and a
-solo game whose turn messages tell the automas' turns and ping only the person."""
+solo game whose turn messages tell the automas' turns and ping the person only when her own
+Confirm did not hand her the next turn (at the start and the end)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ from pathlib import Path
 from fakediscord import FakeDiscord
 
 from bot.commands import ids
-from tests.commands.kit import Driver, FakeClock, barrage_bot, turn_messages, wait_turn_message
+from bot.commands.panel import HANDED_BACK_NOTE
+from tests.commands.kit import (
+    Driver,
+    FakeClock,
+    barrage_bot,
+    option_ids,
+    select_of,
+    turn_messages,
+    wait_turn_message,
+)
 
 
 async def test_lobby_buttons_add_and_remove_automas(
@@ -55,13 +65,26 @@ async def test_a_solo_game_tells_the_automa_turns_and_pings_only_the_person(
             if panel.kind == "confirm":
                 break
             message = await driver.answer(alice, message, panel.options[0].notation)
-        await driver.answer(alice, message, "confirm")
+        confirmed = await driver.answer(alice, message, "confirm")
         told = await fake.wait_for(
-            lambda: next((m for m in turn_messages(fake) if "(automa) played:" in m.content), None),
+            lambda: next(
+                (
+                    m
+                    for m in turn_messages(fake)
+                    if "(automa) played:" in m.content and m.id != first.id
+                ),
+                None,
+            ),
             timeout=10,
             what="a turn message telling the automas' turns",
         )
-        assert "played card" not in told.content and told.mentions == [alice.id]
+        # The channel sees the turn; Alice, whose panel went on to her next turn, is named
+        # in it but not pinged again.
+        assert "played card" not in told.content and f"<@{alice.id}>" in told.content
+        assert told.notified == [] and told.png is not None
+        assert HANDED_BACK_NOTE in confirmed.content and (
+            option_ids(confirmed) or select_of(confirmed)
+        )
         undo = await (await alice.slash("barrage undo")).reply()
         assert undo.ephemeral and "the automa played right after it" in undo.content
         # The rest of the game: the person is the only one ever pinged.
@@ -78,3 +101,8 @@ async def test_a_solo_game_tells_the_automa_turns_and_pings_only_the_person(
             what="the final message",
         )
         assert all(set(m.mentions) <= {alice.id} for m in public())
+        # Pinged twice in the whole game: for her first turn and for the final result; every
+        # turn in between was handed back to her open panel by her own Confirm.
+        pings = alice.pings()
+        assert len(pings) == 2, [m.content[:80] for m in pings]
+        assert pings[0].id == first.id and "The game is over." in pings[-1].content

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -80,5 +81,25 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
             if entry.kind == "commit":
                 assert before.kind in ("decision", "start")
         assert len(records) == sum(by_kind.values())
+        # One turn message per commit, in order; none pings the player whose own answer
+        # committed it (their panel went on to their next decision), and every other
+        # player who must act next is pinged.
+        posted = [
+            m
+            for m in fake.channel_messages(fake.general)
+            if not m.ephemeral and m.attachments and m.id > lobby.id
+        ]
+        commits = [r for r in records if r.kind == "commit"]
+        assert len(posted) == len(commits)
+        handed_back = pings = 0
+        for message, commit in zip(posted[:-1], commits, strict=False):
+            own = commit.record["reason"] in ("turn", "choice")
+            actor = commit.record["user"] if own else None
+            named = {int(u) for u in re.findall(r"<@(\d+)>", message.content.splitlines()[-1])}
+            assert actor not in message.notified
+            assert set(message.notified) == named - {actor}
+            handed_back += actor in named
+            pings += len(message.notified)
+        assert handed_back > 0 and pings > len(posted) // 2
         assert stats.paged_selects >= 1 and stats.page_turns >= 1 and stats.do_commands >= 1
         assert set(stats.kinds) >= INTRO_KINDS, INTRO_KINDS - set(stats.kinds)

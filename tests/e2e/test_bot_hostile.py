@@ -1,13 +1,16 @@
-"""Hostile clicks through Discord: forged ids, another game's panel, another server's games."""
+"""Hostile clicks through Discord: forged ids, another game's panel, another server's games,
+ids with numbers past 64 bits."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 from fakediscord import FakeDiscord
 
-from bot.commands import ids
+from bot.commands import ids, records
 from bot.commands.client import NOT_ON_MESSAGE
+from bot.store import ANY_GAME
 from tests.commands.kit import FakeClock, actor, barrage_bot, start_game, turn_messages
 
 
@@ -85,3 +88,25 @@ async def test_game_numbers_belong_to_their_server(
         assert shown.custom_ids == [ids.post_id(ours, "score")]
         meta = await bot.service.store.get_game(ours)
         assert meta.number == 1 and actor(fake, fake.dave).guild_id == meta.guild_id
+
+
+async def test_history_ids_past_64_bits_are_refused_plainly(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with barrage_bot(fake, tmp_path / "db.sqlite3", FakeClock()) as bot:
+        # Buttons as an old or altered page could carry them, on a message of the bot's own.
+        view = discord.ui.View(timeout=None)
+        view.add_item(records.HistoryPageButton(ANY_GAME, 0, 2**64 + 1, "Older ▶"))
+        view.add_item(records.HistoryPageButton(ANY_GAME, 2**64 + 1, 2, "◀ Newer"))
+        view.add_item(records.HistoryOpenSelect(ANY_GAME, 0, 2**64 + 1))
+        sent = await bot.get_partial_messageable(fake.general.id).send("History", view=view)
+        older, newer, menu = fake.messages[sent.id].custom_ids
+        reply = await (await fake.alice.click(sent.id, older)).reply()
+        assert reply.ephemeral and reply.content.endswith("the history's pages go up to 100,000.")
+        reply = await (await fake.alice.click(sent.id, newer)).reply()
+        assert reply.ephemeral and reply.content.endswith("There is no such player.")
+        forged = str(2**64 + 1)
+        reply = await (await fake.alice.forge(sent.id, menu, values=[forged])).reply()
+        assert reply.ephemeral and f"There is no game #{forged} in this server" in reply.content
+        assert fake.take_failures() == []

@@ -98,9 +98,10 @@ async def test_stats_history_and_replay(fake_discord: FakeDiscord, tmp_path: Pat
             timeout=120,  # the sender posts every turn's announcement first
             what="the final announcement",
         )
-        told = re.search(r"📈 Ratings: <@(\d+)> 34 \(\+34\), <@(\d+)> −18 \(−18\)\.", final.content)
-        assert told is not None, final.content
-        winner, loser = (int(u) for u in told.groups())
+        won = re.search(r"\n1\. \w+ \(<@(\d+)>\): \d+ VP · rating 34 \(\+34\)\n", final.content)
+        lost = re.search(r"\n2\. \w+ \(<@(\d+)>\): \d+ VP · rating −18 \(−18\)", final.content)
+        assert won is not None and lost is not None, final.content
+        winner, loser = int(won[1]), int(lost[1])
         assert {winner, loser} == {alice.id, bob.id}
 
         # The server's statistics, privately, with a leaderboard picture.

@@ -9,6 +9,7 @@ its test: the player who had to act next was never pinged (no turn message at al
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -95,9 +96,11 @@ async def test_a_forced_turn_is_confirmed_for_its_player(
         await play_checked(driver, 30)
         forced = [m for m in public_messages(fake) if "it was confirmed for them" in m.content]
         assert forced, "the seed no longer reaches a forced turn"
-        # The player whose turn was confirmed for them is named, not pinged: the next one is.
+        # The player whose turn was confirmed for them is named, not pinged; so is the next
+        # one, the other player, whose own Confirm led here (their panel went on to it).
         message = forced[0]
-        assert len(message.mentions) == 1 and message.content.rstrip().endswith("your turn")
+        assert message.notified == [] and message.content.rstrip().endswith("your turn")
+        assert len(set(re.findall(r"<@(\d+)>", message.content))) == 2
         log = await bot.service.store.read_log(game_id)
         assert any(e.record.get("auto") == "forced turn" for e in log)
 
@@ -124,7 +127,8 @@ async def test_choices_at_the_start_of_a_round_ping_who_chooses(
 ) -> None:
     """The Nile Affair, 4 players, seed 5: after 111 choices round 3 began with a choice of
     machinery for the fourth player; nobody was told, and the last message pinged the player
-    who had just confirmed the round's last turn."""
+    who had just confirmed the round's last turn (for nothing: that turn message said no
+    more)."""
     fake = fake_discord
     players = [fake.alice, fake.bob, fake.carol, fake.dave]
     async with barrage_bot(fake, tmp_path / "games.sqlite3", FakeClock()) as bot:
@@ -133,10 +137,13 @@ async def test_choices_at_the_start_of_a_round_ping_who_chooses(
         await play_checked(driver, 113)
         asked = [m for m in public_messages(fake) if "Round 3 begins" in m.content]
         assert asked, "the seed no longer reaches round 3"
-        # The message that began round 3 pinged the one player with a choice to make.
+        # The message that began round 3 names the one player with a choice to make: Dave,
+        # whose own Confirm ended round 2, so his panel went on to the choice and the
+        # message does not ping him again.
         round_three = asked[0]
         assert "Choose 1 machinery" in round_three.content
-        assert round_three.mentions == [fake.dave.id]
+        assert round_three.content.splitlines()[-1].startswith(f"➡️ <@{fake.dave.id}> (")
+        assert round_three.notified == []
 
 
 async def test_a_typed_answer_makes_the_open_panel_move_on(

@@ -208,7 +208,10 @@ class ConsoleFuzzer:
         if command == "restart":
             return await self.oracle.restart(CHANNEL, user, None, None)
         if command == "undo":
-            return await self.oracle.undo(CHANNEL, user)
+            # The console undoes for the local player who confirmed the last turn.
+            last = loaded.commits[-1][1] if loaded is not None and loaded.commits else {}
+            committer = last.get("user") if last.get("reason") == "turn" else None
+            return await self.oracle.undo(CHANNEL, committer if committer in self.users else user)
         parts = [part.strip() for part in line.split(";") if part.strip()]
         numbers = [part for part in parts if part.lstrip("+-").isdecimal()]
         if numbers:

@@ -18,8 +18,10 @@ WHOLE_GAMES = "random_games"
 
 
 def _modules(package: Path) -> set[str]:
-    """The module names of a package of bot/rules (without `__init__`)."""
-    return {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    """The module names of a package of bot/rules (without `__init__`), its subpackages
+    among them (bot/rules/content is tested by tests/rules/test_content*.py)."""
+    files = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    return files | {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
 
 
 def _test_folders() -> list[Path]:

@@ -52,10 +52,15 @@ async def test_complete_game(
     assert sorted(final.mentions) == sorted(USERS[:players]) and not final.waiting_for
     assert "The game is over." in final.text and ("wins" in final.text or "share" in final.text)
     assert [i.filename.rsplit("-", 1)[-1] for i in final.images] == ["score.png", "map.png"]
-    # Each other announcement pings exactly who must act next: seated players.
-    for announcement in port.posted[:-1]:
-        assert announcement.mentions == announcement.waiting_for
+    # Each other announcement pings exactly who must act next (seated players), but not the
+    # player whose own answer committed it: their panel went on to their next decision.
+    handed_back = 0
+    for announcement, commit in zip(port.posted[:-1], commits, strict=False):
+        actor = commit.record["user"] if commit.record["reason"] in ("turn", "choice") else None
+        assert announcement.mentions == tuple(u for u in announcement.waiting_for if u != actor)
+        handed_back += actor in announcement.waiting_for
         assert set(announcement.mentions) <= set(USERS[:players])
+    assert handed_back  # every seed hands a player their own next decision at least once
     assert port.stripped == [a_id for a_id in range(900_001, 900_000 + len(commits))]
     assert await service.store.active_game(CHANNEL) is None
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.rules.content import company_name
 from bot.service import GameService
 from bot.service.outbox import payload_lines
 from bot.service.ratings import (
@@ -16,7 +17,7 @@ from bot.service.ratings import (
     rate,
     rated_seats,
     rating_game,
-    rating_lines,
+    rating_notes,
     rebuild,
     seat_is_rated,
     why_unrated,
@@ -150,25 +151,31 @@ def result_of(*seats: SeatResult, hints: bool = False) -> GameResult:
     return GameResult(len(seats), "intro", "base", (), 5, seats, hints)
 
 
-def test_rating_lines_in_final_order_and_who_was_left_out() -> None:
+def test_rating_notes_by_company_and_who_was_left_out() -> None:
     left = SeatResult(2, C, "france", "wilhelm_adler", 40, 3, {"start": 40}, (), ai_turns=4)
-    result = result_of(seat(0, A, "usa", 50, 2), seat(1, B, "italy", 60, 1), left)
+    robot = seat(3, None, "germany", 20, 4)
+    result = result_of(seat(0, A, "usa", 50, 2), seat(1, B, "italy", 60, 1), left, robot)
     changes = rate({}, rating_game(result))
     assert [c.user_id for c in changes] == [A, B]
-    lines = [line.render() for line in rating_lines(result, changes)]
-    assert lines == [
-        f"📈 Ratings: @{B} 34 (+34), @{A} −18 (−18).",
-        f"Not rated: @{C} (the computer player played 4 of the seat's turns).",
-    ]
+    assert rating_notes(result, changes) == (
+        {
+            "usa": " · rating −18 (−18)",
+            "italy": " · rating 34 (+34)",
+            "france": " · not rated: the computer player played 4 of the seat's turns",
+        },
+        [],
+    )
 
 
-def test_rating_lines_of_unrated_games() -> None:
+def test_rating_notes_of_unrated_games() -> None:
     hints = result_of(seat(0, A, "usa", 50, 1), seat(1, B, "italy", 40, 2), hints=True)
-    assert [x.render() for x in rating_lines(hints, ())] == [
+    notes, lines = rating_notes(hints, ())
+    assert notes == {} and [x.render() for x in lines] == [
         "This game is not rated: it offered hints."
     ]
     solo = result_of(seat(0, A, "usa", 50, 1), seat(1, None, "italy", 40, 2))
-    assert [x.render() for x in rating_lines(solo, ())] == [
+    notes, lines = rating_notes(solo, ())
+    assert notes == {} and [x.render() for x in lines] == [
         "This game is not rated: a rated game needs two or more people who played their own seats."
     ]
 
@@ -187,15 +194,16 @@ async def test_the_final_message_shows_each_person_s_rating_change(played: GameS
         text = "\n".join(line.render() for line in payload_lines(final.payload)[0])
         kept = await service.store.game_result(game_id)
         assert kept is not None
-        seats = sorted(kept.result.seats, key=lambda s: (s.rank, s.seat))
+        seats = kept.result.seats
         users = [s.user_id for s in seats if s.user_id is not None]
         before = [ratings.get(u, NEWCOMER) for u in users]
         after = library(*before, ranks=[float(s.rank) for s in seats])
-        told = ", ".join(
-            f"@{u} {format_shown(shown(*a))} ({signed(shown(*a) - b.shown)})"
-            for u, a, b in zip(users, after, before, strict=True)
-        )
-        assert f"📈 Ratings: {told}." in text
+        for s, a, b in zip(seats, after, before, strict=True):
+            # Each person's line of the ranking ends with their new rating and its change.
+            change = f"rating {format_shown(shown(*a))} ({signed(shown(*a) - b.shown)})"
+            line = f"{s.rank}. {company_name(s.company)} (@{s.user_id}): {s.vp} VP · {change}"
+            assert line in text.splitlines()
+            assert text.count(f"@{s.user_id}") == 1  # everyone is named once
         for u, (mu, sigma), b in zip(users, after, before, strict=True):
             ratings[u] = Rating(mu, sigma, b.games + 1)
     server = await service.ratings.server(GUILD)
@@ -286,6 +294,7 @@ async def test_ratings_follow_the_store_and_rebuild_for_a_game_found_earlier(
     clock.advance(60_000)
     await finished(service, seat(0, A, "usa", 80, 1), seat(1, B, "italy", 60, 2), channel=1)
     keeper = service.ratings
+    keeper.inline_games = 0  # a worker thread rates them, as it would many games
     first = await keeper.server(GUILD)
     clock.advance(60_000)
     await finished(service, seat(0, B, "usa", 80, 1), seat(1, C, "italy", 60, 2), channel=2)
@@ -327,6 +336,6 @@ async def test_a_failing_rating_never_stops_a_game_from_ending(
     assert (await service.store.get_game(game_id)).status == "finished"
     final = (await service.store.pending_outbox(game_id))[-1]
     text = "\n".join(line.render() for line in payload_lines(final.payload)[0])
-    assert "Final ranking:" in text and "Ratings" not in text and "rated" not in text
+    assert "Final ranking:" in text and "rating" not in text and "rated" not in text
     monkeypatch.undo()
     assert (await service.ratings.server(GUILD)).games == 1  # the results count all the same

@@ -346,6 +346,18 @@ async def test_history_pages_newest_first(service: GameService, clock: FakeClock
     assert (await service.history(OTHER_GUILD)).lines()[0].render().startswith("No finished games")
 
 
+async def test_history_numbers_past_64_bits_are_refused_plainly(service: GameService) -> None:
+    """Numbers no database column holds (a page or player in a button id, a game from a menu)
+    get a clear refusal, not a database error."""
+    with pytest.raises(ServiceError, match="the history's pages go up to 100,000"):
+        await service.history(GUILD, 2**64)
+    with pytest.raises(ServiceError, match="There is no such player"):
+        await service.history(GUILD, 1, user_id=2**64)
+    with pytest.raises(NoGameHere, match=f"There is no game #{2**64} in this server"):
+        await service.archived_game(GUILD, 2**64)
+    assert (await service.history(GUILD, 100_000)).total == 0  # the last page a command asks for
+
+
 async def test_archived_games_are_this_server_s_finished_ones(
     service: GameService, clock: FakeClock
 ) -> None:

@@ -54,12 +54,14 @@ async def test_a_forced_turn_is_confirmed_for_its_player_in_the_previous_commit(
     message = port.posted[-1]
     assert "it was confirmed for them" in message.text
     deciders = service.users_deciding(before)
-    assert message.mentions == message.waiting_for == deciders
-    # The forced player is named (not pinged): only the next decider is.
-    forced_user = before.user_of_player(forced["player"])
-    assert forced_user in named_users(message.lines) and forced_user not in message.mentions
-    # The previous player keeps their undo over both turns (nothing was revealed).
     previous = commit["user"]
+    assert message.waiting_for == deciders == (previous,)
+    # The forced player is named (not pinged), and so is the next decider: the previous
+    # player, whose panel went on from their Confirm to their next turn.
+    forced_user = before.user_of_player(forced["player"])
+    assert forced_user in named_users(message.lines) and previous in named_users(message.lines)
+    assert message.mentions == ()
+    # The previous player keeps their undo over both turns (nothing was revealed).
     assert commit["undoable"] and (await service.panel(actor(previous))).can_undo
     outcome = await service.undo(actor(previous))
     assert outcome.kind is OutcomeKind.UNDONE and outcome.announced
@@ -111,8 +113,13 @@ async def test_choices_asked_at_once_are_committed_when_asked_and_when_all_are_i
     loaded = await play_policy(service, game_id, 4, choosing_at_once)
     assert not loaded.tail  # committed as soon as asked
     first, second = service.users_deciding(loaded)
+    confirmed_by = loaded.commits[-1][1]["user"]
+    assert confirmed_by in (first, second)  # the seed: the round's last Confirm was one's own
     port = await delivered(service, clock)
-    assert set(port.posted[-1].mentions) == {first, second}
+    # Both are named; the one whose Confirm asked the choices is not pinged: their panel
+    # went on to their choice.
+    assert {first, second} <= set(named_users(port.posted[-1].lines))
+    assert set(port.posted[-1].mentions) == {first, second} - {confirmed_by}
     assert "all at once" in port.posted[-1].text
     reminded = {r.user_id for r in await service.store.reminders(game_id)}
     assert reminded == {first, second}
@@ -250,6 +257,7 @@ async def test_a_turn_message_reads_who_played_then_the_scoring_then_whose_turn(
     assert played < scoring < begins < len(lines) - 1
     assert any("VP" in line for line in lines[scoring + 1 : begins])
     [decider] = service.users_deciding(loaded)
-    assert message.mentions == (decider,)
+    confirmed_by = loaded.commits[-1][1]["user"]
+    assert message.mentions == tuple(u for u in (decider,) if u != confirmed_by)
     assert lines[-1].startswith(f"➡️ @{decider} (") and lines[-1].endswith("your turn")
     assert sum(f"@{decider}" in line for line in lines[played + 1 :]) == 1

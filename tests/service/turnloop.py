@@ -11,8 +11,10 @@ After every step (an answer, a restart, an undo, a skipped seat) it checks that
 
 and counts **stalls** (a Confirm left uncommitted, or a game waiting only for people the
 last announcement did not ping), **unpinged deciders** (a person who must decide and was
-not pinged) and **double pings** (a ping of someone with nothing to decide, twice in one
-message, or again while the decision they were pinged for is still untouched). Used by
+not pinged), **double pings** (a ping of someone with nothing to decide, twice in one
+message, or again while the decision they were pinged for is still untouched) and **pings
+of a player already playing** (the announcement of a player's own answer or undo pinging
+them for the next decision, which their reply's panel already shows). Used by
 tests/service/test_turn_loop.py (60 games) and bench/turn_loop.py (500 and more).
 """
 
@@ -70,6 +72,7 @@ class Figures:
     stalls: int = 0
     unpinged: int = 0
     double_pings: int = 0
+    playing_pings: int = 0
     missing_reminders: int = 0
     automa_answers: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
@@ -86,7 +89,13 @@ class Figures:
     @property
     def clean(self) -> bool:
         """No stall, unpinged decider, double ping or missing reminder."""
-        return not (self.stalls or self.unpinged or self.double_pings or self.missing_reminders)
+        return not (
+            self.stalls
+            or self.unpinged
+            or self.double_pings
+            or self.playing_pings
+            or self.missing_reminders
+        )
 
 
 def actor(user: int) -> Actor:
@@ -113,6 +122,8 @@ class Checker:
         self.deciders: list[int] = []
         #: Users with a reminder scheduled (reminders change only with an announcement).
         self.reminded: set[int] = set()
+        #: The user whose own answer (or undo) was the last step: their reply is their panel.
+        self.playing: int | None = None
 
     def problem(self, what: str) -> None:
         """Record a violation (the first ones, with where they happened)."""
@@ -142,6 +153,9 @@ class Checker:
                 doubled += 1
             if doubled:
                 self.figures.double_pings += doubled
+            if announcement.reason != "end" and self.playing in mentions:
+                self.figures.playing_pings += 1
+                self.problem(f"{self.playing} pinged for the decision their own reply shows")
             # Still told: who was pinged now, and who was before and still faces a decision.
             self.told = set(mentions) | (self.told & waiting)
             self.untouched = set(mentions) | (self.untouched & waiting)
@@ -265,8 +279,10 @@ class Checker:
         if skip:
             # The last seat vanished: a moderator skips it (it stays seated and is pinged by
             # the final message like everyone).
+            self.playing = None  # a moderator's command: nobody's panel goes on
             return (await service.skip_seat(actor(USERS[0]), len(self.seated) - 1)).announced
         user = rng.choice(self.deciders)
+        self.playing = user
         panel = await service.panel(actor(user))
         self.untouched.discard(user)
         self.figures.kinds[panel.kind] += 1

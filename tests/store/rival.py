@@ -8,12 +8,16 @@ that both rivals start their operation at the same instant. Commands:
   {"op": "claim_reminders"}                            -> {"claimed": [[game, user, claim], ...]}
   {"op": "quit"}
 
+Run as `python rival.py opener URL`: a process that opens (and so migrates) a store for each
+command {"op": "open", "url": U}, at the barrier, closes it and answers {"applied": [versions
+of the migrations it applied]} or {"error": "..."}.
+
 Run as `python rival.py sender URL INSTANCE LEASE_MS RENEW_S POLL_S hang|post`: the real
 OutboxSender with a port that either hangs in every post (a process that dies mid-delivery
 is killed while hanging) or posts at once. It prints "posting ID" as a post begins and
 "renewed" after each lease renewal; "listening" once subscribed to wake-ups.
 
-The driver side is `Rivals` (two race processes) in this module.
+The driver side is `Rivals` (race or opener processes, two by default) in this module.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,9 +50,9 @@ BARRIER = 0x7269  # "ri"
 # -- the rival process -------------------------------------------------------------------
 
 
-async def race(url: str) -> None:
-    """Answer commands until told to quit."""
-    store = await PostgresStore.open(url, clock=system_clock)
+async def _released(url: str) -> AsyncIterator[dict[str, Any]]:
+    """The commands read from stdin until "quit", each once the barrier opens (the driver
+    releases all rivals together); says it is ready first."""
     barrier = await asyncpg.connect(url)
     reader = asyncio.StreamReader()
     await asyncio.get_running_loop().connect_read_pipe(
@@ -57,14 +63,52 @@ async def race(url: str) -> None:
         while line := await reader.readline():
             command = json.loads(line)
             if command["op"] == "quit":
-                break
-            # Wait at the barrier: the driver releases both rivals together.
+                return
             await barrier.execute("SELECT pg_advisory_lock_shared($1)", BARRIER)
             await barrier.execute("SELECT pg_advisory_unlock_shared($1)", BARRIER)
-            print(json.dumps(await _run(store, command)), flush=True)
+            yield command
     finally:
         await barrier.close()
+
+
+async def race(url: str) -> None:
+    """Answer commands until told to quit."""
+    store = await PostgresStore.open(url, clock=system_clock)
+    try:
+        async for command in _released(url):
+            print(json.dumps(await _run(store, command)), flush=True)
+    finally:
         await store.close()
+
+
+class _Applied(logging.Handler):
+    """Notes the migrations this process applies (from the store's log)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.versions: list[int] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg == "database %s: applying migration %04d_%s":
+            self.versions.append(int(record.args[1]))  # type: ignore[index]
+
+
+async def opener(url: str) -> None:
+    """Open a store on each URL given, released at the barrier; answer what it applied."""
+    applied = _Applied()
+    migrations = logging.getLogger("bot.store.postgres")
+    migrations.setLevel(logging.INFO)
+    migrations.addHandler(applied)
+    async for command in _released(url):
+        applied.versions.clear()
+        try:
+            store = await PostgresStore.open(command["url"], clock=system_clock)
+        except Exception as exc:
+            answer: dict[str, Any] = {"error": f"{type(exc).__name__}: {exc}"}
+        else:
+            await store.close()
+            answer = {"applied": list(applied.versions)}
+        print(json.dumps(answer), flush=True)
 
 
 async def _run(store: PostgresStore, command: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +187,8 @@ def main(argv: list[str]) -> None:
     """Dispatch on the mode argument."""
     if argv[0] == "race":
         asyncio.run(race(argv[1]))
+    elif argv[0] == "opener":
+        asyncio.run(opener(argv[1]))
     else:
         url, instance, lease_ms, renew_s, poll_s, mode = argv[1:7]
         asyncio.run(sender(url, instance, int(lease_ms), float(renew_s), float(poll_s), mode))
@@ -172,21 +218,24 @@ class Rival:
 
 
 class Rivals:
-    """Two rival processes on one database, released together at a barrier for each race."""
+    """Rival processes (`mode`: race or opener) on one database, released together at a
+    barrier for each race."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, count: int = 2, mode: str = "race") -> None:
         self.url = url
+        self.count = count
+        self.mode = mode
         self.rivals: list[Rival] = []
         self._gate: asyncpg.Connection | None = None
 
     async def __aenter__(self) -> Rivals:
-        """Start both processes and wait until they are ready."""
+        """Start the processes and wait until they are ready."""
         self._gate = await asyncpg.connect(self.url)
-        for _ in range(2):
+        for _ in range(self.count):
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 str(Path(__file__)),
-                "race",
+                self.mode,
                 self.url,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
@@ -197,7 +246,7 @@ class Rivals:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        """Tell both to quit, then make sure they are gone."""
+        """Tell each to quit, then make sure they are gone."""
         for rival in self.rivals:
             if rival.process.returncode is None:
                 try:
@@ -210,13 +259,13 @@ class Rivals:
             await self._gate.close()
 
     async def race(self, *commands: dict[str, Any]) -> list[dict[str, Any]]:
-        """Give each rival its command and release them together; return both answers."""
+        """Give each rival its command and release them together; return their answers."""
         assert self._gate is not None
         await self._gate.execute("SELECT pg_advisory_lock($1)", BARRIER)
         try:
             for rival, command in zip(self.rivals, commands, strict=True):
                 await rival.send(command)
-            # Both must be waiting at the barrier before it opens.
+            # All must be waiting at the barrier before it opens.
             while await self._gate.fetchval(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
                 " AND objid = $1 AND NOT granted",

@@ -6,7 +6,17 @@ import asyncio
 import json
 
 import pytest
-from store_helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, decision, new_game
+from store_helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Backend,
+    FakeClock,
+    decision,
+    new_game,
+)
 
 from bot.store import (
     ACTIVE,
@@ -22,6 +32,7 @@ from bot.store import (
     Store,
     UserSettings,
 )
+from bot.store.postgres import PostgresStore
 
 # -- games -----------------------------------------------------------------------------
 
@@ -363,6 +374,56 @@ async def test_outbox_posts_a_games_announcements_in_order(store: Store) -> None
     assert [i.payload["n"] for i in await store.claim_outbox()] == []  # a2 waits for a1
     await store.mark_sent(first[0].id, first[0].claim, 11)
     assert [i.payload["n"] for i in await store.claim_outbox()] == ["a2"]
+
+
+async def test_only_the_outbox_bookkeeping_commits_without_waiting_for_the_disk(
+    store: Store, backend: Backend
+) -> None:
+    """PostgreSQL: a commit that writes an announcement waits for the disk (it must never be
+    lost); the outbox's bookkeeping (claims, sent marks) does not (SQLite never waits)."""
+    if not isinstance(store, PostgresStore):
+        pytest.skip(f"{backend.name} has no commit setting of its own")
+    asked = "SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'"
+    async with store._pool.acquire() as connection:
+        # The server's own setting (the tests' server does not wait either: it is thrown away).
+        assert (await connection.fetchrow(asked))["source"] != "client"
+    async with store._bookkeeping_pool.acquire() as connection:
+        assert tuple(await connection.fetchrow(asked)) == ("off", "client")
+    game = await new_game(store)
+    await store.append(game.id, 0, [decision(1)], outbox=[{"text": "x"}])
+    [item] = await store.claim_outbox()
+    assert await store.mark_sent(item.id, item.claim, 7)
+
+
+async def test_outbox_claims_each_games_oldest_waiting_announcement(
+    store: Store, clock: FakeClock
+) -> None:
+    """Of many games with many announcements, a claim takes each game's oldest unfinished
+    one (past those sent or given up, not past one backing off), oldest first, `limit` at
+    most: in one pass however many wait."""
+    games = [await new_game(store, channel_id=c) for c in range(1, 7)]
+    for turn in range(3):
+        for game in games:
+            await store.append(game.id, turn, [decision(1)], outbox=[{"n": f"{game.id}.{turn}"}])
+    first = await store.claim_outbox(limit=100)
+    assert [i.payload["n"] for i in first] == [f"{g.id}.0" for g in games]
+    sent, gone, failing, *rest = first
+    await store.mark_sent(sent.id, sent.claim, 1)
+    await store.retry_outbox(gone.id, gone.claim, "channel gone", give_up=True)
+    due = await store.retry_outbox(failing.id, failing.claim, "503")  # after a back-off
+    assert due is not None
+    for item in rest:
+        await store.release_outbox(item.id, item.claim)
+    ids = [g.id for g in games]
+    again = await store.claim_outbox(limit=2)
+    assert [i.payload["n"] for i in again] == [f"{ids[3]}.0", f"{ids[4]}.0"]
+    assert [i.payload["n"] for i in await store.claim_outbox(limit=100)] == [
+        f"{ids[5]}.0",
+        f"{ids[0]}.1",
+        f"{ids[1]}.1",
+    ]
+    clock.advance(due - clock.now)
+    assert [i.payload["n"] for i in await store.claim_outbox(limit=100)] == [f"{ids[2]}.0"]
 
 
 #: Two processes of different instances (hosts).

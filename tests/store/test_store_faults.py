@@ -8,9 +8,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock
+from store_helpers import FakeClock, new_game
 
-from bot.store import DatabaseUnusable, SqliteStore, StoreUnavailable
+from bot.store import DatabaseUnusable, SqliteStore, Store, StoreUnavailable
 from bot.store.health import check_database, folder_problem
 
 SEATS = [11, 12]
@@ -221,3 +221,45 @@ async def test_a_bug_is_not_mistaken_for_a_disk_fault(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         await store._tx(bad_sql)
     await store.close()
+
+
+async def test_a_write_that_changes_nothing_does_not_say_the_disk_works_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store, game_id = await _full_store(tmp_path)
+    caplog.set_level(logging.DEBUG, logger="bot.store")
+    with pytest.raises(StoreUnavailable):
+        await store.append(game_id, 0, [BIG])
+    # Write transactions that have nothing to write commit on a full disk too: they prove
+    # nothing about it (the outbox and reminder loops run them all the time).
+    assert await store.claim_outbox() == [] and await store.claim_reminders() == []
+    assert not [r for r in caplog.records if "works again" in r.getMessage()]
+    with pytest.raises(StoreUnavailable):
+        await store.append(game_id, 0, [BIG])
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1, [r.getMessage() for r in errors]  # still the one outage
+    # Space comes back: the first write that writes says so, once.
+    await store._db.execute("PRAGMA max_page_count = 1073741823")
+    assert await store.claim_outbox() == []
+    assert not [r for r in caplog.records if "works again" in r.getMessage()]
+    assert await store.append(game_id, 0, [BIG]) == 1
+    again = [r for r in caplog.records if "works again" in r.getMessage()]
+    assert len(again) == 1 and again[0].levelno == logging.WARNING
+    await store.close()
+
+
+async def test_on_either_store_an_outage_ends_with_a_write_that_wrote(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLite and PostgreSQL alike: during an outage of saving, a write transaction with
+    nothing to write does not end it; the first that writes does, saying so once."""
+    game = await new_game(store)
+    outage = store._write_outage  # type: ignore[attr-defined]
+    caplog.set_level(logging.DEBUG, logger="bot.store")
+    outage.failed("the disk is full", "writes are refused")
+    assert await store.claim_outbox() == [] and await store.claim_reminders() == []
+    assert outage.reason == "the disk is full"
+    assert not [r for r in caplog.records if "works again" in r.getMessage()]
+    assert await store.append(game.id, 0, [{"kind": "system"}]) == 1
+    assert outage.reason is None
+    assert len([r for r in caplog.records if "works again" in r.getMessage()]) == 1

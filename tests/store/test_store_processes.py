@@ -16,11 +16,12 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from pgtestserver import TestPostgres
 from rival import Rivals
 from store_helpers import ALICE, BOB, new_game
 
 from bot.store import Store, system_clock
-from bot.store.postgres import PostgresStore
+from bot.store.postgres import PostgresStore, pg_migrations
 
 RACES = 50
 RIVAL = Path(__file__).with_name("rival.py")
@@ -189,3 +190,21 @@ async def _until_sent(store: Store, game_id: int) -> None:
     async with asyncio.timeout(30):
         while await store.pending_outbox(game_id):
             await asyncio.sleep(0.05)
+
+
+async def test_processes_starting_together_on_an_empty_database_migrate_it_once(
+    postgres_server: TestPostgres, postgres_url: str
+) -> None:
+    """Three processes open a store on an empty database at the same instant, ten times over:
+    every one opens it, and exactly one applies each migration while the others wait."""
+    steps = [step.version for step in pg_migrations()]
+    async with Rivals(postgres_url, count=3, mode="opener") as rivals:
+        for _ in range(10):
+            url = postgres_server.new_schema()
+            try:
+                answers = await rivals.race(*[{"op": "open", "url": url}] * 3)
+            finally:
+                postgres_server.drop_schema(url)
+            assert all("applied" in answer for answer in answers), answers
+            applied = sorted(v for answer in answers for v in answer["applied"])
+            assert applied == steps, answers

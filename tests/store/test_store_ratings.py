@@ -22,6 +22,7 @@ from bot.store import (
     SqliteStore,
     Store,
 )
+from bot.store.move import move_to_postgres
 from bot.store.postgres import PostgresStore
 
 OTHER_GUILD = GUILD + 1
@@ -177,3 +178,26 @@ async def test_sqlite_and_postgresql_rebuild_the_same_ratings(
     assert rebuild(on_sqlite).players == rebuild(on_postgres).players
     # Not by the order they were written in: the store's order is the ratings' own.
     assert [g.game_id for g in on_sqlite] != sorted(g.game_id for g in on_sqlite)
+
+
+async def test_the_rating_fields_move_to_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    kept = result(
+        seat(0, ALICE, 1, ai_turns=3), seat(1, BOB, 2, ai_at_end=True, hints_used=1), hints=True
+    )
+    path = tmp_path / "moving.sqlite3"
+    clock = FakeClock()
+    source = await SqliteStore.open(path, clock=clock)
+    try:
+        game_id = await begin(source, kept, channel=1)
+        await end(source, game_id, kept)
+        before = (await source.rating_games(GUILD)).games
+    finally:
+        await source.close()
+    await move_to_postgres(path, postgres_url)
+    target = await PostgresStore.open(postgres_url, clock=clock)
+    try:
+        moved = await target.game_result(game_id)
+        assert moved is not None and moved.result == kept
+        assert (await target.rating_games(GUILD)).games == before
+    finally:
+        await target.close()

@@ -1,0 +1,231 @@
+"""The evaluation: an estimate, in final VP, of what a position is worth to each company.
+
+A search that stops before the end of the game needs to know what the assets on the table will
+still bring. `worth` adds to a company's VP:
+
+- the scoring of the current round as it would be if the round ended now (Energy Track
+  placement, the track's VP and credits, the round's bonus tile), so that the VP a production
+  brings are seen the moment the energy is made, not only after scoring;
+- resources, valued more while rounds remain to spend them (at the end 1 VP per 5);
+- engineers not yet placed this round (each is an action still to take);
+- production: the energy the company's best systems could make each remaining round (dam
+  capacity × conduit value) and what its dams hold now (also 1 VP per drop at the end);
+- structures (the board's incomes they uncover) and the objective tile's standing;
+- contracts in hand, their reward discounted by how far the energy it needs is out of reach.
+
+The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
+search correct what they misjudge within a round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.content import MapData
+from bot.rules.engine import Game
+from bot.rules.flow import (
+    ENERGY_CAP,
+    bonus_reward,
+    objective_awards,
+    objective_counts,
+    placement_awards,
+)
+from bot.rules.production import company_bonus
+from bot.rules.state import NEUTRAL, Company
+
+# What one unit of each plain reward is worth, in VP (other reward keys: REWARD_OTHER).
+REWARD_VALUE = {"vp": 1.0, "credits": 0.45, "excavators": 0.9, "mixers": 0.9, "energy": 0.6}
+REWARD_OTHER = 1.5
+BEFORE_SCORING = ("draft", "income", "actions", "water_flow")
+
+
+def reward_value(reward: Mapping[str, Any]) -> float:
+    """A reward's rough worth in VP (an action-like reward counts REWARD_OTHER per unit)."""
+    total = 0.0
+    for key, amount in reward.items():
+        count = amount if isinstance(amount, int) and not isinstance(amount, bool) else 1
+        total += REWARD_VALUE.get(key, REWARD_OTHER) * count
+    return total
+
+
+def rounds_after(game: Game) -> int:
+    """Rounds that will still be played after the current one's scoring."""
+    return max(0, game.content.costs.rounds - game.state.round)
+
+
+_UPSTREAM: dict[int, tuple[MapData, dict[int, int]]] = {}
+
+
+def _upstream(game_map: MapData) -> dict[int, int]:
+    """Per basin, how many headstreams feed it (directly or through the basins above); kept
+    per map object (content is loaded once per process)."""
+    known = _UPSTREAM.get(id(game_map))
+    if known is not None and known[0] is game_map:
+        return known[1]
+    memo: dict[int, int] = {}
+
+    def count(basin_id: int, seen: frozenset[int]) -> int:
+        if basin_id in memo:
+            return memo[basin_id]
+        basin = game_map.basins[basin_id]
+        total = len(basin.fed_by_headstreams) + sum(
+            count(above, seen | {basin_id})
+            for above in basin.fed_by_basins
+            if above not in seen and above in game_map.basins
+        )
+        memo[basin_id] = total
+        return total
+
+    table = {basin_id: count(basin_id, frozenset()) for basin_id in game_map.basins}
+    _UPSTREAM[id(game_map)] = (game_map, table)  # the map kept, so its id is never reused
+    return table
+
+
+# How much of a production system's worth counts, by how many of its three pieces
+# (dam, conduit, powerhouse) are already usable by the company.
+COMPLETE = (0.0, 0.12, 0.4, 1.0)
+
+
+def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
+    """(the energy a round that each system, built or still to build, promises — weighted by
+    how complete it is and how much water reaches it —, best first; the energy the water
+    held now can make)."""
+    state = game.state
+    game_map = game.map
+    upstream = _upstream(game_map)
+    bonus = company_bonus(game, company_id)
+    outlook: list[float] = []
+    now = 0
+    for dam_space, space in game_map.dam_spaces.items():
+        dam = state.dams.get(dam_space)
+        if dam is None:
+            have_dam, capacity = 0, 1
+        elif dam.owner == company_id or dam.owner == NEUTRAL:
+            have_dam, capacity = 1, dam.level
+        else:
+            continue
+        basin = game_map.basins[space.basin]
+        water = min(1.0, W.water_per_headstream * upstream.get(space.basin, 0))
+        best = 0.0  # a dam's water is produced once: its best system counts
+        for conduit_space in basin.conduit_spaces:
+            conduit = game_map.conduit_spaces[conduit_space]
+            have_conduit = 1 if conduit_space in state.conduits else 0
+            for powerhouse in conduit.connects_powerhouse_spaces:
+                owner = state.powerhouses.get(powerhouse)
+                if owner is not None and owner != company_id:
+                    continue
+                pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
+                energy = capacity * conduit.production + bonus
+                best = max(
+                    best,
+                    COMPLETE[pieces]
+                    * energy
+                    * (water if dam is None or dam.owner != NEUTRAL else 0.5),
+                )
+                if pieces == 3 and dam is not None and dam.water:
+                    now = max(now, dam.water * conduit.production + bonus)
+        if best:
+            outlook.append(best)
+    outlook.sort(reverse=True)
+    return outlook, now
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's hand-set weights, in VP."""
+
+    engineer: float = 0.3  # an engineer not yet placed this round
+    credit_end: float = 0.2  # a credit at the end (1 VP per 5 resources)
+    credit_early: float = 0.1  # what a credit adds while rounds remain
+    machine_end: float = 0.2
+    machine_early: float = 1.0
+    wheel_rotation: float = 0.12  # the share of a machine's worth lost per rotation it waits
+    tile: float = 1.0  # a basic tile in the supply (without it, no structure of its kind)
+    energy_round: float = 1.3  # an energy a round the production systems promise (first 10)
+    energy_round_more: float = 0.6  # each energy a round past 10
+    held: float = 0.5  # a drop in one's own dam while rounds remain
+    structure: float = 1.0
+    structure_round: float = 0.4  # a structure, for each round left (the incomes it uncovers)
+    objective_share: float = 0.6  # the objective tile's standing while rounds remain
+    water_per_headstream: float = 0.7  # how full a dam is each round, per headstream above it
+
+
+W = Weights()
+
+
+def wheel_worth(company: Company, per_machine: float, weights: Weights) -> float:
+    """Machinery and tiles on the wheel: worth less the more rotations they wait."""
+    segments = len(company.wheel)
+    total = 0.0
+    for index, segment in enumerate(company.wheel):
+        if segment.is_empty():
+            continue
+        wait = (index - company.wheel_open) % segments or segments
+        share = max(0.0, 1.0 - weights.wheel_rotation * wait)
+        total += share * (per_machine * (segment.excavators + segment.mixers))
+        total += share * weights.tile * len(segment.tiles)
+    return total
+
+
+def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
+    """A company's VP now plus an estimate of what its position will still bring."""
+    w = weights or W
+    state = game.state
+    company = state.companies[company_id]
+    if state.finished:
+        return float(company.vp)
+    later = rounds_after(game)
+    value = float(company.vp)
+    track = game.content.energy_track
+    pending = state.phase in BEFORE_SCORING
+    if pending:
+        energies = {cid: state.companies[cid].energy for cid in state.turn_order}
+        value += placement_awards(energies, track.first_vp, track.second_vp).get(company_id, 0)
+        credits, vp = track.credits_for(min(company.energy, ENERGY_CAP))
+        value += vp + credits * REWARD_VALUE["credits"]
+        if state.round - 1 < len(state.bonus_tiles):
+            value += bonus_reward(game, company_id, state.bonus_tiles[state.round - 1])[0]
+        value += w.engineer * company.engineers
+    spend = min(1.0, later / 2)  # resources are spent while rounds remain
+    value += company.credits * (w.credit_end + w.credit_early * spend)
+    per_machine = w.machine_end + w.machine_early * spend
+    value += (company.excavators + company.mixers) * per_machine
+    if later:
+        value += w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
+    outlook, now = systems_outlook(game, company_id)
+    per_round = sum(
+        weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
+    )
+    energy_value = w.energy_round * min(per_round, 10) + w.energy_round_more * max(
+        0.0, per_round - 10
+    )
+    value += energy_value * (later + (0.3 if pending else 0.0))
+    held = sum(d.water for d in state.dams.values() if d.owner == company_id)
+    value += held * (1.0 if later == 0 else w.held)
+    if pending:
+        value += 0.5 * now
+    built = sum(company.placed.values())
+    value += built * (w.structure + w.structure_round * later)
+    best = outlook[0] if outlook else 0.0
+    for contract_id in company.contracts:
+        contract = game.content.contracts[contract_id]
+        if now >= contract.energy:
+            chance = 0.9
+        elif best >= contract.energy and later:
+            chance = 0.5
+        else:
+            chance = 0.1 if later else 0.0
+        value += chance * reward_value(contract.reward)
+    if state.objective:
+        counts = objective_counts(game, state.objective)
+        awards = objective_awards(counts, game.content.objective_vp_by_place)
+        value += awards.get(company_id, 0) * (1.0 if later == 0 else w.objective_share)
+    return value
+
+
+def margin(game: Game, company_id: str) -> float:
+    """`worth` of this company minus the best of the others'."""
+    others = [worth(game, other) for other in game.state.companies if other != company_id]
+    return worth(game, company_id) - (max(others) if others else 0.0)

@@ -1,0 +1,178 @@
+"""Choosing a move: every legal option played out to the end of the seat's step and judged.
+
+See the package docstring for the design and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.ai.advice import Advice
+from bot.ai.determinize import copy_game, determinized
+from bot.ai.evaluate import margin
+from bot.rules.automa.play import automa_answer
+from bot.rules.automa.seats import player_seat
+from bot.rules.engine import Game
+from bot.rules.options import Decision, Option
+from bot.rules.prng import SplitMix64
+
+CONFIRM = "confirm"
+MAX_STEP = 40  # decisions of one step followed at most (a turn has a handful)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much work one level spends on a decision."""
+
+    extend: int  # the best options so far searched on through the seat's next step
+    samples: int  # determinizations each extended option is played in
+
+
+BUDGETS = {"casual": Budget(extend=0, samples=0), "strong": Budget(extend=8, samples=1)}
+
+
+def seat_decision(game: Game, seat: int) -> Decision | None:
+    """The pending decision of this seat, or None."""
+    for decision in game.decisions():
+        if player_seat(game.state, decision.player) == seat:
+            return decision
+    return None
+
+
+def decision_seed(ai_seed: int, game: Game, seat: int) -> int:
+    """The generator seed of one decision: the AI seed and the public history (how many
+    decisions were applied), never the setup seed or anything hidden."""
+    mixer = SplitMix64(ai_seed)
+    mixer.state ^= game.state.decisions * 0x9E3779B1 + seat * 0x85EBCA77
+    return mixer.next64()
+
+
+def value_of(game: Game, seat: int) -> float:
+    """The evaluation for this seat's company (0 before the draft gives it one)."""
+    company = game.state.seats[seat] if seat < len(game.state.seats) else None
+    if company is None or company not in game.state.companies:
+        return 0.0
+    return margin(game, company)
+
+
+Policy = Callable[[Game, int, Decision], Option]
+
+
+def finish_step(game: Game, seat: int, policy: Policy) -> None:
+    """Answer this seat's decisions by `policy` until its step ends (its Confirm, or another
+    player's decision)."""
+    for _ in range(MAX_STEP):
+        if game.is_over:
+            return
+        decision = seat_decision(game, seat)
+        if decision is None:
+            return
+        option = decision.options[0] if len(decision.options) == 1 else policy(game, seat, decision)
+        game.apply(option.notation, decision.player)
+        if option.notation == CONFIRM or decision.simultaneous:
+            return
+
+
+def confirm_only(game: Game, seat: int, decision: Decision) -> Option:
+    """Confirm when it is offered, else the first option (the cheapest completion)."""
+    return decision.find(CONFIRM) or decision.options[0]
+
+
+def scored(game: Game, seat: int, decision: Decision, then: Policy) -> list[float]:
+    """Each option's evaluation once applied on a copy and the step finished by `then`."""
+    values = []
+    for option in decision.options:
+        trial = copy_game(game)
+        trial.apply(option.notation, decision.player)
+        if option.notation != CONFIRM and not decision.simultaneous:
+            finish_step(trial, seat, then)
+        values.append(value_of(trial, seat))
+    return values
+
+
+def greedy(then: Policy) -> Policy:
+    """The policy taking the option whose step, finished by `then`, evaluates best."""
+
+    def policy(game: Game, seat: int, decision: Decision) -> Option:
+        if decision.find(CONFIRM) and len(decision.options) == 1:
+            return decision.options[0]
+        values = scored(game, seat, decision, then)
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        return decision.options[best]
+
+    return policy
+
+
+QUICK = greedy(confirm_only)
+
+
+def others_until_mine(game: Game, seat: int) -> bool:
+    """Answer the other seats' decisions (automas by their rules, people by the cheapest
+    completion) until this seat decides again; False when the game ended first."""
+    for _ in range(400):
+        if game.is_over:
+            return False
+        if seat_decision(game, seat) is not None:
+            return True
+        decision = game.decisions()[0]
+        if game.automa_level(decision.player) is not None:
+            option = automa_answer(game, decision)
+        else:
+            option = confirm_only(game, seat, decision)
+        game.apply(option.notation, decision.player)
+    return False
+
+
+def extended(game: Game, seat: int, option: Option, player: str, rng: SplitMix64) -> float:
+    """The evaluation after this option, the rest of the step, the others' replies and the
+    seat's next step (each played greedily), in a fresh determinization."""
+    trial = determinized(game, rng)
+    trial.apply(option.notation, player)
+    if option.notation != CONFIRM:
+        finish_step(trial, seat, QUICK)
+    if others_until_mine(trial, seat):
+        decision = seat_decision(trial, seat)
+        assert decision is not None
+        finish_step(trial, seat, QUICK)
+    return value_of(trial, seat)
+
+
+def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
+    """The option this seat plays now (see the package docstring)."""
+    decision = seat_decision(game, seat)
+    if decision is None:
+        raise ValueError(f"seat {seat} has no decision to make now")
+    options = decision.options
+    if len(options) == 1:
+        return Advice(options[0].notation, 0.0, None, None, f"{options[0].label}: the only move.")
+    budget = BUDGETS[level]
+    rng = SplitMix64(decision_seed(ai_seed, game, seat))
+    base = determinized(game, rng)
+    values = scored(base, seat, decision, QUICK)
+    if budget.extend and not decision.simultaneous:
+        top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: budget.extend]
+        for index in top:
+            total = sum(
+                extended(game, seat, options[index], decision.player, rng)
+                for _ in range(budget.samples)
+            )
+            values[index] = total / budget.samples
+        others = [i for i in range(len(values)) if i not in top]
+        floor = min(values[i] for i in top)
+        for index in others:  # never preferred to an option searched further
+            values[index] = min(values[index], floor - 0.01)
+    ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    best, second = ranked[0], ranked[1]
+    option, runner = options[best], options[second]
+    gap = values[best] - values[second]
+    return Advice(
+        notation=option.notation,
+        expected_margin=round(values[best], 1),
+        runner_up=runner.notation,
+        margin_over_runner_up=round(gap, 1),
+        reason=(
+            f"{option.label}: expected to end {values[best]:+.0f} VP against the best rival, "
+            f"{gap:.1f} VP better than {runner.label[:1].lower()}{runner.label[1:]}."
+        ),
+    )
