@@ -25,7 +25,10 @@ from tests.texts.setups import all_setups
 
 async def run(games: int, first_seed: int, show: int) -> int:
     """Read the games; print the findings by kind; 1 if there is any."""
-    setups = all_setups(rounds=1 + games // len(all_setups()))[:games]
+    rounds = 1
+    while len(all_setups(rounds)) < games:
+        rounds += 1
+    setups = all_setups(rounds)[:games]
     found: list[Finding] = []
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="texts-") as tmp:

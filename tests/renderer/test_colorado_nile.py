@@ -236,7 +236,7 @@ def test_describe_and_score_sheet_know_the_expansions(colorado: GameState, nile:
     text = describe(colorado)
     assert "Construction Sites:" in text and "Bridges:" in text and "Settlements:" in text
     text = describe(nile)
-    assert "Irrigation spaces:" in text and "irrigation: total" in text
+    assert "Irrigation spaces:" in text and "irrigation: 0 points" in text
 
     @dataclasses.dataclass
     class Event:

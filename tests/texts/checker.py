@@ -102,7 +102,7 @@ UNITS = {
     "engineer", "engineers", "drop", "drops", "exc", "mix", "cr", "c", "e", "m", "x",
     "machinery", "machineries", "steps", "step", "section", "sections", "space", "spaces",
     "segment", "segments", "eng", "round", "rounds", "point", "points", "to", "⚡",
-    "irrigation",  # "+2 irrigation points"
+    "irrigation", "irrig",  # "+2 irrigation points", the short "+2 irrig."
 }  # fmt: skip
 _CUT = re.compile(r"\w…$|\w\.\.\.$")
 
