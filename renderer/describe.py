@@ -83,7 +83,7 @@ ALT_LIMIT = 1024
 
 
 def person(state: GameState, company: str, players: Mapping[str, Player]) -> str:
-    """'France (Alice)', 'Italy (automa, level 2 (hard))' or 'France' when nobody is named."""
+    """'France (Alice)', 'Italy (hard automa, level 2)' or 'France' when nobody is named."""
     player = players.get(company)
     seat = computer(state, company, player)
     who = seat.title() if seat is not None else (player.name or player.fallback if player else "")
@@ -127,21 +127,55 @@ def alt_text(
     if changed:
         parts.append(f"Changed by the last turn: {', '.join(changed)}.")
     if last_turn:
-        parts.append("Last turn: " + " ".join(_sentence(line) for line in last_turn if line))
+        parts.append("Last turn: " + " ".join(_sentences(last_turn)))
     return _within(" ".join(parts), ALT_LIMIT)
 
 
-def _sentence(line: str) -> str:
-    """A log line as a sentence (ends with a stop)."""
-    line = " ".join(line.split()).lstrip("•·- ")
-    return line if line.endswith((".", "!", "?", ":")) else f"{line}."
+def _sentences(lines: Iterable[str]) -> list[str]:
+    """A turn message's lines as sentences: a heading ending in ':' takes the bullet lines
+    under it as one sentence ("USA (automa) played: took 1 mixer; turned its wheel."), so
+    each sentence says whose it is and two companies' equal lines never read as one repeated."""
+    out: list[str] = []
+    heading: list[str] | None = None
+    for raw in lines:
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        bullet = line[0] in "•·-"
+        line = line.lstrip("•·- ").rstrip()
+        if bullet and heading is not None:
+            heading.append(line.rstrip("."))
+            continue
+        if heading is not None:
+            out.append(_joined(heading))
+            heading = None
+        if line.endswith(":"):
+            heading = [line]
+        else:
+            out.append(line if line.endswith((".", "!", "?")) else f"{line}.")
+    if heading is not None:
+        out.append(_joined(heading))
+    return out
+
+
+def _joined(heading: list[str]) -> str:
+    """A heading and its items as one sentence."""
+    head, *items = heading
+    if not items:
+        return head.rstrip(":") + "."
+    return f"{head} {'; '.join(items)}."
 
 
 def _within(text: str, limit: int) -> str:
-    """``text`` cut at a word to at most ``limit`` characters, ending with '…' when cut."""
+    """``text`` to at most ``limit`` characters, ending with '…' when cut: at the last whole
+    sentence or clause that fits (never inside a number and its unit), else at a word."""
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
+    for mark in (". ", "; "):
+        at = cut.rfind(mark)
+        if at > limit // 2:
+            return cut[: at + 1].rstrip(" ;") + " …"
     if " " in cut:
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(" ,;") + "…"

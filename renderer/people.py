@@ -54,14 +54,12 @@ class Computer:
         return f"{self.mark()} · {COMPUTER_KINDS[self.kind][1]}"
 
     def title(self) -> str:
-        """'automa, level 2 (hard)' or 'AI player, level 2 (strong)'."""
+        """'hard automa, level 2' or 'strong AI player, level 2' (the level's word first)."""
         word = COMPUTER_KINDS[self.kind][1]
         if self.level is None:
             return word
-        if self.kind == "automa":
-            return f"{word}, level {self.level} ({level_name(self.level)})"
-        named = AI_LEVEL_WORDS.get(self.level) if self.kind == "ai" else None
-        return f"{word}, level {self.level} ({named})" if named else f"{word}, level {self.level}"
+        named = level_name(self.level) if self.kind == "automa" else AI_LEVEL_WORDS.get(self.level)
+        return f"{named} {word}, level {self.level}" if named else f"{word}, level {self.level}"
 
 
 def by_company(players: Iterable[Player]) -> dict[str, Player]:
@@ -94,5 +92,5 @@ def computers_in(state: GameState, players: Mapping[str, Player]) -> list[Comput
 
 
 def key_entries(seats: Iterable[Computer]) -> list[tuple[str, str]]:
-    """(mark, meaning) for a key: 'A2' → 'automa, level 2 (hard)'."""
+    """(mark, meaning) for a key: 'A2' → 'hard automa, level 2'."""
     return [(seat.mark(), seat.title()) for seat in seats]

@@ -111,7 +111,7 @@ def test_the_scoreboard_draws_each_name_beside_its_symbol() -> None:
 def test_computer_seats_are_marked_with_kind_and_level() -> None:
     assert Computer("automa", 2).mark() == "A2"
     assert Computer("ai", 1).mark() == "AI1"
-    assert Computer("automa", 2).title() == "automa, level 2 (hard)"
+    assert Computer("automa", 2).title() == "hard automa, level 2"
     assert Computer("ai", 3).label() == "AI3 · AI player"
     state = midgame_state()
     cid = next(iter(state.companies))
