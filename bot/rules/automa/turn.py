@@ -358,9 +358,11 @@ def do_construct(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
         paid.append(counted(payment.excavators, "excavator"))
     if payment.mixers:
         paid.append(counted(payment.mixers, "mixer"))
+    built = STRUCTURE_NAMES.get(kind, kind)
+    article = "an" if built[:1] in "AEIOU" else "a"
     turn.report(
         action,
-        f"built a {STRUCTURE_NAMES.get(kind, kind)} on {space_text(game, space)} with its "
+        f"built {article} {built} on {space_text(game, space)} with its "
         f"{tile_words(game, use.tile)}" + (f" ({' + '.join(paid)})" if paid else ""),
         structure=kind,
         space=space,
