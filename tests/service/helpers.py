@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service import Actor, Announcement, GameService, ReminderNotice, RendererPool
+from bot.service import (
+    Actor,
+    Announcement,
+    GameService,
+    ReminderNotice,
+    RendererPool,
+    ServiceConfig,
+)
 from bot.service.errors import NotYourTurn
 from bot.service.loading import Loaded
 from bot.service.types import PanelView, ScoreView
@@ -51,13 +58,17 @@ def cheap_png(state: object, view: str, company: str | None, theme: str) -> byte
 
 
 @contextlib.asynccontextmanager
-async def picture_free_service(db: Path) -> AsyncIterator[tuple[GameService, FakeClock]]:
-    """A service on a fresh database at `db`, drawing no pictures, with its clock."""
+async def picture_free_service(
+    db: Path, extra: Mapping[str, object] | None = None
+) -> AsyncIterator[tuple[GameService, FakeClock]]:
+    """A service on a fresh database at `db`, drawing no pictures, with its clock (and the
+    config's `extra` settings, such as the AI's)."""
     clock = FakeClock()
     store = await SqliteStore.open(db, clock=clock)
     try:
         pool = RendererPool(kind="inline", render_fn=cheap_png)
-        yield GameService(store, clock=clock, renderer_pool=pool), clock
+        config = ServiceConfig(extra=dict(extra or {}))
+        yield GameService(store, clock=clock, renderer_pool=pool, config=config), clock
     finally:
         await store.close()
 

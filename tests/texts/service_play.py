@@ -18,6 +18,7 @@ from bot.service import Actor, GameService, OutboxSender, ServiceError
 from bot.service.reminders import ReminderRunner
 from bot.service.types import Announcement, Outcome, PanelView, Spoken
 from renderer.describe import describe
+from tests.aiplayer import DECIDER
 from tests.service.helpers import FakeClock, RecordingPort, picture_free_service
 from tests.texts.checker import Finding, check_text
 from tests.texts.setups import Setup
@@ -26,6 +27,8 @@ GUILD, CHANNEL = 7100, 7101
 USERS = (201, 202, 203, 204)
 NAMES = {201: "Ann", 202: "Bob", 203: "Cy", 204: "Di"}
 MAX_STEPS = 4000
+#: AI seats play by the instant stand-in (tests/aiplayer.py), stepped by the reader.
+AI_STAND_IN = {"ai_decider": DECIDER, "ai_workers_kind": "inline", "ai_manual": True}
 HOUR_MS = 3_600_000
 
 
@@ -182,6 +185,11 @@ class Reader:
             if loaded.game.is_over:
                 break
             deciders = list(service.users_deciding(loaded))
+            if not deciders and loaded.ai_deciding():
+                # An AI player's step, landed as the bot's worker lands it (the stand-in AI).
+                assert await service.play_computers(self.game_id, steps=1) == 1, setup.name
+                await self.deliver()
+                continue
             assert deciders, f"{setup.name} seed {seed}: nobody decides"
             user = rng.choice(deciders)
             panel = await service.panel(actor(user))
@@ -216,8 +224,11 @@ class Reader:
 
 async def read_game(setup: Setup, seed: int, db: Path, texts: Texts) -> None:
     """Play and read one game on a fresh database at `db`."""
-    async with picture_free_service(db) as (service, clock):
-        await Reader(service, RecordingPort(), clock, texts).play(setup, seed)
+    async with picture_free_service(db, extra=AI_STAND_IN) as (service, clock):
+        try:
+            await Reader(service, RecordingPort(), clock, texts).play(setup, seed)
+        finally:
+            service.thinker.close()
 
 
 async def service_findings(setup: Setup, seed: int, db: Path) -> list[Finding]:

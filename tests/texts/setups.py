@@ -13,8 +13,23 @@ from bot.service.expansions import with_automas
 #: `count` of them. Adding a kind of computer seat is one line here.
 SEAT_KINDS: dict[str, Any] = {
     "automa": lambda count, level: {"automa": count, "automa_level": level},
+    "ai": lambda count, level: {"ai": count, "ai_level": ai_level(level)},
+    # One AI player beside automas (the rest of the computers).
+    "ai+automa": lambda count, level: {
+        "ai": 1,
+        "ai_level": ai_level(level),
+        "automa": count - 1,
+        "automa_level": level,
+    },
 }
 LEVELS = ("easy", "medium", "hard", "expert")
+#: Computer kinds that play every board (the automa does not play every expansion).
+EVERY_BOARD = ("ai",)
+
+
+def ai_level(level: str) -> str:
+    """The AI's level for a game otherwise seated at an automa `level`."""
+    return "strong" if level in ("hard", "expert") else "casual"
 
 
 @dataclass(frozen=True)
@@ -33,7 +48,8 @@ class Setup:
     def name(self) -> str:
         """A short name for reports: 'full+leeghwater 3p (2 automa hard)'."""
         mix = "+".join((self.setup, *self.expansions))
-        bots = f" ({self.computers} {self.seat_kind} {self.level})" if self.computers else ""
+        level = ai_level(self.level) if self.seat_kind == "ai" else self.level
+        bots = f" ({self.computers} {self.seat_kind} {level})" if self.computers else ""
         return f"{mix} {self.players}p{bots}"
 
     def options(self) -> dict[str, Any]:
@@ -67,8 +83,14 @@ def all_setups(rounds: int = 1) -> list[Setup]:
                     continue
                 players = 2 + (r + len(combo) + (setup == "full")) % 3
                 found.append(Setup(setup, combo, players))
+                if r == 0:
+                    # An AI player on every board: 1 against the person(s), 2-4 seats.
+                    seats = 2 + len(found) % 3
+                    level = LEVELS[len(found) % len(LEVELS)]
+                    kind = "ai+automa" if combo in computer_ok and seats > 2 else "ai"
+                    found.append(Setup(setup, combo, seats, 1 if kind == "ai" else 2, kind, level))
                 if combo in computer_ok:
-                    for kind in SEAT_KINDS:
+                    for kind in ("automa",):
                         seats = 2 + (r + len(found)) % 3
                         computers = 1 + (r + len(found)) % (seats - 1) if seats > 2 else 1
                         level = LEVELS[(r + len(found)) % len(LEVELS)]
