@@ -96,8 +96,8 @@ def visual(name: str) -> str:
     """``name`` shaped and in visual order: Arabic joined, right-to-left runs reversed."""
     if not any(unicodedata.bidirectional(c) in ("R", "AL") for c in name):
         return name
-    from arabic_reshaper import reshape  # type: ignore[import-untyped]
-    from bidi import get_display  # type: ignore[import-untyped]
+    from arabic_reshaper import reshape  # type: ignore[import-untyped]  # ships no types
+    from bidi import get_display  # type: ignore[import-untyped]  # ships no types
 
     return str(get_display(reshape(name)))
 

@@ -66,10 +66,7 @@ class DiscordAnnouncer:
         """Post a turn message; it pings only whoever must act next, silently in quiet hours."""
         channel = self._channel(announcement.channel_id)
         text = say(announcement.lines)
-        files = [
-            discord.File(io.BytesIO(i.data), i.filename, description=i.description)
-            for i in announcement.images
-        ]
+        files = attachments(announcement)
         if files and not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         view = play_view(announcement.game_id) if announcement.play_button else None
@@ -135,7 +132,7 @@ class DiscordAnnouncer:
         channel = self._channel(announcement.channel_id)
         # The turn message holds the last part of a long text (`post`).
         text = split_message(say(announcement.lines))[-1]
-        files = [discord.File(io.BytesIO(i.data), i.filename) for i in announcement.images]
+        files = attachments(announcement)
         if not self._may_attach(channel):
             files, text = [], f"{text}\n{MISSING_ATTACH}"
         # Every channel a game is played in (text channel, thread, partial) has this method.
@@ -193,3 +190,11 @@ class DiscordAnnouncer:
             )
         except discord.HTTPException as exc:
             log.info("no DM reminder for user %d: %s", notice.user_id, exc)
+
+
+def attachments(announcement: Announcement) -> list[discord.File]:
+    """An announcement's pictures as Discord attachments, each with its alt text."""
+    return [
+        discord.File(io.BytesIO(i.data), i.filename, description=i.description)
+        for i in announcement.images
+    ]
