@@ -158,15 +158,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             asyncio.run(run(str(Path(tmp) / "announce.sqlite3"), args, None))
     if args.backend in ("postgresql", "both"):
-        from pgtestserver import TestPostgres
+        from pgtestserver import bench_database
 
-        durable = not args.fsync_off
-        how = "shipped durability: fsync, synchronous commits" if durable else "fsync off"
-        print(f"-- PostgreSQL (a throwaway local server on a Unix socket, {how})")
-        with TestPostgres(durable=durable) as server:
-            assert server.process is not None
-            url = server.new_database("announce")
-            asyncio.run(run(url, args, server.process.pid))
+        with bench_database("announce", fsync_off=args.fsync_off) as (url, pid):
+            asyncio.run(run(url, args, pid))
 
 
 if __name__ == "__main__":

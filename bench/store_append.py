@@ -129,15 +129,10 @@ def main() -> None:
             print("-- PostgreSQL (the given server)")
             asyncio.run(run(args.url, args.games, args.turns))
         else:
-            from pgtestserver import TestPostgres
+            from pgtestserver import bench_database
 
-            durable = not args.fsync_off
-            how = "shipped durability: fsync, synchronous commits" if durable else "fsync off"
-            print(f"-- PostgreSQL (a throwaway local server on a Unix socket, {how})")
-            with TestPostgres(durable=durable) as server:
-                assert server.process is not None
-                url = server.new_database("bench")
-                asyncio.run(run(url, args.games, args.turns, server.process.pid))
+            with bench_database("bench", fsync_off=args.fsync_off) as (url, pid):
+                asyncio.run(run(url, args.games, args.turns, pid))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
@@ -307,3 +307,15 @@ def run_in_thread(work: Callable[[], Awaitable[T]]) -> T:
     if errors:
         raise errors[0]
     return results[0]
+
+
+@contextlib.contextmanager
+def bench_database(name: str, *, fsync_off: bool = False) -> Iterator[tuple[str, int]]:
+    """A throwaway local server for a bench, announced on stdout: (a new database's URL, the
+    server's pid). At the shipped durability unless `fsync_off` (the old figures)."""
+    durable = not fsync_off
+    how = "shipped durability: fsync, synchronous commits" if durable else "fsync off"
+    print(f"-- PostgreSQL (a throwaway local server on a Unix socket, {how})")
+    with TestPostgres(durable=durable) as server:
+        assert server.process is not None
+        yield server.new_database(name), server.process.pid

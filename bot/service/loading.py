@@ -178,12 +178,14 @@ class Loaded:
         setup's seed; 0 for a game created before there was an AI)."""
         return int(self.options.get("ai_seed", 0))
 
+    def user_at_seat(self, seat: int) -> int | None:
+        """The person at a seat, None for a computer's seat (after the people's)."""
+        return self.seats[seat] if seat < len(self.seats) else None
+
     def user_of_player(self, player: str | None) -> int | None:
         """The user deciding for an engine player id (None for an automa)."""
         seat = self.seat_of_player(player)
-        if seat is None or seat >= len(self.seats):
-            return None
-        return self.seats[seat]
+        return None if seat is None else self.user_at_seat(seat)
 
     def players_deciding(self) -> list[str]:
         """Engine player ids with a pending decision."""

@@ -56,7 +56,7 @@ class Pictures(ServiceCore):
         out = []
         for cid, company in companies.items():
             seat = company.seat
-            user = loaded.seats[seat] if seat < len(loaded.seats) else None
+            user = loaded.user_at_seat(seat)
             seat_kind = loaded.computer_of(cid)
             if seat_kind is not None and seat_kind.kind == "ai":
                 # An AI player (at its own seat, or playing a person's): marked with its level.

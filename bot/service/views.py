@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
@@ -318,7 +318,7 @@ class GameViews(Pictures):
         company = company_in(state, company)
         if not state.companies:
             # A text without people's names: each seat as its number (a computer's marked).
-            return render_lines(draft_lines(state, _user_of_seat(loaded), named=False))
+            return render_lines(draft_lines(state, loaded.user_at_seat, named=False))
         ids = [company] if company else list(state.companies)
         return "\n".join(company_text(state, c) for c in ids)
 
@@ -411,7 +411,7 @@ class GameViews(Pictures):
                 )
             )
         rows.sort(key=lambda r: (r.rank or 99, -r.vp))
-        draft = () if state.companies else tuple(draft_lines(state, _user_of_seat(loaded)))
+        draft = () if state.companies else tuple(draft_lines(state, loaded.user_at_seat))
         return ScoreView(
             loaded.meta.id, loaded.commit_version, state.finished, state.round, tuple(rows), draft
         )
@@ -470,8 +470,3 @@ def company_in(state: Any, company: str | None) -> str | None:
             return str(cid)
     names = ", ".join(company_name(c) for c in state.companies)
     raise ServiceError(f"There is no company '{company}' in this game ({names}).")
-
-
-def _user_of_seat(loaded: Loaded) -> Callable[[int], int | None]:
-    """The user at a seat, None for a computer's seat (after the people's)."""
-    return lambda seat: loaded.seats[seat] if seat < len(loaded.seats) else None
