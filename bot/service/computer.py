@@ -23,10 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai import LEVELS as AI_LEVELS
 from bot.rules import Decision, Game, Option
 
-#: The AI's levels (as `bot.ai.LEVELS`), weakest first.
-AI_LEVELS = ("casual", "strong")
 #: The level of hints (RULINGS: a hint is the strong level's move).
 HINT_LEVEL = "strong"
 #: The `auto` of an AI's answer is this prefix and its level ("ai:strong").

@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
+from bot.ai import LEVELS as AI_LEVELS
 from bot.rules import GameOptions, SetupError
 from bot.rules.content import load_content
 from bot.rules.setup import check_options
@@ -51,8 +52,6 @@ MAX_AUTOMAS = 3
 MAX_LEVEL = 3  # automa levels: 0 easy .. 3 expert
 #: AI players in a game at most (4 only when every seat is a computer's: the console).
 MAX_AIS = 4
-#: The AI's levels (bot.service.computer.AI_LEVELS).
-AI_LEVEL_NAMES = ("casual", "strong")
 #: Longest name of a local player kept with a game (the console's `--names`).
 MAX_NAME = 100
 #: Longest notation a record may hold (the longest real one is under 100 characters).
@@ -341,7 +340,7 @@ def check_options_of(meta: StoredGame) -> None:
     if (
         not isinstance(ai, list)
         or len(ai) > MAX_AIS
-        or not all(isinstance(level, str) and level in AI_LEVEL_NAMES for level in ai)
+        or not all(isinstance(level, str) and level in AI_LEVELS for level in ai)
     ):
         raise BrokenLog(f"the game's 'ai' is {show(ai)}, not a list of at most {MAX_AIS} AI levels")
     computers_only = opts.get("computers_only", False)
@@ -548,9 +547,9 @@ class _Scanner:
 
     def ai_level(self, seq: int, rec: Mapping[str, Any]) -> str:
         level = rec.get("level")
-        if not isinstance(level, str) or level not in AI_LEVEL_NAMES:
+        if not isinstance(level, str) or level not in AI_LEVELS:
             raise self.fail(
-                seq, rec, f"'level' is {show(level)}, not one of {', '.join(AI_LEVEL_NAMES)}"
+                seq, rec, f"'level' is {show(level)}, not one of {', '.join(AI_LEVELS)}"
             )
         return level
 
