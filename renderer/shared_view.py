@@ -101,7 +101,9 @@ def shared_background(
                 at = layout.rows[space.row]
                 d.text(draw, at, name, sizes["label"], ink, "regular", "lm")
     for name in extensions:
-        image = drawing(name).shared_static(image, theme_name)
+        static = drawing(name).shared_static
+        if static is not None:
+            image = static(image, theme_name)
     return image
 
 
@@ -168,7 +170,7 @@ def draw_shared(
     _contracts(draw, layout, state, theme, highlight)
     _patents(draw, layout, state, theme, highlight)
     _occupants(draw, layout, state, theme)
-    for draw_extra in asking(options.expansions, "draw_shared"):
+    for draw_extra in asking(options.expansions, lambda each: each.draw_shared):
         draw_extra(draw, state, theme, highlight)
     for space_id in sorted(highlight):  # in a fixed order: overlapping rings, the same picture
         if space_id in layout.spaces:
