@@ -204,7 +204,7 @@ def bonus_now(state: GameState) -> dict[str, BonusNow]:
     if not state.companies or not 0 < state.round <= len(state.bonus_tiles):
         return {}
     from bot.rules.catalogue import open_game
-    from bot.rules.flow import BONUS_COUNTERS, bonus_reward
+    from bot.rules.flow import bonus_count, bonus_reward
 
     game = open_game(state, catalogue=catalogue())
     track = game.content.energy_track
@@ -219,7 +219,7 @@ def bonus_now(state: GameState) -> dict[str, BonusNow]:
             continue
         reached = sum(1 for start in track.bonus_section_min_energy if energy >= start)
         behind = max(0, state.round - reached)
-        full = BONUS_COUNTERS[tile](game, cid) * each
+        full = bonus_count(game, cid, tile) * each
         out[cid] = BonusNow(vp, full, track.malus_per_section * behind, True)
     return out
 
