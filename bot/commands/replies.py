@@ -27,6 +27,7 @@ from bot.service import (
     OtherGame,
     PermissionDenied,
     ServiceError,
+    TimeRef,
 )
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,12 @@ def channel_link(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
+def timestamp(time: TimeRef) -> str:
+    """How a moment named in the service's lines is written on Discord: a timestamp that each
+    reader sees in their own time zone."""
+    return f"<t:{time.at_ms // 1000}:{time.style}>"
+
+
 def say(lines: Iterable[Line], limit: int | None = None) -> str:
     """The service's lines as Discord text (people as mentions), whole (`send` and turn
     messages split a long one into whole messages), or at most `limit` characters.
@@ -76,7 +83,7 @@ def say(lines: Iterable[Line], limit: int | None = None) -> str:
     Within a limit a long message loses lines from its middle, never its end (where the next
     player is pinged and the result is told) nor its first line.
     """
-    texts = [line.render(mention, channel_link) for line in lines]
+    texts = [line.render(mention, channel_link, timestamp) for line in lines]
     if limit is None or len("\n".join(texts)) <= limit:
         return "\n".join(texts)
     tail: list[str] = []

@@ -47,6 +47,8 @@ AWAY_DAYS_LIMIT = 14
 AWAY_DAYS_MAX = 14
 #: Expiries in a row after which the AI holds the seat (`timeout:ai`).
 HOLD_AFTER = 3
+#: The AI's level when it plays for a player whose time ran out.
+HOLD_LEVEL = "strong"
 #: The last reminder comes this long before the expiry.
 LAST_CALL_MS = HOUR_MS
 
@@ -68,6 +70,14 @@ def describe_rule() -> str:
         f"your clock and reminders in all your games, for at most {AWAY_DAYS_LIMIT} days per "
         "game."
     )
+
+
+def clock_text(clock: str, policy: str) -> str:
+    """', a 24-hour clock per turn (when time runs out: the AI plays)' for a lobby line."""
+    if CLOCKS.get(clock) is None:
+        return ""
+    then = {"wait": "a moderator may replace", "ai": "the AI plays", "skip": "the turn passes"}
+    return f", a {clock[:-1]}-hour clock per turn (when time runs out: {then[policy]})"
 
 
 @dataclass(frozen=True, slots=True)
