@@ -451,6 +451,8 @@ class ServiceCore:
             after.committed = GameState.from_json(state_json)
             after.commit_version = loaded.version + len(all_records)
             after.tail_steps = []
+            # Its announcement reads the new commit (the clock's deadlines count from it).
+            after.commits = [*loaded.commits, (after.commit_version, commit_record)]
         if not all_records:
             return self._outcome(loaded, kind, header, user, announced=False)
         result = history = None
@@ -556,6 +558,10 @@ class ServiceCore:
     async def _clock_lines(self, after: Loaded) -> list[Line]:
         """The turn message's lines about time: deadlines and time away (the clock's mix-in)."""
         return []
+
+    async def _soonest_deadline(self, loaded: Loaded) -> int | None:
+        """When the game's first running clock runs out (the clock's mix-in; None without)."""
+        return None
 
     async def _first_reminder_due(
         self, loaded: Loaded, user: int, settings: UserSettings, now: int

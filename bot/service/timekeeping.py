@@ -59,7 +59,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: A silence of every bot process longer than this is an outage (the heartbeat is a minute).
+#: A silence of every bot process longer than this is an outage (the heartbeat is a minute;
+#: the config's `outage_gap_ms` overrides it: a test that moves its clock by days at once).
 OUTAGE_GAP_MS = 3 * 60_000
 
 
@@ -138,13 +139,17 @@ class ClockCommands(ThinkingCommands):
         later = [point for point in turn.reminders() if point > now]
         return later[0] if later else turn.deadline()
 
+    async def _soonest_deadline(self, loaded: Loaded) -> int | None:
+        turns = await self.running_clocks(loaded)
+        return min((t.deadline() for t in turns.values()), default=None)
+
     # -- reading the clock -------------------------------------------------------------
 
     async def running_clocks(self, loaded: Loaded) -> dict[int, Turn]:
         """Each person with a decision now, and their running clock (a clocked game)."""
         terms = terms_of(loaded.options)
         last = _last_clock(loaded)
-        if terms is None or last is None or not loaded.started:
+        if terms is None or last is None or loaded.game is None:
             return {}
         out = {}
         for user in self._waiting_users(loaded):
@@ -377,7 +382,8 @@ class ClockRunner:
 
     async def beat(self) -> None:
         """Write the heartbeat (an outage is recorded when every process was silent)."""
-        outage = await self.store.beat(self.instance, gap_ms=OUTAGE_GAP_MS)
+        gap = int(self.service.config.extra.get("outage_gap_ms", OUTAGE_GAP_MS))
+        outage = await self.store.beat(self.instance, gap_ms=gap)
         if outage is not None:
             log.info(
                 "the bot could not answer for %d s; no clock counts it",
