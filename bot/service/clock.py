@@ -43,10 +43,12 @@ BANK_TURNS = 2
 RETURN_SHARE = 4  # a quarter
 #: Days away per player and game that stop the clock; beyond them the clock runs again.
 AWAY_DAYS_LIMIT = 14
-#: Days `/barrage away` accepts at once.
+#: Days `/barrage settings away_days:` accepts at once.
 AWAY_DAYS_MAX = 14
 #: Expiries in a row after which the AI holds the seat (`timeout:ai`).
 HOLD_AFTER = 3
+#: The AI's level when it plays for a player whose time ran out.
+HOLD_LEVEL = "strong"
 #: The last reminder comes this long before the expiry.
 LAST_CALL_MS = HOUR_MS
 
@@ -64,9 +66,20 @@ def describe_rule() -> str:
         "the time runs out; then the game's `timeout:` decides: `wait` (the table is told "
         "that a moderator may replace the player), `ai` (the AI plays that turn at its strong "
         f"level; after {HOLD_AFTER} in a row it keeps the seat until the player takes it back "
-        "with `play`) or `skip` (the turn passes, as for a skipped seat). `away days:` stops "
+        "with `play`) or `skip` (the turn passes, as for a skipped seat). `settings away_days:` stops "
         f"your clock and reminders in all your games, for at most {AWAY_DAYS_LIMIT} days per "
         "game."
+    )
+
+
+def clock_text(clock: str, policy: str) -> str:
+    """', a 24-hour clock per turn (when time runs out: the AI plays)' for a lobby line."""
+    if CLOCKS.get(clock) is None:
+        return ""
+    then = {"wait": "a moderator may replace", "ai": "the AI plays", "skip": "the turn passes"}
+    return (
+        f", a {clock[:-1]}-hour clock per turn (when time runs out: {then[policy]}; time away "
+        f"stops it for at most {AWAY_DAYS_LIMIT} days per player)"
     )
 
 
