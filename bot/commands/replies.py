@@ -27,6 +27,7 @@ from bot.service import (
     OtherGame,
     PermissionDenied,
     ServiceError,
+    TimeRef,
 )
 
 log = logging.getLogger(__name__)
@@ -69,10 +70,16 @@ def channel_link(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
+def timestamp(time: TimeRef) -> str:
+    """How a moment named in the service's lines is written on Discord: a timestamp that each
+    reader sees in their own time zone."""
+    return f"<t:{time.at_ms // 1000}:{time.style}>"
+
+
 def say(lines: Iterable[Line]) -> str:
     """The service's lines as Discord text (people as mentions), whole: `send` and turn
     messages split a long one into whole messages, never cut."""
-    return "\n".join(line.render(mention, channel_link) for line in lines)
+    return "\n".join(line.render(mention, channel_link, timestamp) for line in lines)
 
 
 #: How each `create_game` parameter is called among /barrage new's options, with its values.
