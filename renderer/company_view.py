@@ -36,7 +36,7 @@ RIVER_STRIP = 110
 def strips(options: GameOptions) -> tuple[str, ...]:
     """The game's expansions that add a strip below the company boards."""
     return tuple(
-        name for name, m in named_drawings(options.expansions) if hasattr(m, "company_lines")
+        name for name, m in named_drawings(options.expansions) if m.company_lines is not None
     )
 
 
@@ -158,7 +158,9 @@ def company_background(
         for n, rect in enumerate(layout.lists[f"cells_{kind}"], start=1):
             _cell(draw, rect, incomes.get((kind, n), ""), False, style, theme)
     for name in extensions:
-        image = drawing(name).company_static(image, company_id, theme_name)
+        static = drawing(name).company_static
+        if static is not None:
+            image = static(image, company_id, theme_name)
     for river in rivers:
         image = _river_static(image, river, theme)
     return image
@@ -327,7 +329,7 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     board = board_of(state, company_id)
     mahiri = _mahiri_occupants(state, board)
     extension = tuple(
-        key(state, company_id) for key in asking(state.options.expansions, "company_key")
+        key(state, company_id) for key in asking(state.options.expansions, lambda each: each.company_key)
     )
     river = _river_lines(state, board) if company_id in state.companies else ()
     card = next_card(state, company_id)  # an automa's face-up card
@@ -340,7 +342,7 @@ def _river_lines(
     """The lines of each expansion's strip below a company's board: each a text, or its forms
     from the longest to the shortest (the first that fits the strip is drawn)."""
     return tuple(
-        tuple(lines(state, company)) for lines in asking(state.options.expansions, "company_lines")
+        tuple(lines(state, company)) for lines in asking(state.options.expansions, lambda each: each.company_lines)
     )
 
 
@@ -547,7 +549,7 @@ def draw_company(
         count = f"{len(company.fulfilled)} fulfilled"
         d.text(draw, (px1 - 12, py0 + 10), count, sizes["small"], muted, "regular", "ra", on=panel)
     _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
-    for draw_extra in asking(state.options.expansions, "draw_company"):
+    for draw_extra in asking(state.options.expansions, lambda each: each.draw_company):
         draw_extra(draw, state, company, theme, lit)
     top = view_height("company", state.options)
     for river_lines in _river_lines(state, company) if not preview else ():

@@ -27,7 +27,6 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
-from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 import PIL
@@ -49,6 +48,7 @@ from renderer.company_view import (
     strips,
 )
 from renderer.expansions import expansion_views, extending
+from renderer.expansions.drawing import Drawing
 from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.people import Player
@@ -500,16 +500,16 @@ def _body_part(
             extending(options.expansions, "shared"),
         )
         return _Part(at, static, _drawer(draw_shared, state, theme, lit), key, theme.name)
-    module = _view_module(options, view)
-    static = functools.partial(module.view_background, view, theme.name)
-    draw_own = functools.partial(module.draw_view, view)
+    own = _view_drawing(options, view)
+    static = functools.partial(own.background, view, theme.name)
+    draw_own = functools.partial(own.view_drawer(view), view)
     return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
 
 
-def _view_module(options: GameOptions, view: str) -> ModuleType:
-    for key, _title, module in expansion_views(options.expansions):
+def _view_drawing(options: GameOptions, view: str) -> Drawing:
+    for key, _title, own in expansion_views(options.expansions):
         if key == view:
-            return module
+            return own
     raise ValueError(f"no view {view!r} in this game")
 
 
@@ -820,9 +820,9 @@ def _arrangement(
     right = top
     places.append(("shared", (left_w + GAP, right)))
     right += _shared_height(options) + GAP
-    for key, _title, module in expansion_views(options.expansions):
+    for key, _title, own in expansion_views(options.expansions):
         places.append((key, (left_w + GAP, right)))
-        right += module.view_background(key, theme.name).height + GAP
+        right += own.background(key, theme.name).height + GAP
     for i, cid in enumerate(seats):
         x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
         y = top + map_layout_.height + GAP + (i // 2) * (bh + GAP)
