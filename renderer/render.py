@@ -61,6 +61,11 @@ if TYPE_CHECKING:
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
 # would rerun the compressor for a few per cent at twice the time.
 PNG_OPTIONS = {"compress_level": 6, "optimize": False}
+#: The largest PNG a view may be (issue 27: 350 KB); one over it at level 6 is compressed again
+#: at these levels, in turn, until it fits: level 8 takes 5% off a full board at three times
+#: the encoding time, level 9 11% at eight times (bench/render.py measures both).
+LARGEST_PNG = 350 * 1024
+HARDER_LEVELS = (8, 9)
 FULL_CAPTION = (
     "Full board: zoom in to read it. The map, shared and company views are sized for phones."
 )
@@ -632,9 +637,15 @@ def render_legend(expansions: Iterable[str] = (), *, theme: str = "light") -> by
 
 
 def encode(image: Image.Image) -> bytes:
-    """Return ``image`` as PNG bytes."""
+    """Return ``image`` as PNG bytes; one over `LARGEST_PNG` compressed harder until it fits
+    (the same pixels: only the late full boards of 4-player games with two expansions)."""
     buf = io.BytesIO()
     image.save(buf, format="PNG", **PNG_OPTIONS)
+    for level in HARDER_LEVELS:
+        if buf.tell() <= LARGEST_PNG:
+            break
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", compress_level=level, optimize=False)
     return buf.getvalue()
 
 
