@@ -273,22 +273,39 @@ def stamp_of(
     with not_recording():
         for canvas in (black, white):
             paint(Recorder(canvas, origin=where))
-    painted = ImageChops.lighter(_any_band(black), _any_band(ImageChops.invert(white)))
-    differ = _any_band(ImageChops.difference(black, white))
+    return _stamp_from(black, white, size, origin)
+
+
+#: What a pixel of the difference of the two paintings may be: the same in both (painted, as
+#: it must be), or black against white (not painted).
+_SAME, _UNPAINTED = (0, 0, 0), (255, 255, 255)
+
+
+def _stamp_from(
+    black: Image.Image, white: Image.Image, size: tuple[int, int], origin: Point
+) -> Stamp | None:
+    """The stamp painted on ``black`` and ``white`` (see `stamp_of`), or None.
+
+    Every drawing call either puts its ink (shapes, pastes through a "1" mask) or blends it
+    over what is there (text), and a blend's result grows with what is under it: so a pixel
+    painted over black is never lighter than over white, and one of their difference's
+    pixels is white in all its bands only where neither painting touched it. The stamp is
+    good when every other pixel of the difference is black: painted the same over both.
+    """
+    differ = ImageChops.difference(black, white)
+    colours = differ.getcolors(2)
+    if colours is None or any(colour not in (_SAME, _UNPAINTED) for _, colour in colours):
+        return None
+    painted = ImageChops.invert(differ)
     box = painted.getbbox()
-    if box is None or ImageChops.multiply(differ, painted).getbbox() is not None:
+    if box is None:
         return None
     x0, y0, x1, y1 = box
     if x0 == 0 or y0 == 0 or x1 == size[0] or y1 == size[1]:
         return None
     offset = (x0 + origin[0], y0 + origin[1])
-    return Stamp(black.crop(box), painted.crop(box).convert("1", dither=Image.Dither.NONE), offset)
-
-
-def _any_band(image: Image.Image) -> Image.Image:
-    """An "L" image: 255 where any band of ``image`` is not 0, else 0."""
-    r, g, b = image.split()
-    return ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
+    mask = painted.crop(box).convert("1", dither=Image.Dither.NONE)
+    return Stamp(black.crop(box), mask, offset)
 
 
 #: Room around an item's box on the canvas its stamp is drawn on (a box's outline, a ring).

@@ -8,6 +8,7 @@ from math import ceil
 from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.patent import refresh_patent_office
 from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
@@ -41,7 +42,7 @@ def _round_start(game: Game, entry: Task) -> None:
             if company.placed.get(income.track, 0) >= income.after_piece:
                 source = f"income:{income.track}:{income.after_piece}"
                 apply_reward(game, company_id, income.reward, source, defer=queue)
-        for ask in game.hooked("income"):
+        for ask in game.hooked(Hooks.income):
             ask(game, company_id, queue)
         if queue:
             pending[company_id] = queue
@@ -78,7 +79,7 @@ def _headstreams(game: Game, entry: Task) -> None:
         if drops:
             state.headstream_water[headstream] = state.headstream_water.get(headstream, 0) + drops
             game.emit("headstream", amount=drops, data={"at": headstream})
-    for ask in game.hooked("river_sources"):
+    for ask in game.hooked(Hooks.river_sources):
         ask(game)
     game.chain(entry, {"kind": "actions_start"})
 
@@ -181,7 +182,7 @@ def _scoring(game: Game, entry: Task) -> None:
         vp, how = bonus_reward(game, cid, tile_id)
         game.emit("bonus_tile", cid, vp, f"bonus:{tile_id}", text=how)
         game.gain(cid, "vp", vp, f"bonus:{tile_id}")
-    for ask in game.hooked("round_scoring"):
+    for ask in game.hooked(Hooks.round_scoring):
         ask(game)
     state.history.append(
         {
@@ -228,7 +229,7 @@ def _end_of_round(game: Game, entry: Task) -> None:
             game.gain(cid, "engineers", back, "end-of-round")
         company.construction_spaces_used = 0
     refresh_patent_office(game)
-    for ask in game.hooked("end_of_round"):
+    for ask in game.hooked(Hooks.end_of_round):
         ask(game)
     state.round += 1
     game.chain(entry, {"kind": "round_start"})
@@ -265,7 +266,7 @@ def objective_counts(game: Game, objective: str) -> dict[str, int]:
             count = sum(1 for n in per_basin.values() if n >= need)
         else:
             count = 0
-            for ask in game.hooked("objective_count"):
+            for ask in game.hooked(Hooks.objective_count):
                 found = ask(game, objective, cid)
                 if found is not None:
                     count = found
@@ -329,7 +330,7 @@ def _end_game(game: Game, entry: Task) -> None:
         company = game.company(cid)
         resources = company.credits + company.excavators + company.mixers
         game.gain(cid, "vp", resources // per_vp, "end:resources")
-    for ask in game.hooked("final_scoring"):
+    for ask in game.hooked(Hooks.final_scoring):
         ask(game)
     for cid in state.seats:
         game.gain(cid, "vp", dam_owner_water(game, cid), "end:water")

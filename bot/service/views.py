@@ -441,7 +441,8 @@ class GameViews(Pictures):
         )
 
     async def my_games(self, guild_id: int, user_id: int) -> list[GameSummary]:
-        """The user's active games in this server and whose turn it is in each."""
+        """The user's active games in this server, whose turn it is in each and when its time
+        runs out (soonest first)."""
         out = []
         for meta in await self.store.list_games(guild_id=guild_id, user_id=user_id, status=ACTIVE):
             try:
@@ -470,9 +471,11 @@ class GameViews(Pictures):
                     user_id in waiting,
                     loaded.committed.round if loaded.committed is not None else None,
                     meta.number,
+                    deadline=await self._soonest_deadline(loaded),
                 )
             )
-        return out
+        # The soonest deadline first; games without a clock after them, as they came.
+        return sorted(out, key=lambda g: (g.deadline is None, g.deadline or 0))
 
 
 def _names_of(known: tuple[str, str] | None, seat: int) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.rules import GameOptions, new_game
+from bot.rules.computers import ComputerSeat
 from bot.service import GameService, LobbyError, RendererPool, ServiceConfig, ServiceError
 from bot.service.errors import NewGameRefused
 from bot.service.thinking import HINT, SEAT, Thinker
@@ -371,11 +372,39 @@ async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
 
 
 async def test_the_pictures_mark_an_ai_seat_with_its_level(ai: GameService) -> None:
-    """The renderer is handed an AI seat as a computer of kind "ai" at its level's number."""
+    """The renderer is handed an AI seat as the computer seat, which marks it with its level."""
     game_id = await solo(ai, ai=1, automa=1)
     loaded = await ai._load(await ai.store.get_game(game_id))
     assert loaded.game is not None
     players = await ai._players(loaded, loaded.game.state)
-    kinds = sorted((p.computer, p.level) for p in players if p.computer is not None)
-    assert kinds == [("ai", 1)]  # casual; the automa is marked from the state itself
+    kinds = [p.computer for p in players if p.computer is not None]
+    assert kinds == [ComputerSeat("ai", "casual")]  # the automa is marked from the state itself
+    assert kinds[0].mark() == "AI1"
     assert sum(1 for p in players if p.computer is None) == 2
+
+
+async def test_ai_seats_draft_in_the_full_setup_with_the_real_ai(make_ai: MakeAi) -> None:
+    # The real AI (bot.ai, casual) in three seats of a full-setup game: it drafts like a
+    # person, through the service (the last seat's pick is forced), and the game goes on.
+    service = await make_ai(ai_decider="bot.ai:decide")
+    outcome = await service.create_game(
+        actor(ME), players=4, seed=8, setup="full", ai=3, ai_level="casual"
+    )
+    await service.start(actor(ME))
+    game_id = outcome.game_id
+    for _ in range(60):
+        loaded = await service._load(await service.store.get_game(game_id))
+        assert loaded.game is not None
+        if loaded.game.state.phase != "draft":
+            break
+        if not await service.play_computers(game_id, steps=1):
+            await person_plays(service)
+    else:
+        raise AssertionError("the draft never ended")
+    state = loaded.game.state
+    assert len(set(state.seats)) == 4 and all(state.seats)
+    log = [e.record for e in await service.store.read_log(game_id)]
+    picks = [r for r in log if r["kind"] == "decision" and r.get("auto") == "ai:casual"]
+    assert {r["player"] for r in picks} >= {"seat1", "seat2"}  # both AI seats picked
+    told = " ".join(str(item.payload) for item in await service.store.pending_outbox(game_id))
+    assert "(AI casual) played:" in told

@@ -6,6 +6,7 @@ that both rivals start their operation at the same instant. Commands:
   {"op": "append", "game": G, "version": V, "tag": T}  -> {"won": true|false}
   {"op": "claim_outbox", "owner": NAME}                -> {"claimed": [[id, claim], ...]}
   {"op": "claim_reminders"}                            -> {"claimed": [[game, user, claim], ...]}
+  {"op": "claim_deadlines", "kind": K}                 -> {"claimed": [[game, user, claim], ...]}
   {"op": "quit"}
 
 Run as `python rival.py opener URL`: a process that opens (and so migrates) a store for each
@@ -129,6 +130,9 @@ async def _run(store: PostgresStore, command: dict[str, Any]) -> dict[str, Any]:
     if op == "claim_reminders":
         reminders = await store.claim_reminders(lease_ms=60_000)
         return {"claimed": [[r.game_id, r.user_id, r.claim] for r in reminders]}
+    if op == "claim_deadlines":
+        deadlines = await store.claim_deadlines(command["kind"], lease_ms=60_000)
+        return {"claimed": [[d.game_id, d.user_id, d.claim] for d in deadlines]}
     raise ValueError(f"unknown command {op!r}")
 
 

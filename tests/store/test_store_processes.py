@@ -20,7 +20,7 @@ from pgtestserver import TestPostgres
 from rival import Rivals
 from store_helpers import ALICE, BOB, new_game
 
-from bot.store import Store, system_clock
+from bot.store import EXPIRY, Store, system_clock
 from bot.store.postgres import PostgresStore, pg_migrations
 
 RACES = 50
@@ -85,6 +85,23 @@ async def test_two_processes_claim_one_reminder_and_exactly_one_gets_it(
             [[game_id, user_id, _]] = claimed[0] or claimed[1]
             assert (game_id, user_id) == (game.id, user)
             await store.clear_reminders(game.id)
+
+
+async def test_two_processes_claim_one_deadline_and_exactly_one_gets_it(
+    postgres_url: str,
+) -> None:
+    async with shared(postgres_url) as store, Rivals(postgres_url) as rivals:
+        game = await new_game(store)
+        for race in range(RACES):
+            user = ALICE if race % 2 else BOB
+            await store.set_deadlines(game.id, EXPIRY, [(user, system_clock() - 1)], version=race)
+            answers = await rivals.race(
+                {"op": "claim_deadlines", "kind": EXPIRY}, {"op": "claim_deadlines", "kind": EXPIRY}
+            )
+            claimed = [a["claimed"] for a in answers]
+            assert sorted(map(len, claimed)) == [0, 1], (race, answers)
+            [[game_id, user_id, _]] = claimed[0] or claimed[1]
+            assert (game_id, user_id) == (game.id, user)
 
 
 class Sender:
