@@ -325,7 +325,7 @@ def _names(
         player = players.get(cid)
         seat = computer(state, cid, player)
         if seat is not None:
-            out[cid] = names.fitted(seat.label(), "", size, room)
+            out[cid] = names.fitted(seat.named_mark(), "", size, room)
         elif player is not None:
             out[cid] = names.fitted(player.name, player.fallback, size, room)
     return out

@@ -88,10 +88,8 @@ async def build_view(
     if key == "log":
         lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
         body = "\n".join(lines) or "Nothing has happened yet."
-        # Keep the newest lines when the log is long.
-        while len(body) > 1900 and "\n" in body:
-            body = body.split("\n", 1)[1]
-        return Shown(game_id, f"**Log**\n{body}"[:1990])
+        # The newest LOG_LINES lines, whole: a long log is sent as several messages (`send`).
+        return Shown(game_id, f"**Log**\n{body}")
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
     # The score sheet: VP by source and per round, the winner once the game is over.
     got = await service.board_picture(

@@ -10,9 +10,10 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image
 
+from bot.rules.computers import ComputerSeat
 from renderer import names
 from renderer.describe import alt_text
-from renderer.people import Computer, Player
+from renderer.people import Player
 from renderer.render import render
 from renderer.samples import midgame_state
 from renderer.theme import get_theme
@@ -109,13 +110,16 @@ def test_the_scoreboard_draws_each_name_beside_its_symbol() -> None:
 
 
 def test_computer_seats_are_marked_with_kind_and_level() -> None:
-    assert Computer("automa", 2).mark() == "A2"
-    assert Computer("ai", 1).mark() == "AI1"
-    assert Computer("automa", 2).title() == "hard automa, level 2"
-    assert Computer("ai", 3).label() == "AI3 · AI player"
+    assert ComputerSeat.automa(2).mark() == "A2"
+    assert ComputerSeat("ai", "casual").mark() == "AI1"
+    assert ComputerSeat("automa", "hard").title() == "hard automa, level 2"
+    assert ComputerSeat("ai", "strong").title() == "strong AI player, level 2"
+    assert ComputerSeat("ai", "casual").named_mark() == "AI1 · AI player"
     state = midgame_state()
     cid = next(iter(state.companies))
-    alt = alt_text(state, "The map", players=[Player(cid, computer="ai", level=3)])
-    assert "AI player, level 3" in alt
+    alt = alt_text(state, "The map", players=[Player(cid, computer=ComputerSeat("ai", "strong"))])
+    assert "strong AI player, level 2" in alt
     with pytest.raises(ValueError, match="unknown computer kind"):
-        alt_text(state, "The map", players=[Player(cid, computer="robot")])
+        ComputerSeat("robot", "strong")
+    with pytest.raises(ValueError, match="unknown ai level 'hard'; expected one of casual, strong"):
+        ComputerSeat("ai", "hard")
