@@ -148,6 +148,24 @@ class ClockCommands(ThinkingCommands):
         turns = await self.running_clocks(loaded)
         return min((t.deadline() for t in turns.values()), default=None)
 
+    async def clock_lines(self, channel_id: int) -> list[Line]:
+        """The channel's game's clock: each person's bank, and the deadline of whoever is on
+        the clock now."""
+        loaded = await self._target(channel_id, False)
+        terms = terms_of(loaded.options)
+        last = _last_clock(loaded)
+        if terms is None or last is None:
+            return [Line.of("This game has no turn clock.")]
+        running = await self.running_clocks(loaded)
+        lines = []
+        for seat, user in enumerate(loaded.seats):
+            company = company_name(loaded.company_of_seat(seat))
+            bank = _hours(last["bank"][seat])
+            turn = running.get(user)
+            until = () if turn is None else ("; has until ", TimeRef(turn.deadline()))
+            lines.append(Line.of(UserRef(user), f" ({company}): a bank of {bank}", *until, "."))
+        return lines
+
     # -- the AI seats' pending steps, claimed like deadlines ---------------------------
 
     async def _ai_pending(self, after: Loaded) -> None:
@@ -411,6 +429,12 @@ def _skipped_turn(trial: Game, player: str, tail: Sequence[Step]) -> list[Step]:
         if at_handover(trial, [*tail, *steps]):
             break
     return steps
+
+
+def _hours(ms: int) -> str:
+    """'1 hour', '36 hours', '2.5 hours', '0 hours'."""
+    hours = round(ms / 3_600_000, 1)
+    return "1 hour" if hours == 1 else f"{hours:g} hours"
 
 
 def _last_clock(loaded: Loaded) -> ClockRecord | None:
