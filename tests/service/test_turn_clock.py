@@ -13,8 +13,8 @@ import pytest
 from bot.service import GameService, OutboxSender, ReminderRunner, RendererPool, ServiceConfig
 from bot.service.clock import HOLD_AFTER, HOUR_MS
 from bot.service.errors import GameMovedOn, LobbyError
-from bot.service.timekeeping import ClockRunner
-from bot.store import EXPIRY, SqliteStore, UserSettings
+from bot.service.timekeeping import AI_GRACE_MS, ClockRunner
+from bot.store import AI_STEP, EXPIRY, SqliteStore, UserSettings
 from tests.aiplayer import DECIDER
 from tests.service.conftest import fake_png
 from tests.service.helpers import USERS, FakeClock, RecordingPort, actor
@@ -268,3 +268,31 @@ async def test_a_game_without_a_clock_has_no_deadlines(make: Make, clock: FakeCl
     game_id = await clocked(service, clock="none")
     assert await service.store.deadlines(game_id) == []
     assert all("clock" not in c for c in await commits(service, game_id))
+
+
+async def test_a_pending_ai_step_is_claimed_once_after_a_stop(make: Make, clock: FakeClock) -> None:
+    """No scan of the games: the AI's pending step is a deadline claimed like the clock's."""
+    service = await make()
+    created = await service.create_game(actor(ME), players=2, seed=7, ai=1)
+    await service.start(actor(ME))
+    game_id = created.game_id
+    for _ in range(20):
+        loaded = await service.game_for_reminder(game_id)
+        assert loaded is not None
+        if loaded.ai_deciding():
+            break
+        await play_one(service, ME)
+    [pending] = await service.store.deadlines(game_id)
+    assert pending.kind == AI_STEP and pending.due_at == clock.now + AI_GRACE_MS
+    restarted = await make()  # the first process stopped before thinking (ai_manual)
+    assert await restarted.claim_ai_steps() == 0  # within the grace time
+    clock.advance(AI_GRACE_MS)
+    rival = await make()
+    assert await restarted.claim_ai_steps() == 1
+    assert await rival.claim_ai_steps() == 0  # claimed once
+    await restarted.computers_idle()
+    loaded = await restarted.game_for_reminder(game_id)
+    assert loaded is not None and not loaded.ai_deciding()
+    assert [e.record.get("computer") for e in await restarted.store.read_log(game_id)].count(
+        True
+    ) == 1

@@ -92,6 +92,7 @@ def new_options(setup: Setup) -> dict[str, Any]:
     if setup.computers:
         options["automa"] = setup.computers
         options["automa_level"] = setup.level
+    options.update(setup.extra)
     return options
 
 

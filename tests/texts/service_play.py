@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.commands.layout import select_texts
 from bot.service import Actor, GameService, OutboxSender, ServiceError
 from bot.service.reminders import ReminderRunner
+from bot.service.timekeeping import ClockRunner
 from bot.service.types import Announcement, Outcome, PanelView, Spoken
 from renderer.describe import describe
 from tests.aiplayer import DECIDER
@@ -83,6 +84,7 @@ class Reader:
         self.service, self.port, self.clock, self.texts = service, port, clock, texts
         self.sender = OutboxSender(service.store, port, clock, service=service)
         self.reminders = ReminderRunner(service, port, clock)
+        self.turn_clock = ClockRunner(service, clock, instance="texts")
         self.seen_posts = 0
         self.seen_reminders = 0
         self.game_id = 0
@@ -126,6 +128,7 @@ class Reader:
         for notice in self.port.reminders[self.seen_reminders :]:
             self.texts.spoken(f"reminder {notice.reason}", notice)
         self.seen_reminders = len(self.port.reminders)
+        await self.turn_clock.run_once()  # a clocked game's time may run out
 
     async def look(self, users: list[int]) -> None:
         """What anyone may look at: score, company boards, log, the position's description."""
