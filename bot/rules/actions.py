@@ -174,7 +174,9 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
         company.construction_spaces_used += 1
         game.gain(company_id, "engineers", -space.engineers, f"construction:{space.ordinal}")
         for placed in game.hooked(Hooks.engineers_placed):
-            placed(game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers)
+            placed(
+                game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers
+            )
         game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
         game.push({"kind": "build_structure", "player": company_id, "mode": "construction"})
     elif option.notation == "bank":
