@@ -82,6 +82,10 @@ class Loaded:
     #: Every stint of the AI at a person's seat: (seat, level, from seq, to seq or None).
     stints: list[tuple[int, str, int, int | None]] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
+    #: Each seat's expiries in a row (bot/service/clock.py), since its person last answered.
+    expiries: dict[int, int] = field(default_factory=dict)
+    #: The seq of each seat's last expiry record.
+    last_expiry: dict[int, int] = field(default_factory=dict)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
     chain: list[tuple[int, ChainRecord]] = field(default_factory=list)
@@ -249,6 +253,8 @@ def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
         pilots=dict(scanned.pilots),
         stints=list(scanned.stints),
         skipped=scanned.skipped,
+        expiries=dict(scanned.expiries),
+        last_expiry=dict(scanned.last_expiry),
         abandoned=scanned.abandoned,
         chain=scanned.chain,
         hints=set(scanned.hints),

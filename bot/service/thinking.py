@@ -30,12 +30,12 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from bot.rules import RuleError
+from bot.rules import Game, RuleError
 from bot.rules.content import company_name
 from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide, worker_ready
 from bot.service.core import ServiceCore
@@ -360,6 +360,26 @@ class ThinkingCommands(ServiceCore):
         computer = loaded.computer_of(player)
         assert computer is not None
         trial = copy_game(loaded.game)
+        steps = await self._ai_steps(loaded, trial, player, computer.level, computer.auto)
+        if not steps:
+            return None
+        async with self._locks[loaded.meta.channel_id]:
+            return await self._land(loaded, trial, steps, user=None, computer=True)
+
+    async def _ai_steps(
+        self,
+        loaded: Loaded,
+        trial: Game,
+        player: str,
+        level: str,
+        auto: str,
+        tail: Sequence[Step] | None = None,
+    ) -> list[Step]:
+        """The AI's answers (at `level`, marked `auto`) for `player` from `trial` on, applied
+        to it, until the player's step is over (after the step so far, `tail`: the game's
+        by default); [] when the engine refused one."""
+        game_id = loaded.meta.id
+        before = loaded.tail_steps if tail is None else tail
         steps: list[Step] = []
         for _ in range(MAX_STEP_DECISIONS):
             decision = None if trial.is_over else trial.decision(player)
@@ -370,7 +390,7 @@ class ThinkingCommands(ServiceCore):
                 if decision.simultaneous and loaded.committed is not None and not steps
                 else trial.state
             )
-            notation = await self._ai_answer(loaded, basis.to_json(), player, computer.level, SEAT)
+            notation = await self._ai_answer(loaded, basis.to_json(), player, level, SEAT)
             if decision.find(notation) is None:
                 log.error(
                     "game %d: the AI answered %r, not an option of %s's %s; its first option "
@@ -382,16 +402,13 @@ class ThinkingCommands(ServiceCore):
                 )
                 notation = decision.options[0].notation
             try:
-                steps.append(apply_answer(trial, notation, player, on_behalf=computer.auto))
+                steps.append(apply_answer(trial, notation, player, on_behalf=auto))
             except RuleError:
                 log.exception("game %d: the engine refused the AI's listed option", game_id)
-                return None
-            if at_handover(trial, [*loaded.tail_steps, *steps]):
+                return []
+            if at_handover(trial, [*before, *steps]):
                 break
-        if not steps:
-            return None
-        async with self._locks[loaded.meta.channel_id]:
-            return await self._land(loaded, trial, steps, user=None, computer=True)
+        return steps
 
     async def _ai_answer(
         self, loaded: Loaded, state_json: dict[str, Any], player: str, level: str, priority: int

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.rules import GameOptions, new_game
+from bot.rules.computers import ComputerSeat
 from bot.service import GameService, LobbyError, RendererPool, ServiceConfig, ServiceError
 from bot.service.errors import NewGameRefused
 from bot.service.thinking import HINT, SEAT, Thinker
@@ -396,13 +397,14 @@ async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
 
 
 async def test_the_pictures_mark_an_ai_seat_with_its_level(ai: GameService) -> None:
-    """The renderer is handed an AI seat as a computer of kind "ai" at its level's number."""
+    """The renderer is handed an AI seat as the computer seat, which marks it with its level."""
     game_id = await solo(ai, ai=1, automa=1)
     loaded = await ai._load(await ai.store.get_game(game_id))
     assert loaded.game is not None
     players = await ai._players(loaded, loaded.game.state)
-    kinds = sorted((p.computer, p.level) for p in players if p.computer is not None)
-    assert kinds == [("ai", 1)]  # casual; the automa is marked from the state itself
+    kinds = [p.computer for p in players if p.computer is not None]
+    assert kinds == [ComputerSeat("ai", "casual")]  # the automa is marked from the state itself
+    assert kinds[0].mark() == "AI1"
     assert sum(1 for p in players if p.computer is None) == 2
 
 
