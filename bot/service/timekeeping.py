@@ -45,6 +45,7 @@ from bot.service.clock import (
     terms_of,
 )
 from bot.service.computer import ComputerSeat
+from bot.service.core import replace_loaded
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
 from bot.service.faults import DATABASE_DOWN
 from bot.service.loading import Loaded, copy_game
@@ -392,6 +393,9 @@ class ClockCommands(ThinkingCommands):
             hold = loaded.expiries.get(seat, 0) + 1 >= HOLD_AFTER
             if hold:
                 record["hold"] = True
+                # The announcement reads the seat as the AI's from this record on.
+                base = replace_loaded(loaded, loaded.seats)
+                base.pilots[seat] = (HOLD_LEVEL, loaded.version + 1)
             auto = ComputerSeat("ai", HOLD_LEVEL).auto
             steps = await self._ai_steps(loaded, trial, player, HOLD_LEVEL, auto, tail)
             then = (
@@ -414,7 +418,9 @@ class ClockCommands(ThinkingCommands):
                 records=records,
                 header=[header],
                 announce=True,
-                told=(),
+                # Whoever else decides now was pinged for it already (a choice asked of
+                # several at once); a decision the expiry hands on is pinged as usual.
+                told=[u for u in self._waiting_users(loaded) if u != user],
             )
 
 
