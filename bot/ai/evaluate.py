@@ -30,7 +30,6 @@ from typing import Any
 from bot.rules.content import MapData
 from bot.rules.engine import Game
 from bot.rules.flow import (
-    BONUS_COUNTERS,
     ENERGY_CAP,
     bonus_reward,
     objective_awards,
@@ -203,7 +202,7 @@ def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weight
     total = 0.0
     for round_index in range(state.round, min(len(state.bonus_tiles), game.content.costs.rounds)):
         tile_id = state.bonus_tiles[round_index]
-        counter = BONUS_COUNTERS.get(tile_id)
+        counter = game.rules.bonus_counters.get(tile_id)
         if counter is None or tile_id not in game.content.bonus_tiles:
             continue
         full = counter(game, company_id) * game.content.bonus_tiles[tile_id].vp_each
