@@ -192,7 +192,8 @@ async def test_wait_tells_the_table_once_and_keeps_reminding(make: Make, clock: 
     since = (await commits(service, game_id))[-1]["clock"]["at"]
     for hours in (6, 12, 35):
         clock.now = since + hours * HOUR_MS
-        assert [n.user_id for n in await reminders.run_once()] == [late], hours
+        [notice] = await reminders.run_once()
+        assert notice.user_id == late and "your time runs out" in notice.text, hours
     clock.advance(HOUR_MS)
     assert await expire_all(service, clock) == 1
     assert await whose_turn(service, game_id) == late  # still their turn
