@@ -442,7 +442,7 @@ class ServiceCore:
                 commit_record["automa"] = True
             if computer:
                 commit_record["computer"] = True
-            clock = await self._clock_at_commit(loaded)
+            clock = await self._clock_at_commit(loaded, taken_back=fresh_chain)
             if clock is not None:
                 commit_record["clock"] = clock
             all_records.append(commit_record)
@@ -547,9 +547,11 @@ class ServiceCore:
         """Before a landing: mark its decisions with their time (the clock's mix-in does, in
         a clocked game)."""
 
-    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
         """The turn clock after a commit of `loaded`'s step (the clock's mix-in computes it
-        in a clocked game; None otherwise)."""
+        in a clocked game; None otherwise); `taken_back`: the commit goes back (an undo)."""
         return None
 
     async def _clock_landed(self, after: Loaded) -> None:

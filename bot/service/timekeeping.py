@@ -82,7 +82,9 @@ class ClockCommands(ThinkingCommands):
             if record["kind"] == "decision":
                 record["at"] = now
 
-    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
         terms = terms_of(loaded.options)
         if terms is None:
             return None
@@ -95,7 +97,11 @@ class ClockCommands(ThinkingCommands):
         for seat, end in self._on_the_clock(loaded, now).items():
             user = loaded.seats[seat]
             turn, spans, left = await self._turn_of(loaded, terms, last, seat, user)
-            bank[seat] = settle(terms, bank[seat], turn.used(end))
+            used = turn.used(end)
+            # An undo or a rewind ends nobody's turn: it charges time over the allowance, but
+            # returns no quarter (or taking turns back would fill banks).
+            if not taken_back or used > terms.allowance:
+                bank[seat] = settle(terms, bank[seat], used)
             away[seat] += away_used(turn, spans, left, end)
         return {"at": now, "bank": bank, "away": away}
 
