@@ -21,8 +21,9 @@ a child process (its own event loop, its own memory), talking to the fake over l
    channel); the bot process's resident memory (VmRSS, and its peak VmHWM) is read from /proc.
 
 Beside the latencies, each stage prints `bot CPU per action: N ms`: the CPU time the bot
-processes (their threads and children) spent during the stage, from their CPU clocks in
-/proc, over the actions asked in it. On a machine shared with other work this is what
+processes (their threads and children) spent on the stage, from their CPU clocks in /proc,
+up to when they fall idle after it (an overloaded bot works through its backlog; the
+background warm-ups are counted too), over the actions asked in it. On a machine shared with other work this is what
 stays comparable between runs (wall-clock latencies also measure the neighbours' load);
 the machine's load average is printed beside it.
 
@@ -375,6 +376,20 @@ class Load:
             await asyncio.wait(tasks, timeout=120)
 
 
+async def settled_cpu(pids: list[int], idle: float = 0.05, most_s: float = 180.0) -> float:
+    """The bot processes' CPU seconds once they have finished what the stage asked (less
+    than `idle` of a core over a second; at most `most_s`): an overloaded bot still works
+    through its backlog after the stage, and that CPU belongs to the stage's actions."""
+    cpu = sum(cpu_seconds(pid) for pid in pids)
+    for _ in range(int(most_s)):
+        await asyncio.sleep(1.0)
+        now = sum(cpu_seconds(pid) for pid in pids)
+        if now - cpu < idle:
+            return now
+        cpu = now
+    return cpu
+
+
 def ramp_stage_s(steady_s: float) -> float:
     """A ramp stage's length: a tenth of the steady load's, from 10 s to 60 s (a 30-minute
     run's seven stages would otherwise take 21 minutes)."""
@@ -555,7 +570,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             steady_rate = args.rate or args.active / 10
             cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
             await load.poisson(active, len(active) / steady_rate, seconds)
-            steady_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu, load.actions - actions
+            steady_cpu = await settled_cpu(pids) - cpu, load.actions - actions
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
@@ -586,7 +601,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 stage_s = ramp_stage_s(seconds)
                 cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
                 await load.poisson(active, len(active) / rate, stage_s)
-                cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
+                cpu = await settled_cpu(pids) - cpu
                 actions = load.actions - actions
                 load.collect_failures()
                 s = load.samples
