@@ -382,13 +382,14 @@ class GameViews(Pictures):
         lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
-    async def shown_round(
+    async def game_and_round(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
-    ) -> int:
-        """The round of the committed state, as a board view's caption names it (no replay)."""
+    ) -> tuple[int, int]:
+        """The id of the channel's game (or the game with that id) and the round of its
+        committed state, as a board view needs them: without replaying the game's log."""
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
-        return int(loaded.committed.round)
+        return loaded.meta.id, int(loaded.committed.round)
 
     async def score(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
