@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
 from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
+from bot.service.faults import DATABASE_DOWN
 from bot.service.final import result_events
 from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
 from bot.service.loading import Loaded, load
@@ -37,6 +39,8 @@ SYMBOLS_ALT = (
     "The legend of the pictures: what every symbol, colour and short form on the map, the "
     "shared boards, the company boards and the scoreboard means."
 )
+
+log = logging.getLogger(__name__)
 
 
 class GameViews(Pictures):
@@ -297,7 +301,12 @@ class GameViews(Pictures):
             changed=request.changed,
         )
         if self._game_theme(loaded) == self.renderer_pool.theme:
-            await self._warm_wanted(loaded, request, state)
+            try:
+                await self._warm_wanted(loaded, request, state)
+            except DATABASE_DOWN:
+                raise
+            except Exception:  # rendering ahead is best effort: the picture is drawn
+                log.exception("could not render ahead the views of game %d", request.game_id)
         return png
 
     async def _warm_wanted(self, loaded: Loaded, request: ImageRequest, state: Any) -> None:
