@@ -635,8 +635,9 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 )
                 print(ramp_rows[-1], flush=True)
                 if not p95 <= 1000:  # also when nothing was answered (nan)
-                    breaking = rate
-                    break
+                    breaking = rate if breaking is None else breaking
+                    if not args.ramp_through:
+                        break
             print()
             print(f"ramp ({ramp_stage_s(seconds):.0f} s a stage, same mix, {args.active} games):")
             print(
@@ -733,6 +734,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         type=lambda s: [float(x) for x in s.split(",") if x.strip()],
         default=[10, 20, 30, 40, 60, 80, 120],
         help="total actions per second of the ramp's stages ('' for no ramp)",
+    )
+    parser.add_argument(
+        "--ramp-through",
+        action="store_true",
+        help="run every ramp stage, also past the one whose rendering p95 passes 1 s",
     )
     parser.add_argument(
         "--closed",
