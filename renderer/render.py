@@ -81,6 +81,7 @@ def render(
     preview: bool = False,
     players: Iterable[Player] = (),
     changed: Iterable[str] = (),
+    changed_since: str = "",
 ) -> bytes:
     """Return a PNG of one view of ``state`` ("map", "shared", "company", "full", or a view
     an expansion adds, see `views`).
@@ -90,10 +91,11 @@ def render(
     ``preview`` marks the picture as a player's private preview of a turn in progress;
     ``players`` say who plays each company (names beside the symbols, computer seats marked);
     ``changed`` lists the spaces the last turn changed (ringed on the map, named under the
-    header). Every view is a palette PNG on the theme's fixed palette. The state is only read.
+    header; ``changed_since`` says since when, if not the last turn: "your last turn"). Every
+    view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
-    who = _who(players, changed)
+    who = _who(players, changed, changed_since)
     return encode(on_palette(state, view, company, look, lit, preview, who))
 
 
@@ -118,9 +120,9 @@ def render_image(
     return image
 
 
-def _who(players: Iterable[Player], changed: Iterable[str]) -> header.Who:
+def _who(players: Iterable[Player], changed: Iterable[str], since: str = "") -> header.Who:
     """Who plays and what the last turn changed, as the header draws it (hashable)."""
-    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)))
+    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)), since)
 
 
 def views(options: GameOptions) -> tuple[str, ...]:

@@ -462,6 +462,7 @@ THEME_CHOICES = [
     dm="Also notify me by direct message",
     skip_confirm="End my turns without the Confirm step",
     theme="Colours of the pictures only you see (colour-blind: told apart by every colour vision)",
+    heads_up="Mention me when the player before me begins their turn (you're next)",
 )
 @app_commands.choices(theme=THEME_CHOICES)
 @app_commands.autocomplete(time_zone=zone_autocomplete)
@@ -473,6 +474,7 @@ async def settings(
     dm: bool | None = None,
     skip_confirm: bool | None = None,
     theme: app_commands.Choice[str] | None = None,
+    heads_up: bool | None = None,
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
@@ -493,6 +495,8 @@ async def settings(
         changes["reminder_hours"] = reminder_hours or None
     if theme is not None:
         changes["theme"] = None if theme.value == SERVER_THEME else theme.value
+    if heads_up is not None:
+        changes["heads_up"] = heads_up
     if changes:
         current = await within_budget(
             interaction,
@@ -517,6 +521,8 @@ async def settings(
         f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
         f"• Pictures only you see: {THEME_NAMES.get(current.theme or '', 'the game’s colours')}",
+        "• You're next (heads-up): "
+        + ("on: mentioned when the player before you begins" if current.heads_up else "off"),
     ]
     await send(interaction, "\n".join(lines))
 

@@ -23,12 +23,17 @@ from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_butt
 from bot.commands.replies import error_text, say, send, within_budget
 from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
+from bot.service.catchup import SINCE_HEADING
+from bot.service.digest import within
 from bot.service.types import Image
 
 if TYPE_CHECKING:
     from bot.commands.client import BarrageBot
 
 MAX_DONE_LINES = 12
+#: Characters of a panel the digest of the others' turns may take (its earliest lines are
+#: counted past that): the panel is one message of at most 2,000.
+SINCE_BUDGET = 1100
 CONTROL_ROW = 4
 #: The actor's note after an answer, by the kind of outcome (other kinds say their own lines).
 OUTCOME_NOTES = {
@@ -65,6 +70,9 @@ def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:
         waiting = ", ".join(f"<@{u}>" for u in panel.waiting_for) or "nobody"
         lines.append(f"**{who}**: nothing for you to decide now — waiting for {waiting}.")
         return "\n".join(lines)
+    if panel.since:
+        lines.append(SINCE_HEADING)
+        lines.extend(say([line], limit=None) for line in within(panel.since, SINCE_BUDGET))
     lines.append(f"**{who} — your turn**" if who else "**Your turn**")
     if panel.done:
         lines.append("Done this turn:")
@@ -417,10 +425,23 @@ async def open_panel(
     From a turn message's button (`game_id`), a game other than the channel's current one
     is refused: its panel would belong to another game.
     """
-    panel = await within_budget(
-        interaction, bot_of(interaction).service.panel(actor_of(interaction), expected_game=game_id)
-    )
-    await send(interaction, panel_content(panel, note=note), view=panel_view(panel))
+    service = bot_of(interaction).service
+    actor = actor_of(interaction)
+
+    async def opened() -> tuple[PanelView, list[discord.File]]:
+        panel = await service.panel(actor, expected_game=game_id, opening=True)
+        if not panel.since_changed or panel.since_turns < 2:
+            return panel, []  # the turn message's map rings the one turn since
+        # Drawn only now, for this player: what changed in the turns since theirs.
+        picture = await service.since_picture(actor, panel)
+        return panel, [
+            discord.File(
+                io.BytesIO(picture.data), picture.filename, description=picture.description
+            )
+        ]
+
+    panel, files = await within_budget(interaction, opened())
+    await send(interaction, panel_content(panel, note=note), view=panel_view(panel), files=files)
 
 
 class PlayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PLAY_TEMPLATE):

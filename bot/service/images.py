@@ -53,6 +53,8 @@ class Board:
     state: Any
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
+    #: Since when `changed` counts ("your last turn"); "" for the last turn.
+    since: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
     preview = isinstance(state, Preview)
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
+    since = state.since if isinstance(state, Board) else ""
     if isinstance(state, Preview | Board):
         players = state.players
         changed = state.changed if isinstance(state, Board) else ()
@@ -119,6 +122,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
         preview=preview,
         players=players,
         changed=changed,
+        changed_since=since,
     )
 
 
