@@ -20,7 +20,7 @@ from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.buttons import page_button
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
-from bot.commands.replies import error_text, say, send, within_budget
+from bot.commands.replies import error_text, say, send, token_expired, within_budget
 from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
 from bot.service.catchup import SINCE_HEADING
@@ -127,18 +127,44 @@ def panel_view(panel: PanelView, *, page: int = 0) -> discord.ui.View | None:
 async def show_outcome(
     interaction: discord.Interaction, outcome: Outcome, *, update: bool = True
 ) -> None:
-    """After an answer: the panel as it is now (the next question, or who is next)."""
-    bot_of(interaction).kick_outbox()
+    """After an answer: the panel as it is now (the next question, or who is next).
+
+    A commit that hands the next decision back to the player pings nobody: this panel is
+    where they go on. When it cannot show them that decision (the reply came too late for
+    the interaction's token, or Discord refused it), they are pinged after all.
+    """
+    bot = bot_of(interaction)
+    bot.kick_outbox()
     panel = outcome.decision
     note = outcome_note(outcome)
-    if panel is None:
-        await send(interaction, note or "Done.", view=None, update=update)
+    handed_back = note == HANDED_BACK_NOTE and panel is not None
+    if handed_back and interaction.response.is_done() and token_expired(interaction):
+        await ping_instead(interaction, outcome)
         return
-    await send(
-        interaction,
-        panel_content(panel, note=note[:600]),
-        view=panel_view(panel),
-        update=update,
+    try:
+        if panel is None:
+            await send(interaction, note or "Done.", view=None, update=update)
+            return
+        await send(
+            interaction,
+            panel_content(panel, note=note[:600]),
+            view=panel_view(panel),
+            update=update,
+        )
+    except discord.HTTPException:
+        if not handed_back:
+            raise
+        await ping_instead(interaction, outcome)
+
+
+async def ping_instead(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """The player's panel could not show the decision their answer handed back to them:
+    they are pinged for it (the turn message named them without a ping)."""
+    panel = outcome.decision
+    assert panel is not None
+    log.info("panel of user %d not shown; pinging them", interaction.user.id)
+    await bot_of(interaction).service.decision_unseen(
+        actor_of(interaction), panel.game_id, panel.version
     )
 
 

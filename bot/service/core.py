@@ -502,9 +502,8 @@ class ServiceCore:
             )
             if user is not None and user in told and user in payload["waiting_for"]:
                 # Named, not pinged: the reply to their own command is their panel, at the
-                # decision this hands them (`told_at`: when; see OutboxSender).
+                # decision this hands them (see OutboxSender: unless posted too late).
                 payload["told"] = [user]
-                payload["told_at"] = self.clock()
         try:
             version = await self.store.append(
                 loaded.meta.id,

@@ -101,7 +101,7 @@ def turn_line_parts(lines: Sequence[Line], items: int = MAX_ITEMS) -> tuple[Line
 
     for line in lines:
         parts = line.parts
-        if parts and parts[0] == "• ":
+        if parts and isinstance(parts[0], str) and parts[0].startswith("• "):
             text = line.render()[2:]
             found = _MORE.fullmatch(text.removesuffix(" (see the log)"))
             if found:

@@ -269,7 +269,7 @@ class OutboxSender:
             lines, mentions, waiting = payload_lines(payload)
             if payload.get("reason") != "end":
                 mentions = await self._still_deciding(item, mentions)
-                late = await self._still_deciding(item, self._told_long_ago(payload))
+                late = await self._still_deciding(item, self._told_long_ago(item))
                 warned = tuple(int(u) for u in payload.get("heads_up", ()))
                 mentions = tuple(dict.fromkeys((*mentions, *late, *warned)))
             announcement = Announcement(
@@ -333,11 +333,12 @@ class OutboxSender:
             return mentions
         return await self.service.still_to_decide(item.game_id, item.version, mentions)
 
-    def _told_long_ago(self, payload: Mapping[str, Any]) -> tuple[int, ...]:
+    def _told_long_ago(self, item: OutboxItem) -> tuple[int, ...]:
         """The players the commit named without a ping (their panel showed the decision),
-        if that panel can no longer be edited by now (`PANEL_EDITABLE_MS`)."""
-        told = tuple(int(u) for u in payload.get("told", ()))
-        if not told or self.clock() - int(payload.get("told_at", 0)) < PANEL_EDITABLE_MS:
+        if that panel can no longer be edited by now: the commit (which wrote the item) was
+        longer ago than `PANEL_EDITABLE_MS`."""
+        told = tuple(int(u) for u in item.payload.get("told", ()))
+        if not told or self.clock() - item.created_at < PANEL_EDITABLE_MS:
             return ()
         return told
 

@@ -393,10 +393,9 @@ class OutboxPayload(TypedDict):
     #: Mentioned besides `mentions`: who asked for a heads-up as the player before them begins.
     heads_up: NotRequired[list[int]]
     #: Named but not pinged: the player whose own command's reply (their panel) shows the
-    #: decision, and when (`told_at`, ms); pinged after all once that panel is too old to be
-    #: edited (`PANEL_EDITABLE_MS`).
+    #: decision; pinged after all when posted once that panel is too old to be edited
+    #: (`PANEL_EDITABLE_MS` after the commit).
     told: NotRequired[list[int]]
-    told_at: NotRequired[int]
 
 
 @dataclass(frozen=True, slots=True)

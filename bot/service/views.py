@@ -30,7 +30,7 @@ from bot.service.types import (
     ScoreView,
     render_lines,
 )
-from bot.store import ACTIVE, FinishedGame
+from bot.store import ACTIVE, TURN_PING, FinishedGame
 from renderer.score_sheet import categories, vp_breakdown
 
 #: The board views rendered ahead after an announcement (`render_request`).
@@ -56,6 +56,15 @@ class GameViews(Pictures):
         self._company(loaded, actor)
         panel = self._panel(loaded, actor.user_id)
         return await self.catchup.opening(loaded, panel) if opening else panel
+
+    async def decision_unseen(self, actor: Actor, game_id: int, version: int) -> None:
+        """The reply that showed the actor their next decision (at `version`) did not reach
+        them: they are pinged for it now, as at the end of quiet hours, if they still have
+        it to make."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.version != version or actor.user_id not in self._waiting_users(loaded):
+            return  # answered since, or the game moved on: that commit pinged whoever
+        await self.store.set_reminder(game_id, actor.user_id, self.clock(), kind=TURN_PING)
 
     async def since_picture(self, actor: Actor, panel: PanelView) -> Image:
         """The map of an opening panel's game as committed, in the actor's theme, ringing
