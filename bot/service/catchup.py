@@ -19,22 +19,24 @@ from bot.rules.content import company_name
 from bot.service import quiet
 from bot.service.digest import (
     Digest,
+    Run,
+    after_own,
     commits_after,
     last_turn,
     next_after,
+    runs_of,
     seat_players,
-    turn_line_parts,
 )
 from bot.service.loading import Loaded, engine_options
-from bot.service.messages import story
+from bot.service.messages import UserOf
 from bot.service.turns import Step, apply_answer
 from bot.service.types import Line, PanelView, UserRef
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-#: Turns kept in memory (each a few lines), across games.
-KEPT_TURNS = 4096
+#: Commits whose runs are kept in memory (each a few lines), across games.
+KEPT_COMMITS = 4096
 
 #: The heading of a turn message's digest, before the line that asks the player to act.
 SINCE_HEADING = "📰 Since your last turn:"
@@ -43,32 +45,38 @@ SINCE_YOUR_TURN = "your last turn"
 
 
 class CatchUp:
-    """The digests of a store's games, with the turns' lines kept by (game, commit)."""
+    """The digests of a store's games, with each commit's runs kept by (game, commit)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._turns: OrderedDict[tuple[int, int], tuple[Line, ...]] = OrderedDict()
+        self._runs: OrderedDict[tuple[int, int], tuple[Run, ...]] = OrderedDict()
 
-    def remember(self, game_id: int, commit: int, happened: Sequence[Line]) -> None:
-        """Keep the lines of a turn just committed (its turn message's story)."""
-        self._turns[(game_id, commit)] = turn_line_parts(happened)
-        self._turns.move_to_end((game_id, commit))
-        while len(self._turns) > KEPT_TURNS:
-            self._turns.popitem(last=False)
+    def remember(
+        self, game_id: int, commit: int, steps: Sequence[Step], user_of: UserOf, round_no: int
+    ) -> None:
+        """Keep the runs of a commit just written (`round_no`: the round it began in)."""
+        self._keep((game_id, commit), runs_of(steps, user_of, round_no))
 
-    def since_of(self, loaded: Loaded, user_id: int) -> int | None:
-        """The commit of the user's last turn in the loaded game (None: not seated)."""
+    def _keep(self, key: tuple[int, int], runs: tuple[Run, ...]) -> None:
+        self._runs[key] = runs
+        self._runs.move_to_end(key)
+        while len(self._runs) > KEPT_COMMITS:
+            self._runs.popitem(last=False)
+
+    @staticmethod
+    def players_of(loaded: Loaded, user_id: int) -> frozenset[str] | None:
+        """The engine player ids the user's seat answers as (None: not seated)."""
         if user_id not in loaded.seats:
             return None
         seat = loaded.seats.index(user_id)
-        return last_turn(loaded.chain, seat_players(seat, loaded.company_of_seat(seat)))
+        return seat_players(seat, loaded.company_of_seat(seat))
 
     async def mention_digest(
         self, loaded: Loaded, after: Loaded, steps: Sequence[Step]
     ) -> list[Line]:
         """The digest a turn message carries for the one person it asks to act: the turns
-        before this commit since their last (this commit's turn is told above it); none when
-        several are asked at once or the person took part in this step."""
+        before this commit since their last (this commit's turns are told above it); none
+        when several are asked at once or the person took part in this step."""
         waiting = after.people_deciding()
         if len(waiting) != 1:
             return []
@@ -85,38 +93,45 @@ class CatchUp:
 
     async def opening(self, loaded: Loaded, panel: PanelView) -> PanelView:
         """A panel opened on a decision not begun yet, with what changed since the player's
-        last turn: the digest, and the spaces changed when that is more than one turn."""
+        last turn: the digest, and the spaces changed when that is more than the last
+        commit's turn message rings."""
         if not panel.your_turn or panel.done or loaded.committed is None:
             return panel
         found = await self.digest(loaded, panel.user_id)
-        if found is None or not found.turns:
+        if found is None or not found.parts:
             return panel
         changed: tuple[str, ...] = ()
-        if len(found.turns) > 1 and found.since:
-            before = await self.state_at(loaded, found.since)
+        if found.beyond(loaded.commit_version):
+            before = await self._state_after_own(loaded, panel.user_id, found)
             if before is not None and before.companies:
                 from renderer.describe import changed_spaces
 
                 changed = tuple(changed_spaces(before, loaded.committed))
         return replace(
-            panel, since=tuple(found.lines), since_changed=changed, since_turns=len(found.turns)
+            panel, since=tuple(found.lines), since_changed=changed, since_turns=found.turns
         )
 
     async def digest(
-        self, loaded: Loaded, user_id: int, *, upto: int | None = None, since: int | None = None
+        self, loaded: Loaded, user_id: int, *, upto: int | None = None
     ) -> Digest | None:
         """What the others did after the user's last turn, up to the commit `upto` (default:
         the last one); None when the user is not seated."""
-        since = self.since_of(loaded, user_id) if since is None else since
-        if since is None:
+        mine = self.players_of(loaded, user_id)
+        if mine is None:
             return None
+        since = last_turn(loaded.chain, mine)
         upto = loaded.commit_version if upto is None else upto
-        commits = commits_after(loaded.chain, since, upto)
-        missing = [c for c in commits if (loaded.meta.id, c) not in self._turns]
+        commits = [since, *commits_after(loaded.chain, since, upto)] if since else []
+        missing = [c for c in commits if (loaded.meta.id, c) not in self._runs]
         if missing:
             await self._replay(loaded, missing[0], upto)
-        turns = tuple(lines for c in commits if (lines := self._turns.get((loaded.meta.id, c), ())))
-        return Digest(since, turns)
+        parts: list[tuple[int, tuple[Line, ...]]] = []
+        for commit in commits:
+            runs = self._runs.get((loaded.meta.id, commit), ())
+            if commit == since:
+                runs = after_own(runs, mine)
+            parts.extend((commit, run.lines) for run in runs)
+        return Digest(since, tuple(parts))
 
     async def state_at(self, loaded: Loaded, version: int) -> GameState | None:
         """The committed state saved at `version` (None when none was saved there)."""
@@ -125,10 +140,42 @@ class CatchUp:
             return None
         return load_state(snap.state)
 
+    async def _state_after_own(
+        self, loaded: Loaded, user_id: int, found: Digest
+    ) -> GameState | None:
+        """The state just after the user's own last answer: the commit's saved state when
+        nothing followed it there, else replayed to it from the commit before."""
+        if not any(c == found.since for c, _ in found.parts):
+            return await self.state_at(loaded, found.since)
+        mine = self.players_of(loaded, user_id) or frozenset()
+        before = _commit_before(loaded, found.since)
+        game = await self._game_at(loaded, before)
+        if game is None:
+            return None
+        last_own = max(
+            (
+                s
+                for s, r in loaded.chain
+                if before < s < found.since
+                and r["kind"] == "decision"
+                and r["player"] in mine
+                and not r.get("auto")
+                and r.get("user")
+            ),
+            default=before,
+        )
+        for seq, record in loaded.chain:
+            if before < seq <= last_own and record["kind"] == "decision":
+                try:
+                    game.apply(record["notation"], record["player"])
+                except RuleError:
+                    return None
+        return game.state
+
     async def _replay(self, loaded: Loaded, first: int, upto: int) -> None:
-        """Tell the turns from commit `first` to `upto` again, from the state saved at the
-        commit before `first` (else from the setup), and keep their lines."""
-        before = max((s for s, r in loaded.chain if r["kind"] == "commit" and s < first), default=0)
+        """Tell the commits from `first` to `upto` again, from the state saved at the
+        commit before `first` (else from the setup), and keep their runs."""
+        before = _commit_before(loaded, first)
         game = await self._game_at(loaded, before)
         if game is None:
             return
@@ -139,16 +186,14 @@ class CatchUp:
                 continue
             if record["kind"] == "decision":
                 try:
-                    steps.append(
-                        apply_answer(game, record["notation"], record["player"], record=record)
-                    )
+                    step = apply_answer(game, record["notation"], record["player"], record=record)
                 except RuleError as exc:
                     log.warning("game %d: no digest past record %d: %s", loaded.meta.id, seq, exc)
                     return
+                steps.append(step)
                 continue
-            if seq >= first and (loaded.meta.id, seq) not in self._turns:
-                happened = story(steps, loaded.user_of_player, round_no=round_no, limit=1000)
-                self.remember(loaded.meta.id, seq, happened)
+            if seq >= first and (loaded.meta.id, seq) not in self._runs:
+                self._keep((loaded.meta.id, seq), runs_of(steps, loaded.user_of_player, round_no))
             steps, round_no = [], game.state.round
 
     async def _game_at(self, loaded: Loaded, version: int) -> Game | None:
@@ -173,23 +218,33 @@ class CatchUp:
         return game
 
 
+def _commit_before(loaded: Loaded, commit: int) -> int:
+    """The seq of the commit before `commit` on the chain (0: none)."""
+    return max((s for s, r in loaded.chain if r["kind"] == "commit" and s < commit), default=0)
+
+
 async def heads_up(
-    store: Store, after: Loaded, asked: Sequence[int], now: int
+    store: Store, after: Loaded, asked: Sequence[int], told: Sequence[int], now: int
 ) -> tuple[int, Line] | None:
     """Whom to mention as the player before them begins a turn, and the line that says so:
-    a person who asked for it (`heads_up`), not in their quiet hours, not among `asked` (who
-    must decide now, pinged or told), never for a computer's seat or a computer's turn."""
+    a person who asked for it (`heads_up`), seated and not skipped, not in quiet hours, not
+    among `asked` (who must decide now, pinged or told). Never for a computer's seat or a
+    computer's turn; never again for a turn begun again after an undo, or for a turn its
+    player's own command began (`told`: another turn of theirs, an officer's extra turn:
+    the player after them was told as their first one began)."""
     game = after.game
     if game is None or game.is_over:
         return None
+    if after.commits and after.commits[-1][1]["reason"] in ("undo", "rewind"):
+        return None  # a turn played again after an undo: its heads-up went out the first time
     decisions = game.decisions()
     if len(decisions) != 1 or decisions[0].kind != "turn":
         return None
     player = decisions[0].player
-    if after.computer_of(player) is not None:
+    if after.computer_of(player) is not None or after.user_of_player(player) in told:
         return None
     following = next_after(game, player)
-    if following is None or after.computer_of(following) is not None:
+    if following is None or after.computer_of(following) or after.is_skipped(following):
         return None
     user = after.user_of_player(following)
     if user is None or user in asked or user == after.user_of_player(player):

@@ -520,8 +520,11 @@ class ServiceCore:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
-        if payload is not None and commit:
-            self.catchup.remember(loaded.meta.id, version, happened)
+        if commit:
+            round_no = loaded.committed.round if loaded.committed is not None else 1
+            self.catchup.remember(
+                loaded.meta.id, version, step_so_far, after.user_of_player, round_no
+            )
         if fresh_chain or any(r["kind"] in ("replace", "ai_seat", "ai_release") for r in records):
             after = await self._reload(loaded.meta.id)
         else:
@@ -642,8 +645,8 @@ class ServiceCore:
             images = (board,)
         mentions, silent = await self._pings(pinged)
         warned = None
-        if not game.is_over and reason in ("turn", "choice", "start", "skip"):
-            warned = await heads_up(self.store, after, (*waiting, *told), self.clock())
+        if not game.is_over and reason in ("turn", "choice", "start"):
+            warned = await heads_up(self.store, after, (*waiting, *told), told, self.clock())
             if warned is not None:
                 lines.append(warned[1])
         payload = outbox_payload(

@@ -7,10 +7,12 @@ commit that wrote them, else replayed from the saved state before them) and hand
 - A player's **last turn** is the commit that closed the last answer they gave themselves
   (a seat's draft pick counts; an answer the service gave on their behalf does not). A player
   who never answered has the game's start as their last turn.
-- Each later commit is **one turn**: its story's paragraphs (who played what, a round's
-  scoring, the next round) become one line each, the paragraph's heading then its first
-  items ("; "), the rest counted ("… 3 more"). Summarised, never cut: at most
-  `MAX_TURNS` turns are listed, the earlier ones counted in a line of their own.
+- What came **after** it: in that commit, the runs after the player's own (the automas'
+  turns after their Confirm); then every later commit's runs. A **run** is one player's
+  answers in a row; its story's paragraphs (who played what, a round's scoring, the next
+  round) become one line each, the heading then its first items ("; "), the rest counted
+  ("… 3 more"). Summarised, never cut: at most `MAX_TURNS` runs are listed, the earlier
+  ones counted in a line of their own.
 - The **heads-up**: when a person's turn begins, the person who plays after them (the next in
   turn order who can still act) is mentioned if they asked for it; never a computer's seat,
   never the player whose turn begins, never for a turn a computer begins (its answer comes
@@ -26,6 +28,8 @@ from typing import Any
 
 from bot.rules import Game
 from bot.rules.actions import can_act
+from bot.service.messages import UserOf, story
+from bot.service.turns import Step
 from bot.service.types import Line
 
 #: Turns a digest lists in full; earlier ones are counted.
@@ -37,18 +41,68 @@ _MORE = re.compile(r"… (\d+) more")
 
 
 @dataclass(frozen=True, slots=True)
+class Run:
+    """One player's answers in a row within a commit, told as its turn message tells them."""
+
+    #: The engine player who answered (None: nobody, the game's own flow).
+    player: str | None
+    #: Some answer was the player's own (not one the service gave on their behalf).
+    own: bool
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Digest:
     """What the others did since a player's last turn, one line per paragraph of each turn."""
 
     #: The version of the commit that closed the player's last turn (0: none in the log).
     since: int
-    #: The turns after it, oldest first: each a tuple of lines (empty turns left out).
-    turns: tuple[tuple[Line, ...], ...]
+    #: The turns told, oldest first, each with the commit it belongs to: those after the
+    #: player's own in that commit (the automas after them), then every later commit's.
+    parts: tuple[tuple[int, tuple[Line, ...]], ...]
+
+    @property
+    def turns(self) -> int:
+        """How many turns (runs of one player's answers) it tells."""
+        return len(self.parts)
 
     @property
     def lines(self) -> list[Line]:
         """Every turn's lines, oldest first, the earliest summarised past `MAX_TURNS`."""
-        return digest_lines(self.turns)
+        return digest_lines([lines for _, lines in self.parts])
+
+    def beyond(self, commit: int) -> bool:
+        """Whether it tells a turn of a commit before `commit` (the last one's turn message
+        rings only what that commit changed)."""
+        return any(c != commit for c, _ in self.parts)
+
+
+def runs_of(steps: Sequence[Step], user_of: UserOf, round_no: int) -> tuple[Run, ...]:
+    """A commit's answers as runs of one player each, each told in one line a paragraph
+    (`round_no`: the round the first was played in)."""
+    out: list[Run] = []
+    start = 0
+    while start < len(steps):
+        end = start
+        while end < len(steps) and steps[end].player == steps[start].player:
+            end += 1
+        run = steps[start:end]
+        lines = turn_line_parts(story(run, user_of, round_no=round_no, limit=1000))
+        own = any(not s.on_behalf and s.record.get("user") for s in run)
+        if lines:
+            out.append(Run(run[0].player, own, lines))
+        for step in run:
+            round_no = next(
+                (e.amount for e in reversed(step.events) if e.kind == "round"), round_no
+            )
+        start = end
+    return tuple(out)
+
+
+def after_own(runs: Sequence[Run], players: frozenset[str]) -> tuple[Run, ...]:
+    """The runs after the last of `players`' own (all of them when there is none)."""
+    last = max((i for i, r in enumerate(runs) if r.own and r.player in players), default=-1)
+    return tuple(runs[last + 1 :])
 
 
 def seat_players(seat: int, company: str | None) -> frozenset[str]:
@@ -107,7 +161,7 @@ def turn_line_parts(lines: Sequence[Line], items: int = MAX_ITEMS) -> tuple[Line
             if found:
                 more += int(found.group(1))
             elif heading is not None:
-                told.append(text)
+                told.append(text.removesuffix("."))  # items are joined by "; "
             continue
         close()
         heading, told, more = line, [], 0
@@ -167,10 +221,13 @@ __all__ = [
     "MAX_ITEMS",
     "MAX_TURNS",
     "Digest",
+    "Run",
+    "after_own",
     "commits_after",
     "digest_lines",
     "last_turn",
     "next_after",
+    "runs_of",
     "seat_players",
     "turn_line_parts",
     "within",

@@ -285,6 +285,7 @@ class OutboxSender:
                 previous_message_id=previous,
                 play_button=bool(payload.get("play_button", True)),
                 reason=str(payload.get("reason", "turn")),
+                heads_up=tuple(u for u in mentions if u in payload.get("heads_up", ())),
             )
             message_id = int(await self.port.post(announcement))
         except DestinationGone as gone:

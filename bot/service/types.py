@@ -424,6 +424,8 @@ class Announcement(Spoken):
     #: What produced it: "start", "turn", "choice", "undo", "rewind", "replace", "skip",
     #: "abandon", "end", "import".
     reason: str = "turn"
+    #: Among `mentions`: who is told they are next, as the player before them begins.
+    heads_up: tuple[int, ...] = ()
 
     @property
     def mention_user_id(self) -> int | None:
