@@ -16,72 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
+from bot.rules.structures import Cost, StructureKind, TileUse
 from bot.rules.wording import piece_name, source_text
 
-RULES = RuleSet("construction")
+RULES: RuleSet[Game] = RuleSet("construction")
 
-MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers", "any": "machineries"}
-#: The singular of each machinery word.
-MACHINERY_ONE = {"excavators": "excavator", "mixers": "mixer", "any": "machinery"}
 # Incomes are uncovered by the 2nd, 4th and 5th piece of these structure rows.
 INCOME_TRACKS = ("base", "elevation", "conduit")
-
-
-@dataclass(frozen=True, slots=True)
-class Cost:
-    """One way to pay for a structure: machinery of one type, plus a fixed credit fee.
-
-    A two-kind cost (an expansion's structure, e.g. a Private Building) is `excavators` with
-    `mixers` due as well; the base game's costs have `mixers = 0`.
-    """
-
-    machinery: str  # "excavators", "mixers" or "any" (either kind, mixed freely)
-    amount: int
-    fee: int  # red-outline credits (or a tile's printed credits)
-    mixers: int = 0  # mixers due besides `amount` excavators (two-kind costs only)
-
-    def describe(self) -> str:
-        """E.g. '4 excavators', '2 excavators + 1 mixer + 3 credits'."""
-        parts = [
-            counted(self.amount, MACHINERY_ONE[self.machinery], MACHINERY_WORD[self.machinery])
-        ]
-        if self.mixers:
-            parts.append(counted(self.mixers, "mixer"))
-        if self.fee:
-            parts.append(counted(self.fee, "credit"))
-        return " + ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class StructureKind:
-    """A kind of structure piece: where it may stand, what it costs, how it is placed."""
-
-    name: str
-    spaces: Callable[[Game, str, Task], list[str]]
-    costs: Callable[[Game, str, str], list[Cost]]
-    place: Callable[[Game, str, str], None]
-    pieces: Callable[[Game], int]
-    # How players read one of its spaces, when not a map space ("Cofferdam, space 2").
-    space_text: Callable[[Game, str], str] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TileUse:
-    """A way to build with a tile: `tile` goes on the wheel, `acts_as` gives builds and effect."""
-
-    tile: str
-    acts_as: str
-
-    @property
-    def notation(self) -> str:
-        """E.g. 'tile basic_base' or 'tile anton_tile adv_2_base'."""
-        if self.acts_as == self.tile:
-            return f"tile {self.tile}"
-        return f"tile {self.tile} {self.acts_as}"
 
 
 # -- the base game's four kinds ---------------------------------------------------------
@@ -227,7 +173,7 @@ class Payment:
 def credits_for_machinery(game: Game, company_id: str) -> int:
     """Credits that may replace each machinery of a cost (Solomon P. Jordan); 0 when none."""
     rate = 0
-    for credits in game.hooked("credits_for_machinery"):
+    for credits in game.hooked(Hooks.credits_for_machinery):
         rate = max(rate, credits(game, company_id))
     return rate
 
@@ -286,7 +232,7 @@ def structure_spaces(
 ) -> list[str]:
     """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
     spaces = kind.spaces(game, company_id, constraint)
-    for narrow in game.hooked("structure_spaces"):
+    for narrow in game.hooked(Hooks.structure_spaces):
         spaces = narrow(game, company_id, kind.name, constraint, spaces)
     return spaces
 
@@ -300,7 +246,7 @@ def printed_costs(game: Game, company_id: str, kind: str, space: str) -> list[Co
     """The ways to pay for a structure of `kind` on `space`: its rule, bent by the hooks
     (officers such as Wilhelm Adler and Jill McDowell)."""
     costs = game.rules.structures[kind].costs(game, company_id, space)
-    for bend in game.hooked("structure_costs"):
+    for bend in game.hooked(Hooks.structure_costs):
         costs = bend(game, company_id, kind, space, costs)
     return costs
 
@@ -342,7 +288,7 @@ def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
     if tile.builds == "any":
         return {kind.name for kind in kinds_in_play(game)}
     builds = {tile.builds}
-    for bend in game.hooked("tile_builds"):
+    for bend in game.hooked(Hooks.tile_builds):
         builds = bend(game, company_id, tile_id, builds)
     return builds
 

@@ -49,7 +49,7 @@ from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.messages import final_lines, next_lines, story
 from bot.service.ratings import RatingsKeeper, rating_notes
-from bot.service.records import BrokenLog, CommitRecord, LogRecord
+from bot.service.records import BrokenLog, ClockRecord, CommitRecord, LogRecord
 from bot.service.text import event_lines
 from bot.service.turns import (
     Step,
@@ -422,6 +422,7 @@ class ServiceCore:
         step_so_far = [*(() if fresh_chain else loaded.tail_steps), *new_steps]
         commit = reason is not None or at_handover(game, step_so_far)
         all_records: list[LogRecord] = [*records, *(s.record.copy() for s in new_steps)]
+        self._stamp(loaded, all_records)
         commit_record: CommitRecord | None = None
         state_json: dict[str, Any] | None = None
         after = replace_loaded(loaded, loaded.seats)
@@ -444,12 +445,17 @@ class ServiceCore:
                 commit_record["automa"] = True
             if computer:
                 commit_record["computer"] = True
+            clock = await self._clock_at_commit(loaded, taken_back=fresh_chain)
+            if clock is not None:
+                commit_record["clock"] = clock
             all_records.append(commit_record)
             state_json = game.state.to_json()
             # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
             after.committed = GameState.from_json(state_json)
             after.commit_version = loaded.version + len(all_records)
             after.tail_steps = []
+            # Its announcement reads the new commit (the clock's deadlines count from it).
+            after.commits = [*loaded.commits, (after.commit_version, commit_record)]
         if not all_records:
             return self._outcome(loaded, kind, header, user, announced=False)
         result = history = None
@@ -525,7 +531,9 @@ class ServiceCore:
             self.catchup.remember(
                 loaded.meta.id, version, step_so_far, after.user_of_player, round_no
             )
-        if fresh_chain or any(r["kind"] in ("replace", "ai_seat", "ai_release") for r in records):
+        if fresh_chain or any(
+            r["kind"] in ("replace", "ai_seat", "ai_release", "expiry") for r in records
+        ):
             after = await self._reload(loaded.meta.id)
         else:
             base = loaded.version
@@ -546,10 +554,41 @@ class ServiceCore:
             after.meta = await self.store.get_game(after.meta.id)
         elif commit or announce:
             await self._schedule_reminders(after)
+        if commit or announce:
+            await self._clock_landed(after)
         if payload is not None:
             self._notify()
         self._computers_due(after)
         return self._outcome(after, kind, header, user, announced=payload is not None)
+
+    def _stamp(self, loaded: Loaded, records: Sequence[LogRecord]) -> None:
+        """Before a landing: mark its decisions with their time (the clock's mix-in does, in
+        a clocked game)."""
+
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
+        """The turn clock after a commit of `loaded`'s step (the clock's mix-in computes it
+        in a clocked game; None otherwise); `taken_back`: the commit goes back (an undo)."""
+        return None
+
+    async def _clock_landed(self, after: Loaded) -> None:
+        """After a commit or an announcement: the clock's deadlines (the clock's mix-in)."""
+
+    async def _clock_lines(self, after: Loaded) -> list[Line]:
+        """The turn message's lines about time: deadlines and time away (the clock's mix-in)."""
+        return []
+
+    async def _soonest_deadline(self, loaded: Loaded) -> int | None:
+        """When the game's first running clock runs out (the clock's mix-in; None without)."""
+        return None
+
+    async def _first_reminder_due(
+        self, loaded: Loaded, user: int, settings: UserSettings, now: int
+    ) -> int:
+        """When a player's first reminder of a turn is due (the clock's mix-in times it by
+        the allowance in a clocked game)."""
+        return quiet.not_quiet(settings, now + self.first_reminder_ms(loaded, settings))
 
     def _computers_due(self, loaded: Loaded) -> None:
         """After a landing: the AI seats with a decision now are to be thought about (the
@@ -639,7 +678,12 @@ class ServiceCore:
             sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
             images: tuple[ImageRequest, ...] = (sheet, board)
         else:
-            lines = [*lines, *digest, *next_lines(game, after.user_of_player, after.label_of)]
+            lines = [
+                *lines,
+                *digest,
+                *next_lines(game, after.user_of_player, after.label_of),
+                *(await self._clock_lines(after)),
+            ]
             waiting = self._waiting_users(after)
             pinged = tuple(user for user in waiting if user not in told)
             images = (board,)
@@ -691,7 +735,7 @@ class ServiceCore:
                 # quiet hours end, and the reminders after it.
                 due, kind = quiet.quiet_end(settings, now), TURN_PING
             else:
-                due = quiet.not_quiet(settings, now + self.first_reminder_ms(loaded, settings))
+                due = await self._first_reminder_due(loaded, user, settings, now)
                 kind = REMINDER
             await self.store.set_reminder(loaded.meta.id, user, due, kind=kind)
 
@@ -872,6 +916,7 @@ def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
         loaded,
         seats=list(seats),
         skipped=set(loaded.skipped),
+        expiries=dict(loaded.expiries),
         pilots=dict(loaded.pilots),
         chain=list(loaded.chain),
         commits=list(loaded.commits),

@@ -38,7 +38,7 @@ from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.water import flow_drop, flow_from_headstream
 
-RULES = RuleSet("automa")
+RULES: RuleSet[Game] = RuleSet("automa")
 RULES.verb("automa", r"")
 
 # Action types after which the turn ends (when they were done).
@@ -342,7 +342,7 @@ def do_construct(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     """Build the card's structure on the space its flipped card's criteria choose."""
     game, company = turn.game, turn.company
     kind = action["structure"]
-    for ask in game.hooked("automa_action"):
+    for ask in game.hooked(Hooks.automa_action):
         verdict = ask(game, company, action, turn)
         if verdict is not None:
             return verdict
@@ -484,7 +484,7 @@ def do_patent(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
 
 def do_hooked(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     """An action an expansion performs (External Works); not possible without it."""
-    for ask in turn.game.hooked("automa_action"):
+    for ask in turn.game.hooked(Hooks.automa_action):
         verdict = ask(turn.game, turn.company, action, turn)
         if verdict is not None:
             return verdict
@@ -554,7 +554,7 @@ def _automa_end(game: Game, entry: Task) -> None:
 
 
 @RULES.hook
-class AutomaHooks(Hooks):
+class AutomaHooks(Hooks["Game"]):
     """Engineers on an automa's construction space come back at the end of a round."""
 
     def end_of_round(self, game: Game) -> None:
