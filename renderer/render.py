@@ -86,6 +86,7 @@ def render(
     preview: bool = False,
     players: Iterable[Player] = (),
     changed: Iterable[str] = (),
+    changed_since: str = "",
 ) -> bytes:
     """Return a PNG of one view of ``state`` ("map", "shared", "company", "full", or a view
     an expansion adds, see `views`).
@@ -95,13 +96,20 @@ def render(
     ``preview`` marks the picture as a player's private preview of a turn in progress;
     ``players`` say who plays each company (names beside the symbols, computer seats marked);
     ``changed`` lists the spaces the last turn changed (ringed on the map, named under the
-    header). Every view is a palette PNG on the theme's fixed palette. The state is only read.
+    header; ``changed_since`` says since when, if not the last turn: "your last turn"). Every
+    view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
-    parts, size = _layout(state, view, company, look, lit, preview, _who(players, changed))
+    parts, size = _layout(state, view, company, look, lit, preview, _who(players, changed, changed_since))
     # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
     # bytes, so the encoder deflates the picture's bytes without copying them again.
-    return png.encode_rows(_compose(parts, size, look.name, left=1))
+    composed = _compose(parts, size, look.name, left=1)
+    data = png.encode_rows(composed, PNG_OPTIONS["compress_level"])
+    for level in HARDER_LEVELS:  # as `encode` does: only late full boards need it
+        if len(data) <= LARGEST_PNG:
+            break
+        data = png.encode_rows(composed, level)
+    return data
 
 
 def render_image(
@@ -125,9 +133,9 @@ def render_image(
     return image
 
 
-def _who(players: Iterable[Player], changed: Iterable[str]) -> header.Who:
+def _who(players: Iterable[Player], changed: Iterable[str], since: str = "") -> header.Who:
     """Who plays and what the last turn changed, as the header draws it (hashable)."""
-    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)))
+    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)), since)
 
 
 def views(options: GameOptions) -> tuple[str, ...]:
