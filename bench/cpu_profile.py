@@ -31,7 +31,7 @@ INTERVAL_S = 0.002
 #: "file:function") names the sample.
 CATEGORIES = (
     ("malloc_trim", ("images.py:_trim",)),
-    ("PNG encode", ("render.py:encode", "records.py:encode_palette")),
+    ("PNG encode", ("renderer/png.py:", "render.py:encode", "records.py:encode_palette")),
     ("copy composed background", ("render.py:_statics_on_palette",)),
     ("renderer: compose patches", ("render.py:_compose",)),
     ("renderer: draw", ("renderer/",)),
