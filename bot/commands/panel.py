@@ -70,7 +70,7 @@ def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:
         return "\n".join(lines)
     if panel.since:
         lines.append(SINCE_HEADING)
-        lines.append(say(within(panel.since, SINCE_BUDGET)))
+        lines.extend(say([line]) for line in within(panel.since, SINCE_BUDGET))
     lines.append(f"**{who} — your turn**" if who else "**Your turn**")
     if panel.done:
         lines.append("Done this turn:")
