@@ -458,8 +458,15 @@ async def open_panel(
         panel = await service.panel(actor, expected_game=game_id, opening=True)
         if not panel.since_changed or panel.since_turns < 2:
             return panel, []  # the turn message's map rings the one turn since
-        # Drawn only now, for this player: what changed in the turns since theirs.
-        picture = await service.since_picture(actor, panel)
+        # Drawn only now, for this player: what changed in the turns since theirs. A picture
+        # that cannot be drawn never keeps the panel from opening (its lines say it all).
+        try:
+            picture = await service.since_picture(actor, panel)
+        except ServiceError:
+            raise
+        except Exception:
+            log.exception("the map since user %d's last turn could not be drawn", actor.user_id)
+            return panel, []
         return panel, [
             discord.File(
                 io.BytesIO(picture.data), picture.filename, description=picture.description

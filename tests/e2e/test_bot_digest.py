@@ -10,7 +10,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakediscord import FakeDiscord, Message
+from fakediscord.server import ApiError
 
 from bot.commands import ids
 from bot.service.catchup import SINCE_HEADING
@@ -152,4 +154,9 @@ async def test_a_panel_too_old_to_edit_pings_its_player_instead(
             m.content for m in alice.pings()
         ]  # the turn message named her without a ping
         assert fake.expired_tokens == []  # the bot never tried the expired token
+        # ... which the fake, like Discord, would have refused.
+        with pytest.raises(ApiError) as refused:
+            fake.interaction(invocation.record.token)
+        assert (refused.value.status, refused.value.code) == (401, 50027)
+        assert fake.expired_tokens == [invocation.record]
         assert "Done this turn" in panel_message.content  # the old panel is left as it was

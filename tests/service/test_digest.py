@@ -13,14 +13,7 @@ from bot.service.loading import Loaded
 from bot.service.outbox import PANEL_EDITABLE_MS
 from bot.service.types import Announcement, Line, UserRef, named_users
 from renderer.describe import changed_spaces
-from tests.service.helpers import (
-    USERS,
-    FakeClock,
-    RecordingPort,
-    actor,
-    play_policy,
-    started_game,
-)
+from tests.service.helpers import USERS, FakeClock, RecordingPort, actor, play_policy, started_game
 
 
 async def played(
