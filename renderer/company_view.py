@@ -331,7 +331,8 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     board = board_of(state, company_id)
     mahiri = _mahiri_occupants(state, board)
     extension = tuple(
-        key(state, company_id) for key in asking(state.options.expansions, lambda each: each.company_key)
+        key(state, company_id)
+        for key in asking(state.options.expansions, lambda each: each.company_key)
     )
     river = _river_lines(state, board) if company_id in state.companies else ()
     card = next_card(state, company_id)  # an automa's face-up card
@@ -344,7 +345,8 @@ def _river_lines(
     """The lines of each expansion's strip below a company's board: each a text, or its forms
     from the longest to the shortest (the first that fits the strip is drawn)."""
     return tuple(
-        tuple(lines(state, company)) for lines in asking(state.options.expansions, lambda each: each.company_lines)
+        tuple(lines(state, company))
+        for lines in asking(state.options.expansions, lambda each: each.company_lines)
     )
 
 

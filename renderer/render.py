@@ -100,7 +100,9 @@ def render(
     view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
-    parts, size = _layout(state, view, company, look, lit, preview, _who(players, changed, changed_since))
+    parts, size = _layout(
+        state, view, company, look, lit, preview, _who(players, changed, changed_since)
+    )
     # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
     # bytes, so the encoder deflates the picture's bytes without copying them again.
     composed = _compose(parts, size, look.name, left=1)

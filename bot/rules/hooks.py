@@ -72,9 +72,7 @@ class Hooks(Generic[G]):
     ) -> None:
         """`count` engineers went onto `space_id`, which prints `printed` (0: any number)."""
 
-    def contract_fulfilled(
-        self, game: G, company_id: str, contract_id: int, entry: Task
-    ) -> None:
+    def contract_fulfilled(self, game: G, company_id: str, contract_id: int, entry: Task) -> None:
         """A `fulfil_contract` decision (`entry`) fulfilled this contract."""
 
     def copy_ends(self, game: G, company_id: str, officer: str) -> None:
