@@ -22,7 +22,7 @@ import sys
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image, ImageDraw
@@ -423,9 +423,18 @@ def _layout(
         return _full_parts(state, theme, lit, preview, who)
     style = _style(view, theme)
     state_key = repr(state)  # the parts' cache keys: a large state's repr takes a while
-    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key, who)
     top = header.height(state, style, preview, who)
     body = _body_part(state, view, company, theme, lit, (0, top), state_key, changed=who.changed)
+    if who.deadlines and top + _size(body)[1] > 2 * style.width:
+        # A phone view stays within 2:1: one the deadlines' line would take over it (a full
+        # company board with two expansions' rows) leaves them to the turn message and the
+        # alt text, which say them too.
+        who = replace(who, deadlines=())
+        top = header.height(state, style, preview, who)
+        body = _body_part(
+            state, view, company, theme, lit, (0, top), state_key, changed=who.changed
+        )
+    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key, who)
     top += _size(body)[1]
     parts = [head, body]
     key_h = shown_key(state, view, theme.name, top)

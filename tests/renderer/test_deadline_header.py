@@ -77,3 +77,22 @@ def test_the_draft_shows_the_picking_seat_s_deadline() -> None:
     assert header.height(state, style, who=who) == header.height(state, style) + header._banner(
         style
     )
+
+
+def test_a_view_the_line_would_take_over_2_to_1_leaves_it_out() -> None:
+    """Leeghwater with Colorado, 4 players: the company view fills 2:1 already, so it is
+    drawn as without a clock; the map has room and says the deadline."""
+    from bot.rules import GameOptions, new_game
+
+    state = new_game(
+        GameOptions(players=4, seed=1, setup="full", expansions=("leeghwater", "colorado"))
+    ).state
+    [seat] = header.acting(state)
+    due = ((seat, THU),)
+    plain = render(state, view="company")
+    assert render(state, view="company", deadlines=due) == plain
+    assert Image.open(io.BytesIO(plain)).height <= 2 * Image.open(io.BytesIO(plain)).width
+    taller = Image.open(io.BytesIO(render(state, deadlines=due)))
+    assert taller.height == Image.open(io.BytesIO(render(state))).height + header._banner(
+        get_theme().views["map"]
+    )
