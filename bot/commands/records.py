@@ -1,4 +1,4 @@
-"""The server's records on Discord: /barrage stats, /barrage history and /barrage replay.
+"""The server's records on Discord: /barrage stats and /barrage history (with its replays).
 
 Statistics and the history are answered privately, with a Post to channel button; a finished
 game opens with its final score sheet, its charts and its export file, and buttons to post
@@ -211,6 +211,7 @@ class StatsPostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
 @app_commands.command(name="history", description="This server's finished games, newest first")
 @app_commands.describe(
     game="Open one finished game: its score sheet, charts, export file and replay",
+    replay="Post the game's animated replay here (the last game finished here if no game:)",
     page="Which page of the list (5 games a page)",
     player="Only games this player played",
     players="Only games of this many players",
@@ -226,8 +227,14 @@ async def history(
     players: app_commands.Range[int, 2, 4] | None = None,
     setup: Literal["intro", "full"] | None = None,
     expansions: str = ANY,
+    replay: Literal["one frame per round", "one frame per turn"] | None = None,
 ) -> None:
-    """The list of finished games (or one of them), privately."""
+    """The list of finished games (or one of them), privately; or a game's replay, posted to
+    the channel (drawn at low priority the first time: it may take a little while)."""
+    if replay is not None:
+        await interaction.response.defer(thinking=True)
+        await post_replay(interaction, game, "turn" if replay.endswith("turn") else "round")
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     if game is not None:
         await open_archived(interaction, game)
@@ -426,23 +433,7 @@ class ArchiveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ARC
             await reply_error(interaction, error)
 
 
-# -- /barrage replay -------------------------------------------------------------------------
-
-
-@app_commands.command(name="replay", description="Post an animated replay of a finished game")
-@app_commands.describe(
-    game="The finished game's number (default: the last one finished in this channel)",
-    pace="One frame per round (default) or per turn",
-)
-async def replay(
-    interaction: discord.Interaction,
-    game: GameNumber | None = None,
-    pace: Literal["round", "turn"] = "round",
-) -> None:
-    """Post the replay to the channel (drawn at low priority the first time: it may take a
-    little while)."""
-    await interaction.response.defer(thinking=True)
-    await post_replay(interaction, game, pace)
+# -- replays ------------------------------------------------------------------------------
 
 
 async def post_replay(interaction: discord.Interaction, number: int | None, pace: str) -> None:
@@ -480,5 +471,5 @@ def shared(text: str, interaction: discord.Interaction) -> str:
     return f"{text}\n-# shared by {interaction.user.mention}"  # whole: `send` splits it
 
 
-COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (stats, history, replay)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (stats, history)
 DYNAMIC_ITEMS = (StatsPostButton, HistoryOpenSelect, HistoryPageButton, ArchiveButton)
