@@ -65,7 +65,7 @@ def columns(state: GameState) -> tuple[Column, ...]:
     """The scoreboard's columns: the base game's resources, each expansion's, then the round's."""
     extra = tuple(
         Column(heading, meaning, value)
-        for own in asking(state.options.expansions, "scoreboard_columns")
+        for own in asking(state.options.expansions, lambda each: each.scoreboard_columns)
         for heading, meaning, value in own()
     )
     return (*BASE_COLUMNS, *extra, *TAIL_COLUMNS)
@@ -175,6 +175,8 @@ class Who:
 
     players: tuple[Player, ...] = ()
     changed: tuple[str, ...] = ()
+    #: Since when ``changed`` counts ("your last turn"); "" for the last turn.
+    since: str = ""
 
 
 NOBODY = Who()
@@ -184,6 +186,8 @@ def changed_line(who: Who) -> str:
     """The line under the scoreboard naming the spaces the last turn changed ('' for none)."""
     if not who.changed:
         return ""
+    if who.since:
+        return f"Changed since {who.since}: " + ", ".join(who.changed)
     return "Last turn changed: " + ", ".join(who.changed)
 
 

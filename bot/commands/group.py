@@ -23,7 +23,7 @@ from bot.commands.replies import say, send, timestamp, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
 from bot.service import MAX_IMPORT_BYTES, SCORE_SHEET, VIEWS, Outcome, ServiceError, TimeRef
-from bot.service.expansions import combinations
+from bot.service.expansions import offered
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +63,33 @@ GAME_THEME_CHOICES = [
     app_commands.Choice(name="dark", value="dark"),
 ]
 
-#: The expansion combinations the engine plays, as the catalogue lists them.
-EXPANSION_CHOICES = [
-    app_commands.Choice(name=combo.label, value=combo.value) for combo in combinations()
-]
+
+async def expansions_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The expansion combinations the options typed so far may play (setup, board, automas),
+    those matching what is typed first."""
+    typed = interaction.namespace
+    found = offered(
+        players=_int_or(getattr(typed, "players", None), 3),
+        setup=str(getattr(typed, "setup", None) or "intro"),
+        map="five_player" if getattr(typed, "board", None) == "4/5-player" else "base",
+        automa=_int_or(getattr(typed, "automa", None), 0),
+    )
+    wanted = current.strip().lower()
+    return [
+        app_commands.Choice(name=combo.label, value=combo.value)
+        for combo in found
+        if wanted in combo.label.lower() or wanted in combo.value
+    ]
+
+
+def _int_or(value: object, default: int) -> int:
+    """An option typed so far as a number (autocomplete sees the raw value), else `default`."""
+    try:
+        return int(str(value)) if value is not None else default
+    except ValueError:
+        return default
 
 
 @barrage.command(name="new", description="Open a game in this channel (or a new thread)")
@@ -86,7 +109,8 @@ EXPANSION_CHOICES = [
     clock="Each player's time for a turn, plus a bank of two turns (none: no clock)",
     timeout="When a player's time runs out: wait (for a moderator), ai (the AI plays it) or skip",
 )
-@app_commands.choices(expansions=EXPANSION_CHOICES, theme=GAME_THEME_CHOICES)
+@app_commands.choices(theme=GAME_THEME_CHOICES)
+@app_commands.autocomplete(expansions=expansions_autocomplete)
 async def new(
     interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 4] = 3,
@@ -474,6 +498,7 @@ THEME_CHOICES = [
     skip_confirm="End my turns without the Confirm step",
     theme="Colours of the pictures only you see (colour-blind: told apart by every colour vision)",
     away_days="Days away: your clock and reminders stop in all your games (0 ends it)",
+    heads_up="Mention me when the player before me begins their turn (you're next)",
 )
 @app_commands.choices(theme=THEME_CHOICES)
 @app_commands.autocomplete(time_zone=zone_autocomplete)
@@ -486,6 +511,7 @@ async def settings(
     skip_confirm: bool | None = None,
     theme: app_commands.Choice[str] | None = None,
     away_days: app_commands.Range[int, 0, 14] | None = None,
+    heads_up: bool | None = None,
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
@@ -512,6 +538,8 @@ async def settings(
         changes["reminder_hours"] = reminder_hours or None
     if theme is not None:
         changes["theme"] = None if theme.value == SERVER_THEME else theme.value
+    if heads_up is not None:
+        changes["heads_up"] = heads_up
     if changes or away_days is not None:
         current = await within_budget(
             interaction,
@@ -539,6 +567,8 @@ async def settings(
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
         f"• Pictures only you see: {THEME_NAMES.get(current.theme or '', 'the game’s colours')}",
         "• Away: " + (f"until {timestamp(TimeRef(back, 'D'))}" if back else "no"),
+        "• You're next (heads-up): "
+        + ("on: mentioned when the player before you begins" if current.heads_up else "off"),
     ]
     await send(interaction, "\n".join(lines))
 

@@ -62,17 +62,19 @@ async def build_view(
         key.startswith(("b_", "c_")) or key in TEXT_VIEWS
     ):
         raise ServiceError(f"There is no view called '{key[:40]}' to show.")
+    if board is not None:
+        # The service refuses a view this game has not, naming the ones it has. The caption
+        # needs only the round: no score (a replay of the game's log on a new version).
+        got = await service.board_picture(
+            game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
+        )
+        _, shown = await service.game_and_round(game_id, by_game_id=True, guild_id=guild_id)
+        text = f"Board ({board} view), round {shown}."
+        return Shown(game_id, text, got.data, f"{board}.png", got.description)
     score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
         return Shown(game_id, f"**The draft**\n{score.text(mention)}")
-    if board is not None:
-        # The service refuses a view this game has not, naming the ones it has.
-        got = await service.board_picture(
-            game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
-        )
-        text = f"Board ({board} view), round {score.round}."
-        return Shown(game_id, text, got.data, f"{board}.png", got.description)
     if key.startswith("c_"):
         company = None if key == "c_all" else key[2:]
         text = await service.company_summary(game_id, company, by_game_id=True, guild_id=guild_id)
@@ -115,7 +117,8 @@ async def show_private(interaction: discord.Interaction, key: str, *, number: in
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     if number is None:
-        game_id = (await service.score(interaction.channel_id or 0, guild_id=guild_id)).game_id
+        channel = interaction.channel_id or 0
+        game_id, _ = await service.game_and_round(channel, guild_id=guild_id)
     else:
         game_id = await service.game_id_of(guild_id, number)
     shown = await build_view(service, game_id, key, guild_id=guild_id, viewer=interaction.user.id)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import cached_property
 from types import MappingProxyType
 
@@ -43,7 +44,7 @@ class Catalogue:
     def __init__(self, roots: Iterable[str] = (ROOT,), packages: Iterable[str] = ()) -> None:
         self.roots = tuple(roots)
         self.packages = tuple(packages)
-        self._tables: dict[tuple[str, ...], RuleTables] = {}
+        self._tables: dict[tuple[str, ...], RuleTables[Game]] = {}
         self._contents: dict[tuple[int, tuple[str, ...]], tuple[Content, Content]] = {}
 
     @cached_property
@@ -131,16 +132,37 @@ class Catalogue:
                 return reason
         return None
 
-    def combinations(self) -> list[tuple[str, ...]]:
-        """Every set of expansions that may be played together (the empty one first)."""
+    def combinations(
+        self, options: GameOptions | None = None, limit: int | None = None
+    ) -> list[tuple[str, ...]]:
+        """The sets of expansions that may be played together, the empty one first: with
+        `options` (their setup, players, automas...), those `refuse` lets these options play
+        on their expansions' board; without, those whose declarations agree. At most `limit`.
+
+        Found by extending each allowed set with one expansion more, in the catalogue's order;
+        a refused set is never extended (a refusal holds for every set that contains it), and
+        the search stops at `limit`, so the work follows what is listed, never 2^n sets.
+        """
         combos: list[tuple[str, ...]] = [()]
         for name in self.expansions:
-            combos += [
-                (*combo, name)
-                for combo in combos
-                if all(self._compatible(name, other) for other in combo)
-            ]
+            for combo in list(combos):
+                if limit is not None and len(combos) >= limit:
+                    return combos
+                candidate = (*combo, name)
+                if self._allowed(candidate, options):
+                    combos.append(candidate)
         return combos
+
+    def _allowed(self, names: tuple[str, ...], options: GameOptions | None) -> bool:
+        """Whether this set may be played (see `combinations`); its last name is the new one."""
+        *others, name = names
+        if not all(self._compatible(name, other) for other in others):
+            return False
+        if options is None:
+            return True
+        # As a new game is set up: an expansion's own board replaces the standard one only.
+        board = options.map if options.map != "base" else self.own_map(names) or "base"
+        return self.refuse(replace(options, expansions=names, map=board)) is None
 
     def _compatible(self, one: str, other: str) -> bool:
         first, second = self.info(one), self.info(other)
@@ -163,7 +185,7 @@ class Catalogue:
         components marked with its set, so a game draws only those of its expansions)."""
         return self._content
 
-    def rule_set(self, name: str) -> RuleSet:
+    def rule_set(self, name: str) -> RuleSet[Game]:
         """An expansion's rules (its package is imported now)."""
         module = importlib.import_module(self.info(name).package)
         rules = getattr(module, "RULES", None)
@@ -171,14 +193,14 @@ class Catalogue:
             raise CatalogueError(f"{self.info(name).package} has no RULES rule set")
         return rules
 
-    def hooks_class(self, name: str) -> type[Expansion]:
+    def hooks_class(self, name: str) -> type[Expansion[Game]]:
         """An expansion's own hooks class (the `Expansion` subclass of its rule set)."""
         found = [cls for cls in self.rule_set(name).hooks if issubclass(cls, Expansion)]
         if len(found) != 1 or found[0].name != name:
             raise CatalogueError(f"{name}'s RULES must declare one Expansion named {name!r}")
         return found[0]
 
-    def rules(self, names: Iterable[str]) -> RuleTables:
+    def rules(self, names: Iterable[str]) -> RuleTables[Game]:
         """The rule tables of a game with these expansions: the base game's, then theirs."""
         order = self.hook_order(names)
         tables = self._tables.get(order)

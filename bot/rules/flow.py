@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import ceil
 
 from bot.rules.automa.seats import economy
@@ -14,7 +13,7 @@ from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
 from bot.rules.water import flow_from_headstream
 
-RULES = RuleSet("flow")
+RULES: RuleSet[Game] = RuleSet("flow")
 
 ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bonus tile.
 
@@ -133,18 +132,23 @@ def placement_awards(energies: dict[str, int], first: int, second: int) -> dict[
     return awards
 
 
-BONUS_COUNTERS: dict[str, Callable[[Game, str], int]] = {
-    "contracts": lambda g, c: len(g.company(c).fulfilled),
-    "bases": lambda g, c: structure_count(g, c, "base"),
-    "elevations": lambda g, c: structure_count(g, c, "elevation"),
-    "conduits": lambda g, c: structure_count(g, c, "conduit"),
-    "powerhouses": lambda g, c: structure_count(g, c, "powerhouse"),
-    "advanced_tiles": lambda g, c: sum(
-        1
-        for tile in g.company(c).tiles + g.company(c).wheel_tiles()
-        if g.content.tiles[tile].kind == "advanced"
-    ),
-}
+def _advanced_tiles(game: Game, company_id: str) -> int:
+    company = game.company(company_id)
+    tiles = game.content.tiles
+    return sum(1 for tile in company.tiles + company.wheel_tiles() if tiles[tile].kind == "advanced")
+
+
+RULES.bonus_counter("contracts", lambda g, c: len(g.company(c).fulfilled))
+RULES.bonus_counter("bases", lambda g, c: structure_count(g, c, "base"))
+RULES.bonus_counter("elevations", lambda g, c: structure_count(g, c, "elevation"))
+RULES.bonus_counter("conduits", lambda g, c: structure_count(g, c, "conduit"))
+RULES.bonus_counter("powerhouses", lambda g, c: structure_count(g, c, "powerhouse"))
+RULES.bonus_counter("advanced_tiles", _advanced_tiles)
+
+
+def bonus_count(game: Game, company_id: str, tile_id: str) -> int:
+    """What a company counts now for a bonus tile (its rule set's counter)."""
+    return game.rules.bonus_counters[tile_id](game, company_id)
 
 
 def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
@@ -155,7 +159,7 @@ def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
         return 0, "no reward (under 6 energy)"
     sections = sum(1 for start in track.bonus_section_min_energy if energy >= start)
     behind = max(0, game.state.round - sections)
-    count = BONUS_COUNTERS[tile_id](game, company_id)
+    count = bonus_count(game, company_id, tile_id)
     each = game.content.bonus_tiles[tile_id].vp_each
     full = count * each
     malus = track.malus_per_section * behind

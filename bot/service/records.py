@@ -11,8 +11,9 @@ Record kinds the service writes (the engine reads only `decision`), each a Typed
   [, "automa": [levels]]} (the lobby in join order; the AI players take the seats after the
   people, the automas the last ones), `ai_seat` {"seat", "level", "by"} (the AI plays a
   person's seat from now on: a moderator's replacement), `ai_release` {"seat", "user"} (its
-  person takes the seat back), `replace`
-  {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} or {"reason"} (the last record
+  person takes the seat back), `hint` {"seat", "at"} (the seat's player was shown a hint for
+  the decision pending once the turn chain ended at record `at`: counted after a restart),
+  `replace` {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} or {"reason"} (the last record
   of a game; a reason alone when the bot ended it because its channel or thread is gone),
   `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
   at or before version `base`), `expiry` {"seat", "policy"[, "hold"]} (the seat's time ran
@@ -139,6 +140,15 @@ class AiReleaseRecord(TypedDict):
     user: int
 
 
+class HintRecord(TypedDict):
+    """The seat's player was shown a hint for the decision pending when the turn chain's last
+    record was `at` (0: none yet); one per seat and decision."""
+
+    kind: Literal["hint"]
+    seat: int
+    at: int
+
+
 class ReplaceRecord(TypedDict):
     """Another user takes over a seat."""
 
@@ -240,6 +250,7 @@ LogRecord = (
     | AiRemoveRecord
     | AiSeatRecord
     | AiReleaseRecord
+    | HintRecord
     | StartRecord
     | ReplaceRecord
     | SkipRecord
@@ -284,6 +295,8 @@ class Scanned:
     #: The last flag record and its seq (None: the log replays from the start).
     flag: FlagRecord | None = None
     flag_seq: int = 0
+    #: (seat, turn chain's last seq) of every decision a hint was shown for.
+    hints: set[tuple[int, int]] = field(default_factory=set)
     #: (seq, seats) each time the seating changed: who sat where when a decision was made.
     seatings: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     #: Each seat's expiries in a row (since its person last answered themselves).
@@ -438,6 +451,7 @@ class _Scanner:
             "ai_remove": self.ai_remove,
             "ai_seat": self.ai_seat,
             "ai_release": self.ai_release,
+            "hint": self.hint,
             "start": self.start,
             "replace": self.replace,
             "skip": self.skip,
@@ -618,6 +632,17 @@ class _Scanner:
         if self.out.seats[seat] != user:
             raise self.fail(seq, rec, f"user {user} does not sit at seat {seat}")
         self.end_stint(seat, seq)
+
+    def hint(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        seat = self.seat(seq, rec)
+        at = rec.get("at")
+        tip = max(self.nodes[-1][0] if self.nodes[-1] is not None else 0, self.out.flag_seq)
+        if at != tip:
+            raise self.fail(seq, rec, f"'at' is {show(at)}, not the turn chain's last record {tip}")
+        if (seat, tip) in self.out.hints:
+            raise self.fail(seq, rec, f"seat {seat} was already shown a hint for this decision")
+        self.out.hints.add((seat, tip))
 
     def end_stint(self, seat: int, seq: int) -> None:
         """The AI stops playing `seat` (if it did) at record `seq`."""

@@ -31,7 +31,7 @@ import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -41,9 +41,10 @@ from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide
 from bot.service.core import ServiceCore
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
 from bot.service.loading import Loaded, copy_game
+from bot.service.records import HintRecord
 from bot.service.turns import Step, apply_answer, at_handover
 from bot.service.types import Actor, Line, Outcome, OutcomeKind
-from bot.store import ACTIVE, GameNotFoundError
+from bot.store import ACTIVE, GameNotFoundError, StaleVersionError
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +206,8 @@ class _AiState:
     tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     #: Games scheduled again while their task ran.
     again: set[int] = field(default_factory=set)
-    #: Hints shown, by (game, version, player).
+    #: Hints thought about, by (game, turn chain's last seq, player): the thoughts only;
+    #: that a hint was shown is a log record (`hint`), kept over a restart.
     hints: OrderedDict[tuple[int, int, str], Thought] = field(default_factory=OrderedDict)
     #: Set at shutdown: nothing more is scheduled.
     stopped: bool = False
@@ -427,7 +429,8 @@ class ThinkingCommands(ServiceCore):
                 "is created."
             )
         assert loaded.game is not None
-        if loaded.seats.index(actor.user_id) in loaded.pilots:
+        seat = loaded.seats.index(actor.user_id)
+        if seat in loaded.pilots:
             raise ServiceError("The AI plays your seat now; `play` takes it back first.")
         decision = loaded.game.decision(company)
         if decision is None:
@@ -436,7 +439,7 @@ class ThinkingCommands(ServiceCore):
                     "It is not your decision now: waiting for ", *self._waiting_line(loaded), "."
                 )
             )
-        key = (loaded.meta.id, loaded.version, company)
+        key = (loaded.meta.id, loaded.chain_tip, company)
         cache = self._ai().hints
         thought = cache.get(key)
         if thought is None:
@@ -451,6 +454,8 @@ class ThinkingCommands(ServiceCore):
             cache[key] = thought
             while len(cache) > HINT_CACHE:
                 cache.popitem(last=False)
+        if not self._hinted_now(loaded, company):
+            loaded = await self._note_hint(actor, loaded.meta.id, seat, loaded.chain_tip)
         option = decision.find(thought.notation)
         label = option.label if option is not None else thought.notation
         lines = [Line.of(f"💡 Hint for {company_name(company)}: {label}")]
@@ -463,9 +468,44 @@ class ThinkingCommands(ServiceCore):
             decision=self._panel(loaded, actor.user_id),
         )
 
+    async def _note_hint(self, actor: Actor, game_id: int, seat: int, tip: int) -> Loaded:
+        """Log that the seat's player is shown a hint for the decision pending after the
+        chain's record `tip` (so an answer after a restart still counts it); GameMovedOn if
+        the game moved past that decision while the hint was thought about."""
+        async with self._locks[actor.channel_id]:
+            fresh = await self._load(await self.store.get_game(game_id))
+            if fresh.chain_tip != tip:
+                raise GameMovedOn(
+                    "The game moved on while the hint was thought about; here is your current "
+                    "decision.",
+                    self._panel(fresh, actor.user_id),
+                )
+            if (seat, tip) in fresh.hints:
+                return fresh
+            record: HintRecord = {"kind": "hint", "seat": seat, "at": tip}
+            try:
+                version = await self.store.append(game_id, fresh.version, [record])
+            except StaleVersionError:
+                moved = await self._reload(game_id)
+                raise GameMovedOn(
+                    "Another command landed first; the game moved on. Here is your current "
+                    "decision.",
+                    self._panel(moved, actor.user_id),
+                ) from None
+            after = replace(
+                fresh,
+                version=version,
+                meta=replace(fresh.meta, version=version),
+                hints=fresh.hints | {(seat, tip)},
+            )
+            self._remember(after)
+            return after
+
     def _hinted_now(self, loaded: Loaded, company: str) -> bool:
-        """Whether the player was shown a hint for the decision pending at this version."""
-        return (loaded.meta.id, loaded.version, company) in self._ai().hints
+        """Whether the player was shown a hint for the decision pending now (a log record,
+        so it holds after a restart)."""
+        seat = loaded.seat_of_player(company)
+        return seat is not None and (seat, loaded.chain_tip) in loaded.hints
 
 
 def hint_reason(thought: Thought, find: Callable[[str], Any]) -> str:

@@ -45,6 +45,7 @@ from bot.service.clock import (
     terms_of,
 )
 from bot.service.computer import ComputerSeat
+from bot.service.core import replace_loaded
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
 from bot.service.faults import DATABASE_DOWN
 from bot.service.loading import Loaded, copy_game
@@ -52,7 +53,7 @@ from bot.service.records import ClockRecord, ExpiryRecord, LogRecord
 from bot.service.thinking import ThinkingCommands
 from bot.service.turns import TIMED_OUT, Step, apply_answer, at_handover, skip_answer
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, TimeRef, UserRef
-from bot.store import ACTIVE, EXPIRY, Deadline, GameNotFoundError, UserSettings
+from bot.store import ACTIVE, AI_STEP, EXPIRY, Deadline, GameNotFoundError, UserSettings
 
 if TYPE_CHECKING:
     from bot.store import Clock
@@ -62,6 +63,10 @@ log = logging.getLogger(__name__)
 #: A silence of every bot process longer than this is an outage (the heartbeat is a minute;
 #: the config's `outage_gap_ms` overrides it: a test that moves its clock by days at once).
 OUTAGE_GAP_MS = 3 * 60_000
+#: An AI step not landed this long after its commit may be claimed by any process.
+AI_GRACE_MS = 2 * 60_000
+#: How long a claimed AI step is left to its claimant (the search takes seconds).
+AI_LEASE_MS = 10 * 60_000
 
 
 class ClockCommands(ThinkingCommands):
@@ -77,7 +82,9 @@ class ClockCommands(ThinkingCommands):
             if record["kind"] == "decision":
                 record["at"] = now
 
-    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
         terms = terms_of(loaded.options)
         if terms is None:
             return None
@@ -90,11 +97,16 @@ class ClockCommands(ThinkingCommands):
         for seat, end in self._on_the_clock(loaded, now).items():
             user = loaded.seats[seat]
             turn, spans, left = await self._turn_of(loaded, terms, last, seat, user)
-            bank[seat] = settle(terms, bank[seat], turn.used(end))
+            used = turn.used(end)
+            # An undo or a rewind ends nobody's turn: it charges time over the allowance, but
+            # returns no quarter (or taking turns back would fill banks).
+            if not taken_back or used > terms.allowance:
+                bank[seat] = settle(terms, bank[seat], used)
             away[seat] += away_used(turn, spans, left, end)
         return {"at": now, "bank": bank, "away": away}
 
     async def _clock_landed(self, after: Loaded) -> None:
+        await self._ai_pending(after)
         terms = terms_of(after.options)
         if terms is None:
             return
@@ -142,6 +154,70 @@ class ClockCommands(ThinkingCommands):
     async def _soonest_deadline(self, loaded: Loaded) -> int | None:
         turns = await self.running_clocks(loaded)
         return min((t.deadline() for t in turns.values()), default=None)
+
+    async def clock_lines(self, channel_id: int) -> list[Line]:
+        """The channel's game's clock: each person's bank, and the deadline of whoever is on
+        the clock now."""
+        loaded = await self._target(channel_id, False)
+        terms = terms_of(loaded.options)
+        last = _last_clock(loaded)
+        if terms is None or last is None:
+            return [Line.of("This game has no turn clock.")]
+        running = await self.running_clocks(loaded)
+        lines = []
+        for seat, user in enumerate(loaded.seats):
+            company = company_name(loaded.company_of_seat(seat))
+            bank = _hours(last["bank"][seat])
+            turn = running.get(user)
+            until = () if turn is None else ("; has until ", TimeRef(turn.deadline()))
+            lines.append(Line.of(UserRef(user), f" ({company}): a bank of {bank}", *until, "."))
+        return lines
+
+    # -- the AI seats' pending steps, claimed like deadlines ---------------------------
+
+    async def _ai_pending(self, after: Loaded) -> None:
+        """After a commit: when an AI seat must decide, a deadline that any process may claim
+        if the step has not landed within `AI_GRACE_MS` (this process thinks about it now:
+        `_computers_due`). A row left after the step landed is dropped when claimed."""
+        if after.game is None or after.game.is_over or not after.ai_deciding():
+            return
+        due = [(0, self.clock() + AI_GRACE_MS)]
+        await self.store.set_deadlines(after.meta.id, AI_STEP, due, version=after.commit_version)
+
+    async def claim_ai_steps(self) -> int:
+        """Claim the AI steps left pending (a process stopped, or one that took over shards)
+        and think about them; how many were claimed. A claim lasts while the step is thought
+        about; its landing writes the game's next one."""
+        claimed = await self.store.claim_deadlines(AI_STEP, lease_ms=AI_LEASE_MS)
+        for deadline in claimed:
+            try:
+                loaded = await self._load(await self.store.get_game(deadline.game_id))
+            except (GameNotFoundError, GameUnreadable):
+                await self.store.deadline_done(deadline)
+                continue
+            if loaded.game is None or loaded.game.is_over or not loaded.ai_deciding():
+                await self.store.deadline_done(deadline)
+            else:
+                self._schedule(deadline.game_id)
+        return len(claimed)
+
+    async def run_computers(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
+        """Resume pending AI steps: every active game once at the start (steps left by an
+        older release), then the claimed AI deadlines every `interval_s` (one indexed query,
+        not a scan of the games), until `stop` is set."""
+        first = True
+        while not stop.is_set():
+            try:
+                if first:
+                    await self.resume_computers(every_game=True)
+                    first = False
+                await self.claim_ai_steps()
+            except DATABASE_DOWN as exc:
+                log.debug("pending AI steps wait for the database: %s", exc)
+            except Exception:
+                log.exception("looking for pending AI steps failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval_s)
 
     # -- reading the clock -------------------------------------------------------------
 
@@ -323,6 +399,9 @@ class ClockCommands(ThinkingCommands):
             hold = loaded.expiries.get(seat, 0) + 1 >= HOLD_AFTER
             if hold:
                 record["hold"] = True
+                # The announcement reads the seat as the AI's from this record on.
+                base = replace_loaded(loaded, loaded.seats)
+                base.pilots[seat] = (HOLD_LEVEL, loaded.version + 1)
             auto = ComputerSeat("ai", HOLD_LEVEL).auto
             steps = await self._ai_steps(loaded, trial, player, HOLD_LEVEL, auto, tail)
             then = (
@@ -345,7 +424,9 @@ class ClockCommands(ThinkingCommands):
                 records=records,
                 header=[header],
                 announce=True,
-                told=(),
+                # Whoever else decides now was pinged for it already (a choice asked of
+                # several at once); a decision the expiry hands on is pinged as usual.
+                told=[u for u in self._waiting_users(loaded) if u != user],
             )
 
 
@@ -360,6 +441,12 @@ def _skipped_turn(trial: Game, player: str, tail: Sequence[Step]) -> list[Step]:
         if at_handover(trial, [*tail, *steps]):
             break
     return steps
+
+
+def _hours(ms: int) -> str:
+    """'1 hour', '36 hours', '2.5 hours', '0 hours'."""
+    hours = round(ms / 3_600_000, 1)
+    return "1 hour" if hours == 1 else f"{hours:g} hours"
 
 
 def _last_clock(loaded: Loaded) -> ClockRecord | None:
@@ -384,8 +471,8 @@ class ClockRunner:
         """Write the heartbeat (an outage is recorded when every process was silent)."""
         gap = int(self.service.config.extra.get("outage_gap_ms", OUTAGE_GAP_MS))
         outage = await self.store.beat(self.instance, gap_ms=gap)
-        if outage is not None:
-            log.info(
+        if outage is not None:  # kept in the store; a debug line (a test's clock jumps)
+            log.debug(
                 "the bot could not answer for %d s; no clock counts it",
                 (outage[1] - outage[0]) // 1000,
             )

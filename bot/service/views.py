@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,8 +10,10 @@ from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
+from bot.service.catchup import SINCE_YOUR_TURN
 from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
+from bot.service.faults import DATABASE_DOWN
 from bot.service.final import result_events
 from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
 from bot.service.loading import Loaded, load
@@ -29,12 +32,8 @@ from bot.service.types import (
     ScoreView,
     render_lines,
 )
-from bot.store import ACTIVE, FinishedGame
+from bot.store import ACTIVE, TURN_PING, FinishedGame
 from renderer.score_sheet import categories, vp_breakdown
-
-#: The board views rendered ahead after an announcement (`render_request`).
-WARM_VIEWS = ("map", "shared", "full")
-
 
 #: The alt text of the legend picture.
 SYMBOLS_ALT = (
@@ -42,15 +41,46 @@ SYMBOLS_ALT = (
     "shared boards, the company boards and the scoreboard means."
 )
 
+log = logging.getLogger(__name__)
+
 
 class GameViews(Pictures):
     """What anyone may look at, and the images the outbox attaches."""
 
-    async def panel(self, actor: Actor, *, expected_game: int | None = None) -> PanelView:
-        """The actor's current decision (their turn in progress included)."""
+    async def panel(
+        self, actor: Actor, *, expected_game: int | None = None, opening: bool = False
+    ) -> PanelView:
+        """The actor's current decision (their turn in progress included); a panel
+        ``opening`` on a decision not begun yet says what changed since their last turn."""
         loaded = await self._playing(actor, expected_game)
         self._company(loaded, actor)
-        return self._panel(loaded, actor.user_id)
+        panel = self._panel(loaded, actor.user_id)
+        return await self.catchup.opening(loaded, panel) if opening else panel
+
+    async def decision_unseen(self, actor: Actor, game_id: int, version: int) -> None:
+        """The reply that showed the actor their next decision (at `version`) did not reach
+        them: they are pinged for it now, as at the end of quiet hours, if they still have
+        it to make."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.version != version or actor.user_id not in self._waiting_users(loaded):
+            return  # answered since, or the game moved on: that commit pinged whoever
+        await self.store.set_reminder(game_id, actor.user_id, self.clock(), kind=TURN_PING)
+
+    async def since_picture(self, actor: Actor, panel: PanelView) -> Image:
+        """The map of an opening panel's game as committed, in the actor's theme, ringing
+        the spaces changed since their last turn (`PanelView.since_changed`)."""
+        loaded = await self._playing(actor, panel.game_id)
+        assert loaded.committed is not None
+        return await self._picture(
+            loaded,
+            loaded.commit_version,
+            loaded.committed,
+            "map",
+            None,
+            changed=panel.since_changed,
+            since=SINCE_YOUR_TURN,
+            theme=await self._user_theme(actor.user_id, loaded),
+        )
 
     async def autocomplete(self, actor: Actor, typed: str) -> list[tuple[str, str]]:
         """Up to 25 (label, notation) pairs of the actor's options matching `typed`."""
@@ -101,8 +131,13 @@ class GameViews(Pictures):
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
         theme = await self._user_theme(viewer, loaded) if viewer is not None else None
+        positions = self.renderer_pool.positions
+        game_id, version = loaded.meta.id, loaded.commit_version
+        positions.asked(game_id, version, view, company)
+        # The position's one picture: its announcement's, rings and all, where known.
+        rings = positions.rings(game_id, version)
         return await self._picture(
-            loaded, loaded.commit_version, loaded.committed, view, company, theme=theme
+            loaded, version, loaded.committed, view, company, changed=rings, theme=theme
         )
 
     async def _picture(
@@ -115,10 +150,11 @@ class GameViews(Pictures):
         *,
         last: Sequence[Line] = (),
         changed: Sequence[str] = (),
+        since: str = "",
         theme: str | None = None,
     ) -> Image:
         """One view of a committed state in ``theme`` (default: the game's), with its alt
-        text."""
+        text (``changed``: the spaces ringed, changed by the last turn or ``since``...)."""
         game_id = loaded.meta.id
         theme = theme or self._game_theme(loaded)
         name = f"barrage-{loaded.meta.number or game_id}-{version}-{view}.png"
@@ -128,13 +164,17 @@ class GameViews(Pictures):
         company = self._check_view(state, view, company)
         players = await self._players(loaded, state)
         shown = tuple(changed) if view in ("map", "full") else ()
-        key = (game_id, version, view, company, players, shown)
+        key: tuple[Any, ...] = (game_id, version, view, company, players, shown)
+        if since and shown:
+            key = (*key, since)
         # The committed states handed here are never changed again: no copy for the worker.
         data = await self.renderer_pool.render(
-            key, Board(state, players, shown), view, company, theme
+            key, Board(state, players, shown, since if shown else ""), view, company, theme
         )
         what = self._what(loaded, state, view, company)
-        alt = await self._alt(loaded, state, what, players, last=last, changed=shown)
+        alt = await self._alt(
+            loaded, state, what, players, last=last, changed=shown, since=since if shown else ""
+        )
         return Image(name, data, alt)
 
     @staticmethod
@@ -283,6 +323,9 @@ class GameViews(Pictures):
             if snap is None:
                 raise ServiceError(f"No saved state of game {request.game_id}")
             state = state_from_json(snap.state)
+        positions = self.renderer_pool.positions
+        if request.view == "map":
+            positions.ring(request.game_id, request.version, request.changed)
         png = await self._picture(
             loaded,
             request.version,
@@ -292,16 +335,33 @@ class GameViews(Pictures):
             last=last,
             changed=request.changed,
         )
-        # Players and spectators look at the board after an announcement: its other views
-        # are rendered in the background, after this one, so they are usually cached by then.
-        players = await self._players(loaded, state)
-        for view in WARM_VIEWS:
-            if view != request.view and view in board_views(state.options):
-                # Keyed as `_picture` keys them, unchanged spaces and all (none but the map's).
-                key = (request.game_id, request.version, view, None, players, ())
-                if self._game_theme(loaded) == self.renderer_pool.theme:
-                    self.renderer_pool.warm(key, Board(state, players), view)
+        if self._game_theme(loaded) == self.renderer_pool.theme:
+            try:
+                await self._warm_wanted(loaded, request, state)
+            except DATABASE_DOWN:
+                raise
+            except Exception:  # rendering ahead is best effort: the picture is drawn
+                log.exception("could not render ahead the views of game %d", request.game_id)
         return png
+
+    async def _warm_wanted(self, loaded: Loaded, request: ImageRequest, state: Any) -> None:
+        """Render in the background, after the announced picture, the views of this game that
+        people asked for lately (`Positions.wanted`): they are usually cached by the time
+        they are asked for again, and views nobody looks at are not drawn."""
+        players = await self._players(loaded, state)
+        known = board_views(state.options)
+        rings = self.renderer_pool.positions.rings(request.game_id, request.version)
+        for view, asked in self.renderer_pool.positions.wanted(request.game_id, request.version):
+            if view not in known:
+                continue
+            try:
+                company = self._check_view(state, view, asked)
+            except ServiceError:
+                continue  # a company board this state has not (yet): drawn when asked for
+            shown = rings if view in ("map", "full") else ()
+            # Keyed as `_picture` keys them.
+            key = (request.game_id, request.version, view, company, players, shown)
+            self.renderer_pool.warm(key, Board(state, players, shown), view, company)
 
     async def company_summary(
         self,
@@ -365,6 +425,15 @@ class GameViews(Pictures):
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
+
+    async def game_and_round(
+        self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
+    ) -> tuple[int, int]:
+        """The id of the channel's game (or the game with that id) and the round of its
+        committed state, as a board view needs them: without replaying the game's log."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        assert loaded.committed is not None
+        return loaded.meta.id, int(loaded.committed.round)
 
     async def score(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None

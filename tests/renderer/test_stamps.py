@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.rules import GameOptions, GameState, new_game
+from renderer import canvas as canvas_module
 from renderer import draw as d
 from renderer.expansions import drawing
 from renderer.render import clear_caches, clear_stamps, forget_pictures, render, views
@@ -171,6 +172,8 @@ def test_every_stamp_is_the_one_painting_over_black_and_white_finds(
 
     real = d.stamp_of
     monkeypatch.setattr(d, "stamp_of", both)
+    compared_twice = []  # the stamps painted twice after all: none, every call is followed
+    monkeypatch.setattr(canvas_module, "_stamp_from", lambda *args: compared_twice.append(args))
     games = [
         GameOptions(players=4, seed=41, setup="full", expansions=("leeghwater", "colorado")),
         GameOptions(players=3, seed=42, setup="full", expansions=("nile", "leeghwater")),
@@ -185,3 +188,4 @@ def test_every_stamp_is_the_one_painting_over_black_and_white_finds(
     finally:
         forget_pictures()
     assert compared[0] > 500 and compared[1] > 0, compared
+    assert not compared_twice

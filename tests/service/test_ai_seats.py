@@ -293,6 +293,31 @@ async def test_hints_are_a_game_option_one_per_decision_and_counted(ai: GameServ
     assert answered[-1].get("hint") is True
 
 
+async def test_a_hint_shown_before_a_restart_is_counted_after_it(make_ai: MakeAi) -> None:
+    before = await make_ai()
+    game_id = await solo(before, ai=1, hints=True)
+    await until_my_decision(before, game_id)
+    shown = await before.hint(actor(ME))
+    log = [e.record for e in await before.store.read_log(game_id)]
+    assert [r for r in log if r["kind"] == "hint"] == [
+        {
+            "kind": "hint",
+            "seat": 0,
+            "at": max(e for e, r in enumerate(log, 1) if r["kind"] in ("decision", "commit")),
+        }
+    ]
+    # The bot starts again: nothing of the first service's memory is left.
+    after = await make_ai()
+    again = await after.hint(actor(ME))
+    assert again.lines == shown.lines  # the same hint, and not a second one counted
+    await person_plays(after)
+    log = [e.record for e in await after.store.read_log(game_id)]
+    assert len([r for r in log if r["kind"] == "hint"]) == 1
+    answered = [r for r in log if r["kind"] == "decision" and r["user"] == ME]
+    assert answered[-1].get("hint") is True
+    assert sum(1 for r in answered if r.get("hint")) == 1
+
+
 async def test_an_ai_step_lands_exactly_once_when_two_processes_compute_it(
     make_ai: MakeAi,
 ) -> None:

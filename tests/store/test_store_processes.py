@@ -104,6 +104,35 @@ async def test_two_processes_claim_one_deadline_and_exactly_one_gets_it(
             assert (game_id, user_id) == (game.id, user)
 
 
+async def test_two_bot_processes_act_on_each_expiry_exactly_once(postgres_url: str) -> None:
+    """Games whose players' time ran out 4 hours ago: two processes pass their clocks at the
+    same moment, and each game gets one expiry and one passed turn."""
+    from bot.service import GameService
+    from bot.service.types import Actor
+
+    past = system_clock() - 40 * 3_600_000  # the games began 40 hours ago: 12 h + 24 h bank
+    store = await PostgresStore.open(postgres_url, clock=lambda: past)
+    try:
+        service = GameService(store, clock=lambda: past)
+        games = []
+        for channel in range(3):
+            where = Actor(ALICE, 1, 5000 + channel)
+            created = await service.create_game(
+                where, players=2, seed=channel, clock="12h", timeout="skip"
+            )
+            await service.join(Actor(BOB, 1, 5000 + channel))
+            await service.start(where)
+            games.append(created.game_id)
+        async with Rivals(postgres_url) as rivals:
+            answers = await rivals.race({"op": "expire"}, {"op": "expire"})
+        assert sum(a["claimed"] for a in answers) == len(games), answers
+        for game_id in games:
+            log = [e.record for e in await store.read_log(game_id)]
+            assert [r["kind"] for r in log].count("expiry") == 1, game_id
+    finally:
+        await store.close()
+
+
 class Sender:
     """An OutboxSender in a process of its own (rival.py sender), its lines timed."""
 

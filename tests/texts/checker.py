@@ -61,8 +61,11 @@ class Finding:
 # What players type and what they typed: not read for ids.
 _CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,80}'(?![\w'])")
-# A web address, a custom emoji or mention, a file's path.
-_SKIPPED = re.compile(r"https?://\S+|<a?:\w+:\d+>|<[@#][!&]?\d+>|(?<!\S)/[\w./-]+/[\w.-]+")
+# A web address, a custom emoji or mention, a Discord timestamp (each reader sees a date in
+# their own time zone), a file's path.
+_SKIPPED = re.compile(
+    r"https?://\S+|<a?:\w+:\d+>|<[@#][!&]?\d+>|<t:\d+(?::[tTdDfFR])?>|(?<!\S)/[\w./-]+/[\w.-]+"
+)
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _KIND_ID = re.compile(r"\b([a-z][a-z-]*):([A-Za-z0-9_][\w-]*)")

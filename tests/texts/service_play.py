@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.commands.layout import select_texts
 from bot.service import Actor, GameService, OutboxSender, ServiceError
 from bot.service.reminders import ReminderRunner
+from bot.service.timekeeping import ClockRunner
 from bot.service.types import Announcement, Outcome, PanelView, Spoken
 from renderer.describe import describe
 from tests.aiplayer import DECIDER
@@ -60,6 +61,8 @@ class Texts:
         self.add(f"{where} prompt", panel.prompt)
         for line in panel.done:
             self.add(f"{where} done", line)
+        for since in panel.since:
+            self.add(f"{where} since", since.render(name))
         for option in panel.options:
             self.add(f"{where} label", option.label)
             self.add(f"{where} description", option.description)
@@ -83,6 +86,7 @@ class Reader:
         self.service, self.port, self.clock, self.texts = service, port, clock, texts
         self.sender = OutboxSender(service.store, port, clock, service=service)
         self.reminders = ReminderRunner(service, port, clock)
+        self.turn_clock = ClockRunner(service, clock, instance="texts")
         self.seen_posts = 0
         self.seen_reminders = 0
         self.game_id = 0
@@ -126,6 +130,7 @@ class Reader:
         for notice in self.port.reminders[self.seen_reminders :]:
             self.texts.spoken(f"reminder {notice.reason}", notice)
         self.seen_reminders = len(self.port.reminders)
+        await self.turn_clock.run_once()  # a clocked game's time may run out
 
     async def look(self, users: list[int]) -> None:
         """What anyone may look at: score, company boards, log, the position's description."""
@@ -181,6 +186,8 @@ class Reader:
         await self.refused("start alone", lambda: service.start(actor(USERS[3])))
         for user in users[1:]:
             self.outcome("join", await service.join(actor(user)))
+        # The last person asks for a heads-up ("you're next"), so its lines are read too.
+        await service.update_settings(users[-1], heads_up=True)
         self.outcome("start", await service.start(actor(users[0])))
         await self.deliver()
         look_every = 45 + seed % 10
@@ -198,7 +205,8 @@ class Reader:
                 continue
             assert deciders, f"{setup.name} seed {seed}: nobody decides"
             user = rng.choice(deciders)
-            panel = await service.panel(actor(user))
+            # Opened as a player opens it: with what changed since their last turn.
+            panel = await service.panel(actor(user), opening=True)
             self.texts.panel("panel", panel)
             if step % look_every == 0 and step != looked:
                 looked = step

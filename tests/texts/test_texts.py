@@ -25,7 +25,14 @@ from tests.texts.setups import Setup, all_setups
 SETUPS = all_setups()
 #: Through Discord: a person against an automa with an expansion (its turn lines, Leeghwater's
 #: pieces), with every help topic.
-DISCORD_SETUP = Setup("full", ("leeghwater",), 2, computers=1, level="expert")
+DISCORD_SETUP = Setup(
+    "full",
+    ("leeghwater",),
+    2,
+    computers=1,
+    level="expert",
+    extra={"clock": "72h", "timeout": "skip"},  # its deadlines shown as Discord timestamps
+)
 
 
 def report(found: list[Finding]) -> str:
@@ -84,6 +91,7 @@ def test_the_check_finds(text: str, kind: str) -> None:
     [
         "Italy (automa) built a dam at D5U with a basic powerhouse (2 mixers)",
         "Type `/barrage new automa_level:hard` or `base D5U`",
+        "⏱️ <@1577458282946101255> (Germany) has until <t:1768003200:R>.",
         "There is no company 'atlantis' in this game (Italy, USA).",
         "USA: -4 VP (nothing produced this round)",
         "Turbine Station: produce +2 (2 eng.)",
