@@ -31,6 +31,7 @@ from typing import Any
 from bot.rules import Game, GameState, open_game
 from bot.rules.content import company_name
 from bot.service import quiet
+from bot.service.catchup import CatchUp, heads_up
 from bot.service.errors import (
     GameMovedOn,
     GameOverError,
@@ -128,6 +129,8 @@ class ServiceCore:
         self._broken: set[tuple[int, int]] = set()
         #: Each server's ratings, followed from the store (bot/service/ratings.py).
         self.ratings = RatingsKeeper(store)
+        #: What each player missed since their last turn (bot/service/catchup.py).
+        self.catchup = CatchUp(store)
 
     # -- loading -------------------------------------------------------------------------
 
@@ -442,7 +445,7 @@ class ServiceCore:
                 commit_record["automa"] = True
             if computer:
                 commit_record["computer"] = True
-            clock = await self._clock_at_commit(loaded)
+            clock = await self._clock_at_commit(loaded, taken_back=fresh_chain)
             if clock is not None:
                 commit_record["clock"] = clock
             all_records.append(commit_record)
@@ -487,6 +490,11 @@ class ServiceCore:
                 limit=self.config.announce_lines,
                 name_people=not game.is_over,
             )
+            digest = (
+                await self.catchup.mention_digest(loaded, after, step_so_far)
+                if commit and not fresh_chain and not game.is_over
+                else ()
+            )
             payload = await self._turn_payload(
                 after,
                 [*header, *happened],
@@ -496,7 +504,12 @@ class ServiceCore:
                 closing=closing,
                 last=happened,
                 before=loaded.committed if commit else None,
+                digest=digest,
             )
+            if user is not None and user in told and user in payload["waiting_for"]:
+                # Named, not pinged: the reply to their own command is their panel, at the
+                # decision this hands them (see OutboxSender: unless posted too late).
+                payload["told"] = [user]
         try:
             version = await self.store.append(
                 loaded.meta.id,
@@ -513,6 +526,11 @@ class ServiceCore:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
+        if commit:
+            round_no = loaded.committed.round if loaded.committed is not None else 1
+            self.catchup.remember(
+                loaded.meta.id, version, step_so_far, after.user_of_player, round_no
+            )
         if fresh_chain or any(
             r["kind"] in ("replace", "ai_seat", "ai_release", "expiry") for r in records
         ):
@@ -547,9 +565,11 @@ class ServiceCore:
         """Before a landing: mark its decisions with their time (the clock's mix-in does, in
         a clocked game)."""
 
-    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
         """The turn clock after a commit of `loaded`'s step (the clock's mix-in computes it
-        in a clocked game; None otherwise)."""
+        in a clocked game; None otherwise); `taken_back`: the commit goes back (an undo)."""
         return None
 
     async def _clock_landed(self, after: Loaded) -> None:
@@ -630,12 +650,15 @@ class ServiceCore:
         closing: Sequence[Line] = (),
         last: Sequence[Line] = (),
         before: GameState | None = None,
+        digest: Sequence[Line] = (),
     ) -> OutboxPayload:
         """The announcement of a committed state: what happened, then who acts next (pinged,
         unless already `told`), or, once the game is over, the result (everyone pinged; the
         ratings' changes in `notes` by company, and `closing` lines) and the score sheet. Its
         map rings the spaces changed since ``before`` (the state the turn began from); its
-        pictures' alt text says what the turn did (``last``)."""
+        pictures' alt text says what the turn did (``last``). ``digest`` (what the others did
+        since the next player's last turn) comes before the line that asks them to act; a
+        player who asked for a heads-up is mentioned when the player before them begins."""
         game = after.game
         assert game is not None
         changed: tuple[str, ...] = ()
@@ -657,6 +680,7 @@ class ServiceCore:
         else:
             lines = [
                 *lines,
+                *digest,
                 *next_lines(game, after.user_of_player, after.label_of),
                 *(await self._clock_lines(after)),
             ]
@@ -664,6 +688,11 @@ class ServiceCore:
             pinged = tuple(user for user in waiting if user not in told)
             images = (board,)
         mentions, silent = await self._pings(pinged)
+        warned = None
+        if not game.is_over and reason in ("turn", "choice", "start"):
+            warned = await heads_up(self.store, after, (*waiting, *told), told, self.clock())
+            if warned is not None:
+                lines.append(warned[1])
         payload = outbox_payload(
             after.meta,
             lines,
@@ -676,6 +705,8 @@ class ServiceCore:
         )
         if last:
             payload["last"] = [line.to_json() for line in last]
+        if warned is not None:
+            payload["heads_up"] = [warned[0]]
         return payload
 
     async def _pings(self, users: Sequence[int]) -> tuple[tuple[int, ...], bool]:

@@ -1,5 +1,5 @@
-"""A user's own settings: time zone, quiet hours, DMs, skipping Confirm, reminder hours and
-the theme of the pictures only they see."""
+"""A user's own settings: time zone, quiet hours, DMs, skipping Confirm, reminder hours, the
+theme of the pictures only they see and the "you're next" heads-up."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ class SettingsCommands(ServiceCore):
         skip_confirm: bool = UNCHANGED,
         reminder_hours: int | None = UNCHANGED,
         theme: str | None = UNCHANGED,
+        heads_up: bool = UNCHANGED,
     ) -> UserSettings:
         """Change some settings; quiet hours are (start, end) minutes after local midnight."""
         current = await self.store.get_user_settings(user_id)
@@ -61,6 +62,8 @@ class SettingsCommands(ServiceCore):
                     f"{', '.join(USER_THEMES)}."
                 )
             changes["theme"] = theme
+        if heads_up is not UNCHANGED:
+            changes["heads_up"] = bool(heads_up)
         try:
             new = replace(current, **changes)
         except InvalidDataError as exc:

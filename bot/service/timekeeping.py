@@ -45,6 +45,7 @@ from bot.service.clock import (
     terms_of,
 )
 from bot.service.computer import ComputerSeat
+from bot.service.core import replace_loaded
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
 from bot.service.faults import DATABASE_DOWN
 from bot.service.loading import Loaded, copy_game
@@ -81,7 +82,9 @@ class ClockCommands(ThinkingCommands):
             if record["kind"] == "decision":
                 record["at"] = now
 
-    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
         terms = terms_of(loaded.options)
         if terms is None:
             return None
@@ -94,7 +97,11 @@ class ClockCommands(ThinkingCommands):
         for seat, end in self._on_the_clock(loaded, now).items():
             user = loaded.seats[seat]
             turn, spans, left = await self._turn_of(loaded, terms, last, seat, user)
-            bank[seat] = settle(terms, bank[seat], turn.used(end))
+            used = turn.used(end)
+            # An undo or a rewind ends nobody's turn: it charges time over the allowance, but
+            # returns no quarter (or taking turns back would fill banks).
+            if not taken_back or used > terms.allowance:
+                bank[seat] = settle(terms, bank[seat], used)
             away[seat] += away_used(turn, spans, left, end)
         return {"at": now, "bank": bank, "away": away}
 
@@ -392,6 +399,9 @@ class ClockCommands(ThinkingCommands):
             hold = loaded.expiries.get(seat, 0) + 1 >= HOLD_AFTER
             if hold:
                 record["hold"] = True
+                # The announcement reads the seat as the AI's from this record on.
+                base = replace_loaded(loaded, loaded.seats)
+                base.pilots[seat] = (HOLD_LEVEL, loaded.version + 1)
             auto = ComputerSeat("ai", HOLD_LEVEL).auto
             steps = await self._ai_steps(loaded, trial, player, HOLD_LEVEL, auto, tail)
             then = (
@@ -414,7 +424,9 @@ class ClockCommands(ThinkingCommands):
                 records=records,
                 header=[header],
                 announce=True,
-                told=(),
+                # Whoever else decides now was pinged for it already (a choice asked of
+                # several at once); a decision the expiry hands on is pinged as usual.
+                told=[u for u in self._waiting_users(loaded) if u != user],
             )
 
 
@@ -459,8 +471,8 @@ class ClockRunner:
         """Write the heartbeat (an outage is recorded when every process was silent)."""
         gap = int(self.service.config.extra.get("outage_gap_ms", OUTAGE_GAP_MS))
         outage = await self.store.beat(self.instance, gap_ms=gap)
-        if outage is not None:
-            log.info(
+        if outage is not None:  # kept in the store; a debug line (a test's clock jumps)
+            log.debug(
                 "the bot could not answer for %d s; no clock counts it",
                 (outage[1] - outage[0]) // 1000,
             )
