@@ -149,15 +149,20 @@ class BarrageBot(discord.Client):
         self.clock = clock
         self.tree = BarrageTree(self)
         self.tree.add_command(barrage)
-        # Deliver a commit's announcement at once instead of at the next poll.
-        service.on_commit = self.kick_outbox
         # The pictures name the players as this server calls them.
         service.people_namer = functools.partial(records.people_names, self)
         self.announcer = DiscordAnnouncer(self)
         self.claim_instance = claim_instance
         self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}
+        # The service rings its doorbell after each commit that announces something: the
+        # sender delivers at once instead of at the next poll.
         self.outbox = OutboxSender(
-            service.store, self.announcer, clock, service=service, owner=process_owner()
+            service.store,
+            self.announcer,
+            clock,
+            service=service,
+            owner=process_owner(),
+            doorbell=service.publisher,
         )
         self.reminders = ReminderRunner(service, self.announcer, clock)
         self.sync_policy = sync_policy
@@ -209,10 +214,6 @@ class BarrageBot(discord.Client):
             log.warning("the results backfill stopped: the database cannot be read now")
         except Exception:
             log.exception("the results backfill failed")
-
-    def kick_outbox(self) -> None:
-        """Deliver committed announcements now rather than at the next poll."""
-        self.outbox.wake()
 
     async def close(self) -> None:
         """Stop the background work (letting a delivery finish), then disconnect."""

@@ -44,7 +44,6 @@ def time_zones() -> tuple[str, ...]:
 
 async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Show an outcome: public text in the channel, otherwise the actor's panel or text."""
-    bot_of(interaction).kick_outbox()
     if outcome.public and not outcome.announced:
         await send(interaction, say(outcome.lines), ephemeral=False)
     elif outcome.decision is not None:
@@ -227,7 +226,6 @@ async def play(interaction: discord.Interaction) -> None:
     actor = actor_of(interaction)
     if await service.ai_plays_for(actor):
         await within_budget(interaction, service.take_back(actor))
-        bot_of(interaction).kick_outbox()
     await open_panel(interaction)
 
 

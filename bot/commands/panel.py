@@ -120,7 +120,6 @@ async def show_outcome(
     interaction: discord.Interaction, outcome: Outcome, *, update: bool = True
 ) -> None:
     """After an answer: the panel as it is now (the next question, or who is next)."""
-    bot_of(interaction).kick_outbox()
     panel = outcome.decision
     note = outcome_note(outcome)
     if panel is None:

@@ -8,11 +8,18 @@ from dataclasses import replace
 from typing import Any
 
 from bot.rules import open_game
+from bot.service.commit import Landing
 from bot.service.core import ServiceCore
 from bot.service.errors import ImportRefused, NoGameHere, PermissionDenied
 from bot.service.final import keep_result_now
 from bot.service.loading import Loaded, copy_game, replay_import
-from bot.service.records import BrokenLog, LogRecord, ended_for_lost_channel
+from bot.service.records import (
+    BrokenLog,
+    Cause,
+    LogRecord,
+    RevertRecord,
+    ended_for_lost_channel,
+)
 from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
 from bot.store import (
     ABANDONED,
@@ -127,20 +134,19 @@ class MovingGames(ServiceCore):
             # A commit of the imported state: its snapshot, announcement and reminders.
             records: list[LogRecord] = []
             if loaded.tail:
-                records.append({"kind": "revert", "to": loaded.commit_version})
+                records.append(RevertRecord(loaded.commit_version))
                 assert loaded.committed is not None
                 game = open_game(copy.deepcopy(loaded.committed))
             else:
                 game = copy_game(loaded.game)
-            return await self._land(
-                loaded,
-                game,
+            landing = Landing(
                 user=None,
-                records=records,
-                reason="import",
-                header=[header],
+                records=tuple(records),
+                cause=Cause.IMPORT,
+                header=(header,),
                 kind=OutcomeKind.IMPORTED,
             )
+            return await self._land(loaded, game, (), landing)
         return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
 
     @staticmethod

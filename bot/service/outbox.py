@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
+from bot.service.ports import Doorbell
 from bot.service.records import CHANNEL_UNKNOWN, ended_for_lost_channel
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
 from bot.store import ABANDONED, ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
@@ -133,7 +134,9 @@ class OutboxSender:
         lease_ms: int = LEASE_MS,
         renew_every_s: float = RENEW_EVERY_S,
         picture_retries_s: tuple[float, ...] = PICTURE_RETRIES_S,
+        doorbell: Doorbell | None = None,
     ) -> None:
+        """`doorbell`: the service's publisher; its ring wakes the sender (bot/service/ports.py)."""
         self.store = store
         self.port = port
         self.clock = clock
@@ -142,7 +145,7 @@ class OutboxSender:
         self.lease_ms = lease_ms
         self.renew_every_s = renew_every_s
         self.picture_retries_s = picture_retries_s
-        self._wake = asyncio.Event()
+        self._wake = (doorbell or Doorbell()).rung
         self._timers: set[asyncio.TimerHandle] = set()
         #: Pictures drawn after their message went out (`_add_pictures`), while they run.
         self._late_pictures: set[asyncio.Task[None]] = set()

@@ -3,8 +3,9 @@ export and import — as one object over a store.
 
 Each responsibility has its own module, a command group built on `ServiceCore`:
 
-- bot/service/core.py — loading and locating games, permissions, the commit (`_land`) with
-  its announcement and reminders, the panel;
+- bot/service/core.py — loading and locating games, permissions, landing a commit (`_land`:
+  planned as a value by bot/service/commit.py, appended by the store in one transaction,
+  then published), the panel;
 - bot/service/lobby.py — create, join, leave, start;
 - bot/service/play.py — play, confirm, restart a turn, undo;
 - bot/service/moderation.py — abandon, replace or skip a seat, rewind;

@@ -34,7 +34,7 @@ from bot.service.expansions import SETUP_WORDS, names_text
 from bot.service.final import keep_result_from_log, source_groups
 from bot.service.images import GameCharts, Leaderboard
 from bot.service.ratings import NEWCOMER, Rating, rank_key
-from bot.service.records import INT64_MAX, MAX_PLAYERS, BrokenLog
+from bot.service.records import INT64_MAX, MAX_PLAYERS, BrokenLog, Cause, CommitRecord
 from bot.service.types import (
     BackfillReport,
     HistoryPage,
@@ -484,7 +484,7 @@ def _spread(items: list[int], most: int) -> list[int]:
     return sorted({items[round(i * step)] for i in range(most)})
 
 
-def _caption(state: GameState, commit: Mapping[str, Any], pace: str) -> str:
+def _caption(state: GameState, commit: CommitRecord, pace: str) -> str:
     """What a replay frame shows: 'Round 3 begins', 'Round 2 · after Italy's turn', 'Final'."""
     if state.finished:
         ranking = state.result.get("ranking", [])
@@ -492,10 +492,8 @@ def _caption(state: GameState, commit: Mapping[str, Any], pace: str) -> str:
         best = ranking[0]["vp"] if ranking else 0
         verb = "wins" if len(winners) == 1 else "share the win"
         return f"Final score: {' and '.join(winners)} {verb} with {best} VP"
-    reason = commit.get("reason")
-    if pace == "round" or reason == "start":
+    if pace == "round" or commit.reason == Cause.START:
         return f"Round {state.round} begins" if state.companies else "The draft"
-    player = commit.get("player")
-    if reason == "turn" and player:
-        return f"Round {state.round} · after {company_name(str(player))}'s turn"
+    if commit.own_turn and commit.player:
+        return f"Round {state.round} · after {company_name(commit.player)}'s turn"
     return f"Round {state.round}"

@@ -37,6 +37,7 @@ from typing import Any
 
 from bot.rules import RuleError
 from bot.rules.content import company_name
+from bot.service.commit import Landing
 from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide, worker_ready
 from bot.service.core import ServiceCore
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
@@ -389,7 +390,7 @@ class ThinkingCommands(ServiceCore):
         if not steps:
             return None
         async with self._locks[loaded.meta.channel_id]:
-            return await self._land(loaded, trial, steps, user=None, computer=True)
+            return await self._land(loaded, trial, steps, Landing(user=None, computer=True))
 
     async def _ai_answer(
         self, loaded: Loaded, state_json: dict[str, Any], player: str, level: str, priority: int

@@ -328,10 +328,10 @@ def test_a_game_is_applied_once_and_in_order() -> None:
 async def test_a_failing_rating_never_stops_a_game_from_ending(
     service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def broken(guild_id: int, result: GameResult) -> None:
+    async def broken(guild_id: int) -> None:
         raise ArithmeticError("the model failed")
 
-    monkeypatch.setattr(service.ratings, "changes", broken)
+    monkeypatch.setattr(service.ratings, "server", broken)
     game_id = await play_to_end(service, clock)
     assert (await service.store.get_game(game_id)).status == "finished"
     final = (await service.store.pending_outbox(game_id))[-1]
