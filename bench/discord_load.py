@@ -516,6 +516,9 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     f"[render]\nworkers = {args.workers}\ncache_size = {args.cache_size}\n"
                 )
                 argv = ["-m", "bot", "--config", str(config)]
+                if args.profile:
+                    out = f"{args.profile}.{shard}" if count > 1 else args.profile
+                    argv = [str(ROOT / "bench" / "cpu_profile.py"), out, *argv]
                 bots.append(
                     await stack.enter_async_context(
                         run_bot_process(fake, argv, extra_env=env, cwd=tmp)
@@ -695,6 +698,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         type=lambda s: [float(x) for x in s.split(",") if x.strip()],
         default=[10, 20, 30, 40, 60, 80, 120],
         help="total actions per second of the ramp's stages ('' for no ramp)",
+    )
+    parser.add_argument(
+        "--profile",
+        default="",
+        help="write where the bot spent its CPU to this file (bench/cpu_profile.py)",
     )
     parser.add_argument(
         "--rate",

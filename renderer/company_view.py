@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -327,7 +329,7 @@ def company_key(state: GameState, company_id: str) -> tuple[object, ...]:
     board = board_of(state, company_id)
     mahiri = _mahiri_occupants(state, board)
     extension = tuple(
-        key(state, company_id) for key in asking(state.options.expansions, "company_key")
+        key(state, company_id) for key in asking(state.options.expansions, lambda each: each.company_key)
     )
     river = _river_lines(state, board) if company_id in state.companies else ()
     card = next_card(state, company_id)  # an automa's face-up card
@@ -340,7 +342,7 @@ def _river_lines(
     """The lines of each expansion's strip below a company's board: each a text, or its forms
     from the longest to the shortest (the first that fits the strip is drawn)."""
     return tuple(
-        tuple(lines(state, company)) for lines in asking(state.options.expansions, "company_lines")
+        tuple(lines(state, company)) for lines in asking(state.options.expansions, lambda each: each.company_lines)
     )
 
 
@@ -352,6 +354,24 @@ def _mahiri_occupants(state: GameState, company: Company) -> tuple[str, ...]:
         next((str(owner) for owner, _n in state.spaces.get(space, [])), "")
         for space, _credits in MAHIRI_SPACES
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """What every section of a company board is drawn with."""
+
+    draw: ImageDraw.ImageDraw
+    layout: BoardLayout
+    content: Any  # the game's content (`renderer.content.content`)
+    company_id: str
+    company: Company
+    theme: Theme
+    lit: frozenset[str]
+    sizes: Mapping[str, int]
+    text: str  # the theme's text colour
+    muted: str
+    panel: str
+    basin: str
 
 
 def draw_company(
@@ -367,19 +387,46 @@ def draw_company(
     ``dirty`` collects the boxes drawn over the static background; ``half`` draws the board at
     half size (for the full board).
     """
-    layout = board_layout("company")
-    c = content(state.options.expansions)
     company = board_of(state, company_id)
     preview = company_id not in state.companies
     extensions = extending(state.options.expansions, "company")
     rivers = strips(state.options)
     back = half_background if half else company_background
     image, draw = d.over(back(company_id, theme.name, extensions, rivers), dirty, half)
-    sizes = theme.views["company"].text
-    text, muted = theme.colour("text"), theme.colour("text muted")
-    style = theme.company(company_id)
-    lit = {str(h) for h in highlight}
+    board = _Board(
+        draw,
+        board_layout("company"),
+        content(state.options.expansions),
+        company_id,
+        company,
+        theme,
+        frozenset(str(h) for h in highlight),
+        theme.views["company"].text,
+        theme.colour("text"),
+        theme.colour("text muted"),
+        theme.colour("panel"),
+        theme.colour("basin"),
+    )
+    _title(board, state, preview)
+    _wheel(board)
+    _tiles(board)
+    _structures(board)
+    _construction(board)
+    _contracts(board)
+    lit = board.lit
+    _officer(draw, board.layout, company, _mahiri_occupants(state, company), theme, lit)
+    for draw_extra in asking(state.options.expansions, lambda each: each.draw_company):
+        draw_extra(draw, state, company, theme, lit)
+    if not preview:
+        _river_strips(board, state)
+    return image
 
+
+def _title(board: _Board, state: GameState, preview: bool) -> None:
+    """The title (company and officer), and under it an automa's card or a draft offer's
+    starting goods."""
+    draw, layout, company, sizes = board.draw, board.layout, board.company, board.sizes
+    c, company_id = board.content, board.company_id
     officer = c.officers.get(company.officer)
     name = c.companies[company_id].name
     title = f"{name} · {officer.name if officer else company.officer}"
@@ -389,14 +436,14 @@ def draw_company(
         else sizes["heading"]
     )
     # Texts drawn on a flat colour say so (`draw.text`'s ``on``): blended and mapped once.
-    blank, panel, basin = (theme.colour(c) for c in ("background", "panel", "basin"))
-    d.text(draw, layout.points["title"], title, size, text, anchor="la", on=blank)
+    blank = board.theme.colour("background")
+    d.text(draw, layout.points["title"], title, size, board.text, anchor="la", on=blank)
     card = next_card(state, company_id) if not preview else ""
     if card:  # an automa: its level and the card on top of its deck, under the title
         line = f"{automa_title(state, company_id)} · {card}"
         x1 = layout.width - 18
         at = (x1, layout.points["title"][1] + 42)
-        d.text(draw, at, line, sizes["small"], muted, "regular", "ra")
+        d.text(draw, at, line, sizes["small"], board.muted, "regular", "ra")
     if preview:
         # A board on offer in the draft: what it would start with (not yet in the scoreboard).
         start = f"starts: {company.credits}c {company.excavators} exc {company.mixers} mix"
@@ -406,18 +453,21 @@ def draw_company(
             (x1, layout.points["title"][1] + 42),
             start,
             sizes["small"],
-            muted,
+            board.muted,
             "regular",
             "ra",
         )
 
-    # The wheel drawn as a ring of boxes in the order segments come back to the opening.
-    for k, rect in enumerate(layout.lists["wheel_segments"]):
+
+def _wheel(board: _Board) -> None:
+    """The wheel, drawn as a ring of boxes in the order segments come back to the opening."""
+    company, sizes = board.company, board.sizes
+    for k, rect in enumerate(board.layout.lists["wheel_segments"]):
         index = (company.wheel_open + k) % len(company.wheel)
         segment = company.wheel[index]
         x0, y0, x1, y1 = rect
         # The segment's box and its "open" / "+k" label are in the background.
-        ink = "#1b1b1b" if k == 0 else text
+        ink = "#1b1b1b" if k == 0 else board.text
         words = ", ".join(tile_name(tile) for tile in segment.tiles)
         lines = list(d.wrap(words, sizes["small"], x1 - x0 - 20)) if words else []
         machines = []
@@ -430,62 +480,76 @@ def draw_company(
         if not lines:
             lines = ["empty"]
         step = min(32, (y1 - y0 - 56) // max(len(lines), 1) + 4)
-        fill = theme.colour("highlight") if k == 0 else basin
+        fill = board.theme.colour("highlight") if k == 0 else board.basin
         for j, line in enumerate(lines):
             d.text(
-                draw,
+                board.draw,
                 (x0 + 12, y0 + 54 + j * step),
                 line,
                 sizes["small"],
-                ink if lines != ["empty"] else muted,
+                ink if lines != ["empty"] else board.muted,
                 "regular",
                 "lm",
                 on=fill,
             )
 
-    for chip, label, tile in tile_chips(company.tiles, layout.rects["tiles"], sizes["small"]):
-        x0, y0, x1, y1 = chip
+
+def _tiles(board: _Board) -> None:
+    """The technology tiles in the company's supply, as chips."""
+    draw, company, theme, text = board.draw, board.company, board.theme, board.text
+    small = board.sizes["small"]
+    for chip, label, tile in tile_chips(company.tiles, board.layout.rects["tiles"], small):
+        x0, y0, _x1, y1 = chip
         d.box(draw, chip, theme.colour("basin"), theme.colour("panel outline"), 2, 8)
-        d.text(
-            draw,
-            (x0 + 10, (y0 + y1) // 2),
-            label,
-            sizes["small"],
-            text if company.tiles else muted,
-            "regular",
-            "lm",
-            on=basin,
-        )
-        if tile in lit:
+        ink = text if company.tiles else board.muted
+        d.text(draw, (x0 + 10, (y0 + y1) // 2), label, small, ink, "regular", "lm", on=board.basin)
+        if tile in board.lit:
             d.ring(draw, chip, theme.colour("highlight"), text, width=4)
 
-    incomes = incomes_of(company_id)
-    pieces = c.common.pieces
+
+def _structures(board: _Board) -> None:
+    """Each kind of structure: how many are left, and the cells of those built."""
+    draw, layout, sizes, panel = board.draw, board.layout, board.sizes, board.panel
+    incomes = incomes_of(board.company_id)
+    pieces = board.content.common.pieces
+    style = board.theme.company(board.company_id)
     for kind in KINDS:
-        placed = company.placed.get(kind, 0)
+        placed = board.company.placed.get(kind, 0)
         at = layout.points[f"row_{kind}"]
-        d.text(draw, (at[0], at[1] - 14), kind, sizes["label"], text, anchor="lm", on=panel)
+        d.text(draw, (at[0], at[1] - 14), kind, sizes["label"], board.text, anchor="lm", on=panel)
         d.text(
             draw,
             (at[0], at[1] + 14),
             f"{pieces.get(kind, 0) - placed} left",
             sizes["small"],
-            muted,
+            board.muted,
             "regular",
             "lm",
             on=panel,
         )
         # Unbuilt cells are in the background; a built one is drawn over its cell.
         for n, rect in enumerate(layout.lists[f"cells_{kind}"][:placed], start=1):
-            _cell(draw, rect, incomes.get((kind, n), ""), True, style, theme)
+            _cell(draw, rect, incomes.get((kind, n), ""), True, style, board.theme)
 
-    for i, rect in enumerate(layout.lists["construction_spaces"]):
-        space = c.common.construction_spaces[i]
+
+def _construction(board: _Board) -> None:
+    """The construction spaces: the company's pieces on those used, the costs of the rest."""
+    draw, company, sizes, text, panel = (
+        board.draw,
+        board.company,
+        board.sizes,
+        board.text,
+        board.panel,
+    )
+    style = board.theme.company(board.company_id)
+    for i, rect in enumerate(board.layout.lists["construction_spaces"]):
+        space = board.content.common.construction_spaces[i]
         x0, y0, x1, y1 = rect
         cy = (y0 + y1) // 2
         if i < company.construction_spaces_used:
             d.piece(draw, (x0 + 30, cy), 20, style, sizes["small"])
-            d.text(draw, (x0 + 58, cy), "used", sizes["small"], muted, "regular", "lm", on=panel)
+            at = (x0 + 58, cy)
+            d.text(draw, at, "used", sizes["small"], board.muted, "regular", "lm", on=panel)
         else:
             for p in range(space.engineers):
                 px = x0 + 20 + p * 18
@@ -501,13 +565,19 @@ def draw_company(
                     "rm",
                     on=panel,
                 )
-        if "build" in lit and i == company.construction_spaces_used:
-            d.ring(draw, rect, theme.colour("highlight"), text, width=4)
+        if "build" in board.lit and i == company.construction_spaces_used:
+            d.ring(draw, rect, board.theme.colour("highlight"), text, width=4)
 
+
+def _contracts(board: _Board) -> None:
+    """The contracts held, then those fulfilled (or their count when they do not fit)."""
+    draw, layout, company, theme = board.draw, board.layout, board.company, board.theme
+    small, text, muted, panel = board.sizes["small"], board.text, board.muted, board.panel
+    c = board.content
     slots = layout.lists["contract_slots"]
     held = company.contracts
     for rect, contract_id in zip(slots, held, strict=False):
-        x0, y0, x1, y1 = rect
+        x0, y0, _x1, y1 = rect
         contract = c.contracts.get(contract_id)
         cy = (y0 + y1) // 2
         if contract:
@@ -520,13 +590,13 @@ def draw_company(
             line = f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
         else:
             line = str(contract_id)
-        d.text(draw, (x0 + 24, cy), line, sizes["small"], text, "regular", "lm", on=panel)
-        if str(contract_id) in lit:
+        d.text(draw, (x0 + 24, cy), line, small, text, "regular", "lm", on=panel)
+        if str(contract_id) in board.lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)
     if not held:
-        x0, y0, x1, y1 = slots[0]
+        x0, y0, _x1, y1 = slots[0]
         at = (x0 + 24, (y0 + y1) // 2)
-        d.text(draw, at, "none held", sizes["small"], muted, "regular", "lm", on=panel)
+        d.text(draw, at, "none held", small, muted, "regular", "lm", on=panel)
     # The contracts fulfilled go in the slots below the held ones ("none held" takes the
     # first when none is held); when they need more lines than are free, their count goes on
     # the heading's row instead, so they never cover a held contract nor lose a line.
@@ -536,31 +606,32 @@ def draw_company(
     heading = (
         f"Fulfilled ({len(company.fulfilled)}): {done}" if company.fulfilled else "Fulfilled: none"
     )
-    fulfilled = d.wrap(heading, sizes["small"], slots[0][2] - slots[0][0])
+    fulfilled = d.wrap(heading, small, slots[0][2] - slots[0][0])
     if len(fulfilled) <= len(free):
         for rect, line in zip(free, fulfilled, strict=False):
-            x0, y0, x1, y1 = rect
+            x0, y0, _x1, y1 = rect
             at = (x0, (y0 + y1) // 2)
-            d.text(draw, at, line, sizes["small"], muted, "regular", "lm", on=panel)
+            d.text(draw, at, line, small, muted, "regular", "lm", on=panel)
     else:
         _px0, py0, px1, _py1 = layout.rects["contracts"]
         count = f"{len(company.fulfilled)} fulfilled"
-        d.text(draw, (px1 - 12, py0 + 10), count, sizes["small"], muted, "regular", "ra", on=panel)
-    _officer(draw, layout, company, _mahiri_occupants(state, company), theme, lit)
-    for draw_extra in asking(state.options.expansions, "draw_company"):
-        draw_extra(draw, state, company, theme, lit)
+        d.text(draw, (px1 - 12, py0 + 10), count, small, muted, "regular", "ra", on=panel)
+
+
+def _river_strips(board: _Board, state: GameState) -> None:
+    """The expansions' strips below the board, each line the longest form that fits."""
     top = view_height("company", state.options)
-    for river_lines in _river_lines(state, company) if not preview else ():
+    small = board.sizes["small"]
+    for river_lines in _river_lines(state, board.company):
         x0, _y0, x1, _y1 = river_panel(top)
         for j, forms in enumerate(river_lines):
             line = d.first_fitting(
-                (forms,) if isinstance(forms, str) else forms, sizes["small"], x1 - x0 - 24
+                (forms,) if isinstance(forms, str) else forms, small, x1 - x0 - 24
             )
             # Two lines between the heading and the panel's foot, descenders included.
             at = (x0 + 12, top + 51 + j * 30)
-            d.text(draw, at, line, sizes["small"], text, "regular", "lm")
+            d.text(board.draw, at, line, small, board.text, "regular", "lm")
         top += RIVER_STRIP
-    return image
 
 
 def _officer(

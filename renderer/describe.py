@@ -73,7 +73,7 @@ def describe(state: GameState) -> str:
     ]
     if heads:
         lines.append("Headstreams: " + "; ".join(heads) + ".")
-    for describe_lines in asking(state.options.expansions, "describe_lines"):
+    for describe_lines in asking(state.options.expansions, lambda each: each.describe_lines):
         lines += describe_lines(state)
     return "\n".join(lines)
 

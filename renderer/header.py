@@ -65,7 +65,7 @@ def columns(state: GameState) -> tuple[Column, ...]:
     """The scoreboard's columns: the base game's resources, each expansion's, then the round's."""
     extra = tuple(
         Column(heading, meaning, value)
-        for own in asking(state.options.expansions, "scoreboard_columns")
+        for own in asking(state.options.expansions, lambda each: each.scoreboard_columns)
         for heading, meaning, value in own()
     )
     return (*BASE_COLUMNS, *extra, *TAIL_COLUMNS)
@@ -325,7 +325,7 @@ def _names(
         player = players.get(cid)
         seat = computer(state, cid, player)
         if seat is not None:
-            out[cid] = names.fitted(seat.label(), "", size, room)
+            out[cid] = names.fitted(seat.named_mark(), "", size, room)
         elif player is not None:
             out[cid] = names.fitted(player.name, player.fallback, size, room)
     return out

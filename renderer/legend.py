@@ -123,7 +123,7 @@ def key_entries(view: str, expansions: Sequence[str]) -> tuple[Entry, ...]:
     }.get(view, ())
     extra = tuple(
         Entry(symbol, meaning)
-        for entries in asking(expansions, "key_entries")
+        for entries in asking(expansions, lambda each: each.key_entries)
         for symbol, meaning in entries(view)
     )
     return (*base, *extra)
@@ -344,7 +344,7 @@ def _expansion_columns(expansions: Sequence[str]) -> tuple[Entry, ...]:
     """The scoreboard columns the expansions add, as key entries."""
     return tuple(
         Entry(heading, meaning)
-        for columns in asking(expansions, "scoreboard_columns")
+        for columns in asking(expansions, lambda each: each.scoreboard_columns)
         for heading, meaning, _value in columns()
     )
 
@@ -354,7 +354,7 @@ def legend_sections(expansions: Sequence[str]) -> list[tuple[str, tuple[Entry, .
     then each expansion's."""
     (title, board), *rest = LEGEND_SECTIONS
     out = [(title, (*board, *_expansion_columns(expansions))), *rest]
-    for sections in asking(expansions, "legend_sections"):
+    for sections in asking(expansions, lambda each: each.legend_sections):
         out += [(title, tuple(Entry(s, m) for s, m in entries)) for title, entries in sections()]
     return out
 

@@ -62,7 +62,7 @@ def draw_map(
                 state.headstream_water.get(hs_id, 0),
                 theme,
             )
-    for draw_map in asking(state.options.expansions, "draw_map"):
+    for draw_map in asking(state.options.expansions, lambda each: each.draw_map):
         draw_map(draw, state, theme, highlight)
     # Ringed in the preview's purple (every palette has it), apart from the legal choices.
     for space_id in sorted(set(changed) - set(highlight)):

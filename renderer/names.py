@@ -1,7 +1,10 @@
 """People's names on the pictures, in any of the scripts the bundled fonts cover.
 
 A name is drawn with DejaVu Sans where it can be, else glyph by glyph with the first bundled
-Noto font that has it (renderer/fonts/FONTS.md lists them and their licence). Arabic is shaped
+Noto font that has it (renderer/fonts/LICENSE-Noto.txt lists them and their licence). Emoji
+are drawn monochrome with Noto Emoji; a sequence it joins (a ZWJ sequence, a flag, a keycap,
+a skin tone) is first replaced by the one character its glyph was given (sequences.json),
+since names are laid out unshaped. Arabic is shaped
 (arabic-reshaper) and right-to-left text put in visual order (python-bidi) before it is laid
 out with Pillow's basic layout, so a name looks the same with or without libraqm. A name
 with a character no bundled font has is never drawn as boxes: the fallback is drawn instead
@@ -13,6 +16,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 import unicodedata
 from collections.abc import Sequence
 from importlib import resources
@@ -25,13 +29,17 @@ FACES: tuple[tuple[str, str], ...] = (
     ("arabic", "NotoSansArabic-Regular.ttf"),
     ("hebrew", "NotoSansHebrew-Regular.ttf"),
     ("cjk", "NotoSansCJKsc-Regular-subset.otf"),
+    ("emoji", "NotoEmoji-Regular-mapped.ttf"),
     ("symbols2", "NotoSansSymbols2-Regular.ttf"),
     ("symbols", "NotoSansSymbols-Regular.ttf"),
 )
 #: The characters each face covers, as ranges (written by tools/build_fonts.py).
 COVERAGE_FILE = "coverage.json"
+#: The emoji sequences Noto Emoji joins, each with the character it is drawn as (written by
+#: tools/build_fonts.py).
+SEQUENCES_FILE = "sequences.json"
 #: Characters that change how an emoji is shown, not what it is: dropped (drawn monochrome).
-_PRESENTATION = {"\ufe0e", "\ufe0f"}
+DROPPED = frozenset({"\ufe0e", "\ufe0f"})
 ELLIPSIS = "…"
 
 
@@ -63,26 +71,41 @@ def face_of(char: str) -> str | None:
     """The first face that has ``char`` (a space or a mark goes with its neighbours: "")."""
     if char.isspace():
         return ""
+    if unicodedata.category(char) in ("So", "Co") and _covers("emoji", char):
+        return "emoji"  # every emoji in one style, though DejaVu has a few of its own
     for key, _ in FACES:
         if _covers(key, char):
             return key
     return None
 
 
+@functools.cache
+def _sequences() -> tuple[dict[str, str], re.Pattern[str]]:
+    """The joined emoji sequences, each with the character drawn for it, and a pattern that
+    finds them, longest first."""
+    text = resources.files("renderer.fonts").joinpath(SEQUENCES_FILE).read_text(encoding="utf-8")
+    joined = {seq: chr(code) for seq, code in json.loads(text)["sequences"].items()}
+    pattern = "|".join(re.escape(s) for s in sorted(joined, key=len, reverse=True))
+    return joined, re.compile(pattern)
+
+
 def clean(name: str) -> str:
-    """A display name as drawn: one line, without emoji presentation selectors or controls."""
+    """A display name as drawn: one line, without emoji presentation selectors or controls,
+    each joined emoji sequence as the one character drawn for it."""
     out = []
     for char in " ".join(name.split()):
-        if char in _PRESENTATION:
+        if char in DROPPED:
             continue
         if unicodedata.category(char) in ("Cc", "Cf") and char != "\u200d":
             continue  # bidi marks and other invisible formatting (a joiner is refused below)
         out.append(char)
-    return "".join(out).strip()
+    joined, pattern = _sequences()
+    return pattern.sub(lambda m: joined[m.group(0)], "".join(out)).strip()
 
 
 def missing(name: str) -> list[str]:
-    """The characters of ``name`` that no bundled font has (a joined emoji counts as one)."""
+    """The characters of ``name`` that no bundled font has (a joiner left over, of a
+    sequence no font joins, counts as one: its parts would be drawn apart)."""
     return [c for c in clean(name) if c == "\u200d" or face_of(c) is None]
 
 
@@ -111,6 +134,8 @@ def _runs(text: str) -> list[tuple[str, str]]:
             raise ValueError(f"no bundled font has {char!r} (U+{ord(char):04X})")
         if face == "" or unicodedata.combining(char):
             face = runs[-1][1] if runs else "dejavu"
+            if face == "emoji" and char.isspace():
+                face = "dejavu"  # Noto Emoji's space is as wide as an emoji
         if runs and runs[-1][1] == face:
             runs[-1] = (runs[-1][0] + char, face)
         else:

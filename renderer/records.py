@@ -7,7 +7,6 @@ their pieces, sized for a phone (1200 pixels wide, text at least width / 40).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -16,6 +15,7 @@ from PIL import Image, ImageDraw
 from bot.rules.content import company_name
 from bot.rules.wording import END_ROWS, SCORE_ROWS
 from renderer import draw as d
+from renderer import png
 from renderer.expansions import catalogue
 from renderer.theme import Theme, get_theme
 
@@ -135,9 +135,7 @@ def encode_palette(image: Image.Image) -> bytes:
     """A picture of few colours as a palette PNG (smaller and quicker to send than RGB)."""
     mapped = image.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE,
                             dither=Image.Dither.NONE)  # fmt: skip
-    buf = io.BytesIO()
-    mapped.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return png.encode(mapped)
 
 
 def source_order(groups: Iterable[str]) -> list[str]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import json
 import sys
 import threading
@@ -27,7 +26,6 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
-from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 import PIL
@@ -37,7 +35,7 @@ from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
-from renderer import fonts, header, legend, score_sheet
+from renderer import fonts, header, legend, png, score_sheet
 from renderer.background import map_background
 from renderer.company_view import board_height as company_height
 from renderer.company_view import (
@@ -49,6 +47,7 @@ from renderer.company_view import (
     strips,
 )
 from renderer.expansions import expansion_views, extending
+from renderer.expansions.drawing import Drawing
 from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
 from renderer.people import Player
@@ -59,8 +58,14 @@ if TYPE_CHECKING:
     from PIL._imaging import ImagingCore
 
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
-# would rerun the compressor for a few per cent at twice the time.
+# would rerun the compressor for a few per cent at twice the time. `encode` deflates at this
+# level with zlib-ng (renderer.png), Pillow's writer with these options being its fallback.
 PNG_OPTIONS = {"compress_level": 6, "optimize": False}
+#: The largest PNG a view may be (issue 27: 350 KB); one over it at level 6 is compressed again
+#: at these levels, in turn, until it fits: level 8 takes 5% off a full board at three times
+#: the encoding time, level 9 11% at eight times (bench/render.py measures both).
+LARGEST_PNG = 350 * 1024
+HARDER_LEVELS = (8, 9)
 FULL_CAPTION = (
     "Full board: zoom in to read it. The map, shared and company views are sized for phones."
 )
@@ -500,16 +505,16 @@ def _body_part(
             extending(options.expansions, "shared"),
         )
         return _Part(at, static, _drawer(draw_shared, state, theme, lit), key, theme.name)
-    module = _view_module(options, view)
-    static = functools.partial(module.view_background, view, theme.name)
-    draw_own = functools.partial(module.draw_view, view)
+    own = _view_drawing(options, view)
+    static = functools.partial(own.background, view, theme.name)
+    draw_own = functools.partial(own.view_drawer(view), view)
     return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
 
 
-def _view_module(options: GameOptions, view: str) -> ModuleType:
-    for key, _title, module in expansion_views(options.expansions):
+def _view_drawing(options: GameOptions, view: str) -> Drawing:
+    for key, _title, own in expansion_views(options.expansions):
         if key == view:
-            return module
+            return own
     raise ValueError(f"no view {view!r} in this game")
 
 
@@ -632,10 +637,15 @@ def render_legend(expansions: Iterable[str] = (), *, theme: str = "light") -> by
 
 
 def encode(image: Image.Image) -> bytes:
-    """Return ``image`` as PNG bytes."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", **PNG_OPTIONS)
-    return buf.getvalue()
+    """Return ``image`` as PNG bytes, deflated by zlib-ng at ``PNG_OPTIONS``' level; one over
+    `LARGEST_PNG` compressed harder until it fits (the same pixels: only the late full boards
+    of 4-player games with two expansions)."""
+    data = png.encode(image, PNG_OPTIONS["compress_level"])
+    for level in HARDER_LEVELS:
+        if len(data) <= LARGEST_PNG:
+            break
+        data = png.encode(image, level)
+    return data
 
 
 def warm(theme_name: str = "light") -> None:
@@ -820,9 +830,9 @@ def _arrangement(
     right = top
     places.append(("shared", (left_w + GAP, right)))
     right += _shared_height(options) + GAP
-    for key, _title, module in expansion_views(options.expansions):
+    for key, _title, own in expansion_views(options.expansions):
         places.append((key, (left_w + GAP, right)))
-        right += module.view_background(key, theme.name).height + GAP
+        right += own.background(key, theme.name).height + GAP
     for i, cid in enumerate(seats):
         x = (i % 2) * (bw + GAP) + (left_w - 2 * bw - GAP) // 2
         y = top + map_layout_.height + GAP + (i // 2) * (bh + GAP)

@@ -76,10 +76,10 @@ def write_samples(folder: str) -> list[str]:
     files["sample-score.png"] = render_score_sheet(final, events)
     files["sample-symbols.png"] = render_legend(every_expansion())
     backgrounds = ["base"]
-    for module in drawings(every_expansion()):
-        for name, (sample, view) in getattr(module, "samples", dict)().items():
+    for own in drawings(every_expansion()):
+        for name, (sample, view) in (own.samples() if own.samples else {}).items():
             files[name] = render(sample, view=view)
-        backgrounds += getattr(module, "SAMPLE_BACKGROUNDS", ())
+        backgrounds += own.sample_backgrounds
     for name, png in files.items():
         (out / name).write_bytes(png)
     for map_id in backgrounds:

@@ -230,7 +230,7 @@ def draw_sheet(
         player = named.get(cid)
         who = ""
         if seat is not None:
-            who = names.fitted(seat.label(), "", small, col - 8)
+            who = names.fitted(seat.named_mark(), "", small, col - 8)
         elif player is not None:
             who = names.fitted(player.name, player.fallback, small, col - 8)
         if who:

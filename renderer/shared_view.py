@@ -101,7 +101,9 @@ def shared_background(
                 at = layout.rows[space.row]
                 d.text(draw, at, name, sizes["label"], ink, "regular", "lm")
     for name in extensions:
-        image = drawing(name).shared_static(image, theme_name)
+        static = drawing(name).shared_static
+        if static is not None:
+            image = static(image, theme_name)
     return image
 
 
@@ -168,7 +170,7 @@ def draw_shared(
     _contracts(draw, layout, state, theme, highlight)
     _patents(draw, layout, state, theme, highlight)
     _occupants(draw, layout, state, theme)
-    for draw_extra in asking(options.expansions, "draw_shared"):
+    for draw_extra in asking(options.expansions, lambda each: each.draw_shared):
         draw_extra(draw, state, theme, highlight)
     for space_id in sorted(highlight):  # in a fixed order: overlapping rings, the same picture
         if space_id in layout.spaces:
@@ -202,7 +204,7 @@ def bonus_now(state: GameState) -> dict[str, BonusNow]:
     if not state.companies or not 0 < state.round <= len(state.bonus_tiles):
         return {}
     from bot.rules.catalogue import open_game
-    from bot.rules.flow import BONUS_COUNTERS, bonus_reward
+    from bot.rules.flow import bonus_count, bonus_reward
 
     game = open_game(state, catalogue=catalogue())
     track = game.content.energy_track
@@ -217,7 +219,7 @@ def bonus_now(state: GameState) -> dict[str, BonusNow]:
             continue
         reached = sum(1 for start in track.bonus_section_min_energy if energy >= start)
         behind = max(0, state.round - reached)
-        full = BONUS_COUNTERS[tile](game, cid) * each
+        full = bonus_count(game, cid, tile) * each
         out[cid] = BonusNow(vp, full, track.malus_per_section * behind, True)
     return out
 

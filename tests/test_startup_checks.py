@@ -156,6 +156,17 @@ def test_a_missing_drawing_module_is_named(monkeypatch: pytest.MonkeyPatch) -> N
     ]
 
 
+def test_a_drawing_module_without_its_drawing_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module that imports but hands the renderer no typed `DRAWING` is refused too."""
+    catalogue = Catalogue(packages=["tests.rules.toy"])
+    toy = replace(catalogue.info("toy"), drawing="tests.rules.toy.help")
+    monkeypatch.setitem(catalogue.__dict__, "expansions", {**catalogue.expansions, "toy": toy})
+    assert missing_drawings(catalogue) == [
+        "expansion 'toy' (tests.rules.toy): its drawing module tests.rules.toy.help defines no "
+        "DRAWING (a renderer.expansions.drawing.Drawing)"
+    ]
+
+
 async def test_serve_refuses_to_start_without_a_drawing_module(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -43,8 +43,9 @@ Design (`bot.ai.search`, `bot.ai.evaluate`, `bot.ai.determinize`), and why:
 
 from __future__ import annotations
 
-from bot.ai.advice import LEVELS, Advice
+from bot.ai.advice import Advice
 from bot.ai.search import choose
+from bot.rules.computers import AI_LEVELS as LEVELS
 from bot.rules.engine import Game
 
 __all__ = ["LEVELS", "Advice", "decide"]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LEVELS: tuple[str, ...] = ("casual", "strong")
-
 
 @dataclass(frozen=True)
 class Advice:

@@ -26,6 +26,7 @@ from typing import Any
 from bot.rules.catalogue import open_game
 from bot.rules.engine import Game
 from bot.rules.hidden import shuffled
+from bot.rules.hooks import Hooks
 from bot.rules.prng import SplitMix64
 from bot.rules.state import GameState
 
@@ -42,7 +43,7 @@ def hide(state: GameState, game: Game, rng: SplitMix64) -> None:
         for deck in automa["decks"]:
             deck["deck"] = shuffled(deck["deck"], rng)
         automa["rng"] = rng.next64()
-    for redraw in game.hooked("redraw_hidden"):
+    for redraw in game.hooked(Hooks.redraw_hidden):
         redraw(game, state, rng)
 
 

@@ -12,7 +12,7 @@ import discord
 
 from bot.commands.mentions import NOBODY, pinging
 from bot.commands.panel import play_view
-from bot.commands.replies import mention, say, split_message
+from bot.commands.replies import MAX_MESSAGE, mention, say, split_message
 from bot.service import Announcement, DeliveryFailed, DestinationGone, ReminderNotice
 from bot.service.types import named_users
 
@@ -27,6 +27,15 @@ MISSING_PERMISSIONS = 50013
 #: Discord's error code for "Unknown Channel": the channel or thread no longer exists. The
 #: only answer taken as final; 403 Missing Access, 5xx and timeouts are tried again.
 UNKNOWN_CHANNEL = 10003
+
+
+def turn_parts(text: str, *, attach_note: bool = False) -> list[str]:
+    """A turn message's text as whole messages, the last (the turn message itself) with room
+    for the missing-permission note, so that adding it later never cuts the text."""
+    parts = split_message(text, MAX_MESSAGE - len(MISSING_ATTACH) - 1)
+    if attach_note:
+        parts[-1] = f"{parts[-1]}\n{MISSING_ATTACH}"
+    return parts
 
 
 class MissingPermission(Exception):
@@ -65,10 +74,11 @@ class DiscordAnnouncer:
     async def post(self, announcement: Announcement) -> int:
         """Post a turn message; it pings only whoever must act next, silently in quiet hours."""
         channel = self._channel(announcement.channel_id)
-        text = say(announcement.lines)
         files = attachments(announcement)
-        if files and not self._may_attach(channel):
-            files, text = [], f"{text}\n{MISSING_ATTACH}"
+        unattached = bool(files) and not self._may_attach(channel)
+        if unattached:
+            files = []
+        *leading, text = turn_parts(say(announcement.lines), attach_note=unattached)
         view = play_view(announcement.game_id) if announcement.play_button else None
         kwargs: dict[str, Any] = {
             "allowed_mentions": pinging(announcement.mentions),
@@ -88,7 +98,6 @@ class DiscordAnnouncer:
         # A text over Discord's limit goes out as whole messages, never cut: the leading parts
         # first (pinging nobody, each with its own nonce), then the turn message itself with
         # the last part (which names who acts next), its pictures and its button.
-        *leading, text = split_message(text)
         try:
             for index, part in enumerate(leading):
                 nonce = f"brg{announcement.outbox_id}p{index}"[:25]
@@ -112,7 +121,7 @@ class DiscordAnnouncer:
     ) -> discord.Message:
         """Send text only; a refusal now means the bot may not post at all."""
         try:
-            return await channel.send(text[:2000], **kwargs)
+            return await channel.send(text, **kwargs)  # turn_parts left room for the note
         except discord.Forbidden as exc:
             raise self._missing(getattr(channel, "id", 0), exc) from None
 
@@ -131,14 +140,15 @@ class DiscordAnnouncer:
         (its buttons are left as they are; an edit pings nobody)."""
         channel = self._channel(announcement.channel_id)
         # The turn message holds the last part of a long text (`post`).
-        text = split_message(say(announcement.lines))[-1]
         files = attachments(announcement)
-        if not self._may_attach(channel):
-            files, text = [], f"{text}\n{MISSING_ATTACH}"
+        unattached = not self._may_attach(channel)
+        if unattached:
+            files = []
+        text = turn_parts(say(announcement.lines), attach_note=unattached)[-1]
         # Every channel a game is played in (text channel, thread, partial) has this method.
         message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]  # see above
         try:
-            await message.edit(content=text[:2000], attachments=files, allowed_mentions=NOBODY)
+            await message.edit(content=text, attachments=files, allowed_mentions=NOBODY)
         except discord.NotFound:
             log.info("turn message %d in channel %d is gone", message_id, announcement.channel_id)
 
@@ -160,10 +170,14 @@ class DiscordAnnouncer:
         text = say(notice.lines)
         if notice.user_id not in named_users(notice.lines):
             text = f"{mention(notice.user_id)} {text}"
-        # No nonce (a ping without a key) is discord.py's own default: none sent.
-        once: dict[str, Any] = {"nonce": nonce} if (nonce := nonce_of(notice)) else {}
+        nonce = nonce_of(notice)
+        # A long reminder goes out as whole messages (the first pings), never cut.
         try:
-            await channel.send(text[:2000], allowed_mentions=pinging([notice.user_id]), **once)
+            for index, part in enumerate(split_message(text)):
+                # No nonce (a ping without a key) is discord.py's own default: none sent.
+                once: dict[str, Any] = {"nonce": f"{nonce}{index or ''}"} if nonce else {}
+                ping = pinging([notice.user_id]) if index == 0 else NOBODY
+                await channel.send(part, allowed_mentions=ping, **once)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_CHANNEL:
                 raise DeliveryFailed(f"Discord did not take the reminder: {exc}") from None
@@ -183,11 +197,9 @@ class DiscordAnnouncer:
             user = self.client.get_user(notice.user_id) or await self.client.fetch_user(
                 notice.user_id
             )
-            await user.send(
-                f"{say(notice.lines)}\n"
-                f"https://discord.com/channels/{notice.guild_id}/{notice.channel_id}",
-                allowed_mentions=NOBODY,  # the DM itself notifies
-            )
+            link = f"https://discord.com/channels/{notice.guild_id}/{notice.channel_id}"
+            for part in split_message(f"{say(notice.lines)}\n{link}"):
+                await user.send(part, allowed_mentions=NOBODY)  # the DM itself notifies
         except discord.HTTPException as exc:
             log.info("no DM reminder for user %d: %s", notice.user_id, exc)
 

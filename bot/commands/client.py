@@ -35,6 +35,7 @@ from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import process_owner
 from bot.service.records import CHANNEL_DELETED, THREAD_DELETED
 from bot.service.reminders import ReminderRunner
+from bot.service.timekeeping import ClockRunner
 from bot.store import Clock
 
 log = logging.getLogger(__name__)
@@ -165,6 +166,7 @@ class BarrageBot(discord.Client):
             doorbell=service.publisher,
         )
         self.reminders = ReminderRunner(service, self.announcer, clock)
+        self.turn_clock = ClockRunner(service, clock, instance="starting")
         self.sync_policy = sync_policy
         self.test_guild_id = test_guild_id
         self.sync_state = SyncState(sync_state) if sync_state else None
@@ -190,6 +192,7 @@ class BarrageBot(discord.Client):
         )
         instance = self.claim_instance or default_instance(self.application_id, self._shard_options)
         self.outbox.owner = process_owner(instance)  # the application id is known by now
+        self.turn_clock.instance = self.outbox.owner.instance  # one heartbeat per slot
         self._stop.clear()
         self._tasks = [
             asyncio.create_task(
@@ -198,6 +201,10 @@ class BarrageBot(discord.Client):
             asyncio.create_task(
                 self.reminders.run(self._stop, interval_s=self.reminder_interval_s),
                 name="reminders",
+            ),
+            asyncio.create_task(
+                self.turn_clock.run(self._stop, interval_s=self.reminder_interval_s),
+                name="turn clock",
             ),
             asyncio.create_task(self._backfill_results(), name="results backfill"),
             # AI steps left pending by a stop or by a process whose shards this one took

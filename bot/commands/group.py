@@ -19,10 +19,10 @@ from bot.commands.actor import actor_of
 from bot.commands.lobby import lobby_text, lobby_view, refresh_lobby, remember_lobby
 from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, company_names, open_panel, send_preview, show_outcome
-from bot.commands.replies import say, send, within_budget
+from bot.commands.replies import say, send, timestamp, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
-from bot.service import MAX_IMPORT_BYTES, SCORE_SHEET, VIEWS, Outcome, ServiceError
+from bot.service import MAX_IMPORT_BYTES, SCORE_SHEET, VIEWS, Outcome, ServiceError, TimeRef
 from bot.service.expansions import combinations
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,8 @@ EXPANSION_CHOICES = [
     ai_level="How strong the AI players play",
     hints="Let players ask for a hint (the strong AI's move); such games are not rated",
     theme="Colours of the pictures posted here (colour-blind: told apart by every colour vision)",
+    clock="Each player's time for a turn, plus a bank of two turns (none: no clock)",
+    timeout="When a player's time runs out: wait (for a moderator), ai (the AI plays it) or skip",
 )
 @app_commands.choices(expansions=EXPANSION_CHOICES, theme=GAME_THEME_CHOICES)
 async def new(
@@ -98,6 +100,8 @@ async def new(
     ai_level: Literal["casual", "strong"] = "casual",
     hints: bool = False,
     theme: app_commands.Choice[str] | None = None,
+    clock: Literal["none", "12h", "24h", "48h", "72h"] = "none",
+    timeout: Literal["wait", "ai", "skip"] = "wait",
 ) -> None:
     """Create a lobby; others join with its buttons (AI players and automas may take seats)."""
     service = bot_of(interaction).service
@@ -120,6 +124,8 @@ async def new(
                 ai_level=ai_level,
                 hints=hints,
                 theme=colours,
+                clock=clock,
+                timeout=timeout,
             ),
             ephemeral=False,  # the lobby is public, however slow the answer
         )
@@ -166,6 +172,8 @@ async def new(
         ai_level=ai_level,
         hints=hints,
         theme=colours,
+        clock=clock,
+        timeout=timeout,
     )
     lobby = await opened.send(
         await lobby_text(service, outcome.game_id),
@@ -399,7 +407,8 @@ async def games(interaction: discord.Interaction) -> None:
         round_text = f", round {g.round}" if g.round else ""
         if g.problem:
             state = "cannot be loaded (a moderator can export or abandon it)"
-        lines.append(f"• Game #{g.number} in {where} ({g.stage}{round_text}): {state}")
+        due = f"; time runs out {timestamp(TimeRef(g.deadline))}" if g.deadline else ""
+        lines.append(f"• Game #{g.number} in {where} ({g.stage}{round_text}): {state}{due}")
     await send(interaction, "\n".join(lines))
 
 
@@ -452,7 +461,9 @@ THEME_CHOICES = [
 ]
 
 
-@barrage.command(name="settings", description="Your reminders, quiet hours, DMs and Confirm step")
+@barrage.command(
+    name="settings", description="Your reminders, quiet hours, DMs, Confirm step and time away"
+)
 @app_commands.describe(
     reminder_hours="Hours before you are reminded of your turn (0: server default)",
     quiet_hours="No pings in these hours, e.g. 22-7 or 22:30-07:00, or off",
@@ -460,6 +471,7 @@ THEME_CHOICES = [
     dm="Also notify me by direct message",
     skip_confirm="End my turns without the Confirm step",
     theme="Colours of the pictures only you see (colour-blind: told apart by every colour vision)",
+    away_days="Days away: your clock and reminders stop in all your games (0 ends it)",
 )
 @app_commands.choices(theme=THEME_CHOICES)
 @app_commands.autocomplete(time_zone=zone_autocomplete)
@@ -471,10 +483,17 @@ async def settings(
     dm: bool | None = None,
     skip_confirm: bool | None = None,
     theme: app_commands.Choice[str] | None = None,
+    away_days: app_commands.Range[int, 0, 14] | None = None,
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
     changes: dict[str, Any] = {}
+    away_said = ""
+    if away_days is not None:
+        outcome = await within_budget(
+            interaction, service.set_away(actor_of(interaction), away_days)
+        )
+        away_said = say(outcome.lines)
     if quiet_hours is not None:
         try:
             changes["quiet_hours"] = parse_quiet_hours(quiet_hours)
@@ -491,13 +510,14 @@ async def settings(
         changes["reminder_hours"] = reminder_hours or None
     if theme is not None:
         changes["theme"] = None if theme.value == SERVER_THEME else theme.value
-    if changes:
+    if changes or away_days is not None:
         current = await within_budget(
             interaction,
             service.update_settings(interaction.user.id, **changes),
         )
     else:
         current = await within_budget(interaction, service.settings(interaction.user.id))
+    back = await service.away_until(interaction.user.id)
     quiet = (
         f"{_hhmm(current.quiet_start)}–{_hhmm(current.quiet_end)}"
         if current.quiet_start is not None and current.quiet_end is not None
@@ -509,12 +529,14 @@ async def settings(
         first, repeat = service.config.reminder_hours, service.config.repeat_hours
         reminders = f"after {hours_text(first)}, then every {hours_text(repeat)} (server default)"
     lines = [
-        "**Your settings**" + (" (saved)" if changes else ""),
+        *([away_said] if away_said else []),
+        "**Your settings**" + (" (saved)" if changes or away_said else ""),
         f"• Reminders: {reminders}",
         f"• Quiet hours: {quiet} ({current.time_zone or 'UTC'})",
         f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
         f"• Pictures only you see: {THEME_NAMES.get(current.theme or '', 'the game’s colours')}",
+        "• Away: " + (f"until {timestamp(TimeRef(back, 'D'))}" if back else "no"),
     ]
     await send(interaction, "\n".join(lines))
 

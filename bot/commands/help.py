@@ -8,6 +8,7 @@ from functools import cache
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import load_content
 from bot.rules.rewards import describe_reward
+from bot.service.clock import describe_rule
 from bot.service.expansions import combinations, expansions, help_topics, with_automas
 
 _HOW_TO_PLAY = """\
@@ -39,6 +40,7 @@ record), \
 10. Short of players? `ai:` on `/barrage new` or **Add AI** seats AI players (the full \
 rules, any board), `automa:` or **Add automa** automa companies (`topic:automa`). \
 `/barrage new hints:True` lets players ask `/barrage hint` (such games are not rated).
+11. A turn clock: `/barrage new clock:24h timeout:ai` gives each player 24 hours a turn plus a bank; `/barrage settings away_days:` stops your clock and reminders, at most 14 days per game (`topic:clock`).
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
 an expansion's pieces, or an expansion: {topics}."""
 
@@ -117,6 +119,7 @@ def topics() -> dict[str, Topic]:
         Topic("play", "How to play with the bot", HOW_TO_PLAY),
         Topic(SYMBOLS_KEY, "Symbols in the pictures", SYMBOLS_TEXT),
         Topic("automa", "Automa opponents", AUTOMA_HELP),
+        Topic("clock", "The turn clock and time away", f"**The turn clock**\n{describe_rule()}"),
     ]
     for company in content.companies.values():
         found.append(

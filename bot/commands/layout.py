@@ -10,11 +10,27 @@ from bot.service import OptionView
 BUTTON_LIMIT = 15
 BUTTONS_PER_ROW = 5
 PAGE_SIZE = 25
+#: Discord's limits on a button's label and on a select option's label and description.
+MAX_BUTTON_LABEL = 80
+MAX_SELECT_TEXT = 100
 
 
 def use_buttons(options: Sequence[OptionView]) -> bool:
-    """True when the options are few enough for buttons."""
-    return len(options) <= BUTTON_LIMIT
+    """True when the options are few enough for buttons, each label fitting on one (a longer
+    label goes in a select, whole)."""
+    return len(options) <= BUTTON_LIMIT and all(len(o.label) <= MAX_BUTTON_LABEL for o in options)
+
+
+def select_texts(label: str, description: str) -> tuple[str, str]:
+    """A select option's label and description within Discord's limits, never cut: a label
+    too long for its line goes on into the description, from a word's end."""
+    if len(label) <= MAX_SELECT_TEXT:
+        return label, description
+    room = MAX_SELECT_TEXT - 1  # the "…" that says the label goes on below
+    cut = label.rfind(" ", 0, room)
+    cut = cut if cut > 0 else room
+    rest = "…" + label[cut:].lstrip()
+    return label[:cut].rstrip() + "…", f"{rest} · {description}" if description else rest
 
 
 def paginate(options: Sequence[OptionView], size: int = PAGE_SIZE) -> list[list[OptionView]]:

@@ -102,7 +102,7 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
         "Join with the button; the creator (or a moderator) adds or removes AI players and "
         "automas and starts the game."
     )
-    return "\n".join(lines)[:2000]
+    return "\n".join(lines)  # whole: `send` splits a long one, the view on the last
 
 
 def remember_lobby(interaction: discord.Interaction, game_id: int, message_id: int) -> None:

@@ -19,7 +19,7 @@ import discord
 from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.buttons import page_button
-from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, use_buttons
+from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, select_texts, use_buttons
 from bot.commands.replies import error_text, say, send, within_budget
 from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
@@ -80,7 +80,7 @@ def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:
             f"{len(panel.options)} choices — page {page + 1} of {len(pages)}: "
             f"{page_groups(pages[page])}"
         )
-    return "\n".join(lines)[:2000]
+    return "\n".join(lines)  # whole: `send` splits a long one, the view on the last
 
 
 def _style(option: OptionView) -> discord.ButtonStyle:
@@ -127,7 +127,7 @@ async def show_outcome(
         return
     await send(
         interaction,
-        panel_content(panel, note=note[:600]),
+        panel_content(panel, note=note),
         view=panel_view(panel),
         update=update,
     )
@@ -140,7 +140,7 @@ def outcome_note(outcome: Outcome) -> str:
         return HANDED_BACK_NOTE
     if outcome.kind in OUTCOME_NOTES:
         return OUTCOME_NOTES[outcome.kind]
-    text = say(outcome.lines, limit=600)
+    text = say(outcome.lines)
     return f"✅ {text}" if outcome.announced and text else text
 
 
@@ -190,7 +190,8 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.
     ) -> None:
         """Build the button (from_custom_id passes the id it was built with)."""
         custom_id = custom_id or ids.option_id(game_id, version, notation)
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
+        # `use_buttons` gives a label too long for a button a select instead.
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.game_id, self.version = game_id, version
         match = re.fullmatch(ids.OPTION_TEMPLATE, custom_id)
         assert match is not None
@@ -227,14 +228,15 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.
         pages: int = 1,
     ) -> None:
         """Build the select for one page (from_custom_id builds it without options)."""
-        choices = [
-            discord.SelectOption(
-                label=o.label[:100],
-                value=ids.select_value(o.notation),
-                description=(o.description or o.group)[:100] or None,
+        choices = []
+        for o in options or []:
+            label, description = select_texts(o.label, o.description or o.group)
+            value = ids.select_value(o.notation)
+            choices.append(
+                discord.SelectOption(label=label, value=value, description=description or None)
             )
-            for o in options or []
-        ] or [discord.SelectOption(label="…", value="-")]
+        if not choices:
+            choices = [discord.SelectOption(label="…", value="-")]
         placeholder = page_groups(options or [])
         if pages > 1:
             placeholder = f"{placeholder} ({page + 1}/{pages})"

@@ -161,9 +161,9 @@ async def stats_answer(
     guild_id = interaction.guild_id or 0
     if user_id is not None:
         record = await service.player_stats(guild_id, user_id, filters)
-        return say(record.lines(), 1900), []
+        return say(record.lines()), []
     view = await service.server_stats(guild_id, filters, min_games=min_games)
-    text = say(view.lines(), 1900)
+    text = say(view.lines())
     if not view.matched:
         return text, []
     names = await display_names(interaction, view.users[:10])
@@ -239,7 +239,7 @@ async def history_page(
     """A page of the history: its text, and a menu to open a game and page buttons."""
     service = bot_of(interaction).service
     found = await service.history(interaction.guild_id or 0, page, filters, user_id=user_id or None)
-    text = say(found.lines(), 1900)
+    text = say(found.lines())
     if not found.games:
         return text, None
     view = discord.ui.View(timeout=None)
@@ -364,7 +364,7 @@ async def archived_answer(
     sheet = await service.archived_score_picture(game)
     charts = await service.game_charts(game, names)
     head = f"**Game #{game.number}** (finished in <#{game.channel_id}>)"
-    text = f"{head}\n{say([game_line(game)], 1800).removeprefix('• ')}"
+    text = f"{head}\n{say([game_line(game)]).removeprefix('• ')}"
     return text, [
         discord.File(io.BytesIO(sheet.data), sheet.filename, description=sheet.description),
         discord.File(
@@ -473,7 +473,7 @@ def single(item: discord.ui.Item[Any]) -> discord.ui.View:
 
 def shared(text: str, interaction: discord.Interaction) -> str:
     """A posted answer, saying who shared it."""
-    return f"{text}\n-# shared by {interaction.user.mention}"[:2000]
+    return f"{text}\n-# shared by {interaction.user.mention}"  # whole: `send` splits it
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (stats, history, replay)

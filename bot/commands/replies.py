@@ -27,6 +27,7 @@ from bot.service import (
     OtherGame,
     PermissionDenied,
     ServiceError,
+    TimeRef,
 )
 
 log = logging.getLogger(__name__)
@@ -69,28 +70,16 @@ def channel_link(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
-def say(lines: Iterable[Line], limit: int | None = None) -> str:
-    """The service's lines as Discord text (people as mentions), whole (`send` and turn
-    messages split a long one into whole messages), or at most `limit` characters.
+def timestamp(time: TimeRef) -> str:
+    """How a moment named in the service's lines is written on Discord: a timestamp that each
+    reader sees in their own time zone."""
+    return f"<t:{time.at_ms // 1000}:{time.style}>"
 
-    Within a limit a long message loses lines from its middle, never its end (where the next
-    player is pinged and the result is told) nor its first line.
-    """
-    texts = [line.render(mention, channel_link) for line in lines]
-    if limit is None or len("\n".join(texts)) <= limit:
-        return "\n".join(texts)
-    tail: list[str] = []
-    budget = limit - 2  # the "…" line
-    while texts and len(texts[-1]) + 1 <= budget - len(texts[0]) - 1:
-        tail.insert(0, texts.pop())
-        budget -= len(tail[0]) + 1
-    head = []
-    for text in texts:
-        if len(text) + 1 > budget:
-            break
-        head.append(text)
-        budget -= len(text) + 1
-    return "\n".join([*head, "…", *tail])[:limit]
+
+def say(lines: Iterable[Line]) -> str:
+    """The service's lines as Discord text (people as mentions), whole: `send` and turn
+    messages split a long one into whole messages, never cut."""
+    return "\n".join(line.render(mention, channel_link, timestamp) for line in lines)
 
 
 #: How each `create_game` parameter is called among /barrage new's options, with its values.
@@ -113,7 +102,7 @@ def error_text(error: ServiceError) -> str:
             text = f"{text} Choose `{option}: {choice}` in `/barrage new`."
         else:
             text = f"{text} Change `{option}` in `/barrage new`."
-    return f"{prefix}: {text}"[:1900]
+    return f"{prefix}: {text}"  # whole: `send` splits a long one
 
 
 async def within_budget(
@@ -193,18 +182,25 @@ async def send(
 ) -> int | None:
     """Reply, or edit the clicked message (`update`), whether or not the answer was deferred.
 
-    Returns the new message's id when Discord gave it (a reply), else None.
+    Returns the id of the new message that holds the view (else the first) when Discord
+    gave it (a reply, a follow-up), else None.
     """
     if view is not None:
         unkept(view)
-    # A long text goes out as whole messages, never cut: the first carries the view and the
-    # files, the rest follow it.
+    # A long text goes out as whole messages, never cut: the first carries the files (and
+    # edits the clicked message), the last the view, so the buttons sit under the question.
     first, *rest = split_message(content)
-    sent = await _send_one(interaction, first, view, files, update, ephemeral, mention)
-    for part in rest:
-        await interaction.followup.send(
-            part, ephemeral=ephemeral, allowed_mentions=pinging([mention]), wait=True
+    if not rest:
+        return await _send_one(interaction, first, view, files, update, ephemeral, mention)
+    sent = await _send_one(interaction, first, None, files, update, ephemeral, mention)
+    for index, part in enumerate(rest):
+        last = index == len(rest) - 1
+        extra: dict[str, Any] = {"view": view} if last and view is not None else {}
+        message = await interaction.followup.send(
+            part, ephemeral=ephemeral, allowed_mentions=pinging([mention]), wait=True, **extra
         )
+        if extra:
+            sent = message.id  # the message with the view is the one to remember
     return sent
 
 

@@ -62,17 +62,19 @@ async def build_view(
         key.startswith(("b_", "c_")) or key in TEXT_VIEWS
     ):
         raise ServiceError(f"There is no view called '{key[:40]}' to show.")
+    if board is not None:
+        # The service refuses a view this game has not, naming the ones it has. The caption
+        # needs only the round: no score (a replay of the game's log on a new version).
+        got = await service.board_picture(
+            game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
+        )
+        shown = await service.shown_round(game_id, by_game_id=True, guild_id=guild_id)
+        text = f"Board ({board} view), round {shown}."
+        return Shown(game_id, text, got.data, f"{board}.png", got.description)
     score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
         return Shown(game_id, f"**The draft**\n{score.text(mention)}")
-    if board is not None:
-        # The service refuses a view this game has not, naming the ones it has.
-        got = await service.board_picture(
-            game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
-        )
-        text = f"Board ({board} view), round {score.round}."
-        return Shown(game_id, text, got.data, f"{board}.png", got.description)
     if key.startswith("c_"):
         company = None if key == "c_all" else key[2:]
         text = await service.company_summary(game_id, company, by_game_id=True, guild_id=guild_id)
@@ -88,10 +90,8 @@ async def build_view(
     if key == "log":
         lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
         body = "\n".join(lines) or "Nothing has happened yet."
-        # Keep the newest lines when the log is long.
-        while len(body) > 1900 and "\n" in body:
-            body = body.split("\n", 1)[1]
-        return Shown(game_id, f"**Log**\n{body}"[:1990])
+        # The newest LOG_LINES lines, whole: a long log is sent as several messages (`send`).
+        return Shown(game_id, f"**Log**\n{body}")
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
     # The score sheet: VP by source and per round, the winner once the game is over.
     got = await service.board_picture(

@@ -32,10 +32,12 @@ from bot.service import (
     ServiceConfig,
     ServiceError,
 )
+from bot.service.clock import CLOCKS, POLICIES
 from bot.service.computer import AI_LEVELS
 from bot.service.expansions import combinations
 from bot.service.stats import REPLAY_PACES
-from bot.store import DatabaseUnusable, SqliteStore, StoreError, system_clock
+from bot.service.timekeeping import ClockRunner
+from bot.store import Clock, DatabaseUnusable, SqliteStore, StoreError, system_clock
 from bot.store import Game as StoredGame
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,7 @@ Or one of these commands:
   company [X]       a company's board as text (X: its name, e.g. Italy; all without it)
   board [map|shared|company|score|full|...] [company]   write a picture of the board
   preview [map|shared|...]    write a picture of your turn so far (only for you)
+  clock             each player's bank and deadline (a game with --clock)
   help              this text                      quit      save and leave (also Ctrl-D)"""
 
 
@@ -255,6 +258,20 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
         default="",
         help="comma-separated player names, kept with a new game (default: Player 1, ...)",
     )
+    parser.add_argument(
+        "--clock",
+        default=None,
+        choices=tuple(CLOCKS),
+        help="a new game's turn clock: each player's time for a turn, plus a bank of two "
+        "turns (default none); the times are kept with the game",
+    )
+    parser.add_argument(
+        "--timeout",
+        default=None,
+        choices=POLICIES,
+        help="when a player's time runs out: wait, ai (the AI plays that turn) or skip "
+        "(default wait)",
+    )
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument(
         "--views",
@@ -335,8 +352,9 @@ def _fail(message: str) -> int:
     return 2
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run the console; see the package's docstring for the exit statuses."""
+def main(argv: Sequence[str], *, clock: Clock = system_clock) -> int:
+    """Run the console; see the package's docstring for the exit statuses. `clock`: the
+    time the game's clock reads (tests drive expiries with their own)."""
     args = _parse(argv)
     # What was given for a new game (to compare with a kept one), then the defaults.
     args.given = {flag: value for flag, value in new_game_flags(args).items() if value is not None}
@@ -380,7 +398,7 @@ def main(argv: Sequence[str]) -> int:
         else:
             db, kept = Path(DEFAULT_DB), True
         try:
-            return asyncio.run(_run(args, db))
+            return asyncio.run(_run(args, db, clock))
         except DatabaseUnusable as exc:
             return _fail(f"{exc}; choose another file with --db")
         except NotThisGame as exc:
@@ -391,20 +409,20 @@ def main(argv: Sequence[str]) -> int:
             return 130
 
 
-async def _run(args: argparse.Namespace, db: Path) -> int:
-    store = await SqliteStore.open(db, clock=system_clock)
+async def _run(args: argparse.Namespace, db: Path, clock: Clock = system_clock) -> int:
+    store = await SqliteStore.open(db, clock=clock)
     pool = RendererPool(kind="thread", theme=args.theme)
     out = Path(args.out) if args.out else None
     port = ConsolePort(out, Names(args.names), quiet=args.autoplay)
     try:
         # The console lands the AI's steps itself, between the people's moves (`_deciding`).
         config = ServiceConfig(extra={"ai_manual": True})
-        service = GameService(store, clock=system_clock, renderer_pool=pool, config=config)
+        service = GameService(store, clock=clock, renderer_pool=pool, config=config)
         # The pictures name the local players as the game keeps them (`port.names`).
         service.people_namer = lambda guild, users: port.names.lookup(guild, users)
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
-        sender = OutboxSender(store, port, system_clock, service=service)
+        sender = OutboxSender(store, port, clock, service=service)
         session = await _open(service, sender, port, args, db)
         port.names, port.number = session.names, session.number
         port.views = (
@@ -458,6 +476,8 @@ def new_game_flags(args: argparse.Namespace) -> dict[str, object]:
         "--expansions": args.expansions,
         "--automa": args.automa,
         "--automa-level": args.automa_level,
+        "--clock": args.clock,
+        "--timeout": args.timeout,
     }
 
 
@@ -472,6 +492,8 @@ def kept_flags(existing: StoredGame) -> dict[str, object]:
         "--expansions": tuple(sorted(options.get("expansions", []))),
         "--automa": len(levels),
         "--automa-level": AUTOMA_LEVELS[levels[0]] if levels else None,
+        "--clock": options.get("clock", "none"),
+        "--timeout": options.get("timeout", "wait") if options.get("clock") else None,
     }
 
 
@@ -561,6 +583,8 @@ async def _open(
         ai_level=args.ai_level,
         computers_only=args.computers_only,
         names=args.names,
+        clock=args.clock or "none",
+        timeout=args.timeout or "wait",
     )
     number = (await service.store.get_game(outcome.game_id)).number
     session = Session(outcome.game_id, number, people, Names(args.names))
@@ -589,7 +613,10 @@ async def _deciding(service: GameService, session: Session, sender: OutboxSender
     meta = await service.store.active_game(CHANNEL)
     if meta is None:
         return None
-    # The AI seats' steps first (in a worker process), until a person must decide.
+    # A player whose time ran out (a clocked game: the times kept with it), then the AI
+    # seats' steps (in a worker process), until a person must decide.
+    if await ClockRunner(service, service.clock, instance="console").run_once():
+        await sender.run_once()
     if await service.play_computers(meta.id):
         await sender.run_once()
     meta = await service.store.active_game(CHANNEL)
@@ -706,6 +733,9 @@ async def _command(
         return True
     if command == "score":
         print((await service.score(CHANNEL)).text(names))
+        return False
+    if command == "clock":
+        print("\n".join(line.render(names) for line in await service.clock_lines(CHANNEL)))
         return False
     if command == "log":
         count = _count(rest)

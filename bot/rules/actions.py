@@ -16,6 +16,7 @@ from bot.rules.construction import can_build
 from bot.rules.content import ManagementSpace
 from bot.rules.contracts import refill_contract_offer
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
@@ -52,7 +53,7 @@ def action_possible(game: Game, company_id: str, space: ManagementSpace, budget:
         slot = effect["take_advanced_tile_slot"]
         offer = game.state.patent_offer
         return slot <= len(offer) and offer[slot - 1] is not None
-    for ask in game.hooked("action_possible"):
+    for ask in game.hooked(Hooks.action_possible):
         verdict = ask(game, company_id, space, budget)
         if verdict is not None:
             return verdict
@@ -144,7 +145,7 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
         )
     for action in game.rules.turn_actions.values():
         options.extend(action.options(game, company_id))
-    for ask in game.hooked("turn_options"):
+    for ask in game.hooked(Hooks.turn_options):
         options.extend(ask(game, company_id))
     if company.engineers > 0 and any(s.engineers == 0 for s in spaces_in_play(game)):
         options.append(Option("bank", "Bank: 1 credit per engineer placed", group="Bank"))
@@ -172,8 +173,10 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
         space = game.content.common.construction_spaces[company.construction_spaces_used]
         company.construction_spaces_used += 1
         game.gain(company_id, "engineers", -space.engineers, f"construction:{space.ordinal}")
-        for ask in game.hooked("engineers_placed"):
-            ask(game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers)
+        for placed in game.hooked(Hooks.engineers_placed):
+            placed(
+                game, company_id, f"construction_{space.ordinal}", space.engineers, space.engineers
+            )
         game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
         game.push({"kind": "build_structure", "player": company_id, "mode": "construction"})
     elif option.notation == "bank":
@@ -183,8 +186,8 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
     elif option.get("action") in game.rules.turn_actions:
         game.rules.turn_actions[option.text("action")].perform(game, company_id, option)
     else:
-        for ask in game.hooked("perform_turn_option"):
-            if ask(game, company_id, option):
+        for perform in game.hooked(Hooks.perform_turn_option):
+            if perform(game, company_id, option):
                 break
         else:
             raise AssertionError(f"no handler for turn option {option.notation!r}")
@@ -204,7 +207,7 @@ def place_engineers(
     game.gain(company_id, "engineers", -engineers, source)
     game.state.spaces.setdefault(space_id, []).append([company_id, engineers])
     shown = engineers if printed is None else printed
-    for ask in game.hooked("engineers_placed"):
+    for ask in game.hooked(Hooks.engineers_placed):
         ask(game, company_id, space_id, engineers, shown)
 
 
@@ -253,7 +256,7 @@ def perform_effect(game: Game, company_id: str, effect: Any, source: str) -> Non
     elif "rotate_wheel" in effect:
         rotate_wheel(game, company_id, effect["rotate_wheel"], source)
     else:
-        for ask in game.hooked("perform_effect"):
+        for ask in game.hooked(Hooks.perform_effect):
             if ask(game, company_id, effect, source):
                 return
         apply_reward(game, company_id, effect, source)
@@ -288,7 +291,7 @@ def _bank(game: Game, entry: Task, option: Option) -> None:
 def _confirm_options(game: Game, entry: Task) -> list[Option]:
     """Confirm, and the free actions expansions allow after the main action."""
     options = [Option("confirm", "Confirm turn", group="turn")]
-    for ask in game.hooked("confirm_options"):
+    for ask in game.hooked(Hooks.confirm_options):
         options.extend(ask(game, entry))
     return options
 
@@ -304,7 +307,7 @@ def _confirm(game: Game, entry: Task, option: Option) -> None:
         # An expansion's free action: Confirm is asked again once it is done.
         again = entry.copy()
         game.push(again)
-        for ask in game.hooked("perform_confirm_option"):
+        for ask in game.hooked(Hooks.perform_confirm_option):
             if ask(game, again, option):
                 return
         raise AssertionError(f"no handler for {option.notation!r} at Confirm")
@@ -324,12 +327,13 @@ def turn_task(game: Game, company_id: str) -> Task:
 def _next_turn(game: Game, entry: Task) -> None:
     """Pass the turn to the next player in turn order who still has engineers (an automa
     takes no extra turn: its cards give none)."""
-    if game.automa_level(entry["after"]) is None:
-        for ask in game.hooked("extra_turn"):
-            if ask(game, entry["after"]):
+    after = entry.get("after")
+    # Nobody confirmed before a round's first turn: no extra turn to take then.
+    if after is not None and game.automa_level(after) is None:
+        for extra_turn in game.hooked(Hooks.extra_turn):
+            if extra_turn(game, after):
                 return
     order = game.state.turn_order
-    after = entry.get("after")
     start = order.index(after) + 1 if after in order else 0
     for offset in range(len(order)):
         company_id = order[(start + offset) % len(order)]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
@@ -227,7 +228,7 @@ class Payment:
 def credits_for_machinery(game: Game, company_id: str) -> int:
     """Credits that may replace each machinery of a cost (Solomon P. Jordan); 0 when none."""
     rate = 0
-    for credits in game.hooked("credits_for_machinery"):
+    for credits in game.hooked(Hooks.credits_for_machinery):
         rate = max(rate, credits(game, company_id))
     return rate
 
@@ -286,7 +287,7 @@ def structure_spaces(
 ) -> list[str]:
     """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
     spaces = kind.spaces(game, company_id, constraint)
-    for narrow in game.hooked("structure_spaces"):
+    for narrow in game.hooked(Hooks.structure_spaces):
         spaces = narrow(game, company_id, kind.name, constraint, spaces)
     return spaces
 
@@ -300,7 +301,7 @@ def printed_costs(game: Game, company_id: str, kind: str, space: str) -> list[Co
     """The ways to pay for a structure of `kind` on `space`: its rule, bent by the hooks
     (officers such as Wilhelm Adler and Jill McDowell)."""
     costs = game.rules.structures[kind].costs(game, company_id, space)
-    for bend in game.hooked("structure_costs"):
+    for bend in game.hooked(Hooks.structure_costs):
         costs = bend(game, company_id, kind, space, costs)
     return costs
 
@@ -342,7 +343,7 @@ def tile_builds(game: Game, company_id: str, tile_id: str) -> set[str]:
     if tile.builds == "any":
         return {kind.name for kind in kinds_in_play(game)}
     builds = {tile.builds}
-    for bend in game.hooked("tile_builds"):
+    for bend in game.hooked(Hooks.tile_builds):
         builds = bend(game, company_id, tile_id, builds)
     return builds
 

@@ -8,6 +8,7 @@ Rewards and productions ask for these decisions by their task kinds (`fulfil_con
 from __future__ import annotations
 
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
@@ -23,14 +24,14 @@ def contract_level(contract_id: int) -> str:
 def contract_limit(game: Game, company_id: str) -> int:
     """How many face-up contracts a company may hold."""
     limit = game.content.officers[game.officer_of(company_id)].contract_limit or 3
-    for ask in game.hooked("contract_limit"):
+    for ask in game.hooked(Hooks.contract_limit):
         limit = ask(game, company_id, limit)
     return limit
 
 
 def contract_discount(game: Game, company_id: str) -> int:
     """Energy a production needs less to fulfil a contract (France's ability)."""
-    return sum(ask(game, company_id) for ask in game.hooked("contract_discount"))
+    return sum(ask(game, company_id) for ask in game.hooked(Hooks.contract_discount))
 
 
 def _fulfil_options(game: Game, entry: Task) -> list[Option]:
@@ -78,7 +79,7 @@ def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
     contract_id = option.number_or_none("id")  # None: "contract none"
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
-        for ask in game.hooked("contract_fulfilled"):
+        for ask in game.hooked(Hooks.contract_fulfilled):
             ask(game, entry["player"], contract_id, entry)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from bot.rules.automa.seats import make_automa, seat_level
 from bot.rules.content import Content
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rewards import describe_reward
@@ -181,7 +182,7 @@ def seat_companies(game: Game, picks: list[list[Any]]) -> None:
                 company, level, dict(content.common.starting_resources), officer.special_tiles
             )
         companies[seat] = company
-        for ask in game.hooked("new_company"):
+        for ask in game.hooked(Hooks.new_company):
             ask(game, company)
     state.companies = {companies[seat].id: companies[seat] for seat in sorted(companies)}
     state.seats = list(state.companies)

@@ -18,7 +18,7 @@ from a state with `bot.rules.games.open_game`, which knows where the rules are.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from bot.rules.automa.seats import economy, player_level
 from bot.rules.content import Content, MapData
@@ -35,6 +35,9 @@ ENGINE_VERSION = "0.1.0"
 
 # What an automa may spend: it never pays credits, so any price is within reach.
 AUTOMA_BUDGET = 10**6
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
@@ -62,21 +65,21 @@ class Game:
         self.expansions: tuple[Expansion, ...] = tuple(
             hook for hook in self.hooks if isinstance(hook, Expansion)
         )
-        self._hooked: dict[str, tuple[Callable[..., Any], ...]] = {}
+        self._hooked: dict[Callable[..., Any], tuple[Callable[..., Any], ...]] = {}
         self.keep_map_order()
 
-    def hooked(self, point: str) -> tuple[Callable[..., Any], ...]:
-        """The hooks that implement this hook point, bound, in order (the others do nothing
-        there): what the engine calls in its busiest loops."""
+    def hooked(self, point: Callable[Concatenate[Hooks, P], R]) -> tuple[Callable[P, R], ...]:
+        """The hooks that implement this hook point (a `Hooks` method, e.g. `Hooks.income`),
+        bound, in order (the others do nothing there): what the engine calls in its busiest
+        loops. mypy checks each call against the hook's signature."""
         found = self._hooked.get(point)
         if found is None:
+            name = point.__name__
             found = tuple(
-                getattr(hook, point)
-                for hook in self.hooks
-                if getattr(type(hook), point) is not getattr(Hooks, point)
+                getattr(hook, name) for hook in self.hooks if getattr(type(hook), name) is not point
             )
             self._hooked[point] = found
-        return found
+        return cast("tuple[Callable[P, R], ...]", found)
 
     def keep_map_order(self) -> None:
         """Hold the built structures (dams, conduits, powerhouses) and headstreams in the map's
@@ -412,7 +415,7 @@ class Game:
         if dam is None:
             return 0
         capacity = dam.level
-        for bend in self.hooked("dam_capacity"):
+        for bend in self.hooked(Hooks.dam_capacity):
             capacity = bend(self, space_id, dam, capacity)
         return capacity
 

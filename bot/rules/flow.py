@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import ceil
 
 from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.patent import refresh_patent_office
 from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
@@ -41,7 +41,7 @@ def _round_start(game: Game, entry: Task) -> None:
             if company.placed.get(income.track, 0) >= income.after_piece:
                 source = f"income:{income.track}:{income.after_piece}"
                 apply_reward(game, company_id, income.reward, source, defer=queue)
-        for ask in game.hooked("income"):
+        for ask in game.hooked(Hooks.income):
             ask(game, company_id, queue)
         if queue:
             pending[company_id] = queue
@@ -78,7 +78,7 @@ def _headstreams(game: Game, entry: Task) -> None:
         if drops:
             state.headstream_water[headstream] = state.headstream_water.get(headstream, 0) + drops
             game.emit("headstream", amount=drops, data={"at": headstream})
-    for ask in game.hooked("river_sources"):
+    for ask in game.hooked(Hooks.river_sources):
         ask(game)
     game.chain(entry, {"kind": "actions_start"})
 
@@ -132,18 +132,25 @@ def placement_awards(energies: dict[str, int], first: int, second: int) -> dict[
     return awards
 
 
-BONUS_COUNTERS: dict[str, Callable[[Game, str], int]] = {
-    "contracts": lambda g, c: len(g.company(c).fulfilled),
-    "bases": lambda g, c: structure_count(g, c, "base"),
-    "elevations": lambda g, c: structure_count(g, c, "elevation"),
-    "conduits": lambda g, c: structure_count(g, c, "conduit"),
-    "powerhouses": lambda g, c: structure_count(g, c, "powerhouse"),
-    "advanced_tiles": lambda g, c: sum(
-        1
-        for tile in g.company(c).tiles + g.company(c).wheel_tiles()
-        if g.content.tiles[tile].kind == "advanced"
-    ),
-}
+def _advanced_tiles(game: Game, company_id: str) -> int:
+    company = game.company(company_id)
+    tiles = game.content.tiles
+    return sum(
+        1 for tile in company.tiles + company.wheel_tiles() if tiles[tile].kind == "advanced"
+    )
+
+
+RULES.bonus_counter("contracts", lambda g, c: len(g.company(c).fulfilled))
+RULES.bonus_counter("bases", lambda g, c: structure_count(g, c, "base"))
+RULES.bonus_counter("elevations", lambda g, c: structure_count(g, c, "elevation"))
+RULES.bonus_counter("conduits", lambda g, c: structure_count(g, c, "conduit"))
+RULES.bonus_counter("powerhouses", lambda g, c: structure_count(g, c, "powerhouse"))
+RULES.bonus_counter("advanced_tiles", _advanced_tiles)
+
+
+def bonus_count(game: Game, company_id: str, tile_id: str) -> int:
+    """What a company counts now for a bonus tile (its rule set's counter)."""
+    return game.rules.bonus_counters[tile_id](game, company_id)
 
 
 def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
@@ -154,7 +161,7 @@ def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
         return 0, "no reward (under 6 energy)"
     sections = sum(1 for start in track.bonus_section_min_energy if energy >= start)
     behind = max(0, game.state.round - sections)
-    count = BONUS_COUNTERS[tile_id](game, company_id)
+    count = bonus_count(game, company_id, tile_id)
     each = game.content.bonus_tiles[tile_id].vp_each
     full = count * each
     malus = track.malus_per_section * behind
@@ -181,7 +188,7 @@ def _scoring(game: Game, entry: Task) -> None:
         vp, how = bonus_reward(game, cid, tile_id)
         game.emit("bonus_tile", cid, vp, f"bonus:{tile_id}", text=how)
         game.gain(cid, "vp", vp, f"bonus:{tile_id}")
-    for ask in game.hooked("round_scoring"):
+    for ask in game.hooked(Hooks.round_scoring):
         ask(game)
     state.history.append(
         {
@@ -228,7 +235,7 @@ def _end_of_round(game: Game, entry: Task) -> None:
             game.gain(cid, "engineers", back, "end-of-round")
         company.construction_spaces_used = 0
     refresh_patent_office(game)
-    for ask in game.hooked("end_of_round"):
+    for ask in game.hooked(Hooks.end_of_round):
         ask(game)
     state.round += 1
     game.chain(entry, {"kind": "round_start"})
@@ -265,7 +272,7 @@ def objective_counts(game: Game, objective: str) -> dict[str, int]:
             count = sum(1 for n in per_basin.values() if n >= need)
         else:
             count = 0
-            for ask in game.hooked("objective_count"):
+            for ask in game.hooked(Hooks.objective_count):
                 found = ask(game, objective, cid)
                 if found is not None:
                     count = found
@@ -329,7 +336,7 @@ def _end_game(game: Game, entry: Task) -> None:
         company = game.company(cid)
         resources = company.credits + company.excavators + company.mixers
         game.gain(cid, "vp", resources // per_vp, "end:resources")
-    for ask in game.hooked("final_scoring"):
+    for ask in game.hooked(Hooks.final_scoring):
         ask(game)
     for cid in state.seats:
         game.gain(cid, "vp", dam_owner_water(game, cid), "end:water")

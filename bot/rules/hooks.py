@@ -5,7 +5,10 @@ every game using that rule set gets an instance in `game.hooks`, asked at these 
 base game's officers and company boards are hooks like any expansion's (`bot.rules.officers`,
 `bot.rules.companies`): the engine core names no officer and no company. An expansion's own
 hooks class is an `Expansion` (a `Hooks` with a name and the position table). The base game's
-hooks are asked first, then the expansions', in hook order.
+hooks are asked first, then the expansions', in hook order. The engine asks a hook point
+through the method itself, never its name: `for income in game.hooked(Hooks.income):
+income(game, company_id, queue)` calls every hook that overrides it, and mypy checks the call
+against the signature below.
 
 | hook | called when |
 |---|---|

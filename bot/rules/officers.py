@@ -234,5 +234,5 @@ def _mahiri_end(game: Game, entry: Task) -> None:
     """The copy lasts for the rest of the turn only."""
     officer = game.company(entry["player"]).extra.pop("copied_officer", None)
     if officer:
-        for ask in game.hooked("copy_ends"):
+        for ask in game.hooked(Hooks.copy_ends):
             ask(game, entry["player"], officer)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bot.rules.content import company_name
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
@@ -80,7 +81,7 @@ def production_energy(
     bonus or malus applies; the reference notes BGA differs).
     """
     energy = drops * game.map.conduit_spaces[conduit].production
-    for bend in game.hooked("production_energy"):
+    for bend in game.hooked(Hooks.production_energy):
         energy = bend(game, company_id, energy)
     if not second:
         energy += bonus + company_bonus(game, company_id)
@@ -214,5 +215,5 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
 def _after_production(game: Game, entry: Task) -> None:
     """The company abilities that follow a production (active from the 3rd powerhouse)."""
     company_id = entry["player"]
-    for ask in game.hooked("after_production"):
+    for ask in game.hooked(Hooks.after_production):
         ask(game, company_id, entry)

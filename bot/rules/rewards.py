@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.rules.content import Content, load_content
 from bot.rules.engine import Game, Task
+from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
 from bot.rules.rulebook import RuleSet
@@ -276,7 +277,7 @@ def apply_reward(
         elif (rule := game.rules.rewards.get(key)) is not None and rule.apply is not None:
             rule.apply(game, company_id, value, source, tasks)
         else:
-            for ask in game.hooked("apply_reward_part"):
+            for ask in game.hooked(Hooks.apply_reward_part):
                 if ask(game, company_id, key, value, source, tasks):
                     break
             else:

@@ -43,6 +43,7 @@ TileUses = Callable[["Game", str, str], "list[TileUse]"]
 RewardApply = Callable[["Game", str, Any, str, "list[Task]"], None]
 RewardPossible = Callable[["Game", str, int], bool]
 Explainer = Callable[["Game", "Decision", str], str]
+BonusCounter = Callable[["Game", str], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,8 @@ class RuleSet:
     tile_costs: dict[str, TileCosts] = field(default_factory=dict)
     tile_uses: dict[str, TileUses] = field(default_factory=dict)
     rewards: dict[str, RewardKey] = field(default_factory=dict)
+    # Bonus tile -> what a company counts for it (the round's scoring, its pictures).
+    bonus_counters: dict[str, BonusCounter] = field(default_factory=dict)
     hooks: list[type[Hooks]] = field(default_factory=list)
     # Why a well-formed answer is not legal now (the base game declares one).
     explain: Explainer | None = None
@@ -193,6 +196,11 @@ class RuleSet:
         _new(self.rewards, key, "reward key")
         self.rewards[key] = RewardKey(key, text, short, apply, possible)
 
+    def bonus_counter(self, tile: str, count: BonusCounter) -> None:
+        """What a company counts for a bonus tile (its VP are that count × the tile's VP)."""
+        _new(self.bonus_counters, tile, "bonus counter")
+        self.bonus_counters[tile] = count
+
     def explainer(self, explain: Explainer) -> Explainer:
         """Decorate the function that says why a well-formed answer is not legal now."""
         if self.explain is not None:
@@ -228,6 +236,7 @@ _TABLES = (
     "tile_costs",
     "tile_uses",
     "rewards",
+    "bonus_counters",
 )
 
 
@@ -270,6 +279,7 @@ class RuleTables:
         self.tile_costs: Mapping[str, TileCosts] = MappingProxyType(combined.tile_costs)
         self.tile_uses: Mapping[str, TileUses] = MappingProxyType(combined.tile_uses)
         self.rewards: Mapping[str, RewardKey] = MappingProxyType(combined.rewards)
+        self.bonus_counters: Mapping[str, BonusCounter] = MappingProxyType(combined.bonus_counters)
         self.hooks: tuple[type[Hooks], ...] = tuple(combined.hooks)
         self.explain: Explainer | None = combined.explain
         # The data files' `set`s this game draws from ("base" and its expansions').

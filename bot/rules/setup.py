@@ -39,6 +39,7 @@ from bot.rules.catalogue import CATALOGUE, Catalogue, open_game
 from bot.rules.content import Content
 from bot.rules.draft import deal_draft, start_draft
 from bot.rules.engine import ENGINE_VERSION, Game
+from bot.rules.hooks import Hooks
 from bot.rules.patent import deal_patent_office
 from bot.rules.prng import SplitMix64
 from bot.rules.state import NEUTRAL, Company, Dam, GameOptions, GameState
@@ -195,10 +196,10 @@ def new_game(
     game = open_game(state, content, catalogue)
     if not full:
         for company in state.companies.values():
-            for ask in game.hooked("new_company"):
-                ask(game, company)
-    for ask in game.hooked("setup"):
-        ask(game, rng)
+            for new_company in game.hooked(Hooks.new_company):
+                new_company(game, company)
+    for setup in game.hooked(Hooks.setup):
+        setup(game, rng)
     deal_decks(state, rng)
     state.stack.append({"kind": "round_start"})
     if full:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.rules.content import MapData
+from bot.rules.hooks import Hooks
 
 if TYPE_CHECKING:
     from bot.rules.engine import Game
@@ -99,7 +100,7 @@ def flow_one_drop(game: Game, start_basin: int, source: str, *, released: bool =
         },
     )
     entered = result.basins_entered[1:] if released else result.basins_entered
-    for ask in game.hooked("drop_flowed"):
+    for ask in game.hooked(Hooks.drop_flowed):
         ask(game, tuple(entered))
 
 

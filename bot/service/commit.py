@@ -1,13 +1,17 @@
 """The commit as a value: what one landing writes, planned by pure functions.
 
 A landing is a command's records and answers: a move, a start, an undo or rewind, a seat
-change, an import, the AI's step. The service gives the answers on players' behalf first
-(`answer_for_others`: automas, skipped seats, forced turns). Then `plan_commit` takes the
-loaded game, the game after every answer, the steps, the command's `Landing` and the `Facts`
-it reads from outside: the clock, the settings of the people it pings or reminds, and for a
-game that ends its history and its server's ratings (`needs` says which). It returns a
-`Commit`: the records, the snapshot, the announcement, the reminders, the results, and the
-game as it will be once appended.
+change, an import, the AI's step, an expiry of the turn clock. The service gives the answers
+on players' behalf first (`answer_for_others`: automas, skipped seats, forced turns). Then:
+
+1. `draft_commit` takes the loaded game, the game after every answer, the steps and the
+   command's `Landing` (and, for a commit of a clocked game, the clock after it): the
+   records, the commit record, the snapshot, and the game as it will be once appended;
+2. the service reads what the announcement and the reminders need (`Facts`: the clock, the
+   settings of the people the draft names, a clocked game's deadlines, and for a game that
+   ends its history and its server's ratings);
+3. `plan_commit` completes it: a `Commit` with the announcement, the reminders and the
+   results.
 
 The store appends a `Commit` in one transaction (`Store.append`); the service then
 publishes its announcement. Nothing here reads the store or the clock, and nothing here
@@ -26,6 +30,7 @@ from typing import Any
 
 from bot.rules import Game, GameState
 from bot.service import quiet
+from bot.service.clock import terms_of
 from bot.service.final import final_result, seat_play
 from bot.service.history import History
 from bot.service.loading import Loaded
@@ -36,8 +41,10 @@ from bot.service.records import (
     AiSeatRecord,
     Cause,
     ChainRecord,
+    ClockRecord,
     CommitRecord,
     DecisionRecord,
+    ExpiryRecord,
     LogRecord,
     ReplaceRecord,
     RevertRecord,
@@ -60,7 +67,7 @@ log = logging.getLogger(__name__)
 #: Milliseconds in an hour (reminder settings are in hours).
 HOUR_MS = 3_600_000
 #: Records after which only a load rebuilds the game's seating or chain.
-RELOADING = (StartRecord, RevertRecord, ReplaceRecord, AiSeatRecord, AiReleaseRecord)
+RELOADING = (StartRecord, RevertRecord, ReplaceRecord, AiSeatRecord, AiReleaseRecord, ExpiryRecord)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +95,48 @@ class Landing:
 
 
 @dataclass(frozen=True, slots=True)
-class Needs:
-    """What a plan reads from outside, known before it is made."""
+class Draft:
+    """A landing's records and the game after them, before its announcement is planned."""
 
-    #: The people whose settings it reads (quiet hours, reminder hours).
-    people: tuple[int, ...]
-    #: The game ends: the plan reads its history and its server's ratings.
-    ending: bool
+    loaded: Loaded
+    landing: Landing
+    #: The landing's answers, those given on others' behalf included.
+    steps: tuple[Step, ...]
+    #: Every answer of the step these end or continue.
+    step_so_far: tuple[Step, ...]
+    records: tuple[LogRecord, ...]
+    #: The commit record (None: the step goes on).
+    commit_record: CommitRecord | None
+    #: The state after the records when they commit.
+    snapshot: dict[str, Any] | None
+    #: The game as it is once appended (its announcement reads it).
+    after: Loaded
+    #: The seating or chain changed: the game is loaded again rather than `after` kept.
+    reload: bool
+
+    @property
+    def commits(self) -> bool:
+        """The records end a step."""
+        return self.commit_record is not None
+
+    @property
+    def announces(self) -> bool:
+        """An announcement follows (every commit; a landing that asks for one)."""
+        return self.commits or self.landing.announce
+
+    @property
+    def ending(self) -> bool:
+        """The game ends with this commit: its results are kept, its ratings told."""
+        return self.commits and self.after.game is not None and self.after.game.is_over
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """Whose settings the announcement and reminders read: whoever it pings."""
+        if not self.announces:
+            return ()
+        if self.ending:
+            return tuple(dict.fromkeys(self.after.seats))
+        return self.after.users_deciding()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +144,15 @@ class Facts:
     """What the plan reads from outside, gathered by the service."""
 
     now: int
-    #: The settings of `Needs.people`.
+    #: The settings of `Draft.people`.
     settings: Mapping[int, UserSettings]
     #: How many lines of what happened an announcement tells.
     announce_lines: int
-    #: The server's hours before a first reminder (a player's or game's own come first).
-    reminder_hours: float
+    #: When each person deciding is first reminded, outside their quiet hours (the
+    #: server's, game's or player's hours; a clocked game's first point).
+    first_reminders: Mapping[int, int] = field(default_factory=dict)
+    #: The announcement's lines about the turn clock (deadlines, time away).
+    clock_lines: tuple[Line, ...] = ()
     #: The game's history up to the commit before (when it ends).
     history: History | None = None
     #: Its server's ratings now (when it ends; None: they could not be read).
@@ -143,6 +188,7 @@ def replace_loaded(loaded: Loaded, seats: Sequence[int]) -> Loaded:
         loaded,
         seats=list(seats),
         skipped=set(loaded.skipped),
+        expiries=dict(loaded.expiries),
         pilots=dict(loaded.pilots),
         chain=list(loaded.chain),
         commits=list(loaded.commits),
@@ -164,47 +210,41 @@ def _step_so_far(loaded: Loaded, steps: Sequence[Step], landing: Landing) -> lis
     return [*(() if fresh else loaded.tail_steps), *steps]
 
 
-def _commits(game: Game, step_so_far: Sequence[Step], landing: Landing) -> bool:
-    return landing.cause is not None or at_handover(game, step_so_far)
+def commits_now(loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing) -> bool:
+    """Whether these answers (given after `answer_for_others`) commit: they complete a
+    step, or the landing names a cause."""
+    return landing.cause is not None or at_handover(game, _step_so_far(loaded, steps, landing))
 
 
-def _with_game(loaded: Loaded, game: Game) -> Loaded:
-    after = replace_loaded(loaded, loaded.seats)
-    after.game = game
-    return after
-
-
-def needs(loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing) -> Needs:
-    """What `plan_commit` will read for these steps (given after `answer_for_others`)."""
-    commits = _commits(game, _step_so_far(loaded, steps, landing), landing)
-    if not (commits or landing.announce):
-        return Needs((), False)
-    if game.is_over:
-        return Needs(tuple(dict.fromkeys(loaded.seats)), commits)
-    return Needs(_with_game(loaded, game).users_deciding(), False)
-
-
-def plan_commit(
-    loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing, facts: Facts
-) -> Commit | None:
-    """The commit of a landing: `game` is the state after `steps` (every answer, those on
+def draft_commit(
+    loaded: Loaded,
+    game: Game,
+    steps: Sequence[Step],
+    landing: Landing,
+    *,
+    now: int,
+    clock: ClockRecord | None = None,
+) -> Draft | None:
+    """The records of a landing: `game` is the state after `steps` (every answer, those on
     others' behalf included); None when there is nothing to append.
 
-    The records are the landing's, then the answers; when they complete a step (or the
-    landing names a cause) a commit record, the snapshot, the announcement (the header,
-    what happened, who acts next) and the reminders follow; a game that ends keeps its
-    results instead of reminders. `announce` announces without committing.
+    The landing's records, then the answers (stamped with `now` in a clocked game); when
+    they complete a step (or the landing names a cause) a commit record (with the turn
+    clock after it, `clock`) and the snapshot.
     """
     user = landing.user
     step_so_far = _step_so_far(loaded, steps, landing)
-    commits = _commits(game, step_so_far, landing)
-    records: list[LogRecord] = [*landing.records, *(s.record for s in steps)]
+    stamped = terms_of(loaded.options) is not None
+    records: list[LogRecord] = [
+        *landing.records,
+        *(replace(s.record, at=now) if stamped else s.record for s in steps),
+    ]
     commit_record: CommitRecord | None = None
     snapshot: dict[str, Any] | None = None
-    after = _with_game(loaded, game)
-    cause = landing.cause
-    if commits:
-        cause = cause or commit_cause(game, step_so_far)
+    after = replace_loaded(loaded, loaded.seats)
+    after.game = game
+    if commits_now(loaded, game, steps, landing):
+        cause = landing.cause or commit_cause(game, step_so_far)
         round_before = loaded.committed.round if loaded.committed is not None else None
         # A computer's step may be taken back with the person's turn before it (undo).
         undoable = (cause is Cause.TURN or landing.computer) and not revealed_or_new_round(
@@ -217,6 +257,7 @@ def plan_commit(
             undoable=undoable,
             automa=automa_played(steps),
             computer=landing.computer,
+            clock=clock,
         )
         records.append(commit_record)
         snapshot = game.state.to_json()
@@ -224,17 +265,42 @@ def plan_commit(
         after.committed = GameState.from_json(snapshot)
         after.commit_version = loaded.version + len(records)
         after.tail_steps = []
+        # Its announcement reads the new commit (the clock's deadlines count from it).
+        after.commits = [*loaded.commits, (after.commit_version, commit_record)]
     if not records:
         return None
+    reload = any(isinstance(r, RELOADING) for r in landing.records)
+    if not reload:
+        _advance(loaded, after, records, commit_record, steps)
+    return Draft(
+        loaded=loaded,
+        landing=landing,
+        steps=tuple(steps),
+        step_so_far=tuple(step_so_far),
+        records=tuple(records),
+        commit_record=commit_record,
+        snapshot=snapshot,
+        after=after,
+        reload=reload,
+    )
+
+
+def plan_commit(draft: Draft, facts: Facts) -> Commit:
+    """The commit of a drafted landing: its announcement (the header, what happened, who
+    acts next), the reminders of whoever must decide, and the results of a game that ends
+    (which keeps no reminders); a landing that does not commit announces only if asked."""
+    loaded, landing, after = draft.loaded, draft.landing, draft.after
+    game = after.game
+    assert game is not None
     result = history = None
     notes: dict[str, str] = {}
     closing: list[Line] = []
-    if commits and game.is_over:
+    if draft.ending:
         # The game's results are kept with its final commit (bot/service/final.py); its
         # history is the last commit's and this step's (no replay when that one is known).
         assert facts.history is not None
         history = facts.history.extended(
-            (e for s in step_so_far for e in s.events), after.committed
+            (e for s in draft.step_so_far for e in s.events), after.committed
         )
         result = final_result(
             game.state,
@@ -253,9 +319,9 @@ def plan_commit(
                 log.exception("the ratings of game %d's server failed", loaded.meta.id)
     announcement = None
     reminders: tuple[ReminderDue, ...] | None = None
-    if commits or landing.announce:
+    if draft.announces:
         happened = story(
-            step_so_far if commits else (),
+            draft.step_so_far if draft.commits else (),
             after.user_of_player,
             round_no=loaded.committed.round if loaded.committed is not None else 1,
             limit=facts.announce_lines,
@@ -264,30 +330,38 @@ def plan_commit(
         announcement = turn_payload(
             after,
             [*landing.header, *happened],
-            Cause.END if game.is_over else (cause or Cause.TURN),
+            _told_cause(draft),
             facts,
             told=landing.told,
             notes=notes,
             closing=closing,
             last=happened,
-            before=loaded.committed if commits else None,
+            before=loaded.committed if draft.commits else None,
         )
         if result is None:
             reminders = plan_reminders(after, facts)
-    reload = any(isinstance(r, RELOADING) for r in landing.records)
-    if not reload:
-        _advance(loaded, after, records, commit_record, steps)
     return Commit(
-        records=tuple(records),
-        snapshot=snapshot,
+        records=draft.records,
+        snapshot=draft.snapshot,
         announcement=announcement,
         reminders=reminders,
         result=result,
         history=history,
         after=after,
-        reload=reload,
-        steps=tuple(steps),
+        reload=draft.reload,
+        steps=draft.steps,
     )
+
+
+def _told_cause(draft: Draft) -> Cause:
+    """What the announcement says produced it: the end, the commit's cause, or a turn (an
+    announcement without a commit)."""
+    game = draft.after.game
+    if game is not None and game.is_over:
+        return Cause.END
+    if draft.commit_record is None:
+        return Cause.TURN
+    return Cause(draft.commit_record.reason)
 
 
 def _advance(
@@ -353,7 +427,11 @@ def turn_payload(
         sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
         images: tuple[ImageRequest, ...] = (sheet, board)
     else:
-        lines = [*lines, *next_lines(game, after.user_of_player, after.label_of)]
+        lines = [
+            *lines,
+            *next_lines(game, after.user_of_player, after.label_of),
+            *facts.clock_lines,
+        ]
         waiting = after.users_deciding()
         pinged = tuple(user for user in waiting if user not in told)
         images = (board,)
@@ -398,8 +476,7 @@ def plan_reminders(loaded: Loaded, facts: Facts) -> tuple[ReminderDue, ...]:
             # hours end, and the reminders after it.
             due, kind = quiet.quiet_end(settings, now), TURN_PING
         else:
-            wait = reminder_ms(loaded.options, settings, facts.reminder_hours)
-            due, kind = quiet.not_quiet(settings, now + wait), REMINDER
+            due, kind = facts.first_reminders[user], REMINDER
         planned.append(ReminderDue(user, due, kind))
     return tuple(planned)
 

@@ -1,8 +1,8 @@
 """Computer seats: automa companies and AI players, and the one way the service asks them.
 
 A seat is played by a person, by an automa (the engine's card-driven opponent, always one of
-the last seats) or by the AI (`bot.ai`: the full rules, any seat). `ComputerSeat` says which
-computer plays a seat and at what level; `Loaded.computer_of` finds it for an engine player.
+the last seats) or by the AI (`bot.ai`: the full rules, any seat). `ComputerSeat` (`bot.rules.computers`)
+says which computer plays a seat and at what level; `Loaded.computer_of` finds it for an engine player.
 
 Every computer answer goes through `computer_answer`: it is the seat's answer to one pending
 decision, logged as a decision record with `auto` naming the seat's kind (`automa`, or
@@ -23,41 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai import LEVELS as AI_LEVELS
 from bot.rules import Decision, Game, Option
+from bot.rules.computers import AI_LEVELS, AI_PREFIX, ComputerSeat
 
 #: The level of hints (RULINGS: a hint is the strong level's move).
 HINT_LEVEL = "strong"
-#: The `auto` of an AI's answer is this prefix and its level ("ai:strong").
-AI_PREFIX = "ai:"
 #: The decider the workers call unless a test or bench names another ("module:function").
 DEFAULT_DECIDER = "bot.ai:decide"
-
-
-@dataclass(frozen=True, slots=True)
-class ComputerSeat:
-    """Which computer plays a seat, and at what level."""
-
-    #: "automa" or "ai".
-    kind: str
-    #: The level's name ("expert", "strong").
-    level: str
-
-    @property
-    def label(self) -> str:
-        """'AI strong', 'automa expert': how messages and rankings name the seat's kind."""
-        return f"{'AI' if self.kind == 'ai' else 'automa'} {self.level}"
-
-    @property
-    def auto(self) -> str:
-        """The `auto` of this seat's decision records."""
-        return "automa" if self.kind == "automa" else AI_PREFIX + self.level
-
-    @property
-    def answers_at_once(self) -> bool:
-        """True when the seat answers in the landing itself (an automa); False when its
-        answer is searched for in a worker (the AI)."""
-        return self.kind == "automa"
 
 
 def ai_level_of(auto: str | None) -> str | None:

@@ -31,12 +31,14 @@ from typing import Any
 
 from bot.rules import Game, open_game
 from bot.rules.content import company_name
+from bot.service import quiet
 from bot.service.commit import (
+    Draft,
     Facts,
     Landing,
-    Needs,
     answer_for_others,
-    needs,
+    commits_now,
+    draft_commit,
     plan_commit,
     reminder_ms,
 )
@@ -59,7 +61,7 @@ from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.ports import Doorbell
 from bot.service.ratings import RatingsKeeper
-from bot.service.records import BrokenLog, Cause, LogRecord, RevertRecord
+from bot.service.records import BrokenLog, Cause, ClockRecord, LogRecord, RevertRecord
 from bot.service.text import event_lines
 from bot.service.turns import Step, at_handover
 from bot.service.types import (
@@ -383,15 +385,20 @@ class ServiceCore:
         self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
     ) -> Outcome:
         """Land a command's records and answers (`game` is the state after `steps`): the
-        service answers for others, plans the commit (bot/service/commit.py), the store
-        appends it in one transaction, and its announcement is published."""
+        service answers for others, drafts the records, reads what their announcement
+        needs and plans the commit (bot/service/commit.py); the store appends it in one
+        transaction, and its announcement is published."""
         steps = answer_for_others(loaded, game, steps)
-        facts = await self._facts(loaded, needs(loaded, game, steps, landing))
-        commit = plan_commit(loaded, game, steps, landing, facts)
-        if commit is None:
+        now = self.clock()
+        clock = None
+        if commits_now(loaded, game, steps, landing):
+            clock = await self._clock_at_commit(loaded)
+        draft = draft_commit(loaded, game, steps, landing, now=now, clock=clock)
+        if draft is None:
             return self._outcome(
                 loaded, landing.kind, landing.header, landing.user, announced=False
             )
+        commit = plan_commit(draft, await self._facts(draft, now))
         try:
             version = await self.store.append(
                 loaded.meta.id,
@@ -418,17 +425,21 @@ class ServiceCore:
         if commit.history is not None:
             self._keep_history((after.meta.id, version), commit.history)
             after.meta = await self.store.get_game(after.meta.id)
+        if draft.announces:
+            await self._clock_landed(after)
         announced = commit.announcement is not None
         if announced:
             self.publisher.publish()
         self._computers_due(after)
         return self._outcome(after, landing.kind, landing.header, landing.user, announced=announced)
 
-    async def _facts(self, loaded: Loaded, needed: Needs) -> Facts:
-        """What a commit's plan reads: the people's settings, and for a game that ends its
+    async def _facts(self, draft: Draft, now: int) -> Facts:
+        """What a commit's plan reads: the settings of the people it pings, when each one
+        deciding is first reminded, the turn clock's lines, and for a game that ends its
         history and its server's ratings."""
+        loaded, after = draft.loaded, draft.after
         history = ratings = None
-        if needed.ending:
+        if draft.ending:
             history = await self._history_of(loaded)
             try:
                 ratings = await self.ratings.server(loaded.meta.guild_id)
@@ -436,14 +447,45 @@ class ServiceCore:
                 # Ratings are derived from the results: their failure never stops a game
                 # from ending (its message then tells no rating; the rebuild counts it).
                 log.exception("the ratings of game %d's server failed", loaded.meta.id)
+        settings = {user: await self.store.get_user_settings(user) for user in draft.people}
+        first: dict[int, int] = {}
+        lines: tuple[Line, ...] = ()
+        if draft.announces and not draft.ending:
+            for user in after.users_deciding():
+                first[user] = await self._first_reminder_due(after, user, settings[user], now)
+            lines = tuple(await self._clock_lines(after))
         return Facts(
-            now=self.clock(),
-            settings={user: await self.store.get_user_settings(user) for user in needed.people},
+            now=now,
+            settings=settings,
             announce_lines=self.config.announce_lines,
-            reminder_hours=self.config.reminder_hours,
+            first_reminders=first,
+            clock_lines=lines,
             history=history,
             ratings=ratings,
         )
+
+    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+        """The turn clock after a commit of `loaded`'s step (the clock's mix-in computes it
+        in a clocked game; None otherwise)."""
+        return None
+
+    async def _clock_landed(self, after: Loaded) -> None:
+        """After a commit or an announcement: the clock's deadlines (the clock's mix-in)."""
+
+    async def _clock_lines(self, after: Loaded) -> list[Line]:
+        """The turn message's lines about time: deadlines and time away (the clock's mix-in)."""
+        return []
+
+    async def _soonest_deadline(self, loaded: Loaded) -> int | None:
+        """When the game's first running clock runs out (the clock's mix-in; None without)."""
+        return None
+
+    async def _first_reminder_due(
+        self, loaded: Loaded, user: int, settings: UserSettings, now: int
+    ) -> int:
+        """When a player's first reminder of a turn is due (the clock's mix-in times it by
+        the allowance in a clocked game)."""
+        return quiet.not_quiet(settings, now + self.first_reminder_ms(loaded, settings))
 
     def _computers_due(self, loaded: Loaded) -> None:
         """After a landing: the AI seats with a decision now are to be thought about (the

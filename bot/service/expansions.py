@@ -110,11 +110,16 @@ def missing_drawings(catalogue: Catalogue = CATALOGUE) -> list[str]:
 
     Checked at start-up: a game of an expansion whose pictures cannot be drawn must not start.
     """
-    found = []
+    from renderer.expansions.drawing import Drawing
+
+    found: list[str] = []
     for info in catalogue.expansions.values():
         module = info.drawing_module
         try:
-            importlib.import_module(module)
+            drawing = vars(importlib.import_module(module)).get("DRAWING")
+            if not isinstance(drawing, Drawing):
+                what = f"its drawing module {module} defines no DRAWING (a renderer.expansions.drawing.Drawing)"
+                found.append(f"expansion {info.name!r} ({info.package}): {what}")
         except ModuleNotFoundError as exc:
             if exc.name is not None and (module == exc.name or module.startswith(f"{exc.name}.")):
                 what = f"its drawing module {module} does not exist"

@@ -14,8 +14,10 @@ import ctypes
 import ctypes.util
 import functools
 import logging
+import math
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
@@ -152,17 +154,39 @@ def _trim() -> None:
         trim(0)
 
 
+#: The least time between two trims: a trim costs a few per cent of a render, and the pages
+#: it hands back fault in again on the next one (bench/discord_load.py --profile).
+TRIM_EVERY_S = 2.0
+_trimmed_at = -math.inf
+_trim_lock = threading.Lock()
+
+
+def trim_due(clock: Callable[[], float] = time.monotonic) -> bool:
+    """Trim the freed memory of every thread's arena unless a trim ran within
+    `TRIM_EVERY_S`; whether it trimmed."""
+    global _trimmed_at
+    now = clock()
+    with _trim_lock:
+        if now - _trimmed_at < TRIM_EVERY_S:
+            return False
+        _trimmed_at = now
+    _trim()
+    return True
+
+
 def render_and_trim(state: Any, view: str, company: str | None, theme: str) -> bytes:
-    """Render, then hand the freed working memory back to the system.
+    """Render, then hand the freed working memory back to the system (at most every
+    `TRIM_EVERY_S`; the pool trims once more when it falls idle).
 
     A render allocates tens of MB of temporary images; glibc keeps freed memory in the
     rendering thread's arena, so without the trim the bot's resident memory grows towards
     the sum of every arena's high-water mark (bench/discord_load.py: see RendererPool).
+    malloc_trim hands back every arena's free pages, whichever thread calls it.
     """
     try:
         return render_json(state, view, company, theme)
     finally:
-        _trim()
+        trim_due()
 
 
 def warm_renderer(theme: str) -> None:
@@ -173,6 +197,48 @@ def warm_renderer(theme: str) -> None:
         warm(theme)
     finally:
         _trim()
+
+
+class Positions:
+    """What the pictures of recent positions share beyond the state, so that one picture
+    serves each (game, version, view): the spaces its announcement rings, and which views
+    of each game people asked for lately (only those are rendered ahead).
+
+    Both are bounded and in memory only: after a restart a board view is drawn without
+    rings until the next announcement, and a view is rendered ahead again once asked for.
+    """
+
+    def __init__(self, *, keep: int = 512, within: int = 3) -> None:
+        self.keep = keep
+        #: A view asked for at most this many versions before an announced one is warmed.
+        self.within = within
+        self._rings: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
+        self._asked: OrderedDict[int, dict[tuple[str, str | None], int]] = OrderedDict()
+
+    def ring(self, game_id: int, version: int, changed: tuple[str, ...]) -> None:
+        """Note the spaces the announcement of ``version`` rings."""
+        self._rings[game_id, version] = changed
+        self._rings.move_to_end((game_id, version))
+        while len(self._rings) > self.keep:
+            self._rings.popitem(last=False)
+
+    def rings(self, game_id: int, version: int) -> tuple[str, ...]:
+        """The spaces the announcement of ``version`` rings (none if unknown here)."""
+        return self._rings.get((game_id, version), ())
+
+    def asked(self, game_id: int, version: int, view: str, company: str | None = None) -> None:
+        """Note that someone asked for a view of ``version``."""
+        views = self._asked.setdefault(game_id, {})
+        views[view, company] = max(version, views.get((view, company), version))
+        self._asked.move_to_end(game_id)
+        while len(self._asked) > self.keep:
+            self._asked.popitem(last=False)
+
+    def wanted(self, game_id: int, version: int) -> list[tuple[str, str | None]]:
+        """The views (and companies) of a game asked for within `within` versions of
+        ``version``, to be rendered ahead of the next request."""
+        views = self._asked.get(game_id, {})
+        return [view for view, asked in views.items() if asked >= version - self.within]
 
 
 #: A slow picture's drawing: called on the low-priority worker with a `pause` to call between
@@ -249,6 +315,13 @@ class RendererPool:
         self._slow_inflight: dict[Hashable, asyncio.Future[bytes]] = {}
         self._slow_executor: concurrent.futures.ThreadPoolExecutor | None = None
         self.slow_renders = 0
+        self._trim_timer: asyncio.TimerHandle | None = None
+        #: Requests answered from the cache, and those of them a warm-up had rendered.
+        self.hits = 0
+        self.warm_hits = 0
+        self._warmed_keys: set[Hashable] = set()
+        #: The rings and the asked-for views of recent positions (the service's).
+        self.positions = Positions()
         self._executor: concurrent.futures.Executor | None
         if kind == "thread":
             self._executor = concurrent.futures.ThreadPoolExecutor(workers, "render")
@@ -278,6 +351,10 @@ class RendererPool:
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
+            self.hits += 1
+            if key in self._warmed_keys:
+                self._warmed_keys.discard(key)
+                self.warm_hits += 1
             return cached
         pending = self._inflight.get(key)
         if pending is not None:  # the same picture asked for twice at once: render once
@@ -382,6 +459,7 @@ class RendererPool:
             try:
                 await self._render(key, state, view, company)
                 self.warmed += 1
+                self._warmed_keys.add(key)
             except Exception:
                 log.exception("warming picture %s failed", key)
 
@@ -405,6 +483,8 @@ class RendererPool:
                     self._executor, self.render_fn, state, view, company, theme or self.theme
                 )
             self.renders += 1
+            if self.render_fn is render_and_trim and self._executor is not None:
+                self._trim_when_idle(loop)
             self._remember(key, data)
             future.set_result(data)
             return data
@@ -414,6 +494,18 @@ class RendererPool:
             raise
         finally:
             del self._inflight[key]
+
+    def _trim_when_idle(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Trim once `TRIM_EVERY_S` after the last render if no render ran since: the
+        renders' own trims are rate-limited, so the last of a burst may not have trimmed."""
+        if self._trim_timer is not None:
+            self._trim_timer.cancel()
+        self._trim_timer = loop.call_later(TRIM_EVERY_S, self._trim_idle)
+
+    def _trim_idle(self) -> None:
+        self._trim_timer = None
+        if self._executor is not None and self._idle.is_set() and not self._wishes:
+            self._executor.submit(trim_due)
 
     def _remember(self, key: Hashable, data: bytes) -> None:
         if self.cache_size <= 0:
@@ -426,12 +518,15 @@ class RendererPool:
         while len(self._cache) > self.cache_size or (
             self._cached_bytes > self.cache_bytes and len(self._cache) > 1
         ):
-            _, dropped = self._cache.popitem(last=False)
+            dropped_key, dropped = self._cache.popitem(last=False)
             self._cached_bytes -= len(dropped)
+            self._warmed_keys.discard(dropped_key)
 
     def close(self) -> None:
         """Stop the workers and forget the wishes."""
         self._wishes.clear()
+        if self._trim_timer is not None:
+            self._trim_timer.cancel()
         if self._warmer is not None:
             self._warmer.cancel()
         if self._executor is not None:

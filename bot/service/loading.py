@@ -82,9 +82,15 @@ class Loaded:
     #: Every stint of the AI at a person's seat: (seat, level, from seq, to seq or None).
     stints: list[tuple[int, str, int, int | None]] = field(default_factory=list)
     skipped: set[int] = field(default_factory=set)
+    #: Each seat's expiries in a row (bot/service/clock.py), since its person last answered.
+    expiries: dict[int, int] = field(default_factory=dict)
+    #: The seq of each seat's last expiry record.
+    last_expiry: dict[int, int] = field(default_factory=dict)
     abandoned: bool = False
     #: Effective (seq, record) of kinds decision/commit, in order.
     chain: list[tuple[int, ChainRecord]] = field(default_factory=list)
+    #: (seat, turn chain's last seq) of every decision its player was shown a hint for.
+    hints: set[tuple[int, int]] = field(default_factory=set)
     game: Game | None = None
     committed: GameState | None = None
     commit_version: int = 0
@@ -98,6 +104,13 @@ class Loaded:
     def options(self) -> Mapping[str, Any]:
         """The stored game options."""
         return self.meta.options
+
+    @property
+    def chain_tip(self) -> int:
+        """The seq of the turn chain's last record, or of the flag the game continues from
+        if later (0 before either): names the decision pending now, whatever records off
+        the chain follow."""
+        return max(self.chain[-1][0] if self.chain else 0, self.flag_seq)
 
     @property
     def tail(self) -> list[DecisionRecord]:
@@ -249,8 +262,11 @@ def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:
         pilots=dict(scanned.pilots),
         stints=list(scanned.stints),
         skipped=scanned.skipped,
+        expiries=dict(scanned.expiries),
+        last_expiry=dict(scanned.last_expiry),
         abandoned=scanned.abandoned,
         chain=scanned.chain,
+        hints=set(scanned.hints),
     )
 
 

@@ -19,6 +19,7 @@ from bot.rules.content import company_name, load_content
 from bot.rules.engine import ENGINE_VERSION
 from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
+from bot.service.clock import CLOCKS, DEFAULT_POLICY, POLICIES, clock_text
 from bot.service.commit import Landing, replace_loaded
 from bot.service.computer import parse_ai_level
 from bot.service.core import ServiceCore
@@ -66,6 +67,8 @@ class LobbyCommands(ServiceCore):
         computers_only: bool = False,
         names: Sequence[str] = (),
         theme: str | None = None,
+        clock: str = "none",
+        timeout: str = DEFAULT_POLICY,
     ) -> Outcome:
         """Open a lobby in the actor's channel for up to `players` companies (people, `ai`
         AI players of `ai_level` and `automa` automa companies of `automa_level`); the
@@ -75,6 +78,8 @@ class LobbyCommands(ServiceCore):
         `names` are the people's names by seat, kept with the game for a client that has no
         accounts of its own (the console's local players); Discord names its users itself.
         ``theme``: the colours of the pictures posted in the channel (None: the server's).
+        ``clock``: each player's time for a turn (bot/service/clock.py), ``timeout``: what
+        happens when it runs out.
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
@@ -101,6 +106,14 @@ class LobbyCommands(ServiceCore):
             raise LobbyError(f"These options cannot start a game: {exc}") from None
         if reminder_hours is not None and reminder_hours <= 0:
             raise LobbyError("Reminder hours must be a positive number of hours.")
+        if clock not in CLOCKS:
+            raise LobbyError(
+                f"There is no clock '{str(clock)[:20]}'; choose one of {', '.join(CLOCKS)}."
+            )
+        if timeout not in POLICIES:
+            raise LobbyError(
+                f"There is no timeout '{str(timeout)[:20]}'; choose one of {', '.join(POLICIES)}."
+            )
         if theme is not None and theme not in USER_THEMES:
             raise LobbyError(
                 f"There is no picture theme '{str(theme)[:40]}'; choose one of "
@@ -125,6 +138,9 @@ class LobbyCommands(ServiceCore):
             options["computers_only"] = True
         if theme is not None:
             options["theme"] = theme
+        if clock != "none":
+            options["clock"] = clock
+            options["timeout"] = timeout
         if names:
             if len(names) > MAX_PLAYERS or not all(
                 isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names
@@ -151,7 +167,7 @@ class LobbyCommands(ServiceCore):
         line = Line.of(
             f"New Barrage game #{meta.number}: {players} players, {setup} setup"
             f"{expansions_text(expansions)}{automa_text(levels)}{ai_text(ai_levels)}"
-            f"{', with hints' if hints else ''}. ",
+            f"{', with hints' if hints else ''}{clock_text(clock, timeout)}. ",
             *(() if computers_only else (UserRef(actor.user_id), " joined ")),
             f"({taken}/{players}). Join it, then the creator starts it.",
         )

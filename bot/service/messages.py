@@ -15,7 +15,7 @@ from bot.rules import Event, Game, GameState
 from bot.rules.content import company_name
 from bot.service.computer import ai_level_of
 from bot.service.text import event_line
-from bot.service.turns import AUTOMA, FORCED_TURN, SKIPPED_SEAT, Step
+from bot.service.turns import AUTOMA, FORCED_TURN, SKIPPED_SEAT, TIMED_OUT, Step
 from bot.service.types import Line, Part, UserRef
 
 #: The user deciding for an engine player id (None when nobody sits there).
@@ -67,6 +67,8 @@ def _heading(how: str, owner: str | None, user_of: UserOf, name_people: bool) ->
         return [*person, " had a single possible move; it was confirmed for them:"]
     if how == SKIPPED_SEAT:
         return [*person, " (seat skipped) played automatically:"]
+    if how == TIMED_OUT:
+        return [*person, " ran out of time; the turn was passed for them:"]
     if how == AUTOMA:
         return [company_name(owner), " (automa) played:"]
     level = ai_level_of(how)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.service.computer import AI_LEVELS
 from bot.service.core import ServiceCore
 from bot.service.loading import Loaded
 from bot.service.types import Line, render_lines
@@ -60,7 +59,7 @@ class Pictures(ServiceCore):
             seat_kind = loaded.computer_of(cid)
             if seat_kind is not None and seat_kind.kind == "ai":
                 # An AI player (at its own seat, or playing a person's): marked with its level.
-                out.append(Player(cid, computer="ai", level=AI_LEVELS.index(seat_kind.level) + 1))
+                out.append(Player(cid, computer=seat_kind))
                 continue
             if user is None:
                 out.append(Player(cid))  # an automa: the renderer marks it from the state

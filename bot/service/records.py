@@ -11,14 +11,18 @@ Record kinds the service writes (the engine reads only `decision`), each a typed
   [, "automa": [levels]]} (the lobby in join order; the AI players take the seats after the
   people, the automas the last ones), `ai_seat` {"seat", "level", "by"} (the AI plays a
   person's seat from now on: a moderator's replacement), `ai_release` {"seat", "user"} (its
-  person takes the seat back), `replace`
-  {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} or {"reason"} (the last record
+  person takes the seat back), `hint` {"seat", "at"} (the seat's player was shown a hint for
+  the decision pending once the turn chain ended at record `at`: counted after a restart),
+  `replace` {"seat", "old", "new"}, `skip` {"seat"}, `abandon` {"by"} or {"reason"} (the last record
   of a game; a reason alone when the bot ended it because its channel or thread is gone),
   `flag` {"reason", "base"} (the log stopped replaying; the game continues from the snapshot
-  at or before version `base`);
+  at or before version `base`), `expiry` {"seat", "policy"[, "hold"]} (the seat's time ran
+  out, bot/service/clock.py; `hold`: the AI keeps the seat from now on);
 - on the turn chain (reverts apply): `decision` {"notation", "player", "user"[, "auto"][, "hint"]} and
   `commit` {"reason", "player", "user", "undoable"[, "automa"][, "computer"]} — a
-  committed-turn boundary (`computer`: a computer seat's step, landed by the service);
+  committed-turn boundary (`computer`: a computer seat's step, landed by the service); in a
+  clocked game a decision carries its time `at` and a commit its `clock` {"at", "bank",
+  "away"} (each person's bank and days away used, in ms, by seat);
 - `revert` {"to": N}: back to the commit (or flag) at version N.
 
 `scan` checks every record of a log — its kind, the types and ranges of its fields, and that
@@ -44,6 +48,7 @@ from bot.ai import LEVELS as AI_LEVELS
 from bot.rules import GameOptions, SetupError
 from bot.rules.content import load_content
 from bot.rules.setup import check_options
+from bot.service.clock import CLOCKS, HOLD_LEVEL, POLICIES
 from bot.store import Game as StoredGame
 from bot.store import LogEntry
 
@@ -85,7 +90,11 @@ class Record:
             value = getattr(self, spec.name)
             if spec.name in self.OPTIONAL and not value:
                 continue
-            out[spec.name] = list(value) if isinstance(value, tuple) else value
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, ClockRecord):
+                value = value.to_json()
+            out[spec.name] = value
         return out
 
 
@@ -171,6 +180,16 @@ class AiReleaseRecord(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class HintRecord(Record):
+    """The seat's player was shown a hint for the decision pending when the turn chain's last
+    record was `at` (0: none yet); one per seat and decision."""
+
+    kind: ClassVar[str] = "hint"
+    seat: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReplaceRecord(Record):
     """Another user takes over a seat."""
 
@@ -216,13 +235,29 @@ class DecisionRecord(Record):
     answered on the player's behalf (bot/service/turns.py)."""
 
     kind: ClassVar[str] = "decision"
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"auto", "hint"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"auto", "hint", "at"})
     notation: str
     player: str
     user: int | None
     auto: str | None = None
     #: True when its player was shown a hint for this decision before answering.
     hint: bool = False
+    #: When it was given (UTC ms; clocked games only).
+    at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
+    """The turn clock at a commit (bot/service/clock.py): when, and by people's seat each
+    one's bank and time away used so far (ms). Stored inside its commit record."""
+
+    at: int
+    bank: tuple[int, ...]
+    away: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (a JSON object)."""
+        return {"at": self.at, "bank": list(self.bank), "away": list(self.away)}
 
 
 class Cause(StrEnum):
@@ -247,7 +282,7 @@ class CommitRecord(Record):
     by whom, and whether its player may still undo it."""
 
     kind: ClassVar[str] = "commit"
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"automa", "computer"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"automa", "computer", "clock"})
     reason: str
     player: str | None
     user: int | None
@@ -256,11 +291,24 @@ class CommitRecord(Record):
     automa: bool = False
     #: True when the service landed a computer seat's step (an AI's turn or choice).
     computer: bool = False
+    #: The turn clock after it (clocked games).
+    clock: ClockRecord | None = None
 
     @property
     def own_turn(self) -> bool:
         """A person's turn ended by their own Confirm (what undo may take back)."""
         return self.reason == Cause.TURN
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiryRecord(Record):
+    """A seat's time ran out and the game's policy answered (`hold`: the AI keeps it)."""
+
+    kind: ClassVar[str] = "expiry"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"hold"})
+    seat: int
+    policy: str
+    hold: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,9 +329,11 @@ LogRecord = (
     | AiRemoveRecord
     | AiSeatRecord
     | AiReleaseRecord
+    | HintRecord
     | StartRecord
     | ReplaceRecord
     | SkipRecord
+    | ExpiryRecord
     | AbandonRecord
     | FlagRecord
     | DecisionRecord
@@ -324,8 +374,14 @@ class Scanned:
     #: The last flag record and its seq (None: the log replays from the start).
     flag: FlagRecord | None = None
     flag_seq: int = 0
+    #: (seat, turn chain's last seq) of every decision a hint was shown for.
+    hints: set[tuple[int, int]] = field(default_factory=set)
     #: (seq, seats) each time the seating changed: who sat where when a decision was made.
     seatings: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    #: Each seat's expiries in a row (since its person last answered themselves).
+    expiries: dict[int, int] = field(default_factory=dict)
+    #: The seq of each seat's last expiry record.
+    last_expiry: dict[int, int] = field(default_factory=dict)
 
     def seats_at(self, seq: int) -> tuple[int, ...]:
         """The seating in force when record `seq` was written."""
@@ -391,6 +447,11 @@ def check_options_of(meta: StoredGame) -> None:
         raise BrokenLog(f"the game's 'expansions' is {show(expansions)}, not a list of names")
     if len(set(expansions)) != len(expansions):
         raise BrokenLog("the game's 'expansions' names an expansion twice")
+    for key, allowed in (("clock", tuple(CLOCKS)), ("timeout", POLICIES)):
+        if opts.get(key) is not None and opts.get(key) not in allowed:
+            raise BrokenLog(
+                f"the game's '{key}' is {show(opts.get(key))}, not one of {', '.join(allowed)}"
+            )
     hours = opts.get("reminder_hours")
     if hours is not None and (not is_int(hours) or not 0 < hours <= 24 * 365):
         raise BrokenLog(f"the game's 'reminder_hours' is {show(hours)}, not a number of hours")
@@ -469,9 +530,11 @@ class _Scanner:
             "ai_remove": self.ai_remove,
             "ai_seat": self.ai_seat,
             "ai_release": self.ai_release,
+            "hint": self.hint,
             "start": self.start,
             "replace": self.replace,
             "skip": self.skip,
+            "expiry": self.expiry,
             "abandon": self.abandon,
             "flag": self.flag,
             "decision": self.decision,
@@ -649,6 +712,17 @@ class _Scanner:
             raise self.fail(seq, rec, f"user {user} does not sit at seat {seat}")
         self.end_stint(seat, seq)
 
+    def hint(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        seat = self.seat(seq, rec)
+        at = rec.get("at")
+        tip = max(self.nodes[-1][0] if self.nodes[-1] is not None else 0, self.out.flag_seq)
+        if at != tip:
+            raise self.fail(seq, rec, f"'at' is {show(at)}, not the turn chain's last record {tip}")
+        if (seat, tip) in self.out.hints:
+            raise self.fail(seq, rec, f"seat {seat} was already shown a hint for this decision")
+        self.out.hints.add((seat, tip))
+
     def end_stint(self, seat: int, seq: int) -> None:
         """The AI stops playing `seat` (if it did) at record `seq`."""
         if self.out.pilots.pop(seat, None) is None:
@@ -705,6 +779,49 @@ class _Scanner:
         self.out.skipped.add(seat)
         self.end_stint(seat, seq)
 
+    def expiry(self, seq: int, rec: Mapping[str, Any]) -> None:
+        self.started(seq, rec)
+        seat = self.seat(seq, rec)
+        policy = rec.get("policy")
+        if policy not in POLICIES:
+            raise self.fail(
+                seq, rec, f"'policy' is {show(policy)}, not one of {', '.join(POLICIES)}"
+            )
+        hold = rec.get("hold", False)
+        if not isinstance(hold, bool):
+            raise self.fail(seq, rec, f"'hold' is {show(hold)}, not true or false")
+        self.out.expiries[seat] = self.out.expiries.get(seat, 0) + 1
+        self.out.last_expiry[seat] = seq
+        if hold:
+            if seat in self.out.pilots:
+                raise self.fail(seq, rec, f"the AI already plays seat {seat}")
+            self.out.pilots[seat] = (HOLD_LEVEL, seq)
+            self.out.skipped.discard(seat)
+            self.out.stints.append((seat, HOLD_LEVEL, seq, None))
+
+    def at(self, seq: int, rec: Mapping[str, Any], key: str) -> int:
+        value = rec.get(key)
+        if not is_int(value) or not 0 <= value <= INT64_MAX:
+            raise self.fail(seq, rec, f"'{key}' is {show(value)}, not a time")
+        return value
+
+    def clock(self, seq: int, rec: Mapping[str, Any]) -> ClockRecord:
+        value = rec.get("clock")
+        if not isinstance(value, Mapping):
+            raise self.fail(seq, rec, f"'clock' is {show(value)}, not an object")
+        people = len(self.out.seats)
+        lists = {}
+        for key in ("bank", "away"):
+            got = value.get(key)
+            if (
+                not isinstance(got, list)
+                or len(got) != people
+                or not all(is_int(v) and 0 <= v <= INT64_MAX for v in got)
+            ):
+                raise self.fail(seq, rec, f"'clock.{key}' is {show(got)}, not {people} times")
+            lists[key] = list(got)
+        return ClockRecord(self.at(seq, value, "at"), tuple(lists["bank"]), tuple(lists["away"]))
+
     def abandon(self, seq: int, rec: Mapping[str, Any]) -> None:
         by = self.user(seq, rec, "by", optional=True)
         reason = self.text(seq, rec, "reason", optional=True)
@@ -733,7 +850,10 @@ class _Scanner:
         hint = rec.get("hint")
         if hint is not None and not isinstance(hint, bool):
             raise self.fail(seq, rec, f"'hint' is {show(hint)}, not true or false")
-        return DecisionRecord(notation, player, user, auto, bool(hint))
+        at = self.at(seq, rec, "at") if "at" in rec else None
+        if user is not None and user in self.out.seats:
+            self.out.expiries.pop(self.out.seats.index(user), None)
+        return DecisionRecord(notation, player, user, auto, bool(hint), at)
 
     def commit(self, seq: int, rec: Mapping[str, Any]) -> CommitRecord:
         self.started(seq, rec)
@@ -750,6 +870,7 @@ class _Scanner:
         computer = rec.get("computer")
         if computer is not None and not isinstance(computer, bool):
             raise self.fail(seq, rec, f"'computer' is {show(computer)}, not true or false")
+        clock = self.clock(seq, rec) if "clock" in rec else None
         self.marks.add(seq)
         return CommitRecord(
             reason=reason,
@@ -758,6 +879,7 @@ class _Scanner:
             undoable=undoable,
             automa=bool(automa),
             computer=bool(computer),
+            clock=clock,
         )
 
     def revert(self, seq: int, rec: Mapping[str, Any]) -> None:

@@ -4,8 +4,10 @@ Schedules are written by the service at each commit, one per player who must dec
 after the player's first-reminder time, or at the end of their quiet hours when the turn
 announcement went out silently (then the first ping is the turn's own: "it is your turn").
 The runner claims due schedules, checks that the player still has to decide, postpones a
-reminder that falls in the player's quiet hours to their end, delivers it through the port,
-and schedules the next one after the repeat time, until the cap. A reminder whose channel or
+reminder while the player is away or in their quiet hours to their end, delivers it through the port,
+and schedules the next one after the repeat time, until the cap; in a clocked game the next
+one comes at the clock's next point (bot/service/timekeeping.py: half the allowance, the
+bank, an hour before the time runs out; then, a `wait` game, every repeat time). A reminder whose channel or
 thread no longer exists is dropped with one log line.
 """
 
@@ -53,6 +55,17 @@ class ReminderRunner:
             return None
         settings = await self.store.get_user_settings(reminder.user_id)
         now = self.clock()
+        back = await self.service.away_until(reminder.user_id)
+        if back is not None:
+            # Away: no reminder until the player is back (the clock stops meanwhile too).
+            await self.store.set_reminder(
+                reminder.game_id,
+                reminder.user_id,
+                quiet.not_quiet(settings, back),
+                sent_count=reminder.sent_count,
+                kind=reminder.kind,
+            )
+            return None
         if quiet.in_quiet_hours(settings, now):
             # Postponed, not sent: the count stays, the claim is voided by the new schedule.
             await self.store.set_reminder(
@@ -113,6 +126,11 @@ class ReminderRunner:
     async def _next_due(self, reminder: Reminder, sent_at: int) -> int | None:
         """When to ping again after this one (sent at `sent_at`), or None at the cap."""
         loaded = await self.service.game_for_reminder(reminder.game_id)
+        if loaded is not None:
+            # A clocked game's reminders follow the clock (half, bank, an hour before).
+            clocked = await self.service.clock_reminder_due(loaded, reminder.user_id, sent_at)
+            if clocked is not None:
+                return clocked
         turn_ping = _is_turn_ping(reminder)
         # The turn's own ping is not a reminder: it does not count against the cap.
         cap = self.service.config.reminder_cap + (1 if reminder.kind == TURN_PING else 0)

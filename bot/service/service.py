@@ -13,6 +13,7 @@ Each responsibility has its own module, a command group built on `ServiceCore`:
 - bot/service/settings.py — a user's settings;
 - bot/service/moving.py — export and import;
 - bot/service/thinking.py — the AI seats' steps (in worker processes) and hints;
+- bot/service/timekeeping.py — the turn clock: charging, deadlines, expiries, time away;
 - bot/service/stats.py — the records: statistics, history, archived games, replays, and the
   start-up backfill of results (bot/service/final.py: a finished game's results).
 
@@ -32,6 +33,7 @@ from bot.service.play import TurnCommands
 from bot.service.settings import UNCHANGED, SettingsCommands, time_zone_names
 from bot.service.stats import StatsCommands
 from bot.service.thinking import ThinkingCommands
+from bot.service.timekeeping import ClockCommands
 from bot.service.views import GameViews
 
 __all__ = ["MAX_IMPORT_BYTES", "UNCHANGED", "GameService", "expansions_text", "time_zone_names"]
@@ -46,6 +48,7 @@ class GameService(
     SettingsCommands,
     MovingGames,
     StatsCommands,
+    ClockCommands,
     ThinkingCommands,
 ):
     """One channel's game from creation to final score; plain ids in, plain data out.

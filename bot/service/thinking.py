@@ -30,21 +30,22 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from bot.rules import RuleError
+from bot.rules import Game, RuleError
 from bot.rules.content import company_name
 from bot.service.commit import Landing
 from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide, worker_ready
 from bot.service.core import ServiceCore
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
 from bot.service.loading import Loaded, copy_game
+from bot.service.records import HintRecord
 from bot.service.turns import Step, apply_answer, at_handover
 from bot.service.types import Actor, Line, Outcome, OutcomeKind
-from bot.store import ACTIVE, GameNotFoundError
+from bot.store import ACTIVE, GameNotFoundError, StaleVersionError
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,8 @@ class _AiState:
     tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     #: Games scheduled again while their task ran.
     again: set[int] = field(default_factory=set)
-    #: Hints shown, by (game, version, player).
+    #: Hints thought about, by (game, turn chain's last seq, player): the thoughts only;
+    #: that a hint was shown is a log record (`hint`), kept over a restart.
     hints: OrderedDict[tuple[int, int, str], Thought] = field(default_factory=OrderedDict)
     #: Set at shutdown: nothing more is scheduled.
     stopped: bool = False
@@ -359,6 +361,26 @@ class ThinkingCommands(ServiceCore):
         computer = loaded.computer_of(player)
         assert computer is not None
         trial = copy_game(loaded.game)
+        steps = await self._ai_steps(loaded, trial, player, computer.level, computer.auto)
+        if not steps:
+            return None
+        async with self._locks[loaded.meta.channel_id]:
+            return await self._land(loaded, trial, steps, Landing(user=None, computer=True))
+
+    async def _ai_steps(
+        self,
+        loaded: Loaded,
+        trial: Game,
+        player: str,
+        level: str,
+        auto: str,
+        tail: Sequence[Step] | None = None,
+    ) -> list[Step]:
+        """The AI's answers (at `level`, marked `auto`) for `player` from `trial` on, applied
+        to it, until the player's step is over (after the step so far, `tail`: the game's
+        by default); [] when the engine refused one."""
+        game_id = loaded.meta.id
+        before = loaded.tail_steps if tail is None else tail
         steps: list[Step] = []
         for _ in range(MAX_STEP_DECISIONS):
             decision = None if trial.is_over else trial.decision(player)
@@ -369,7 +391,7 @@ class ThinkingCommands(ServiceCore):
                 if decision.simultaneous and loaded.committed is not None and not steps
                 else trial.state
             )
-            notation = await self._ai_answer(loaded, basis.to_json(), player, computer.level, SEAT)
+            notation = await self._ai_answer(loaded, basis.to_json(), player, level, SEAT)
             if decision.find(notation) is None:
                 log.error(
                     "game %d: the AI answered %r, not an option of %s's %s; its first option "
@@ -381,16 +403,13 @@ class ThinkingCommands(ServiceCore):
                 )
                 notation = decision.options[0].notation
             try:
-                steps.append(apply_answer(trial, notation, player, on_behalf=computer.auto))
+                steps.append(apply_answer(trial, notation, player, on_behalf=auto))
             except RuleError:
                 log.exception("game %d: the engine refused the AI's listed option", game_id)
-                return None
-            if at_handover(trial, [*loaded.tail_steps, *steps]):
+                return []
+            if at_handover(trial, [*before, *steps]):
                 break
-        if not steps:
-            return None
-        async with self._locks[loaded.meta.channel_id]:
-            return await self._land(loaded, trial, steps, Landing(user=None, computer=True))
+        return steps
 
     async def _ai_answer(
         self, loaded: Loaded, state_json: dict[str, Any], player: str, level: str, priority: int
@@ -411,7 +430,8 @@ class ThinkingCommands(ServiceCore):
                 "is created."
             )
         assert loaded.game is not None
-        if loaded.seats.index(actor.user_id) in loaded.pilots:
+        seat = loaded.seats.index(actor.user_id)
+        if seat in loaded.pilots:
             raise ServiceError("The AI plays your seat now; `play` takes it back first.")
         decision = loaded.game.decision(company)
         if decision is None:
@@ -420,7 +440,7 @@ class ThinkingCommands(ServiceCore):
                     "It is not your decision now: waiting for ", *self._waiting_line(loaded), "."
                 )
             )
-        key = (loaded.meta.id, loaded.version, company)
+        key = (loaded.meta.id, loaded.chain_tip, company)
         cache = self._ai().hints
         thought = cache.get(key)
         if thought is None:
@@ -435,6 +455,8 @@ class ThinkingCommands(ServiceCore):
             cache[key] = thought
             while len(cache) > HINT_CACHE:
                 cache.popitem(last=False)
+        if not self._hinted_now(loaded, company):
+            loaded = await self._note_hint(actor, loaded.meta.id, seat, loaded.chain_tip)
         option = decision.find(thought.notation)
         label = option.label if option is not None else thought.notation
         lines = [Line.of(f"💡 Hint for {company_name(company)}: {label}")]
@@ -447,9 +469,44 @@ class ThinkingCommands(ServiceCore):
             decision=self._panel(loaded, actor.user_id),
         )
 
+    async def _note_hint(self, actor: Actor, game_id: int, seat: int, tip: int) -> Loaded:
+        """Log that the seat's player is shown a hint for the decision pending after the
+        chain's record `tip` (so an answer after a restart still counts it); GameMovedOn if
+        the game moved past that decision while the hint was thought about."""
+        async with self._locks[actor.channel_id]:
+            fresh = await self._load(await self.store.get_game(game_id))
+            if fresh.chain_tip != tip:
+                raise GameMovedOn(
+                    "The game moved on while the hint was thought about; here is your current "
+                    "decision.",
+                    self._panel(fresh, actor.user_id),
+                )
+            if (seat, tip) in fresh.hints:
+                return fresh
+            record = HintRecord(seat, tip)
+            try:
+                version = await self.store.append(game_id, fresh.version, [record.to_json()])
+            except StaleVersionError:
+                moved = await self._reload(game_id)
+                raise GameMovedOn(
+                    "Another command landed first; the game moved on. Here is your current "
+                    "decision.",
+                    self._panel(moved, actor.user_id),
+                ) from None
+            after = replace(
+                fresh,
+                version=version,
+                meta=replace(fresh.meta, version=version),
+                hints=fresh.hints | {(seat, tip)},
+            )
+            self._remember(after)
+            return after
+
     def _hinted_now(self, loaded: Loaded, company: str) -> bool:
-        """Whether the player was shown a hint for the decision pending at this version."""
-        return (loaded.meta.id, loaded.version, company) in self._ai().hints
+        """Whether the player was shown a hint for the decision pending now (a log record,
+        so it holds after a restart)."""
+        seat = loaded.seat_of_player(company)
+        return seat is not None and (seat, loaded.chain_tip) in loaded.hints
 
 
 def hint_reason(thought: Thought, find: Callable[[str], Any]) -> str:

@@ -58,6 +58,8 @@ from bot.service.records import Cause, DecisionRecord
 SKIPPED_SEAT = "skipped seat"
 #: `auto` of the Confirm of a forced turn, given on its player's behalf.
 FORCED_TURN = "forced turn"
+#: The service passed a turn for a player whose time ran out (a `timeout:skip` game).
+TIMED_OUT = "time ran out"
 #: `auto` of an automa company's answer (its turn, its choices), given by its rules.
 AUTOMA = "automa"
 #: What a skipped seat answers, in order of preference (else the first option).
@@ -239,6 +241,7 @@ __all__ = [
     "AUTOMA",
     "FORCED_TURN",
     "SKIPPED_SEAT",
+    "TIMED_OUT",
     "Step",
     "answer_on_behalf",
     "apply_answer",

@@ -35,16 +35,27 @@ class ChannelRef:
     channel_id: int
 
 
-#: A part of a line: plain text, a person, or a channel.
-Part = str | UserRef | ChannelRef
+@dataclass(frozen=True, slots=True)
+class TimeRef:
+    """A moment named in a line (UTC ms): Discord shows it in each reader's own time zone,
+    as a relative time (`style` "R": "in 3 hours") or a date ("D")."""
+
+    at_ms: int
+    style: str = "R"
+
+
+#: A part of a line: plain text, a person, a channel, or a moment.
+Part = str | UserRef | ChannelRef | TimeRef
 #: How an adapter writes a person: a mention on Discord, a name in the console.
 UserNamer = Callable[[int], str]
 #: How an adapter writes a channel: a channel link on Discord.
 ChannelNamer = Callable[[int], str]
+#: How an adapter writes a moment: a Discord timestamp, or a date and time in the console.
+TimeNamer = Callable[[TimeRef], str]
 
 
-#: A part of a line as stored: text, {"user": id} or {"channel": id}.
-PartJson = str | dict[str, int]
+#: A part of a line as stored: text, {"user": id}, {"channel": id} or {"time": ms, "style": s}.
+PartJson = str | dict[str, int | str]
 
 
 def plain_name(user_id: int) -> str:
@@ -55,6 +66,14 @@ def plain_name(user_id: int) -> str:
 def plain_channel(channel_id: int) -> str:
     """A channel as plain text when nothing better is known (logs, tests, the console)."""
     return f"channel {channel_id}"
+
+
+def plain_time(time: TimeRef) -> str:
+    """A moment as plain text (logs, tests, the console): its date, with the time in UTC."""
+    moment = datetime.fromtimestamp(time.at_ms / 1000, UTC)
+    if time.style == "D":
+        return f"{moment:%d %B %Y}"
+    return f"{moment:%d %B %Y, %H:%M} UTC"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +92,21 @@ class Line:
         """The people this line names, in order."""
         return tuple(p.user_id for p in self.parts if isinstance(p, UserRef))
 
-    def render(self, name: UserNamer = plain_name, channel: ChannelNamer = plain_channel) -> str:
-        """The line as text, each person written by `name`, each channel by `channel`."""
+    def render(
+        self,
+        name: UserNamer = plain_name,
+        channel: ChannelNamer = plain_channel,
+        time: TimeNamer = plain_time,
+    ) -> str:
+        """The line as text, each person written by `name`, each channel by `channel`, each
+        moment by `time`."""
         return "".join(
             p
             if isinstance(p, str)
             else name(p.user_id)
             if isinstance(p, UserRef)
+            else time(p)
+            if isinstance(p, TimeRef)
             else channel(p.channel_id)
             for p in self.parts
         )
@@ -92,6 +119,8 @@ class Line:
             if isinstance(p, str)
             else {"user": p.user_id}
             if isinstance(p, UserRef)
+            else {"time": p.at_ms, "style": p.style}
+            if isinstance(p, TimeRef)
             else {"channel": p.channel_id}
             for p in self.parts
         ]
@@ -108,14 +137,20 @@ def _part_from_json(data: Any) -> Part:
         return str(data)
     if "channel" in data:
         return ChannelRef(int(data["channel"]))
+    if "time" in data:
+        return TimeRef(int(data["time"]), str(data.get("style", "R")))
     return UserRef(int(data["user"]))
 
 
 def render_lines(
-    lines: Iterable[Line], name: UserNamer = plain_name, channel: ChannelNamer = plain_channel
+    lines: Iterable[Line],
+    name: UserNamer = plain_name,
+    channel: ChannelNamer = plain_channel,
+    time: TimeNamer = plain_time,
 ) -> str:
-    """Lines joined by newlines, each person written by `name`, each channel by `channel`."""
-    return "\n".join(line.render(name, channel) for line in lines)
+    """Lines joined by newlines, each person written by `name`, each channel by `channel`,
+    each moment by `time`."""
+    return "\n".join(line.render(name, channel, time) for line in lines)
 
 
 def named_users(lines: Iterable[Line]) -> tuple[int, ...]:
@@ -245,6 +280,8 @@ class OutcomeKind(Enum):
     ABANDONED = "abandoned"
     #: An exported game continues here (announced when it is still being played).
     IMPORTED = "imported"
+    #: The actor's time away was set or ended (private).
+    AWAY = "away"
 
 
 class Spoken:
@@ -356,6 +393,8 @@ class GameSummary:
     number: int = 0
     #: Why the game cannot be loaded (None when it can).
     problem: str | None = None
+    #: When the first running clock of the game runs out (UTC ms; None without one).
+    deadline: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

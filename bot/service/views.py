@@ -33,10 +33,6 @@ from bot.service.types import (
 from bot.store import ACTIVE, FinishedGame
 from renderer.score_sheet import categories, vp_breakdown
 
-#: The board views rendered ahead after an announcement (`render_request`).
-WARM_VIEWS = ("map", "shared", "full")
-
-
 #: The alt text of the legend picture.
 SYMBOLS_ALT = (
     "The legend of the pictures: what every symbol, colour and short form on the map, the "
@@ -102,8 +98,13 @@ class GameViews(Pictures):
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
         theme = await self._user_theme(viewer, loaded) if viewer is not None else None
+        positions = self.renderer_pool.positions
+        game_id, version = loaded.meta.id, loaded.commit_version
+        positions.asked(game_id, version, view, company)
+        # The position's one picture: its announcement's, rings and all, where known.
+        rings = positions.rings(game_id, version)
         return await self._picture(
-            loaded, loaded.commit_version, loaded.committed, view, company, theme=theme
+            loaded, version, loaded.committed, view, company, changed=rings, theme=theme
         )
 
     async def _picture(
@@ -284,6 +285,9 @@ class GameViews(Pictures):
             if snap is None:
                 raise ServiceError(f"No saved state of game {request.game_id}")
             state = state_from_json(snap.state)
+        positions = self.renderer_pool.positions
+        if request.view == "map":
+            positions.ring(request.game_id, request.version, request.changed)
         png = await self._picture(
             loaded,
             request.version,
@@ -293,16 +297,28 @@ class GameViews(Pictures):
             last=last,
             changed=request.changed,
         )
-        # Players and spectators look at the board after an announcement: its other views
-        # are rendered in the background, after this one, so they are usually cached by then.
-        players = await self._players(loaded, state)
-        for view in WARM_VIEWS:
-            if view != request.view and view in board_views(state.options):
-                # Keyed as `_picture` keys them, unchanged spaces and all (none but the map's).
-                key = (request.game_id, request.version, view, None, players, ())
-                if self._game_theme(loaded) == self.renderer_pool.theme:
-                    self.renderer_pool.warm(key, Board(state, players), view)
+        if self._game_theme(loaded) == self.renderer_pool.theme:
+            await self._warm_wanted(loaded, request, state)
         return png
+
+    async def _warm_wanted(self, loaded: Loaded, request: ImageRequest, state: Any) -> None:
+        """Render in the background, after the announced picture, the views of this game that
+        people asked for lately (`Positions.wanted`): they are usually cached by the time
+        they are asked for again, and views nobody looks at are not drawn."""
+        players = await self._players(loaded, state)
+        known = board_views(state.options)
+        rings = self.renderer_pool.positions.rings(request.game_id, request.version)
+        for view, asked in self.renderer_pool.positions.wanted(request.game_id, request.version):
+            if view not in known:
+                continue
+            try:
+                company = self._check_view(state, view, asked)
+            except ServiceError:
+                continue  # a company board this state has not (yet): drawn when asked for
+            shown = rings if view in ("map", "full") else ()
+            # Keyed as `_picture` keys them.
+            key = (request.game_id, request.version, view, company, players, shown)
+            self.renderer_pool.warm(key, Board(state, players, shown), view, company)
 
     async def company_summary(
         self,
@@ -367,6 +383,14 @@ class GameViews(Pictures):
         lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
+    async def shown_round(
+        self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
+    ) -> int:
+        """The round of the committed state, as a board view's caption names it (no replay)."""
+        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        assert loaded.committed is not None
+        return int(loaded.committed.round)
+
     async def score(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
     ) -> ScoreView:
@@ -418,7 +442,8 @@ class GameViews(Pictures):
         )
 
     async def my_games(self, guild_id: int, user_id: int) -> list[GameSummary]:
-        """The user's active games in this server and whose turn it is in each."""
+        """The user's active games in this server, whose turn it is in each and when its time
+        runs out (soonest first)."""
         out = []
         for meta in await self.store.list_games(guild_id=guild_id, user_id=user_id, status=ACTIVE):
             try:
@@ -447,9 +472,11 @@ class GameViews(Pictures):
                     user_id in waiting,
                     loaded.committed.round if loaded.committed is not None else None,
                     meta.number,
+                    deadline=await self._soonest_deadline(loaded),
                 )
             )
-        return out
+        # The soonest deadline first; games without a clock after them, as they came.
+        return sorted(out, key=lambda g: (g.deadline is None, g.deadline or 0))
 
 
 def _names_of(known: tuple[str, str] | None, seat: int) -> tuple[str, str]:

@@ -189,6 +189,26 @@ class Reminder:
     kind: str = REMINDER
 
 
+#: Deadline kinds (bot/store/clocks.py): a player's time running out, and a computer seat's
+#: pending step.
+EXPIRY = "expiry"
+AI_STEP = "ai"
+DEADLINE_KINDS = frozenset({EXPIRY, AI_STEP})
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """Something due in a game at `due_at` (UTC ms), written for its commit `version`."""
+
+    game_id: int
+    user_id: int
+    kind: str
+    due_at: int
+    version: int
+    #: The claim token when handed out by claim_deadlines, else None.
+    claim: str | None = None
+
+
 #: The picture themes a player may choose (renderer.theme.THEMES; the store stays renderer-free).
 USER_THEMES = ("light", "dark", "colourblind")
 
@@ -477,6 +497,44 @@ class Store(Protocol):
     async def import_game(self, doc: Mapping[str, Any], *, guild_id: int, channel_id: int) -> Game:
         """Insert an exported game under a new id in the given channel. Checks the shape
         only: the service must replay the log through the engine before calling this."""
+        ...
+
+    # -- the turn clock (bot/store/clocks.py) --------------------------------------------
+
+    async def set_deadlines(
+        self, game_id: int, kind: str, due: Sequence[tuple[int, int]], *, version: int
+    ) -> None:
+        """Replace the game's deadlines of `kind` by (user id, due at) pairs."""
+        ...
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        """The game's deadlines, soonest first."""
+        ...
+
+    async def claim_deadlines(
+        self, kind: str, *, limit: int = 50, lease_ms: int = 120_000
+    ) -> list[Deadline]:
+        """Claim due deadlines of `kind` in active games atomically (one claimant each)."""
+        ...
+
+    async def deadline_done(self, deadline: Deadline, *, next_due_at: int | None = None) -> bool:
+        """Drop a claimed deadline or move it; False when the claim was lost."""
+        ...
+
+    async def set_away(self, user_id: int, until_at: int | None) -> None:
+        """End the user's time away now and start a new one until `until_at` (None: none)."""
+        ...
+
+    async def away_spans(self, user_id: int, *, since: int = 0) -> list[tuple[int, int]]:
+        """The user's time away that ends after `since`, in order."""
+        ...
+
+    async def beat(self, instance: str, *, gap_ms: int) -> tuple[int, int] | None:
+        """Write this process's heartbeat; record and return an outage after a silence."""
+        ...
+
+    async def outages(self, *, since: int = 0) -> list[tuple[int, int]]:
+        """The outages (the bot could not answer) that end after `since`, in order."""
         ...
 
 

@@ -40,10 +40,11 @@ from typing import Any, TypeVar
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no stubs and no py.typed
 
 from bot.store.base import Clock, system_clock
+from bot.store.clocks import ClockSqlStore
 from bot.store.errors import DatabaseUnusable, MigrationError, SchemaTooNewError, StoreUnavailable
 from bot.store.health import Outage
 from bot.store.migrate import Migration, backend_migrations
-from bot.store.sql import Row, SqlStore, Tx, TxMode
+from bot.store.sql import Row, Tx, TxMode
 from bot.store.urls import redact_url
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,7 @@ _CONSEQUENCE = {
 }
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(ClockSqlStore):
     """A Store on a PostgreSQL database, shared by any number of bot processes."""
 
     _FOR_UPDATE = " FOR UPDATE"

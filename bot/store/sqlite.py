@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.base import Clock, system_clock
+from bot.store.clocks import ClockSqlStore
 from bot.store.errors import DatabaseUnusable, MigrationError, StoreUnavailable
 from bot.store.health import Outage, damaged, inspect_file, runtime_fault, unusable_from
 from bot.store.migrate import migrate, schema_version
@@ -24,7 +25,6 @@ from bot.store.sql import (
     ONE_ACTIVE_PER_CHANNEL,
     RESULTS_KEY,
     Row,
-    SqlStore,
     Tx,
     TxMode,
 )
@@ -72,7 +72,7 @@ class _SqliteTx:
         await self._db.executemany(sql, rows)
 
 
-class SqliteStore(SqlStore):
+class SqliteStore(ClockSqlStore):
     """A Store on one SQLite file, through one aiosqlite connection (one thread).
 
     Each operation is one transaction (BEGIN IMMEDIATE for writes). An asyncio.Lock keeps

@@ -30,6 +30,7 @@ from renderer.background import (
     feature_label_at,
 )
 from renderer.content import content
+from renderer.expansions.drawing import Drawing
 from renderer.fonts import Weight
 from renderer.layout import Rect, map_layout
 from renderer.theme import CompanyStyle, Theme
@@ -326,3 +327,21 @@ def samples() -> dict[str, tuple[GameState, str]]:
         "sample-colorado-map.png": (state, "map"),
         "sample-colorado-sites.png": (state, "sites"),
     }
+
+
+#: What the renderer draws of Colorado (`renderer.expansions.drawing`).
+DRAWING = Drawing(
+    draw_map=draw_map,
+    views=VIEWS,
+    view_background=view_background,
+    draw_view=draw_view,
+    key_entries=key_entries,
+    legend_sections=legend_sections,
+    company_lines=company_lines,
+    describe_lines=describe_lines,
+    feature_rows=feature_rows,
+    feature_title=FEATURE_TITLE,
+    bridge_slots=BRIDGE_SLOTS,
+    samples=samples,
+    sample_state=sample_state,
+)

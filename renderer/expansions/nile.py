@@ -23,6 +23,7 @@ from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.background import feature_background, feature_canvas, feature_fill
 from renderer.content import content
+from renderer.expansions.drawing import Drawing
 from renderer.layout import Rect
 from renderer.theme import Theme
 from renderer.words import plural
@@ -369,3 +370,22 @@ def samples() -> dict[str, tuple[GameState, str]]:
         "sample-nile-map.png": (state, "map"),
         "sample-nile-irrigation.png": (state, "irrigation"),
     }
+
+
+#: What the renderer draws of the Nile (`renderer.expansions.drawing`).
+DRAWING = Drawing(
+    views=VIEWS,
+    view_background=view_background,
+    draw_view=draw_view,
+    scoreboard_columns=scoreboard_columns,
+    key_entries=key_entries,
+    legend_sections=legend_sections,
+    company_lines=company_lines,
+    describe_lines=describe_lines,
+    feature_rows=feature_rows,
+    feature_title=FEATURE_TITLE,
+    course_key=COURSE_KEY,
+    samples=samples,
+    sample_backgrounds=SAMPLE_BACKGROUNDS,
+    sample_state=sample_state,
+)

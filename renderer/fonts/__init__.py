@@ -1,8 +1,9 @@
 """The bundled DejaVu Sans fonts (see LICENSE-DejaVu.txt), so text is identical everywhere.
 
 Players' names are drawn by `renderer.names` with DejaVu Sans and, for the scripts it lacks,
-Noto Sans Arabic, Hebrew, CJK (subset) and Symbols 1 and 2 (LICENSE-Noto.txt: SIL OFL 1.1;
-tools/build_fonts.py builds them and coverage.json).
+Noto Sans Arabic, Hebrew, CJK (subset), Noto Emoji (monochrome) and Noto Sans Symbols 1 and
+2 (LICENSE-Noto.txt: SIL OFL 1.1; tools/build_fonts.py builds them, coverage.json and
+sequences.json).
 
 Text layout: by default Pillow lays text out with libraqm when the host has it (and its
 FriBiDi/HarfBuzz), else with its own basic layout. ``set_text_layout("basic")`` makes every

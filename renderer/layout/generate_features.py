@@ -4,20 +4,20 @@
 the features of the expansion whose board the map is (`renderer/layout/<map id>_features.toml`:
 `[view]`, `[features]`, `[feature.<id>]`); `... <map id> extra` prints the
 `[bridge."<basin>"]` tables (when the expansion's drawing asks for them) and the `[course]` of a
-great river (the map topology's key named by the drawing module's `COURSE_KEY`) that end the
+great river (the map topology's key named by the drawing's `course_key`) that end the
 map's layout (`renderer/layout/<map id>.toml`, after `generate.py`'s tables). The rows come
-from that drawing module (`feature_rows(features, width, gap)`, `FEATURE_TITLE`,
-`BRIDGE_SLOTS`). Each feature box is two text lines tall: its id, then what the state puts on it.
+from that expansion's `Drawing` (`feature_rows(features, width, gap)`, `feature_title`,
+`bridge_slots`). Each feature box is two text lines tall: its id, then what the state puts on it.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from renderer.expansions import catalogue, drawing
+from renderer.expansions.drawing import Drawing
 from renderer.layout import MapLayout, Rect, map_layout
 
 PANEL_TOP = 6
@@ -28,8 +28,8 @@ TITLE = 50
 BRIDGE_W, BRIDGE_H = 96, 40
 
 
-def owner(map_id: str) -> ModuleType:
-    """The drawing module of the expansion whose board `map_id` is."""
+def owner(map_id: str) -> Drawing:
+    """The drawing of the expansion whose board `map_id` is."""
     for name, info in catalogue().expansions.items():
         if info.map == map_id or map_id in info.maps:
             return drawing(name)
@@ -40,7 +40,10 @@ def feature_tables(
     map_id: str, features: Mapping[str, Any]
 ) -> tuple[Rect, list[tuple[str, str, Rect]]]:
     """Return the panel's rect and each feature's (id, kind, rect), row by row."""
-    rows = owner(map_id).feature_rows(features, RIGHT - LEFT, GAP)
+    feature_rows = owner(map_id).feature_rows
+    if feature_rows is None:
+        raise ValueError(f"the drawing of the map {map_id!r} lays out no features")
+    rows = feature_rows(features, RIGHT - LEFT, GAP)
     placed = []
     y = PANEL_TOP + TITLE + 4
     for row in rows:
@@ -104,7 +107,7 @@ def render_tables(map_id: str) -> str:
         "",
         "[features]",
         f"rect = {list(panel)}",
-        f'title = "{owner(map_id).FEATURE_TITLE}"',
+        f'title = "{owner(map_id).feature_title}"',
         "",
     ]
     for fid, kind, rect in placed:
@@ -122,7 +125,7 @@ def course_table(map_id: str) -> list[str]:
 
     info = next(i for i in catalogue().expansions.values() if map_id in i.maps)
     topology = tomllib.loads(read_file(info.package, info.maps[map_id]))
-    key = getattr(owner(map_id), "COURSE_KEY", None)
+    key = owner(map_id).course_key
     stops = topology["map"].get(key) if key else None
     if not stops:
         return []
@@ -141,7 +144,7 @@ def bridge_tables(map_id: str) -> str:
     """Return the TOML of the Bridge slots of ``map_id`` (when its expansion has Bridges) and
     its great river's course (when it has one)."""
     out = course_table(map_id)
-    if getattr(owner(map_id), "BRIDGE_SLOTS", False):
+    if owner(map_id).bridge_slots:
         out.append("# Where a basin's Bridge tag goes (one Bridge per basin at most).")
         for basin, rect in sorted(bridge_slots(map_layout(map_id)).items()):
             out += [f'[bridge."{basin}"]', f"rect = {list(rect)}", ""]

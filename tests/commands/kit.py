@@ -20,6 +20,7 @@ from fakediscord import FakeDiscord, FakeUser, Message, run_bot
 
 from bot.commands import ids
 from bot.commands.client import BarrageBot
+from bot.commands.panel import HANDED_BACK_NOTE
 from bot.rules import RuleError
 from bot.service import Actor, GameService, NoGameHere, PanelView, ServiceConfig
 from bot.service.images import RendererPool
@@ -295,8 +296,14 @@ class Driver:
         self.stats.do_commands += 1
         return await invocation.reply()
 
-    async def play_turn(self, *, typed_share: float = 0.1, restart_share: float = 0.02) -> bool:
-        """Play one player's whole turn (to its Confirm); False once the game is over."""
+    async def play_turn(
+        self, *, typed_share: float = 0.1, restart_share: float = 0.02, one_turn: bool = False
+    ) -> bool:
+        """Play one player's whole turn (to its Confirm); False once the game is over.
+
+        A commit that hands the next decision back to the same player goes on in their panel;
+        with `one_turn` the call returns there all the same (a solo game has turns too).
+        """
         found = await self.deciding_user()
         if found is None:
             return False
@@ -318,6 +325,8 @@ class Driver:
                     message = await self.answer(user, message, target)
             panel = await self.panel_of(user)
             if panel is None or not (panel.your_turn and panel.options):
+                return True
+            if one_turn and message.content.startswith(HANDED_BACK_NOTE):
                 return True
             if not option_ids(message) and not select_of(message):
                 # The panel moved to another user's decision (simultaneous income choices).

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.commands.panel import HANDED_BACK_NOTE, OUTCOME_NOTES, outcome_note
-from bot.commands.replies import error_text, say, split_message
+from bot.commands.announce import MISSING_ATTACH, turn_parts
+from bot.commands.panel import HANDED_BACK_NOTE, OUTCOME_NOTES, outcome_note, panel_content
+from bot.commands.replies import MAX_MESSAGE, error_text, say, split_message
 from bot.service import (
     ChannelRef,
     ImportRefused,
@@ -44,14 +45,22 @@ def test_a_long_message_is_whole_and_splits_into_whole_messages() -> None:
     assert "\n".join(parts) == whole and parts[-1].endswith("➡️ <@2> (USA), your turn")
 
 
-def test_within_a_limit_a_long_message_loses_its_middle_never_its_first_or_last_lines() -> None:
-    lines = [Line.of("France (", UserRef(1), ") played:")]
-    lines += [Line.of(f"• line {i} " + "x" * 60) for i in range(60)]
-    lines += [Line.of("➡️ ", UserRef(2), " (USA), your turn")]
-    text = say(lines, limit=1800)
-    assert len(text) <= 1800 and "\n…\n" in text
-    assert text.startswith("France (<@1>) played:")
-    assert text.endswith("➡️ <@2> (USA), your turn")
+def test_a_long_panel_or_turn_message_is_split_never_cut() -> None:
+    """The panel keeps its whole note (what the answer did) and the turn message's last part
+    has room for the missing-permission note: nothing is cut to fit."""
+    note = "\n".join(f"• built something long number {i} " + "y" * 70 for i in range(40))
+    panel = PanelView(
+        1, 2, 3, "usa", "Choose", "turn", (OptionView("pass", "Pass", "Pass"),), your_turn=True
+    )
+    whole = panel_content(panel, note=note)
+    assert note in whole and len(whole) > MAX_MESSAGE
+    parts = split_message(whole)
+    assert "\n".join(parts) == whole and all(len(p) <= MAX_MESSAGE for p in parts)
+    assert parts[-1].endswith("**Choose**")  # the question, where `send` puts the buttons
+    long = "\n".join(f"• line {i} " + "x" * 60 for i in range(60))
+    *_, last = turn_parts(long, attach_note=True)
+    assert len(last) <= MAX_MESSAGE and last.endswith(MISSING_ATTACH)
+    assert "\n".join(turn_parts(long)) == long
 
 
 def test_the_note_after_an_answer_is_chosen_by_the_outcome_kind() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from importlib import resources
 from pathlib import Path
 
@@ -10,9 +11,10 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image
 
+from bot.rules.computers import ComputerSeat
 from renderer import names
 from renderer.describe import alt_text
-from renderer.people import Computer, Player
+from renderer.people import Player
 from renderer.render import render
 from renderer.samples import midgame_state
 from renderer.theme import get_theme
@@ -29,7 +31,24 @@ SCRIPTS = {
     "Japanese": "さくら・カタカナ",
     "Korean": "김민준",
     "emoji": "Dam builder 🌍⚡👍❤️",
+    "emoji sequences": "👩\u200d🚀 🇫🇷 🏳️\u200d🌈 👍🏽 1️⃣ 👨\u200d👩\u200d👧",
 }
+#: Emoji people commonly put in display names: the most used ones, then games, animals,
+#: fantasy, sport and the newer hearts and faces.
+COMMON_EMOJI = (
+    "😂❤️🤣👍😭🙏😘🥰😍😊🎉😁💕🥺😅🔥☺️🤦🤷🙄😆🤗😉🎂🤔👏🙂😳🥳😎👌💜😔💪✨💖👀😋😏😢👉💗😩💯"
+    "🌹💞🎈💙😃😡💐😜🙈🤞😄🤤🙌🤪❣️😀💋💀👇💔😌💓🤩🙃😬😱😴🤭😐🌞😒😇🌸😈🎶✌️🎊🥵😞💚☀️🖤"
+    "💰😚👑🎁💥🙋☹️😑🥴👈💩✅👋🤮😤🤢🌟❗😥🌈💛😝😫😲🖕‼️🔴🌻🤯💃👊🤬🏃😕👁️⚡☕🍀💦⭐🦋🤨"
+    "🌺😹🤘🌷💝💤🤝🐰😓💘🍻😟😣🧐😠🤠😻🌙😛🤙🙊🎮🎲🕹️👾🤖🐉🦄🐺🦊🐱🐶🐼🐸🐧🦁🐯🐻🐨🐢🐍"
+    "🦈🐙🌊🌍🌎🌏⚓🏆🥇🎯🚀🛸⛵🏔️🌋🍕🍔🍩🍺☠️👻🎃🧙🧛🥷🗡️⚔️🛡️🏹🔱♟️🧩🎸🎧📚💎🧠🫠🥹🫡🪐🤍"
+    "🤎🧡"
+)
+#: Joined emoji (ZWJ sequences, flags, skin tones, keycaps): each drawn as one glyph.
+JOINED_EMOJI = (
+    "👩\u200d🚀", "👨\u200d💻", "🏳️\u200d🌈", "🏴\u200d☠️", "❤️\u200d🔥", "🐻\u200d❄️",
+    "👨\u200d👩\u200d👧\u200d👦", "🧑\u200d🤝\u200d🧑", "😶\u200d🌫️", "🇫🇷", "🇺🇸", "🇯🇵", "🇧🇷",
+    "👍🏽", "👋🏿", "💪🏻", "1️⃣", "#️⃣",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
@@ -41,6 +60,27 @@ def test_every_character_of_a_name_has_a_bundled_font(script: str) -> None:
     assert names.width(name, 38) > 0
 
 
+def test_emoji_people_put_in_their_names_are_drawn() -> None:
+    """Each common emoji, and every pictograph of Unicode's emoji blocks (except the twelve
+    heraldic crosses at U+1F900-1F90B, which are not emoji), has a glyph; a joined emoji is
+    drawn as one glyph, not as its parts."""
+    assert names.missing(COMMON_EMOJI) == []
+    for joined in JOINED_EMOJI:
+        assert names.missing(joined) == [], joined
+        assert len(names.clean(joined)) == 1, joined
+        assert names.width(joined, 38) < 2 * names.width("👍", 38), joined
+    for code in range(0x1F300, 0x1FB00):
+        char = chr(code)
+        if unicodedata.category(char) == "So" and not 0x1F900 <= code <= 0x1F90B:
+            assert names.face_of(char) is not None, hex(code)
+
+
+def test_a_name_is_cut_between_emoji_never_inside_one() -> None:
+    name = "👨\u200d👩\u200d👧\u200d👦" * 12
+    cut = names.fitted(name, "", 38, 200)
+    assert cut.endswith(names.ELLIPSIS) and set(cut[:-1]) == set(names.clean(name))
+
+
 def test_the_coverage_file_is_what_the_fonts_have() -> None:
     """coverage.json is built from the fonts' own tables (tools/build_fonts.py --coverage),
     so a name said drawable is drawn with a real glyph."""
@@ -50,6 +90,9 @@ def test_the_coverage_file_is_what_the_fonts_have() -> None:
             assert first in cmap and last in cmap, (face, hex(first), hex(last))
         covered = sum(last - first + 1 for first, last in names.coverage()[face])
         assert covered == len([c for c in cmap if c >= 0x20]), face
+    emoji = TTFont(FONTS / dict(names.FACES)["emoji"]).getBestCmap()
+    joined, _ = names._sequences()
+    assert len(joined) > 3000 and all(ord(c) in emoji for c in joined.values())
 
 
 def test_the_bundled_fonts_fit_in_20_mb_under_licences_we_ship() -> None:
@@ -66,11 +109,10 @@ def test_a_script_no_font_has_falls_back_to_the_username_then_nobody() -> None:
     assert not names.drawable(thai)
     assert names.fitted(thai, "somchai_99", 38, 400) == "somchai_99"
     assert names.fitted(thai, "Player 2", 38, 400) == "Player 2"
-    # A joined emoji would be drawn as its parts: it is not drawn at all.
-    assert not names.drawable("👩\u200d🚀")
-    # About half the emoji have a monochrome glyph (DejaVu, Noto Sans Symbols 1 and 2); a
-    # name with one of the others is drawn as its fallback, never as a box.
-    assert names.fitted("Wave 🌊", "wave_rider", 38, 400) == "wave_rider"
+    # Characters joined in no font would be drawn as their parts: not drawn at all.
+    assert not names.drawable("👩\u200d🦖")
+    assert names.fitted("Rex 👩\u200d🦖", "rex_rider", 38, 400) == "rex_rider"
+    assert names.fitted("Wave 🌊", "wave_rider", 38, 400) == "Wave 🌊"
 
 
 def test_a_long_name_is_cut_with_an_ellipsis_to_fit() -> None:
@@ -109,13 +151,16 @@ def test_the_scoreboard_draws_each_name_beside_its_symbol() -> None:
 
 
 def test_computer_seats_are_marked_with_kind_and_level() -> None:
-    assert Computer("automa", 2).mark() == "A2"
-    assert Computer("ai", 1).mark() == "AI1"
-    assert Computer("automa", 2).title() == "hard automa, level 2"
-    assert Computer("ai", 3).label() == "AI3 · AI player"
+    assert ComputerSeat.automa(2).mark() == "A2"
+    assert ComputerSeat("ai", "casual").mark() == "AI1"
+    assert ComputerSeat("automa", "hard").title() == "hard automa, level 2"
+    assert ComputerSeat("ai", "strong").title() == "strong AI player, level 2"
+    assert ComputerSeat("ai", "casual").named_mark() == "AI1 · AI player"
     state = midgame_state()
     cid = next(iter(state.companies))
-    alt = alt_text(state, "The map", players=[Player(cid, computer="ai", level=3)])
-    assert "AI player, level 3" in alt
+    alt = alt_text(state, "The map", players=[Player(cid, computer=ComputerSeat("ai", "strong"))])
+    assert "strong AI player, level 2" in alt
     with pytest.raises(ValueError, match="unknown computer kind"):
-        alt_text(state, "The map", players=[Player(cid, computer="robot")])
+        ComputerSeat("robot", "strong")
+    with pytest.raises(ValueError, match="unknown ai level 'hard'; expected one of casual, strong"):
+        ComputerSeat("ai", "hard")

@@ -361,3 +361,22 @@ def test_highlight_rings_are_drawn_in_a_fixed_order(
     render(midgame, view=view, highlight=list(reversed(ids)))
     rects = [spaces[i] for i in ids]
     assert [r for r in drawn if r in rects] == rects
+
+
+def test_a_picture_over_the_largest_png_is_compressed_harder_to_the_same_pixels(
+    midgame: GameState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    rendering = importlib.import_module("renderer.render")
+    png = render(midgame, view="map")
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    monkeypatch.setattr(rendering, "LARGEST_PNG", len(png) - 1)
+    harder = rendering.encode(image)
+    assert len(harder) < len(png)
+    again = Image.open(io.BytesIO(harder))
+    again.load()
+    assert again.tobytes() == image.tobytes() and again.getpalette() == image.getpalette()
+    monkeypatch.setattr(rendering, "LARGEST_PNG", 1)  # nothing fits: the hardest is given
+    assert len(rendering.encode(image)) <= len(harder)

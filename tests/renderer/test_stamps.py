@@ -4,14 +4,17 @@ and never carry one game's state into another's picture."""
 from __future__ import annotations
 
 import io
+import random
+from collections.abc import Callable
 
 import pytest
 from PIL import Image, ImageChops
 
 from bot.rules import GameOptions, GameState, new_game
+from renderer import canvas as canvas_module
 from renderer import draw as d
 from renderer.expansions import drawing
-from renderer.render import clear_caches, forget_pictures, render, views
+from renderer.render import clear_caches, clear_stamps, forget_pictures, render, views
 from renderer.samples import midgame_state
 
 
@@ -102,3 +105,87 @@ def test_a_piece_in_an_item_kept_apart_from_its_place_is_refused() -> None:
     with pytest.raises(ValueError, match="placed=True"):
         d.item(canvas, ("test piece",), (10, 10, 200, 70), paint)
     d.item(canvas, ("test piece",), (10, 10, 200, 70), paint, placed=True)
+
+
+def _stamp_painted_twice(
+    size: tuple[int, int],
+    paint: Callable[[d.Recorder], None],
+    origin: d.Point = (0, 0),
+    where: d.Point | None = None,
+) -> d.Stamp | None:
+    """The stamp as first made: painted over black and over white, compared band by band."""
+
+    def any_band(image: Image.Image) -> Image.Image:
+        r, g, b = image.split()
+        return ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
+
+    black, white = (Image.new("RGB", size, under) for under in ((0, 0, 0), (255, 255, 255)))
+    with d.not_recording():
+        for canvas in (black, white):
+            paint(d.Recorder(canvas, origin=where))
+    painted = ImageChops.lighter(any_band(black), any_band(ImageChops.invert(white)))
+    differ = any_band(ImageChops.difference(black, white))
+    box = painted.getbbox()
+    if box is None or ImageChops.multiply(differ, painted).getbbox() is not None:
+        return None
+    x0, y0, x1, y1 = box
+    if x0 == 0 or y0 == 0 or x1 == size[0] or y1 == size[1]:
+        return None
+    offset = (x0 + origin[0], y0 + origin[1])
+    mask = painted.crop(box).convert("1", dither=Image.Dither.NONE)
+    return d.Stamp(black.crop(box), mask, offset)
+
+
+def _played(options: GameOptions, every: int) -> list[GameState]:
+    """Every ``every``-th position of a seeded random game."""
+    game = new_game(options)
+    rng = random.Random(options.seed)
+    out: list[GameState] = []
+    while not game.is_over:
+        decision = rng.choice(game.decisions())
+        game.apply(rng.choice(decision.options).notation, decision.player)
+        if len(game.events) and rng.random() < 1 / every:
+            out.append(game.state.clone())
+    return out
+
+
+def test_every_stamp_is_the_one_painting_over_black_and_white_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = _stamp_painted_twice
+    compared = [0, 0]  # stamps, refusals
+
+    def both(size, paint, origin=(0, 0), where=None):  # type: ignore[no-untyped-def]
+        stamp = real(size, paint, origin, where)
+        expected = made(size, paint, origin, where)
+        if expected is None:
+            assert stamp is None, (size, origin, where)
+            compared[1] += 1
+            return None
+        assert stamp is not None, (size, origin, where)
+        assert stamp.offset == expected.offset
+        assert stamp.rgb.tobytes() == expected.rgb.tobytes()
+        assert expected.mask is not None and stamp.mask is not None
+        assert stamp.mask.tobytes() == expected.mask.tobytes()
+        compared[0] += 1
+        return stamp
+
+    real = d.stamp_of
+    monkeypatch.setattr(d, "stamp_of", both)
+    compared_twice = []  # the stamps painted twice after all: none, every call is followed
+    monkeypatch.setattr(canvas_module, "_stamp_from", lambda *args: compared_twice.append(args))
+    games = [
+        GameOptions(players=4, seed=41, setup="full", expansions=("leeghwater", "colorado")),
+        GameOptions(players=3, seed=42, setup="full", expansions=("nile", "leeghwater")),
+        GameOptions(players=4, seed=43, map="five_player"),
+    ]
+    try:
+        for options in games:
+            for state in _played(options, 60)[:4]:
+                for view in views(state.options):
+                    clear_stamps()
+                    render(state, view=view)
+    finally:
+        forget_pictures()
+    assert compared[0] > 500 and compared[1] > 0, compared
+    assert not compared_twice

@@ -252,11 +252,11 @@ def test_anton_without_wheel_tiles_cannot_use_his_tile() -> None:
 
 
 def test_advanced_tiles_bonus_counts_supply_and_wheel() -> None:
-    from bot.rules.flow import BONUS_COUNTERS
+    from bot.rules.flow import bonus_count
 
     game = scenario()
     cid = first(game)
     company = game.company(cid)
     company.tiles = [*ALL_BASIC, "anton_tile", "adv_1_base", "adv_2_wild"]
     company.wheel[1].tiles = ["adv_3_elevation", "basic_conduit"]
-    assert BONUS_COUNTERS["advanced_tiles"](game, cid) == 3
+    assert bonus_count(game, cid, "advanced_tiles") == 3

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.rules import content as content_module
+from bot.rules import hooks as hooks_module
 from bot.rules import water as water_module
 from bot.rules.content import (
     AREAS,
@@ -601,7 +602,8 @@ def test_packaged_files_are_the_defaults() -> None:
 def test_rules_package_stays_pure() -> None:
     """The content package's modules and water.py import only pure stdlib modules, each other and
     the expansions' declarations (data read without importing an expansion's code); water.py
-    names the engine only for its types."""
+    names the engine only for its types, and asks its hook through `bot.rules.hooks`, which is
+    as pure (checked here too)."""
     allowed = {
         "__future__",
         "functools",
@@ -615,9 +617,10 @@ def test_rules_package_stays_pure() -> None:
         "bot.rules.content",
         *(f"bot.rules.content.{path.stem}" for path in CONTENT_FILES),
         "bot.rules.declarations",
+        "bot.rules.hooks",
     }
     assert len(CONTENT_FILES) > 1, "the content package's modules are found"
-    for path in (*CONTENT_FILES, Path(water_module.__file__)):
+    for path in (*CONTENT_FILES, Path(water_module.__file__), Path(hooks_module.__file__)):
         source = path.read_text(encoding="utf-8")
         imports = set(re.findall(r"^(?:from|import) ([a-z_.]+)", source, re.M))
         assert imports <= allowed, path.name

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.rules import GameOptions, new_game
+from bot.rules.computers import ComputerSeat
 from bot.service import GameService, LobbyError, RendererPool, ServiceConfig, ServiceError
 from bot.service.errors import NewGameRefused
 from bot.service.thinking import HINT, SEAT, Thinker
@@ -292,6 +293,31 @@ async def test_hints_are_a_game_option_one_per_decision_and_counted(ai: GameServ
     assert answered[-1].get("hint") is True
 
 
+async def test_a_hint_shown_before_a_restart_is_counted_after_it(make_ai: MakeAi) -> None:
+    before = await make_ai()
+    game_id = await solo(before, ai=1, hints=True)
+    await until_my_decision(before, game_id)
+    shown = await before.hint(actor(ME))
+    log = [e.record for e in await before.store.read_log(game_id)]
+    assert [r for r in log if r["kind"] == "hint"] == [
+        {
+            "kind": "hint",
+            "seat": 0,
+            "at": max(e for e, r in enumerate(log, 1) if r["kind"] in ("decision", "commit")),
+        }
+    ]
+    # The bot starts again: nothing of the first service's memory is left.
+    after = await make_ai()
+    again = await after.hint(actor(ME))
+    assert again.lines == shown.lines  # the same hint, and not a second one counted
+    await person_plays(after)
+    log = [e.record for e in await after.store.read_log(game_id)]
+    assert len([r for r in log if r["kind"] == "hint"]) == 1
+    answered = [r for r in log if r["kind"] == "decision" and r["user"] == ME]
+    assert answered[-1].get("hint") is True
+    assert sum(1 for r in answered if r.get("hint")) == 1
+
+
 async def test_an_ai_step_lands_exactly_once_when_two_processes_compute_it(
     make_ai: MakeAi,
 ) -> None:
@@ -371,11 +397,39 @@ async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
 
 
 async def test_the_pictures_mark_an_ai_seat_with_its_level(ai: GameService) -> None:
-    """The renderer is handed an AI seat as a computer of kind "ai" at its level's number."""
+    """The renderer is handed an AI seat as the computer seat, which marks it with its level."""
     game_id = await solo(ai, ai=1, automa=1)
     loaded = await ai._load(await ai.store.get_game(game_id))
     assert loaded.game is not None
     players = await ai._players(loaded, loaded.game.state)
-    kinds = sorted((p.computer, p.level) for p in players if p.computer is not None)
-    assert kinds == [("ai", 1)]  # casual; the automa is marked from the state itself
+    kinds = [p.computer for p in players if p.computer is not None]
+    assert kinds == [ComputerSeat("ai", "casual")]  # the automa is marked from the state itself
+    assert kinds[0].mark() == "AI1"
     assert sum(1 for p in players if p.computer is None) == 2
+
+
+async def test_ai_seats_draft_in_the_full_setup_with_the_real_ai(make_ai: MakeAi) -> None:
+    # The real AI (bot.ai, casual) in three seats of a full-setup game: it drafts like a
+    # person, through the service (the last seat's pick is forced), and the game goes on.
+    service = await make_ai(ai_decider="bot.ai:decide")
+    outcome = await service.create_game(
+        actor(ME), players=4, seed=8, setup="full", ai=3, ai_level="casual"
+    )
+    await service.start(actor(ME))
+    game_id = outcome.game_id
+    for _ in range(60):
+        loaded = await service._load(await service.store.get_game(game_id))
+        assert loaded.game is not None
+        if loaded.game.state.phase != "draft":
+            break
+        if not await service.play_computers(game_id, steps=1):
+            await person_plays(service)
+    else:
+        raise AssertionError("the draft never ended")
+    state = loaded.game.state
+    assert len(set(state.seats)) == 4 and all(state.seats)
+    log = [e.record for e in await service.store.read_log(game_id)]
+    picks = [r for r in log if r["kind"] == "decision" and r.get("auto") == "ai:casual"]
+    assert {r["player"] for r in picks} >= {"seat1", "seat2"}  # both AI seats picked
+    told = " ".join(str(item.payload) for item in await service.store.pending_outbox(game_id))
+    assert "(AI casual) played:" in told

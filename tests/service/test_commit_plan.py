@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.service import GameService
-from bot.service.commit import Facts, Landing, answer_for_others, needs, plan_commit
+from bot.service.commit import Facts, Landing, answer_for_others, draft_commit, plan_commit
 from bot.service.loading import copy_game, load
 from bot.service.records import (
     AbandonRecord,
@@ -17,9 +17,12 @@ from bot.service.records import (
     AutomaAddRecord,
     AutomaRemoveRecord,
     Cause,
+    ClockRecord,
     CommitRecord,
     DecisionRecord,
+    ExpiryRecord,
     FlagRecord,
+    HintRecord,
     JoinRecord,
     LeaveRecord,
     ReplaceRecord,
@@ -70,6 +73,18 @@ STORED = [
         '"undoable": false, "automa": true, "computer": true}',
     ),
     (RevertRecord(5), '{"kind": "revert", "to": 5}'),
+    (HintRecord(1, 40), '{"kind": "hint", "seat": 1, "at": 40}'),
+    (ExpiryRecord(1, "ai"), '{"kind": "expiry", "seat": 1, "policy": "ai"}'),
+    (ExpiryRecord(1, "ai", True), '{"kind": "expiry", "seat": 1, "policy": "ai", "hold": true}'),
+    (
+        DecisionRecord("confirm", "red", 11, at=1_000),
+        '{"kind": "decision", "notation": "confirm", "player": "red", "user": 11, "at": 1000}',
+    ),
+    (
+        CommitRecord("turn", "red", 11, True, clock=ClockRecord(9, (5, 6), (0, 1))),
+        '{"kind": "commit", "reason": "turn", "player": "red", "user": 11, "undoable": true, '
+        '"clock": {"at": 9, "bank": [5, 6], "away": [0, 1]}}',
+    ),
 ]
 
 
@@ -96,15 +111,19 @@ async def test_a_confirm_is_planned_without_touching_the_store(
     steps.append(apply_answer(trial, "confirm", company, user))
     landing = Landing(user=user, told=(user,))
     steps = answer_for_others(loaded, trial, steps)
-    needed = needs(loaded, trial, steps, landing)
+    draft = draft_commit(loaded, trial, steps, landing, now=clock())
+    assert draft is not None and draft.commits and draft.announces and not draft.ending
+    waiting = draft.after.users_deciding()
+    assert draft.people == waiting
+    day = clock() + 24 * 3_600_000
     facts = Facts(
         now=clock(),
-        settings={u: UserSettings(u) for u in needed.people},
+        settings={u: UserSettings(u) for u in draft.people},
         announce_lines=12,
-        reminder_hours=24,
+        first_reminders={u: day for u in waiting},
     )
-    commit = plan_commit(loaded, trial, steps, landing, facts)
-    assert commit is not None and not commit.reload
+    commit = plan_commit(draft, facts)
+    assert not commit.reload
     # The answers, then the commit record: the person's own turn, which they may undo.
     assert [type(r) for r in commit.records] == [DecisionRecord] * len(steps) + [CommitRecord]
     mark = commit.records[-1]
@@ -113,12 +132,11 @@ async def test_a_confirm_is_planned_without_touching_the_store(
     # Whoever decides next is pinged and reminded a day later; the actor is not pinged.
     after = commit.after
     assert after.version == loaded.version + len(commit.records) == after.commit_version
-    waiting = after.users_deciding()
     assert commit.announcement is not None
     assert commit.announcement["waiting_for"] == list(waiting)
     assert user not in commit.announcement["mentions"]
     assert [(d.user_id, d.due_at, d.kind) for d in commit.reminders or ()] == [
-        (u, clock() + 24 * 3_600_000, REMINDER) for u in waiting
+        (u, day, REMINDER) for u in waiting
     ]
     # Planning wrote nothing: the store is where it was, and the loaded game unchanged.
     assert (await service.store.get_game(game_id)).version == loaded.version
@@ -139,12 +157,11 @@ async def test_answers_mid_turn_plan_no_commit_and_read_nobody(service: GameServ
     assert decision is not None and decision.kind != "confirm"
     steps = [apply_answer(trial, decision.options[0].notation, company, user)]
     landing = Landing(user=user)
-    needed = needs(loaded, trial, steps, landing)
+    draft = draft_commit(loaded, trial, steps, landing, now=0)
     assert trial.turn_in_progress and not steps[-1].fresh_turn  # the turn goes on
-    assert needed.people == () and not needed.ending
-    facts = Facts(now=0, settings={}, announce_lines=12, reminder_hours=24)
-    commit = plan_commit(loaded, trial, steps, landing, facts)
-    assert commit is not None and commit.records == (steps[0].record,)
+    assert draft is not None and not draft.announces and draft.people == ()
+    commit = plan_commit(draft, Facts(now=0, settings={}, announce_lines=12))
+    assert commit.records == (steps[0].record,)
     assert commit.snapshot is None and commit.announcement is None
     assert commit.reminders is None  # the reminders stay as they are
     assert commit.after.tail_steps == steps and commit.after.version == loaded.version + 1

@@ -107,6 +107,13 @@ def swap_notation(doc: Doc) -> None:
 
 
 #: Every hostile file: (name, mutation, what the refusal must say).
+def hint_twice(doc: Doc) -> None:
+    """Two hint records for the same seat and decision."""
+    tip = [e["seq"] for e in doc["log"] if e["record"]["kind"] in ("decision", "commit")][-1]
+    for _ in range(2):
+        appended({"kind": "hint", "seat": 0, "at": tip})(doc)
+
+
 HOSTILE: list[tuple[str, Callable[[Doc], None], str]] = [
     ("flag record", flag_on_last_commit, "saved state that exports do not carry"),
     ("commit without fields", appended({"kind": "commit"}), "(commit): 'reason' is nothing"),
@@ -141,6 +148,9 @@ HOSTILE: list[tuple[str, Callable[[Doc], None], str]] = [
         "already plays in this game",
     ),
     ("skip seat out of range", appended({"kind": "skip", "seat": -1}), "'seat' is -1"),
+    ("hint at no decision", appended({"kind": "hint", "seat": 0, "at": 1}), "not the turn chain's"),
+    ("hint seat out of range", appended({"kind": "hint", "seat": 5, "at": 0}), "'seat' is 5"),
+    ("hint shown twice", hint_twice, "already shown a hint for this decision"),
     ("skip seat a bool", appended({"kind": "skip", "seat": True}), "'seat' is true"),
     ("join user not a number", edited("join", "user", "x"), "(join): 'user' is 'x'"),
     ("join user negative", edited("join", "user", -5), "'user' is -5"),

@@ -1,17 +1,20 @@
-"""RendererPool: cached pictures, and warm-ups that never hold up a requested render."""
+"""RendererPool: cached pictures, one per position, and warm-ups of the views asked for lately
+that never hold up a requested render."""
 
 from __future__ import annotations
 
 import asyncio
+import math
+import random
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.service import GameService, ImageRequest, RendererPool
+from bot.service import GameService, ImageRequest, RendererPool, images
 from bot.store import SqliteStore
-from tests.service.helpers import FakeClock, started_game
+from tests.service.helpers import FakeClock, random_step, started_game
 
 
 class Recorder:
@@ -112,21 +115,90 @@ async def test_an_inline_pool_does_not_warm() -> None:
     assert recorder.calls == [] and pool.warmed == 0
 
 
-async def test_an_announced_state_has_its_other_views_warmed(tmp_path: Path) -> None:
+async def _next_version(service: GameService, game_id: int, version: int) -> int:
+    """Play random answers until the game's committed version passes `version`."""
+    rng = random.Random(3)
+    for _ in range(200):
+        if (now := (await service.score(game_id, by_game_id=True)).version) > version:
+            return now
+        assert await random_step(service, rng, 2, game_id)
+    raise AssertionError("no turn was committed")
+
+
+async def _started(service: GameService) -> tuple[int, int]:
+    """A started game's id and committed version."""
+    game_id = await started_game(service)
+    return game_id, (await service.score(game_id, by_game_id=True)).version
+
+
+@pytest.fixture
+async def service_and_recorder(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[GameService, RendererPool, Recorder]]:
     recorder = Recorder()
     store = await SqliteStore.open(tmp_path / "images.sqlite3", clock=FakeClock())
     pool = RendererPool(kind="thread", workers=2, render_fn=recorder)
-    service = GameService(store, clock=FakeClock(), renderer_pool=pool)
-    try:
-        game_id = await started_game(service)
-        version = (await store.get_game(game_id)).version
-        await service.render_request(ImageRequest(game_id, version, "map"))
-        await settle(pool, 2)
-        assert sorted(recorder.calls) == ["full", "map", "shared"]
-        assert await service.board_image(game_id, "full", by_game_id=True) == (
-            b"PNG full None" * 10
-        )
-        assert len(recorder.calls) == 3
-    finally:
-        pool.close()
-        await store.close()
+    yield GameService(store, clock=FakeClock(), renderer_pool=pool), pool, recorder
+    pool.close()
+    await store.close()
+
+
+async def test_only_the_views_asked_for_lately_are_rendered_ahead(
+    service_and_recorder: tuple[GameService, RendererPool, Recorder],
+) -> None:
+    service, pool, recorder = service_and_recorder
+    game_id, version = await _started(service)
+    await service.render_request(ImageRequest(game_id, version, "map"))
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert recorder.calls == ["map"] and pool.warmed == 0  # nobody has looked at any view
+    assert await service.board_image(game_id, "full", by_game_id=True) == b"PNG full None" * 10
+    assert recorder.calls == ["map", "full"]
+
+    later = await _next_version(service, game_id, version)
+    await service.render_request(ImageRequest(game_id, later, "map"))
+    await settle(pool, 1)
+    assert recorder.calls == ["map", "full", "map", "full"]  # the full board, not the shared
+    await service.board_image(game_id, "full", by_game_id=True)
+    assert pool.renders == 4 and pool.warm_hits == 1
+
+    # Asked for more than `within` versions ago: no longer rendered ahead.
+    pool.positions.within = 0
+    newest = await _next_version(service, game_id, later)
+    await service.render_request(ImageRequest(game_id, newest, "map"))
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert recorder.calls[4:] == ["map"] and pool.warmed == 1
+
+
+async def test_a_board_view_is_the_announced_picture_rings_and_all(
+    service_and_recorder: tuple[GameService, RendererPool, Recorder],
+) -> None:
+    service, pool, recorder = service_and_recorder
+    game_id, version = await _started(service)
+    rings = ("A3", "B1")
+    announced = await service.request_picture(ImageRequest(game_id, version, "map", changed=rings))
+    board = await service.board_picture(game_id, "map", by_game_id=True)
+    assert recorder.calls == ["map"]  # one picture of the position
+    assert board.data == announced.data and board.description == announced.description
+    # The full board of that position rings the same spaces (it shares the map's part).
+    asked: list[object] = []
+    recorder_call = recorder.__call__
+    pool.render_fn = lambda state, *rest: asked.append(state) or recorder_call(state, *rest)
+    await service.board_picture(game_id, "full", by_game_id=True)
+    assert [getattr(s, "changed", None) for s in asked] == [rings]
+
+
+def test_freed_memory_is_trimmed_at_most_every_few_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(images, "_trim", lambda: trims.append(1))
+    monkeypatch.setattr(images, "_trimmed_at", -math.inf)
+    now = [100.0]
+    assert images.trim_due(lambda: now[0])
+    now[0] += images.TRIM_EVERY_S / 2
+    assert not images.trim_due(lambda: now[0])
+    now[0] += images.TRIM_EVERY_S
+    assert images.trim_due(lambda: now[0])
+    assert len(trims) == 2

@@ -6,6 +6,8 @@ that both rivals start their operation at the same instant. Commands:
   {"op": "append", "game": G, "version": V, "tag": T}  -> {"won": true|false}
   {"op": "claim_outbox", "owner": NAME}                -> {"claimed": [[id, claim], ...]}
   {"op": "claim_reminders"}                            -> {"claimed": [[game, user, claim], ...]}
+  {"op": "claim_deadlines", "kind": K}                 -> {"claimed": [[game, user, claim], ...]}
+  {"op": "expire"}  (a bot's ClockRunner pass, acting)  -> {"claimed": N}
   {"op": "quit"}
 
 Run as `python rival.py opener URL`: a process that opens (and so migrates) a store for each
@@ -129,6 +131,15 @@ async def _run(store: PostgresStore, command: dict[str, Any]) -> dict[str, Any]:
     if op == "claim_reminders":
         reminders = await store.claim_reminders(lease_ms=60_000)
         return {"claimed": [[r.game_id, r.user_id, r.claim] for r in reminders]}
+    if op == "expire":
+        from bot.service import GameService
+        from bot.service.timekeeping import ClockRunner
+
+        service = GameService(store, clock=system_clock)
+        return {"claimed": await ClockRunner(service, system_clock, instance="rival").run_once()}
+    if op == "claim_deadlines":
+        deadlines = await store.claim_deadlines(command["kind"], lease_ms=60_000)
+        return {"claimed": [[d.game_id, d.user_id, d.claim] for d in deadlines]}
     raise ValueError(f"unknown command {op!r}")
 
 

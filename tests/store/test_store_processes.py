@@ -20,7 +20,7 @@ from pgtestserver import TestPostgres
 from rival import Rivals
 from store_helpers import ALICE, BOB, new_game
 
-from bot.store import Store, system_clock
+from bot.store import EXPIRY, Store, system_clock
 from bot.store.postgres import PostgresStore, pg_migrations
 
 RACES = 50
@@ -85,6 +85,52 @@ async def test_two_processes_claim_one_reminder_and_exactly_one_gets_it(
             [[game_id, user_id, _]] = claimed[0] or claimed[1]
             assert (game_id, user_id) == (game.id, user)
             await store.clear_reminders(game.id)
+
+
+async def test_two_processes_claim_one_deadline_and_exactly_one_gets_it(
+    postgres_url: str,
+) -> None:
+    async with shared(postgres_url) as store, Rivals(postgres_url) as rivals:
+        game = await new_game(store)
+        for race in range(RACES):
+            user = ALICE if race % 2 else BOB
+            await store.set_deadlines(game.id, EXPIRY, [(user, system_clock() - 1)], version=race)
+            answers = await rivals.race(
+                {"op": "claim_deadlines", "kind": EXPIRY}, {"op": "claim_deadlines", "kind": EXPIRY}
+            )
+            claimed = [a["claimed"] for a in answers]
+            assert sorted(map(len, claimed)) == [0, 1], (race, answers)
+            [[game_id, user_id, _]] = claimed[0] or claimed[1]
+            assert (game_id, user_id) == (game.id, user)
+
+
+async def test_two_bot_processes_act_on_each_expiry_exactly_once(postgres_url: str) -> None:
+    """Games whose players' time ran out 4 hours ago: two processes pass their clocks at the
+    same moment, and each game gets one expiry and one passed turn."""
+    from bot.service import GameService
+    from bot.service.types import Actor
+
+    past = system_clock() - 40 * 3_600_000  # the games began 40 hours ago: 12 h + 24 h bank
+    store = await PostgresStore.open(postgres_url, clock=lambda: past)
+    try:
+        service = GameService(store, clock=lambda: past)
+        games = []
+        for channel in range(3):
+            where = Actor(ALICE, 1, 5000 + channel)
+            created = await service.create_game(
+                where, players=2, seed=channel, clock="12h", timeout="skip"
+            )
+            await service.join(Actor(BOB, 1, 5000 + channel))
+            await service.start(where)
+            games.append(created.game_id)
+        async with Rivals(postgres_url) as rivals:
+            answers = await rivals.race({"op": "expire"}, {"op": "expire"})
+        assert sum(a["claimed"] for a in answers) == len(games), answers
+        for game_id in games:
+            log = [e.record for e in await store.read_log(game_id)]
+            assert [r["kind"] for r in log].count("expiry") == 1, game_id
+    finally:
+        await store.close()
 
 
 class Sender:

@@ -61,8 +61,11 @@ class Finding:
 # What players type and what they typed: not read for ids.
 _CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,80}'(?![\w'])")
-# A web address, a custom emoji or mention, a file's path.
-_SKIPPED = re.compile(r"https?://\S+|<a?:\w+:\d+>|<[@#][!&]?\d+>|(?<!\S)/[\w./-]+/[\w.-]+")
+# A web address, a custom emoji or mention, a Discord timestamp (each reader sees a date in
+# their own time zone), a file's path.
+_SKIPPED = re.compile(
+    r"https?://\S+|<a?:\w+:\d+>|<[@#][!&]?\d+>|<t:\d+(?::[tTdDfFR])?>|(?<!\S)/[\w./-]+/[\w.-]+"
+)
 
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _KIND_ID = re.compile(r"\b([a-z][a-z-]*):([A-Za-z0-9_][\w-]*)")
@@ -175,11 +178,24 @@ def check_text(text: str, where: str) -> list[Finding]:
     return found
 
 
-def check_cut(text: str, where: str) -> list[Finding]:
-    """A long text that ends in a cut word ("… 10. S…")."""
+#: Lengths a text is cut at ("text[:2000]", "[:1990]", "[:1900]") rather than split.
+CUT_AT = (MAX_CONTENT, 1990, 1900)
+#: A line that stands for left-out lines ("…"): the text lost its middle to fit.
+_ELIDED = re.compile(r"^\s*(?:…|\.\.\.)\s*$", re.MULTILINE)
+
+
+def check_cut(text: str, where: str, cut_at: Iterable[int] = ()) -> list[Finding]:
+    """A text that was cut, not split or paged: it ends in a cut word ("… 10. S…"), lost
+    lines from its middle ("…" alone on a line), or is exactly as long as a limit it was cut
+    to (one of `cut_at`)."""
+    found = []
     if len(text) > 1000 and _CUT.search(text.rstrip()):
-        return [Finding("cut text", text[-30:], where, text)]
-    return []
+        found.append(Finding("cut text", text[-30:], where, text))
+    if _ELIDED.search(text):
+        found.append(Finding("cut text", "a line '…' for left-out lines", where, text))
+    if len(text) in tuple(cut_at):
+        found.append(Finding("cut text", f"exactly {len(text)} characters", where, text))
+    return found
 
 
 def check_limit(length: int, limit: int, what: str, where: str, text: str) -> list[Finding]:
@@ -196,10 +212,7 @@ def check_message(payload: Mapping[str, Any], where: str) -> list[Finding]:
     content = payload.get("content") or ""
     found += check_limit(len(content), MAX_CONTENT, "content", where, content)
     found += check_text(content, where)
-    found += check_cut(content, where)
-    if len(content) in (MAX_CONTENT, 1900):
-        # Exactly at a limit: cut there ("text[:2000]"), not split into whole messages.
-        found.append(Finding("cut text", content[-30:], where, content))
+    found += check_cut(content, where, CUT_AT)
     embeds_total = 0
     for embed in payload.get("embeds") or []:
         for key in ("title", "description"):

@@ -10,37 +10,67 @@ refused now and then.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from fakediscord import FakeDiscord, FakeUser, limits
+from fakediscord import FakeDiscord, FakeUser
+from fakediscord.server import Call
 
 from bot.commands import help as help_texts
 from bot.commands import ids
 from tests.commands.kit import Driver, FakeClock, barrage_bot, wait_turn_message
-from tests.texts.checker import Finding, check_choices, check_message
+from tests.texts.checker import Finding, check_choices, check_message, check_text
 from tests.texts.setups import Setup
 
 #: Choices of `/barrage new` for a setup (the Discord layer's names of its options).
 HOUR_MS = 3_600_000
 
 
-@contextlib.contextmanager
-def recording(bodies: list[dict[str, Any]]) -> Iterator[None]:
-    """Every message body the fake checks (a send, an edit, a callback) is kept."""
-    original = limits.message_errors
+#: What the bot sends that a person reads, by route: a message (a channel's, a DM, an edit),
+#: an interaction's callback or follow-up or edit, a thread's name.
+_MESSAGE_ROUTES = (
+    re.compile(r"/channels/(\d+)/messages(?:/\d+)?$"),
+    re.compile(r"/webhooks/\d+/[^/]+(?:/messages/[^/]+)?$"),
+)
+_CALLBACK = re.compile(r"/interactions/\d+/[^/]+/callback$")
+_THREAD = re.compile(r"/channels/\d+(?:/messages/\d+)?/threads$")
 
-    def record(body: dict[str, Any]) -> list[str]:
-        bodies.append(body)
-        return original(body)
 
-    limits.message_errors = record  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        limits.message_errors = original  # type: ignore[assignment]
+def received_texts(fake: FakeDiscord, calls: Iterable[Call], where: str) -> list[Finding]:
+    """Every text in every request the fake received (each message, DM, edit, callback,
+    follow-up, autocomplete answer, modal, thread name), checked: nothing the bot sends is
+    left out because of how it sends it."""
+    found: list[Finding] = []
+    for call in calls:
+        body = call.body
+        if call.method not in ("POST", "PATCH") or not isinstance(body, dict):
+            continue
+        path = call.path.removeprefix("/api/v10")
+        if _CALLBACK.search(path):
+            data = body.get("data") or {}
+            if body.get("type") == 8:
+                found += check_choices(data.get("choices") or [], f"{where} autocomplete")
+            elif body.get("type") == 9:
+                found += check_text(str(data.get("title") or ""), f"{where} modal title")
+                found += check_message(data, f"{where} modal")
+            else:
+                found += check_message(data, f"{where} callback")
+        elif _THREAD.search(path):
+            found += check_text(str(body.get("name") or ""), f"{where} thread name")
+        elif any(route.search(path) for route in _MESSAGE_ROUTES):
+            found += check_message(body, f"{where} {_kind_of(fake, path)}")
+    return found
+
+
+def _kind_of(fake: FakeDiscord, path: str) -> str:
+    """Where a message went: a DM, a channel, an interaction's webhook."""
+    match = _MESSAGE_ROUTES[0].search(path)
+    if match is None:
+        return "follow-up"
+    channel = fake.channels.get(int(match.group(1)))
+    return "DM" if channel is not None and channel.recipient_id else "message"
 
 
 def attachments_of(fake: FakeDiscord) -> list[dict[str, Any]]:
@@ -62,6 +92,7 @@ def new_options(setup: Setup) -> dict[str, Any]:
     if setup.computers:
         options["automa"] = setup.computers
         options["automa_level"] = setup.level
+    options.update(setup.extra)
     return options
 
 
@@ -104,35 +135,27 @@ async def read_discord_game(
     fake: FakeDiscord, setup: Setup, seed: int, db: Path, *, helps: bool = False
 ) -> list[Finding]:
     """Play one game of `setup` through Discord and check every text it sent."""
-    bodies: list[dict[str, Any]] = []
     clock = FakeClock()
     people = [fake.alice, fake.bob, fake.carol, fake.dave][: setup.players - setup.computers]
-    first_interaction = len(fake.interactions)
-    with recording(bodies):
-        async with barrage_bot(fake, db, clock) as bot:
-            if helps:
-                await help_pages(fake.alice)
-            # DMs too: the first person is notified by DM, and looks at their settings.
-            await (await people[0].slash("barrage settings", dm=True, reminder_hours=1)).reply()
-            await (await people[0].slash("barrage settings", quiet_hours="nonsense")).reply()
-            await people[0].autocomplete("barrage settings", focused="time_zone", time_zone="Eur")
-            await open_game(fake, people, setup, seed)
-            driver = Driver(fake, bot, people, seed)
-            turns = 0
-            while await driver.play_turn(typed_share=0.15, restart_share=0.03):
-                turns += 1
-                if turns % 15 == 1:
-                    await look(people[turns % len(people)], fake)
-                    clock.advance(hours=30)  # reminders (and DMs) come due
-                    await asyncio.sleep(0.3)  # the reminder loop looks every 0.05 s
-            await look(people[0], fake)
-    found: list[Finding] = []
-    for body in bodies:
-        found += check_message(body, f"discord {setup.name}")
+    first_call = len(fake.calls)
+    async with barrage_bot(fake, db, clock) as bot:
+        if helps:
+            await help_pages(fake.alice)
+        # DMs too: the first person is notified by DM, and looks at their settings.
+        await (await people[0].slash("barrage settings", dm=True, reminder_hours=1)).reply()
+        await (await people[0].slash("barrage settings", quiet_hours="nonsense")).reply()
+        await people[0].autocomplete("barrage settings", focused="time_zone", time_zone="Eur")
+        await open_game(fake, people, setup, seed)
+        driver = Driver(fake, bot, people, seed)
+        turns = 0
+        while await driver.play_turn(typed_share=0.15, restart_share=0.03, one_turn=True):
+            turns += 1
+            if turns % 15 == 1:
+                await look(people[turns % len(people)], fake)
+                clock.advance(hours=30)  # reminders (and DMs) come due
+                await asyncio.sleep(0.3)  # the reminder loop looks every 0.05 s
+        await look(people[0], fake)
+    found = received_texts(fake, fake.calls[first_call:], f"discord {setup.name}")
     for body in attachments_of(fake):
         found += check_message(body, f"discord {setup.name} attachment")
-    for record in fake.interactions[first_interaction:]:
-        ack = record.ack
-        if ack is not None and ack.type == 8:
-            found += check_choices(ack.choices, f"discord {setup.name} autocomplete")
     return found

@@ -14,13 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.commands.layout import select_texts
 from bot.service import Actor, GameService, OutboxSender, ServiceError
 from bot.service.reminders import ReminderRunner
+from bot.service.timekeeping import ClockRunner
 from bot.service.types import Announcement, Outcome, PanelView, Spoken
 from renderer.describe import describe
 from tests.aiplayer import DECIDER
 from tests.service.helpers import FakeClock, RecordingPort, picture_free_service
-from tests.texts.checker import Finding, check_text
+from tests.texts.checker import MAX_SELECT_TEXT, Finding, check_limit, check_text
 from tests.texts.setups import Setup
 
 GUILD, CHANNEL = 7100, 7101
@@ -42,6 +44,8 @@ class Texts:
     """What players read, each with where it was read (surface, then context)."""
 
     items: list[tuple[str, str]] = field(default_factory=list)
+    #: Findings about how texts fit Discord (an option too long for a select).
+    limits: list[Finding] = field(default_factory=list)
 
     def add(self, where: str, text: str | None) -> None:
         """Keep one text (empty ones are nothing to read)."""
@@ -61,6 +65,9 @@ class Texts:
             self.add(f"{where} label", option.label)
             self.add(f"{where} description", option.description)
             self.add(f"{where} group", option.group)
+            # As the panel's select shows it (a button takes a label up to 80, else a select).
+            for text in select_texts(option.label, option.description or option.group):
+                self.limits += check_limit(len(text), MAX_SELECT_TEXT, "option", where, text)
 
 
 def actor(user: int, *, manage: bool = False) -> Actor:
@@ -77,6 +84,7 @@ class Reader:
         self.service, self.port, self.clock, self.texts = service, port, clock, texts
         self.sender = OutboxSender(service.store, port, clock, service=service)
         self.reminders = ReminderRunner(service, port, clock)
+        self.turn_clock = ClockRunner(service, clock, instance="texts")
         self.seen_posts = 0
         self.seen_reminders = 0
         self.game_id = 0
@@ -120,6 +128,7 @@ class Reader:
         for notice in self.port.reminders[self.seen_reminders :]:
             self.texts.spoken(f"reminder {notice.reason}", notice)
         self.seen_reminders = len(self.port.reminders)
+        await self.turn_clock.run_once()  # a clocked game's time may run out
 
     async def look(self, users: list[int]) -> None:
         """What anyone may look at: score, company boards, log, the position's description."""
@@ -235,7 +244,7 @@ async def service_findings(setup: Setup, seed: int, db: Path) -> list[Finding]:
     """Every finding in one game read through the service."""
     texts = Texts()
     await read_game(setup, seed, db, texts)
-    found: list[Finding] = []
+    found = list(dict.fromkeys(texts.limits))
     for where, text in dict.fromkeys(texts.items):
         found += check_text(text, f"{setup.name} seed {seed} {where}")
     return found

@@ -23,6 +23,14 @@ SEAT_KINDS: dict[str, Any] = {
     },
 }
 LEVELS = ("easy", "medium", "hard", "expert")
+#: The turn clocks the plain games take in turn (none, and each timeout policy): their
+#: deadlines, reminders and expiries are read too.
+CLOCKS: tuple[dict[str, str], ...] = (
+    {},
+    {"clock": "12h", "timeout": "skip"},
+    {"clock": "12h", "timeout": "ai"},
+    {"clock": "12h", "timeout": "wait"},
+)
 #: Computer kinds that play every board (the automa does not play every expansion).
 EVERY_BOARD = ("ai",)
 
@@ -50,7 +58,8 @@ class Setup:
         mix = "+".join((self.setup, *self.expansions))
         level = ai_level(self.level) if self.seat_kind == "ai" else self.level
         bots = f" ({self.computers} {self.seat_kind} {level})" if self.computers else ""
-        return f"{mix} {self.players}p{bots}"
+        clock = f" clock {self.extra['clock']} {self.extra['timeout']}" if self.extra else ""
+        return f"{mix} {self.players}p{bots}{clock}"
 
     def options(self) -> dict[str, Any]:
         """`create_game`'s keyword arguments."""
@@ -61,6 +70,7 @@ class Setup:
         }
         if self.computers:
             options.update(SEAT_KINDS[self.seat_kind](self.computers, self.level))
+        options.update(self.extra)
         return options
 
 
@@ -82,7 +92,8 @@ def all_setups(rounds: int = 1) -> list[Setup]:
                 if any(setup not in CATALOGUE.info(n).setups for n in combo):
                     continue
                 players = 2 + (r + len(combo) + (setup == "full")) % 3
-                found.append(Setup(setup, combo, players))
+                clock = CLOCKS[sum(1 for f in found if not f.computers) % len(CLOCKS)]
+                found.append(Setup(setup, combo, players, extra=dict(clock)))
                 if r == 0:
                     # An AI player on every board: 1 against the person(s), 2-4 seats.
                     seats = 2 + len(found) % 3

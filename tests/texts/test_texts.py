@@ -10,11 +10,13 @@ refusal sent); one hot-seat console session. bench/texts.py reads 500 games the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord
 
-from tests.texts.checker import Finding, check_text, count_by_kind
+from bot.commands.replies import split_message
+from tests.texts.checker import Finding, check_message, check_text, count_by_kind
 from tests.texts.console_play import console_findings
 from tests.texts.discord_play import read_discord_game
 from tests.texts.service_play import service_findings
@@ -23,7 +25,14 @@ from tests.texts.setups import Setup, all_setups
 SETUPS = all_setups()
 #: Through Discord: a person against an automa with an expansion (its turn lines, Leeghwater's
 #: pieces), with every help topic.
-DISCORD_SETUP = Setup("full", ("leeghwater",), 2, computers=1, level="expert")
+DISCORD_SETUP = Setup(
+    "full",
+    ("leeghwater",),
+    2,
+    computers=1,
+    level="expert",
+    extra={"clock": "72h", "timeout": "skip"},  # its deadlines shown as Discord timestamps
+)
 
 
 def report(found: list[Finding]) -> str:
@@ -44,6 +53,10 @@ async def test_service_texts(setup: Setup, tmp_path: Path) -> None:
 async def test_discord_texts(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     found = await read_discord_game(fake_discord, DISCORD_SETUP, 5, tmp_path / "g.db", helps=True)
     assert not found, report(found)
+    # Reminders and their DM copies were among what was read (every request the fake got).
+    sent = [m for c in fake_discord.channels.values() for m in c.messages]
+    assert any("is waiting for you" in (m.content or "") for m in sent)
+    assert fake_discord.alice.dms
 
 
 def test_console_texts(tmp_path: Path) -> None:
@@ -78,6 +91,7 @@ def test_the_check_finds(text: str, kind: str) -> None:
     [
         "Italy (automa) built a dam at D5U with a basic powerhouse (2 mixers)",
         "Type `/barrage new automa_level:hard` or `base D5U`",
+        "⏱️ <@1577458282946101255> (Germany) has until <t:1768003200:R>.",
         "There is no company 'atlantis' in this game (Italy, USA).",
         "USA: -4 VP (nothing produced this round)",
         "Turbine Station: produce +2 (2 eng.)",
@@ -88,3 +102,24 @@ def test_the_check_finds(text: str, kind: str) -> None:
 )
 def test_the_check_passes(text: str) -> None:
     assert check_text(text, "test") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"content": "x" * 1999 + "y"},  # text[:2000]
+        {"content": "**Log**\n" + "a line of the log\n" * 110 + "…\nthe last line"},
+        {"content": "Help: " + "word " * 300 + "10. S…"},
+    ],
+)
+def test_the_check_finds_a_cut_text(message: dict[str, Any]) -> None:
+    """A text cut to fit (at a limit, with its middle left out, or mid-word) is a finding."""
+    assert "cut text" in {f.kind for f in check_message(message, "test")}
+
+
+def test_a_text_split_into_whole_messages_passes() -> None:
+    whole = "\n".join(f"• line {i} of a long message, with words" for i in range(120))
+    parts = split_message(whole)
+    assert len(parts) > 1
+    for part in parts:
+        assert check_message({"content": part}, "test") == []

@@ -27,6 +27,7 @@ from bot.rules.automa.deck import deck_of
 from bot.rules.automa.turn import card, drops_to_own_dams, machinery_wanted
 from bot.rules.engine import Game
 from bot.rules.events import Event
+from bot.rules.hooks import Hooks
 from bot.rules.options import Decision, Option
 
 
@@ -51,7 +52,7 @@ def flipped_card(game: Game, player: str) -> dict[str, Any] | None:
 def automa_answer(game: Game, decision: Decision) -> Option:
     """The option the automa picks for one of its decisions (see the module docstring)."""
     options = decision.options
-    for ask in game.hooked("automa_answer"):
+    for ask in game.hooked(Hooks.automa_answer):
         chosen = ask(game, decision)
         if chosen is not None:
             return chosen

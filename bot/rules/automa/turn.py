@@ -342,7 +342,7 @@ def do_construct(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     """Build the card's structure on the space its flipped card's criteria choose."""
     game, company = turn.game, turn.company
     kind = action["structure"]
-    for ask in game.hooked("automa_action"):
+    for ask in game.hooked(Hooks.automa_action):
         verdict = ask(game, company, action, turn)
         if verdict is not None:
             return verdict
@@ -484,7 +484,7 @@ def do_patent(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
 
 def do_hooked(turn: AutomaTurn, action: Mapping[str, Any]) -> bool:
     """An action an expansion performs (External Works); not possible without it."""
-    for ask in turn.game.hooked("automa_action"):
+    for ask in turn.game.hooked(Hooks.automa_action):
         verdict = ask(turn.game, turn.company, action, turn)
         if verdict is not None:
             return verdict

@@ -24,6 +24,7 @@ from bot.rules.content import company_name
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.content import content
+from renderer.expansions.drawing import Drawing
 from renderer.layout import Rect, board_layout
 from renderer.theme import Theme, get_theme
 from renderer.words import reward_text
@@ -599,3 +600,21 @@ def samples() -> dict[str, tuple[GameState, str]]:
         "sample-leeghwater-works.png": (state, "works"),
         "sample-leeghwater-company.png": (state, "company"),
     }
+
+
+#: What the renderer draws of Leeghwater (`renderer.expansions.drawing`).
+DRAWING = Drawing(
+    views=VIEWS,
+    view_background=view_background,
+    draw_view=draw_view,
+    scoreboard_columns=scoreboard_columns,
+    key_entries=key_entries,
+    legend_sections=legend_sections,
+    view_layout=view_layout,
+    company_static=company_static,
+    company_key=company_key,
+    draw_company=draw_company,
+    describe_lines=describe_lines,
+    samples=samples,
+    sample_state=sample_state,
+)

@@ -8,6 +8,7 @@ from PIL import ImageDraw
 
 from bot.rules.content import company_name
 from bot.rules.state import GameState
+from renderer.expansions.drawing import Drawing
 from renderer.layout import map_layout
 from renderer.theme import Theme
 
@@ -41,3 +42,7 @@ def describe_lines(state: GameState) -> list[str]:
         for space, owner in sorted(statues.items())
     )
     return [f"Statues: {listed}."]
+
+
+#: What the renderer draws of the toy (`renderer.expansions.drawing`).
+DRAWING = Drawing(draw_map=draw_map, describe_lines=describe_lines)

@@ -52,7 +52,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import GameOptions, GameState
 
 RULES = RuleSet("colorado")
-RULES.include(bridges.RULES, effects.RULES, settlements.RULES)
+RULES.include(bridges.RULES, effects.RULES, settlements.RULES, board.RULES)
 
 
 @RULES.hook

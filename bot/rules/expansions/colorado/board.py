@@ -18,8 +18,11 @@ from typing import Any, cast
 
 from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
-from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.prng import SplitMix64
+from bot.rules.rulebook import RuleSet
+
+#: Its bonus tiles' counts (the package's rule set includes it).
+RULES = RuleSet("colorado.board")
 
 KEY = "colorado"
 
@@ -156,7 +159,7 @@ def bridge_cost(game: Game, site_id: str) -> int:
     return sequence[min(built, len(sequence) - 1)]
 
 
-BONUS_COUNTERS["bridges"] = lambda g, c: len(bridges_of(g, c)) if KEY in g.state.extra else 0
+RULES.bonus_counter("bridges", lambda g, c: len(bridges_of(g, c)))
 
 
 def dams_with_bridge(game: Game, company_id: str) -> int:

@@ -44,7 +44,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
 
 RULES = RuleSet("leeghwater")
-RULES.include(works.RULES, buildings.RULES, officers.RULES)
+RULES.include(works.RULES, buildings.RULES, officers.RULES, board.RULES)
 
 
 @RULES.hook

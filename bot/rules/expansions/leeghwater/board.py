@@ -23,12 +23,15 @@ from typing import Any
 
 from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
-from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.hidden import mix_back
 from bot.rules.patent import PILES, SLOTS, draw_tiles
 from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+
+#: Its bonus tiles' counts (the package's rule set includes it).
+RULES = RuleSet("leeghwater.board")
 
 KEY = "leeghwater"
 BLOCKED = "blocked"
@@ -132,8 +135,10 @@ def buildings_of(game: Game, company_id: str) -> list[str]:
     return [tile for tile in lw(game)["buildings"] if company_id in spaces[tile]]
 
 
-BONUS_COUNTERS["external_works"] = lambda g, c: len(g.company(c).extra.get("external_works", []))
-BONUS_COUNTERS["buildings"] = lambda g, c: len(buildings_of(g, c)) if KEY in g.state.extra else 0
+RULES.bonus_counter(
+    "external_works", lambda g, c: len(g.company(c).extra.get("external_works", []))
+)
+RULES.bonus_counter("buildings", lambda g, c: len(buildings_of(g, c)))
 
 
 def final_scoring(game: Game) -> None:

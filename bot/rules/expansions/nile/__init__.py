@@ -53,7 +53,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameOptions, GameState
 
 RULES = RuleSet("nile")
-RULES.include(irrigation.RULES)
+RULES.include(irrigation.RULES, board.RULES)
 # Leeghwater's Pumping Station (this expansion's Private Building) irrigates.
 RULES.reward("irrigate_from_any_own_dam", possible=irrigation.pumping_possible)
 

@@ -30,11 +30,14 @@ from bot.rules.content import (
 )
 from bot.rules.engine import Game, Task
 from bot.rules.errors import PositionError
-from bot.rules.flow import BONUS_COUNTERS
 from bot.rules.hidden import shuffled
 from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
+from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+
+#: Its bonus tiles' counts (the package's rule set includes it).
+RULES = RuleSet("nile.board")
 
 KEY = "nile"
 MAP = "nile"
@@ -305,7 +308,7 @@ def objective_count(game: Game, objective: str, company_id: str) -> int | None:
 
 
 # The bonus tile counts every token held, face up or face down (nile.toml open question).
-BONUS_COUNTERS["irrigation_tokens"] = lambda g, c: len(g.company(c).extra.get("irrigation", []))
+RULES.bonus_counter("irrigation_tokens", lambda g, c: len(g.company(c).extra.get("irrigation", [])))
 
 
 # -- positions --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from bot.rules.construction import structure_spaces
 from bot.rules.contracts import fulfil_contract
 from bot.rules.expansions.colorado.board import bridge_cost
-from bot.rules.flow import BONUS_COUNTERS, objective_counts
+from bot.rules.flow import bonus_count, objective_counts
 from bot.rules.rewards import apply_reward
 from bot.rules.state import NEUTRAL, Dam
 from tests.rules.expansions.colorado.helpers import board, bridged, drafted_colorado, ready
@@ -173,7 +173,7 @@ def test_bonus_tile_and_objective_count_bridges() -> None:
     bridged(game, a, "D1L", "BR1", level=3)
     bridged(game, a, "D5L", "BR2", level=1)
     bridged(game, b, "D8L", "BR3", level=2)
-    assert BONUS_COUNTERS["bridges"](game, a) == 2
+    assert bonus_count(game, a, "bridges") == 2
     assert game.content.bonus_tiles["bridges"].vp_each == 5
     counts = objective_counts(game, "dams_with_bridge")
     assert counts[a] == 4 and counts[b] == 2

@@ -8,7 +8,7 @@ import pytest
 from bot.rules import GameOptions, SetupError, new_game
 from bot.rules.content import load_content
 from bot.rules.expansions.nile.board import irrigation_awards, irrigation_total, objective_count
-from bot.rules.flow import BONUS_COUNTERS
+from bot.rules.flow import bonus_count
 from bot.rules.position import load_position
 from tests.rules.expansions.leeghwater.helpers import total
 
@@ -167,4 +167,4 @@ def test_bonus_tile_counts_every_token_held() -> None:
         'turn_order = ["usa", "italy"]\n'
         '[company.usa]\nextra = { irrigation = ["IM2", "IH2"], irrigation_down = ["IM2"] }\n'
     )
-    assert BONUS_COUNTERS["irrigation_tokens"](game, "usa") == 2
+    assert bonus_count(game, "usa", "irrigation_tokens") == 2
