@@ -513,10 +513,10 @@ async def settings(
     if changes or away_days is not None:
         current = await within_budget(
             interaction,
-            service.update_settings(interaction.user.id, **changes),
+            service.user_settings.update(interaction.user.id, **changes),
         )
     else:
-        current = await within_budget(interaction, service.settings(interaction.user.id))
+        current = await within_budget(interaction, service.user_settings.get(interaction.user.id))
     back = await service.away_until(interaction.user.id)
     quiet = (
         f"{_hhmm(current.quiet_start)}–{_hhmm(current.quiet_end)}"

@@ -32,16 +32,13 @@ import os
 import secrets
 import socket
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
-from bot.service.ports import Doorbell
+from bot.service.ports import Doorbell, OutboxGames
 from bot.service.records import CHANNEL_UNKNOWN, ended_for_lost_channel
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
 from bot.store import ABANDONED, ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
-
-if TYPE_CHECKING:
-    from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +126,7 @@ class OutboxSender:
         port: AnnouncementPort,
         clock: Clock,
         *,
-        service: GameService | None = None,
+        service: OutboxGames | None = None,
         owner: ClaimOwner | None = None,
         lease_ms: int = LEASE_MS,
         renew_every_s: float = RENEW_EVERY_S,

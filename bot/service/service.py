@@ -10,7 +10,8 @@ Each responsibility has its own module, a command group built on `ServiceCore`:
 - bot/service/play.py — play, confirm, restart a turn, undo;
 - bot/service/moderation.py — abandon, replace or skip a seat, rewind;
 - bot/service/views.py — panel, autocomplete, images, summaries, log, score, my games;
-- bot/service/settings.py — a user's settings;
+- bot/service/settings.py — a user's settings: a composed part (`user_settings`) over the
+  store alone;
 - bot/service/moving.py — export and import;
 - bot/service/thinking.py — the AI seats' steps (in worker processes) and hints;
 - bot/service/timekeeping.py — the turn clock: charging, deadlines, expiries, time away;
@@ -25,12 +26,14 @@ ping); the service writes no Discord markup.
 
 from __future__ import annotations
 
+import functools
+
 from bot.service.faults import refuse_store_faults
 from bot.service.lobby import LobbyCommands, expansions_text
 from bot.service.moderation import ModerationCommands
 from bot.service.moving import MAX_IMPORT_BYTES, MovingGames
 from bot.service.play import TurnCommands
-from bot.service.settings import UNCHANGED, SettingsCommands, time_zone_names
+from bot.service.settings import UNCHANGED, Settings, time_zone_names
 from bot.service.stats import StatsCommands
 from bot.service.thinking import ThinkingCommands
 from bot.service.timekeeping import ClockCommands
@@ -45,7 +48,6 @@ class GameService(
     TurnCommands,
     ModerationCommands,
     GameViews,
-    SettingsCommands,
     MovingGames,
     StatsCommands,
     ClockCommands,
@@ -57,3 +59,8 @@ class GameService(
     (game, version) uniqueness decides races; the in-memory cache is keyed by version and
     checked against the store at every command.
     """
+
+    @functools.cached_property
+    def user_settings(self) -> Settings:
+        """A user's own settings: a part of its own over the store (bot/service/settings.py)."""
+        return Settings(self.store)

@@ -238,7 +238,7 @@ class Checker:
         for user in USERS[1:people]:
             await service.join(actor(user))
         if seed % 4 == 1 and people > 1:
-            await service.update_settings(USERS[1], skip_confirm=True)
+            await service.user_settings.update(USERS[1], skip_confirm=True)
         await service.start(actor(USERS[0]))
         self.where = f"{mix} seed {seed} ({players} players) start"
         await self.deliver()
