@@ -216,6 +216,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", default="", help="comma-separated matches to play (default: all)")
+    parser.add_argument(
+        "--stop-after",
+        type=float,
+        default=0.0,
+        help="wall-clock minutes after which no game is started and the figures are those of "
+        "the games finished (default: no limit)",
+    )
     args = parser.parse_args(argv)
     n, seed = args.games, args.seed
     matches: dict[str, list[tuple]] = {
@@ -248,14 +255,22 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp}", flush=True)
         results.append(result)
 
+    deadline = start + 60 * args.stop_after if args.stop_after else math.inf
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
             for result in pool.imap(runner, tasks, chunksize=1):
                 done(result)
+                if time.perf_counter() > deadline:
+                    pool.terminate()  # the games still running are not counted
+                    break
     else:
         for task in tasks:
+            if time.perf_counter() > deadline:
+                break
             done(runner(task))
-    for task, result in zip(tasks, results, strict=True):
+    if len(results) < len(tasks):
+        print(f"stopped after {args.stop_after:g} min: {len(results)} of {len(tasks)} games played")
+    for task, result in zip(tasks, results, strict=False):
         _SEATS[id(result)] = task[2]
     by_match: dict[str, list[Result]] = {}
     for result in results:

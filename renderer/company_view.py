@@ -38,7 +38,7 @@ RIVER_STRIP = 110
 def strips(options: GameOptions) -> tuple[str, ...]:
     """The game's expansions that add a strip below the company boards."""
     return tuple(
-        name for name, m in named_drawings(options.expansions) if hasattr(m, "company_lines")
+        name for name, m in named_drawings(options.expansions) if m.company_lines is not None
     )
 
 
@@ -160,7 +160,9 @@ def company_background(
         for n, rect in enumerate(layout.lists[f"cells_{kind}"], start=1):
             _cell(draw, rect, incomes.get((kind, n), ""), False, style, theme)
     for name in extensions:
-        image = drawing(name).company_static(image, company_id, theme_name)
+        static = drawing(name).company_static
+        if static is not None:
+            image = static(image, company_id, theme_name)
     for river in rivers:
         image = _river_static(image, river, theme)
     return image

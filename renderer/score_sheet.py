@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -284,6 +284,7 @@ def draw_sheet(
         vp_series,
         theme,
         labels,
+        from_zero=state.finished,  # mid-game: the scale fits the rounds so far
     )
     _chart(
         draw,
@@ -292,6 +293,7 @@ def draw_sheet(
         {cid: [h["energy"].get(cid, 0) for h in history] for cid in ranking},
         theme,
         [f"R{h.get('round', i + 1)}" for i, h in enumerate(history)],
+        from_zero=state.finished,
     )
     return image
 
@@ -308,9 +310,12 @@ def _chart(
     series: Mapping[str, list[int]],
     theme: Theme,
     labels: list[str],
+    *,
+    from_zero: bool = True,
 ) -> None:
     """A line chart of one value per company and per point (``labels`` name the points), on
-    its panel and grid lines (`sheet_background`)."""
+    its panel and grid lines (`sheet_background`), its scale from 0 or (not ``from_zero``)
+    fitted to the values (`chart_scale`)."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     x0, y0 = rect[:2]
@@ -318,13 +323,11 @@ def _chart(
     d.text(draw, (x0 + 12, y0 + 8), title, sizes["heading"], text, anchor="la", on=panel)
     px0, py0, px1, py1 = _plot(rect)
     rounds = max((len(v) for v in series.values()), default=0)
-    # The scale starts at 0, or below it when a company ended a round in debt of VP.
-    high = max([1, *(max(v) for v in series.values() if v)])
-    low = min([0, *(min(v) for v in series.values() if v)])
-    step = max(1, -(-(high - low) // 4))
-    while high > (low // step) * step + 4 * step:
-        step += 1
-    low = (low // step) * step
+    if not rounds:  # the first round: nothing to scale to yet
+        middle = ((px0 + px1) // 2, (py0 + py1) // 2)
+        d.text(draw, middle, "No round scored yet", sizes["label"], muted, "regular", on=panel)
+        return
+    low, step = chart_scale([x for v in series.values() for x in v], from_zero=from_zero)
     top = step * 4
     for i in range(5):
         yy = py1 - (py1 - py0) * i / 4
@@ -354,6 +357,36 @@ def _chart(
             draw.line(pts, fill=style.fill, width=4, joint="curve")
         for p in pts:
             d.piece(draw, (round(p[0]), round(p[1])), CHART_MARKER, style, sizes["small"])
+
+
+def chart_scale(values: list[int], *, from_zero: bool = True) -> tuple[int, int]:
+    """The lowest grid line's value and the step between the chart's five grid lines.
+
+    From 0 (or below it, when a company ended a round in debt of VP), in steps of 1 or
+    more; not ``from_zero``, fitted to the values in a round step (1, 2, 5, 10, 20, 50, …),
+    so a mid-game chart of VP between 40 and 60 is not squeezed against its top.
+    """
+    if from_zero:
+        high, low = max([1, *values]), min([0, *values])
+        step = max(1, -(-(high - low) // 4))
+        while high > (low // step) * step + 4 * step:
+            step += 1
+        return (low // step) * step, step
+    if not values:
+        return 0, 1
+    high, low = max(values), min(values)
+    if high == low:  # one value: in the middle of a scale of 1 a step
+        return (low - 2 if low < 0 or low >= 2 else 0), 1
+    step = next(s for s in _round_steps() if (low // s) * s + 4 * s >= high)
+    return (low // step) * step, step
+
+
+def _round_steps() -> Iterator[int]:
+    """1, 2, 5, 10, 20, 50, 100, …"""
+    scale = 1
+    while True:
+        yield from (scale, 2 * scale, 5 * scale)
+        scale *= 10
 
 
 def chart_points(

@@ -10,7 +10,11 @@ still bring. `worth` adds to a company's VP:
 - engineers not yet placed this round (each is an action still to take);
 - production: the energy the company's best systems could make each remaining round (dam
   capacity × conduit value) and what its dams hold now (also 1 VP per drop at the end);
-- structures (the board's incomes they uncover) and the objective tile's standing;
+- structures, and the company board's incomes: each active one for every round still to
+  receive it, those a piece or two away in part (the fifth piece of a kind brings 7 VP a round);
+- the later rounds' bonus tiles (face up) on the pieces built now, as far as the energy the
+  systems promise a round reaches each round's section of the Energy Track;
+- the objective tile's standing;
 - contracts in hand, their reward discounted by how far the energy it needs is out of reach.
 
 The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
@@ -85,7 +89,7 @@ def _upstream(game_map: MapData) -> dict[int, int]:
 
 # How much of a production system's worth counts, by how many of its three pieces
 # (dam, conduit, powerhouse) are already usable by the company.
-COMPLETE = (0.0, 0.12, 0.4, 1.0)
+COMPLETE = (0.0, 0.25, 0.55, 1.0)
 
 
 def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
@@ -150,6 +154,9 @@ class Weights:
     structure_round: float = 0.4  # a structure, for each round left (the incomes it uncovers)
     objective_share: float = 0.6  # the objective tile's standing while rounds remain
     water_per_headstream: float = 0.7  # how full a dam is each round, per headstream above it
+    income: float = 1.0  # an active income, for each round left to receive it
+    income_near: tuple[float, ...] = (0.0, 0.45, 0.15)  # share of an income 1, 2 pieces away
+    future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
 
 
 W = Weights()
@@ -167,6 +174,44 @@ def wheel_worth(company: Company, per_machine: float, weights: Weights) -> float
         total += share * (per_machine * (segment.excavators + segment.mixers))
         total += share * weights.tile * len(segment.tiles)
     return total
+
+
+def income_worth(game: Game, company: Company, later: int, weights: Weights) -> float:
+    """The company board's incomes still to be received: those active for every later round,
+    those a piece or two away in part."""
+    if not later or not game.automa_has(company.id, "incomes_from"):
+        return 0.0
+    total = 0.0
+    for income in game.content.companies[company.id].income:
+        away = income.after_piece - company.placed.get(income.track, 0)
+        share = (
+            1.0
+            if away <= 0
+            else (weights.income_near[away] if away < len(weights.income_near) else 0.0)
+        )
+        total += share * reward_value(income.reward)
+    return total * later * weights.income
+
+
+def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weights) -> float:
+    """The later rounds' bonus tiles (face up) on what is built now, scaled by how well the
+    energy the company promises a round reaches each round's section."""
+    state = game.state
+    track = game.content.energy_track
+    sections = track.bonus_section_min_energy
+    total = 0.0
+    for round_index in range(state.round, min(len(state.bonus_tiles), game.content.costs.rounds)):
+        tile_id = state.bonus_tiles[round_index]
+        counter = game.rules.bonus_counters.get(tile_id)
+        if counter is None or tile_id not in game.content.bonus_tiles:
+            continue
+        full = counter(game, company_id) * game.content.bonus_tiles[tile_id].vp_each
+        if per_round < track.bonus_min_energy:
+            continue
+        reached = sum(1 for start in sections if per_round >= start)
+        behind = max(0, round_index + 1 - reached)
+        total += max(0.0, full - track.malus_per_section * behind)
+    return total * weights.future_bonus
 
 
 def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
@@ -202,6 +247,9 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
         0.0, per_round - 10
     )
     value += energy_value * (later + (0.3 if pending else 0.0))
+    value += income_worth(game, company, later, w)
+    if later and w.future_bonus:
+        value += bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     value += held * (1.0 if later == 0 else w.held)
     if pending:

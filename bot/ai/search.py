@@ -152,10 +152,14 @@ def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
     values = scored(base, seat, decision, QUICK)
     if budget.extend and not decision.simultaneous:
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: budget.extend]
+        # Common random numbers: every option is played in the same determinizations, so
+        # that options are compared on the same hidden draws (automa cards, contracts),
+        # not on the luck of each one's own.
+        worlds = [rng.next64() for _ in range(budget.samples)]
         for index in top:
             total = sum(
-                extended(game, seat, options[index], decision.player, rng)
-                for _ in range(budget.samples)
+                extended(game, seat, options[index], decision.player, SplitMix64(world))
+                for world in worlds
             )
             values[index] = total / budget.samples
         others = [i for i in range(len(values)) if i not in top]

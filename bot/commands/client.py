@@ -27,6 +27,7 @@ from bot.commands.panel import (
     RestartButton,
     reply_error,
 )
+from bot.commands.ports import Bot
 from bot.commands.replies import send
 from bot.commands.sync import SyncState, sync_commands
 from bot.commands.viewing import PostButton
@@ -272,6 +273,10 @@ class BarrageBot(discord.Client):
             )
         except Exception:
             log.exception("ending the game of deleted channel %d", channel_id)
+
+
+#: The commands see the client through `ports.Bot`: mypy checks here that it is one.
+_IS_A_BOT: type[Bot] = BarrageBot
 
 
 class ShardedBarrageBot(BarrageBot, discord.AutoShardedClient):

@@ -23,7 +23,7 @@ from bot.commands.replies import say, send, timestamp, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
 from bot.service import MAX_IMPORT_BYTES, SCORE_SHEET, VIEWS, Outcome, ServiceError, TimeRef
-from bot.service.expansions import combinations
+from bot.service.expansions import offered
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +62,33 @@ GAME_THEME_CHOICES = [
     app_commands.Choice(name="dark", value="dark"),
 ]
 
-#: The expansion combinations the engine plays, as the catalogue lists them.
-EXPANSION_CHOICES = [
-    app_commands.Choice(name=combo.label, value=combo.value) for combo in combinations()
-]
+
+async def expansions_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The expansion combinations the options typed so far may play (setup, board, automas),
+    those matching what is typed first."""
+    typed = interaction.namespace
+    found = offered(
+        players=_int_or(getattr(typed, "players", None), 3),
+        setup=str(getattr(typed, "setup", None) or "intro"),
+        map="five_player" if getattr(typed, "board", None) == "4/5-player" else "base",
+        automa=_int_or(getattr(typed, "automa", None), 0),
+    )
+    wanted = current.strip().lower()
+    return [
+        app_commands.Choice(name=combo.label, value=combo.value)
+        for combo in found
+        if wanted in combo.label.lower() or wanted in combo.value
+    ]
+
+
+def _int_or(value: object, default: int) -> int:
+    """An option typed so far as a number (autocomplete sees the raw value), else `default`."""
+    try:
+        return int(str(value)) if value is not None else default
+    except ValueError:
+        return default
 
 
 @barrage.command(name="new", description="Open a game in this channel (or a new thread)")
@@ -85,7 +108,8 @@ EXPANSION_CHOICES = [
     clock="Each player's time for a turn, plus a bank of two turns (none: no clock)",
     timeout="When a player's time runs out: wait (for a moderator), ai (the AI plays it) or skip",
 )
-@app_commands.choices(expansions=EXPANSION_CHOICES, theme=GAME_THEME_CHOICES)
+@app_commands.choices(theme=GAME_THEME_CHOICES)
+@app_commands.autocomplete(expansions=expansions_autocomplete)
 async def new(
     interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 4] = 3,

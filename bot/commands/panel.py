@@ -12,7 +12,7 @@ import logging
 import re
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -20,13 +20,11 @@ from bot.commands import ids
 from bot.commands.actor import actor_of
 from bot.commands.buttons import page_button
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, select_texts, use_buttons
+from bot.commands.ports import Bot
 from bot.commands.replies import error_text, say, send, within_budget
 from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
 from bot.service.types import Image
-
-if TYPE_CHECKING:
-    from bot.commands.client import BarrageBot
 
 MAX_DONE_LINES = 12
 CONTROL_ROW = 4
@@ -50,9 +48,9 @@ def company_names() -> dict[str, str]:
 log = logging.getLogger(__name__)
 
 
-def bot_of(interaction: discord.Interaction) -> BarrageBot:
+def bot_of(interaction: discord.Interaction) -> Bot:
     """The bot that received the interaction (it holds the service)."""
-    return interaction.client  # type: ignore[return-value]  # our one client is a BarrageBot
+    return interaction.client  # type: ignore[return-value]  # our one client is a BarrageBot, a Bot
 
 
 def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:

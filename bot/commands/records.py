@@ -24,7 +24,7 @@ from bot.commands.buttons import page_button, post_button
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import say, send, within_budget
 from bot.service import GameService
-from bot.service.expansions import combinations
+from bot.service.expansions import MAX_CHOICES, combinations
 from bot.service.pictures import charts_alt, leaderboard_alt, replay_alt
 from bot.service.stats import MAX_REPLAY_BYTES, MIN_GAMES
 from bot.store import FinishedGame, StatsFilter
@@ -36,7 +36,11 @@ PREFIX = "brg"
 ANY = "any"
 STATS_EXPANSIONS = [
     app_commands.Choice(name="Any (all games)", value=ANY),
-    *(app_commands.Choice(name=c.label, value=c.value) for c in combinations()),
+    # "Any" takes one of Discord's 25 choices.
+    *(
+        app_commands.Choice(name=c.label, value=c.value)
+        for c in combinations(limit=MAX_CHOICES - 1)
+    ),
 ]
 GameNumber = app_commands.Range[int, 1, 2**53]
 

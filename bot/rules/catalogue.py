@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import cached_property
 from types import MappingProxyType
 
@@ -131,16 +132,37 @@ class Catalogue:
                 return reason
         return None
 
-    def combinations(self) -> list[tuple[str, ...]]:
-        """Every set of expansions that may be played together (the empty one first)."""
+    def combinations(
+        self, options: GameOptions | None = None, limit: int | None = None
+    ) -> list[tuple[str, ...]]:
+        """The sets of expansions that may be played together, the empty one first: with
+        `options` (their setup, players, automas...), those `refuse` lets these options play
+        on their expansions' board; without, those whose declarations agree. At most `limit`.
+
+        Found by extending each allowed set with one expansion more, in the catalogue's order;
+        a refused set is never extended (a refusal holds for every set that contains it), and
+        the search stops at `limit`, so the work follows what is listed, never 2^n sets.
+        """
         combos: list[tuple[str, ...]] = [()]
         for name in self.expansions:
-            combos += [
-                (*combo, name)
-                for combo in combos
-                if all(self._compatible(name, other) for other in combo)
-            ]
+            for combo in list(combos):
+                if limit is not None and len(combos) >= limit:
+                    return combos
+                candidate = (*combo, name)
+                if self._allowed(candidate, options):
+                    combos.append(candidate)
         return combos
+
+    def _allowed(self, names: tuple[str, ...], options: GameOptions | None) -> bool:
+        """Whether this set may be played (see `combinations`); its last name is the new one."""
+        *others, name = names
+        if not all(self._compatible(name, other) for other in others):
+            return False
+        if options is None:
+            return True
+        # As a new game is set up: an expansion's own board replaces the standard one only.
+        board = options.map if options.map != "base" else self.own_map(names) or "base"
+        return self.refuse(replace(options, expansions=names, map=board)) is None
 
     def _compatible(self, one: str, other: str) -> bool:
         first, second = self.info(one), self.info(other)

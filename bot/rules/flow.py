@@ -135,9 +135,7 @@ def placement_awards(energies: dict[str, int], first: int, second: int) -> dict[
 def _advanced_tiles(game: Game, company_id: str) -> int:
     company = game.company(company_id)
     tiles = game.content.tiles
-    return sum(
-        1 for tile in company.tiles + company.wheel_tiles() if tiles[tile].kind == "advanced"
-    )
+    return sum(1 for tile in company.tiles + company.wheel_tiles() if tiles[tile].kind == "advanced")
 
 
 RULES.bonus_counter("contracts", lambda g, c: len(g.company(c).fulfilled))

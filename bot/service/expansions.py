@@ -58,10 +58,20 @@ def expansions(catalogue: Catalogue = CATALOGUE) -> list[ExpansionView]:
     ]
 
 
-def combinations(catalogue: Catalogue = CATALOGUE) -> list[Combination]:
-    """Every playable set of expansions with its label, the base game first."""
+#: Discord's most choices for one option.
+MAX_CHOICES = 25
+
+
+def combinations(
+    catalogue: Catalogue = CATALOGUE,
+    options: GameOptions | None = None,
+    limit: int = MAX_CHOICES,
+) -> list[Combination]:
+    """The playable sets of expansions with their labels, the base game first: those these
+    options (setup, board, automas) may play, or every one the declarations allow; at most
+    `limit` (`Catalogue.combinations`)."""
     out = [Combination((), "None: the base game")]
-    for names in catalogue.combinations()[1:]:
+    for names in catalogue.combinations(options, limit)[1:]:
         infos = [catalogue.info(name) for name in names]
         setups = set.intersection(*(set(info.setups) for info in infos))
         only = f" ({SETUP_WORDS[next(iter(setups))]})" if len(setups) == 1 else ""
@@ -72,6 +82,21 @@ def combinations(catalogue: Catalogue = CATALOGUE) -> list[Combination]:
             label = " + ".join(info.display_name for info in infos) + only
         out.append(Combination(tuple(names), label[:100]))
     return out
+
+
+def offered(
+    *,
+    players: int = 3,
+    setup: str = "intro",
+    map: str = "base",
+    automa: int = 0,
+    catalogue: Catalogue = CATALOGUE,
+) -> list[Combination]:
+    """The combinations a new game with these options may be opened with (a lobby's offer):
+    those its expansions' declarations and `refuse` allow (options that cannot be played at
+    all are refused, saying why, when the command is sent)."""
+    probe = GameOptions(players=players, setup=setup, map=map, automa=(1,) * max(0, min(automa, 3)))
+    return combinations(catalogue, probe)
 
 
 def with_automas(catalogue: Catalogue = CATALOGUE) -> tuple[list[str], list[str]]:

@@ -382,7 +382,7 @@ class ClockCommands(ThinkingCommands):
         if terms.policy == "ai":
             hold = loaded.expiries.get(seat, 0) + 1 >= HOLD_AFTER
             if hold:
-                # From now on the AI keeps the seat: nobody pings or reminds its person.
+                # The announcement reads the seat as the AI's from this record on.
                 base = replace_loaded(loaded, loaded.seats)
                 base.pilots[seat] = (HOLD_LEVEL, loaded.version + 1)
             auto = ComputerSeat("ai", HOLD_LEVEL).auto
@@ -404,6 +404,9 @@ class ClockCommands(ThinkingCommands):
             records=(ExpiryRecord(seat, terms.policy, hold), *records),
             header=(header,),
             announce=True,
+            # Whoever else decides now was pinged for it already (a choice asked of
+            # several at once); a decision the expiry hands on is pinged as usual.
+            told=tuple(u for u in self._waiting_users(loaded) if u != user),
         )
         async with self._locks[loaded.meta.channel_id]:
             return await self._land(base, trial, steps, landing)

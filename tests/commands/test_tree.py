@@ -82,8 +82,9 @@ def test_the_group_has_every_subcommand_and_is_guild_only() -> None:
 
 
 def test_typed_arguments_autocomplete() -> None:
-    """do, settings time_zone, rewind version, help topic and board view (the game's own
-    views: an expansion adds its board) suggest values as one types."""
+    """do, settings time_zone, rewind version, help topic, board view (the game's own
+    views: an expansion adds its board) and new expansions (the combinations the options typed
+    so far may play) suggest values as one types."""
     options = {o["name"]: o for o in payload()["options"]}
     auto = {
         (sub, p["name"])
@@ -97,4 +98,5 @@ def test_typed_arguments_autocomplete() -> None:
         ("rewind", "version"),
         ("help", "topic"),
         ("board", "view"),
+        ("new", "expansions"),
     }

@@ -57,6 +57,19 @@ async def test_refusals_and_help_for_the_expansion(
         assert not lobby.ephemeral
         assert "3 players, full setup with The Leeghwater Project" in lobby.content
 
+        # The lobby offers only what the options typed so far may play.
+        offered = await fake.bob.autocomplete("barrage new", focused="expansions", expansions="")
+        assert [c["value"] for c in offered] == ["none", "colorado", "nile"]  # intro by default
+        offered = await fake.bob.autocomplete(
+            "barrage new", focused="expansions", setup="full", automa=1, expansions=""
+        )
+        assert [c["value"] for c in offered] == ["none", "leeghwater"]  # no automas on the others
+        offered = await fake.bob.autocomplete(
+            "barrage new", focused="expansions", setup="full", expansions="lee"
+        )
+        assert [c["value"] for c in offered] == [
+            "leeghwater", "leeghwater,colorado", "leeghwater,nile"
+        ]
         choices = await fake.bob.autocomplete("barrage help", focused="topic", topic="loan agency")
         assert "building:loan_agency" in [c["value"] for c in choices]
         choices = await fake.bob.autocomplete("barrage help", focused="topic", topic="leeghwater")

@@ -9,8 +9,11 @@ import pytest
 from PIL import Image
 
 from bot.rules import GameOptions, new_game
+from renderer import score_sheet
+from renderer.header import turn_line
 from renderer.render import render_score_sheet
-from renderer.score_sheet import vp_breakdown
+from renderer.samples import midgame_state
+from renderer.score_sheet import chart_scale, headlines, vp_breakdown
 
 
 def _finished_game():
@@ -103,3 +106,42 @@ def test_palette_canvas_refuses_text_that_would_blend(monkeypatch: pytest.Monkey
     canvas.rectangle((2, 2, 38, 18), fill="#be2748")
     with pytest.raises(d.NotOnPalette, match="on="):
         d.text(canvas, (20, 10), "7", 14, "#000000")
+
+
+@pytest.mark.parametrize(
+    ("values", "low", "step"),
+    [
+        ([40, 52, 60], 40, 5),  # mid-game VP between 40 and 60: not squeezed at the top
+        ([4, 7], 4, 1),
+        ([12, 13, 150], 0, 50),
+        ([-3, 5], -5, 5),
+        ([10, 10], 8, 1),  # one value: in the middle
+        ([0, 0], 0, 1),
+    ],
+)
+def test_a_mid_game_chart_is_scaled_to_its_values(values: list[int], low: int, step: int) -> None:
+    assert chart_scale(values, from_zero=False) == (low, step)
+    assert low <= min(values) and max(values) <= low + 4 * step
+
+
+def test_the_final_sheet_charts_start_at_zero() -> None:
+    assert chart_scale([40, 60]) == (0, 15)
+    assert chart_scale([-3, 5]) == (-3, 3)
+
+
+def test_the_mid_game_sheet_has_the_turn_line_and_charts_fitted_to_its_rounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = midgame_state()
+    assert headlines(state)[1] == turn_line(state)
+    scales: list[tuple[int, int]] = []
+    real = score_sheet.chart_scale
+
+    def seen(values: list[int], *, from_zero: bool = True) -> tuple[int, int]:
+        scales.append(real(values, from_zero=from_zero))
+        return scales[-1]
+
+    monkeypatch.setattr(score_sheet, "chart_scale", seen)
+    Image.open(io.BytesIO(render_score_sheet(state, []))).load()
+    vp = [v for h in state.history for v in h["vp"].values()]
+    assert scales[0] == (min(vp), 1)  # VP 4-7 after two rounds: from 4, not from 0

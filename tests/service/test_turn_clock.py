@@ -17,7 +17,8 @@ from bot.service.timekeeping import AI_GRACE_MS, ClockRunner
 from bot.store import AI_STEP, EXPIRY, SqliteStore, UserSettings
 from tests.aiplayer import DECIDER
 from tests.service.conftest import fake_png
-from tests.service.helpers import USERS, FakeClock, RecordingPort, actor
+from tests.service.helpers import USERS, FakeClock, RecordingPort, actor, play_policy
+from tests.service.test_pings import choosing_at_once
 
 ME, YOU = USERS[0], USERS[1]
 CONFIG = {"ai_decider": DECIDER, "ai_workers_kind": "inline", "ai_manual": True}
@@ -296,3 +297,35 @@ async def test_a_pending_ai_step_is_claimed_once_after_a_stop(make: Make, clock:
     assert [e.record.get("computer") for e in await restarted.store.read_log(game_id)].count(
         True
     ) == 1
+
+
+async def test_in_a_choice_asked_at_once_every_undecided_clock_runs(
+    make: Make, clock: FakeClock
+) -> None:
+    """Intro, 3 players, seed 4: round 5 asks two players at once. Both are on the clock;
+    the one who answers stops theirs; the other's time runs out alone."""
+    service = await make()
+    created = await service.create_game(
+        actor(USERS[0]), players=3, seed=4, clock="12h", timeout="skip"
+    )
+    for user in USERS[1:3]:
+        await service.join(actor(user))
+    await service.start(actor(USERS[0]))
+    game_id = created.game_id
+    loaded = await play_policy(service, game_id, 4, choosing_at_once)
+    deciders = list(service.users_deciding(loaded))
+    assert len(deciders) == 2
+    rows = await service.store.deadlines(game_id)
+    assert {d.user_id for d in rows if d.kind == EXPIRY} == set(deciders)
+    quick, slow = deciders
+    clock.advance(HOUR_MS)
+    panel = await service.panel(actor(quick))
+    await service.play(actor(quick), [panel.options[0].notation], expected_version=panel.version)
+    clock.advance(40 * HOUR_MS)
+    assert await expire_all(service, clock) >= 1
+    log = [e.record for e in await service.store.read_log(game_id)]
+    seats = list(USERS[:3])
+    assert [r["seat"] for r in log if r["kind"] == "expiry"] == [seats.index(slow)]
+    last = (await commits(service, game_id))[-1]["clock"]
+    assert last["bank"][seats.index(slow)] == 0  # all of the allowance and the bank
+    assert last["bank"][seats.index(quick)] == 24 * HOUR_MS  # an hour: a quarter back, capped

@@ -33,3 +33,18 @@ async def test_every_step_reaches_whoever_must_act(mix: str, tmp_path: Path) -> 
         assert total.automa_answers > 20 * games
     else:
         assert total.forced_turns > 0 and total.skipped_answers > 0
+
+
+@pytest.mark.parametrize("mix", ["intro", "automa", "full+leeghwater"])
+async def test_every_step_reaches_whoever_must_act_with_absences_and_clocks(
+    mix: str, tmp_path: Path
+) -> None:
+    """Clocked games (each timeout policy) whose players are absent now and then: the same
+    checks hold after every expiry, and every game ends."""
+    total = Figures(games=0)
+    for seed in range(1, 7):
+        db = tmp_path / f"{seed}.db"
+        total.add(await play_checked(mix, seed, players_for(seed), db, absences=True))
+    assert not total.problems, total.problems
+    assert total.clean and total.games == 6 and total.unended == 0
+    assert total.absences > 10 and total.expiries > 0

@@ -9,6 +9,11 @@ After every step (an answer, a restart, an undo, a skipped seat) it checks that
 (d) automa answers are only ever appended together with a commit (the commit that precedes
     them, or the start), never left pending: an automa never waits and is never pinged;
 
+With `absences` the game has a turn clock (12, 24 or 48 hours, each timeout policy by seed),
+time passes between steps, and now and then the player to move is absent long enough for
+their time to run out (the clock's runner acts on it, as the bot's does every minute) or
+sets time away; the same checks hold after each expiry, and a game that never ends counts.
+
 and counts **stalls** (a Confirm left uncommitted, or a game waiting only for people the
 last announcement did not ping), **unpinged deciders** (a person who must decide and was
 not pinged), **double pings** (a ping of someone with nothing to decide, twice in one
@@ -32,9 +37,12 @@ from bot.service import (
     OutboxSender,
     ServiceError,
 )
+from bot.service.clock import POLICIES
 from bot.service.loading import load
+from bot.service.timekeeping import ClockRunner
 from bot.service.types import named_users
-from tests.service.helpers import RecordingPort, picture_free_service
+from tests.aiplayer import DECIDER
+from tests.service.helpers import FakeClock, RecordingPort, picture_free_service
 
 GUILD, CHANNEL = 7000, 7001
 USERS = (101, 102, 103, 104)
@@ -56,6 +64,10 @@ MIXES: dict[str, dict[str, object]] = {
     },
 }
 MAX_STEPS = 3000
+#: With absences: the share of steps at which the player to move is absent a long time.
+ABSENCE = 0.03
+#: The AI's instant stand-in (an expiry in a `timeout:ai` game is played by the AI).
+AI_STAND_IN = {"ai_decider": DECIDER, "ai_workers_kind": "inline", "ai_manual": True}
 
 
 @dataclass
@@ -75,6 +87,12 @@ class Figures:
     playing_pings: int = 0
     missing_reminders: int = 0
     automa_answers: int = 0
+    #: Games that reached MAX_STEPS without their end.
+    unended: int = 0
+    #: Absences (the player to move did not act for a long time), expiries, time away set.
+    absences: int = 0
+    expiries: int = 0
+    away: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
 
@@ -95,6 +113,7 @@ class Figures:
             or self.double_pings
             or self.playing_pings
             or self.missing_reminders
+            or self.unended
         )
 
 
@@ -106,8 +125,17 @@ def actor(user: int) -> Actor:
 class Checker:
     """Plays one seeded random game and checks the loop after every step."""
 
-    def __init__(self, service: GameService, port: RecordingPort, sender: OutboxSender) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        port: RecordingPort,
+        sender: OutboxSender,
+        clock: FakeClock | None = None,
+    ) -> None:
         self.service, self.port, self.sender = service, port, sender
+        #: The clock that absences move (None: no turn clock, no absences).
+        self.clock = clock
+        self.runner = ClockRunner(service, clock, instance="turn loop") if clock else None
         self.figures = Figures(games=1)
         self.game_id = 0
         self.where = ""
@@ -187,6 +215,8 @@ class Checker:
             return False
         self.deciders = list(self.service.users_deciding(loaded))
         deciders = set(self.deciders)
+        if not deciders and loaded.ai_deciding():
+            return True  # the AI plays a seat whose time ran out: its step is next
         if not deciders:
             self.problem("nobody must decide, but the game is not over")
             self.figures.stalls += 1
@@ -229,6 +259,9 @@ class Checker:
         """Create, start and play one game to its end with random answers, checked."""
         service, rng = self.service, random.Random(seed)
         options = dict(MIXES[mix])
+        if self.clock is not None:
+            options["clock"] = ("12h", "24h", "48h")[seed % 3]
+            options["timeout"] = POLICIES[(seed // 3) % len(POLICIES)]
         if "automa" in options:
             options["automa"] = min(int(options["automa"]), players - 1)  # type: ignore[call-overload]
         people = players - int(options.get("automa", 0))  # type: ignore[call-overload]
@@ -256,11 +289,16 @@ class Checker:
                 break
         else:
             self.problem("the game did not end")
+            self.figures.unended += 1
         if await self.sender.run_once():
             self.problem("an announcement was written that no outcome reported")
         await self.consistent()
         log = await service.store.read_log(self.game_id)
         self.figures.commits += sum(1 for e in log if e.kind == "commit")
+        for entry in log:
+            if entry.kind == "expiry":
+                self.figures.expiries += 1
+                self.figures.kinds[f"expiry {entry.record['policy']}"] += 1
         for entry in log:
             auto = entry.record.get("auto")
             if auto == "forced turn":
@@ -269,6 +307,28 @@ class Checker:
                 self.figures.skipped_answers += 1
         return self.figures
 
+    async def absent(self, rng: random.Random) -> bool:
+        """The player to move is away a long time (or says so with time away): the clock's
+        runner acts on whatever ran out, as the bot's does."""
+        assert self.clock is not None and self.runner is not None
+        self.figures.absences += 1
+        self.playing = None  # nobody's own command: an expiry's pings are the bot's
+        user = rng.choice(self.deciders)
+        if rng.random() < 0.3:
+            await self.service.set_away(actor(user), rng.randrange(0, 4))
+            self.figures.away += 1
+        for _ in range(rng.randrange(1, 4)):
+            self.clock.advance(rng.randrange(12, 60) * 3_600_000)
+            seen = (await self.service.store.get_game(self.game_id)).version
+            await self.runner.run_once()
+            # A player whose turn the expiry answered (the AI's, or passed) faces a new
+            # decision when pinged next: not a double ping. After `wait` it is the same one.
+            for entry in await self.service.store.read_log(self.game_id, after=seen):
+                if entry.kind == "expiry" and entry.record["policy"] != "wait":
+                    self.untouched.discard(self.seated[entry.record["seat"]])
+            await self.deliver()
+        return True
+
     async def step(self, rng: random.Random, *, skip: bool) -> bool:
         """One random step: mostly an answer, sometimes a restart, an undo or a skipped seat.
 
@@ -276,6 +336,15 @@ class Checker:
         empty: check (a) finds any commit left unannounced).
         """
         service = self.service
+        loaded = await service.game_for_reminder(self.game_id)
+        assert loaded is not None
+        if not self.deciders and loaded.ai_deciding():
+            self.playing = None  # the AI holds a seat whose time ran out
+            return bool(await service.play_computers(self.game_id, steps=1))
+        if self.clock is not None and rng.random() < ABSENCE:
+            return await self.absent(rng)
+        if self.clock is not None:
+            self.clock.advance(rng.randrange(60_000, 4 * 3_600_000))  # time passes
         if skip:
             # The last seat vanished: a moderator skips it (it stays seated and is pinged by
             # the final message like everyone).
@@ -303,12 +372,19 @@ class Checker:
         return outcome.announced
 
 
-async def play_checked(mix: str, seed: int, players: int, db: Path) -> Figures:
-    """One checked game on a fresh database at `db`."""
-    async with picture_free_service(db) as (service, clock):
+async def play_checked(
+    mix: str, seed: int, players: int, db: Path, *, absences: bool = False
+) -> Figures:
+    """One checked game on a fresh database at `db` (`absences`: clocked, with absences)."""
+    extra = AI_STAND_IN if absences else None
+    async with picture_free_service(db, extra=extra) as (service, clock):
         port = RecordingPort()
         sender = OutboxSender(service.store, port, clock, service=service)
-        return await Checker(service, port, sender).play(mix, seed, players)
+        checker = Checker(service, port, sender, clock if absences else None)
+        try:
+            return await checker.play(mix, seed, players)
+        finally:
+            service.thinker.close()
 
 
 def players_for(seed: int) -> int:

@@ -135,9 +135,7 @@ def buildings_of(game: Game, company_id: str) -> list[str]:
     return [tile for tile in lw(game)["buildings"] if company_id in spaces[tile]]
 
 
-RULES.bonus_counter(
-    "external_works", lambda g, c: len(g.company(c).extra.get("external_works", []))
-)
+RULES.bonus_counter("external_works", lambda g, c: len(g.company(c).extra.get("external_works", [])))
 RULES.bonus_counter("buildings", lambda g, c: len(buildings_of(g, c)))
 
 
