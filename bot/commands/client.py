@@ -217,7 +217,7 @@ class BarrageBot(discord.Client):
         """Give results to games that finished before results were kept (once, at start-up,
         in the background: statistics count them as soon as each is done)."""
         try:
-            await self.service.backfill_results(stop=self._stop)
+            await self.service.records.backfill_results(stop=self._stop)
         except DATABASE_DOWN:
             log.warning("the results backfill stopped: the database cannot be read now")
         except Exception:

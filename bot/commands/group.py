@@ -663,7 +663,7 @@ async def abandon(interaction: discord.Interaction, confirm: bool) -> None:
 async def export(interaction: discord.Interaction, game: GameNumber | None = None) -> None:
     """Export the game (anyone may: it holds no hidden information beyond the log)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    doc = await bot_of(interaction).service.export_game(actor_of(interaction), number=game)
+    doc = await bot_of(interaction).service.moving.export_game(actor_of(interaction), number=game)
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
     name = f"barrage-game-{doc.get('source_game_number', 'export')}.json"
     await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])
@@ -679,7 +679,7 @@ async def import_(interaction: discord.Interaction, file: discord.Attachment) ->
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await file.read()
-    outcome = await bot_of(interaction).service.import_game(actor_of(interaction), data)
+    outcome = await bot_of(interaction).service.moving.import_game(actor_of(interaction), data)
     await reply_outcome(interaction, outcome)
 
 

@@ -159,6 +159,10 @@ class ServiceCore:
             loaded = await self._repair(loaded)
         return loaded
 
+    async def loaded(self, meta: StoredGame) -> Loaded:
+        """The game at the store's version (`_load`), for the parts that read games."""
+        return await self._load(meta)
+
     async def _history_of(self, loaded: Loaded) -> History:
         """Log lines, VP by source and VP events of the committed game (a replay, cached by
         version)."""
@@ -352,6 +356,26 @@ class ServiceCore:
             else:
                 parts.extend([UserRef(user), f" ({company_name(player)})"])
         return parts or ["nobody"]
+
+    # -- what the composed parts ask of the core (bot/service/moving.py: `GameDesk`) --------
+
+    async def here_meta(self, actor: Actor) -> StoredGame:
+        """The stored game active in the actor's channel (`_here_meta`)."""
+        return await self._here_meta(actor)
+
+    async def channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
+        """The refusal for a channel that already has an active game (`_channel_busy`)."""
+        return await self._channel_busy(busy, what_to_do)
+
+    async def reload(self, game_id: int) -> Loaded:
+        """The game loaded afresh from the store (`_reload`)."""
+        return await self._reload(game_id)
+
+    async def land(
+        self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
+    ) -> Outcome:
+        """Land a command's records and answers (`_land`)."""
+        return await self._land(loaded, game, steps, landing)
 
     # -- committing ----------------------------------------------------------------------
 

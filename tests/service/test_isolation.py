@@ -102,7 +102,7 @@ async def test_games_are_numbered_and_found_per_server_only(service: GameService
                 await view
             refusals.append(str(refused.value))
         with pytest.raises(NoGameHere) as refused:
-            await service.export_game(actor(USERS[0]), game_id)
+            await service.moving.export_game(actor(USERS[0]), game_id)
         refusals.append(str(refused.value))
     assert set(refusals) == {"There is no such game in this server."}
     assert (await service.score(here, by_game_id=True, guild_id=GUILD)).rows
