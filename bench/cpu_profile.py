@@ -166,6 +166,14 @@ class Sampler:
                 inclusive[where] += s
         lines += ["", "self (innermost Python frame):"]
         lines += [f"  {s:8.2f} s {100 * s / total:5.1f}%  {n}" for n, s in _top(self_time, 45)]
+        callers: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        for stack, s in stacks.items():
+            if len(stack) > 2:
+                callers[stack[1]][stack[2]] += s
+        lines += ["", "callers of the costliest (self time):"]
+        for name, _ in _top(self_time, 12):
+            top = ", ".join(f"{c} {100 * v / total:.1f}%" for c, v in _top(callers[name], 4))
+            lines.append(f"  {name}: {top}")
         lines += ["", "inclusive:"]
         lines += [f"  {s:8.2f} s {100 * s / total:5.1f}%  {n}" for n, s in _top(inclusive, 70)]
         lines += ["", f"event-loop callbacks by coroutine (loop CPU {self.loop_cpu:.1f} s):"]

@@ -155,6 +155,27 @@ def _sentences(lines: Iterable[str]) -> list[str]:
             out.append(line if line.endswith((".", "!", "?")) else f"{line}.")
     if heading is not None:
         out.append(_joined(heading))
+    return _repeats_told(out)
+
+
+def _repeats_told(sentences: list[str]) -> list[str]:
+    """Sentences said again (an automa turning its wheel on each of its turns) told as such:
+    a run of equal ones once with how often ("… 1 segment (twice)."), a later one "Again, …"."""
+    runs: list[tuple[str, int]] = []
+    for sentence in sentences:
+        if runs and runs[-1][0] == sentence:
+            runs[-1] = (sentence, runs[-1][1] + 1)
+        else:
+            runs.append((sentence, 1))
+    out: list[str] = []
+    seen: set[str] = set()
+    for sentence, times in runs:
+        told = f"Again, {sentence}" if sentence in seen else sentence
+        if times > 1:
+            how = "twice" if times == 2 else f"{times} times"
+            told = f"{told[:-1]} ({how}){told[-1]}"
+        seen.add(sentence)
+        out.append(told)
     return out
 
 

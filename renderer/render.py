@@ -98,8 +98,10 @@ def render(
     header). Every view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
-    who = _who(players, changed)
-    return encode(on_palette(state, view, company, look, lit, preview, who))
+    parts, size = _layout(state, view, company, look, lit, preview, _who(players, changed))
+    # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
+    # bytes, so the encoder deflates the picture's bytes without copying them again.
+    return png.encode_rows(_compose(parts, size, look.name, left=1))
 
 
 def render_image(
@@ -565,12 +567,16 @@ def on_palette(
     return _compose(parts, size, theme.name)
 
 
-def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Image.Image:
-    """The parts' static backgrounds on the palette, with each part's patches pasted over."""
-    image = _statics_on_palette(theme_name, size, parts)
+def _compose(
+    parts: list[_Part], size: tuple[int, int], theme_name: str, left: int = 0
+) -> Image.Image:
+    """The parts' static backgrounds on the palette, with each part's patches pasted over
+    (``left`` columns of index 0 to their left: `png.encode_rows`)."""
+    image = _statics_on_palette(theme_name, size, parts, left)
     core = image.im
     for part in parts:
         x, y = part.at
+        x += left
         with d.placed_at(part.at):
             patches = part.patches()
         for (dx, dy), patch, mask in patches:
@@ -584,8 +590,11 @@ def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Imag
     return image
 
 
-def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Part]) -> Image.Image:
-    """The static backgrounds of a view's parts composed on the palette (a new image).
+def _statics_on_palette(
+    theme_name: str, size: tuple[int, int], parts: list[_Part], left: int = 0
+) -> Image.Image:
+    """The static backgrounds of a view's parts composed on the palette (a new image), with
+    ``left`` columns of index 0 to their left.
 
     The last few compositions are kept (`_COMPOSED`): copying one costs half of composing it
     again (a blank picture, then every background)."""
@@ -593,15 +602,19 @@ def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Par
         theme_name,
         "composed",
         size,
+        left,
         tuple((part.at, *_static_key(part.static)) for part in parts),
     )
 
     def compose() -> Image.Image:
-        image = Image.new("P", size, _background_index(theme_name))
+        width, height = size
+        image = Image.new("P", (width + left, height), _background_index(theme_name))
         image.putpalette(_palette_of(palette(theme_name)))
+        if left:
+            image.paste(0, (0, 0, left, height))
         for part in parts:
             with d.placed_at(part.at):
-                image.paste(part.static_palette(), part.at)
+                image.paste(part.static_palette(), (part.at[0] + left, part.at[1]))
         return image
 
     return _COMPOSED.get(key, compose).copy()

@@ -23,7 +23,7 @@ from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.wording import SECTION_NAMES
 
-RULES = RuleSet("actions")
+RULES: RuleSet[Game] = RuleSet("actions")
 
 
 def spaces_in_play(game: Game) -> list[ManagementSpace]:

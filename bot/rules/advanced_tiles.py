@@ -28,7 +28,7 @@ from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("advanced_tiles")
+RULES: RuleSet[Game] = RuleSet("advanced_tiles")
 
 ADVANCED_VP = 3  # the level-3 tiles' "3 VP per ..."
 CONDUIT_CAP = 5  # adv_2_conduit: never more than 5 excavators

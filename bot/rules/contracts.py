@@ -13,7 +13,7 @@ from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("contracts")
+RULES: RuleSet[Game] = RuleSet("contracts")
 
 
 def contract_level(contract_id: int) -> str:

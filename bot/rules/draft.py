@@ -26,7 +26,7 @@ from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
 
-RULES = RuleSet("draft")
+RULES: RuleSet[Game] = RuleSet("draft")
 
 MAHIRI = "mahiri_sekibo"
 MAHIRI_CHOICES = 3  # officers Mahiri can copy (RULINGS 14)

@@ -13,7 +13,7 @@ from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
 from bot.rules.water import flow_from_headstream
 
-RULES = RuleSet("flow")
+RULES: RuleSet[Game] = RuleSet("flow")
 
 ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bonus tile.
 

@@ -16,7 +16,7 @@ from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import GameState
 
-RULES = RuleSet("patent")
+RULES: RuleSet[Game] = RuleSet("patent")
 
 PILES = ("I", "II", "III")
 SLOTS = 3

@@ -22,7 +22,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 from bot.rules.water import flow_one_drop
 
-RULES = RuleSet("production")
+RULES: RuleSet[Game] = RuleSet("production")
 
 VIKTOR_MINIMUM = 4
 

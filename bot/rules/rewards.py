@@ -22,7 +22,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 from bot.rules.water import flow_from_headstream
 
-RULES = RuleSet("rewards")
+RULES: RuleSet[Game] = RuleSet("rewards")
 
 # -- the construction wheel ---------------------------------------------------------------
 

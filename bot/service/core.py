@@ -61,7 +61,14 @@ from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.ports import Doorbell
 from bot.service.ratings import RatingsKeeper
-from bot.service.records import BrokenLog, Cause, ClockRecord, LogRecord, RevertRecord
+from bot.service.records import (
+    BrokenLog,
+    Cause,
+    ClockRecord,
+    LogRecord,
+    RevertRecord,
+    StartRecord,
+)
 from bot.service.text import event_lines
 from bot.service.turns import Step, at_handover
 from bot.service.types import (
@@ -416,7 +423,10 @@ class ServiceCore:
         now = self.clock()
         clock = None
         if commits_now(loaded, game, steps, landing):
-            clock = await self._clock_at_commit(loaded)
+            # A revert (an undo, a rewind, a dropped half-played step) or a start begins
+            # the chain afresh: it ends nobody's turn, so the clock returns no time for it.
+            taken_back = any(isinstance(r, (RevertRecord, StartRecord)) for r in landing.records)
+            clock = await self._clock_at_commit(loaded, taken_back=taken_back)
         draft = draft_commit(loaded, game, steps, landing, now=now, clock=clock)
         if draft is None:
             return self._outcome(
@@ -488,9 +498,11 @@ class ServiceCore:
             ratings=ratings,
         )
 
-    async def _clock_at_commit(self, loaded: Loaded) -> ClockRecord | None:
+    async def _clock_at_commit(
+        self, loaded: Loaded, *, taken_back: bool = False
+    ) -> ClockRecord | None:
         """The turn clock after a commit of `loaded`'s step (the clock's mix-in computes it
-        in a clocked game; None otherwise)."""
+        in a clocked game; None otherwise); `taken_back`: the commit goes back (an undo)."""
         return None
 
     async def _clock_landed(self, after: Loaded) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from bot.service.clock import Turn
     from bot.service.loading import Loaded
     from bot.service.types import Image, ImageRequest, Line, ServiceConfig
     from bot.store import Store, UserSettings
@@ -79,6 +80,10 @@ class ReminderGames(Protocol):
 
     async def away_until(self, user: int) -> int | None:
         """When the user's time away ends, if they are away now."""
+        ...
+
+    async def running_clocks(self, loaded: Loaded) -> dict[int, Turn]:
+        """Each person with a decision now, and their running clock (a clocked game)."""
         ...
 
     async def clock_reminder_due(self, loaded: Loaded, user: int, after: int) -> int | None:

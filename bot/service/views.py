@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
 from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
+from bot.service.faults import DATABASE_DOWN
 from bot.service.final import result_events
 from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
 from bot.service.loading import Loaded, load
@@ -38,6 +40,8 @@ SYMBOLS_ALT = (
     "The legend of the pictures: what every symbol, colour and short form on the map, the "
     "shared boards, the company boards and the scoreboard means."
 )
+
+log = logging.getLogger(__name__)
 
 
 class GameViews(Pictures):
@@ -298,7 +302,12 @@ class GameViews(Pictures):
             changed=request.changed,
         )
         if self._game_theme(loaded) == self.renderer_pool.theme:
-            await self._warm_wanted(loaded, request, state)
+            try:
+                await self._warm_wanted(loaded, request, state)
+            except DATABASE_DOWN:
+                raise
+            except Exception:  # rendering ahead is best effort: the picture is drawn
+                log.exception("could not render ahead the views of game %d", request.game_id)
         return png
 
     async def _warm_wanted(self, loaded: Loaded, request: ImageRequest, state: Any) -> None:
@@ -383,13 +392,14 @@ class GameViews(Pictures):
         lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
-    async def shown_round(
+    async def game_and_round(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
-    ) -> int:
-        """The round of the committed state, as a board view's caption names it (no replay)."""
+    ) -> tuple[int, int]:
+        """The id of the channel's game (or the game with that id) and the round of its
+        committed state, as a board view needs them: without replaying the game's log."""
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
-        return int(loaded.committed.round)
+        return loaded.meta.id, int(loaded.committed.round)
 
     async def score(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None

@@ -100,3 +100,15 @@ async def test_away_stops_the_clock_and_every_turn_message_says_so(
         expired = await announcement(fake, "Time is up for")
         # ...and the turn message says who is away, until when (a date in each reader's zone).
         assert re.search(rf"<@{other.id}> is away until <t:\d+:D>", expired.content)
+
+
+async def test_the_lobby_states_the_clock_and_the_limit_of_days_away(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with barrage_bot(fake, tmp_path / "db.sqlite3", FakeClock(), service_config=CONFIG):
+        lobby = await (
+            await fake.alice.slash("barrage new", players=2, clock="24h", timeout="ai")
+        ).reply()
+        assert "a 24-hour clock per turn (when time runs out: the AI plays" in lobby.content
+        assert "at most 14 days per player" in lobby.content

@@ -38,7 +38,7 @@ from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.water import flow_drop, flow_from_headstream
 
-RULES = RuleSet("automa")
+RULES: RuleSet[Game] = RuleSet("automa")
 RULES.verb("automa", r"")
 
 # Action types after which the turn ends (when they were done).
@@ -554,7 +554,7 @@ def _automa_end(game: Game, entry: Task) -> None:
 
 
 @RULES.hook
-class AutomaHooks(Hooks):
+class AutomaHooks(Hooks["Game"]):
     """Engineers on an automa's construction space come back at the end of a round."""
 
     def end_of_round(self, game: Game) -> None:

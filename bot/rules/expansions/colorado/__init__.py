@@ -51,12 +51,12 @@ from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import GameOptions, GameState
 
-RULES = RuleSet("colorado")
+RULES: RuleSet[Game] = RuleSet("colorado")
 RULES.include(bridges.RULES, effects.RULES, settlements.RULES, board.RULES)
 
 
 @RULES.hook
-class Colorado(Expansion):
+class Colorado(Expansion["Game"]):
     """The Colorado Connection."""
 
     name = board.KEY

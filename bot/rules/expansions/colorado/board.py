@@ -22,7 +22,7 @@ from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 
 #: Its bonus tiles' counts (the package's rule set includes it).
-RULES = RuleSet("colorado.board")
+RULES: RuleSet[Game] = RuleSet("colorado.board")
 
 KEY = "colorado"
 

@@ -39,7 +39,7 @@ from bot.rules.options import Option, counted
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("colorado.bridges")
+RULES: RuleSet[Game] = RuleSet("colorado.bridges")
 
 RULES.verb("site", r"CS_[MHP]")
 RULES.verb("bridge", r"BR\d{1,2} [A-Za-z0-9_]+|none")

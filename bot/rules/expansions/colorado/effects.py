@@ -50,7 +50,7 @@ from bot.rules.rewards import (
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 
-RULES = RuleSet("colorado.effects")
+RULES: RuleSet[Game] = RuleSet("colorado.effects")
 
 RULES.verb("copy_bridge", r"BR\d{1,2}")
 RULES.verb("settlement", r"S_[MHP]\d")

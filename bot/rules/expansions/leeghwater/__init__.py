@@ -43,12 +43,12 @@ from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
 
-RULES = RuleSet("leeghwater")
+RULES: RuleSet[Game] = RuleSet("leeghwater")
 RULES.include(works.RULES, buildings.RULES, officers.RULES, board.RULES)
 
 
 @RULES.hook
-class Leeghwater(Expansion):
+class Leeghwater(Expansion["Game"]):
     """The Leeghwater Project."""
 
     name = board.KEY

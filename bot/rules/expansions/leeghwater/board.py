@@ -31,7 +31,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
 
 #: Its bonus tiles' counts (the package's rule set includes it).
-RULES = RuleSet("leeghwater.board")
+RULES: RuleSet[Game] = RuleSet("leeghwater.board")
 
 KEY = "leeghwater"
 BLOCKED = "blocked"

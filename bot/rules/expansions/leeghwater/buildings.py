@@ -41,7 +41,7 @@ from bot.rules.rewards import apply_reward
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
 
-RULES = RuleSet("leeghwater.buildings")
+RULES: RuleSet[Game] = RuleSet("leeghwater.buildings")
 
 MARGOT = "margot_fouche"
 MARGOT_SPACE = "margot"

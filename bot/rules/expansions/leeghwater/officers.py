@@ -39,7 +39,7 @@ from bot.rules.options import Option
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company
 
-RULES = RuleSet("leeghwater.officers")
+RULES: RuleSet[Game] = RuleSet("leeghwater.officers")
 
 TOMMASO = "tommaso_battista"
 SIMONE = "simone_luciani"

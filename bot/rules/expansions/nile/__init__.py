@@ -52,14 +52,14 @@ from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameOptions, GameState
 
-RULES = RuleSet("nile")
+RULES: RuleSet[Game] = RuleSet("nile")
 RULES.include(irrigation.RULES, board.RULES)
 # Leeghwater's Pumping Station (this expansion's Private Building) irrigates.
 RULES.reward("irrigate_from_any_own_dam", possible=irrigation.pumping_possible)
 
 
 @RULES.hook
-class Nile(Expansion):
+class Nile(Expansion["Game"]):
     """The Nile Affair."""
 
     name = board.KEY

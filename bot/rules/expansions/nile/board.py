@@ -37,7 +37,7 @@ from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
 
 #: Its bonus tiles' counts (the package's rule set includes it).
-RULES = RuleSet("nile.board")
+RULES: RuleSet[Game] = RuleSet("nile.board")
 
 KEY = "nile"
 MAP = "nile"

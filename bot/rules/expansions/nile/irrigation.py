@@ -51,7 +51,7 @@ from bot.rules.options import Option, counted
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("nile.irrigation")
+RULES: RuleSet[Game] = RuleSet("nile.irrigation")
 
 RULES.verb("irrigate", r"[A-Za-z0-9_]+")
 RULES.verb("drain", r"[A-Za-z0-9_]+|none")
