@@ -191,7 +191,9 @@ class Moving:
         return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
 
     @staticmethod
-    def _as_recorded(doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded) -> dict:
+    def _as_recorded(
+        doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded
+    ) -> dict[str, Any]:
         """The document with the status and seats its records say (the log is the truth)."""
         if not replayed.started:
             raise ImportRefused("That game never started; there is nothing to import.")
