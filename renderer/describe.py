@@ -97,6 +97,7 @@ def alt_text(
     players: Iterable[Player] = (),
     last_turn: Sequence[str] = (),
     changed: Sequence[str] = (),
+    changed_since: str = "",
 ) -> str:
     """A picture's alt text (at most ALT_LIMIT characters): what it shows, whose turn it is,
     each company with its score, and what the last turn did."""
@@ -125,7 +126,8 @@ def alt_text(
         status = f"Round {state.round} of {ROUNDS}: {whose}. Scores: {scores}."
     parts = [head, status]
     if changed:
-        parts.append(f"Changed by the last turn: {', '.join(changed)}.")
+        since = f"since {changed_since}" if changed_since else "by the last turn"
+        parts.append(f"Changed {since}: {', '.join(changed)}.")
     if last_turn:
         parts.append("Last turn: " + " ".join(_sentences(last_turn)))
     return _within(" ".join(parts), ALT_LIMIT)

@@ -496,6 +496,7 @@ THEME_CHOICES = [
     skip_confirm="End my turns without the Confirm step",
     theme="Colours of the pictures only you see (colour-blind: told apart by every colour vision)",
     away_days="Days away: your clock and reminders stop in all your games (0 ends it)",
+    heads_up="Mention me when the player before me begins their turn (you're next)",
 )
 @app_commands.choices(theme=THEME_CHOICES)
 @app_commands.autocomplete(time_zone=zone_autocomplete)
@@ -508,6 +509,7 @@ async def settings(
     skip_confirm: bool | None = None,
     theme: app_commands.Choice[str] | None = None,
     away_days: app_commands.Range[int, 0, 14] | None = None,
+    heads_up: bool | None = None,
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
@@ -534,6 +536,8 @@ async def settings(
         changes["reminder_hours"] = reminder_hours or None
     if theme is not None:
         changes["theme"] = None if theme.value == SERVER_THEME else theme.value
+    if heads_up is not None:
+        changes["heads_up"] = heads_up
     if changes or away_days is not None:
         current = await within_budget(
             interaction,
@@ -561,6 +565,8 @@ async def settings(
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
         f"• Pictures only you see: {THEME_NAMES.get(current.theme or '', 'the game’s colours')}",
         "• Away: " + (f"until {timestamp(TimeRef(back, 'D'))}" if back else "no"),
+        "• You're next (heads-up): "
+        + ("on: mentioned when the player before you begins" if current.heads_up else "off"),
     ]
     await send(interaction, "\n".join(lines))
 

@@ -120,6 +120,11 @@ class Draft:
         return self.commit_record is not None
 
     @property
+    def fresh_chain(self) -> bool:
+        """A start or a revert: the chain begins afresh (the step so far is these alone)."""
+        return any(isinstance(r, (StartRecord, RevertRecord)) for r in self.landing.records)
+
+    @property
     def announces(self) -> bool:
         """An announcement follows (every commit; a landing that asks for one)."""
         return self.commits or self.landing.announce
@@ -153,6 +158,12 @@ class Facts:
     first_reminders: Mapping[int, int] = field(default_factory=dict)
     #: The announcement's lines about the turn clock (deadlines, time away).
     clock_lines: tuple[Line, ...] = ()
+    #: What the others did since the next player's last turn (before the line that asks
+    #: them to act; bot/service/catchup.py).
+    digest: tuple[Line, ...] = ()
+    #: A player who asked for a heads-up, mentioned now that the player before them
+    #: begins, and the line that tells them.
+    heads_up: tuple[int, Line] | None = None
     #: The game's history up to the commit before (when it ends).
     history: History | None = None
     #: Its server's ratings now (when it ends; None: they could not be read).
@@ -330,7 +341,7 @@ def plan_commit(draft: Draft, facts: Facts) -> Commit:
         announcement = turn_payload(
             after,
             [*landing.header, *happened],
-            _told_cause(draft),
+            told_cause(draft),
             facts,
             told=landing.told,
             notes=notes,
@@ -338,6 +349,11 @@ def plan_commit(draft: Draft, facts: Facts) -> Commit:
             last=happened,
             before=loaded.committed if draft.commits else None,
         )
+        user = landing.user
+        if user is not None and user in landing.told and user in announcement["waiting_for"]:
+            # Named, not pinged: the reply to their own command is their panel, at the
+            # decision this hands them (see OutboxSender: unless posted too late).
+            announcement["told"] = [user]
         if result is None:
             reminders = plan_reminders(after, facts)
     return Commit(
@@ -353,7 +369,7 @@ def plan_commit(draft: Draft, facts: Facts) -> Commit:
     )
 
 
-def _told_cause(draft: Draft) -> Cause:
+def told_cause(draft: Draft) -> Cause:
     """What the announcement says produced it: the end, the commit's cause, or a turn (an
     announcement without a commit)."""
     game = draft.after.game
@@ -429,6 +445,7 @@ def turn_payload(
     else:
         lines = [
             *lines,
+            *facts.digest,
             *next_lines(game, after.user_of_player, after.label_of),
             *facts.clock_lines,
         ]
@@ -446,8 +463,12 @@ def turn_payload(
         silent=silent,
         button=not game.is_over,
     )
+    if facts.heads_up is not None and not game.is_over:
+        payload["lines"].append(facts.heads_up[1].to_json())
     if last:
         payload["last"] = [line.to_json() for line in last]
+    if facts.heads_up is not None and not game.is_over:
+        payload["heads_up"] = [facts.heads_up[0]]
     return payload
 
 

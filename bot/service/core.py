@@ -32,6 +32,7 @@ from typing import Any
 from bot.rules import Game, open_game
 from bot.rules.content import company_name
 from bot.service import quiet
+from bot.service.catchup import CatchUp, heads_up
 from bot.service.commit import (
     Draft,
     Facts,
@@ -41,6 +42,7 @@ from bot.service.commit import (
     draft_commit,
     plan_commit,
     reminder_ms,
+    told_cause,
 )
 from bot.service.commit import outbox_payload as outbox_payload
 from bot.service.commit import replace_loaded as replace_loaded
@@ -136,6 +138,8 @@ class ServiceCore:
         self._broken: set[tuple[int, int]] = set()
         #: Each server's ratings, followed from the store (bot/service/ratings.py).
         self.ratings = RatingsKeeper(store)
+        #: What each player missed since their last turn (bot/service/catchup.py).
+        self.catchup = CatchUp(store)
 
     # -- loading -------------------------------------------------------------------------
 
@@ -450,6 +454,11 @@ class ServiceCore:
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
+        if draft.commits:
+            round_no = loaded.committed.round if loaded.committed is not None else 1
+            self.catchup.remember(
+                loaded.meta.id, version, draft.step_so_far, draft.after.user_of_player, round_no
+            )
         if commit.reload:
             after = await self._reload(loaded.meta.id)
         else:
@@ -469,7 +478,8 @@ class ServiceCore:
 
     async def _facts(self, draft: Draft, now: int) -> Facts:
         """What a commit's plan reads: the settings of the people it pings, when each one
-        deciding is first reminded, the turn clock's lines, and for a game that ends its
+        deciding is first reminded, the turn clock's lines, the digest of what the next
+        player missed and a heads-up (bot/service/catchup.py), and for a game that ends its
         history and its server's ratings."""
         loaded, after = draft.loaded, draft.after
         history = ratings = None
@@ -484,16 +494,27 @@ class ServiceCore:
         settings = {user: await self.store.get_user_settings(user) for user in draft.people}
         first: dict[int, int] = {}
         lines: tuple[Line, ...] = ()
+        digest: tuple[Line, ...] = ()
+        warned = None
         if draft.announces and not draft.ending:
-            for user in after.users_deciding():
+            waiting = after.users_deciding()
+            for user in waiting:
                 first[user] = await self._first_reminder_due(after, user, settings[user], now)
             lines = tuple(await self._clock_lines(after))
+            if draft.commits and not draft.fresh_chain:
+                steps = list(draft.step_so_far)
+                digest = tuple(await self.catchup.mention_digest(loaded, after, steps))
+            if told_cause(draft) in (Cause.TURN, Cause.CHOICE, Cause.START):
+                told = draft.landing.told
+                warned = await heads_up(self.store, after, (*waiting, *told), told, now)
         return Facts(
             now=now,
             settings=settings,
             announce_lines=self.config.announce_lines,
             first_reminders=first,
             clock_lines=lines,
+            digest=digest,
+            heads_up=warned,
             history=history,
             ratings=ratings,
         )

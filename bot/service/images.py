@@ -55,6 +55,8 @@ class Board:
     state: Any
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
+    #: Since when `changed` counts ("your last turn"); "" for the last turn.
+    since: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
     preview = isinstance(state, Preview)
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
+    since = state.since if isinstance(state, Board) else ""
     if isinstance(state, Preview | Board):
         players = state.players
         changed = state.changed if isinstance(state, Board) else ()
@@ -121,6 +124,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
         preview=preview,
         players=players,
         changed=changed,
+        changed_since=since,
     )
 
 

@@ -1,5 +1,6 @@
 """A part of the service: a user's own settings — time zone, quiet hours, DMs, skipping
-Confirm, reminder hours and the theme of the pictures only they see.
+Confirm, reminder hours, the theme of the pictures only they see and the "you're next"
+heads-up.
 
 Owns: reading and changing a user's settings (their rows in the store). It sees only the
 store; the facade (bot/service/service.py) holds it as `GameService.user_settings`.
@@ -42,6 +43,7 @@ class Settings:
         skip_confirm: bool = UNCHANGED,
         reminder_hours: int | None = UNCHANGED,
         theme: str | None = UNCHANGED,
+        heads_up: bool = UNCHANGED,
     ) -> UserSettings:
         """Change some settings; quiet hours are (start, end) minutes after local midnight."""
         current = await self.store.get_user_settings(user_id)
@@ -70,6 +72,8 @@ class Settings:
                     f"{', '.join(USER_THEMES)}."
                 )
             changes["theme"] = theme
+        if heads_up is not UNCHANGED:
+            changes["heads_up"] = bool(heads_up)
         try:
             new = replace(current, **changes)
         except InvalidDataError as exc:

@@ -10,6 +10,7 @@ from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
+from bot.service.catchup import SINCE_YOUR_TURN
 from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
 from bot.service.faults import DATABASE_DOWN
@@ -32,7 +33,7 @@ from bot.service.types import (
     ScoreView,
     render_lines,
 )
-from bot.store import ACTIVE, FinishedGame
+from bot.store import ACTIVE, TURN_PING, FinishedGame
 from renderer.score_sheet import categories, vp_breakdown
 
 #: The alt text of the legend picture.
@@ -47,11 +48,40 @@ log = logging.getLogger(__name__)
 class GameViews(Pictures):
     """What anyone may look at, and the images the outbox attaches."""
 
-    async def panel(self, actor: Actor, *, expected_game: int | None = None) -> PanelView:
-        """The actor's current decision (their turn in progress included)."""
+    async def panel(
+        self, actor: Actor, *, expected_game: int | None = None, opening: bool = False
+    ) -> PanelView:
+        """The actor's current decision (their turn in progress included); a panel
+        ``opening`` on a decision not begun yet says what changed since their last turn."""
         loaded = await self._playing(actor, expected_game)
         self._company(loaded, actor)
-        return self._panel(loaded, actor.user_id)
+        panel = self._panel(loaded, actor.user_id)
+        return await self.catchup.opening(loaded, panel) if opening else panel
+
+    async def decision_unseen(self, actor: Actor, game_id: int, version: int) -> None:
+        """The reply that showed the actor their next decision (at `version`) did not reach
+        them: they are pinged for it now, as at the end of quiet hours, if they still have
+        it to make."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.version != version or actor.user_id not in self._waiting_users(loaded):
+            return  # answered since, or the game moved on: that commit pinged whoever
+        await self.store.set_reminder(game_id, actor.user_id, self.clock(), kind=TURN_PING)
+
+    async def since_picture(self, actor: Actor, panel: PanelView) -> Image:
+        """The map of an opening panel's game as committed, in the actor's theme, ringing
+        the spaces changed since their last turn (`PanelView.since_changed`)."""
+        loaded = await self._playing(actor, panel.game_id)
+        assert loaded.committed is not None
+        return await self._picture(
+            loaded,
+            loaded.commit_version,
+            loaded.committed,
+            "map",
+            None,
+            changed=panel.since_changed,
+            since=SINCE_YOUR_TURN,
+            theme=await self._user_theme(actor.user_id, loaded),
+        )
 
     async def autocomplete(self, actor: Actor, typed: str) -> list[tuple[str, str]]:
         """Up to 25 (label, notation) pairs of the actor's options matching `typed`."""
@@ -121,10 +151,11 @@ class GameViews(Pictures):
         *,
         last: Sequence[Line] = (),
         changed: Sequence[str] = (),
+        since: str = "",
         theme: str | None = None,
     ) -> Image:
         """One view of a committed state in ``theme`` (default: the game's), with its alt
-        text."""
+        text (``changed``: the spaces ringed, changed by the last turn or ``since``...)."""
         game_id = loaded.meta.id
         theme = theme or self._game_theme(loaded)
         name = f"barrage-{loaded.meta.number or game_id}-{version}-{view}.png"
@@ -134,13 +165,17 @@ class GameViews(Pictures):
         company = self._check_view(state, view, company)
         players = await self._players(loaded, state)
         shown = tuple(changed) if view in ("map", "full") else ()
-        key = (game_id, version, view, company, players, shown)
+        key: tuple[Any, ...] = (game_id, version, view, company, players, shown)
+        if since and shown:
+            key = (*key, since)
         # The committed states handed here are never changed again: no copy for the worker.
         data = await self.renderer_pool.render(
-            key, Board(state, players, shown), view, company, theme
+            key, Board(state, players, shown, since if shown else ""), view, company, theme
         )
         what = self._what(loaded, state, view, company)
-        alt = await self._alt(loaded, state, what, players, last=last, changed=shown)
+        alt = await self._alt(
+            loaded, state, what, players, last=last, changed=shown, since=since if shown else ""
+        )
         return Image(name, data, alt)
 
     @staticmethod

@@ -229,6 +229,8 @@ class UserSettings:
     updated_at: int | None = field(default=None, compare=False)
     #: The theme of the pictures only this player sees (None: the game's or the server's).
     theme: str | None = None
+    #: Mention this player when the player before them begins a turn ("you're next").
+    heads_up: bool = False
 
     def __post_init__(self) -> None:
         """Refuse settings the bot could not act on."""

@@ -931,14 +931,24 @@ class SqlStore(ABC):
         async def body(db: Tx) -> UserSettings:
             row = await db.fetchone(
                 "SELECT time_zone, quiet_start, quiet_end, dm_opt_in, skip_confirm,"
-                " reminder_hours, updated_at, theme FROM user_settings WHERE user_id = ?",
+                " reminder_hours, updated_at, theme, heads_up"
+                " FROM user_settings WHERE user_id = ?",
                 (user_id,),
             )
             if row is None:
                 return UserSettings(user_id)
-            tz, q_start, q_end, dm, skip, hours, updated, theme = row
+            tz, q_start, q_end, dm, skip, hours, updated, theme, heads_up = row
             return UserSettings(
-                user_id, tz, q_start, q_end, bool(dm), bool(skip), hours, updated, theme
+                user_id,
+                tz,
+                q_start,
+                q_end,
+                bool(dm),
+                bool(skip),
+                hours,
+                updated,
+                theme,
+                bool(heads_up),
             )
 
         return await self._tx(body, write=False)
@@ -951,13 +961,13 @@ class SqlStore(ABC):
             s = settings
             await db.execute(
                 "INSERT INTO user_settings (user_id, time_zone, quiet_start, quiet_end,"
-                " dm_opt_in, skip_confirm, reminder_hours, updated_at, theme)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " dm_opt_in, skip_confirm, reminder_hours, updated_at, theme, heads_up)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone,"
                 " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
                 " dm_opt_in = excluded.dm_opt_in, skip_confirm = excluded.skip_confirm,"
                 " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
-                " theme = excluded.theme",
+                " theme = excluded.theme, heads_up = excluded.heads_up",
                 (
                     s.user_id,
                     s.time_zone,
@@ -968,6 +978,7 @@ class SqlStore(ABC):
                     s.reminder_hours,
                     now,
                     s.theme,
+                    int(bool(s.heads_up)),
                 ),
             )
             return UserSettings(
@@ -980,6 +991,7 @@ class SqlStore(ABC):
                 s.reminder_hours,
                 now,
                 s.theme,
+                bool(s.heads_up),
             )
 
         return await self._tx(body)
