@@ -45,7 +45,6 @@ def time_zones() -> tuple[str, ...]:
 
 async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Show an outcome: public text in the channel, otherwise the actor's panel or text."""
-    bot_of(interaction).kick_outbox()
     if outcome.public and not outcome.announced:
         await send(interaction, say(outcome.lines), ephemeral=False)
     elif outcome.decision is not None:
@@ -260,7 +259,6 @@ async def play(interaction: discord.Interaction) -> None:
     actor = actor_of(interaction)
     if await service.ai_plays_for(actor):
         await within_budget(interaction, service.take_back(actor))
-        bot_of(interaction).kick_outbox()
     await open_panel(interaction)
 
 
@@ -536,10 +534,10 @@ async def settings(
     if changes:
         current = await within_budget(
             interaction,
-            service.update_settings(interaction.user.id, **changes),
+            service.user_settings.update(interaction.user.id, **changes),
         )
     else:
-        current = await within_budget(interaction, service.settings(interaction.user.id))
+        current = await within_budget(interaction, service.user_settings.get(interaction.user.id))
     back = await service.away_until(interaction.user.id)
     quiet = (
         f"{_hhmm(current.quiet_start)}–{_hhmm(current.quiet_end)}"
@@ -677,7 +675,7 @@ async def abandon(interaction: discord.Interaction, confirm: bool) -> None:
 async def export(interaction: discord.Interaction, game: GameNumber | None = None) -> None:
     """Export the game (anyone may: it holds no hidden information beyond the log)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    doc = await bot_of(interaction).service.export_game(actor_of(interaction), number=game)
+    doc = await bot_of(interaction).service.moving.export_game(actor_of(interaction), number=game)
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
     name = f"barrage-game-{doc.get('source_game_number', 'export')}.json"
     await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])
@@ -693,7 +691,7 @@ async def import_(interaction: discord.Interaction, file: discord.Attachment) ->
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await file.read()
-    outcome = await bot_of(interaction).service.import_game(actor_of(interaction), data)
+    outcome = await bot_of(interaction).service.moving.import_game(actor_of(interaction), data)
     await reply_outcome(interaction, outcome)
 
 

@@ -164,14 +164,14 @@ async def stats_answer(
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     if user_id is not None:
-        record = await service.player_stats(guild_id, user_id, filters)
+        record = await service.records.player_stats(guild_id, user_id, filters)
         return say(record.lines()), []
-    view = await service.server_stats(guild_id, filters, min_games=min_games)
+    view = await service.records.server_stats(guild_id, filters, min_games=min_games)
     text = say(view.lines())
     if not view.matched:
         return text, []
     names = await display_names(interaction, view.users[:10])
-    png = await service.leaderboard_image(view, names)
+    png = await service.records.leaderboard_image(view, names)
     alt = leaderboard_alt(view, names)
     return text, [discord.File(io.BytesIO(png), "leaderboard.png", description=alt)]
 
@@ -249,7 +249,9 @@ async def history_page(
 ) -> tuple[str, discord.ui.View | None]:
     """A page of the history: its text, and a menu to open a game and page buttons."""
     service = bot_of(interaction).service
-    found = await service.history(interaction.guild_id or 0, page, filters, user_id=user_id or None)
+    found = await service.records.history(
+        interaction.guild_id or 0, page, filters, user_id=user_id or None
+    )
     text = say(found.lines())
     if not found.games:
         return text, None
@@ -353,9 +355,9 @@ async def open_archived(interaction: discord.Interaction, number: int) -> None:
     """A finished game, privately: its score sheet, charts and export file, with buttons to
     post it and its replay (the interaction is deferred already)."""
     service = bot_of(interaction).service
-    game = await service.archived_game(interaction.guild_id or 0, number)
+    game = await service.records.archived_game(interaction.guild_id or 0, number)
     text, files = await archived_answer(interaction, service, game)
-    doc = await service.export_game(actor_of(interaction), game.game_id)
+    doc = await service.moving.export_game(actor_of(interaction), game.game_id)
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
     files.append(discord.File(io.BytesIO(data), f"barrage-game-{game.number}.json"))
     view = discord.ui.View(timeout=None)
@@ -373,7 +375,7 @@ async def archived_answer(
     users = [s.user_id for s in game.result.seats if s.user_id is not None]
     names = await display_names(interaction, users)
     sheet = await service.archived_score_picture(game)
-    charts = await service.game_charts(game, names)
+    charts = await service.records.game_charts(game, names)
     head = f"**Game #{game.number}** (finished in <#{game.channel_id}>)"
     text = f"{head}\n{say([game_line(game)]).removeprefix('• ')}"
     return text, [
@@ -424,7 +426,7 @@ class ArchiveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ARC
             await interaction.response.defer(thinking=True)
             if self.action == "post":
                 service = bot_of(interaction).service
-                game = await service.archived_game(interaction.guild_id or 0, self.number)
+                game = await service.records.archived_game(interaction.guild_id or 0, self.number)
                 text, files = await archived_answer(interaction, service, game)
                 await send(interaction, shared(text, interaction), files=files, ephemeral=False)
             else:
@@ -441,12 +443,12 @@ async def post_replay(interaction: discord.Interaction, number: int | None, pace
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     if number is None:
-        game = await service.archived_here(guild_id, interaction.channel_id or 0)
+        game = await service.records.archived_here(guild_id, interaction.channel_id or 0)
     else:
-        game = await service.archived_game(guild_id, number)
+        game = await service.records.archived_game(guild_id, number)
     # Under the file size this server allows, and never above our own cap.
     budget = min(MAX_REPLAY_BYTES, interaction.filesize_limit)
-    gif = await service.replay(game, pace=pace, max_bytes=budget)
+    gif = await service.records.replay(game, pace=pace, max_bytes=budget)
     by = "round" if pace == "round" else "turn"
     text = f"🎞️ Replay of game #{game.number}, one frame per {by}.\n-# asked by {interaction.user.mention}"
     name = f"barrage-game-{game.number}-replay.gif"
