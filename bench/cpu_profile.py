@@ -31,7 +31,7 @@ INTERVAL_S = 0.002
 #: "file:function") names the sample.
 CATEGORIES = (
     ("malloc_trim", ("images.py:_trim",)),
-    ("PNG encode", ("render.py:encode", "records.py:encode_palette")),
+    ("PNG encode", ("renderer/png.py:", "render.py:encode", "records.py:encode_palette")),
     ("copy composed background", ("render.py:_statics_on_palette",)),
     ("renderer: compose patches", ("render.py:_compose",)),
     ("renderer: draw", ("renderer/",)),
@@ -166,6 +166,14 @@ class Sampler:
                 inclusive[where] += s
         lines += ["", "self (innermost Python frame):"]
         lines += [f"  {s:8.2f} s {100 * s / total:5.1f}%  {n}" for n, s in _top(self_time, 45)]
+        callers: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        for stack, s in stacks.items():
+            if len(stack) > 2:
+                callers[stack[1]][stack[2]] += s
+        lines += ["", "callers of the costliest (self time):"]
+        for name, _ in _top(self_time, 12):
+            top = ", ".join(f"{c} {100 * v / total:.1f}%" for c, v in _top(callers[name], 4))
+            lines.append(f"  {name}: {top}")
         lines += ["", "inclusive:"]
         lines += [f"  {s:8.2f} s {100 * s / total:5.1f}%  {n}" for n, s in _top(inclusive, 70)]
         lines += ["", f"event-loop callbacks by coroutine (loop CPU {self.loop_cpu:.1f} s):"]
@@ -189,9 +197,13 @@ def _category(stack: tuple[str, ...]) -> str:
 
 
 def main() -> None:
+    usage = "usage: cpu_profile.py OUT -m MODULE [ARGS...]"
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(f"{usage}\n\n{__doc__}")
+        return
+    if len(sys.argv) < 4 or sys.argv[2] != "-m":
+        raise SystemExit(usage)
     out = Path(sys.argv[1])
-    if sys.argv[2] != "-m":
-        raise SystemExit("usage: cpu_profile.py OUT -m module [args...]")
     module = sys.argv[3]
     sys.argv = [module, *sys.argv[4:]]
     sampler = Sampler(out)

@@ -21,8 +21,9 @@ a child process (its own event loop, its own memory), talking to the fake over l
    channel); the bot process's resident memory (VmRSS, and its peak VmHWM) is read from /proc.
 
 Beside the latencies, each stage prints `bot CPU per action: N ms`: the CPU time the bot
-processes (their threads and children) spent during the stage, from their CPU clocks in
-/proc, over the actions asked in it. On a machine shared with other work this is what
+processes (their threads and children) spent on the stage, from their CPU clocks in /proc,
+up to when they fall idle after it (an overloaded bot works through its backlog; the
+background warm-ups are counted too), over the actions asked in it. On a machine shared with other work this is what
 stays comparable between runs (wall-clock latencies also measure the neighbours' load);
 the machine's load average is printed beside it.
 
@@ -374,6 +375,34 @@ class Load:
         if tasks:
             await asyncio.wait(tasks, timeout=120)
 
+    async def closed(self, channels: list[Channel], users: int, seconds: float) -> None:
+        """`users` act back to back (each the next action once its last is answered) on
+        random channels for `seconds`: every action is answered, however loaded the
+        machine, so the CPU per action holds where arrivals at a fixed rate would pile up."""
+        end = now() + seconds
+        await asyncio.gather(
+            *(_closed_user(self, channels, random.Random(100 + i), end) for i in range(users))
+        )
+
+
+async def settled_cpu(pids: list[int], idle: float = 0.05, most_s: float = 180.0) -> float:
+    """The bot processes' CPU seconds once they have finished what the stage asked (less
+    than `idle` of a core over a second; at most `most_s`): an overloaded bot still works
+    through its backlog after the stage, and that CPU belongs to the stage's actions."""
+    cpu = sum(cpu_seconds(pid) for pid in pids)
+    for _ in range(int(most_s)):
+        await asyncio.sleep(1.0)
+        now = sum(cpu_seconds(pid) for pid in pids)
+        if now - cpu < idle:
+            return now
+        cpu = now
+    return cpu
+
+
+async def _closed_user(load: Load, channels: list[Channel], rng: random.Random, end: float) -> None:
+    while now() < end:
+        await load.act(rng.choice(channels))
+
 
 def ramp_stage_s(steady_s: float) -> float:
     """A ramp stage's length: a tenth of the steady load's, from 10 s to 60 s (a 30-minute
@@ -521,7 +550,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     argv = [str(ROOT / "bench" / "cpu_profile.py"), out, *argv]
                 bots.append(
                     await stack.enter_async_context(
-                        run_bot_process(fake, argv, extra_env=env, cwd=tmp)
+                        run_bot_process(fake, argv, extra_env=env, cwd=tmp, timeout=180)
                     )
                 )
             pids = [bot.process.pid for bot in bots]
@@ -554,8 +583,11 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             sampler = asyncio.create_task(sample_memory(memory, args.sample_s, load))
             steady_rate = args.rate or args.active / 10
             cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
-            await load.poisson(active, len(active) / steady_rate, seconds)
-            steady_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu, load.actions - actions
+            if args.closed:
+                await load.closed(active, args.closed, seconds)
+            else:
+                await load.poisson(active, len(active) / steady_rate, seconds)
+            steady_cpu = await settled_cpu(pids) - cpu, load.actions - actions
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
@@ -566,7 +598,10 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             print(
                 table(
                     steady,
-                    f"steady: {args.active} games, one action per game per "
+                    f"steady: {args.active} games, {args.closed} users acting back to back, "
+                    f"{args.minutes:g} min"
+                    if args.closed
+                    else f"steady: {args.active} games, one action per game per "
                     f"{len(active) / steady_rate:g} s on average (Poisson, {steady_rate:g}/s), "
                     f"{args.minutes:g} min",
                 )
@@ -586,7 +621,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 stage_s = ramp_stage_s(seconds)
                 cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
                 await load.poisson(active, len(active) / rate, stage_s)
-                cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
+                cpu = await settled_cpu(pids) - cpu
                 actions = load.actions - actions
                 load.collect_failures()
                 s = load.samples
@@ -600,8 +635,9 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 )
                 print(ramp_rows[-1], flush=True)
                 if not p95 <= 1000:  # also when nothing was answered (nan)
-                    breaking = rate
-                    break
+                    breaking = rate if breaking is None else breaking
+                    if not args.ramp_through:
+                        break
             print()
             print(f"ramp ({ramp_stage_s(seconds):.0f} s a stage, same mix, {args.active} games):")
             print(
@@ -698,6 +734,17 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         type=lambda s: [float(x) for x in s.split(",") if x.strip()],
         default=[10, 20, 30, 40, 60, 80, 120],
         help="total actions per second of the ramp's stages ('' for no ramp)",
+    )
+    parser.add_argument(
+        "--ramp-through",
+        action="store_true",
+        help="run every ramp stage, also past the one whose rendering p95 passes 1 s",
+    )
+    parser.add_argument(
+        "--closed",
+        type=int,
+        default=0,
+        help="the steady stage as N users acting back to back instead of Poisson arrivals",
     )
     parser.add_argument(
         "--profile",

@@ -12,8 +12,8 @@ together), 2 to 4 players, each taken early, in the middle and late (`SETUPS`, `
 Each view of each position is rendered once, twice over:
 
 - "new": as a running bot renders a new position: its finished views forgotten
-  (`clear_caches()`), the static backgrounds (drawn first, from the game's first position),
-  text masks and stamps of the positions rendered before it kept;
+  (`clear_caches()`), the static backgrounds (drawn first: `warm_game`, and the game's first
+  position), text masks and stamps of the positions rendered before it kept;
 - "no stamps": the stamps forgotten too (`clear_stamps()`): every box, piece, text and item
   drawn afresh, as after a start or once the stamp cache let them go.
 
@@ -58,6 +58,7 @@ from renderer.render import (
     render,
     render_score_sheet,
     views,
+    warm_game,
 )
 from renderer.samples import finished_game, midgame_state
 
@@ -177,9 +178,11 @@ def measure(seeds: int) -> dict[str, Figures]:
     for setup in SETUPS:
         for seed in range(1, seeds + 1):
             taken = positions(seeded(setup, seed), {"start": 0.0, **STAGES})
-            # A running bot has drawn its boards' static backgrounds long ago: the game's
-            # first position (not measured) draws them here.
+            # A running bot has drawn its boards' static backgrounds long ago: they are
+            # mapped here (every company's board too, as the game's first rounds show them),
+            # and the game's first position (not measured) is rendered.
             start = taken.pop("start")
+            warm_game(start.options)
             for view in views(start.options):
                 render(start, view=view)
             for state in taken.values():

@@ -71,7 +71,7 @@ async def main(games: int, first: int, absences: bool = True) -> int:
         f"stalls {total.stalls}, unpinged deciders {total.unpinged}, "
         f"double pings {total.double_pings}, pings of a player already playing "
         f"{total.playing_pings}, deciders without a reminder "
-        f"{total.missing_reminders}"
+        f"{total.missing_reminders}, heads-ups {total.heads_ups}"
     )
     for problem in total.problems[:20]:
         print("  ", problem)

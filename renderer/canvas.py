@@ -229,13 +229,14 @@ class Coverage:
         box = (max(x, 0), max(y, 0), min(x + mask.width, w), min(y + mask.height, h))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
+        # On the core images: Image.point rounds its table in Python at every call.
+        core = mask.im
         if box != (x, y, x + mask.width, y + mask.height):
-            mask = mask.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
-        blends = mask.point(_BLENDS)
-        under = self.image.crop(box)
-        if ImageChops.subtract(blends, under).getextrema()[1] == 255:
+            core = core.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
+        blends = core.point(_BLENDS, "L")
+        if blends.chop_subtract(self.image.im.crop(box), 1.0, 0).getextrema()[1] == 255:
             self.blended_over_nothing = True
-        self.image.im.paste(_FILL, box, mask.point(_TOUCHES).im)
+        self.image.im.paste(_FILL, box, core.point(_TOUCHES, "L"))
 
 
 #: What a pixel of the difference of the two paintings may be: the same in both (painted, as

@@ -97,6 +97,7 @@ def alt_text(
     players: Iterable[Player] = (),
     last_turn: Sequence[str] = (),
     changed: Sequence[str] = (),
+    changed_since: str = "",
 ) -> str:
     """A picture's alt text (at most ALT_LIMIT characters): what it shows, whose turn it is,
     each company with its score, and what the last turn did."""
@@ -125,7 +126,8 @@ def alt_text(
         status = f"Round {state.round} of {ROUNDS}: {whose}. Scores: {scores}."
     parts = [head, status]
     if changed:
-        parts.append(f"Changed by the last turn: {', '.join(changed)}.")
+        since = f"since {changed_since}" if changed_since else "by the last turn"
+        parts.append(f"Changed {since}: {', '.join(changed)}.")
     if last_turn:
         parts.append("Last turn: " + " ".join(_sentences(last_turn)))
     return _within(" ".join(parts), ALT_LIMIT)
@@ -155,6 +157,27 @@ def _sentences(lines: Iterable[str]) -> list[str]:
             out.append(line if line.endswith((".", "!", "?")) else f"{line}.")
     if heading is not None:
         out.append(_joined(heading))
+    return _repeats_told(out)
+
+
+def _repeats_told(sentences: list[str]) -> list[str]:
+    """Sentences said again (an automa turning its wheel on each of its turns) told as such:
+    a run of equal ones once with how often ("… 1 segment (twice)."), a later one "Again, …"."""
+    runs: list[tuple[str, int]] = []
+    for sentence in sentences:
+        if runs and runs[-1][0] == sentence:
+            runs[-1] = (sentence, runs[-1][1] + 1)
+        else:
+            runs.append((sentence, 1))
+    out: list[str] = []
+    seen: set[str] = set()
+    for sentence, times in runs:
+        told = f"Again, {sentence}" if sentence in seen else sentence
+        if times > 1:
+            how = "twice" if times == 2 else f"{times} times"
+            told = f"{told[:-1]} ({how}){told[-1]}"
+        seen.add(sentence)
+        out.append(told)
     return out
 
 

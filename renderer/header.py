@@ -175,6 +175,8 @@ class Who:
 
     players: tuple[Player, ...] = ()
     changed: tuple[str, ...] = ()
+    #: Since when ``changed`` counts ("your last turn"); "" for the last turn.
+    since: str = ""
 
 
 NOBODY = Who()
@@ -184,6 +186,8 @@ def changed_line(who: Who) -> str:
     """The line under the scoreboard naming the spaces the last turn changed ('' for none)."""
     if not who.changed:
         return ""
+    if who.since:
+        return f"Changed since {who.since}: " + ", ".join(who.changed)
     return "Last turn changed: " + ", ".join(who.changed)
 
 

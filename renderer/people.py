@@ -33,9 +33,7 @@ def by_company(players: Iterable[Player]) -> dict[str, Player]:
     return {p.company: p for p in players}
 
 
-def computer(
-    state: GameState, company: str, player: Player | None = None
-) -> ComputerSeat | None:
+def computer(state: GameState, company: str, player: Player | None = None) -> ComputerSeat | None:
     """The computer seat playing ``company`` (an automa from the state, else as passed), or None."""
     level = automa_level(state, company)
     if level is not None:

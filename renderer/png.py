@@ -29,14 +29,28 @@ def encode(image: Image.Image, level: int = LEVEL) -> bytes:
         buf = io.BytesIO()
         image.save(buf, format="PNG", compress_level=level, optimize=False)
         return buf.getvalue()
+    return _png(image.size, colours, _rows(image), level)
+
+
+def encode_rows(image: Image.Image, level: int = LEVEL) -> bytes:
+    """PNG bytes of ``image`` less its first column, which holds the rows' filter bytes (0:
+    a picture composed one pixel right of a column of zeros, `render._compose`)."""
     width, height = image.size
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    colours = _palette(image)
+    if colours is None:
+        return encode(image.crop((1, 0, width, height)), level)
+    return _png((width - 1, height), colours, image.tobytes(), level)
+
+
+def _png(size: tuple[int, int], colours: bytes, rows: bytes, level: int) -> bytes:
+    """The PNG of an 8-bit palette picture of ``size`` from its filtered rows."""
+    header = struct.pack(">IIBBBBB", *size, 8, 3, 0, 0, 0)
     return b"".join(
         (
             SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", colours),
-            _chunk(b"IDAT", zlib_ng.compress(_rows(image), level)),
+            _chunk(b"IDAT", zlib_ng.compress(rows, level)),
             _chunk(b"IEND", b""),
         )
     )

@@ -18,17 +18,13 @@ the composed RGB view (tests/renderer/test_palette_drawing.py compares the two).
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import sys
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, TypeVar
 
-import PIL
 from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
@@ -48,8 +44,13 @@ from renderer.company_view import (
 )
 from renderer.expansions import expansion_views, extending
 from renderer.expansions.drawing import Drawing
-from renderer.layout import BoardLayout, MapLayout, Point, Rect, board_layout, map_layout
+from renderer.layout import Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
+from renderer.palette import PALETTE_COLOURS as PALETTE_COLOURS
+from renderer.palette import PALETTES_FILE as PALETTES_FILE
+from renderer.palette import _palette_of, palette
+from renderer.palette import build_palette as build_palette
+from renderer.palette import palette_fingerprint as palette_fingerprint
 from renderer.people import Player
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
@@ -71,7 +72,6 @@ FULL_CAPTION = (
 )
 GAP = 16
 TOP = 60  # the caption strip above the full board
-PALETTE_COLOURS = 128
 TILE = d.TILE
 SHARED_TITLE = "Shared boards"
 
@@ -86,6 +86,7 @@ def render(
     preview: bool = False,
     players: Iterable[Player] = (),
     changed: Iterable[str] = (),
+    changed_since: str = "",
 ) -> bytes:
     """Return a PNG of one view of ``state`` ("map", "shared", "company", "full", or a view
     an expansion adds, see `views`).
@@ -95,11 +96,22 @@ def render(
     ``preview`` marks the picture as a player's private preview of a turn in progress;
     ``players`` say who plays each company (names beside the symbols, computer seats marked);
     ``changed`` lists the spaces the last turn changed (ringed on the map, named under the
-    header). Every view is a palette PNG on the theme's fixed palette. The state is only read.
+    header; ``changed_since`` says since when, if not the last turn: "your last turn"). Every
+    view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
-    who = _who(players, changed)
-    return encode(on_palette(state, view, company, look, lit, preview, who))
+    parts, size = _layout(
+        state, view, company, look, lit, preview, _who(players, changed, changed_since)
+    )
+    # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
+    # bytes, so the encoder deflates the picture's bytes without copying them again.
+    composed = _compose(parts, size, look.name, left=1)
+    data = png.encode_rows(composed, PNG_OPTIONS["compress_level"])
+    for level in HARDER_LEVELS:  # as `encode` does: only late full boards need it
+        if len(data) <= LARGEST_PNG:
+            break
+        data = png.encode_rows(composed, level)
+    return data
 
 
 def render_image(
@@ -123,9 +135,9 @@ def render_image(
     return image
 
 
-def _who(players: Iterable[Player], changed: Iterable[str]) -> header.Who:
+def _who(players: Iterable[Player], changed: Iterable[str], since: str = "") -> header.Who:
     """Who plays and what the last turn changed, as the header draws it (hashable)."""
-    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)))
+    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)), since)
 
 
 def views(options: GameOptions) -> tuple[str, ...]:
@@ -166,19 +178,36 @@ class _ImageCache:
 
     def get(self, key: tuple[object, ...], make: Callable[[], _C]) -> _C:
         """Return the item cached under ``key``, drawing it with ``make`` on a miss."""
+        item = self.find(key)
+        if item is not None:
+            return item  # type: ignore[return-value]  # a key is only ever made by one `make`
+        made = make()
+        self._insert(key, made)
+        return made
+
+    def find(self, key: tuple[object, ...]) -> _Cached | None:
+        """The item cached under ``key``, or None."""
         with self.lock:
             item = self.items.get(key)
             if item is not None:
                 self.items.move_to_end(key)
-                return item  # type: ignore[return-value]  # a key is only ever made by one `make`
-        item = make()
+            return item
+
+    def keep(self, key: tuple[object, ...], item: _Cached) -> None:
+        """Cache ``item`` under ``key`` unless it would take over half the budget (it would
+        push out most of the others)."""
+        if _bytes(item) * 2 <= self.budget:
+            self._insert(key, item)
+
+    def _insert(self, key: tuple[object, ...], item: _Cached) -> None:
         with self.lock:
+            if key in self.items:  # drawn by another thread meanwhile
+                return
             self.items[key] = item
             self.used += _bytes(item)
             while self.used > self.budget and len(self.items) > 1:
                 _, old = self.items.popitem(last=False)
                 self.used -= _bytes(old)
-        return item
 
     def clear(self) -> None:
         """Forget every image."""
@@ -229,13 +258,6 @@ def _bytes(item: _Cached) -> int:
 # reused. The parts as drawn in RGB are not kept: only `render_image` needs them again, and
 # they take four times the memory. Cached images are never handed out.
 _VIEWS = _ImageCache(48 * 1024 * 1024)
-
-
-def _palette_of(image: Image.Image) -> list[int]:
-    """The palette of a palette image (a quantized sheet, a theme's palette)."""
-    colours = image.getpalette()
-    assert colours is not None, "a palette image has a palette"
-    return colours
 
 
 def clear_caches() -> None:
@@ -363,7 +385,10 @@ def _stamp_on_palette(stamp: d.Stamp, theme_name: str, pal: Image.Image) -> Imag
     """A stamp mapped onto a theme's palette (kept with the stamp)."""
     mapped = stamp.mapped.get(theme_name)
     if mapped is None:
-        mapped = stamp.rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+        # What quantize(palette=pal, dither=NONE) maps, without copying the palette along:
+        # only the mapped pixels are pasted.
+        pal.load()  # its palette in the core image, as quantize makes sure
+        mapped = Image.Image()._new(stamp.rgb.im.convert("P", Image.Dither.NONE, pal.im))
         d.STAMPS.map_onto(stamp, theme_name, mapped)
     return mapped
 
@@ -402,7 +427,7 @@ def _layout(
 def shown_key(state: GameState, view: str, theme_name: str, top: int) -> int:
     """The height of the compact key under a view whose header and body are ``top`` tall (0:
     none). A phone view stays within 2:1: a company board that fills it (two expansions'
-    boards together) leaves its key to the legend (`/barrage help symbols`)."""
+    boards together, 3 or 4 seats) says its key in its panels' captions instead."""
     expansions = state.options.expansions
     if not legend.keyed(view, expansions):
         return 0
@@ -481,15 +506,23 @@ def _body_part(
     if view == "company":
         cid = _company(state, company)
         extensions, rivers = extending(options.expansions, "company"), strips(options)
-        back = half_background if half else company_background
-        static = functools.partial(back, cid, theme.name, extensions, rivers)
+        # A board too tall for its key below says the key in its captions (`shown_key`).
+        inline = not half and legend.keyed(view, options.expansions)
+        inline &= not shown_key(state, view, theme.name, at[1] + company_height(options))
+        if half:
+            static = functools.partial(half_background, cid, theme.name, extensions, rivers)
+        else:
+            static = functools.partial(
+                company_background, *_board_args(cid, theme, options, inline)
+            )
         key: tuple[object, ...] = (
             "half" if half else "company",
             company_key(state, cid),
             theme.name,
             lit,
+            inline,
         )
-        draw_view = functools.partial(draw_company, half=half)
+        draw_view = functools.partial(draw_company, half=half, inline_key=inline)
         return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
     key = (view, state_key, theme.name, lit, changed)
     if view == "map":
@@ -509,6 +542,15 @@ def _body_part(
     static = functools.partial(own.background, view, theme.name)
     draw_own = functools.partial(own.view_drawer(view), view)
     return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
+
+
+def _board_args(
+    cid: str, theme: Theme, options: GameOptions, inline: bool
+) -> tuple[str, str, tuple[str, ...], tuple[str, ...], *tuple[bool, ...]]:
+    """`company_background`'s arguments, passed as the half board passes them unless the key
+    is inline: its cache then serves both (and draws each background once)."""
+    extensions, rivers = extending(options.expansions, "company"), strips(options)
+    return (cid, theme.name, extensions, rivers, *((True,) if inline else ()))
 
 
 def _view_drawing(options: GameOptions, view: str) -> Drawing:
@@ -565,12 +607,16 @@ def on_palette(
     return _compose(parts, size, theme.name)
 
 
-def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Image.Image:
-    """The parts' static backgrounds on the palette, with each part's patches pasted over."""
-    image = _statics_on_palette(theme_name, size, parts)
+def _compose(
+    parts: list[_Part], size: tuple[int, int], theme_name: str, left: int = 0
+) -> Image.Image:
+    """The parts' static backgrounds on the palette, with each part's patches pasted over
+    (``left`` columns of index 0 to their left: `png.encode_rows`)."""
+    image = _statics_on_palette(theme_name, size, parts, left)
     core = image.im
     for part in parts:
         x, y = part.at
+        x += left
         with d.placed_at(part.at):
             patches = part.patches()
         for (dx, dy), patch, mask in patches:
@@ -584,27 +630,41 @@ def _compose(parts: list[_Part], size: tuple[int, int], theme_name: str) -> Imag
     return image
 
 
-def _statics_on_palette(theme_name: str, size: tuple[int, int], parts: list[_Part]) -> Image.Image:
-    """The static backgrounds of a view's parts composed on the palette (a new image).
+def _statics_on_palette(
+    theme_name: str, size: tuple[int, int], parts: list[_Part], left: int = 0
+) -> Image.Image:
+    """The static backgrounds of a view's parts composed on the palette (a new image), with
+    ``left`` columns of index 0 to their left.
 
     The last few compositions are kept (`_COMPOSED`): copying one costs half of composing it
-    again (a blank picture, then every background)."""
+    again (a blank picture, then every background). A full board's is not: it would push out
+    the phone views' (it is composed each time, and not copied)."""
     key = (
         theme_name,
         "composed",
         size,
+        left,
         tuple((part.at, *_static_key(part.static)) for part in parts),
     )
 
     def compose() -> Image.Image:
-        image = Image.new("P", size, _background_index(theme_name))
+        width, height = size
+        image = Image.new("P", (width + left, height), _background_index(theme_name))
         image.putpalette(_palette_of(palette(theme_name)))
+        if left:
+            image.paste(0, (0, 0, left, height))
         for part in parts:
             with d.placed_at(part.at):
-                image.paste(part.static_palette(), part.at)
+                image.paste(part.static_palette(), (part.at[0] + left, part.at[1]))
         return image
 
-    return _COMPOSED.get(key, compose).copy()
+    kept = _COMPOSED.find(key)
+    if isinstance(kept, Image.Image):
+        return kept.copy()
+    image = compose()
+    if _bytes(image) * 2 <= _COMPOSED.budget:  # else not kept: no copy to keep
+        _COMPOSED.keep(key, image.copy())
+    return image
 
 
 def render_score_sheet(
@@ -655,129 +715,32 @@ def warm(theme_name: str = "light") -> None:
     _on_palette(theme_name, functools.partial(map_background, "base", theme_name))
 
 
-# Building a palette maps a 15-megapixel sheet (a fifth of a second, 200 MB at its peak):
-# render threads that both need it wait for one build instead of building it twice.
-_PALETTE_LOCK = threading.Lock()
-
-
-def palette(theme_name: str) -> Image.Image:
-    """Return a 128-colour palette image for ``theme_name``, drawn from its static images once."""
-    with _PALETTE_LOCK, d.not_recording():
-        return _palette(theme_name)
-
-
-#: Palettes built before, by the fingerprint of what they were built from (palettes.json;
-#: `tools/build_palettes.py` writes it).
-PALETTES_FILE = "palettes.json"
-
-
-@functools.lru_cache(maxsize=8)
-def _palette(theme_name: str) -> Image.Image:
-    """Build the palette of ``palette``, or take it from palettes.json when built before.
-
-    Its sources are every theme colour and company colour (as swatches) and the static
-    backgrounds, so pieces, highlights and the antialiased edges of text all map closely.
-    Quantizing their 15-megapixel sheet peaks at about 200 MB, two thirds of a bot
-    process's memory: so the sources are drawn one at a time and fingerprinted (their
-    pixels, the sheet's background and Pillow's version), and a palette stored under that
-    fingerprint is the very one the quantizer would return. Only a new background, theme
-    or Pillow builds the sheet again.
-    """
-    sources = _palette_sources(theme_name)
-    stored = _stored_palettes().get(palette_fingerprint(theme_name, sources))
-    kept = Image.new("P", (1, 1))
-    kept.putpalette(bytes.fromhex(stored) if stored else _quantized_palette(theme_name, sources))
-    return kept
-
-
-PaletteSources = list[tuple[tuple[int, int], Callable[[], Image.Image]]]
-
-
-def _palette_sources(theme_name: str) -> PaletteSources:
-    """The images the palette is drawn from, each with its size and how to draw it."""
-    theme = get_theme(theme_name)
-    colours = [*theme.colours.values()]
-    for style in theme.companies.values():
-        colours += [style.fill, style.outline, style.ink]
-    swatch = Image.new("RGB", (32 * len(colours), 32))
-    for i, colour in enumerate(colours):
-        swatch.paste(colour, (32 * i, 0, 32 * i + 32, 32))
-    # The 4-player shared board and the company boards are drawn for the palette only and let
-    # go at once (a game caches those it shows): they are not all held at the same time as
-    # the sheet and the quantizer's buffers, nor afterwards.
-    return [
-        (swatch.size, lambda: swatch),
-        (_layout_size(map_layout("base")), lambda: map_background("base", theme_name)),
-        (
-            _layout_size(board_layout("shared")),
-            lambda: _uncached(shared_background)(4, "intro", theme_name, ()),
+def warm_game(options: GameOptions, theme_name: str = "light") -> None:
+    """Map onto the palette every static background the views of a game with these options
+    may show (its map, shared boards and expansions' views, every company's board at full
+    and half size), ahead of any request: a game shows each of them in its first rounds."""
+    extensions, rivers = extending(options.expansions, "company"), strips(options)
+    statics = [
+        functools.partial(map_background, options.map, theme_name),
+        functools.partial(
+            shared_background,
+            options.players,
+            options.setup,
+            theme_name,
+            extending(options.expansions, "shared"),
         ),
         *(
-            (
-                _layout_size(board_layout("company")),
-                functools.partial(_uncached(company_background), cid, theme_name, ()),
-            )
-            for cid in theme.companies
+            functools.partial(module.background, key, theme_name)
+            for key, _title, module in expansion_views(options.expansions)
+        ),
+        *(
+            functools.partial(back, cid, theme_name, extensions, rivers)
+            for cid in get_theme(theme_name).companies
+            for back in (company_background, half_background)
         ),
     ]
-
-
-def palette_fingerprint(theme_name: str, sources: PaletteSources) -> str:
-    """SHA-256 of everything the quantizer would see (drawn one source at a time)."""
-    digest = hashlib.sha256(f"Pillow {PIL.__version__}\n".encode())
-    digest.update(repr(get_theme(theme_name).colour("background")).encode())
-    for size, draw_source in sources:
-        source = draw_source()
-        assert source.size == size, (source.size, size)
-        digest.update(repr((source.mode, source.size)).encode())
-        digest.update(source.tobytes())
-        del source
-    return digest.hexdigest()
-
-
-def _quantized_palette(theme_name: str, sources: PaletteSources) -> bytes:
-    """Stack the sources on one sheet and quantize it: the palette's RGB bytes."""
-    width = max(size[0] for size, _ in sources)
-    height = sum(size[1] for size, _ in sources)
-    sheet = Image.new("RGB", (width, height), get_theme(theme_name).colour("background"))
-    y = 0
-    for size, draw_source in sources:
-        source = draw_source()
-        assert source.size == size, (source.size, size)
-        sheet.paste(source, (0, y))
-        y += source.height
-        del source
-    mapped = sheet.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-    # Keep the palette, not the 15-megapixel sheet mapped onto it: quantize(palette=...) and
-    # getpalette() read only the palette.
-    return bytes(_palette_of(mapped))
-
-
-def build_palette(theme_name: str) -> tuple[str, str]:
-    """(fingerprint, palette as hex) of a theme with the current text layout, for
-    palettes.json (tools/build_palettes.py)."""
-    sources = _palette_sources(theme_name)
-    return palette_fingerprint(theme_name, sources), _quantized_palette(theme_name, sources).hex()
-
-
-@functools.cache
-def _stored_palettes() -> dict[str, str]:
-    """palettes.json: palette RGB bytes as hex, by fingerprint (empty if there is none)."""
-    try:
-        text = resources.files("renderer").joinpath(PALETTES_FILE).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    stored: dict[str, str] = json.loads(text)["palettes"]
-    return stored
-
-
-def _layout_size(layout: MapLayout | BoardLayout) -> tuple[int, int]:
-    return layout.width, layout.height
-
-
-def _uncached(function: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
-    """The drawing function under an lru_cache."""
-    return getattr(function, "__wrapped__", function)
+    for static in statics:
+        _on_palette(theme_name, static)
 
 
 def _company(state: GameState, company: str | None) -> str:

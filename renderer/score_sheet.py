@@ -324,7 +324,7 @@ def _chart(
     px0, py0, px1, py1 = _plot(rect)
     rounds = max((len(v) for v in series.values()), default=0)
     if not rounds:  # the first round: nothing to scale to yet
-        middle = ((px0 + px1) // 2, (py0 + py1) // 2)
+        middle = ((px0 + px1) // 2, py0 + (py1 - py0) * 3 // 8)  # between two grid lines
         d.text(draw, middle, "No round scored yet", sizes["label"], muted, "regular", on=panel)
         return
     low, step = chart_scale([x for v in series.values() for x in v], from_zero=from_zero)

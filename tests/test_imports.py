@@ -1,7 +1,9 @@
 """No import circles in the product: every module's imports, lazy ones included, form no cycle.
 
-Imports under `if TYPE_CHECKING:` are left out (they never run). `from package import name`
-counts as an import of `package.name` when that is a module, else of the package.
+Imports under `if TYPE_CHECKING:` never run, so the first check leaves them out; the second
+counts them too, because a circle closed only by type imports is still two layers that each
+need the other (the seams' types belong below the modules that use them). `from package
+import name` counts as an import of `package.name` when that is a module, else of the package.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ def product_modules() -> dict[str, Path]:
     }
 
 
+def _every_import(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, those under `if TYPE_CHECKING:` included."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+
+
 def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
     """Import statements that run (not those under `if TYPE_CHECKING:`)."""
     for node in ast.iter_child_nodes(tree):
@@ -46,14 +55,15 @@ def _runtime_imports_of(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
     yield from _runtime_imports(node)
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the product modules it imports."""
+def import_graph(*, type_checking: bool = False) -> dict[str, set[str]]:
+    """Module -> the product modules it imports (with `type_checking`, for types too)."""
     modules = product_modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         edges: set[str] = set()
-        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        imports = _every_import if type_checking else _runtime_imports
+        for node in imports(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 edges.update(alias.name for alias in node.names if alias.name in modules)
                 continue
@@ -121,3 +131,17 @@ def test_the_graph_sees_lazy_and_relative_imports() -> None:
 def test_no_module_of_the_product_imports_in_a_circle() -> None:
     found = cycles(import_graph())
     assert not found, "import circles:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_the_type_graph_sees_type_checking_imports() -> None:
+    graph = import_graph(type_checking=True)
+    assert "bot.rules.engine" in graph["bot.rules.actions"], "actions names Game for its types"
+    assert "bot.rules.engine" not in import_graph()["bot.rules.water"]
+    assert "bot.rules.engine" in graph["bot.rules.water"]
+
+
+def test_no_circle_closes_through_type_checking_imports_either() -> None:
+    found = cycles(import_graph(type_checking=True))
+    assert not found, "import circles (type imports counted):\n" + "\n".join(
+        " -> ".join(c) for c in found
+    )

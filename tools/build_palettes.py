@@ -35,7 +35,7 @@ def main() -> None:
             print(f"{theme} ({layout} text layout): {fingerprint[:16]}")
     document = {
         "about": "Written by tools/build_palettes.py: palette RGB bytes (hex) by the SHA-256 of "
-        "the images and Pillow version they were quantized from (renderer.render._palette).",
+        "the images and Pillow version they were quantized from (renderer.palette._palette).",
         "palettes": palettes,
     }
     path = ROOT / "renderer" / PALETTES_FILE

@@ -16,8 +16,9 @@ _HOW_TO_PLAY = """\
 1. `/barrage new` opens a game in this channel (or `thread:true` for its own thread). \
 Others press **Join** on the lobby message (or `/barrage join`); the creator presses **Start**.
 2. After each turn the bot posts the board and pings the next player only. \
-Press **Play your turn** — a private panel opens with your choices as buttons \
-(or a menu with pages when there are many). Each choice is saved at once; \
+Press **Play your turn** — a private panel opens with what the others did since your \
+last turn (and, after several turns, a map ringing what they changed), then your choices \
+as buttons (or a menu with pages when there are many). Each choice is saved at once; \
 **Restart turn** takes your turn back; **Confirm turn** ends it and passes play on.
 3. Lost the panel? Press **Play your turn** again: it reopens where you left off.
 4. Typing instead: `/barrage do` suggests the legal moves as you type; \
@@ -26,7 +27,8 @@ several moves can go in one command, separated by `;`.
 with a **Post to channel** button; `game:` picks another game by its number in this server. \
 **Preview** on your panel shows your turn so far to you alone; `topic:symbols` explains pictures.
 6. `/barrage undo` takes back your last confirmed turn while nobody else has acted. \
-`/barrage settings` sets reminders, quiet hours (your time zone) and DM notifications.
+`/barrage settings` sets reminders, quiet hours (your time zone), DM notifications and \
+`heads_up:True` (a mention when the player before you begins, so you know you're next).
 7. Moderators (Manage Channels, or Manage Threads in a thread) and the game's creator \
 can `replace` or `skip` a player who vanished (`replace ai:` lets the AI play their seat \
 until they take it back with `/barrage play`), `rewind` and `abandon`. \
@@ -34,13 +36,13 @@ To move a game: `/barrage export`, abandon it, then `/barrage import` the file e
 (a game whose channel was deleted ends by itself: `/barrage export game:N` still fetches it).
 8. Records: `/barrage stats` (the server's leaderboard by rating; `player:` one player's \
 record), \
-`/barrage history` (finished games: score sheet, charts, export), \
-`/barrage replay` (an animated replay).
+`/barrage history` (finished games: score sheet, charts, export; `replay:` posts \
+an animated replay).
 9. Expansions: `/barrage new expansions:` — {expansions}.
 10. Short of players? `ai:` on `/barrage new` or **Add AI** seats AI players (the full \
 rules, any board), `automa:` or **Add automa** automa companies (`topic:automa`). \
 `/barrage new hints:True` lets players ask `/barrage hint` (such games are not rated).
-11. A turn clock: `/barrage new clock:24h timeout:ai` gives each player 24 hours a turn plus a bank; `/barrage settings away_days:` stops your clock and reminders, at most 14 days per game (`topic:clock`).
+11. A turn clock: `/barrage new clock:24h timeout:ai` gives each player 24 hours a turn plus a bank; `/barrage away days:` stops your clock and reminders, at most 14 days per game (`topic:clock`).
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
 an expansion's pieces, or an expansion: {topics}."""
 

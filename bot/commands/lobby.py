@@ -15,6 +15,7 @@ from bot.commands.mentions import NOBODY
 from bot.commands.panel import bot_of, reply_error
 from bot.commands.replies import say, send, within_budget
 from bot.service import GameService, Outcome
+from bot.service.clock import clock_text
 from bot.service.lobby import expansions_text
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,12 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
     ais = await service.lobby_ais(game_id)
     extras = expansions_text(meta.options.get("expansions", ()))
     hints = ", hints on" if meta.options.get("hints") else ""
-    lines = [f"**Barrage game #{meta.number}**: {size} players, {setup} setup{extras}{hints}."]
+    clock = clock_text(
+        str(meta.options.get("clock", "none")), str(meta.options.get("timeout", "wait"))
+    )
+    lines = [
+        f"**Barrage game #{meta.number}**: {size} players, {setup} setup{extras}{hints}{clock}."
+    ]
     if news:
         lines.append(news)
     lines.append(f"Players ({len(players) + len(ais) + len(automas)}/{size}):")
@@ -118,7 +124,6 @@ async def show_lobby_outcome(
 ) -> None:
     """Edit the lobby message: the new player list, or the started game without buttons."""
     bot = bot_of(interaction)
-    bot.kick_outbox()
     if action == "start":
         # After the start, the turn announcements take over; the lobby keeps no buttons.
         bot.lobby_messages.pop(outcome.game_id, None)

@@ -21,12 +21,17 @@ from bot.commands.actor import actor_of
 from bot.commands.buttons import page_button
 from bot.commands.layout import BUTTONS_PER_ROW, page_groups, paginate, select_texts, use_buttons
 from bot.commands.ports import Bot
-from bot.commands.replies import error_text, say, send, within_budget
+from bot.commands.replies import error_text, say, send, token_expired, within_budget
 from bot.rules.content import company_name, load_content
 from bot.service import GameMovedOn, OptionView, Outcome, OutcomeKind, PanelView, ServiceError
+from bot.service.catchup import SINCE_HEADING
+from bot.service.digest import within
 from bot.service.types import Image
 
 MAX_DONE_LINES = 12
+#: Characters of a panel the digest of the others' turns may take (its earliest lines are
+#: counted past that): the panel is one message of at most 2,000.
+SINCE_BUDGET = 1100
 CONTROL_ROW = 4
 #: The actor's note after an answer, by the kind of outcome (other kinds say their own lines).
 OUTCOME_NOTES = {
@@ -63,6 +68,9 @@ def panel_content(panel: PanelView, *, page: int = 0, note: str = "") -> str:
         waiting = ", ".join(f"<@{u}>" for u in panel.waiting_for) or "nobody"
         lines.append(f"**{who}**: nothing for you to decide now — waiting for {waiting}.")
         return "\n".join(lines)
+    if panel.since:
+        lines.append(SINCE_HEADING)
+        lines.extend(say([line]) for line in within(panel.since, SINCE_BUDGET))
     lines.append(f"**{who} — your turn**" if who else "**Your turn**")
     if panel.done:
         lines.append("Done this turn:")
@@ -117,18 +125,42 @@ def panel_view(panel: PanelView, *, page: int = 0) -> discord.ui.View | None:
 async def show_outcome(
     interaction: discord.Interaction, outcome: Outcome, *, update: bool = True
 ) -> None:
-    """After an answer: the panel as it is now (the next question, or who is next)."""
-    bot_of(interaction).kick_outbox()
+    """After an answer: the panel as it is now (the next question, or who is next).
+
+    A commit that hands the next decision back to the player pings nobody: this panel is
+    where they go on. When it cannot show them that decision (the reply came too late for
+    the interaction's token, or Discord refused it), they are pinged after all.
+    """
     panel = outcome.decision
     note = outcome_note(outcome)
-    if panel is None:
-        await send(interaction, note or "Done.", view=None, update=update)
+    handed_back = note == HANDED_BACK_NOTE and panel is not None
+    if handed_back and interaction.response.is_done() and token_expired(interaction):
+        await ping_instead(interaction, outcome)
         return
-    await send(
-        interaction,
-        panel_content(panel, note=note),
-        view=panel_view(panel),
-        update=update,
+    try:
+        if panel is None:
+            await send(interaction, note or "Done.", view=None, update=update)
+            return
+        await send(
+            interaction,
+            panel_content(panel, note=note),
+            view=panel_view(panel),
+            update=update,
+        )
+    except discord.HTTPException:
+        if not handed_back:
+            raise
+        await ping_instead(interaction, outcome)
+
+
+async def ping_instead(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """The player's panel could not show the decision their answer handed back to them:
+    they are pinged for it (the turn message named them without a ping)."""
+    panel = outcome.decision
+    assert panel is not None
+    log.info("panel of user %d not shown; pinging them", interaction.user.id)
+    await bot_of(interaction).service.decision_unseen(
+        actor_of(interaction), panel.game_id, panel.version
     )
 
 
@@ -417,10 +449,30 @@ async def open_panel(
     From a turn message's button (`game_id`), a game other than the channel's current one
     is refused: its panel would belong to another game.
     """
-    panel = await within_budget(
-        interaction, bot_of(interaction).service.panel(actor_of(interaction), expected_game=game_id)
-    )
-    await send(interaction, panel_content(panel, note=note), view=panel_view(panel))
+    service = bot_of(interaction).service
+    actor = actor_of(interaction)
+
+    async def opened() -> tuple[PanelView, list[discord.File]]:
+        panel = await service.panel(actor, expected_game=game_id, opening=True)
+        if not panel.since_changed or panel.since_turns < 2:
+            return panel, []  # the turn message's map rings the one turn since
+        # Drawn only now, for this player: what changed in the turns since theirs. A picture
+        # that cannot be drawn never keeps the panel from opening (its lines say it all).
+        try:
+            picture = await service.since_picture(actor, panel)
+        except ServiceError:
+            raise
+        except Exception:
+            log.exception("the map since user %d's last turn could not be drawn", actor.user_id)
+            return panel, []
+        return panel, [
+            discord.File(
+                io.BytesIO(picture.data), picture.filename, description=picture.description
+            )
+        ]
+
+    panel, files = await within_budget(interaction, opened())
+    await send(interaction, panel_content(panel, note=note), view=panel_view(panel), files=files)
 
 
 class PlayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PLAY_TEMPLATE):

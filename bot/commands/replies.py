@@ -38,6 +38,12 @@ T = TypeVar("T")
 BUDGET_S = 1.0
 #: Interaction.extras key: a public "thinking" placeholder awaits its answer.
 PUBLIC_PLACEHOLDER = "barrage_public_placeholder"
+#: Interaction.extras key: when the bot's work on it began, on the bot's clock (ms): about
+#: when its token was issued (`token_age_ms`).
+BEGUN_MS = "barrage_begun_ms"
+#: How long an interaction's token edits its reply: Discord's 15 minutes, less a margin for
+#: the edit's own way there.
+TOKEN_EDITS_MS = 15 * 60_000 - 30_000
 
 #: Prefix of each refusal, by kind: the message itself comes from the service.
 _PREFIX: tuple[tuple[type[ServiceError], str], ...] = (
@@ -124,6 +130,9 @@ async def within_budget(
     connection, caches, first game loads) must not hold up the acknowledgement.
     """
     client = interaction.client
+    clock = getattr(client, "clock", None)
+    if clock is not None:
+        interaction.extras.setdefault(BEGUN_MS, clock())
     if getattr(client, "cold", False):
         try:
             await defer(interaction, update=update, ephemeral=ephemeral)
@@ -140,6 +149,14 @@ async def within_budget(
     except TimeoutError:
         await defer(interaction, update=update, ephemeral=ephemeral)
         return await task
+
+
+def token_expired(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's token may be too old to edit its reply or follow it up
+    (its work began more than `TOKEN_EDITS_MS` ago on the bot's clock)."""
+    clock = getattr(interaction.client, "clock", None)
+    begun = interaction.extras.get(BEGUN_MS)
+    return clock is not None and begun is not None and clock() - begun >= TOKEN_EDITS_MS
 
 
 async def defer(interaction: discord.Interaction, *, update: bool, ephemeral: bool) -> None:

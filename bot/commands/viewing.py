@@ -68,7 +68,7 @@ async def build_view(
         got = await service.board_picture(
             game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
         )
-        shown = await service.shown_round(game_id, by_game_id=True, guild_id=guild_id)
+        _, shown = await service.game_and_round(game_id, by_game_id=True, guild_id=guild_id)
         text = f"Board ({board} view), round {shown}."
         return Shown(game_id, text, got.data, f"{board}.png", got.description)
     score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
@@ -117,7 +117,8 @@ async def show_private(interaction: discord.Interaction, key: str, *, number: in
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     if number is None:
-        game_id = (await service.score(interaction.channel_id or 0, guild_id=guild_id)).game_id
+        channel = interaction.channel_id or 0
+        game_id, _ = await service.game_and_round(channel, guild_id=guild_id)
     else:
         game_id = await service.game_id_of(guild_id, number)
     shown = await build_view(service, game_id, key, guild_id=guild_id, viewer=interaction.user.id)

@@ -18,11 +18,12 @@ from bot.rules import (
     rewards,
 )
 from bot.rules.automa import turn as automa_turn
+from bot.rules.engine import Game
 from bot.rules.rulebook import RuleSet
 
 # Structure kinds and turn actions are offered in this order (construction's four kinds; the
 # engineer-free build before Mahiri Sekibo's space).
-BASE_RULES: tuple[RuleSet, ...] = (
+BASE_RULES: tuple[RuleSet[Game], ...] = (
     notation.RULES,
     actions.RULES,
     construction.RULES,

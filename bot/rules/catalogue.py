@@ -44,7 +44,7 @@ class Catalogue:
     def __init__(self, roots: Iterable[str] = (ROOT,), packages: Iterable[str] = ()) -> None:
         self.roots = tuple(roots)
         self.packages = tuple(packages)
-        self._tables: dict[tuple[str, ...], RuleTables] = {}
+        self._tables: dict[tuple[str, ...], RuleTables[Game]] = {}
         self._contents: dict[tuple[int, tuple[str, ...]], tuple[Content, Content]] = {}
 
     @cached_property
@@ -185,7 +185,7 @@ class Catalogue:
         components marked with its set, so a game draws only those of its expansions)."""
         return self._content
 
-    def rule_set(self, name: str) -> RuleSet:
+    def rule_set(self, name: str) -> RuleSet[Game]:
         """An expansion's rules (its package is imported now)."""
         module = importlib.import_module(self.info(name).package)
         rules = getattr(module, "RULES", None)
@@ -193,14 +193,14 @@ class Catalogue:
             raise CatalogueError(f"{self.info(name).package} has no RULES rule set")
         return rules
 
-    def hooks_class(self, name: str) -> type[Expansion]:
+    def hooks_class(self, name: str) -> type[Expansion[Game]]:
         """An expansion's own hooks class (the `Expansion` subclass of its rule set)."""
         found = [cls for cls in self.rule_set(name).hooks if issubclass(cls, Expansion)]
         if len(found) != 1 or found[0].name != name:
             raise CatalogueError(f"{name}'s RULES must declare one Expansion named {name!r}")
         return found[0]
 
-    def rules(self, names: Iterable[str]) -> RuleTables:
+    def rules(self, names: Iterable[str]) -> RuleTables[Game]:
         """The rule tables of a game with these expansions: the base game's, then theirs."""
         order = self.hook_order(names)
         tables = self._tables.get(order)

@@ -8,11 +8,12 @@ production (`after_production`), France's 3 energy less for a production's contr
 
 from __future__ import annotations
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 
-RULES = RuleSet("companies")
+RULES: RuleSet[Game] = RuleSet("companies")
 ITALY_ENERGY = 3
 FRANCE_DISCOUNT = 3
 
@@ -25,7 +26,7 @@ def has_ability(game: Game, company_id: str, ability: str) -> bool:
 
 
 @RULES.hook
-class UnitedStates(Hooks):
+class UnitedStates(Hooks["Game"]):
     """1 energy for each basin a drop enters that holds one of the USA's powerhouses."""
 
     def drop_flowed(self, game: Game, entered: tuple[int, ...]) -> None:
@@ -39,7 +40,7 @@ class UnitedStates(Hooks):
 
 
 @RULES.hook
-class Italy(Hooks):
+class Italy(Hooks["Game"]):
     """3 energy after each production (they never count toward that production's contract)."""
 
     def after_production(self, game: Game, company_id: str, entry: Task) -> None:
@@ -48,7 +49,7 @@ class Italy(Hooks):
 
 
 @RULES.hook
-class Germany(Hooks):
+class Germany(Hooks["Game"]):
     """A second production after the first, with another powerhouse and no bonus."""
 
     def after_production(self, game: Game, company_id: str, entry: Task) -> None:
@@ -67,7 +68,7 @@ class Germany(Hooks):
 
 
 @RULES.hook
-class France(Hooks):
+class France(Hooks["Game"]):
     """A contract needs 3 energy less when fulfilled by a production (RULINGS 10)."""
 
     def contract_discount(self, game: Game, company_id: str) -> int:

@@ -15,74 +15,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
+from bot.rules.structures import Cost, StructureKind, TileUse
+from bot.rules.tasks import Task
 from bot.rules.wording import piece_name, source_text
 
-RULES = RuleSet("construction")
+RULES: RuleSet[Game] = RuleSet("construction")
 
-MACHINERY_WORD = {"excavators": "excavators", "mixers": "mixers", "any": "machineries"}
-#: The singular of each machinery word.
-MACHINERY_ONE = {"excavators": "excavator", "mixers": "mixer", "any": "machinery"}
 # Incomes are uncovered by the 2nd, 4th and 5th piece of these structure rows.
 INCOME_TRACKS = ("base", "elevation", "conduit")
-
-
-@dataclass(frozen=True, slots=True)
-class Cost:
-    """One way to pay for a structure: machinery of one type, plus a fixed credit fee.
-
-    A two-kind cost (an expansion's structure, e.g. a Private Building) is `excavators` with
-    `mixers` due as well; the base game's costs have `mixers = 0`.
-    """
-
-    machinery: str  # "excavators", "mixers" or "any" (either kind, mixed freely)
-    amount: int
-    fee: int  # red-outline credits (or a tile's printed credits)
-    mixers: int = 0  # mixers due besides `amount` excavators (two-kind costs only)
-
-    def describe(self) -> str:
-        """E.g. '4 excavators', '2 excavators + 1 mixer + 3 credits'."""
-        parts = [
-            counted(self.amount, MACHINERY_ONE[self.machinery], MACHINERY_WORD[self.machinery])
-        ]
-        if self.mixers:
-            parts.append(counted(self.mixers, "mixer"))
-        if self.fee:
-            parts.append(counted(self.fee, "credit"))
-        return " + ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class StructureKind:
-    """A kind of structure piece: where it may stand, what it costs, how it is placed."""
-
-    name: str
-    spaces: Callable[[Game, str, Task], list[str]]
-    costs: Callable[[Game, str, str], list[Cost]]
-    place: Callable[[Game, str, str], None]
-    pieces: Callable[[Game], int]
-    # How players read one of its spaces, when not a map space ("Cofferdam, space 2").
-    space_text: Callable[[Game, str], str] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TileUse:
-    """A way to build with a tile: `tile` goes on the wheel, `acts_as` gives builds and effect."""
-
-    tile: str
-    acts_as: str
-
-    @property
-    def notation(self) -> str:
-        """E.g. 'tile basic_base' or 'tile anton_tile adv_2_base'."""
-        if self.acts_as == self.tile:
-            return f"tile {self.tile}"
-        return f"tile {self.tile} {self.acts_as}"
 
 
 # -- the base game's four kinds ---------------------------------------------------------
@@ -283,7 +229,7 @@ def _two_kind_payments(
 
 
 def structure_spaces(
-    game: Game, company_id: str, kind: StructureKind, constraint: Task
+    game: Game, company_id: str, kind: StructureKind[Game], constraint: Task
 ) -> list[str]:
     """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
     spaces = kind.spaces(game, company_id, constraint)
@@ -292,7 +238,7 @@ def structure_spaces(
     return spaces
 
 
-def kinds_in_play(game: Game) -> list[StructureKind]:
+def kinds_in_play(game: Game) -> list[StructureKind[Game]]:
     """Structure kinds of the base game and of this game's expansions."""
     return list(game.rules.structures.values())
 
@@ -389,7 +335,7 @@ def tile_name(game: Game, tile: str) -> str:
     return piece_name("tile", tile, game.content)
 
 
-def space_text(game: Game, space_id: str, kind: StructureKind | None = None) -> str:
+def space_text(game: Game, space_id: str, kind: StructureKind[Game] | None = None) -> str:
     """E.g. 'D5U (hill, red)'; an expansion's own space as its structure kind reads it."""
     if kind is not None and kind.space_text is not None:
         return kind.space_text(game, space_id)

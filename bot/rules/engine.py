@@ -52,7 +52,7 @@ def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
 class Game:
     """A game in progress: state, content, and the decision/option/apply contract."""
 
-    def __init__(self, state: GameState, content: Content, rules: RuleTables) -> None:
+    def __init__(self, state: GameState, content: Content, rules: RuleTables[Game]) -> None:
         """`content` is the game's (its expansions' content joined), `rules` its rule tables."""
         self.state = state
         self.content = content
@@ -60,15 +60,15 @@ class Game:
         self.map: MapData = self.content.maps[state.options.map]
         self.events: list[Event] = []
         self._decisions: list[Decision] | None = None
-        self.hooks: tuple[Hooks, ...] = tuple(cls() for cls in rules.hooks)
+        self.hooks: tuple[Hooks[Game], ...] = tuple(cls() for cls in rules.hooks)
         # The expansions' own hooks, in hook order (their position tables, their state).
-        self.expansions: tuple[Expansion, ...] = tuple(
+        self.expansions: tuple[Expansion[Game], ...] = tuple(
             hook for hook in self.hooks if isinstance(hook, Expansion)
         )
         self._hooked: dict[Callable[..., Any], tuple[Callable[..., Any], ...]] = {}
         self.keep_map_order()
 
-    def hooked(self, point: Callable[Concatenate[Hooks, P], R]) -> tuple[Callable[P, R], ...]:
+    def hooked(self, point: Callable[Concatenate[Hooks[Game], P], R]) -> tuple[Callable[P, R], ...]:
         """The hooks that implement this hook point (a `Hooks` method, e.g. `Hooks.income`),
         bound, in order (the others do nothing there): what the engine calls in its busiest
         loops. mypy checks each call against the hook's signature."""
@@ -400,7 +400,7 @@ class Game:
         change = after - before
         if change:
             self.emit(resource, company_id, change, source)
-        return change
+        return cast("int", change)
 
     def add_energy(self, company_id: str, amount: int, source: str) -> None:
         """Advance a company's Energy marker."""

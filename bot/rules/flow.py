@@ -6,14 +6,15 @@ from math import ceil
 
 from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.patent import refresh_patent_office
 from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 from bot.rules.water import flow_from_headstream
 
-RULES = RuleSet("flow")
+RULES: RuleSet[Game] = RuleSet("flow")
 
 ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bonus tile.
 
@@ -135,7 +136,9 @@ def placement_awards(energies: dict[str, int], first: int, second: int) -> dict[
 def _advanced_tiles(game: Game, company_id: str) -> int:
     company = game.company(company_id)
     tiles = game.content.tiles
-    return sum(1 for tile in company.tiles + company.wheel_tiles() if tiles[tile].kind == "advanced")
+    return sum(
+        1 for tile in company.tiles + company.wheel_tiles() if tiles[tile].kind == "advanced"
+    )
 
 
 RULES.bonus_counter("contracts", lambda g, c: len(g.company(c).fulfilled))

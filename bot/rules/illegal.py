@@ -9,7 +9,7 @@ from bot.rules.options import Decision, counted, machinery_text
 from bot.rules.rulebook import RuleSet
 from bot.rules.wording import space_name
 
-RULES = RuleSet("illegal")
+RULES: RuleSet[Game] = RuleSet("illegal")
 
 
 @RULES.explainer

@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from bot.rules.errors import MalformedNotation
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("notation")
+#: Verbs only, the same in every game.
+RULES: RuleSet[Any] = RuleSet("notation")
 _ID = r"[A-Za-z0-9_]+"
 
 for _verb, _args in {

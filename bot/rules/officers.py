@@ -27,14 +27,15 @@ from bot.rules.actions import (
     take_action,
     turn_options,
 )
-from bot.rules.construction import Cost, TileUse
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL, Dam
+from bot.rules.structures import Cost, TileUse
+from bot.rules.tasks import Task
 
-RULES = RuleSet("officers")
+RULES: RuleSet[Game] = RuleSet("officers")
 
 WILHELM_BASE_EXCAVATORS = 3
 JILL_MIXERS_PER_PRODUCTION = 1
@@ -44,7 +45,7 @@ GRAZIANO_LEVEL, GRAZIANO_CAPACITY = 3, 4
 
 
 @RULES.hook
-class WilhelmAdler(Hooks):
+class WilhelmAdler(Hooks["Game"]):
     """Bases cost him 3 excavators in any area (the red-outline fee still applies)."""
 
     def structure_costs(
@@ -56,7 +57,7 @@ class WilhelmAdler(Hooks):
 
 
 @RULES.hook
-class JillMcDowell(Hooks):
+class JillMcDowell(Hooks["Game"]):
     """A conduit may cost her 1 concrete mixer per production point instead (never mixed)."""
 
     def structure_costs(
@@ -69,7 +70,7 @@ class JillMcDowell(Hooks):
 
 
 @RULES.hook
-class SolomonPJordan(Hooks):
+class SolomonPJordan(Hooks["Game"]):
     """Each machinery a structure needs may be replaced by 3 credits."""
 
     def credits_for_machinery(self, game: Game, company_id: str) -> int:
@@ -79,7 +80,7 @@ class SolomonPJordan(Hooks):
 
 
 @RULES.hook
-class ViktorFiesler(Hooks):
+class ViktorFiesler(Hooks["Game"]):
     """A production gives at least 4 energy before bonuses (`production.production_energy`)."""
 
     def production_energy(self, game: Game, company_id: str, energy: int) -> int:
@@ -89,7 +90,7 @@ class ViktorFiesler(Hooks):
 
 
 @RULES.hook
-class GrazianoDelMonte(Hooks):
+class GrazianoDelMonte(Hooks["Game"]):
     """His level-3 dams hold 4 drops."""
 
     def dam_capacity(self, game: Game, space_id: str, dam: Dam, capacity: int) -> int:

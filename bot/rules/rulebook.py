@@ -19,42 +19,46 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+from bot.rules.structures import Cost, StructureKind, TileUse
+from bot.rules.tasks import Task
 
 if TYPE_CHECKING:
-    from bot.rules.construction import Cost, StructureKind, TileUse
-    from bot.rules.engine import Game, Task
     from bot.rules.hooks import Hooks
     from bot.rules.options import Decision, Option
 
+#: The game the rules are played in: the engine's `Game` (`RULES: RuleSet[Game]`). The tables
+#: are generic in it so that this module, below the engine, never imports it.
+G = TypeVar("G")
 #: A task record: the base game's `Task` or an expansion's extension of it.
-TaskT = TypeVar("TaskT", bound="Task")
+TaskT = TypeVar("TaskT", bound=Task)
 
-TaskRun = Callable[["Game", "Task"], None]
-TaskOptions = Callable[["Game", "Task"], "list[Option]"]
-TaskApply = Callable[["Game", "Task", "Option"], None]
-TaskPrompt = Callable[["Game", "Task"], str]
-TurnLister = Callable[["Game", str], "list[Option]"]
-TurnPerformer = Callable[["Game", str, "Option"], None]
-WhyNot = Callable[["Game", str], str]
-TileEffect = Callable[["Game", str, str, str], None]
-TileCosts = Callable[["Game", str, str, str, "list[Cost]"], "list[Cost]"]
-TileUses = Callable[["Game", str, str], "list[TileUse]"]
-RewardApply = Callable[["Game", str, Any, str, "list[Task]"], None]
-RewardPossible = Callable[["Game", str, int], bool]
-Explainer = Callable[["Game", "Decision", str], str]
-BonusCounter = Callable[["Game", str], int]
+TaskRun = Callable[[G, Task], None]
+TaskOptions = Callable[[G, Task], "list[Option]"]
+TaskApply = Callable[[G, Task, "Option"], None]
+TaskPrompt = Callable[[G, Task], str]
+TurnLister = Callable[[G, str], "list[Option]"]
+TurnPerformer = Callable[[G, str, "Option"], None]
+WhyNot = Callable[[G, str], str]
+TileEffect = Callable[[G, str, str, str], None]
+TileCosts = Callable[[G, str, str, str, list[Cost]], list[Cost]]
+TileUses = Callable[[G, str, str], list[TileUse]]
+RewardApply = Callable[[G, str, Any, str, list[Task]], None]
+RewardPossible = Callable[[G, str, int], bool]
+Explainer = Callable[[G, "Decision", str], str]
+BonusCounter = Callable[[G, str], int]
 
 
 @dataclass(frozen=True, slots=True)
-class TaskHandler:
+class TaskHandler(Generic[G]):
     """How one kind of task runs (automatic) or asks (decision)."""
 
     kind: str
-    run: TaskRun | None = None
-    options: TaskOptions | None = None
-    apply: TaskApply | None = None
-    prompt: TaskPrompt | None = None
+    run: TaskRun[G] | None = None
+    options: TaskOptions[G] | None = None
+    apply: TaskApply[G] | None = None
+    prompt: TaskPrompt[G] | None = None
     # Decisions that are never applied automatically even with one option (Confirm).
     always_ask: bool = False
 
@@ -65,16 +69,16 @@ class TaskHandler:
 
 
 @dataclass(frozen=True, slots=True)
-class TurnAction:
+class TurnAction(Generic[G]):
     """A turn action outside the management and company boards (an officer's space...)."""
 
     name: str
-    options: TurnLister
-    perform: TurnPerformer
+    options: TurnLister[G]
+    perform: TurnPerformer[G]
 
 
 @dataclass(frozen=True, slots=True)
-class RewardKey:
+class RewardKey(Generic[G]):
     """A reward or effect key of the data files: its wording, and how it is applied.
 
     `text` is the wording of option labels and descriptions (`{}` is the value); `short` the
@@ -87,47 +91,47 @@ class RewardKey:
     key: str
     text: str = ""
     short: str = ""
-    apply: RewardApply | None = None
-    possible: RewardPossible | None = None
+    apply: RewardApply[G] | None = None
+    possible: RewardPossible[G] | None = None
 
 
 @dataclass
-class RuleSet:
+class RuleSet(Generic[G]):
     """The rules one module (of the base game or of an expansion) adds to the games using it."""
 
     name: str
-    tasks: dict[str, TaskHandler] = field(default_factory=dict)
-    structures: dict[str, StructureKind] = field(default_factory=dict)
+    tasks: dict[str, TaskHandler[G]] = field(default_factory=dict)
+    structures: dict[str, StructureKind[G]] = field(default_factory=dict)
     verbs: dict[str, str] = field(default_factory=dict)
-    turn_actions: dict[str, TurnAction] = field(default_factory=dict)
+    turn_actions: dict[str, TurnAction[G]] = field(default_factory=dict)
     # Turn verb -> why that action is not available to a company now (illegal-move messages).
-    why_not: dict[str, WhyNot] = field(default_factory=dict)
-    tile_effects: dict[str, TileEffect] = field(default_factory=dict)
-    tile_costs: dict[str, TileCosts] = field(default_factory=dict)
-    tile_uses: dict[str, TileUses] = field(default_factory=dict)
-    rewards: dict[str, RewardKey] = field(default_factory=dict)
+    why_not: dict[str, WhyNot[G]] = field(default_factory=dict)
+    tile_effects: dict[str, TileEffect[G]] = field(default_factory=dict)
+    tile_costs: dict[str, TileCosts[G]] = field(default_factory=dict)
+    tile_uses: dict[str, TileUses[G]] = field(default_factory=dict)
+    rewards: dict[str, RewardKey[G]] = field(default_factory=dict)
     # Bonus tile -> what a company counts for it (the round's scoring, its pictures).
-    bonus_counters: dict[str, BonusCounter] = field(default_factory=dict)
-    hooks: list[type[Hooks]] = field(default_factory=list)
+    bonus_counters: dict[str, BonusCounter[G]] = field(default_factory=dict)
+    hooks: list[type[Hooks[G]]] = field(default_factory=list)
     # Why a well-formed answer is not legal now (the base game declares one).
-    explain: Explainer | None = None
+    explain: Explainer[G] | None = None
 
     # -- declaring -------------------------------------------------------------------------
     def task(
         self,
         kind: str,
         *,
-        options: Callable[[Game, TaskT], list[Option]] | None = None,
-        prompt: Callable[[Game, TaskT], str] | None = None,
+        options: Callable[[G, TaskT], list[Option]] | None = None,
+        prompt: Callable[[G, TaskT], str] | None = None,
         always_ask: bool = False,
-    ) -> Callable[[Callable], Callable]:
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`).
 
         The functions take the kind's own task record (`TaskT`); the engine hands each the
         tasks of its kind only.
         """
 
-        def declare(func: Callable) -> Callable:
+        def declare(func: Callable[..., Any]) -> Callable[..., Any]:
             _new(self.tasks, kind, "task kind")
             if options is None:
                 self.tasks[kind] = TaskHandler(kind, run=func)
@@ -135,16 +139,16 @@ class RuleSet:
                 # Stored for every task; the engine calls them with their own kind's only.
                 self.tasks[kind] = TaskHandler(
                     kind,
-                    options=cast("TaskOptions", options),
+                    options=cast("TaskOptions[G]", options),
                     apply=func,
-                    prompt=cast("TaskPrompt | None", prompt),
+                    prompt=cast("TaskPrompt[G] | None", prompt),
                     always_ask=always_ask,
                 )
             return func
 
         return declare
 
-    def structure(self, kind: StructureKind) -> None:
+    def structure(self, kind: StructureKind[G]) -> None:
         """Declare a structure kind (where it stands, what it costs, how it is placed)."""
         _new(self.structures, kind.name, "structure kind")
         self.structures[kind.name] = kind
@@ -155,7 +159,11 @@ class RuleSet:
         self.verbs[verb] = arguments
 
     def turn_action(
-        self, name: str, options: TurnLister, perform: TurnPerformer, why_not: WhyNot | None = None
+        self,
+        name: str,
+        options: TurnLister[G],
+        perform: TurnPerformer[G],
+        why_not: WhyNot[G] | None = None,
     ) -> None:
         """A kind of turn action, listed after the management board's spaces."""
         _new(self.turn_actions, name, "turn action")
@@ -163,22 +171,22 @@ class RuleSet:
         if why_not is not None:
             self.reason(name, why_not)
 
-    def reason(self, verb: str, why_not: WhyNot) -> None:
+    def reason(self, verb: str, why_not: WhyNot[G]) -> None:
         """Why the turn action written `verb` is not available now (for illegal-move messages)."""
         _new(self.why_not, verb, "turn verb")
         self.why_not[verb] = why_not
 
-    def tile_effect(self, tile: str, effect: TileEffect) -> None:
+    def tile_effect(self, tile: str, effect: TileEffect[G]) -> None:
         """What a technology tile does after a build with it."""
         _new(self.tile_effects, tile, "tile effect")
         self.tile_effects[tile] = effect
 
-    def tile_cost(self, tile: str, costs: TileCosts) -> None:
+    def tile_cost(self, tile: str, costs: TileCosts[G]) -> None:
         """How a technology tile changes a structure's costs."""
         _new(self.tile_costs, tile, "tile cost")
         self.tile_costs[tile] = costs
 
-    def tile_use(self, tile: str, uses: TileUses) -> None:
+    def tile_use(self, tile: str, uses: TileUses[G]) -> None:
         """The ways a tile that acts as other tiles can be used now (Anton Krylov's)."""
         _new(self.tile_uses, tile, "tile use")
         self.tile_uses[tile] = uses
@@ -189,31 +197,31 @@ class RuleSet:
         text: str = "",
         short: str = "",
         *,
-        apply: RewardApply | None = None,
-        possible: RewardPossible | None = None,
+        apply: RewardApply[G] | None = None,
+        possible: RewardPossible[G] | None = None,
     ) -> None:
         """Declare a reward key: its wording and how it is applied (see `RewardKey`)."""
         _new(self.rewards, key, "reward key")
         self.rewards[key] = RewardKey(key, text, short, apply, possible)
 
-    def bonus_counter(self, tile: str, count: BonusCounter) -> None:
+    def bonus_counter(self, tile: str, count: BonusCounter[G]) -> None:
         """What a company counts for a bonus tile (its VP are that count × the tile's VP)."""
         _new(self.bonus_counters, tile, "bonus counter")
         self.bonus_counters[tile] = count
 
-    def explainer(self, explain: Explainer) -> Explainer:
+    def explainer(self, explain: Explainer[G]) -> Explainer[G]:
         """Decorate the function that says why a well-formed answer is not legal now."""
         if self.explain is not None:
             raise ValueError(f"{self.name} declares two explainers")
         self.explain = explain
         return explain
 
-    def hook(self, cls: type[Hooks]) -> type[Hooks]:
+    def hook(self, cls: type[Hooks[G]]) -> type[Hooks[G]]:
         """Class decorator: this `Hooks` subclass is asked at the hook points in every game."""
         self.hooks.append(cls)
         return cls
 
-    def include(self, *others: RuleSet) -> None:
+    def include(self, *others: RuleSet[G]) -> None:
         """Add other rule sets' declarations to this one (a package gathering its modules)."""
         for other in others:
             for name in _TABLES:
@@ -245,7 +253,7 @@ def _new(table: Mapping[str, Any], key: str, what: str) -> None:
         raise ValueError(f"{what} {key!r} is declared twice")
 
 
-class RuleTables:
+class RuleTables(Generic[G]):
     """The rules of one kind of game: the base game's rule sets and its expansions', combined.
 
     Tables keep the order of the rule sets (the base game's first), so structure kinds and turn
@@ -257,38 +265,40 @@ class RuleTables:
 
     def __init__(
         self,
-        base: Iterable[RuleSet],
-        expansions: Iterable[RuleSet] = (),
+        base: Iterable[RuleSet[G]],
+        expansions: Iterable[RuleSet[G]] = (),
         *,
         foreign: Mapping[str, str] | None = None,
         content_sets: Iterable[str] = ("base",),
     ) -> None:
         base, expansions = tuple(base), tuple(expansions)
-        combined = RuleSet("game")
+        combined: RuleSet[G] = RuleSet("game")
         for part in (*base, *expansions):
             combined.include(part)
         self.parts = (*base, *expansions)
-        self.tasks: Mapping[str, TaskHandler] = MappingProxyType(combined.tasks)
-        self.structures: Mapping[str, StructureKind] = MappingProxyType(combined.structures)
+        self.tasks: Mapping[str, TaskHandler[G]] = MappingProxyType(combined.tasks)
+        self.structures: Mapping[str, StructureKind[G]] = MappingProxyType(combined.structures)
         self.verbs: Mapping[str, re.Pattern[str]] = MappingProxyType(
             {verb: re.compile(args, re.IGNORECASE) for verb, args in combined.verbs.items()}
         )
-        self.turn_actions: Mapping[str, TurnAction] = MappingProxyType(combined.turn_actions)
-        self.why_not: Mapping[str, WhyNot] = MappingProxyType(combined.why_not)
-        self.tile_effects: Mapping[str, TileEffect] = MappingProxyType(combined.tile_effects)
-        self.tile_costs: Mapping[str, TileCosts] = MappingProxyType(combined.tile_costs)
-        self.tile_uses: Mapping[str, TileUses] = MappingProxyType(combined.tile_uses)
-        self.rewards: Mapping[str, RewardKey] = MappingProxyType(combined.rewards)
-        self.bonus_counters: Mapping[str, BonusCounter] = MappingProxyType(combined.bonus_counters)
-        self.hooks: tuple[type[Hooks], ...] = tuple(combined.hooks)
-        self.explain: Explainer | None = combined.explain
+        self.turn_actions: Mapping[str, TurnAction[G]] = MappingProxyType(combined.turn_actions)
+        self.why_not: Mapping[str, WhyNot[G]] = MappingProxyType(combined.why_not)
+        self.tile_effects: Mapping[str, TileEffect[G]] = MappingProxyType(combined.tile_effects)
+        self.tile_costs: Mapping[str, TileCosts[G]] = MappingProxyType(combined.tile_costs)
+        self.tile_uses: Mapping[str, TileUses[G]] = MappingProxyType(combined.tile_uses)
+        self.rewards: Mapping[str, RewardKey[G]] = MappingProxyType(combined.rewards)
+        self.bonus_counters: Mapping[str, BonusCounter[G]] = MappingProxyType(
+            combined.bonus_counters
+        )
+        self.hooks: tuple[type[Hooks[G]], ...] = tuple(combined.hooks)
+        self.explain: Explainer[G] | None = combined.explain
         # The data files' `set`s this game draws from ("base" and its expansions').
         self.content_sets: tuple[str, ...] = tuple(content_sets)
         self.foreign: Mapping[str, str] = MappingProxyType(
             {verb: name for verb, name in (foreign or {}).items() if verb not in self.verbs}
         )
 
-    def task(self, kind: str) -> TaskHandler:
+    def task(self, kind: str) -> TaskHandler[G]:
         """The handler of a task kind (a KeyError names a kind no rule set of the game has)."""
         try:
             return self.tasks[kind]

@@ -55,6 +55,8 @@ class Board:
     state: Any
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
+    #: Since when `changed` counts ("your last turn"); "" for the last turn.
+    since: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
     preview = isinstance(state, Preview)
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
+    since = state.since if isinstance(state, Board) else ""
     if isinstance(state, Preview | Board):
         players = state.players
         changed = state.changed if isinstance(state, Board) else ()
@@ -121,6 +124,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
         preview=preview,
         players=players,
         changed=changed,
+        changed_since=since,
     )
 
 
@@ -146,6 +150,32 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return ctypes.CDLL(name).malloc_trim if name else None
     except (OSError, AttributeError):
         return None
+
+
+#: glibc's mallopt parameters (malloc.h).
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+#: Freed memory up to this much is kept between trims, and an image up to this size comes
+#: from the heap: with glibc's defaults a render's large images were each mapped afresh and
+#: handed back on free, so their pages faulted in again on every render (a seventh of a
+#: render's CPU, bench/discord_load.py --profile). The trims (`trim_due`) hand it back.
+KEPT_BYTES = 256 * 1024 * 1024
+
+
+@functools.cache
+def keep_freed_memory() -> bool:
+    """Let glibc keep freed memory for the next render instead of handing it back on each
+    free (once per process; False where there is no glibc)."""
+    name = ctypes.util.find_library("c")
+    try:
+        mallopt = ctypes.CDLL(name).mallopt if name else None
+    except (OSError, AttributeError):
+        return False
+    if mallopt is None:
+        return False
+    # The mmap threshold first: setting it stops glibc raising it as images are freed.
+    return bool(mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024)) and bool(
+        mallopt(M_TRIM_THRESHOLD, KEPT_BYTES)
+    )
 
 
 def _trim() -> None:
@@ -303,6 +333,8 @@ class RendererPool:
         self._warmer: asyncio.Task[None] | None = None
         # Only the real renderer has static images to build.
         self._warm_up_due = warm_up and kind != "inline" and render_fn is render_and_trim
+        if kind == "thread" and render_fn is render_and_trim:
+            keep_freed_memory()
         self._requested = 0  # requested renders running or queued in the executor
         self._idle = asyncio.Event()
         self._idle.set()

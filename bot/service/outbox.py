@@ -32,15 +32,13 @@ import os
 import secrets
 import socket
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
+from bot.service.ports import Doorbell, OutboxGames
 from bot.service.records import CHANNEL_UNKNOWN, ended_for_lost_channel
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
 from bot.store import ABANDONED, ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
-
-if TYPE_CHECKING:
-    from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +61,11 @@ AT_ONCE = 8
 #: (the message went out without it): a renderer that was overloaded or restarting has had
 #: time; a picture that fails every time leaves the message saying it could not be drawn.
 PICTURE_RETRIES_S = (5.0, 30.0, 120.0)
+#: How long a player's panel can be edited after their command: Discord's interaction token
+#: lasts 15 minutes. A player named but not pinged because their own command's reply (their
+#: panel) shows the decision is pinged after all when the turn message goes out later than
+#: that (a post delayed by an outage or a restart): nothing they see is sure to be current.
+PANEL_EDITABLE_MS = 15 * 60_000
 #: The line a turn message gets while a picture of it could not be drawn.
 PICTURE_MISSING = "🖼️ The picture could not be drawn; it is added here if it can be later."
 
@@ -128,12 +131,14 @@ class OutboxSender:
         port: AnnouncementPort,
         clock: Clock,
         *,
-        service: GameService | None = None,
+        service: OutboxGames | None = None,
         owner: ClaimOwner | None = None,
         lease_ms: int = LEASE_MS,
         renew_every_s: float = RENEW_EVERY_S,
         picture_retries_s: tuple[float, ...] = PICTURE_RETRIES_S,
+        doorbell: Doorbell | None = None,
     ) -> None:
+        """`doorbell`: the service's publisher; its ring wakes the sender (bot/service/ports.py)."""
         self.store = store
         self.port = port
         self.clock = clock
@@ -142,7 +147,7 @@ class OutboxSender:
         self.lease_ms = lease_ms
         self.renew_every_s = renew_every_s
         self.picture_retries_s = picture_retries_s
-        self._wake = asyncio.Event()
+        self._wake = (doorbell or Doorbell()).rung
         self._timers: set[asyncio.TimerHandle] = set()
         #: Pictures drawn after their message went out (`_add_pictures`), while they run.
         self._late_pictures: set[asyncio.Task[None]] = set()
@@ -264,6 +269,9 @@ class OutboxSender:
             lines, mentions, waiting = payload_lines(payload)
             if payload.get("reason") != "end":
                 mentions = await self._still_deciding(item, mentions)
+                late = await self._still_deciding(item, self._told_long_ago(item))
+                warned = tuple(int(u) for u in payload.get("heads_up", ()))
+                mentions = tuple(dict.fromkeys((*mentions, *late, *warned)))
             announcement = Announcement(
                 outbox_id=item.id,
                 game_id=item.game_id,
@@ -277,6 +285,7 @@ class OutboxSender:
                 previous_message_id=previous,
                 play_button=bool(payload.get("play_button", True)),
                 reason=str(payload.get("reason", "turn")),
+                heads_up=tuple(u for u in mentions if u in payload.get("heads_up", ())),
             )
             message_id = int(await self.port.post(announcement))
         except DestinationGone as gone:
@@ -324,6 +333,15 @@ class OutboxSender:
         if self.service is None or not mentions:
             return mentions
         return await self.service.still_to_decide(item.game_id, item.version, mentions)
+
+    def _told_long_ago(self, item: OutboxItem) -> tuple[int, ...]:
+        """The players the commit named without a ping (their panel showed the decision),
+        if that panel can no longer be edited by now: the commit (which wrote the item) was
+        longer ago than `PANEL_EDITABLE_MS`."""
+        told = tuple(int(u) for u in item.payload.get("told", ()))
+        if not told or self.clock() - item.created_at < PANEL_EDITABLE_MS:
+            return ()
+        return told
 
     async def _draw(
         self,

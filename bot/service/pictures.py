@@ -94,6 +94,7 @@ class Pictures(ServiceCore):
         *,
         last: Sequence[Line] = (),
         changed: Sequence[str] = (),
+        since: str = "",
     ) -> str:
         """A picture's alt text (at most 1,024 characters)."""
         from renderer.describe import alt_text
@@ -103,7 +104,14 @@ class Pictures(ServiceCore):
             users = [u for line in last for u in line.users]
             known = await self._names(loaded.meta.guild_id, users)
             text = render_lines(last, lambda u: known.get(u, ("", ""))[0] or "a player")
-        return alt_text(state, what, players=players, last_turn=text.splitlines(), changed=changed)
+        return alt_text(
+            state,
+            what,
+            players=players,
+            last_turn=text.splitlines(),
+            changed=changed,
+            changed_since=since,
+        )
 
 
 def _within(text: str) -> str:

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 from bot.service import quiet
 from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import DeliveryFailed, DestinationGone
+from bot.service.ports import ReminderGames
 from bot.service.records import CHANNEL_UNKNOWN
-from bot.service.types import Line, ReminderNotice, UserRef
+from bot.service.types import Line, ReminderNotice, TimeRef, UserRef
 from bot.store import TURN_PING, Clock, Reminder
 
 if TYPE_CHECKING:
     from bot.service.outbox import AnnouncementPort
-    from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 class ReminderRunner:
     """Claims due reminders and delivers them through the port."""
 
-    def __init__(self, service: GameService, port: AnnouncementPort, clock: Clock) -> None:
+    def __init__(self, service: ReminderGames, port: AnnouncementPort, clock: Clock) -> None:
         self.service = service
         self.store = service.store
         self.port = port
@@ -79,15 +79,21 @@ class ReminderRunner:
         game, user = loaded.meta.id, reminder.user_id
         number = loaded.meta.number
         if _is_turn_ping(reminder):
-            reason, words = "quiet-end", f", it is your turn in game #{number}."
+            reason, words = "quiet-end", f", it is your turn in game #{number}"
         else:
-            reason, words = "reminder", f", game #{number} is waiting for you."
+            reason, words = "reminder", f", game #{number} is waiting for you"
+        turn = (await self.service.running_clocks(loaded)).get(user)
+        ending = (
+            ("; your time runs out ", TimeRef(turn.deadline()), ".")
+            if turn is not None and turn.deadline() > now
+            else (".",)
+        )
         return ReminderNotice(
             game_id=game,
             guild_id=loaded.meta.guild_id,
             channel_id=loaded.meta.channel_id,
             user_id=user,
-            lines=(Line.of(UserRef(user), words),),
+            lines=(Line.of(UserRef(user), words, *ending),),
             dm=settings.dm_opt_in,
             reason=reason,
             sent_count=reminder.sent_count + 1,

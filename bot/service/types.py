@@ -251,6 +251,13 @@ class PanelView:
     your_turn: bool = False
     #: Set when the game's log no longer replayed and it continues from a snapshot.
     flag: str | None = None
+    #: What the others did since this player's last turn (a panel opened for a decision not
+    #: begun yet: `GameViews.panel(opening=True)`), one line per paragraph of each turn.
+    since: tuple[Line, ...] = ()
+    #: The spaces changed since then, in `since_turns` turns (ringed on the opening panel's
+    #: map when more than the last turn, whose turn message rings its own).
+    since_changed: tuple[str, ...] = ()
+    since_turns: int = 0
 
 
 class OutcomeKind(Enum):
@@ -422,6 +429,12 @@ class OutboxPayload(TypedDict):
     #: What produced it (`Announcement.reason`).
     reason: str
     guild_id: int
+    #: Mentioned besides `mentions`: who asked for a heads-up as the player before them begins.
+    heads_up: NotRequired[list[int]]
+    #: Named but not pinged: the player whose own command's reply (their panel) shows the
+    #: decision; pinged after all when posted once that panel is too old to be edited
+    #: (`PANEL_EDITABLE_MS` after the commit).
+    told: NotRequired[list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,6 +463,8 @@ class Announcement(Spoken):
     #: What produced it: "start", "turn", "choice", "undo", "rewind", "replace", "skip",
     #: "abandon", "end", "import".
     reason: str = "turn"
+    #: Among `mentions`: who is told they are next, as the player before them begins.
+    heads_up: tuple[int, ...] = ()
 
     @property
     def mention_user_id(self) -> int | None:

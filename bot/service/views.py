@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,13 +10,16 @@ from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
+from bot.service.catchup import SINCE_YOUR_TURN
 from bot.service.core import state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
+from bot.service.faults import DATABASE_DOWN
 from bot.service.final import result_events
 from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
 from bot.service.loading import Loaded, load
 from bot.service.messages import draft_lines
 from bot.service.pictures import Pictures
+from bot.service.records import DecisionRecord
 from bot.service.text import company_text
 from bot.service.types import (
     SCORE_SHEET,
@@ -29,7 +33,7 @@ from bot.service.types import (
     ScoreView,
     render_lines,
 )
-from bot.store import ACTIVE, FinishedGame
+from bot.store import ACTIVE, TURN_PING, FinishedGame
 from renderer.score_sheet import categories, vp_breakdown
 
 #: The alt text of the legend picture.
@@ -38,15 +42,46 @@ SYMBOLS_ALT = (
     "shared boards, the company boards and the scoreboard means."
 )
 
+log = logging.getLogger(__name__)
+
 
 class GameViews(Pictures):
     """What anyone may look at, and the images the outbox attaches."""
 
-    async def panel(self, actor: Actor, *, expected_game: int | None = None) -> PanelView:
-        """The actor's current decision (their turn in progress included)."""
+    async def panel(
+        self, actor: Actor, *, expected_game: int | None = None, opening: bool = False
+    ) -> PanelView:
+        """The actor's current decision (their turn in progress included); a panel
+        ``opening`` on a decision not begun yet says what changed since their last turn."""
         loaded = await self._playing(actor, expected_game)
         self._company(loaded, actor)
-        return self._panel(loaded, actor.user_id)
+        panel = self._panel(loaded, actor.user_id)
+        return await self.catchup.opening(loaded, panel) if opening else panel
+
+    async def decision_unseen(self, actor: Actor, game_id: int, version: int) -> None:
+        """The reply that showed the actor their next decision (at `version`) did not reach
+        them: they are pinged for it now, as at the end of quiet hours, if they still have
+        it to make."""
+        loaded = await self._load(await self.store.get_game(game_id))
+        if loaded.version != version or actor.user_id not in self._waiting_users(loaded):
+            return  # answered since, or the game moved on: that commit pinged whoever
+        await self.store.set_reminder(game_id, actor.user_id, self.clock(), kind=TURN_PING)
+
+    async def since_picture(self, actor: Actor, panel: PanelView) -> Image:
+        """The map of an opening panel's game as committed, in the actor's theme, ringing
+        the spaces changed since their last turn (`PanelView.since_changed`)."""
+        loaded = await self._playing(actor, panel.game_id)
+        assert loaded.committed is not None
+        return await self._picture(
+            loaded,
+            loaded.commit_version,
+            loaded.committed,
+            "map",
+            None,
+            changed=panel.since_changed,
+            since=SINCE_YOUR_TURN,
+            theme=await self._user_theme(actor.user_id, loaded),
+        )
 
     async def autocomplete(self, actor: Actor, typed: str) -> list[tuple[str, str]]:
         """Up to 25 (label, notation) pairs of the actor's options matching `typed`."""
@@ -116,10 +151,11 @@ class GameViews(Pictures):
         *,
         last: Sequence[Line] = (),
         changed: Sequence[str] = (),
+        since: str = "",
         theme: str | None = None,
     ) -> Image:
         """One view of a committed state in ``theme`` (default: the game's), with its alt
-        text."""
+        text (``changed``: the spaces ringed, changed by the last turn or ``since``...)."""
         game_id = loaded.meta.id
         theme = theme or self._game_theme(loaded)
         name = f"barrage-{loaded.meta.number or game_id}-{version}-{view}.png"
@@ -129,13 +165,17 @@ class GameViews(Pictures):
         company = self._check_view(state, view, company)
         players = await self._players(loaded, state)
         shown = tuple(changed) if view in ("map", "full") else ()
-        key = (game_id, version, view, company, players, shown)
+        key: tuple[Any, ...] = (game_id, version, view, company, players, shown)
+        if since and shown:
+            key = (*key, since)
         # The committed states handed here are never changed again: no copy for the worker.
         data = await self.renderer_pool.render(
-            key, Board(state, players, shown), view, company, theme
+            key, Board(state, players, shown, since if shown else ""), view, company, theme
         )
         what = self._what(loaded, state, view, company)
-        alt = await self._alt(loaded, state, what, players, last=last, changed=shown)
+        alt = await self._alt(
+            loaded, state, what, players, last=last, changed=shown, since=since if shown else ""
+        )
         return Image(name, data, alt)
 
     @staticmethod
@@ -189,7 +229,7 @@ class GameViews(Pictures):
         mine = loaded.company_of_user(actor.user_id)
         if mine is None:
             raise NotAPlayer("You are not playing in this game, so there is nothing to preview.")
-        in_progress = bool(loaded.tail) and all(r.get("player") == mine for r in loaded.tail)
+        in_progress = bool(loaded.tail) and all(r.player == mine for r in loaded.tail)
         if not in_progress or loaded.game is None:
             raise ServiceError(
                 "You have no turn in progress to preview: the board already shows everything "
@@ -297,7 +337,12 @@ class GameViews(Pictures):
             changed=request.changed,
         )
         if self._game_theme(loaded) == self.renderer_pool.theme:
-            await self._warm_wanted(loaded, request, state)
+            try:
+                await self._warm_wanted(loaded, request, state)
+            except DATABASE_DOWN:
+                raise
+            except Exception:  # rendering ahead is best effort: the picture is drawn
+                log.exception("could not render ahead the views of game %d", request.game_id)
         return png
 
     async def _warm_wanted(self, loaded: Loaded, request: ImageRequest, state: Any) -> None:
@@ -382,13 +427,14 @@ class GameViews(Pictures):
         lines = (await self._history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
-    async def shown_round(
+    async def game_and_round(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
-    ) -> int:
-        """The round of the committed state, as a board view's caption names it (no replay)."""
+    ) -> tuple[int, int]:
+        """The id of the channel's game (or the game with that id) and the round of its
+        committed state, as a board view needs them: without replaying the game's log."""
         loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
-        return int(loaded.committed.round)
+        return loaded.meta.id, int(loaded.committed.round)
 
     async def score(
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
@@ -414,8 +460,8 @@ class GameViews(Pictures):
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         hints: dict[int | None, int] = {}  # by seat (the draft names seats, not companies)
         for _, record in loaded.chain:
-            if record["kind"] == "decision" and record.get("hint"):
-                seat = loaded.seat_of_player(record["player"])
+            if isinstance(record, DecisionRecord) and record.hint:
+                seat = loaded.seat_of_player(record.player)
                 hints[seat] = hints.get(seat, 0) + 1
         rows = []
         for cid, company in state.companies.items():

@@ -34,6 +34,7 @@ from bot.store.base import (
     LogEntry,
     OutboxItem,
     Reminder,
+    ReminderDue,
     Seat,
     Snapshot,
     UserSettings,
@@ -538,8 +539,10 @@ class SqlStore(ABC):
         snapshot: Any = None,
         outbox: Sequence[Mapping[str, Any]] = (),
         result: GameResult | None = None,
+        reminders: Sequence[ReminderDue] | None = None,
     ) -> int:
-        """Append records, snapshot, outbox and results atomically (see Store.append)."""
+        """Append records, snapshot, outbox, results and reminders atomically (see
+        Store.append)."""
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise InvalidDataError("expected_version must be an integer")
         if expected_version < 0:
@@ -554,6 +557,11 @@ class SqlStore(ABC):
         state = None if snapshot is None else dump_json(snapshot, "snapshot")
         payloads = [dump_json(dict(p), "outbox payload") for p in outbox]
         result_rows = None if result is None else _result_rows(result)
+        for due in reminders or ():
+            check_int64(due.user_id, "user_id")
+            check_int64(due.due_at, "due_at")
+            if due.kind not in REMINDER_KINDS:
+                raise InvalidDataError(f"reminder kind must be one of {sorted(REMINDER_KINDS)}")
 
         async def body(db: Tx) -> int:
             game = await db.fetchone(
@@ -593,6 +601,14 @@ class SqlStore(ABC):
                     [(game_id, new_version, game[0], p, now, now) for p in payloads],
                 )
                 await self._notify(db, OUTBOX_TOPIC)
+            if reminders is not None:
+                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+                if reminders:
+                    await db.executemany(
+                        "INSERT INTO reminders (game_id, user_id, due_at, sent_count, kind)"
+                        " VALUES (?, ?, ?, 0, ?)",
+                        [(game_id, due.user_id, due.due_at, due.kind) for due in reminders],
+                    )
             if result_rows is not None:
                 await db.execute(
                     "UPDATE games SET status = 'finished', ended_at = ? WHERE id = ?",
@@ -915,14 +931,24 @@ class SqlStore(ABC):
         async def body(db: Tx) -> UserSettings:
             row = await db.fetchone(
                 "SELECT time_zone, quiet_start, quiet_end, dm_opt_in, skip_confirm,"
-                " reminder_hours, updated_at, theme FROM user_settings WHERE user_id = ?",
+                " reminder_hours, updated_at, theme, heads_up"
+                " FROM user_settings WHERE user_id = ?",
                 (user_id,),
             )
             if row is None:
                 return UserSettings(user_id)
-            tz, q_start, q_end, dm, skip, hours, updated, theme = row
+            tz, q_start, q_end, dm, skip, hours, updated, theme, heads_up = row
             return UserSettings(
-                user_id, tz, q_start, q_end, bool(dm), bool(skip), hours, updated, theme
+                user_id,
+                tz,
+                q_start,
+                q_end,
+                bool(dm),
+                bool(skip),
+                hours,
+                updated,
+                theme,
+                bool(heads_up),
             )
 
         return await self._tx(body, write=False)
@@ -935,13 +961,13 @@ class SqlStore(ABC):
             s = settings
             await db.execute(
                 "INSERT INTO user_settings (user_id, time_zone, quiet_start, quiet_end,"
-                " dm_opt_in, skip_confirm, reminder_hours, updated_at, theme)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " dm_opt_in, skip_confirm, reminder_hours, updated_at, theme, heads_up)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone,"
                 " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
                 " dm_opt_in = excluded.dm_opt_in, skip_confirm = excluded.skip_confirm,"
                 " reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at,"
-                " theme = excluded.theme",
+                " theme = excluded.theme, heads_up = excluded.heads_up",
                 (
                     s.user_id,
                     s.time_zone,
@@ -952,6 +978,7 @@ class SqlStore(ABC):
                     s.reminder_hours,
                     now,
                     s.theme,
+                    int(bool(s.heads_up)),
                 ),
             )
             return UserSettings(
@@ -964,6 +991,7 @@ class SqlStore(ABC):
                 s.reminder_hours,
                 now,
                 s.theme,
+                bool(s.heads_up),
             )
 
         return await self._tx(body)

@@ -110,7 +110,7 @@ async def test_public_answers_stay_public_when_the_bot_is_slow(
     alice, bob, carol, dave = fake.alice, fake.bob, fake.carol, fake.dave
     async with barrage_bot(fake, tmp_path / "db.sqlite3", FakeClock()) as bot:
         bot.cold = False  # a warm bot: only the 1 s budget makes it defer
-        slow = Slowdown(bot.service, ("create_game", "join", "leave", "score", "shown_round"))
+        slow = Slowdown(bot.service, ("create_game", "join", "leave", "score", "game_and_round"))
         here, there = await asyncio.gather(
             alice.slash("barrage new", players=2, seed=3),
             carol.slash("barrage new", in_channel=fake.games, players=2, seed=5),

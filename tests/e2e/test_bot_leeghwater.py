@@ -68,7 +68,9 @@ async def test_refusals_and_help_for_the_expansion(
             "barrage new", focused="expansions", setup="full", expansions="lee"
         )
         assert [c["value"] for c in offered] == [
-            "leeghwater", "leeghwater,colorado", "leeghwater,nile"
+            "leeghwater",
+            "leeghwater,colorado",
+            "leeghwater,nile",
         ]
         choices = await fake.bob.autocomplete("barrage help", focused="topic", topic="loan agency")
         assert "building:loan_agency" in [c["value"] for c in choices]

@@ -344,6 +344,9 @@ class InteractionRecord:
     payload: dict[str, Any]
     created_at: float
     source_message_id: int | None = None
+    #: When its token was issued, on the fake's clock (`FakeDiscord.now`): it expires
+    #: `TOKEN_LIFETIME_S` later.
+    born: float = 0.0
     callbacks: list[Callback] = field(default_factory=list)
     original_id: int | None = None
     followups: list[Message] = field(default_factory=list)

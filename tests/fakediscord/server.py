@@ -89,6 +89,10 @@ ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 
+#: How long an interaction's token serves follow-ups and edits (Discord: 15 minutes).
+TOKEN_LIFETIME_S = 15 * 60
+
+
 class ApiError(Exception):
     """A Discord-style JSON error reply; `fail` also fails the test."""
 
@@ -193,6 +197,8 @@ class FakeDiscord:
         self.sessions: list[GatewaySession] = []
         self.gateway_queries: list[dict[str, str]] = []
         self._by_token: dict[str, InteractionRecord] = {}
+        #: Interactions whose expired token the bot used (each refused with 401).
+        self.expired_tokens: list[InteractionRecord] = []
         self._expected: list[re.Pattern[str]] = []
         self._waiters: set[asyncio.Future[None]] = set()
         self._timers: list[asyncio.TimerHandle] = []
@@ -1052,6 +1058,7 @@ class FakeDiscord:
             payload={},
             created_at=asyncio.get_running_loop().time(),
             source_message_id=message.id if message else None,
+            born=self.now(),
         )
         payload: dict[str, Any] = {
             "id": str(record.id),
@@ -1101,12 +1108,17 @@ class FakeDiscord:
             )
 
     def interaction(self, token: str) -> InteractionRecord:
-        """The interaction a webhook token belongs to, or a failing 404."""
+        """The interaction a webhook token belongs to, or a failing 404; a token older than
+        15 minutes on the fake's clock is refused as Discord does (401, Invalid Webhook
+        Token), and counted in `expired_tokens`."""
         record = self._by_token.get(token)
         if record is None:
             raise ApiError(
                 404, 10015, "Unknown Webhook", fail=f"unknown interaction token {token[:8]}…"
             )
+        if self.now() - record.born > TOKEN_LIFETIME_S:
+            self.expired_tokens.append(record)
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return record
 
     async def _callback(self, call: Call, iid: str, token: str) -> dict[str, Any]:

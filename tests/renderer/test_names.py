@@ -18,6 +18,7 @@ from renderer.people import Player
 from renderer.render import render
 from renderer.samples import midgame_state
 from renderer.theme import get_theme
+from tests.texts.checker import check_text
 
 FONTS = Path(resources.files("renderer.fonts"))  # type: ignore[arg-type]
 #: A name in each script the pictures promise, as players write them.
@@ -164,3 +165,15 @@ def test_computer_seats_are_marked_with_kind_and_level() -> None:
         ComputerSeat("robot", "strong")
     with pytest.raises(ValueError, match="unknown ai level 'hard'; expected one of casual, strong"):
         ComputerSeat("ai", "hard")
+
+
+def test_an_alt_text_tells_a_repeated_turn_as_such_not_twice() -> None:
+    """Two automa turns that did the same read "(twice)", a later one "Again, …": the text
+    check finds a sentence said twice in one line."""
+    state = midgame_state()
+    wheel = ["Germany (automa) played:", "• turned its wheel 1 segment"]
+    bank = ["France (Ann) played:", "• Bank: +2 credits"]
+    alt = alt_text(state, "The map", last_turn=[*wheel, *wheel, *bank, *wheel])
+    assert "played: turned its wheel 1 segment (twice). France" in alt
+    assert "Again, Germany (automa) played: turned its wheel 1 segment." in alt
+    assert check_text(alt, "test") == []

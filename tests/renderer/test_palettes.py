@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 
 import pytest
 
+from renderer import palette as palettes
 from renderer.render import use_text_layout
 from renderer.theme import THEMES
-
-# The module (renderer's package exports a function of the same name).
-render = importlib.import_module("renderer.render")
 
 
 @pytest.fixture
@@ -24,9 +21,9 @@ def restore_layout() -> Iterator[None]:
 @pytest.mark.parametrize("layout", ["default", "basic"])
 def test_every_themes_stored_palette_is_current(layout: str, restore_layout: None) -> None:
     use_text_layout(layout)  # type: ignore[arg-type]
-    stored = render._stored_palettes()
+    stored = palettes._stored_palettes()
     for theme in sorted(THEMES):
-        fingerprint, built = render.build_palette(theme)
+        fingerprint, built = palettes.build_palette(theme)
         assert stored.get(fingerprint) == built, (
             f"renderer/palettes.json has no current palette for theme {theme!r} ({layout} "
             "text layout): a background, theme or Pillow changed; run "
@@ -42,11 +39,11 @@ def test_a_stored_palette_is_taken_without_quantizing(
     def no_quantizing(*args: object) -> bytes:
         raise AssertionError("the stored palette was not used")
 
-    monkeypatch.setattr(render, "_quantized_palette", no_quantizing)
-    render._palette.cache_clear()
+    monkeypatch.setattr(palettes, "_quantized_palette", no_quantizing)
+    palettes._palette.cache_clear()
     try:
-        taken = bytes(render.palette("light").getpalette() or ()).hex()
+        taken = bytes(palettes.palette("light").getpalette() or ()).hex()
     finally:
-        render._palette.cache_clear()
+        palettes._palette.cache_clear()
     # The first test checks that the stored palettes are the quantizer's.
-    assert taken in render._stored_palettes().values()
+    assert taken in palettes._stored_palettes().values()

@@ -90,12 +90,27 @@ def test_a_transparency_goes_to_pillow() -> None:
     assert _decoded(png.encode(image)).info["transparency"] == 3
 
 
-def test_a_rendered_view_is_the_palette_picture_pillow_would_write() -> None:
+@pytest.mark.parametrize("view", ["map", "shared", "full"])
+def test_a_rendered_view_is_its_palette_picture(view: str) -> None:
+    """render() composes beside a column of filter bytes; the PNG is the view as composed."""
     from bot.rules import GameOptions, new_game
+    from renderer.render import _check, _who, on_palette
 
-    state = new_game(GameOptions(players=2, seed=3)).state
-    data = render(state, view="map")
+    state = new_game(GameOptions(players=3, setup="full", seed=3)).state
+    data = render(state, view=view, changed=("A3",))
+    look, lit = _check(state, view, "light", ())
+    composed = on_palette(state, view, None, look, lit, False, _who((), ("A3",)))
     picture = _decoded(data)
-    assert picture.mode == "P"
-    assert _decoded(_pillow(picture)).tobytes() == picture.tobytes()
+    assert picture.mode == "P" and picture.size == composed.size
+    assert picture.tobytes() == composed.tobytes()
+    assert picture.getpalette() == composed.getpalette()
     assert [k for k, _ in _chunks(data)] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+
+
+def test_rows_behind_a_column_of_filter_bytes_are_written_as_they_are() -> None:
+    image = _palette_image((40, 7), 128)
+    wide = Image.new("P", (41, 7), 0)
+    wide.putpalette(image.getpalette() or [])
+    wide.paste(image, (1, 0))
+    assert _decoded(png.encode_rows(wide)).tobytes() == image.tobytes()
+    assert png.encode_rows(wide) == png.encode(image)

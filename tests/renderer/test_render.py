@@ -380,3 +380,26 @@ def test_a_picture_over_the_largest_png_is_compressed_harder_to_the_same_pixels(
     assert again.tobytes() == image.tobytes() and again.getpalette() == image.getpalette()
     monkeypatch.setattr(rendering, "LARGEST_PNG", 1)  # nothing fits: the hardest is given
     assert len(rendering.encode(image)) <= len(harder)
+
+
+def test_a_warmed_game_maps_no_board_background_again() -> None:
+    import importlib
+
+    from bot.rules import GameOptions, new_game
+
+    rendering = importlib.import_module("renderer.render")
+    options = GameOptions(players=4, seed=9, setup="full", expansions=("leeghwater", "colorado"))
+    game = new_game(options)
+    while not game.state.companies:  # past the draft: the company boards are seated
+        decision = game.decisions()[0]
+        game.apply(decision.options[0].notation, decision.player)
+    rendering.forget_pictures()
+    rendering.warm_game(game.state.options)
+    warmed = set(rendering._ON_PALETTE.items)
+    for view in rendering.views(options):
+        render(game.state, view=view)
+    for cid in rendering.board_ids(game.state):
+        render(game.state, view="company", company=cid)
+    added = {key[1].__name__ for key in set(rendering._ON_PALETTE.items) - warmed}
+    # What is left is drawn per picture's header and key, not a board.
+    assert added <= {"_blank", "_caption", "key_strip"}, added

@@ -145,3 +145,10 @@ def test_the_mid_game_sheet_has_the_turn_line_and_charts_fitted_to_its_rounds(
     Image.open(io.BytesIO(render_score_sheet(state, []))).load()
     vp = [v for h in state.history for v in h["vp"].values()]
     assert scales[0] == (min(vp), 1)  # VP 4-7 after two rounds: from 4, not from 0
+
+
+def test_a_sheet_before_any_round_is_scored_says_so_on_its_charts() -> None:
+    state = midgame_state(moves_into_round_3=0)
+    state.history.clear()  # as in round 1
+    assert not state.history
+    Image.open(io.BytesIO(render_score_sheet(state, []))).load()  # text on flat colour only

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.service import GameService, OutboxSender
+from bot.service.outbox import PANEL_EDITABLE_MS
 from tests.service.helpers import (
     CHANNEL,
     USERS,
@@ -53,14 +54,19 @@ async def test_complete_game(
     assert "The game is over." in final.text and ("wins" in final.text or "share" in final.text)
     assert [i.filename.rsplit("-", 1)[-1] for i in final.images] == ["score.png", "map.png"]
     # Each other announcement pings exactly who must act next (seated players), but not the
-    # player whose own answer committed it: their panel went on to their next decision.
-    handed_back = 0
+    # player whose own answer committed it: their panel went on to their next decision;
+    # unless it is posted once that panel can no longer be edited (here, all at the end).
+    handed_back = late = 0
     for announcement, commit in zip(port.posted[:-1], commits, strict=False):
         actor = commit.record["user"] if commit.record["reason"] in ("turn", "choice") else None
-        assert announcement.mentions == tuple(u for u in announcement.waiting_for if u != actor)
+        if clock() - commit.created_at >= PANEL_EDITABLE_MS:
+            late += actor in announcement.waiting_for
+            actor = None
+        assert len(set(announcement.mentions)) == len(announcement.mentions)
+        assert set(announcement.mentions) == {u for u in announcement.waiting_for if u != actor}
         handed_back += actor in announcement.waiting_for
         assert set(announcement.mentions) <= set(USERS[:players])
-    assert handed_back  # every seed hands a player their own next decision at least once
+    assert handed_back + late  # every seed hands a player their own next decision at least once
     assert port.stripped == [a_id for a_id in range(900_001, 900_000 + len(commits))]
     assert await service.store.active_game(CHANNEL) is None
 

@@ -202,3 +202,20 @@ def test_freed_memory_is_trimmed_at_most_every_few_seconds(
     now[0] += images.TRIM_EVERY_S
     assert images.trim_due(lambda: now[0])
     assert len(trims) == 2
+
+
+async def test_an_announcement_keeps_its_picture_when_rendering_ahead_fails(
+    service_and_recorder: tuple[GameService, RendererPool, Recorder],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    service, _pool, _recorder = service_and_recorder
+    game_id, version = await _started(service)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("a bug in rendering ahead")
+
+    monkeypatch.setattr(service, "_warm_wanted", broken)
+    picture = await service.request_picture(ImageRequest(game_id, version, "map"))
+    assert picture.data == b"PNG map None" * 10
+    assert "could not render ahead" in caplog.text

@@ -192,7 +192,8 @@ async def test_wait_tells_the_table_once_and_keeps_reminding(make: Make, clock: 
     since = (await commits(service, game_id))[-1]["clock"]["at"]
     for hours in (6, 12, 35):
         clock.now = since + hours * HOUR_MS
-        assert [n.user_id for n in await reminders.run_once()] == [late], hours
+        [notice] = await reminders.run_once()
+        assert notice.user_id == late and "your time runs out" in notice.text, hours
     clock.advance(HOUR_MS)
     assert await expire_all(service, clock) == 1
     assert await whose_turn(service, game_id) == late  # still their turn
@@ -329,3 +330,16 @@ async def test_in_a_choice_asked_at_once_every_undecided_clock_runs(
     last = (await commits(service, game_id))[-1]["clock"]
     assert last["bank"][seats.index(slow)] == 0  # all of the allowance and the bank
     assert last["bank"][seats.index(quick)] == 24 * HOUR_MS  # an hour: a quarter back, capped
+
+
+async def test_an_undo_returns_no_quarter_to_anyone(make: Make, clock: FakeClock) -> None:
+    service = await make()
+    game_id = await clocked(service, clock="12h")
+    first = await whose_turn(service, game_id)
+    clock.advance(20 * HOUR_MS)  # 8 hours from the bank
+    await play_one(service, first)
+    before = (await commits(service, game_id))[-1]["clock"]["bank"]
+    clock.advance(HOUR_MS)
+    await service.undo(actor(first))
+    after = (await commits(service, game_id))[-1]["clock"]["bank"]
+    assert after == before  # the next player's hour returned nothing

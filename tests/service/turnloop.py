@@ -86,6 +86,9 @@ class Figures:
     double_pings: int = 0
     playing_pings: int = 0
     missing_reminders: int = 0
+    #: Heads-up mentions ("you're next"): each a double ping if its player had one already
+    #: and was not asked to act since, or is asked to act by the same message.
+    heads_ups: int = 0
     automa_answers: int = 0
     #: Games that reached MAX_STEPS without their end.
     unended: int = 0
@@ -152,6 +155,10 @@ class Checker:
         self.reminded: set[int] = set()
         #: The user whose own answer (or undo) was the last step: their reply is their panel.
         self.playing: int | None = None
+        #: Users told they are next whose seat has not had a decision since.
+        self.warned: set[int] = set()
+        #: Log records read for `warned`.
+        self.warned_read = 0
 
     def problem(self, what: str) -> None:
         """Record a violation (the first ones, with where they happened)."""
@@ -165,10 +172,27 @@ class Checker:
         if len(self.port.posted) > before:
             reminders = await self.service.store.reminders(self.game_id)
             self.reminded = {r.user_id for r in reminders}
-        for announcement in self.port.posted[before:]:
+        fresh = self.port.posted[before:]
+        decided = (
+            await self.service.store.read_log(self.game_id, after=self.warned_read) if fresh else []
+        )
+        loaded = await self.service.game_for_reminder(self.game_id) if fresh else None
+        for announcement in fresh:
             self.figures.announcements += 1
-            mentions = list(announcement.mentions)
-            doubled = len(mentions) - len(set(mentions))
+            # A seat's decision (its turn, even one confirmed for it) uses up its heads-up.
+            for entry in decided:
+                new = self.warned_read < entry.seq <= announcement.version
+                if loaded and new and entry.kind == "decision":
+                    self.warned.discard(loaded.user_of_player(entry.record.get("player")))
+            self.warned_read = max(self.warned_read, announcement.version)
+            warned = set(announcement.heads_up)
+            self.figures.heads_ups += len(warned)
+            doubled = len(warned & (self.warned | set(announcement.waiting_for)))
+            if doubled:
+                self.problem(f"heads-up again or with a ping to act: {sorted(warned)}")
+            self.warned = (self.warned | warned) - set(announcement.waiting_for)
+            mentions = [u for u in announcement.mentions if u not in warned]
+            doubled += len(mentions) - len(set(mentions))
             waiting = set(announcement.waiting_for)
             if announcement.reason != "end":
                 idle = set(mentions) - waiting
@@ -271,7 +295,10 @@ class Checker:
         for user in USERS[1:people]:
             await service.join(actor(user))
         if seed % 4 == 1 and people > 1:
-            await service.update_settings(USERS[1], skip_confirm=True)
+            await service.user_settings.update(USERS[1], skip_confirm=True)
+        if seed % 2 == 0:
+            for user in self.seated:  # every person asks to be told they are next
+                await service.user_settings.update(user, heads_up=True)
         await service.start(actor(USERS[0]))
         self.where = f"{mix} seed {seed} ({players} players) start"
         await self.deliver()

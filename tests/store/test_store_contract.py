@@ -607,12 +607,14 @@ async def test_user_settings_default_and_round_trip(store: Store, clock: FakeClo
         dm_opt_in=True,
         skip_confirm=True,
         reminder_hours=12,
+        heads_up=True,
     )
     stored = await store.put_user_settings(mine)
     assert stored.updated_at == clock.now
     back = await store.get_user_settings(ALICE)
     assert back == mine
     assert back.dm_opt_in is True and back.updated_at == clock.now
+    assert back.heads_up is True
     await store.put_user_settings(UserSettings(ALICE, time_zone="Asia/Tokyo"))
     assert await store.get_user_settings(ALICE) == UserSettings(ALICE, time_zone="Asia/Tokyo")
 

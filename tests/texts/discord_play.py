@@ -145,6 +145,7 @@ async def read_discord_game(
         await (await people[0].slash("barrage settings", dm=True, reminder_hours=1)).reply()
         await (await people[0].slash("barrage settings", quiet_hours="nonsense")).reply()
         await people[0].autocomplete("barrage settings", focused="time_zone", time_zone="Eur")
+        await (await people[-1].slash("barrage settings", heads_up=True)).reply()
         await open_game(fake, people, setup, seed)
         driver = Driver(fake, bot, people, seed)
         turns = 0

@@ -61,6 +61,8 @@ class Texts:
         self.add(f"{where} prompt", panel.prompt)
         for line in panel.done:
             self.add(f"{where} done", line)
+        for since in panel.since:
+            self.add(f"{where} since", since.render(name))
         for option in panel.options:
             self.add(f"{where} label", option.label)
             self.add(f"{where} description", option.description)
@@ -184,6 +186,8 @@ class Reader:
         await self.refused("start alone", lambda: service.start(actor(USERS[3])))
         for user in users[1:]:
             self.outcome("join", await service.join(actor(user)))
+        # The last person asks for a heads-up ("you're next"), so its lines are read too.
+        await service.user_settings.update(users[-1], heads_up=True)
         self.outcome("start", await service.start(actor(users[0])))
         await self.deliver()
         look_every = 45 + seed % 10
@@ -201,7 +205,8 @@ class Reader:
                 continue
             assert deciders, f"{setup.name} seed {seed}: nobody decides"
             user = rng.choice(deciders)
-            panel = await service.panel(actor(user))
+            # Opened as a player opens it: with what changed since their last turn.
+            panel = await service.panel(actor(user), opening=True)
             self.texts.panel("panel", panel)
             if step % look_every == 0 and step != looked:
                 looked = step

@@ -31,7 +31,8 @@ DISCORD_SETUP = Setup(
     2,
     computers=1,
     level="expert",
-    extra={"clock": "72h", "timeout": "skip"},  # its deadlines shown as Discord timestamps
+    # Its deadlines are shown as Discord timestamps; its reminders come at half the allowance.
+    extra={"clock": "24h", "timeout": "wait"},
 )
 
 

@@ -23,7 +23,7 @@ from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("toy")
+RULES: RuleSet[Game] = RuleSet("toy")
 
 YARD = "toy_statue_yard"
 
@@ -85,7 +85,7 @@ RULES.verb("statue", r"S\d+|none")
 
 
 @RULES.hook
-class ToyExpansion(Expansion):
+class ToyExpansion(Expansion["Game"]):
     """Statues: an action space, a structure kind and a scoring step."""
 
     name = "toy"

@@ -29,7 +29,7 @@ from bot.rules.options import Option
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("colorado.settlements")
+RULES: RuleSet[Game] = RuleSet("colorado.settlements")
 
 RULES.verb("settle", r"S_[MHP]\d")
 

@@ -19,9 +19,9 @@ ones), `margot` (Margot Fouché's tile) and the Bank (Mahiri's copy of Margot).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.hidden import mix_back
 from bot.rules.patent import PILES, SLOTS, draw_tiles
@@ -29,9 +29,10 @@ from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 #: Its bonus tiles' counts (the package's rule set includes it).
-RULES = RuleSet("leeghwater.board")
+RULES: RuleSet[Game] = RuleSet("leeghwater.board")
 
 KEY = "leeghwater"
 BLOCKED = "blocked"
@@ -48,7 +49,7 @@ class LeeghwaterTask(Task, total=False):
 
 def lw(game: Game) -> dict[str, Any]:
     """The expansion's part of the state."""
-    return game.state.extra[KEY]
+    return cast("dict[str, Any]", game.state.extra[KEY])
 
 
 def setup_board(game: Game, rng: SplitMix64) -> None:
@@ -135,7 +136,9 @@ def buildings_of(game: Game, company_id: str) -> list[str]:
     return [tile for tile in lw(game)["buildings"] if company_id in spaces[tile]]
 
 
-RULES.bonus_counter("external_works", lambda g, c: len(g.company(c).extra.get("external_works", [])))
+RULES.bonus_counter(
+    "external_works", lambda g, c: len(g.company(c).extra.get("external_works", []))
+)
 RULES.bonus_counter("buildings", lambda g, c: len(buildings_of(g, c)))
 
 

@@ -20,7 +20,7 @@ from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 
-RULES = RuleSet("leeghwater.works")
+RULES: RuleSet[Game] = RuleSet("leeghwater.works")
 
 LESLIE = "leslie_spencer"
 LESLIE_TILE = "leslie_tile"

@@ -44,22 +44,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.content import Content
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.nile import board, irrigation
 from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameOptions, GameState
+from bot.rules.tasks import Task
 
-RULES = RuleSet("nile")
+RULES: RuleSet[Game] = RuleSet("nile")
 RULES.include(irrigation.RULES, board.RULES)
 # Leeghwater's Pumping Station (this expansion's Private Building) irrigates.
 RULES.reward("irrigate_from_any_own_dam", possible=irrigation.pumping_possible)
 
 
 @RULES.hook
-class Nile(Expansion):
+class Nile(Expansion["Game"]):
     """The Nile Affair."""
 
     name = board.KEY
