@@ -196,15 +196,13 @@ def _category(stack: tuple[str, ...]) -> str:
     return f"other ({stack[0]})"
 
 
-USAGE = "usage: cpu_profile.py OUT -m module [args...]"
-
-
 def main() -> None:
+    usage = "usage: cpu_profile.py OUT -m MODULE [ARGS...]"
     if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
-        print(f"{USAGE}\n\n{__doc__}")
+        print(f"{usage}\n\n{__doc__}")
         return
     if len(sys.argv) < 4 or sys.argv[2] != "-m":
-        raise SystemExit(USAGE)
+        raise SystemExit(usage)
     out = Path(sys.argv[1])
     module = sys.argv[3]
     sys.argv = [module, *sys.argv[4:]]

@@ -129,27 +129,29 @@ async def run(path: Path, games: int, repeat: int) -> None:
             await fill(store, games - have)
             print(f"  done in {time.perf_counter() - started:.1f} s")
         service = GameService(store, clock=lambda: 0, renderer_pool=RendererPool(kind="inline"))
-        view = await service.server_stats(GUILD)
+        view = await service.records.server_stats(GUILD)
         print(
             f"{view.matched} finished games here, {len(view.players)} ranked players, "
             f"{len(view.companies)} companies, {len(view.officers)} officers"
         )
         user = PLAYERS[0]
-        await timed("server stats (all games)", repeat, lambda: service.server_stats(GUILD))
+        await timed("server stats (all games)", repeat, lambda: service.records.server_stats(GUILD))
         await timed(
             "server stats (3 players, full setup)",
             repeat,
-            lambda: service.server_stats(GUILD, StatsFilter(players=3, setup="full")),
+            lambda: service.records.server_stats(GUILD, StatsFilter(players=3, setup="full")),
         )
         await timed(
             "server stats (base game only)",
             repeat,
-            lambda: service.server_stats(GUILD, StatsFilter(expansions=())),
+            lambda: service.records.server_stats(GUILD, StatsFilter(expansions=())),
         )
-        await timed("one player's record", repeat, lambda: service.player_stats(GUILD, user))
-        await timed("history, first page", repeat, lambda: service.history(GUILD))
-        await timed("history, page 1000", repeat, lambda: service.history(GUILD, 1000))
-        await timed("an archived game", repeat, lambda: service.archived_game(GUILD, 5000))
+        await timed(
+            "one player's record", repeat, lambda: service.records.player_stats(GUILD, user)
+        )
+        await timed("history, first page", repeat, lambda: service.records.history(GUILD))
+        await timed("history, page 1000", repeat, lambda: service.records.history(GUILD, 1000))
+        await timed("an archived game", repeat, lambda: service.records.archived_game(GUILD, 5000))
         await time_ratings(service, repeat)
         names = {u: f"Player {u}" for u in view.users}
         await timed(
@@ -190,7 +192,7 @@ async def _rebuilt(games: Any) -> Any:
 
 async def _fresh_leaderboard(service: GameService, view: Any, names: dict[int, str]) -> bytes:
     service.renderer_pool = RendererPool(kind="inline")  # no cache: draw it each time
-    return await service.leaderboard_image(view, names)
+    return await service.records.leaderboard_image(view, names)
 
 
 def main() -> None:

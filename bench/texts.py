@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import sys
 import tempfile
 import time
@@ -20,10 +21,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywher
 
 from tests.texts.checker import KINDS, Finding
 from tests.texts.service_play import service_findings
-from tests.texts.setups import all_setups
+from tests.texts.setups import Setup, all_setups
 
 
-async def run(games: int, first_seed: int, show: int) -> int:
+def one_game(job: tuple[int, Setup, int]) -> list[Finding]:
+    """The findings of one game (in a worker process: its own event loop and database)."""
+    i, setup, seed = job
+    with tempfile.TemporaryDirectory(prefix=f"texts-{i}-") as tmp:
+        return asyncio.run(service_findings(setup, seed, Path(tmp) / "game.sqlite3"))
+
+
+def run(games: int, first_seed: int, show: int, jobs: int) -> int:
     """Read the games; print the findings by kind; 1 if there is any."""
     rounds = 1
     while len(all_setups(rounds)) < games:
@@ -31,15 +39,15 @@ async def run(games: int, first_seed: int, show: int) -> int:
     setups = all_setups(rounds)[:games]
     found: list[Finding] = []
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="texts-") as tmp:
-        for i, setup in enumerate(setups):
-            db = Path(tmp) / f"{i}.sqlite3"
-            found += await service_findings(setup, first_seed + i, db)
-            db.unlink()
-            if (i + 1) % 25 == 0:
+    work = [(i, setup, first_seed + i) for i, setup in enumerate(setups)]
+    # Game i is the same game (setup and seed) whatever the number of jobs.
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for done, findings in enumerate(pool.imap(one_game, work), start=1):
+            found += findings
+            if done % 25 == 0:
                 so_far = len(found)
                 print(
-                    f"  {i + 1} games, {time.perf_counter() - start:.0f} s, {so_far} findings",
+                    f"  {done} games, {time.perf_counter() - start:.0f} s, {so_far} findings",
                     flush=True,
                 )
     counts = Counter(f.kind for f in found)
@@ -61,8 +69,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=500, help="how many games (500)")
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed (1000)")
     parser.add_argument("--show", type=int, default=20, help="examples to print (20)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (1)")
     args = parser.parse_args()
-    return asyncio.run(run(args.games, args.seed, args.show))
+    return run(args.games, args.seed, args.show, max(1, args.jobs))
 
 
 if __name__ == "__main__":

@@ -94,18 +94,31 @@ def incomes_of(company_id: str) -> dict[tuple[str, int], str]:
     return out
 
 
+#: The panels' captions: what their symbols mean. A board too tall for its key below it (a
+#: phone view stays within 2:1) says the whole key there (`inline_key`).
+CAPTIONS = {"wheel": "+n: back after n turns", "structures": "income when uncovered"}
+INLINE_CAPTIONS = {
+    **CAPTIONS,
+    "structures": "✓ built · income when uncovered",
+    "officer": "A2: automa, level 2",  # the scoreboard's mark (the officer's name is short)
+}
+
+
 @functools.lru_cache(maxsize=64)
 def company_background(
     company_id: str,
     theme_name: str,
     extensions: tuple[str, ...] = (),
     rivers: tuple[str, ...] = (),
+    inline_key: bool = False,
 ) -> Image.Image:
     """Return the static part of one company's board view (callers ``copy()`` it).
 
     ``extensions`` are the expansions whose drawing extends the board below; ``rivers`` those
-    that then add a strip of the company's state in words.
+    that then add a strip of the company's state in words; ``inline_key``: the panels'
+    captions say the compact key's symbols (there is no room for the key below).
     """
+    captions = INLINE_CAPTIONS if inline_key else CAPTIONS
     theme = get_theme(theme_name)
     layout = board_layout("company")
     sizes = theme.views["company"].text
@@ -119,16 +132,12 @@ def company_background(
         d.box(draw, layout.rects[name], theme.colour("panel"), theme.colour("panel outline"))
     x0, y0, x1, _ = layout.rects["wheel"]
     d.text(draw, (x0 + 12, y0 + 8), "Construction wheel", sizes["heading"], text, anchor="la")
-    d.text(
-        draw, (x1 - 12, y0 + 12), "+n: back after n turns", sizes["small"], muted, "regular", "ra"
-    )
+    d.text(draw, (x1 - 12, y0 + 12), captions["wheel"], sizes["small"], muted, "regular", "ra")
     x0, y0, _, _ = layout.rects["tiles"]
     d.text(draw, (x0 + 12, y0 + 8), "Tiles in supply", sizes["heading"], text, anchor="la")
     x0, y0, x1, _ = layout.rects["structures"]
     d.text(draw, (x0 + 12, y0 + 8), "Structures to build", sizes["heading"], text, anchor="la")
-    d.text(
-        draw, (x1 - 12, y0 + 12), "income when uncovered", sizes["small"], muted, "regular", "ra"
-    )
+    d.text(draw, (x1 - 12, y0 + 12), captions["structures"], sizes["small"], muted, "regular", "ra")
     x0, y0, _, y1 = layout.rects["construction"]
     d.text(draw, (x0 + 12, (y0 + y1) // 2), "Construction", sizes["heading"], text, anchor="lm")
     for space, rect in zip(
@@ -144,6 +153,10 @@ def company_background(
         )
     x0, y0, _, _ = layout.rects["contracts"]
     d.text(draw, (x0 + 12, y0 + 8), "Contracts", sizes["heading"], text, anchor="la")
+    if "officer" in captions:  # right of the officer's heading (the contracts' row has a count)
+        _, y0, x1, _ = layout.rects["officer"]
+        caption = captions["officer"]
+        d.text(draw, (x1 - 12, y0 + 12), caption, sizes["small"], muted, "regular", "ra")
     # What looks the same all game: the wheel's ring of segments (the first is the open one)
     # and the structures not yet built with the incomes they hide.
     for k, rect in enumerate(layout.lists["wheel_segments"]):
@@ -293,7 +306,9 @@ def half_background(
     rivers: tuple[str, ...] = (),
 ) -> Image.Image:
     """Return ``company_background`` at half size (callers ``copy()`` it)."""
-    return company_background(company_id, theme_name, extensions, rivers).reduce(2)
+    # Drawn at full size to be halved: its texts are not the half board's (nor at its place).
+    with d.not_recording():
+        return company_background(company_id, theme_name, extensions, rivers).reduce(2)
 
 
 def board_of(state: GameState, company_id: str) -> Company:
@@ -385,18 +400,24 @@ def draw_company(
     highlight: Collection[str] = (),
     dirty: list[Rect] | None = None,
     half: bool = False,
+    inline_key: bool = False,
 ) -> Image.Image:
     """Return the board view of ``company_id`` in ``state`` as a new RGB image.
 
     ``dirty`` collects the boxes drawn over the static background; ``half`` draws the board at
-    half size (for the full board).
+    half size (for the full board); ``inline_key``: its captions say the key (`CAPTIONS`).
     """
     company = board_of(state, company_id)
     preview = company_id not in state.companies
     extensions = extending(state.options.expansions, "company")
     rivers = strips(state.options)
-    back = half_background if half else company_background
-    image, draw = d.over(back(company_id, theme.name, extensions, rivers), dirty, half)
+    if half:
+        background = half_background(company_id, theme.name, extensions, rivers)
+    elif inline_key:
+        background = company_background(company_id, theme.name, extensions, rivers, True)
+    else:  # called as `half_background` calls it: one cached background serves both
+        background = company_background(company_id, theme.name, extensions, rivers)
+    image, draw = d.over(background, dirty, half)
     board = _Board(
         draw,
         board_layout("company"),

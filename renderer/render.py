@@ -447,7 +447,7 @@ def _layout(
 def shown_key(state: GameState, view: str, theme_name: str, top: int) -> int:
     """The height of the compact key under a view whose header and body are ``top`` tall (0:
     none). A phone view stays within 2:1: a company board that fills it (two expansions'
-    boards together) leaves its key to the legend (`/barrage help symbols`)."""
+    boards together, 3 or 4 seats) says its key in its panels' captions instead."""
     expansions = state.options.expansions
     if not legend.keyed(view, expansions):
         return 0
@@ -526,15 +526,23 @@ def _body_part(
     if view == "company":
         cid = _company(state, company)
         extensions, rivers = extending(options.expansions, "company"), strips(options)
-        back = half_background if half else company_background
-        static = functools.partial(back, cid, theme.name, extensions, rivers)
+        # A board too tall for its key below says the key in its captions (`shown_key`).
+        inline = not half and legend.keyed(view, options.expansions)
+        inline &= not shown_key(state, view, theme.name, at[1] + company_height(options))
+        if half:
+            static = functools.partial(half_background, cid, theme.name, extensions, rivers)
+        else:
+            static = functools.partial(
+                company_background, *_board_args(cid, theme, options, inline)
+            )
         key: tuple[object, ...] = (
             "half" if half else "company",
             company_key(state, cid),
             theme.name,
             lit,
+            inline,
         )
-        draw_view = functools.partial(draw_company, half=half)
+        draw_view = functools.partial(draw_company, half=half, inline_key=inline)
         return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
     key = (view, state_key, theme.name, lit, changed)
     if view == "map":
@@ -554,6 +562,15 @@ def _body_part(
     static = functools.partial(own.background, view, theme.name)
     draw_own = functools.partial(own.view_drawer(view), view)
     return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
+
+
+def _board_args(
+    cid: str, theme: Theme, options: GameOptions, inline: bool
+) -> tuple[str, str, tuple[str, ...], tuple[str, ...], *tuple[bool, ...]]:
+    """`company_background`'s arguments, passed as the half board passes them unless the key
+    is inline: its cache then serves both (and draws each background once)."""
+    extensions, rivers = extending(options.expansions, "company"), strips(options)
+    return (cid, theme.name, extensions, rivers, *((True,) if inline else ()))
 
 
 def _view_drawing(options: GameOptions, view: str) -> Drawing:

@@ -59,3 +59,14 @@ def test_type_ignores_are_few_and_explained() -> None:
         f"a type: ignore needs [code] and '  # reason' on its line: {unexplained}"
     )
     assert len(ignores) <= MAX_IGNORES, [where for where, _ in ignores]
+
+
+def test_the_rules_engine_passes_mypy_strict(tmp_path: Path) -> None:
+    """bot/rules, the pure engine every other layer builds on, passes `mypy --strict` too."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "c"), "bot/rules"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

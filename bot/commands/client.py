@@ -151,15 +151,20 @@ class BarrageBot(discord.Client):
         self.clock = clock
         self.tree = BarrageTree(self)
         self.tree.add_command(barrage)
-        # Deliver a commit's announcement at once instead of at the next poll.
-        service.on_commit = self.kick_outbox
         # The pictures name the players as this server calls them.
         service.people_namer = functools.partial(records.people_names, self)
         self.announcer = DiscordAnnouncer(self)
         self.claim_instance = claim_instance
         self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}
+        # The service rings its doorbell after each commit that announces something: the
+        # sender delivers at once instead of at the next poll.
         self.outbox = OutboxSender(
-            service.store, self.announcer, clock, service=service, owner=process_owner()
+            service.store,
+            self.announcer,
+            clock,
+            service=service,
+            owner=process_owner(),
+            doorbell=service.publisher,
         )
         self.reminders = ReminderRunner(service, self.announcer, clock)
         self.turn_clock = ClockRunner(service, clock, instance="starting")
@@ -212,15 +217,11 @@ class BarrageBot(discord.Client):
         """Give results to games that finished before results were kept (once, at start-up,
         in the background: statistics count them as soon as each is done)."""
         try:
-            await self.service.backfill_results(stop=self._stop)
+            await self.service.records.backfill_results(stop=self._stop)
         except DATABASE_DOWN:
             log.warning("the results backfill stopped: the database cannot be read now")
         except Exception:
             log.exception("the results backfill failed")
-
-    def kick_outbox(self) -> None:
-        """Deliver committed announcements now rather than at the next poll."""
-        self.outbox.wake()
 
     async def close(self) -> None:
         """Stop the background work (letting a delivery finish), then disconnect."""

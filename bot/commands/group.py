@@ -23,6 +23,7 @@ from bot.commands.replies import say, send, timestamp, within_budget
 from bot.commands.viewing import show_private, view_key
 from bot.rules.content import company_name
 from bot.service import MAX_IMPORT_BYTES, SCORE_SHEET, VIEWS, Outcome, ServiceError, TimeRef
+from bot.service.clock import AWAY_DAYS_LIMIT, AWAY_DAYS_MAX
 from bot.service.expansions import offered
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,6 @@ def time_zones() -> tuple[str, ...]:
 
 async def reply_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Show an outcome: public text in the channel, otherwise the actor's panel or text."""
-    bot_of(interaction).kick_outbox()
     if outcome.public and not outcome.announced:
         await send(interaction, say(outcome.lines), ephemeral=False)
     elif outcome.decision is not None:
@@ -259,7 +259,6 @@ async def play(interaction: discord.Interaction) -> None:
     actor = actor_of(interaction)
     if await service.ai_plays_for(actor):
         await within_budget(interaction, service.take_back(actor))
-        bot_of(interaction).kick_outbox()
     await open_panel(interaction)
 
 
@@ -488,7 +487,7 @@ THEME_CHOICES = [
 
 
 @barrage.command(
-    name="settings", description="Your reminders, quiet hours, DMs, Confirm step and time away"
+    name="settings", description="Your reminders, quiet hours, DMs, Confirm step and pictures"
 )
 @app_commands.describe(
     reminder_hours="Hours before you are reminded of your turn (0: server default)",
@@ -497,7 +496,6 @@ THEME_CHOICES = [
     dm="Also notify me by direct message",
     skip_confirm="End my turns without the Confirm step",
     theme="Colours of the pictures only you see (colour-blind: told apart by every colour vision)",
-    away_days="Days away: your clock and reminders stop in all your games (0 ends it)",
     heads_up="Mention me when the player before me begins their turn (you're next)",
 )
 @app_commands.choices(theme=THEME_CHOICES)
@@ -510,18 +508,11 @@ async def settings(
     dm: bool | None = None,
     skip_confirm: bool | None = None,
     theme: app_commands.Choice[str] | None = None,
-    away_days: app_commands.Range[int, 0, 14] | None = None,
     heads_up: bool | None = None,
 ) -> None:
     """Show or change the user's settings."""
     service = bot_of(interaction).service
     changes: dict[str, Any] = {}
-    away_said = ""
-    if away_days is not None:
-        outcome = await within_budget(
-            interaction, service.set_away(actor_of(interaction), away_days)
-        )
-        away_said = say(outcome.lines)
     if quiet_hours is not None:
         try:
             changes["quiet_hours"] = parse_quiet_hours(quiet_hours)
@@ -540,13 +531,13 @@ async def settings(
         changes["theme"] = None if theme.value == SERVER_THEME else theme.value
     if heads_up is not None:
         changes["heads_up"] = heads_up
-    if changes or away_days is not None:
+    if changes:
         current = await within_budget(
             interaction,
-            service.update_settings(interaction.user.id, **changes),
+            service.user_settings.update(interaction.user.id, **changes),
         )
     else:
-        current = await within_budget(interaction, service.settings(interaction.user.id))
+        current = await within_budget(interaction, service.user_settings.get(interaction.user.id))
     back = await service.away_until(interaction.user.id)
     quiet = (
         f"{_hhmm(current.quiet_start)}–{_hhmm(current.quiet_end)}"
@@ -559,18 +550,31 @@ async def settings(
         first, repeat = service.config.reminder_hours, service.config.repeat_hours
         reminders = f"after {hours_text(first)}, then every {hours_text(repeat)} (server default)"
     lines = [
-        *([away_said] if away_said else []),
-        "**Your settings**" + (" (saved)" if changes or away_said else ""),
+        "**Your settings**" + (" (saved)" if changes else ""),
         f"• Reminders: {reminders}",
         f"• Quiet hours: {quiet} ({current.time_zone or 'UTC'})",
         f"• DM notifications: {'on' if current.dm_opt_in else 'off'}",
         f"• Confirm step: {'skipped' if current.skip_confirm else 'on'}",
         f"• Pictures only you see: {THEME_NAMES.get(current.theme or '', 'the game’s colours')}",
-        "• Away: " + (f"until {timestamp(TimeRef(back, 'D'))}" if back else "no"),
+        "• Away (`/barrage away`): " + (f"until {timestamp(TimeRef(back, 'D'))}" if back else "no"),
         "• You're next (heads-up): "
         + ("on: mentioned when the player before you begins" if current.heads_up else "off"),
     ]
     await send(interaction, "\n".join(lines))
+
+
+@barrage.command(name="away", description="Going away: your clock and reminders stop in all games")
+@app_commands.describe(
+    days=f"Days away, 1–{AWAY_DAYS_MAX} (0: you are back); at most {AWAY_DAYS_LIMIT} a game in all",
+)
+async def away(
+    interaction: discord.Interaction,
+    days: app_commands.Range[int, 0, 14],  # AWAY_DAYS_MAX (a literal: Discord reads the type)
+) -> None:
+    """Set or end the user's time away (every game of theirs is told in its next turn message)."""
+    service = bot_of(interaction).service
+    outcome = await within_budget(interaction, service.set_away(actor_of(interaction), days))
+    await send(interaction, say(outcome.lines))
 
 
 # -- moderation -------------------------------------------------------------------------
@@ -671,7 +675,7 @@ async def abandon(interaction: discord.Interaction, confirm: bool) -> None:
 async def export(interaction: discord.Interaction, game: GameNumber | None = None) -> None:
     """Export the game (anyone may: it holds no hidden information beyond the log)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    doc = await bot_of(interaction).service.export_game(actor_of(interaction), number=game)
+    doc = await bot_of(interaction).service.moving.export_game(actor_of(interaction), number=game)
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
     name = f"barrage-game-{doc.get('source_game_number', 'export')}.json"
     await send(interaction, "📦 The game as JSON.", files=[discord.File(io.BytesIO(data), name)])
@@ -687,7 +691,7 @@ async def import_(interaction: discord.Interaction, file: discord.Attachment) ->
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await file.read()
-    outcome = await bot_of(interaction).service.import_game(actor_of(interaction), data)
+    outcome = await bot_of(interaction).service.moving.import_game(actor_of(interaction), data)
     await reply_outcome(interaction, outcome)
 
 

@@ -36,13 +36,13 @@ To move a game: `/barrage export`, abandon it, then `/barrage import` the file e
 (a game whose channel was deleted ends by itself: `/barrage export game:N` still fetches it).
 8. Records: `/barrage stats` (the server's leaderboard by rating; `player:` one player's \
 record), \
-`/barrage history` (finished games: score sheet, charts, export), \
-`/barrage replay` (an animated replay).
+`/barrage history` (finished games: score sheet, charts, export; `replay:` posts \
+an animated replay).
 9. Expansions: `/barrage new expansions:` — {expansions}.
 10. Short of players? `ai:` on `/barrage new` or **Add AI** seats AI players (the full \
 rules, any board), `automa:` or **Add automa** automa companies (`topic:automa`). \
 `/barrage new hints:True` lets players ask `/barrage hint` (such games are not rated).
-11. A turn clock: `/barrage new clock:24h timeout:ai` gives each player 24 hours a turn plus a bank; `/barrage settings away_days:` stops your clock and reminders, at most 14 days per game (`topic:clock`).
+11. A turn clock: `/barrage new clock:24h timeout:ai` gives each player 24 hours a turn plus a bank; `/barrage away days:` stops your clock and reminders, at most 14 days per game (`topic:clock`).
 Topics: `/barrage help topic:` — a company, an officer, a tile, a contract, \
 an expansion's pieces, or an expansion: {topics}."""
 

@@ -124,7 +124,6 @@ async def show_lobby_outcome(
 ) -> None:
     """Edit the lobby message: the new player list, or the started game without buttons."""
     bot = bot_of(interaction)
-    bot.kick_outbox()
     if action == "start":
         # After the start, the turn announcements take over; the lobby keeps no buttons.
         bot.lobby_messages.pop(outcome.game_id, None)

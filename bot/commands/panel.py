@@ -131,8 +131,6 @@ async def show_outcome(
     where they go on. When it cannot show them that decision (the reply came too late for
     the interaction's token, or Discord refused it), they are pinged after all.
     """
-    bot = bot_of(interaction)
-    bot.kick_outbox()
     panel = outcome.decision
     note = outcome_note(outcome)
     handed_back = note == HANDED_BACK_NOTE and panel is not None

@@ -15,14 +15,12 @@ from bot.service import GameService
 
 
 class Bot(Protocol):
-    """The client as a command sees it: the service, the lobby messages it keeps, its outbox."""
+    """The client as a command sees it: the service and the lobby messages it keeps (the
+    service itself tells the outbox of each announcement it commits)."""
 
     service: GameService
     #: Lobby message ids by game id.
     lobby_messages: dict[int, int]
-
-    def kick_outbox(self) -> None:
-        """Deliver pending announcements now instead of at the next poll."""
 
     def get_partial_messageable(
         self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None

@@ -1,4 +1,4 @@
-"""The server's records on Discord: /barrage stats, /barrage history and /barrage replay.
+"""The server's records on Discord: /barrage stats and /barrage history (with its replays).
 
 Statistics and the history are answered privately, with a Post to channel button; a finished
 game opens with its final score sheet, its charts and its export file, and buttons to post
@@ -164,14 +164,14 @@ async def stats_answer(
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     if user_id is not None:
-        record = await service.player_stats(guild_id, user_id, filters)
+        record = await service.records.player_stats(guild_id, user_id, filters)
         return say(record.lines()), []
-    view = await service.server_stats(guild_id, filters, min_games=min_games)
+    view = await service.records.server_stats(guild_id, filters, min_games=min_games)
     text = say(view.lines())
     if not view.matched:
         return text, []
     names = await display_names(interaction, view.users[:10])
-    png = await service.leaderboard_image(view, names)
+    png = await service.records.leaderboard_image(view, names)
     alt = leaderboard_alt(view, names)
     return text, [discord.File(io.BytesIO(png), "leaderboard.png", description=alt)]
 
@@ -211,6 +211,7 @@ class StatsPostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
 @app_commands.command(name="history", description="This server's finished games, newest first")
 @app_commands.describe(
     game="Open one finished game: its score sheet, charts, export file and replay",
+    replay="Post the game's animated replay here (the last game finished here if no game:)",
     page="Which page of the list (5 games a page)",
     player="Only games this player played",
     players="Only games of this many players",
@@ -226,8 +227,14 @@ async def history(
     players: app_commands.Range[int, 2, 4] | None = None,
     setup: Literal["intro", "full"] | None = None,
     expansions: str = ANY,
+    replay: Literal["one frame per round", "one frame per turn"] | None = None,
 ) -> None:
-    """The list of finished games (or one of them), privately."""
+    """The list of finished games (or one of them), privately; or a game's replay, posted to
+    the channel (drawn at low priority the first time: it may take a little while)."""
+    if replay is not None:
+        await interaction.response.defer(thinking=True)
+        await post_replay(interaction, game, "turn" if replay.endswith("turn") else "round")
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     if game is not None:
         await open_archived(interaction, game)
@@ -242,7 +249,9 @@ async def history_page(
 ) -> tuple[str, discord.ui.View | None]:
     """A page of the history: its text, and a menu to open a game and page buttons."""
     service = bot_of(interaction).service
-    found = await service.history(interaction.guild_id or 0, page, filters, user_id=user_id or None)
+    found = await service.records.history(
+        interaction.guild_id or 0, page, filters, user_id=user_id or None
+    )
     text = say(found.lines())
     if not found.games:
         return text, None
@@ -346,9 +355,9 @@ async def open_archived(interaction: discord.Interaction, number: int) -> None:
     """A finished game, privately: its score sheet, charts and export file, with buttons to
     post it and its replay (the interaction is deferred already)."""
     service = bot_of(interaction).service
-    game = await service.archived_game(interaction.guild_id or 0, number)
+    game = await service.records.archived_game(interaction.guild_id or 0, number)
     text, files = await archived_answer(interaction, service, game)
-    doc = await service.export_game(actor_of(interaction), game.game_id)
+    doc = await service.moving.export_game(actor_of(interaction), game.game_id)
     data = json.dumps(doc, indent=1, sort_keys=True).encode()
     files.append(discord.File(io.BytesIO(data), f"barrage-game-{game.number}.json"))
     view = discord.ui.View(timeout=None)
@@ -366,7 +375,7 @@ async def archived_answer(
     users = [s.user_id for s in game.result.seats if s.user_id is not None]
     names = await display_names(interaction, users)
     sheet = await service.archived_score_picture(game)
-    charts = await service.game_charts(game, names)
+    charts = await service.records.game_charts(game, names)
     head = f"**Game #{game.number}** (finished in <#{game.channel_id}>)"
     text = f"{head}\n{say([game_line(game)]).removeprefix('• ')}"
     return text, [
@@ -417,7 +426,7 @@ class ArchiveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ARC
             await interaction.response.defer(thinking=True)
             if self.action == "post":
                 service = bot_of(interaction).service
-                game = await service.archived_game(interaction.guild_id or 0, self.number)
+                game = await service.records.archived_game(interaction.guild_id or 0, self.number)
                 text, files = await archived_answer(interaction, service, game)
                 await send(interaction, shared(text, interaction), files=files, ephemeral=False)
             else:
@@ -426,23 +435,7 @@ class ArchiveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ARC
             await reply_error(interaction, error)
 
 
-# -- /barrage replay -------------------------------------------------------------------------
-
-
-@app_commands.command(name="replay", description="Post an animated replay of a finished game")
-@app_commands.describe(
-    game="The finished game's number (default: the last one finished in this channel)",
-    pace="One frame per round (default) or per turn",
-)
-async def replay(
-    interaction: discord.Interaction,
-    game: GameNumber | None = None,
-    pace: Literal["round", "turn"] = "round",
-) -> None:
-    """Post the replay to the channel (drawn at low priority the first time: it may take a
-    little while)."""
-    await interaction.response.defer(thinking=True)
-    await post_replay(interaction, game, pace)
+# -- replays ------------------------------------------------------------------------------
 
 
 async def post_replay(interaction: discord.Interaction, number: int | None, pace: str) -> None:
@@ -450,12 +443,12 @@ async def post_replay(interaction: discord.Interaction, number: int | None, pace
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     if number is None:
-        game = await service.archived_here(guild_id, interaction.channel_id or 0)
+        game = await service.records.archived_here(guild_id, interaction.channel_id or 0)
     else:
-        game = await service.archived_game(guild_id, number)
+        game = await service.records.archived_game(guild_id, number)
     # Under the file size this server allows, and never above our own cap.
     budget = min(MAX_REPLAY_BYTES, interaction.filesize_limit)
-    gif = await service.replay(game, pace=pace, max_bytes=budget)
+    gif = await service.records.replay(game, pace=pace, max_bytes=budget)
     by = "round" if pace == "round" else "turn"
     text = f"🎞️ Replay of game #{game.number}, one frame per {by}.\n-# asked by {interaction.user.mention}"
     name = f"barrage-game-{game.number}-replay.gif"
@@ -480,5 +473,5 @@ def shared(text: str, interaction: discord.Interaction) -> str:
     return f"{text}\n-# shared by {interaction.user.mention}"  # whole: `send` splits it
 
 
-COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (stats, history, replay)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (stats, history)
 DYNAMIC_ITEMS = (StatsPostButton, HistoryOpenSelect, HistoryPageButton, ArchiveButton)

@@ -834,8 +834,8 @@ async def _finish(
 async def _write_replay(service: GameService, number: int, pace: str, out: Path | None) -> int:
     """Write the replay of finished game #number as a GIF; 0 when it was written."""
     try:
-        game = await service.archived_game(GUILD, number)
-        gif = await service.replay(game, pace=pace)
+        game = await service.records.archived_game(GUILD, number)
+        gif = await service.records.replay(game, pace=pace)
     except ServiceError as exc:
         return _fail(f"no replay: {exc}")
     folder = out or Path(".")

@@ -13,7 +13,8 @@ Public API:
 
 from __future__ import annotations
 
-from bot.rules.catalogue import CATALOGUE, Catalogue, ExpansionInfo, open_game
+from bot.rules.catalogue import CATALOGUE, Catalogue, open_game
+from bot.rules.declarations import ExpansionInfo
 from bot.rules.engine import ENGINE_VERSION, Game
 from bot.rules.errors import (
     GameOver,

@@ -15,12 +15,13 @@ from typing import Any
 from bot.rules.construction import can_build
 from bot.rules.content import ManagementSpace
 from bot.rules.contracts import refill_contract_offer
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 from bot.rules.wording import SECTION_NAMES
 
 RULES: RuleSet[Game] = RuleSet("actions")

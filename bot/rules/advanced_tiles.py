@@ -18,15 +18,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.rules.construction import (
-    Cost,
-    can_build,
-    structure_count,
-)
+from bot.rules.construction import can_build, structure_count
 from bot.rules.engine import Game
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
+from bot.rules.structures import Cost
 
 RULES: RuleSet[Game] = RuleSet("advanced_tiles")
 

@@ -8,9 +8,10 @@ production (`after_production`), France's 3 energy less for a production's contr
 
 from __future__ import annotations
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("companies")
 ITALY_ENERGY = 3

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
 from bot.rules.structures import Cost, StructureKind, TileUse
+from bot.rules.tasks import Task
 from bot.rules.wording import piece_name, source_text
 
 RULES: RuleSet[Game] = RuleSet("construction")
@@ -228,7 +229,7 @@ def _two_kind_payments(
 
 
 def structure_spaces(
-    game: Game, company_id: str, kind: StructureKind, constraint: Task
+    game: Game, company_id: str, kind: StructureKind[Game], constraint: Task
 ) -> list[str]:
     """Where `kind` may go now: its own rule, narrowed by the expansions in play."""
     spaces = kind.spaces(game, company_id, constraint)
@@ -237,7 +238,7 @@ def structure_spaces(
     return spaces
 
 
-def kinds_in_play(game: Game) -> list[StructureKind]:
+def kinds_in_play(game: Game) -> list[StructureKind[Game]]:
     """Structure kinds of the base game and of this game's expansions."""
     return list(game.rules.structures.values())
 
@@ -334,7 +335,7 @@ def tile_name(game: Game, tile: str) -> str:
     return piece_name("tile", tile, game.content)
 
 
-def space_text(game: Game, space_id: str, kind: StructureKind | None = None) -> str:
+def space_text(game: Game, space_id: str, kind: StructureKind[Game] | None = None) -> str:
     """E.g. 'D5U (hill, red)'; an expansion's own space as its structure kind reads it."""
     if kind is not None and kind.space_text is not None:
         return kind.space_text(game, space_id)

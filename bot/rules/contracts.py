@@ -7,11 +7,12 @@ Rewards and productions ask for these decisions by their task kinds (`fulfil_con
 
 from __future__ import annotations
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("contracts")
 

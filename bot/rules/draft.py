@@ -18,13 +18,14 @@ from typing import Any
 
 from bot.rules.automa.seats import make_automa, seat_level
 from bot.rules.content import Content
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("draft")
 

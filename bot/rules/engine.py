@@ -400,7 +400,7 @@ class Game:
         change = after - before
         if change:
             self.emit(resource, company_id, change, source)
-        return change
+        return cast("int", change)
 
     def add_energy(self, company_id: str, amount: int, source: str) -> None:
         """Advance a company's Energy marker."""

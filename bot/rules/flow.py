@@ -6,11 +6,12 @@ from math import ceil
 
 from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.patent import refresh_patent_office
 from bot.rules.rewards import apply_reward, dam_owner_water
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 from bot.rules.water import flow_from_headstream
 
 RULES: RuleSet[Game] = RuleSet("flow")

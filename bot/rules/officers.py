@@ -27,12 +27,13 @@ from bot.rules.actions import (
     take_action,
     turn_options,
 )
-from bot.rules.construction import Cost, TileUse
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL, Dam
+from bot.rules.structures import Cost, TileUse
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("officers")
 

@@ -10,11 +10,12 @@ from pile I, then II when I is empty, then III. A taken slot stays empty until t
 from __future__ import annotations
 
 from bot.rules.content import Content
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import GameState
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("patent")
 

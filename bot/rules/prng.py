@@ -16,7 +16,10 @@ the last element down, drawing `below(i + 1)` for i = len - 1 .. 1.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -48,12 +51,12 @@ class SplitMix64:
             if value < limit:
                 return value % n
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         """Shuffle `items` in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def choice(self, items):
+    def choice(self, items: Sequence[T]) -> T:
         """Return one element of a non-empty sequence."""
         return items[self.below(len(items))]

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.rules.content import company_name
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+from bot.rules.tasks import Task
 from bot.rules.water import flow_one_drop
 
 RULES: RuleSet[Game] = RuleSet("production")

@@ -14,12 +14,13 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from bot.rules.content import Content, load_content
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+from bot.rules.tasks import Task
 from bot.rules.water import flow_from_headstream
 
 RULES: RuleSet[Game] = RuleSet("rewards")

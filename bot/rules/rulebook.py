@@ -124,14 +124,14 @@ class RuleSet(Generic[G]):
         options: Callable[[G, TaskT], list[Option]] | None = None,
         prompt: Callable[[G, TaskT], str] | None = None,
         always_ask: bool = False,
-    ) -> Callable[[Callable], Callable]:
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`).
 
         The functions take the kind's own task record (`TaskT`); the engine hands each the
         tasks of its kind only.
         """
 
-        def declare(func: Callable) -> Callable:
+        def declare(func: Callable[..., Any]) -> Callable[..., Any]:
             _new(self.tasks, kind, "task kind")
             if options is None:
                 self.tasks[kind] = TaskHandler(kind, run=func)

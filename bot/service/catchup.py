@@ -29,6 +29,7 @@ from bot.service.digest import (
 )
 from bot.service.loading import Loaded, engine_options
 from bot.service.messages import UserOf
+from bot.service.records import Cause, CommitRecord, DecisionRecord
 from bot.service.turns import Step, apply_answer
 from bot.service.types import Line, PanelView, UserRef
 from bot.store import Store
@@ -85,7 +86,7 @@ class CatchUp:
         if user is None or seat is None:
             return []
         mine = seat_players(seat, after.company_of_seat(seat))
-        if any(s.player in mine and not s.on_behalf and s.record.get("user") for s in steps):
+        if any(s.player in mine and not s.on_behalf and s.record.user for s in steps):
             return []
         found = await self.digest(loaded, user, upto=loaded.commit_version)
         lines = found.lines if found is not None else []
@@ -157,17 +158,17 @@ class CatchUp:
                 s
                 for s, r in loaded.chain
                 if before < s < found.since
-                and r["kind"] == "decision"
-                and r["player"] in mine
-                and not r.get("auto")
-                and r.get("user")
+                and isinstance(r, DecisionRecord)
+                and r.player in mine
+                and not r.auto
+                and r.user
             ),
             default=before,
         )
         for seq, record in loaded.chain:
-            if before < seq <= last_own and record["kind"] == "decision":
+            if before < seq <= last_own and isinstance(record, DecisionRecord):
                 try:
-                    game.apply(record["notation"], record["player"])
+                    game.apply(record.notation, record.player)
                 except RuleError:
                     return None
         return game.state
@@ -184,9 +185,9 @@ class CatchUp:
         for seq, record in loaded.chain:
             if seq <= before or seq > upto:
                 continue
-            if record["kind"] == "decision":
+            if isinstance(record, DecisionRecord):
                 try:
-                    step = apply_answer(game, record["notation"], record["player"], record=record)
+                    step = apply_answer(game, record.notation, record.player, record=record)
                 except RuleError as exc:
                     log.warning("game %d: no digest past record %d: %s", loaded.meta.id, seq, exc)
                     return
@@ -210,9 +211,9 @@ class CatchUp:
         for seq, record in loaded.chain:
             if seq > version:
                 break
-            if record["kind"] == "decision":
+            if isinstance(record, DecisionRecord):
                 try:
-                    game.apply(record["notation"], record["player"])
+                    game.apply(record.notation, record.player)
                 except RuleError:
                     return None
         return game
@@ -220,7 +221,9 @@ class CatchUp:
 
 def _commit_before(loaded: Loaded, commit: int) -> int:
     """The seq of the commit before `commit` on the chain (0: none)."""
-    return max((s for s, r in loaded.chain if r["kind"] == "commit" and s < commit), default=0)
+    return max(
+        (s for s, r in loaded.chain if isinstance(r, CommitRecord) and s < commit), default=0
+    )
 
 
 async def heads_up(
@@ -235,7 +238,7 @@ async def heads_up(
     game = after.game
     if game is None or game.is_over:
         return None
-    if after.commits and after.commits[-1][1]["reason"] in ("undo", "rewind"):
+    if after.commits and after.commits[-1][1].reason in (Cause.UNDO, Cause.REWIND):
         return None  # a turn played again after an undo: its heads-up went out the first time
     decisions = game.decisions()
     if len(decisions) != 1 or decisions[0].kind != "turn":

@@ -43,7 +43,7 @@ BANK_TURNS = 2
 RETURN_SHARE = 4  # a quarter
 #: Days away per player and game that stop the clock; beyond them the clock runs again.
 AWAY_DAYS_LIMIT = 14
-#: Days `/barrage settings away_days:` accepts at once.
+#: Days `/barrage away days:` accepts at once.
 AWAY_DAYS_MAX = 14
 #: Expiries in a row after which the AI holds the seat (`timeout:ai`).
 HOLD_AFTER = 3
@@ -66,7 +66,7 @@ def describe_rule() -> str:
         "the time runs out; then the game's `timeout:` decides: `wait` (the table is told "
         "that a moderator may replace the player), `ai` (the AI plays that turn at its strong "
         f"level; after {HOLD_AFTER} in a row it keeps the seat until the player takes it back "
-        "with `play`) or `skip` (the turn passes, as for a skipped seat). `settings away_days:` stops "
+        "with `play`) or `skip` (the turn passes, as for a skipped seat). `/barrage away days:` stops "
         f"your clock and reminders in all your games, for at most {AWAY_DAYS_LIMIT} days per "
         "game."
     )

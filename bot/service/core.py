@@ -1,9 +1,11 @@
-"""The service's core: loading and locating games, who may act, and the commit that every
-command's records go through (with its announcement and reminders).
+"""The service's core: loading and locating games, who may act, and landing the commit that
+every command's records go through.
 
-See bot/service/loading.py for every record
-kind and how a game is loaded; every commit writes its snapshot and its announcement in the
-same `Store.append`.
+A commit is a value (`Commit`, planned by the pure `plan_commit` of bot/service/commit.py
+from the loaded game and the command's `Landing`): its records, snapshot, announcement,
+reminders and results are written by one `Store.append`, then the service tells its
+publisher (the outbox's doorbell). See bot/service/records.py for every record kind and
+bot/service/loading.py for how a game is loaded.
 
 The turn loop (bot/service/turns.py has the rules and docs/engine.md the decision): every
 command's answers are appended at once; when they complete a step — a player's Confirm, the
@@ -24,14 +26,26 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
-from bot.rules import Game, GameState, open_game
+from bot.rules import Game, open_game
 from bot.rules.content import company_name
 from bot.service import quiet
 from bot.service.catchup import CatchUp, heads_up
+from bot.service.commit import (
+    Draft,
+    Facts,
+    Landing,
+    answer_for_others,
+    commits_now,
+    draft_commit,
+    plan_commit,
+    reminder_ms,
+    told_cause,
+)
+from bot.service.commit import outbox_payload as outbox_payload
+from bot.service.commit import replace_loaded as replace_loaded
 from bot.service.errors import (
     GameMovedOn,
     GameOverError,
@@ -43,29 +57,26 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
-from bot.service.final import final_result, keep_result_now, seat_play
+from bot.service.final import keep_result_now
 from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
-from bot.service.messages import final_lines, next_lines, story
-from bot.service.ratings import RatingsKeeper, rating_notes
-from bot.service.records import BrokenLog, ClockRecord, CommitRecord, LogRecord
-from bot.service.text import event_lines
-from bot.service.turns import (
-    Step,
-    answer_on_behalf,
-    at_handover,
-    automa_played,
-    commit_reason,
-    revealed_or_new_round,
+from bot.service.ports import Doorbell
+from bot.service.ratings import RatingsKeeper
+from bot.service.records import (
+    BrokenLog,
+    Cause,
+    ClockRecord,
+    LogRecord,
+    RevertRecord,
+    StartRecord,
 )
+from bot.service.text import event_lines
+from bot.service.turns import Step, at_handover
 from bot.service.types import (
-    SCORE_SHEET,
     Actor,
-    ImageRequest,
     Line,
     OptionView,
-    OutboxPayload,
     Outcome,
     OutcomeKind,
     PanelView,
@@ -76,8 +87,6 @@ from bot.store import (
     ABANDONED,
     ACTIVE,
     FINISHED,
-    REMINDER,
-    TURN_PING,
     ChannelBusyError,
     Clock,
     FinishedGame,
@@ -97,7 +106,7 @@ HOUR_MS = 3_600_000
 
 class ServiceCore:
     """What every command shares: the store, the caches, loading and locating games, the
-    permission checks and the commit (`_land`); the command groups build on it.
+    permission checks and landing a commit (`_land`); the command groups build on it.
 
     Any number of instances (in one or several processes) may share a store: the store's
     (game, version) uniqueness decides races; the in-memory cache is keyed by version and
@@ -111,7 +120,7 @@ class ServiceCore:
         clock: Clock,
         renderer_pool: RendererPool | None = None,
         config: ServiceConfig | None = None,
-        on_commit: Callable[[], None] | None = None,
+        publisher: Doorbell | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -119,8 +128,8 @@ class ServiceCore:
         self.renderer_pool = renderer_pool or RendererPool(
             cache_size=self.config.image_cache_size, theme=self.config.theme
         )
-        #: Called after every commit (e.g. to wake the OutboxSender).
-        self.on_commit = on_commit
+        #: Told after every commit that wrote an announcement (it wakes the OutboxSender).
+        self.publisher = publisher or Doorbell()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
         self._history: OrderedDict[tuple[int, int], History] = OrderedDict()
         self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
@@ -160,6 +169,10 @@ class ServiceCore:
         if loaded.started:
             loaded = await self._repair(loaded)
         return loaded
+
+    async def loaded(self, meta: StoredGame) -> Loaded:
+        """The game at the store's version (`_load`), for the parts that read games."""
+        return await self._load(meta)
 
     async def _history_of(self, loaded: Loaded) -> History:
         """Log lines, VP by source and VP events of the committed game (a replay, cached by
@@ -206,7 +219,7 @@ class ServiceCore:
             assert loaded.game is not None
             log.warning("game %d: committing a step left open by an older release", loaded.meta.id)
             with contextlib.suppress(GameMovedOn):  # another process did it first
-                await self._land(loaded, copy_game(loaded.game), (), user=None)
+                await self._land(loaded, copy_game(loaded.game), (), Landing(user=None))
             return await self._load(await self.store.get_game(loaded.meta.id))
         return loaded
 
@@ -335,14 +348,10 @@ class ServiceCore:
                 f"thread) may {what}."
             )
 
-    def _waiting_users(self, loaded: Loaded) -> tuple[int, ...]:
+    @staticmethod
+    def _waiting_users(loaded: Loaded) -> tuple[int, ...]:
         """People with a decision now (a seat the AI plays is nobody's to ping)."""
-        users = []
-        for player in loaded.people_deciding():
-            user = loaded.user_of_player(player)
-            if user is not None and user not in users:
-                users.append(user)
-        return tuple(users)
+        return loaded.users_deciding()
 
     def _waiting_line(self, loaded: Loaded) -> list[str | UserRef]:
         """Who must decide now: '@bob (Seat 4)', several joined by commas, or 'nobody'."""
@@ -359,6 +368,26 @@ class ServiceCore:
                 parts.extend([UserRef(user), f" ({company_name(player)})"])
         return parts or ["nobody"]
 
+    # -- what the composed parts ask of the core (bot/service/moving.py: `GameDesk`) --------
+
+    async def here_meta(self, actor: Actor) -> StoredGame:
+        """The stored game active in the actor's channel (`_here_meta`)."""
+        return await self._here_meta(actor)
+
+    async def channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
+        """The refusal for a channel that already has an active game (`_channel_busy`)."""
+        return await self._channel_busy(busy, what_to_do)
+
+    async def reload(self, game_id: int) -> Loaded:
+        """The game loaded afresh from the store (`_reload`)."""
+        return await self._reload(game_id)
+
+    async def land(
+        self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
+    ) -> Outcome:
+        """Land a command's records and answers (`_land`)."""
+        return await self._land(loaded, game, steps, landing)
+
     # -- committing ----------------------------------------------------------------------
 
     async def _revert(
@@ -373,197 +402,122 @@ class ServiceCore:
         told: Sequence[int] = (),
     ) -> Outcome:
         """Go back to the committed state saved at `version` (undo, rewind), announced
-        (`told`: see `_land`)."""
+        (`told`: see `Landing`)."""
         snap = await self.store.latest_snapshot(loaded.meta.id, at_or_before=version)
         if snap is None or snap.version != version:
             raise ServiceError(missing)
-        return await self._land(
-            loaded,
-            open_game(state_from_json(snap.state)),
+        landing = Landing(
             user=actor.user_id,
-            records=[{"kind": "revert", "to": version}],
-            reason="undo" if kind is OutcomeKind.UNDONE else "rewind",
-            header=[header],
+            records=(RevertRecord(version),),
+            cause=Cause.UNDO if kind is OutcomeKind.UNDONE else Cause.REWIND,
+            header=(header,),
             kind=kind,
-            told=told,
+            told=tuple(told),
         )
+        return await self._land(loaded, open_game(state_from_json(snap.state)), (), landing)
 
     async def _land(
-        self,
-        loaded: Loaded,
-        game: Game,
-        steps: Sequence[Step] = (),
-        *,
-        user: int | None,
-        records: Sequence[LogRecord] = (),
-        reason: str | None = None,
-        header: Sequence[Line] = (),
-        kind: OutcomeKind | None = None,
-        announce: bool = False,
-        told: Sequence[int] = (),
-        computer: bool = False,
+        self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
     ) -> Outcome:
-        """Append `records` (a start, a revert, a skip...) and the answers in `steps`, and
-        commit when they complete a step (bot/service/turns.py). `computer`: the steps are a
-        computer seat's (the AI's), landed by the service (bot/service/thinking.py).
-
-        `game` is the state after them. The service first answers for skipped seats and
-        confirms forced turns; the commit (forced by a `reason`) writes the snapshot, the
-        announcement (`header`, what happened, who acts next) and the reminders. `announce`
-        writes the announcement even when nothing is committed (a seat replaced mid-turn);
-        `told` are users who need no ping for the decision they face: already pinged for
-        it (a moderator's command is no reason to ping them again), or the player whose own
-        command this is, who sees that decision in its reply (their panel goes on to it).
-        """
-        on_behalf = answer_on_behalf(game, steps[-1] if steps else None, loaded.is_skipped)
-        new_steps = [*steps, *on_behalf]
-        # A start or a revert begins afresh; otherwise these answers continue the open step.
-        fresh_chain = any(r["kind"] in ("start", "revert") for r in records)
-        step_so_far = [*(() if fresh_chain else loaded.tail_steps), *new_steps]
-        commit = reason is not None or at_handover(game, step_so_far)
-        all_records: list[LogRecord] = [*records, *(s.record.copy() for s in new_steps)]
-        self._stamp(loaded, all_records)
-        commit_record: CommitRecord | None = None
-        state_json: dict[str, Any] | None = None
-        after = replace_loaded(loaded, loaded.seats)
-        after.game = game
-        if commit:
-            reason = reason or commit_reason(game, step_so_far)
-            round_before = loaded.committed.round if loaded.committed is not None else None
-            # A computer's step may be taken back with the person's turn before it (undo).
-            undoable = (reason == "turn" or computer) and not revealed_or_new_round(
-                step_so_far, round_before, game
+        """Land a command's records and answers (`game` is the state after `steps`): the
+        service answers for others, drafts the records, reads what their announcement
+        needs and plans the commit (bot/service/commit.py); the store appends it in one
+        transaction, and its announcement is published."""
+        steps = answer_for_others(loaded, game, steps)
+        now = self.clock()
+        clock = None
+        if commits_now(loaded, game, steps, landing):
+            # A revert (an undo, a rewind, a dropped half-played step) or a start begins
+            # the chain afresh: it ends nobody's turn, so the clock returns no time for it.
+            taken_back = any(isinstance(r, (RevertRecord, StartRecord)) for r in landing.records)
+            clock = await self._clock_at_commit(loaded, taken_back=taken_back)
+        draft = draft_commit(loaded, game, steps, landing, now=now, clock=clock)
+        if draft is None:
+            return self._outcome(
+                loaded, landing.kind, landing.header, landing.user, announced=False
             )
-            commit_record = {
-                "kind": "commit",
-                "reason": "end" if game.is_over else reason,
-                "player": after.company_of_user(user) if user is not None else None,
-                "user": user,
-                "undoable": undoable,
-            }
-            if automa_played(new_steps):
-                commit_record["automa"] = True
-            if computer:
-                commit_record["computer"] = True
-            clock = await self._clock_at_commit(loaded, taken_back=fresh_chain)
-            if clock is not None:
-                commit_record["clock"] = clock
-            all_records.append(commit_record)
-            state_json = game.state.to_json()
-            # A copy for everyone to see (from the snapshot's JSON: cheaper than a deepcopy).
-            after.committed = GameState.from_json(state_json)
-            after.commit_version = loaded.version + len(all_records)
-            after.tail_steps = []
-            # Its announcement reads the new commit (the clock's deadlines count from it).
-            after.commits = [*loaded.commits, (after.commit_version, commit_record)]
-        if not all_records:
-            return self._outcome(loaded, kind, header, user, announced=False)
-        result = history = None
-        notes: dict[str, str] = {}
-        closing: list[Line] = []
-        if commit and game.is_over:
-            # The game's results are kept with its final commit (bot/service/final.py); its
-            # history is the last commit's and this step's (no replay when that one is known).
-            history = (await self._history_of(loaded)).extended(
-                (e for s in step_so_far for e in s.events), after.committed
-            )
-            result = final_result(
-                game.state,
-                after.user_of_player,
-                history.vp_events,
-                seat_play(after),
-                hints=bool(loaded.options.get("hints")),
-            )
-            try:
-                changes = await self.ratings.changes(loaded.meta.guild_id, result)
-                notes, closing = rating_notes(result, changes)
-            except Exception:
-                # Ratings are derived from the results: their failure never stops a game
-                # from ending (its message then tells no rating; the rebuild counts it).
-                log.exception("the ratings of game %d's server failed", loaded.meta.id)
-        payload = None
-        if commit or announce:
-            happened = story(
-                step_so_far if commit else (),
-                after.user_of_player,
-                round_no=loaded.committed.round if loaded.committed is not None else 1,
-                limit=self.config.announce_lines,
-                name_people=not game.is_over,
-            )
-            digest = (
-                await self.catchup.mention_digest(loaded, after, step_so_far)
-                if commit and not fresh_chain and not game.is_over
-                else ()
-            )
-            payload = await self._turn_payload(
-                after,
-                [*header, *happened],
-                "end" if game.is_over else (reason or "turn"),
-                told=told,
-                notes=notes,
-                closing=closing,
-                last=happened,
-                before=loaded.committed if commit else None,
-                digest=digest,
-            )
-            if user is not None and user in told and user in payload["waiting_for"]:
-                # Named, not pinged: the reply to their own command is their panel, at the
-                # decision this hands them (see OutboxSender: unless posted too late).
-                payload["told"] = [user]
+        commit = plan_commit(draft, await self._facts(draft, now))
         try:
             version = await self.store.append(
                 loaded.meta.id,
                 loaded.version,
-                all_records,
-                snapshot=state_json if commit else None,
-                outbox=[payload] if payload is not None else (),
-                result=result,
+                [record.to_json() for record in commit.records],
+                snapshot=commit.snapshot,
+                outbox=[commit.announcement] if commit.announcement is not None else (),
+                result=commit.result,
+                reminders=commit.reminders,
             )
         except StaleVersionError:
             fresh = await self._reload(loaded.meta.id)
-            panel = self._panel(fresh, user) if user is not None else None
+            panel = self._panel(fresh, landing.user) if landing.user is not None else None
             raise GameMovedOn(
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
             ) from None
-        if commit:
+        if draft.commits:
             round_no = loaded.committed.round if loaded.committed is not None else 1
             self.catchup.remember(
-                loaded.meta.id, version, step_so_far, after.user_of_player, round_no
+                loaded.meta.id, version, draft.step_so_far, draft.after.user_of_player, round_no
             )
-        if fresh_chain or any(
-            r["kind"] in ("replace", "ai_seat", "ai_release", "expiry") for r in records
-        ):
+        if commit.reload:
             after = await self._reload(loaded.meta.id)
         else:
-            base = loaded.version
-            after.version = version
-            after.meta = replace(loaded.meta, version=version)
-            added = [(base + i + 1, r) for i, r in enumerate(all_records)]
-            after.chain = [
-                *loaded.chain,
-                *((seq, r) for seq, r in added if r["kind"] == "decision" or r["kind"] == "commit"),
-            ]
-            if commit_record is not None:
-                after.commits = [*loaded.commits, (version, commit_record)]
-            else:
-                after.tail_steps = [*loaded.tail_steps, *new_steps]
+            after = commit.after
+            assert after.version == version
             self._remember(after)
-        if history is not None:
-            self._keep_history((after.meta.id, version), history)
+        if commit.history is not None:
+            self._keep_history((after.meta.id, version), commit.history)
             after.meta = await self.store.get_game(after.meta.id)
-        elif commit or announce:
-            await self._schedule_reminders(after)
-        if commit or announce:
+        if draft.announces:
             await self._clock_landed(after)
-        if payload is not None:
-            self._notify()
+        announced = commit.announcement is not None
+        if announced:
+            self.publisher.publish()
         self._computers_due(after)
-        return self._outcome(after, kind, header, user, announced=payload is not None)
+        return self._outcome(after, landing.kind, landing.header, landing.user, announced=announced)
 
-    def _stamp(self, loaded: Loaded, records: Sequence[LogRecord]) -> None:
-        """Before a landing: mark its decisions with their time (the clock's mix-in does, in
-        a clocked game)."""
+    async def _facts(self, draft: Draft, now: int) -> Facts:
+        """What a commit's plan reads: the settings of the people it pings, when each one
+        deciding is first reminded, the turn clock's lines, the digest of what the next
+        player missed and a heads-up (bot/service/catchup.py), and for a game that ends its
+        history and its server's ratings."""
+        loaded, after = draft.loaded, draft.after
+        history = ratings = None
+        if draft.ending:
+            history = await self._history_of(loaded)
+            try:
+                ratings = await self.ratings.server(loaded.meta.guild_id)
+            except Exception:
+                # Ratings are derived from the results: their failure never stops a game
+                # from ending (its message then tells no rating; the rebuild counts it).
+                log.exception("the ratings of game %d's server failed", loaded.meta.id)
+        settings = {user: await self.store.get_user_settings(user) for user in draft.people}
+        first: dict[int, int] = {}
+        lines: tuple[Line, ...] = ()
+        digest: tuple[Line, ...] = ()
+        warned = None
+        if draft.announces and not draft.ending:
+            waiting = after.users_deciding()
+            for user in waiting:
+                first[user] = await self._first_reminder_due(after, user, settings[user], now)
+            lines = tuple(await self._clock_lines(after))
+            if draft.commits and not draft.fresh_chain:
+                steps = list(draft.step_so_far)
+                digest = tuple(await self.catchup.mention_digest(loaded, after, steps))
+            if told_cause(draft) in (Cause.TURN, Cause.CHOICE, Cause.START):
+                told = draft.landing.told
+                warned = await heads_up(self.store, after, (*waiting, *told), told, now)
+        return Facts(
+            now=now,
+            settings=settings,
+            announce_lines=self.config.announce_lines,
+            first_reminders=first,
+            clock_lines=lines,
+            digest=digest,
+            heads_up=warned,
+            history=history,
+            ratings=ratings,
+        )
 
     async def _clock_at_commit(
         self, loaded: Loaded, *, taken_back: bool = False
@@ -630,135 +584,25 @@ class ServiceCore:
             decision=panel,
         )
 
-    async def _append(
-        self, loaded: Loaded, records: list[LogRecord], *, outbox: Sequence[OutboxPayload] = ()
-    ) -> int:
+    async def _append(self, loaded: Loaded, records: Sequence[LogRecord]) -> int:
+        """Append records that commit nothing and tell nobody (a lobby's, a restart)."""
+        stored = [record.to_json() for record in records]
         try:
-            return await self.store.append(loaded.meta.id, loaded.version, records, outbox=outbox)
+            return await self.store.append(loaded.meta.id, loaded.version, stored)
         except StaleVersionError:
             raise GameMovedOn("Another command landed first; try again.") from None
 
-    def _notify(self) -> None:
-        if self.on_commit is not None:
-            self.on_commit()
-
-    # -- announcements and reminders -----------------------------------------------------
-
-    async def _turn_payload(
-        self,
-        after: Loaded,
-        lines: list[Line],
-        reason: str,
-        *,
-        told: Sequence[int] = (),
-        notes: Mapping[str, str] | None = None,
-        closing: Sequence[Line] = (),
-        last: Sequence[Line] = (),
-        before: GameState | None = None,
-        digest: Sequence[Line] = (),
-    ) -> OutboxPayload:
-        """The announcement of a committed state: what happened, then who acts next (pinged,
-        unless already `told`), or, once the game is over, the result (everyone pinged; the
-        ratings' changes in `notes` by company, and `closing` lines) and the score sheet. Its
-        map rings the spaces changed since ``before`` (the state the turn began from); its
-        pictures' alt text says what the turn did (``last``). ``digest`` (what the others did
-        since the next player's last turn) comes before the line that asks them to act; a
-        player who asked for a heads-up is mentioned when the player before them begins."""
-        game = after.game
-        assert game is not None
-        changed: tuple[str, ...] = ()
-        if before is not None and before.companies:
-            from renderer.describe import changed_spaces
-
-            changed = tuple(changed_spaces(before, game.state))
-        board = ImageRequest(after.meta.id, after.commit_version, "map", changed=changed)
-        if game.is_over:
-            lines = [
-                *lines,
-                *final_lines(game.state, after.user_of_player, notes, after.label_of),
-                *closing,
-            ]
-            waiting: tuple[int, ...] = ()
-            pinged = tuple(dict.fromkeys(after.seats))
-            sheet = ImageRequest(after.meta.id, after.commit_version, SCORE_SHEET)
-            images: tuple[ImageRequest, ...] = (sheet, board)
-        else:
-            lines = [
-                *lines,
-                *digest,
-                *next_lines(game, after.user_of_player, after.label_of),
-                *(await self._clock_lines(after)),
-            ]
-            waiting = self._waiting_users(after)
-            pinged = tuple(user for user in waiting if user not in told)
-            images = (board,)
-        mentions, silent = await self._pings(pinged)
-        warned = None
-        if not game.is_over and reason in ("turn", "choice", "start"):
-            warned = await heads_up(self.store, after, (*waiting, *told), told, self.clock())
-            if warned is not None:
-                lines.append(warned[1])
-        payload = outbox_payload(
-            after.meta,
-            lines,
-            reason=reason,
-            images=images,
-            mentions=mentions,
-            waiting=waiting,
-            silent=silent,
-            button=not game.is_over,
-        )
-        if last:
-            payload["last"] = [line.to_json() for line in last]
-        if warned is not None:
-            payload["heads_up"] = [warned[0]]
-        return payload
-
-    async def _pings(self, users: Sequence[int]) -> tuple[tuple[int, ...], bool]:
-        """Who to ping among `users`, and whether the message goes out silently.
-
-        Users in their quiet hours are not pinged now (their reminder pings them when quiet
-        hours end) unless all are: then all are mentioned and the message is silent.
-        """
-        now = self.clock()
-        awake = []
-        for user in users:
-            if not quiet.in_quiet_hours(await self.store.get_user_settings(user), now):
-                awake.append(user)
-        if awake or not users:
-            return tuple(awake), False
-        return tuple(users), True
-
-    async def _schedule_reminders(self, loaded: Loaded) -> None:
-        """After a commit: one reminder for each player who must decide now."""
-        await self.store.clear_reminders(loaded.meta.id)
-        now = self.clock()
-        for user in self._waiting_users(loaded):
-            settings = await self.store.get_user_settings(user)
-            if quiet.in_quiet_hours(settings, now):
-                # The announcement went out silently: the turn's own ping follows when
-                # quiet hours end, and the reminders after it.
-                due, kind = quiet.quiet_end(settings, now), TURN_PING
-            else:
-                due = await self._first_reminder_due(loaded, user, settings, now)
-                kind = REMINDER
-            await self.store.set_reminder(loaded.meta.id, user, due, kind=kind)
+    # -- reminders -----------------------------------------------------------------------
 
     def first_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
         """How long a turn may wait before its first reminder: the player's hours, else the
         game's, else the server's `reminder_hours` (fractions honoured)."""
-        return self._reminder_ms(loaded, settings, self.config.reminder_hours)
+        return reminder_ms(loaded.options, settings, self.config.reminder_hours)
 
     def repeat_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
         """The time between further reminders: the player's hours, else the game's, else the
         server's `repeat_hours`."""
-        return self._reminder_ms(loaded, settings, self.config.repeat_hours)
-
-    @staticmethod
-    def _reminder_ms(loaded: Loaded, settings: UserSettings, default_hours: float) -> int:
-        """A player's or game's own hours (one setting for first and further reminders)."""
-        hours = settings.reminder_hours or loaded.options.get("reminder_hours") or default_hours
-        return max(1, round(float(hours) * HOUR_MS))
+        return reminder_ms(loaded.options, settings, self.config.repeat_hours)
 
     async def game_for_reminder(self, game_id: int) -> Loaded | None:
         """The loaded game (for the ReminderRunner), or None if it is gone."""
@@ -782,27 +626,27 @@ class ServiceCore:
         """
         commits = loaded.commits
         index = len(commits) - 1
-        while index > 0 and commits[index][1].get("computer"):
+        while index > 0 and commits[index][1].computer:
             index -= 1
         computers = commits[index + 1 :]
         if index < 1:
             return None, "There is no committed turn to undo.", 0
         last = commits[index][1]
-        if last["user"] != user_id or last["reason"] != "turn":
+        if last.user != user_id or not last.own_turn:
             return (
                 None,
                 "You can only undo your own turn, and only while it is the last one "
                 "committed; someone else acted since.",
                 0,
             )
-        if not last["undoable"]:
+        if not last.undoable:
             return (
                 None,
                 "That turn cannot be undone: hidden information was revealed at its "
                 "confirmation (new contracts), or it ended a round.",
                 0,
             )
-        if any(not record["undoable"] for _, record in computers):
+        if any(not record.undoable for _, record in computers):
             return (
                 None,
                 "That turn cannot be undone: a computer seat's turn after it revealed new "
@@ -812,7 +656,7 @@ class ServiceCore:
         if loaded.tail:
             return (
                 None,
-                f"{company_name(loaded.tail[0].get('player'))} has already started their "
+                f"{company_name(loaded.tail[0].player)} has already started their "
                 "turn; undo is no longer possible.",
                 0,
             )
@@ -874,7 +718,7 @@ class ServiceCore:
                 flag=loaded.flag,
             )
         decision = game.decision(company)
-        mine = bool(loaded.tail) and all(r["player"] == company for r in loaded.tail)
+        mine = bool(loaded.tail) and all(r.player == company for r in loaded.tail)
         done = tuple(event_lines(loaded.tail_events)) if mine else ()
         can_undo = self._undo_target(loaded, user_id)[0] is not None
         if decision is None:
@@ -915,45 +759,7 @@ class ServiceCore:
         )
 
 
-def replace_loaded(loaded: Loaded, seats: list[int]) -> Loaded:
-    """A shallow copy of a loaded game with other seats (lists copied)."""
-    return replace(
-        loaded,
-        seats=list(seats),
-        skipped=set(loaded.skipped),
-        expiries=dict(loaded.expiries),
-        pilots=dict(loaded.pilots),
-        chain=list(loaded.chain),
-        commits=list(loaded.commits),
-        tail_steps=list(loaded.tail_steps),
-    )
-
-
 def state_from_json(data: Any) -> Any:
     from bot.rules import load_state
 
     return load_state(data)
-
-
-def outbox_payload(
-    meta: StoredGame,
-    lines: Sequence[Line],
-    *,
-    reason: str,
-    images: Sequence[ImageRequest] = (),
-    mentions: Sequence[int] = (),
-    waiting: Sequence[int] = (),
-    silent: bool = False,
-    button: bool = True,
-) -> OutboxPayload:
-    """An outbox payload (see OutboxSender: it becomes an `Announcement`)."""
-    return {
-        "lines": [line.to_json() for line in lines],
-        "images": [i.to_json() for i in images],
-        "mentions": list(mentions),
-        "waiting_for": list(waiting),
-        "silent": silent,
-        "play_button": button,
-        "reason": reason,
-        "guild_id": meta.guild_id,
-    }

@@ -22,13 +22,13 @@ commit that wrote them, else replayed from the saved state before them) and hand
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.rules import Game
 from bot.rules.actions import can_act
 from bot.service.messages import UserOf, story
+from bot.service.records import ChainRecord, CommitRecord, DecisionRecord
 from bot.service.turns import Step
 from bot.service.types import Line
 
@@ -88,7 +88,7 @@ def runs_of(steps: Sequence[Step], user_of: UserOf, round_no: int) -> tuple[Run,
             end += 1
         run = steps[start:end]
         lines = turn_line_parts(story(run, user_of, round_no=round_no, limit=1000))
-        own = any(not s.on_behalf and s.record.get("user") for s in run)
+        own = any(not s.on_behalf and s.record.user for s in run)
         if lines:
             out.append(Run(run[0].player, own, lines))
         for step in run:
@@ -110,28 +110,26 @@ def seat_players(seat: int, company: str | None) -> frozenset[str]:
     return frozenset(p for p in (f"seat{seat}", company) if p)
 
 
-def last_turn(chain: Iterable[tuple[int, Mapping[str, Any]]], players: frozenset[str]) -> int:
+def last_turn(chain: Iterable[tuple[int, ChainRecord]], players: frozenset[str]) -> int:
     """The seq of the commit that closed the last answer one of `players` gave themselves;
     else the chain's first commit (the start), else 0."""
     found = 0
     first = 0
     answered = False
     for seq, record in chain:
-        if record["kind"] == "decision":
-            if record["player"] in players and not record.get("auto") and record.get("user"):
+        if isinstance(record, DecisionRecord):
+            if record.player in players and not record.auto and record.user:
                 answered = True
-        elif record["kind"] == "commit":
+        else:
             first = first or seq
             if answered:
                 found, answered = seq, False
     return found or first
 
 
-def commits_after(
-    chain: Iterable[tuple[int, Mapping[str, Any]]], since: int, upto: int
-) -> list[int]:
+def commits_after(chain: Iterable[tuple[int, ChainRecord]], since: int, upto: int) -> list[int]:
     """The commit seqs in (since, upto], in order."""
-    return [s for s, r in chain if r["kind"] == "commit" and since < s <= upto]
+    return [s for s, r in chain if isinstance(r, CommitRecord) and since < s <= upto]
 
 
 def turn_line_parts(lines: Sequence[Line], items: int = MAX_ITEMS) -> tuple[Line, ...]:

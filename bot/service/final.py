@@ -14,7 +14,7 @@ from bot.service.computer import ai_level_of
 from bot.service.errors import ServiceError
 from bot.service.history import replay_history, vp_by_key
 from bot.service.loading import Loaded, engine_options, load
-from bot.service.records import BrokenLog
+from bot.service.records import BrokenLog, DecisionRecord
 from bot.service.text import source_group
 from bot.store import FinishedGame, GameNotFoundError, GameResult, SeatResult, Store
 
@@ -37,14 +37,14 @@ def seat_play(loaded: Loaded) -> dict[int, SeatPlay]:
     turns: dict[int, int] = {}
     hints: dict[int, int] = {}
     for _, record in loaded.chain:
-        if record["kind"] != "decision":
+        if not isinstance(record, DecisionRecord):
             continue
-        seat = loaded.seat_of_player(record["player"])
+        seat = loaded.seat_of_player(record.player)
         if seat is None:
             continue
-        if record["notation"] == "confirm" and ai_level_of(record.get("auto")) is not None:
+        if record.notation == "confirm" and ai_level_of(record.auto) is not None:
             turns[seat] = turns.get(seat, 0) + 1
-        if record.get("hint"):
+        if record.hint:
             hints[seat] = hints.get(seat, 0) + 1
     return {
         seat: SeatPlay(turns.get(seat, 0), seat in loaded.pilots, hints.get(seat, 0))

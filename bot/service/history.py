@@ -8,12 +8,12 @@ game replays its log (bot/service/stats.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.rules import Event, GameState, RuleError, new_game
 from bot.rules.state import GameOptions
+from bot.service.records import ChainRecord, DecisionRecord
 from bot.service.text import event_lines, source_group, source_key
 
 #: The line a history ends with when the rest of the log no longer replays.
@@ -50,7 +50,7 @@ class History:
 
 
 def replay_history(
-    options: GameOptions, chain: Sequence[tuple[int, Mapping[str, Any]]], upto: int
+    options: GameOptions, chain: Sequence[tuple[int, ChainRecord]], upto: int
 ) -> History:
     """Replay a game's effective chain (decisions and commits) up to version `upto`."""
     game = new_game(options)
@@ -61,10 +61,10 @@ def replay_history(
     for seq, rec in chain:
         if seq > upto:
             break
-        if rec["kind"] == "commit":
+        if not isinstance(rec, DecisionRecord):
             continue
         try:
-            events = game.apply(rec["notation"], rec.get("player"))
+            events = game.apply(rec.notation, rec.player)
         except RuleError:
             lines.append(BROKEN_REPLAY)
             complete = False

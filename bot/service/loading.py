@@ -210,6 +210,15 @@ class Loaded:
         """Engine player ids with a pending decision that a person answers (no computer)."""
         return [p for p in self.players_deciding() if self.computer_of(p) is None]
 
+    def users_deciding(self) -> tuple[int, ...]:
+        """People with a decision now (a seat the AI plays is nobody's to ping)."""
+        users: list[int] = []
+        for player in self.people_deciding():
+            user = self.user_of_player(player)
+            if user is not None and user not in users:
+                users.append(user)
+        return tuple(users)
+
     def ai_deciding(self) -> list[str]:
         """Engine player ids with a pending decision that the AI answers."""
         found = []
@@ -276,14 +285,14 @@ async def load(store: Store, meta: StoredGame) -> Loaded:
     if not loaded.started:
         return loaded
     if scanned.flag is not None:
-        loaded.flag = str(scanned.flag["reason"])
+        loaded.flag = scanned.flag.reason
         loaded.flag_seq = scanned.flag_seq
-        snap = await store.latest_snapshot(meta.id, at_or_before=int(scanned.flag["base"]))
+        snap = await store.latest_snapshot(meta.id, at_or_before=scanned.flag.base)
         base = _from_snapshot(snap)
         if base is None:
             raise BrokenLog(
                 f"record {scanned.flag_seq} (flag) continues from a saved state at version "
-                f"{scanned.flag['base']}, and none was saved",
+                f"{scanned.flag.base}, and none was saved",
                 scanned.flag_seq,
             )
         base_seq = loaded.flag_seq
@@ -342,7 +351,7 @@ async def _chain_base(
     store: Store, game_id: int, chain: list[tuple[int, ChainRecord]]
 ) -> tuple[Game | None, int]:
     """The newest snapshot on the chain (at or before its last commit), and its version."""
-    on_chain = {seq for seq, rec in chain if rec["kind"] == "commit"}
+    on_chain = {seq for seq, rec in chain if isinstance(rec, CommitRecord)}
     if not on_chain:
         return None, 0
     bound = max(on_chain)
@@ -365,20 +374,22 @@ def _replay(loaded: Loaded, scanned: Scanned, base: Game, base_seq: int) -> None
     game = base
     loaded.committed = copy.deepcopy(game.state)
     loaded.commit_version = base_seq
-    loaded.commits = [(s, r) for s, r in loaded.chain if r["kind"] == "commit" and s <= base_seq]
+    loaded.commits = [
+        (s, r) for s, r in loaded.chain if isinstance(r, CommitRecord) and s <= base_seq
+    ]
     tail: list[Step] = []
     for seq, rec in loaded.chain:
         if seq <= base_seq:
             continue
-        if rec["kind"] == "decision":
-            _check_decider(game, scanned, seq, rec["kind"], rec["player"], rec["user"])
+        if isinstance(rec, DecisionRecord):
+            _check_decider(game, scanned, seq, rec.kind, rec.player, rec.user)
             try:
-                tail.append(apply_answer(game, rec["notation"], rec["player"], record=rec))
+                tail.append(apply_answer(game, rec.notation, rec.player, record=rec))
             except RuleError as exc:
-                raise ReplayError(f"record {seq} ({show(rec['notation'])}): {exc}", seq) from None
+                raise ReplayError(f"record {seq} ({show(rec.notation)}): {exc}", seq) from None
         else:
-            if rec["player"] is not None:
-                _check_decider(game, scanned, seq, rec["kind"], rec["player"], rec["user"])
+            if rec.player is not None:
+                _check_decider(game, scanned, seq, rec.kind, rec.player, rec.user)
             loaded.commits.append((seq, rec))
             loaded.committed = copy.deepcopy(game.state)
             loaded.commit_version = seq
@@ -415,9 +426,9 @@ async def _flag(store: Store, loaded: Loaded, scanned: Scanned, reason: str) -> 
     base = _from_snapshot(snap)
     if snap is None or base is None:
         raise BrokenLog(f"{reason}, and no saved state to continue from")
-    record: FlagRecord = {"kind": "flag", "reason": reason[:400], "base": snap.version}
+    record = FlagRecord(reason[:400], snap.version)
     try:
-        version = await store.append(loaded.meta.id, loaded.version, [record])
+        version = await store.append(loaded.meta.id, loaded.version, [record.to_json()])
     except Exception:  # another process flagged it first, or the store is busy: reload later
         log.warning("game %d: could not record the flag", loaded.meta.id, exc_info=True)
         version = loaded.version

@@ -20,8 +20,9 @@ from bot.rules.engine import ENGINE_VERSION
 from bot.rules.setup import check_options
 from bot.rules.state import GameOptions
 from bot.service.clock import CLOCKS, DEFAULT_POLICY, POLICIES, clock_text
+from bot.service.commit import Landing, replace_loaded
 from bot.service.computer import parse_ai_level
-from bot.service.core import ServiceCore, replace_loaded
+from bot.service.core import ServiceCore
 from bot.service.errors import GameMovedOn, LobbyError, NewGameRefused, OtherGame
 from bot.service.loading import Loaded, engine_options
 from bot.service.records import (
@@ -33,6 +34,7 @@ from bot.service.records import (
     AiRemoveRecord,
     AutomaAddRecord,
     AutomaRemoveRecord,
+    Cause,
     JoinRecord,
     LeaveRecord,
     LogRecord,
@@ -304,13 +306,13 @@ class LobbyCommands(ServiceCore):
                 )
                 if reason is not None:
                     raise LobbyError(str(reason))
-                record = {"kind": "automa_add", "by": actor.user_id, "level": new_level}
+                record = AutomaAddRecord(actor.user_id, new_level)
                 automa = [*loaded.automa, new_level]
                 news = f"An automa ({level_name(new_level)}) joined"
             else:
                 if not loaded.automa:
                     raise LobbyError("There is no automa in this lobby to remove.")
-                record = {"kind": "automa_remove", "by": actor.user_id}
+                record = AutomaRemoveRecord(actor.user_id)
                 automa = loaded.automa[:-1]
                 news = f"An automa ({level_name(loaded.automa[-1])}) left"
             version = await self._append(loaded, [record])
@@ -351,7 +353,7 @@ class LobbyCommands(ServiceCore):
                 new_level = parse_ai_level(level or (loaded.ai[-1] if loaded.ai else "casual"))
             except ValueError as exc:
                 raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-            record: AiAddRecord = {"kind": "ai_add", "by": actor.user_id, "level": new_level}
+            record: AiAddRecord = AiAddRecord(actor.user_id, new_level)
             version = await self._append(loaded, [record])
             line = Line.of(
                 f"An AI player ({new_level}) joined game #{loaded.meta.number} "
@@ -366,7 +368,7 @@ class LobbyCommands(ServiceCore):
             self._computers_lobby(loaded, actor, "AI player")
             if not loaded.ai:
                 raise LobbyError("There is no AI player in this lobby to remove.")
-            record: AiRemoveRecord = {"kind": "ai_remove", "by": actor.user_id}
+            record: AiRemoveRecord = AiRemoveRecord(actor.user_id)
             version = await self._append(loaded, [record])
             size = int(loaded.options.get("players", 4))
             line = Line.of(
@@ -407,13 +409,11 @@ class LobbyCommands(ServiceCore):
                 if actor.user_id == loaded.meta.creator_id:
                     raise LobbyError("The creator cannot leave; abandon the game instead.")
                 lobby = [u for u in loaded.lobby if u != actor.user_id]
-            record: JoinRecord | LeaveRecord = (
-                {"kind": "join", "user": actor.user_id}
-                if kind == "join"
-                else {"kind": "leave", "user": actor.user_id}
-            )
+            record = JoinRecord(actor.user_id) if kind == "join" else LeaveRecord(actor.user_id)
             try:
-                version = await self.store.append(loaded.meta.id, loaded.version, [record])
+                version = await self.store.append(
+                    loaded.meta.id, loaded.version, [record.to_json()]
+                )
             except StaleVersionError:
                 continue
             await self.store.set_seats(loaded.meta.id, lobby)
@@ -446,12 +446,7 @@ class LobbyCommands(ServiceCore):
                     f"The 4/5-player board is played by 4 players; {_taken(loaded)} have joined."
                 )
             game = new_game(engine_options(loaded.meta, len(seats), automa, len(ai)))
-            start: StartRecord = {"kind": "start", "seats": seats}
-            if ai:
-                start["ai"] = ai
-            if automa:
-                start["automa"] = automa
-            records: list[LogRecord] = [start]
+            records: list[LogRecord] = [StartRecord(tuple(seats), tuple(ai), tuple(automa))]
             started = replace_loaded(loaded, seats)
             started.game = game
             names = expansions_text(loaded.options.get("expansions", ()))
@@ -468,15 +463,14 @@ class LobbyCommands(ServiceCore):
                     f", {i + 1}. {company_name(started.company_of_seat(i))} "
                     f"(automa, {level_name(level)})"
                 )
-            return await self._land(
-                started,
-                game,
+            landing = Landing(
                 user=actor.user_id,
-                records=records,
-                reason="start",
-                header=[Line.of(*parts, ".")],
+                records=tuple(records),
+                cause=Cause.START,
+                header=(Line.of(*parts, "."),),
                 kind=OutcomeKind.STARTED,
             )
+            return await self._land(started, game, (), landing)
 
 
 def expansions_text(names: Sequence[str]) -> str:

@@ -9,8 +9,9 @@ from collections.abc import Mapping
 
 from bot.rules import open_game
 from bot.rules.content import company_name
+from bot.service.commit import Landing, outbox_payload, replace_loaded
 from bot.service.computer import parse_ai_level
-from bot.service.core import ServiceCore, outbox_payload, replace_loaded
+from bot.service.core import ServiceCore
 from bot.service.errors import (
     GameMovedOn,
     GameUnreadable,
@@ -23,8 +24,11 @@ from bot.service.records import (
     AbandonRecord,
     AiReleaseRecord,
     AiSeatRecord,
+    Cause,
     LogRecord,
     ReplaceRecord,
+    RevertRecord,
+    SkipRecord,
 )
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 from bot.store import ABANDONED, ACTIVE, StaleVersionError
@@ -49,15 +53,17 @@ class ModerationCommands(ServiceCore):
             )
         line = Line.of(f"Game #{meta.number} was abandoned by ", UserRef(actor.user_id), ".")
         payload = outbox_payload(meta, [line], reason="abandon", silent=True, button=False)
-        record: AbandonRecord = {"kind": "abandon", "by": actor.user_id}
+        record = AbandonRecord(by=actor.user_id)
         try:
-            version = await self.store.append(meta.id, meta.version, [record], outbox=[payload])
+            version = await self.store.append(
+                meta.id, meta.version, [record.to_json()], outbox=[payload]
+            )
         except StaleVersionError:
             raise GameMovedOn("Another command landed first; try again.") from None
         await self.store.set_status(meta.id, ABANDONED)
         await self.store.clear_reminders(meta.id)
         self._cache.pop(meta.id, None)
-        self._notify()
+        self.publisher.publish()
         return Outcome(OutcomeKind.ABANDONED, meta.id, version, (line,), announced=True)
 
     async def destination_gone(self, channel_id: int, reason: str) -> int | None:
@@ -77,7 +83,7 @@ class ModerationCommands(ServiceCore):
             meta = await self.store.active_game(channel_id)
             if meta is None:
                 return None
-            record: AbandonRecord = {"kind": "abandon", "reason": reason}
+            record = AbandonRecord(reason=reason).to_json()
             while True:
                 try:
                     await self.store.append(meta.id, meta.version, [record])
@@ -126,22 +132,18 @@ class ModerationCommands(ServiceCore):
             )
             seats = list(loaded.seats)
             seats[seat] = new_user_id
-            record: ReplaceRecord = {
-                "kind": "replace",
-                "seat": seat,
-                "old": old,
-                "new": new_user_id,
-            }
+            record = ReplaceRecord(seat, old, new_user_id)
             assert loaded.game is not None
-            outcome = await self._land(
-                replace_loaded(loaded, seats),
-                copy_game(loaded.game),
+            landing = Landing(
                 user=actor.user_id,
-                records=[record],
-                header=[header],
+                records=(record,),
+                header=(header,),
                 kind=OutcomeKind.REPLACED,
                 announce=True,
                 told=self._waiting_users(loaded),
+            )
+            outcome = await self._land(
+                replace_loaded(loaded, seats), copy_game(loaded.game), (), landing
             )
             await self.store.set_seats(loaded.meta.id, seats)
             return outcome
@@ -168,9 +170,9 @@ class ModerationCommands(ServiceCore):
                 loaded,
                 actor,
                 seat,
-                {"kind": "skip", "seat": seat},
+                SkipRecord(seat),
                 after,
-                reason="skip",
+                cause=Cause.SKIP,
                 header=header,
                 kind=OutcomeKind.SKIPPED,
             )
@@ -183,32 +185,31 @@ class ModerationCommands(ServiceCore):
         record: LogRecord,
         after: Loaded,
         *,
-        reason: str,
+        cause: Cause,
         header: Line,
         kind: OutcomeKind,
     ) -> Outcome:
         """Land a change of who answers for `seat` (skipped, the AI), announced: the seat's
         half-played step is dropped first; someone else's step in progress stays open,
-        otherwise the change commits (with `reason`)."""
+        otherwise the change commits (for `cause`)."""
         records: list[LogRecord] = [record]
         assert loaded.game is not None and loaded.committed is not None
         game = copy_game(loaded.game)
         tail_seats = {loaded.seat_of_player(step.player) for step in loaded.tail_steps}
         if seat in tail_seats:
             # The seat's half-played step is dropped before answering for it.
-            records.append({"kind": "revert", "to": loaded.commit_version})
+            records.append(RevertRecord(loaded.commit_version))
             game = open_game(copy.deepcopy(loaded.committed))
-        return await self._land(
-            after,
-            game,
+        landing = Landing(
             user=actor.user_id,
-            records=records,
-            reason=None if loaded.tail_steps and seat not in tail_seats else reason,
-            header=[header],
+            records=tuple(records),
+            cause=None if loaded.tail_steps and seat not in tail_seats else cause,
+            header=(header,),
             kind=kind,
             announce=True,
             told=self._waiting_users(loaded),
         )
+        return await self._land(after, game, (), landing)
 
     async def replace_with_ai(self, actor: Actor, seat_or_user: int, level: str) -> Outcome:
         """Let the AI (at `level`) play a person's seat from now on (creator or manager); its
@@ -232,12 +233,7 @@ class ModerationCommands(ServiceCore):
                 UserRef(loaded.seats[seat]),
                 " from now on; they take it back with `play`.",
             )
-            record: AiSeatRecord = {
-                "kind": "ai_seat",
-                "seat": seat,
-                "level": level,
-                "by": actor.user_id,
-            }
+            record = AiSeatRecord(seat, level, actor.user_id)
             after = replace_loaded(loaded, loaded.seats)
             after.pilots[seat] = (level, loaded.version + 1)
             after.skipped.discard(seat)
@@ -247,7 +243,7 @@ class ModerationCommands(ServiceCore):
                 seat,
                 record,
                 after,
-                reason="ai seat",
+                cause=Cause.AI_SEAT,
                 header=header,
                 kind=OutcomeKind.REPLACED,
             )
@@ -276,7 +272,7 @@ class ModerationCommands(ServiceCore):
                     "The AI does not play your seat; you play it yourself (`turn` opens your "
                     "panel)."
                 )
-            record: AiReleaseRecord = {"kind": "ai_release", "seat": seat, "user": actor.user_id}
+            record = AiReleaseRecord(seat, actor.user_id)
             after = replace_loaded(loaded, loaded.seats)
             del after.pilots[seat]
             assert loaded.game is not None
@@ -284,15 +280,14 @@ class ModerationCommands(ServiceCore):
                 UserRef(actor.user_id),
                 f" takes {company_name(company)} (seat {seat + 1}) back from the AI.",
             )
-            return await self._land(
-                after,
-                copy_game(loaded.game),
+            landing = Landing(
                 user=actor.user_id,
-                records=[record],
-                header=[header],
+                records=(record,),
+                header=(header,),
                 kind=OutcomeKind.REPLACED,
                 announce=True,
             )
+            return await self._land(after, copy_game(loaded.game), (), landing)
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:
         """Rewind to the start of an earlier committed turn (manager only; announced)."""

@@ -1,18 +1,33 @@
-"""Moving games: exporting a game's records and importing them into another channel."""
+"""A part of the service, moving games: exporting a game's records and importing them into
+another channel.
+
+Owns: the export document a player receives and the checks an imported file passes (the
+same validator and replay as a stored game's load). It sees the store, and of the games
+only what `GameDesk` lists: finding a game, refusing a busy channel, loading one again and
+landing the commit of an imported game. The facade holds it as `GameService.moving`.
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
-from bot.rules import open_game
-from bot.service.core import ServiceCore
+from bot.rules import Game, open_game
+from bot.service.commit import Landing
 from bot.service.errors import ImportRefused, NoGameHere, PermissionDenied
+from bot.service.faults import refuse_store_faults
 from bot.service.final import keep_result_now
 from bot.service.loading import Loaded, copy_game, replay_import
-from bot.service.records import BrokenLog, LogRecord, ended_for_lost_channel
+from bot.service.records import (
+    BrokenLog,
+    Cause,
+    LogRecord,
+    RevertRecord,
+    ended_for_lost_channel,
+)
+from bot.service.turns import Step
 from bot.service.types import Actor, ChannelRef, Line, Outcome, OutcomeKind, Part
 from bot.store import (
     ABANDONED,
@@ -22,6 +37,7 @@ from bot.store import (
     GameNotFoundError,
     InvalidExportError,
     LogEntry,
+    Store,
 )
 from bot.store import Game as StoredGame
 from bot.store.export import MAX_EXPORT_BYTES, ParsedExport, parse_export, read_export
@@ -44,8 +60,40 @@ def resumable(
     )
 
 
-class MovingGames(ServiceCore):
+class GameDesk(Protocol):
+    """What moving asks of the games (the service's core provides it)."""
+
+    async def game_id_of(self, guild_id: int, number: int) -> int:
+        """The store id of the game with this number in this server."""
+        ...
+
+    async def here_meta(self, actor: Actor) -> StoredGame:
+        """The stored game active in the actor's channel."""
+        ...
+
+    async def channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> Exception:
+        """The refusal for a channel that already has an active game."""
+        ...
+
+    async def reload(self, game_id: int) -> Loaded:
+        """The game loaded afresh from the store."""
+        ...
+
+    async def land(
+        self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
+    ) -> Outcome:
+        """Land a command's records and answers (bot/service/commit.py)."""
+        ...
+
+
+@refuse_store_faults
+class Moving:
     """Export and import."""
+
+    def __init__(self, store: Store, games: GameDesk) -> None:
+        """Moving the games of `store`."""
+        self.store = store
+        self.games = games
 
     async def export_game(
         self, actor: Actor, game_id: int | None = None, *, number: int | None = None
@@ -58,9 +106,9 @@ class MovingGames(ServiceCore):
         channel or thread was deleted can still be exported (and imported elsewhere).
         """
         if number is not None:
-            game_id = await self.game_id_of(actor.guild_id, number)
+            game_id = await self.games.game_id_of(actor.guild_id, number)
         if game_id is None:
-            game_id = (await self._here_meta(actor)).id
+            game_id = (await self.games.here_meta(actor)).id
         try:
             meta = await self.store.get_game(game_id)
         except GameNotFoundError:
@@ -116,35 +164,36 @@ class MovingGames(ServiceCore):
                 recorded, guild_id=actor.guild_id, channel_id=actor.channel_id
             )
         except ChannelBusyError as busy:
-            raise await self._channel_busy(
+            raise await self.games.channel_busy(
                 busy, "abandon it first, or import into another channel or thread."
             ) from None
         if meta.status == FINISHED:
             await keep_result_now(self.store, meta.id)
-        loaded = await self._reload(meta.id)
+        loaded = await self.games.reload(meta.id)
         header = Line.of(f"Game imported as #{meta.number} ({len(entries)} log records replayed).")
         if meta.status == ACTIVE and loaded.game is not None and not loaded.game.is_over:
             # A commit of the imported state: its snapshot, announcement and reminders.
             records: list[LogRecord] = []
             if loaded.tail:
-                records.append({"kind": "revert", "to": loaded.commit_version})
+                records.append(RevertRecord(loaded.commit_version))
                 assert loaded.committed is not None
                 game = open_game(copy.deepcopy(loaded.committed))
             else:
                 game = copy_game(loaded.game)
-            return await self._land(
-                loaded,
-                game,
+            landing = Landing(
                 user=None,
-                records=records,
-                reason="import",
-                header=[header],
+                records=tuple(records),
+                cause=Cause.IMPORT,
+                header=(header,),
                 kind=OutcomeKind.IMPORTED,
             )
+            return await self.games.land(loaded, game, (), landing)
         return Outcome(OutcomeKind.IMPORTED, meta.id, meta.version, (header,), public=True)
 
     @staticmethod
-    def _as_recorded(doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded) -> dict:
+    def _as_recorded(
+        doc: Mapping[str, Any], parsed: ParsedExport, replayed: Loaded
+    ) -> dict[str, Any]:
         """The document with the status and seats its records say (the log is the truth)."""
         if not replayed.started:
             raise ImportRefused("That game never started; there is nothing to import.")

@@ -32,15 +32,13 @@ import os
 import secrets
 import socket
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from bot.service.faults import DATABASE_DOWN
+from bot.service.ports import Doorbell, OutboxGames
 from bot.service.records import CHANNEL_UNKNOWN, ended_for_lost_channel
 from bot.service.types import Announcement, Image, ImageRequest, Line, ReminderNotice
 from bot.store import ABANDONED, ClaimOwner, Clock, OutboxItem, Store, SupportsWakeups
-
-if TYPE_CHECKING:
-    from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -133,12 +131,14 @@ class OutboxSender:
         port: AnnouncementPort,
         clock: Clock,
         *,
-        service: GameService | None = None,
+        service: OutboxGames | None = None,
         owner: ClaimOwner | None = None,
         lease_ms: int = LEASE_MS,
         renew_every_s: float = RENEW_EVERY_S,
         picture_retries_s: tuple[float, ...] = PICTURE_RETRIES_S,
+        doorbell: Doorbell | None = None,
     ) -> None:
+        """`doorbell`: the service's publisher; its ring wakes the sender (bot/service/ports.py)."""
         self.store = store
         self.port = port
         self.clock = clock
@@ -147,7 +147,7 @@ class OutboxSender:
         self.lease_ms = lease_ms
         self.renew_every_s = renew_every_s
         self.picture_retries_s = picture_retries_s
-        self._wake = asyncio.Event()
+        self._wake = (doorbell or Doorbell()).rung
         self._timers: set[asyncio.TimerHandle] = set()
         #: Pictures drawn after their message went out (`_add_pictures`), while they run.
         self._late_pictures: set[asyncio.Task[None]] = set()

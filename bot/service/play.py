@@ -7,12 +7,15 @@ Every command's answers are appended at once and committed when they complete a 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.rules import RuleError
 from bot.rules.content import company_name
+from bot.service.commit import Landing
 from bot.service.core import ServiceCore
 from bot.service.errors import GameMovedOn, InvalidMove, NotYourTurn, ServiceError
 from bot.service.loading import Loaded, copy_game
+from bot.service.records import RevertRecord
 from bot.service.turns import Step, apply_answer
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 
@@ -83,7 +86,8 @@ class TurnCommands(ServiceCore):
                     said = reason if f"'{text}'" in reason else f"'{text}' was refused: {reason}"
                     raise InvalidMove(f"{said}.{done}", text) from None
             if self._hinted_now(loaded, company):
-                steps[0].record["hint"] = True  # counted on the score sheet
+                # Counted on the score sheet.
+                steps[0] = replace(steps[0], record=replace(steps[0].record, hint=True))
             following = trial.decision(company)
             if (
                 settings.skip_confirm
@@ -95,7 +99,8 @@ class TurnCommands(ServiceCore):
             # The actor's reply is their panel at the decision after these answers: when the
             # game hands the next decision back to them, they are playing it already, so
             # the announcement names them without pinging them again.
-            return await self._land(loaded, trial, steps, user=actor.user_id, told=(actor.user_id,))
+            landing = Landing(user=actor.user_id, told=(actor.user_id,))
+            return await self._land(loaded, trial, steps, landing)
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
@@ -123,7 +128,7 @@ class TurnCommands(ServiceCore):
             self._check_version(loaded, actor, expected_version)
             if not loaded.tail:
                 raise ServiceError("There is nothing to restart: your turn has not begun.")
-            if any(r.get("player") != company for r in loaded.tail):
+            if any(r.player != company for r in loaded.tail):
                 raise ServiceError(
                     Line.of(
                         "Only the player whose turn is in progress can restart it (",
@@ -131,7 +136,7 @@ class TurnCommands(ServiceCore):
                         ").",
                     )
                 )
-            version = await self._append(loaded, [{"kind": "revert", "to": loaded.commit_version}])
+            version = await self._append(loaded, [RevertRecord(loaded.commit_version)])
             after = await self._reload(loaded.meta.id)
             panel = self._panel(after, actor.user_id)
             line = Line.of("Your turn was restarted.")
@@ -142,7 +147,7 @@ class TurnCommands(ServiceCore):
         it (None when that commit was no one's own turn: the start, a choice, an undo)."""
         loaded = await self._playing(actor)
         last = loaded.commits[-1][1] if len(loaded.commits) > 1 else None
-        return last["user"] if last is not None and last["reason"] == "turn" else None
+        return last.user if last is not None and last.own_turn else None
 
     async def undo(self, actor: Actor) -> Outcome:
         """Undo the actor's last committed turn, if no other person acted since and nothing

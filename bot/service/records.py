@@ -1,6 +1,6 @@
 """The log's record kinds and the one validator every log passes, stored or imported.
 
-Record kinds the service writes (the engine reads only `decision`), each a TypedDict below
+Record kinds the service writes (the engine reads only `decision`), each a typed value below
 (`LogRecord`):
 
 - administrative, never reverted: `join` / `leave` {"user"} (the lobby; the creator is in it
@@ -40,8 +40,9 @@ matters to the game (replaying every dropped branch would cost a saved state per
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, ClassVar, TypeGuard
 
 from bot.ai import LEVELS as AI_LEVELS
 from bot.rules import GameOptions, SetupError
@@ -66,177 +67,255 @@ MAX_TEXT = 500
 CHAIN_KINDS = frozenset({"decision", "commit"})
 
 
-# -- the record kinds, as stored (JSON objects); `scan` checks a stored one against these --
+# -- the record kinds: typed values; `to_json` is the stored form, `scan` reads it back ----
 
 
-class JoinRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A record of a game's log, as the service holds it (never a dict past the store).
+
+    `to_json` writes the stored form: "kind", then the fields in order, leaving out the
+    `OPTIONAL` ones when they are empty (None, False, no items) — byte for byte what the
+    service has always stored, so stored games load and their hashes stay.
+    """
+
+    kind: ClassVar[str]
+    #: Fields the stored form leaves out when they are empty.
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (a JSON object)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if spec.name in self.OPTIONAL and not value:
+                continue
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, ClockRecord):
+                value = value.to_json()
+            out[spec.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRecord(Record):
     """A user joined the lobby."""
 
-    kind: Literal["join"]
+    kind: ClassVar[str] = "join"
     user: int
 
 
-class LeaveRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class LeaveRecord(Record):
     """A user left the lobby."""
 
-    kind: Literal["leave"]
+    kind: ClassVar[str] = "leave"
     user: int
 
 
-class AutomaAddRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AutomaAddRecord(Record):
     """An automa company of `level` joined the lobby (added by `by`)."""
 
-    kind: Literal["automa_add"]
+    kind: ClassVar[str] = "automa_add"
     by: int
     level: int
 
 
-class AutomaRemoveRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AutomaRemoveRecord(Record):
     """The lobby's last automa left (taken out by `by`)."""
 
-    kind: Literal["automa_remove"]
+    kind: ClassVar[str] = "automa_remove"
     by: int
 
 
-class AiAddRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AiAddRecord(Record):
     """An AI player of `level` joined the lobby (added by `by`)."""
 
-    kind: Literal["ai_add"]
+    kind: ClassVar[str] = "ai_add"
     by: int
     level: str
 
 
-class AiRemoveRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AiRemoveRecord(Record):
     """The lobby's last AI player left (taken out by `by`)."""
 
-    kind: Literal["ai_remove"]
+    kind: ClassVar[str] = "ai_remove"
     by: int
 
 
-class StartRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class StartRecord(Record):
     """The game began: the lobby's users, in join order, take the seats; the AI players (their
     levels) the seats after them, the automas (their levels) the last seats."""
 
-    kind: Literal["start"]
-    seats: list[int]
-    ai: NotRequired[list[str]]
-    automa: NotRequired[list[int]]
+    kind: ClassVar[str] = "start"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"ai", "automa"})
+    seats: tuple[int, ...]
+    ai: tuple[str, ...] = ()
+    automa: tuple[int, ...] = ()
 
 
-class AiSeatRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AiSeatRecord(Record):
     """The AI (at `level`) plays a person's seat from now on (a moderator's `by` choice)."""
 
-    kind: Literal["ai_seat"]
+    kind: ClassVar[str] = "ai_seat"
     seat: int
     level: str
     by: int
 
 
-class AiReleaseRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AiReleaseRecord(Record):
     """The seat's person (`user`) takes their seat back from the AI."""
 
-    kind: Literal["ai_release"]
+    kind: ClassVar[str] = "ai_release"
     seat: int
     user: int
 
 
-class HintRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class HintRecord(Record):
     """The seat's player was shown a hint for the decision pending when the turn chain's last
     record was `at` (0: none yet); one per seat and decision."""
 
-    kind: Literal["hint"]
+    kind: ClassVar[str] = "hint"
     seat: int
     at: int
 
 
-class ReplaceRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ReplaceRecord(Record):
     """Another user takes over a seat."""
 
-    kind: Literal["replace"]
+    kind: ClassVar[str] = "replace"
     seat: int
     old: int
     new: int
 
 
-class SkipRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SkipRecord(Record):
     """A vanished seat passes every turn from now on."""
 
-    kind: Literal["skip"]
+    kind: ClassVar[str] = "skip"
     seat: int
 
 
-class AbandonRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class AbandonRecord(Record):
     """The game was abandoned (the last record of a game): by a member (`by`), or by the
     bot because Discord no longer has the game's channel or thread (`reason`)."""
 
-    kind: Literal["abandon"]
-    by: NotRequired[int]
-    reason: NotRequired[str]
+    kind: ClassVar[str] = "abandon"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"by", "reason"})
+    by: int | None = None
+    reason: str | None = None
 
 
-class FlagRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class FlagRecord(Record):
     """The log stopped replaying; the game continues from the snapshot at or before `base`."""
 
-    kind: Literal["flag"]
+    kind: ClassVar[str] = "flag"
     reason: str
     base: int
 
 
-class DecisionRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DecisionRecord(Record):
     """One answer: a notation, by the engine player whose decision it was.
 
     `user` is who gave it (None: the service, for nobody); `auto` says why the service
     answered on the player's behalf (bot/service/turns.py)."""
 
-    kind: Literal["decision"]
+    kind: ClassVar[str] = "decision"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"auto", "hint", "at"})
     notation: str
     player: str
     user: int | None
-    auto: NotRequired[str]
+    auto: str | None = None
     #: True when its player was shown a hint for this decision before answering.
-    hint: NotRequired[bool]
+    hint: bool = False
     #: When it was given (UTC ms; clocked games only).
-    at: NotRequired[int]
+    at: int | None = None
 
 
-class ClockRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
     """The turn clock at a commit (bot/service/clock.py): when, and by people's seat each
-    one's bank and time away used so far (ms)."""
+    one's bank and time away used so far (ms). Stored inside its commit record."""
 
     at: int
-    bank: list[int]
-    away: list[int]
+    bank: tuple[int, ...]
+    away: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (a JSON object)."""
+        return {"at": self.at, "bank": list(self.bank), "away": list(self.away)}
 
 
-class CommitRecord(TypedDict):
-    """A committed-turn boundary: why, by whom, and whether its player may still undo it."""
+class Cause(StrEnum):
+    """Why a commit was written: the `reason` its record stores (these very words)."""
 
-    kind: Literal["commit"]
+    START = "start"
+    #: A person's turn ended by their Confirm (the only commit its player may undo).
+    TURN = "turn"
+    #: Any other step: a draft pick, income choices, a computer's or skipped seat's step.
+    CHOICE = "choice"
+    END = "end"
+    UNDO = "undo"
+    REWIND = "rewind"
+    SKIP = "skip"
+    AI_SEAT = "ai seat"
+    IMPORT = "import"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitRecord(Record):
+    """A committed-turn boundary: why (a `Cause`'s word; older logs may hold other words),
+    by whom, and whether its player may still undo it."""
+
+    kind: ClassVar[str] = "commit"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"automa", "computer", "clock"})
     reason: str
     player: str | None
     user: int | None
     undoable: bool
     #: True when an automa played in the step (its cards were turned up).
-    automa: NotRequired[bool]
+    automa: bool = False
     #: True when the service landed a computer seat's step (an AI's turn or choice).
-    computer: NotRequired[bool]
+    computer: bool = False
     #: The turn clock after it (clocked games).
-    clock: NotRequired[ClockRecord]
+    clock: ClockRecord | None = None
+
+    @property
+    def own_turn(self) -> bool:
+        """A person's turn ended by their own Confirm (what undo may take back)."""
+        return self.reason == Cause.TURN
 
 
-class ExpiryRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ExpiryRecord(Record):
     """A seat's time ran out and the game's policy answered (`hold`: the AI keeps it)."""
 
-    kind: Literal["expiry"]
+    kind: ClassVar[str] = "expiry"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"hold"})
     seat: int
     policy: str
-    hold: NotRequired[bool]
+    hold: bool = False
 
 
-class RevertRecord(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevertRecord(Record):
     """Back to the commit (or flag) at version `to`."""
 
-    kind: Literal["revert"]
+    kind: ClassVar[str] = "revert"
     to: int
 
 
@@ -741,7 +820,7 @@ class _Scanner:
             ):
                 raise self.fail(seq, rec, f"'clock.{key}' is {show(got)}, not {people} times")
             lists[key] = list(got)
-        return {"at": self.at(seq, value, "at"), "bank": lists["bank"], "away": lists["away"]}
+        return ClockRecord(self.at(seq, value, "at"), tuple(lists["bank"]), tuple(lists["away"]))
 
     def abandon(self, seq: int, rec: Mapping[str, Any]) -> None:
         by = self.user(seq, rec, "by", optional=True)
@@ -756,7 +835,7 @@ class _Scanner:
         base = rec.get("base")
         if not is_int(base) or base not in self.marks:
             raise self.fail(seq, rec, f"'base' is {show(base)}, not an earlier commit")
-        self.out.flag = {"kind": "flag", "reason": reason, "base": base}
+        self.out.flag = FlagRecord(reason, base)
         self.out.flag_seq = seq
         self.marks.add(seq)
 
@@ -765,25 +844,16 @@ class _Scanner:
         notation = rec.get("notation")
         if not isinstance(notation, str) or not notation.strip() or len(notation) > MAX_NOTATION:
             raise self.fail(seq, rec, f"'notation' is {show(notation)}, not a move")
-        typed: DecisionRecord = {
-            "kind": "decision",
-            "notation": notation,
-            "player": self.text(seq, rec, "player"),
-            "user": self.user(seq, rec, "user", optional=True),
-        }
+        player = self.text(seq, rec, "player")
+        user = self.user(seq, rec, "user", optional=True)
         auto = self.text(seq, rec, "auto", optional=True)
-        if auto is not None:
-            typed["auto"] = auto
         hint = rec.get("hint")
         if hint is not None and not isinstance(hint, bool):
             raise self.fail(seq, rec, f"'hint' is {show(hint)}, not true or false")
-        if hint:
-            typed["hint"] = True
-        if "at" in rec:
-            typed["at"] = self.at(seq, rec, "at")
-        if typed["user"] is not None and typed["user"] in self.out.seats:
-            self.out.expiries.pop(self.out.seats.index(typed["user"]), None)
-        return typed
+        at = self.at(seq, rec, "at") if "at" in rec else None
+        if user is not None and user in self.out.seats:
+            self.out.expiries.pop(self.out.seats.index(user), None)
+        return DecisionRecord(notation, player, user, auto, bool(hint), at)
 
     def commit(self, seq: int, rec: Mapping[str, Any]) -> CommitRecord:
         self.started(seq, rec)
@@ -797,24 +867,20 @@ class _Scanner:
         automa = rec.get("automa")
         if automa is not None and not isinstance(automa, bool):
             raise self.fail(seq, rec, f"'automa' is {show(automa)}, not true or false")
-        self.marks.add(seq)
-        typed: CommitRecord = {
-            "kind": "commit",
-            "reason": reason,
-            "player": player,
-            "user": user,
-            "undoable": undoable,
-        }
-        if automa is not None:
-            typed["automa"] = automa
         computer = rec.get("computer")
         if computer is not None and not isinstance(computer, bool):
             raise self.fail(seq, rec, f"'computer' is {show(computer)}, not true or false")
-        if computer is not None:
-            typed["computer"] = computer
-        if "clock" in rec:
-            typed["clock"] = self.clock(seq, rec)
-        return typed
+        clock = self.clock(seq, rec) if "clock" in rec else None
+        self.marks.add(seq)
+        return CommitRecord(
+            reason=reason,
+            player=player,
+            user=user,
+            undoable=undoable,
+            automa=bool(automa),
+            computer=bool(computer),
+            clock=clock,
+        )
 
     def revert(self, seq: int, rec: Mapping[str, Any]) -> None:
         self.started(seq, rec)

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 from bot.service import quiet
 from bot.service.faults import DATABASE_DOWN
 from bot.service.outbox import DeliveryFailed, DestinationGone
+from bot.service.ports import ReminderGames
 from bot.service.records import CHANNEL_UNKNOWN
 from bot.service.types import Line, ReminderNotice, TimeRef, UserRef
 from bot.store import TURN_PING, Clock, Reminder
 
 if TYPE_CHECKING:
     from bot.service.outbox import AnnouncementPort
-    from bot.service.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 class ReminderRunner:
     """Claims due reminders and delivers them through the port."""
 
-    def __init__(self, service: GameService, port: AnnouncementPort, clock: Clock) -> None:
+    def __init__(self, service: ReminderGames, port: AnnouncementPort, clock: Clock) -> None:
         self.service = service
         self.store = service.store
         self.port = port

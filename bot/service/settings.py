@@ -1,5 +1,10 @@
-"""A user's own settings: time zone, quiet hours, DMs, skipping Confirm, reminder hours, the
-theme of the pictures only they see and the "you're next" heads-up."""
+"""A part of the service: a user's own settings — time zone, quiet hours, DMs, skipping
+Confirm, reminder hours, the theme of the pictures only they see and the "you're next"
+heads-up.
+
+Owns: reading and changing a user's settings (their rows in the store). It sees only the
+store; the facade (bot/service/service.py) holds it as `GameService.user_settings`.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +13,27 @@ from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from bot.service.core import ServiceCore
 from bot.service.errors import InvalidSettings
-from bot.store import USER_THEMES, InvalidDataError, UserSettings
+from bot.service.faults import refuse_store_faults
+from bot.store import USER_THEMES, InvalidDataError, Store, UserSettings
 
-#: "Leave this setting unchanged" in update_settings.
+#: "Leave this setting unchanged" in `Settings.update`.
 UNCHANGED: Any = object()
 
 
-class SettingsCommands(ServiceCore):
+@refuse_store_faults
+class Settings:
     """Read and change a user's settings."""
 
-    async def settings(self, user_id: int) -> UserSettings:
+    def __init__(self, store: Store) -> None:
+        """The settings kept in `store`."""
+        self.store = store
+
+    async def get(self, user_id: int) -> UserSettings:
         """A user's settings."""
         return await self.store.get_user_settings(user_id)
 
-    async def update_settings(
+    async def update(
         self,
         user_id: int,
         *,

@@ -1,8 +1,14 @@
-"""A server's records: the results of finished games, statistics, history, pictures, replays.
+"""A part of the service, the records: the results of finished games, statistics, history,
+pictures, replays.
+
+Owns: reading the results table and the stored snapshots of finished games, the records'
+pictures, and the start-up backfill of results. It sees the store, the ratings keeper, the
+renderer pool, the config and the games' loader (`GameLoader`: a finished game's commits);
+the facade (bot/service/service.py) holds it as `GameService.records`.
 
 A game's results are written in the transaction of its final commit (`final_result` in
 bot/service/final.py, and the commit in the service's core); games that finished earlier get
-theirs once, at start-up, from their logs (`StatsCommands.backfill_results`: each log
+theirs once, at start-up, from their logs (`Records.backfill_results`: each log
 replayed once, one that no longer replays skipped and counted). Everything else here reads the results table and the stored
 snapshots only: no request replays a log.
 
@@ -23,22 +29,24 @@ import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from bot.rules import GameState
 from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import company_name, load_content
-from bot.service.core import ServiceCore
 from bot.service.errors import NoGameHere, ServiceError
 from bot.service.expansions import SETUP_WORDS, names_text
+from bot.service.faults import refuse_store_faults
 from bot.service.final import keep_result_from_log, source_groups
-from bot.service.images import GameCharts, Leaderboard
-from bot.service.ratings import NEWCOMER, Rating, rank_key
-from bot.service.records import INT64_MAX, MAX_PLAYERS, BrokenLog
+from bot.service.images import GameCharts, Leaderboard, RendererPool
+from bot.service.loading import Loaded
+from bot.service.ratings import NEWCOMER, Rating, RatingsKeeper, rank_key
+from bot.service.records import INT64_MAX, MAX_PLAYERS, BrokenLog, Cause, CommitRecord
 from bot.service.types import (
     BackfillReport,
     HistoryPage,
     PlayerStatsView,
+    ServiceConfig,
     Standing,
     StatsView,
     percent,
@@ -51,6 +59,7 @@ from bot.store import (
     GameNotFoundError,
     SeatResult,
     StatsFilter,
+    Store,
     Tally,
 )
 from bot.store import Game as StoredGame
@@ -181,8 +190,33 @@ def _table(tallies: Sequence[Tally], name: Callable[[str], str]) -> tuple[Standi
 # -- the service's commands ------------------------------------------------------------------
 
 
-class StatsCommands(ServiceCore):
+class GameLoader(Protocol):
+    """How the records read a game's log (the service's cached loader)."""
+
+    async def loaded(self, meta: StoredGame) -> Loaded:
+        """The game at the store's version."""
+        ...
+
+
+@refuse_store_faults
+class Records:
     """Statistics, history, archived games' pictures and replays, and the results backfill."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        ratings: RatingsKeeper,
+        renderer_pool: RendererPool,
+        config: ServiceConfig,
+        games: GameLoader,
+    ) -> None:
+        """The records of `store`'s games."""
+        self.store = store
+        self.ratings = ratings
+        self.renderer_pool = renderer_pool
+        self.config = config
+        self.games = games
 
     async def server_stats(
         self, guild_id: int, filters: StatsFilter = ANY_GAME, *, min_games: int = MIN_GAMES
@@ -378,7 +412,7 @@ class StatsCommands(ServiceCore):
         from renderer.replay import ReplayFrame
 
         meta = await self.store.get_game(game.game_id)
-        loaded = await self._load(meta)
+        loaded = await self.games.loaded(meta)
         commits = [(v, rec) for v, rec in loaded.commits if v <= game.version]
         if not commits:
             raise ServiceError(f"Game #{game.number} has no saved states to replay.")
@@ -484,7 +518,7 @@ def _spread(items: list[int], most: int) -> list[int]:
     return sorted({items[round(i * step)] for i in range(most)})
 
 
-def _caption(state: GameState, commit: Mapping[str, Any], pace: str) -> str:
+def _caption(state: GameState, commit: CommitRecord, pace: str) -> str:
     """What a replay frame shows: 'Round 3 begins', 'Round 2 · after Italy's turn', 'Final'."""
     if state.finished:
         ranking = state.result.get("ranking", [])
@@ -492,10 +526,8 @@ def _caption(state: GameState, commit: Mapping[str, Any], pace: str) -> str:
         best = ranking[0]["vp"] if ranking else 0
         verb = "wins" if len(winners) == 1 else "share the win"
         return f"Final score: {' and '.join(winners)} {verb} with {best} VP"
-    reason = commit.get("reason")
-    if pace == "round" or reason == "start":
+    if pace == "round" or commit.reason == Cause.START:
         return f"Round {state.round} begins" if state.companies else "The draft"
-    player = commit.get("player")
-    if reason == "turn" and player:
-        return f"Round {state.round} · after {company_name(str(player))}'s turn"
+    if commit.own_turn and commit.player:
+        return f"Round {state.round} · after {company_name(commit.player)}'s turn"
     return f"Round {state.round}"

@@ -37,6 +37,7 @@ from typing import Any
 
 from bot.rules import Game, RuleError
 from bot.rules.content import company_name
+from bot.service.commit import Landing
 from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide, worker_ready
 from bot.service.core import ServiceCore
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
@@ -364,7 +365,7 @@ class ThinkingCommands(ServiceCore):
         if not steps:
             return None
         async with self._locks[loaded.meta.channel_id]:
-            return await self._land(loaded, trial, steps, user=None, computer=True)
+            return await self._land(loaded, trial, steps, Landing(user=None, computer=True))
 
     async def _ai_steps(
         self,
@@ -482,9 +483,9 @@ class ThinkingCommands(ServiceCore):
                 )
             if (seat, tip) in fresh.hints:
                 return fresh
-            record: HintRecord = {"kind": "hint", "seat": seat, "at": tip}
+            record = HintRecord(seat, tip)
             try:
-                version = await self.store.append(game_id, fresh.version, [record])
+                version = await self.store.append(game_id, fresh.version, [record.to_json()])
             except StaleVersionError:
                 moved = await self._reload(game_id)
                 raise GameMovedOn(

@@ -44,12 +44,12 @@ from bot.service.clock import (
     settle,
     terms_of,
 )
+from bot.service.commit import Landing, replace_loaded
 from bot.service.computer import ComputerSeat
-from bot.service.core import replace_loaded
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
 from bot.service.faults import DATABASE_DOWN
 from bot.service.loading import Loaded, copy_game
-from bot.service.records import ClockRecord, ExpiryRecord, LogRecord
+from bot.service.records import ClockRecord, CommitRecord, ExpiryRecord, LogRecord, RevertRecord
 from bot.service.thinking import ThinkingCommands
 from bot.service.turns import TIMED_OUT, Step, apply_answer, at_handover, skip_answer
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, TimeRef, UserRef
@@ -74,14 +74,6 @@ class ClockCommands(ThinkingCommands):
 
     # -- the hooks of the commit (bot/service/core.py) -----------------------------------
 
-    def _stamp(self, loaded: Loaded, records: Sequence[LogRecord]) -> None:
-        if terms_of(loaded.options) is None:
-            return
-        now = self.clock()
-        for record in records:
-            if record["kind"] == "decision":
-                record["at"] = now
-
     async def _clock_at_commit(
         self, loaded: Loaded, *, taken_back: bool = False
     ) -> ClockRecord | None:
@@ -91,9 +83,9 @@ class ClockCommands(ThinkingCommands):
         now = self.clock()
         people = len(loaded.seats)
         last = _last_clock(loaded)
-        if last is None or len(last["bank"]) != people:
-            return {"at": now, "bank": [terms.cap] * people, "away": [0] * people}
-        bank, away = list(last["bank"]), list(last["away"])
+        if last is None or len(last.bank) != people:
+            return ClockRecord(now, (terms.cap,) * people, (0,) * people)
+        bank, away = list(last.bank), list(last.away)
         for seat, end in self._on_the_clock(loaded, now).items():
             user = loaded.seats[seat]
             turn, spans, left = await self._turn_of(loaded, terms, last, seat, user)
@@ -103,7 +95,7 @@ class ClockCommands(ThinkingCommands):
             if not taken_back or used > terms.allowance:
                 bank[seat] = settle(terms, bank[seat], used)
             away[seat] += away_used(turn, spans, left, end)
-        return {"at": now, "bank": bank, "away": away}
+        return ClockRecord(now, tuple(bank), tuple(away))
 
     async def _clock_landed(self, after: Loaded) -> None:
         await self._ai_pending(after)
@@ -175,7 +167,7 @@ class ClockCommands(ThinkingCommands):
         lines = []
         for seat, user in enumerate(loaded.seats):
             company = company_name(loaded.company_of_seat(seat))
-            bank = _hours(last["bank"][seat])
+            bank = _hours(last.bank[seat])
             turn = running.get(user)
             until = () if turn is None else ("; has until ", TimeRef(turn.deadline()))
             lines.append(Line.of(UserRef(user), f" ({company}): a bank of {bank}", *until, "."))
@@ -238,7 +230,7 @@ class ClockCommands(ThinkingCommands):
         out = {}
         for user in self._waiting_users(loaded):
             seat = loaded.seats.index(user)
-            if seat < len(last["bank"]):
+            if seat < len(last.bank):
                 out[user] = (await self._turn_of(loaded, terms, last, seat, user))[0]
         return out
 
@@ -261,13 +253,13 @@ class ClockCommands(ThinkingCommands):
     ) -> tuple[Turn, list[tuple[int, int]], int]:
         """A person's clock since the last commit; their time away and what of the game's
         away limit is left."""
-        since = last["at"]
+        since = last.at
         spans = await self.store.away_spans(user, since=since)
-        left = max(0, terms.away_limit - last["away"][seat])
+        left = max(0, terms.away_limit - last.away[seat])
         turn = player_turn(
             terms,
             since,
-            last["bank"][seat],
+            last.bank[seat],
             await self.store.get_user_settings(user),
             away=spans,
             away_left=left,
@@ -281,12 +273,12 @@ class ClockCommands(ThinkingCommands):
         deciding = {loaded.seats.index(u) for u in self._waiting_users(loaded)}
         answered: dict[int, int] = {}
         for _, record in reversed(loaded.chain):
-            if record["kind"] == "commit":
+            if isinstance(record, CommitRecord):
                 break
-            user = record.get("user")
-            if isinstance(user, int) and user in loaded.seats:
+            user = record.user
+            if user is not None and user in loaded.seats:
                 seat = loaded.seats.index(user)
-                answered.setdefault(seat, int(record.get("at", now)))
+                answered.setdefault(seat, now if record.at is None else record.at)
         out = {seat: now for seat in deciding}
         for seat, at in answered.items():
             out.setdefault(seat, at)
@@ -378,35 +370,32 @@ class ClockCommands(ThinkingCommands):
         assert player is not None
         company = company_name(player)
         number = loaded.meta.number
-        record: ExpiryRecord = {"kind": "expiry", "seat": seat, "policy": terms.policy}
-        records: list[LogRecord] = [record]
+        records: list[LogRecord] = []
         if terms.policy == "wait":
             header = Line.of(
                 "⌛ Time is up for ",
                 UserRef(user),
                 f" ({company}) in game #{number}; a moderator may replace them (`replace`).",
             )
+            landing = Landing(
+                user=None,
+                records=(ExpiryRecord(seat, terms.policy),),
+                header=(header,),
+                announce=True,
+                told=self._waiting_users(loaded),
+            )
             async with self._locks[loaded.meta.channel_id]:
-                return await self._land(
-                    loaded,
-                    copy_game(loaded.game),
-                    user=None,
-                    records=records,
-                    header=[header],
-                    announce=True,
-                    told=self._waiting_users(loaded),
-                )
+                return await self._land(loaded, copy_game(loaded.game), (), landing)
         base, tail = loaded, loaded.tail_steps
         trial = copy_game(loaded.game)
         if any(loaded.seat_of_player(step.player) == seat for step in loaded.tail_steps):
             # The half-played turn is dropped: the policy answers the turn from its start.
-            records.append({"kind": "revert", "to": loaded.commit_version})
+            records.append(RevertRecord(loaded.commit_version))
             trial = open_game(copy.deepcopy(loaded.committed))
             tail = []
         if terms.policy == "ai":
             hold = loaded.expiries.get(seat, 0) + 1 >= HOLD_AFTER
             if hold:
-                record["hold"] = True
                 # The announcement reads the seat as the AI's from this record on.
                 base = replace_loaded(loaded, loaded.seats)
                 base.pilots[seat] = (HOLD_LEVEL, loaded.version + 1)
@@ -418,24 +407,23 @@ class ClockCommands(ThinkingCommands):
                 else f"the AI ({HOLD_LEVEL}) played this turn for them"
             )
         else:
+            hold = False
             steps = _skipped_turn(trial, player, tail)
             then = "their turn passed"
         header = Line.of("⌛ Time is up for ", UserRef(user), f" ({company}): {then}.")
         if not steps:
             raise ServiceError(f"nothing to answer for {company}")
+        landing = Landing(
+            user=None,
+            records=(ExpiryRecord(seat, terms.policy, hold), *records),
+            header=(header,),
+            announce=True,
+            # Whoever else decides now was pinged for it already (a choice asked of
+            # several at once); a decision the expiry hands on is pinged as usual.
+            told=tuple(u for u in self._waiting_users(loaded) if u != user),
+        )
         async with self._locks[loaded.meta.channel_id]:
-            return await self._land(
-                base,
-                trial,
-                steps,
-                user=None,
-                records=records,
-                header=[header],
-                announce=True,
-                # Whoever else decides now was pinged for it already (a choice asked of
-                # several at once); a decision the expiry hands on is pinged as usual.
-                told=[u for u in self._waiting_users(loaded) if u != user],
-            )
+            return await self._land(base, trial, steps, landing)
 
 
 def _skipped_turn(trial: Game, player: str, tail: Sequence[Step]) -> list[Step]:
@@ -460,7 +448,7 @@ def _hours(ms: int) -> str:
 def _last_clock(loaded: Loaded) -> ClockRecord | None:
     """The clock of the game's last commit, if it has one."""
     for _, record in reversed(loaded.commits):
-        clock = record.get("clock")
+        clock = record.clock
         if clock is not None:
             return clock
     return None

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 from bot.rules import Decision, Event, Game, Option
 from bot.service.computer import automa_now
-from bot.service.records import DecisionRecord
+from bot.service.records import Cause, DecisionRecord
 
 #: `auto` of a decision record the service answered for a skipped seat.
 SKIPPED_SEAT = "skipped seat"
@@ -88,7 +88,7 @@ class Step:
     @property
     def on_behalf(self) -> str | None:
         """Why the service answered for the player (SKIPPED_SEAT, FORCED_TURN), or None."""
-        return self.record.get("auto") or None
+        return self.record.auto or None
 
     @property
     def ended_turn(self) -> bool:
@@ -100,15 +100,7 @@ def decision_record(
     notation: str, player: str, user: int | None, on_behalf: str | None = None
 ) -> DecisionRecord:
     """The log record of one answer."""
-    record: DecisionRecord = {
-        "kind": "decision",
-        "notation": notation,
-        "player": player,
-        "user": user,
-    }
-    if on_behalf:
-        record["auto"] = on_behalf
-    return record
+    return DecisionRecord(notation, player, user, on_behalf or None)
 
 
 def apply_answer(
@@ -222,13 +214,14 @@ def at_handover(game: Game, steps: Sequence[Step]) -> bool:
     return not same_player_again
 
 
-def commit_reason(game: Game, steps: Sequence[Step]) -> str:
-    """ "end", "turn" (a person's turn ended by their Confirm) or "choice"."""
+def commit_cause(game: Game, steps: Sequence[Step]) -> Cause:
+    """Why the steps commit by themselves: the end, a person's turn ended by their Confirm,
+    or a choice."""
     if game.is_over:
-        return "end"
+        return Cause.END
     if any(s.ended_turn and s.on_behalf is None for s in steps):
-        return "turn"
-    return "choice"
+        return Cause.TURN
+    return Cause.CHOICE
 
 
 def automa_played(steps: Sequence[Step]) -> bool:
@@ -254,7 +247,7 @@ __all__ = [
     "apply_answer",
     "at_handover",
     "automa_played",
-    "commit_reason",
+    "commit_cause",
     "decision_record",
     "is_forced_confirm",
     "revealed_or_new_round",

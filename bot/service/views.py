@@ -19,6 +19,7 @@ from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, 
 from bot.service.loading import Loaded, load
 from bot.service.messages import draft_lines
 from bot.service.pictures import Pictures
+from bot.service.records import DecisionRecord
 from bot.service.text import company_text
 from bot.service.types import (
     SCORE_SHEET,
@@ -242,7 +243,7 @@ class GameViews(Pictures):
         mine = loaded.company_of_user(actor.user_id)
         if mine is None:
             raise NotAPlayer("You are not playing in this game, so there is nothing to preview.")
-        in_progress = bool(loaded.tail) and all(r.get("player") == mine for r in loaded.tail)
+        in_progress = bool(loaded.tail) and all(r.player == mine for r in loaded.tail)
         if not in_progress or loaded.game is None:
             raise ServiceError(
                 "You have no turn in progress to preview: the board already shows everything "
@@ -474,8 +475,8 @@ class GameViews(Pictures):
         ranks = {e["company"]: e["place"] for e in state.result.get("ranking", [])}
         hints: dict[int | None, int] = {}  # by seat (the draft names seats, not companies)
         for _, record in loaded.chain:
-            if record["kind"] == "decision" and record.get("hint"):
-                seat = loaded.seat_of_player(record["player"])
+            if isinstance(record, DecisionRecord) and record.hint:
+                seat = loaded.seat_of_player(record.player)
                 hints[seat] = hints.get(seat, 0) + 1
         rows = []
         for cid, company in state.companies.items():

@@ -165,6 +165,15 @@ REMINDER_KINDS = frozenset({TURN_PING, REMINDER})
 
 
 @dataclass(frozen=True, slots=True)
+class ReminderDue:
+    """A reminder schedule a commit sets for one player (see Store.append)."""
+
+    user_id: int
+    due_at: int
+    kind: str = REMINDER
+
+
+@dataclass(frozen=True, slots=True)
 class Reminder:
     """A player's reminder schedule in one game."""
 
@@ -316,11 +325,15 @@ class Store(Protocol):
         snapshot: Any = None,
         outbox: Sequence[Mapping[str, Any]] = (),
         result: GameResult | None = None,
+        reminders: Sequence[ReminderDue] | None = None,
     ) -> int:
         """Append records to the log of a game read at `expected_version`, all or nothing,
         together with an optional snapshot (of the state after the records) and outbox
         payloads (announcements to the game's channel). Return the new version.
         StaleVersionError, writing nothing, if the game is no longer at that version.
+
+        With `reminders` (a list, maybe empty), the same transaction replaces the game's
+        reminder schedules with these (a commit's: one per player who must decide now).
 
         With `result` (the final commit), the same transaction finishes the game: its status
         becomes "finished" (ended now, reminders dropped) and its results are kept, with the

@@ -34,6 +34,7 @@ from bot.store.base import (
     LogEntry,
     OutboxItem,
     Reminder,
+    ReminderDue,
     Seat,
     Snapshot,
     UserSettings,
@@ -538,8 +539,10 @@ class SqlStore(ABC):
         snapshot: Any = None,
         outbox: Sequence[Mapping[str, Any]] = (),
         result: GameResult | None = None,
+        reminders: Sequence[ReminderDue] | None = None,
     ) -> int:
-        """Append records, snapshot, outbox and results atomically (see Store.append)."""
+        """Append records, snapshot, outbox, results and reminders atomically (see
+        Store.append)."""
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise InvalidDataError("expected_version must be an integer")
         if expected_version < 0:
@@ -554,6 +557,11 @@ class SqlStore(ABC):
         state = None if snapshot is None else dump_json(snapshot, "snapshot")
         payloads = [dump_json(dict(p), "outbox payload") for p in outbox]
         result_rows = None if result is None else _result_rows(result)
+        for due in reminders or ():
+            check_int64(due.user_id, "user_id")
+            check_int64(due.due_at, "due_at")
+            if due.kind not in REMINDER_KINDS:
+                raise InvalidDataError(f"reminder kind must be one of {sorted(REMINDER_KINDS)}")
 
         async def body(db: Tx) -> int:
             game = await db.fetchone(
@@ -593,6 +601,14 @@ class SqlStore(ABC):
                     [(game_id, new_version, game[0], p, now, now) for p in payloads],
                 )
                 await self._notify(db, OUTBOX_TOPIC)
+            if reminders is not None:
+                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+                if reminders:
+                    await db.executemany(
+                        "INSERT INTO reminders (game_id, user_id, due_at, sent_count, kind)"
+                        " VALUES (?, ?, ?, 0, ?)",
+                        [(game_id, due.user_id, due.due_at, due.kind) for due in reminders],
+                    )
             if result_rows is not None:
                 await db.execute(
                     "UPDATE games SET status = 'finished', ended_at = ? WHERE id = ?",

@@ -15,7 +15,7 @@ NAME = re.compile(r"^[-_'\w]{1,32}$")
 EXPECTED = {
     "new", "join", "leave", "start", "play", "do", "board", "company", "log", "score",
     "restart", "undo", "games", "settings", "replace", "skip", "rewind", "abandon",
-    "export", "import", "help", "stats", "history", "replay", "hint",
+    "export", "import", "help", "stats", "history", "away", "hint",
 }  # fmt: skip
 
 

@@ -87,15 +87,18 @@ async def test_away_stops_the_clock_and_every_turn_message_says_so(
         )
         [late] = turn.mentions
         other = next(u for u in (fake.alice, fake.bob) if u.id != late)
-        reply = await (await fake.users[late].slash("barrage settings", away_days=2)).reply()
+        reply = await (await fake.users[late].slash("barrage away", days=2)).reply()
         assert re.search(r"You are away until <t:\d+:D>", reply.content)
-        assert "• Away: until <t:" in reply.content
+        shown = await (await fake.users[late].slash("barrage settings")).reply()
+        assert "• Away (`/barrage away`): until <t:" in shown.content
         listed = await (await fake.users[late].slash("barrage games")).reply()
         [seconds] = TIMESTAMP.findall(listed.content)
         assert int(seconds) * 1000 == clock.now + (36 + 48) * 3_600_000  # two days later
-        back = await (await fake.users[late].slash("barrage settings", away_days=0)).reply()
-        assert "Welcome back" in back.content and "• Away: no" in back.content
-        await (await other.slash("barrage settings", away_days=5)).reply()
+        back = await (await fake.users[late].slash("barrage away", days=0)).reply()
+        assert "Welcome back" in back.content
+        shown = await (await fake.users[late].slash("barrage settings")).reply()
+        assert "• Away (`/barrage away`): no" in shown.content
+        await (await other.slash("barrage away", days=5)).reply()
         clock.advance(hours=37)  # the late player's time runs out: the turn passes...
         expired = await announcement(fake, "Time is up for")
         # ...and the turn message says who is away, until when (a date in each reader's zone).

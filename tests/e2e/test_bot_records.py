@@ -157,8 +157,10 @@ async def test_stats_history_and_replay(fake_discord: FakeDiscord, tmp_path: Pat
         animation = Image.open(io.BytesIO(gif.data))
         assert animation.n_frames == 6 and animation.info["loop"] == 0
 
-        # /barrage replay without a number: the last game finished in this channel.
-        again = await (await alice.slash("barrage replay")).reply(timeout=60)
+        # A replay without a number: the last game finished in this channel.
+        again = await (await alice.slash("barrage history", replay="one frame per round")).reply(
+            timeout=60
+        )
         assert again.attachments[0].data == gif.data  # drawn once, cached
 
         # Another server's game number is not a game of this server.

@@ -97,7 +97,7 @@ async def test_a_deleted_thread_ends_its_game_and_nothing_more_is_tried_there(
                 await asyncio.sleep(0.2)
             # The start's announcement, as if it had been committed just before the deletion.
             await asyncio.to_thread(mark_every_announcement_unsent, db)
-            bot.kick_outbox()
+            bot.outbox.wake()
             for _ in range(500):
                 if not await bot.service.store.pending_outbox(game_id):
                     break

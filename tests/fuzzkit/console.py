@@ -209,8 +209,8 @@ class ConsoleFuzzer:
             return await self.oracle.restart(CHANNEL, user, None, None)
         if command == "undo":
             # The console undoes for the local player who confirmed the last turn.
-            last = loaded.commits[-1][1] if loaded is not None and loaded.commits else {}
-            committer = last.get("user") if last.get("reason") == "turn" else None
+            last = loaded.commits[-1][1] if loaded is not None and loaded.commits else None
+            committer = last.user if last is not None and last.own_turn else None
             return await self.oracle.undo(CHANNEL, committer if committer in self.users else user)
         parts = [part.strip() for part in line.split(";") if part.strip()]
         numbers = [part for part in parts if part.lstrip("+-").isdecimal()]

@@ -645,7 +645,7 @@ class Fuzzer:
         _, loaded = await self.oracle.channel_game(channel.id)
         user = self.anyone(channel)
         if loaded is not None and loaded.commits:
-            last = loaded.commits[-1][1].get("user")
+            last = loaded.commits[-1][1].user
             user = next((u for u in self.world.people(channel) if u.id == last), user)
         return Input("slash", "undo", user, channel, command="barrage undo")
 

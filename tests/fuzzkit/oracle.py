@@ -202,7 +202,7 @@ class Oracle:
             return Verdict("refuse", "not a player")
         if version is not None and version != loaded.version:
             return Verdict("refuse", "stale")
-        if not loaded.tail or any(r.get("player") != company for r in loaded.tail):
+        if not loaded.tail or any(r.player != company for r in loaded.tail):
             return Verdict("refuse", "no turn of theirs in progress")
         return Verdict("act", "restart", meta.id, [("revert", {"to": loaded.commit_version})])
 
@@ -215,7 +215,7 @@ class Oracle:
         if len(loaded.commits) < 2 or loaded.tail:
             return Verdict("refuse", "nothing to undo")
         last = loaded.commits[-1][1]
-        if last.get("user") != user or last.get("reason") != "turn" or not last.get("undoable"):
+        if last.user != user or not last.own_turn or not last.undoable:
             return Verdict("refuse", "not undoable")
         previous = loaded.commits[-2][0]
         snap = await self.store.latest_snapshot(meta.id, at_or_before=previous)

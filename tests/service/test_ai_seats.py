@@ -170,10 +170,10 @@ async def test_a_solo_game_against_ais_and_an_automa_plays_to_the_end_and_import
     ranking = " ".join(line_text(line) for line in last["lines"])
     assert ranking.count("(AI casual):") == 2 and "(automa expert):" in ranking
     # Export and import replay the AI's answers as they were logged (no AI runs again).
-    exported = await ai.export_game(actor(ME), game_id)
+    exported = await ai.moving.export_game(actor(ME), game_id)
     assert exported["options"]["ai"] == ["casual", "casual"]
     kept = await ai.store.game_result(game_id)
-    imported = await ai.import_game(actor(ME, channel=CHANNEL + 1, manage=True), exported)
+    imported = await ai.moving.import_game(actor(ME, channel=CHANNEL + 1, manage=True), exported)
     again = await ai.store.game_result(imported.game_id)
     assert kept is not None and again is not None and again.result == kept.result
     # The computer seats are kept as such and count in no statistic.

@@ -140,15 +140,17 @@ async def test_a_solo_game_plays_to_the_end_and_exports(service: GameService) ->
     final = port.posted[-1]
     assert "The game is over." in final.text and list(final.mentions) == [ME]
     assert all(set(a.mentions) <= {ME} for a in port.posted)
-    exported = await service.export_game(actor(ME), game_id)
+    exported = await service.moving.export_game(actor(ME), game_id)
     assert exported["options"]["automa"] == [3, 3, 3]
     # Its results: the automa seats are kept as such and count in no statistic; an import of
     # the finished game gets the same results from its log (replayed with its automas).
     kept = await service.store.game_result(game_id)
     assert kept is not None
     assert [(s.user_id, s.automa) for s in kept.result.seats] == [(ME, False)] + [(None, True)] * 3
-    stats = await service.server_stats(GUILD, min_games=1)
+    stats = await service.records.server_stats(GUILD, min_games=1)
     assert [p.key for p in stats.players] == [ME] and stats.companies[0].games == 1
-    imported = await service.import_game(actor(ME, channel=CHANNEL + 1, manage=True), exported)
+    imported = await service.moving.import_game(
+        actor(ME, channel=CHANNEL + 1, manage=True), exported
+    )
     again = await service.store.game_result(imported.game_id)
     assert again is not None and again.result == kept.result

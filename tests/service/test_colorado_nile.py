@@ -156,10 +156,12 @@ async def test_export_import_round_trip_of_a_nile_game(service: GameService) -> 
         new = [o for o in panel.options if o.group in NEW_GROUPS]
         notation = rng.choice(new or panel.options).notation
         await service.play(actor(panel.user_id), [notation], expected_version=panel.version)
-    doc = await service.export_game(actor(USERS[0]))
+    doc = await service.moving.export_game(actor(USERS[0]))
     assert doc["options"]["expansions"] == ["nile"] and doc["options"]["map"] == "nile"
     await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
-    outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
+    outcome = await service.moving.import_game(
+        actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
+    )
     assert outcome.committed
     original = await service._target(game_id, True)
     copy = await service._target(outcome.game_id, True)

@@ -74,13 +74,13 @@ async def test_every_kind_of_command_refuses_the_same_way(service: GameService) 
         lambda: service.create_game(actor(USERS[0], channel=OTHER_CHANNEL + 1), players=2),
         lambda: service.join(actor(USERS[1], channel=OTHER_CHANNEL)),
         lambda: service.abandon(actor(USERS[0])),
-        lambda: service.update_settings(USERS[0], time_zone="Europe/Paris"),
+        lambda: service.user_settings.update(USERS[0], time_zone="Europe/Paris"),
     ]
     for command in commands:
         with pytest.raises(CannotSave, match="can't save right now"):
             await command()
     await read_only(service, False)
-    assert (await service.settings(USERS[0])).time_zone != "Europe/Paris"
+    assert (await service.user_settings.get(USERS[0])).time_zone != "Europe/Paris"
     assert (await service.store.active_game(CHANNEL)) is not None
 
 

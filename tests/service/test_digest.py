@@ -11,6 +11,7 @@ from bot.service.catchup import SINCE_HEADING, CatchUp
 from bot.service.digest import digest_lines, last_turn, seat_players, turn_line_parts, within
 from bot.service.loading import Loaded
 from bot.service.outbox import PANEL_EDITABLE_MS
+from bot.service.records import CommitRecord
 from bot.service.types import Announcement, Line, UserRef, named_users
 from renderer.describe import changed_spaces
 from tests.service.helpers import USERS, FakeClock, RecordingPort, actor, play_policy, started_game
@@ -68,7 +69,7 @@ async def test_the_mention_tells_the_turns_of_the_others_since_the_players_last(
     assert loaded is not None
     fresh = CatchUp(other.store)
     [pinged] = last.mentions
-    before = max(s for s, r in loaded.chain if r["kind"] == "commit" and s < last.version)
+    before = max(s for s, r in loaded.chain if isinstance(r, CommitRecord) and s < last.version)
     digest = await fresh.digest(loaded, pinged, upto=before)
     assert digest is not None
     assert [line.render() for line in digest.lines] == digest_of(last)
@@ -93,7 +94,7 @@ def opening_turn(user: int):  # type: ignore[no-untyped-def]
             return False
         seat = loaded.seats.index(user)
         since = last_turn(loaded.chain, seat_players(seat, loaded.company_of_seat(seat)))
-        commits = [s for s, r in loaded.chain if r["kind"] == "commit" and s > since]
+        commits = [s for s, r in loaded.chain if isinstance(r, CommitRecord) and s > since]
         return since > 1 and len(commits) >= 2 and game.decisions()[0].kind == "turn"
 
     return until
@@ -179,7 +180,7 @@ async def heads_up_game(
     service: GameService, clock: FakeClock, heads_up: bool
 ) -> tuple[list[Announcement], int]:
     """Three players, the third asking for a heads-up (or not); announcements of 45 steps."""
-    await service.update_settings(USERS[2], heads_up=heads_up)
+    await service.user_settings.update(USERS[2], heads_up=heads_up)
     posted = await played(service, clock, 3, seed=4, steps=45)
     return posted, USERS[2]
 
@@ -218,8 +219,8 @@ async def test_no_heads_up_for_an_ai_seats_turn(service: GameService, clock: Fak
     """Two people and an AI seat, both people asking for a heads-up: none comes as the AI
     begins (its answer comes at once, with the next person's own ping), and an AI seat is
     never mentioned; a person's turn still brings the heads-up of the person after them."""
-    await service.update_settings(USERS[0], heads_up=True)
-    await service.update_settings(USERS[1], heads_up=True)
+    await service.user_settings.update(USERS[0], heads_up=True)
+    await service.user_settings.update(USERS[1], heads_up=True)
     created = await service.create_game(actor(USERS[0]), players=3, seed=6, ai=1)
     await service.join(actor(USERS[1]))
     await service.start(actor(USERS[0]))

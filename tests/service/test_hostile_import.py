@@ -26,7 +26,7 @@ async def played_export(service: GameService, steps: int = 30, seed: int = 3) ->
     rng = random.Random(seed)
     for _ in range(steps):
         await random_step(service, rng, 2, game_id)
-    doc = await service.export_game(actor(USERS[0]))
+    doc = await service.moving.export_game(actor(USERS[0]))
     await service.abandon(actor(USERS[0]))
     return doc
 
@@ -205,7 +205,7 @@ async def test_a_hostile_export_is_refused_with_its_reason_and_stores_nothing(
     mutate(doc)
     games = await service.store.list_games(guild_id=GUILD)
     with caplog.at_level(logging.WARNING), pytest.raises(ImportRefused) as refused:
-        await service.import_game(MANAGER, json.dumps(doc).encode())
+        await service.moving.import_game(MANAGER, json.dumps(doc).encode())
     assert expected in str(refused.value)
     assert await service.store.list_games(guild_id=GUILD) == games
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
@@ -214,7 +214,7 @@ async def test_a_hostile_export_is_refused_with_its_reason_and_stores_nothing(
 async def test_the_untouched_export_is_accepted_and_loads(service: GameService) -> None:
     """The control for the table above: the same file, unmutated, imports and plays on."""
     doc = await played_export(service)
-    outcome = await service.import_game(MANAGER, json.dumps(doc).encode())
+    outcome = await service.moving.import_game(MANAGER, json.dumps(doc).encode())
     assert outcome.committed
     service._cache.clear()
     panels = [await service.panel(actor(u, channel=OTHER_CHANNEL)) for u in USERS[:2]]
@@ -240,7 +240,7 @@ async def test_files_are_refused_before_parsing_when_too_big_or_too_deep(
     service: GameService, caplog: pytest.LogCaptureFixture, data: bytes, expected: str
 ) -> None:
     with caplog.at_level(logging.WARNING), pytest.raises(ImportRefused) as refused:
-        await service.import_game(MANAGER, data)
+        await service.moving.import_game(MANAGER, data)
     assert expected in str(refused.value)
     assert not caplog.records
 
@@ -257,20 +257,20 @@ async def test_a_game_still_active_elsewhere_is_refused_naming_its_channel(
     service: GameService,
 ) -> None:
     game_id = await start(service, seed=4)
-    doc = await service.export_game(actor(USERS[0]))
+    doc = await service.moving.export_game(actor(USERS[0]))
     with pytest.raises(ImportRefused, match=r"still active in channel 2000 \(game #1\)") as info:
-        await service.import_game(MANAGER, doc)
+        await service.moving.import_game(MANAGER, doc)
     # The service names the channel as data; Discord writes it as a link (<#2000>).
     assert ChannelRef(2000) in info.value.line.parts
     other_server = type(MANAGER)(SPECTATOR, GUILD + 1, 7000, True)
     with pytest.raises(ImportRefused, match="still active in another server"):
-        await service.import_game(other_server, doc)
+        await service.moving.import_game(other_server, doc)
     await service.abandon(actor(USERS[0]))
-    copy_ = await service.import_game(MANAGER, copy.deepcopy(doc))
+    copy_ = await service.moving.import_game(MANAGER, copy.deepcopy(doc))
     assert copy_.game_id != game_id
     # The copy is now the live one: importing the file a third time is refused again.
     with pytest.raises(ImportRefused, match=r"still active in channel 2001 \(game #2\)"):
-        await service.import_game(actor(SPECTATOR, channel=2002, manage=True), doc)
+        await service.moving.import_game(actor(SPECTATOR, channel=2002, manage=True), doc)
 
 
 async def test_an_import_into_a_channel_with_a_game_names_that_game(service: GameService) -> None:
@@ -278,4 +278,4 @@ async def test_an_import_into_a_channel_with_a_game_names_that_game(service: Gam
     lobby = await service.create_game(actor(USERS[2], channel=OTHER_CHANNEL), players=2)
     number = (await service.store.get_game(lobby.game_id)).number
     with pytest.raises(LobbyError, match=rf"already has game #{number} going; abandon it first"):
-        await service.import_game(MANAGER, json.dumps(doc).encode())
+        await service.moving.import_game(MANAGER, json.dumps(doc).encode())

@@ -102,7 +102,7 @@ async def test_games_are_numbered_and_found_per_server_only(service: GameService
                 await view
             refusals.append(str(refused.value))
         with pytest.raises(NoGameHere) as refused:
-            await service.export_game(actor(USERS[0]), game_id)
+            await service.moving.export_game(actor(USERS[0]), game_id)
         refusals.append(str(refused.value))
     assert set(refusals) == {"There is no such game in this server."}
     assert (await service.score(here, by_game_id=True, guild_id=GUILD)).rows
@@ -115,9 +115,11 @@ async def test_a_time_zone_that_is_not_one_is_refused_by_name(
     service: GameService, zone: str
 ) -> None:
     with pytest.raises(InvalidSettings, match="is not a time zone"):
-        await service.update_settings(USERS[0], time_zone=zone)
-    assert (await service.settings(USERS[0])).time_zone is None
-    assert (await service.update_settings(USERS[0], time_zone="Etc/UTC")).time_zone == "Etc/UTC"
+        await service.user_settings.update(USERS[0], time_zone=zone)
+    assert (await service.user_settings.get(USERS[0])).time_zone is None
+    assert (
+        await service.user_settings.update(USERS[0], time_zone="Etc/UTC")
+    ).time_zone == "Etc/UTC"
 
 
 async def test_the_channel_of_another_server_is_not_this_servers(service: GameService) -> None:

@@ -146,12 +146,12 @@ async def test_an_export_made_before_the_deletion_is_accepted_elsewhere_afterwar
     rng = random.Random(12)
     for _ in range(10):
         await random_step(service, rng, 2, game)
-    doc = await service.export_game(actor(USERS[0]))
+    doc = await service.moving.export_game(actor(USERS[0]))
     elsewhere = actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True)
     with pytest.raises(ImportRefused, match="still active"):
-        await service.import_game(elsewhere, doc)
+        await service.moving.import_game(elsewhere, doc)
     await service.destination_gone(CHANNEL, CHANNEL_DELETED)
-    outcome = await service.import_game(elsewhere, doc)
+    outcome = await service.moving.import_game(elsewhere, doc)
     assert outcome.committed
     assert (await service.store.get_game(outcome.game_id)).status == "active"
 
@@ -167,10 +167,12 @@ async def test_its_players_export_it_by_number_and_continue_it_elsewhere(
         await random_step(service, rng, 2, game)
     before = await service.score(game, by_game_id=True)
     await service.destination_gone(CHANNEL, CHANNEL_DELETED)
-    doc = await service.export_game(actor(USERS[1], channel=OTHER_CHANNEL), number=1)
+    doc = await service.moving.export_game(actor(USERS[1], channel=OTHER_CHANNEL), number=1)
     assert doc["status"] == "abandoned" and doc["source_game_number"] == 1
     assert doc["log"][-1]["record"] == {"kind": "abandon", "reason": "channel deleted"}
-    outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
+    outcome = await service.moving.import_game(
+        actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
+    )
     assert outcome.committed
     meta = await service.store.get_game(outcome.game_id)
     assert meta.status == "active" and meta.ended_at is None
@@ -184,8 +186,10 @@ async def test_a_game_a_member_abandoned_is_imported_abandoned_as_before(
 ) -> None:
     await started_game(service, seed=12)
     await service.abandon(actor(USERS[0]))
-    doc = await service.export_game(actor(USERS[0]), number=1)
-    outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
+    doc = await service.moving.export_game(actor(USERS[0]), number=1)
+    outcome = await service.moving.import_game(
+        actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
+    )
     assert (await service.store.get_game(outcome.game_id)).status == "abandoned"
 
 

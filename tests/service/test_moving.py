@@ -15,9 +15,11 @@ async def test_export_import_round_trip(service: GameService) -> None:
     rng = random.Random(12)
     for _ in range(30):
         await random_step(service, rng, 2, game_id)
-    doc = await service.export_game(actor(USERS[0]))
+    doc = await service.moving.export_game(actor(USERS[0]))
     await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
-    outcome = await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
+    outcome = await service.moving.import_game(
+        actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
+    )
     assert outcome.committed
     original = await service.score(game_id, by_game_id=True)
     copy = await service.score(outcome.game_id, by_game_id=True)
@@ -26,7 +28,7 @@ async def test_export_import_round_trip(service: GameService) -> None:
 
 async def test_import_refuses_a_log_that_does_not_replay(service: GameService) -> None:
     game_id = await started_game(service, seed=12)
-    doc = await service.export_game(actor(USERS[0]))
+    doc = await service.moving.export_game(actor(USERS[0]))
     doc["log"].append(
         {
             **doc["log"][-1],
@@ -36,7 +38,7 @@ async def test_import_refuses_a_log_that_does_not_replay(service: GameService) -
         }
     )
     with pytest.raises(ImportRefused):
-        await service.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
+        await service.moving.import_game(actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc)
     assert game_id
 
 

@@ -70,7 +70,7 @@ async def test_a_choice_made_before_its_announcement_is_posted_is_not_pinged(
     game_id = await started_game(service, 3, seed=4)
     loaded = await play_policy(service, game_id, 4, choosing_at_once)
     deciders = set(service.users_deciding(loaded))
-    confirmed_by = loaded.commits[-1][1]["user"]
+    confirmed_by = loaded.commits[-1][1].user
     assert confirmed_by in deciders and len(deciders) == 2
     [other] = deciders - {confirmed_by}
     panel = await service.panel(actor(other))

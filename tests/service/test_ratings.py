@@ -228,7 +228,7 @@ async def test_stats_rank_by_rating_with_win_rates_beside(service: GameService) 
     await finished(service, seat(0, B, "usa", 80, 1), seat(1, D, "italy", 60, 2), channel=4)
     await finished(service, seat(0, B, "usa", 80, 1), seat(1, D, "italy", 60, 2), channel=5)
     await finished(service, seat(0, None, "usa", 80, 1), seat(1, C, "italy", 60, 2), channel=6)
-    view = await service.server_stats(GUILD, min_games=1)
+    view = await service.records.server_stats(GUILD, min_games=1)
     ratings = await service.ratings.server(GUILD)
     rated = [s.key for s in view.players if s.rating is not None]
     assert rated == sorted(rated, key=lambda u: -ratings.of(int(u)).shown)
@@ -239,7 +239,7 @@ async def test_stats_rank_by_rating_with_win_rates_beside(service: GameService) 
     assert f"1. @{best.key}: rating {format_shown(best.rating or 0)}, " in text
     assert f"@{C}: unrated, 1 game, 0 wins (0%)" in text
     assert "Rating: OpenSkill's cautious estimate of skill (μ − 3σ, ×10)" in text
-    record = await service.player_stats(GUILD, B)
+    record = await service.records.player_stats(GUILD, B)
     assert record.record is not None and record.record.rating == ratings.of(B).shown
     assert f"rating {format_shown(ratings.of(B).shown)}, 5 games, 3 wins (60%)" in (
         record.lines()[0].render()
@@ -252,8 +252,8 @@ async def test_leaderboard_picture_has_a_rating_column(service: GameService) -> 
 
     drawn = record_drawings(service)
     await finished(service, seat(0, A, "usa", 80, 1), seat(1, B, "italy", 60, 2))
-    view = await service.server_stats(GUILD, min_games=1)
-    await service.leaderboard_image(view, {A: "Anna", B: "Bo"})
+    view = await service.records.server_stats(GUILD, min_games=1)
+    await service.records.leaderboard_image(view, {A: "Anna", B: "Bo"})
     board = drawn[-1]
     assert isinstance(board, Leaderboard)
     assert board.subtitle == "1 finished game (all finished games) · ranked by rating, from 1 game"
@@ -328,10 +328,10 @@ def test_a_game_is_applied_once_and_in_order() -> None:
 async def test_a_failing_rating_never_stops_a_game_from_ending(
     service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def broken(guild_id: int, result: GameResult) -> None:
+    async def broken(guild_id: int) -> None:
         raise ArithmeticError("the model failed")
 
-    monkeypatch.setattr(service.ratings, "changes", broken)
+    monkeypatch.setattr(service.ratings, "server", broken)
     game_id = await play_to_end(service, clock)
     assert (await service.store.get_game(game_id)).status == "finished"
     final = (await service.store.pending_outbox(game_id))[-1]

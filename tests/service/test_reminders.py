@@ -48,7 +48,7 @@ async def test_reminder_after_the_hours_then_capped(service: GameService, clock:
     clock.now = utc_ms(2026, 3, 2, 12)
     await started_game(service)
     user = await decider(service)
-    await service.update_settings(user, reminder_hours=2, dm_opt_in=True)
+    await service.user_settings.update(user, reminder_hours=2, dm_opt_in=True)
     port = RecordingPort()
     runner = ReminderRunner(service, port, clock)
     assert await runner.run_once() == []
@@ -67,7 +67,9 @@ async def test_reminder_due_in_quiet_hours_waits(service: GameService, clock: Fa
     await started_game(service)
     user = await decider(service)
     # Quiet hours are set after the start: the 24 h reminder was scheduled for 23:30 Berlin.
-    await service.update_settings(user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 7 * 60))
+    await service.user_settings.update(
+        user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 7 * 60)
+    )
     runner = ReminderRunner(service, RecordingPort(), clock)
     clock.now = utc_ms(2026, 3, 3, 22, 30)  # due, but quiet
     assert await runner.run_once() == []
@@ -86,7 +88,9 @@ async def test_turn_announced_in_quiet_hours_is_silent_and_the_ping_follows(
     await service.create_game(actor(USERS[0]), players=2, seed=7)
     await service.join(actor(USERS[1]))
     for user in USERS[:2]:
-        await service.update_settings(user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 420))
+        await service.user_settings.update(
+            user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 420)
+        )
     await service.start(actor(USERS[0]))
     port = RecordingPort()
     await OutboxSender(service.store, port, clock, service=service).run_once()
@@ -157,7 +161,7 @@ async def test_the_first_ping_after_long_quiet_hours_says_it_is_their_turn(
     await service.create_game(actor(USERS[0]), players=2, seed=7)
     await service.join(actor(USERS[1]))
     for user in USERS[:2]:
-        await service.update_settings(
+        await service.user_settings.update(
             user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 7 * 60), reminder_hours=6
         )
     await service.start(actor(USERS[0]))

@@ -155,17 +155,17 @@ async def test_no_request_about_finished_games_replays_a_log(
     fresh, game_id = played, FIRST
     number = (await fresh.store.get_game(game_id)).number
     no_replays(monkeypatch)
-    view = await fresh.server_stats(GUILD, min_games=1)
+    view = await fresh.records.server_stats(GUILD, min_games=1)
     assert view.matched == 2 and len(view.players) == 2
-    assert (await fresh.player_stats(GUILD, USERS[0])).record is not None
-    assert (await fresh.history(GUILD)).total == 2
-    game = await fresh.archived_game(GUILD, number)
+    assert (await fresh.records.player_stats(GUILD, USERS[0])).record is not None
+    assert (await fresh.records.history(GUILD)).total == 2
+    game = await fresh.records.archived_game(GUILD, number)
     await fresh.archived_score_sheet(game)
-    await fresh.game_charts(game, {})
-    await fresh.leaderboard_image(view, {})
+    await fresh.records.game_charts(game, {})
+    await fresh.records.leaderboard_image(view, {})
     assert (await fresh.score(game_id, by_game_id=True, guild_id=GUILD)).over
     await fresh.board_image(game_id, "map", by_game_id=True, guild_id=GUILD)
-    frames = await fresh._replay_frames(game, "turn")
+    frames = await fresh.records._replay_frames(game, "turn")
     assert len(frames) > 2
 
 
@@ -188,10 +188,10 @@ async def test_backfill_gives_finished_games_their_results_once(
     kept = [await service.store.game_result(game_id) for game_id in (FIRST, SECOND)]
     forget_results(tmp_path / "service.sqlite3")
     assert await service.store.games_without_results() == [FIRST, SECOND]
-    report = await service.backfill_results(batch=1)
+    report = await service.records.backfill_results(batch=1)
     assert (report.written, report.skipped, report.already) == (2, 0, 0)
     assert [await service.store.game_result(game_id) for game_id in (FIRST, SECOND)] == kept
-    assert (await service.backfill_results()).written == 0  # nothing left to do
+    assert (await service.records.backfill_results()).written == 0  # nothing left to do
 
 
 async def test_backfill_skips_and_counts_a_log_that_no_longer_replays(
@@ -209,7 +209,7 @@ async def test_backfill_skips_and_counts_a_log_that_no_longer_replays(
         body = body.replace('"notation":"', '"notation":"nonsense ')
         con.execute("UPDATE log SET body = ? WHERE game_id = ? AND seq = ?", (body, broken, seq))
     con.close()
-    report = await service.backfill_results()
+    report = await service.records.backfill_results()
     assert (report.written, report.skipped) == (1, 1)
     assert await service.store.game_result(good) is not None
     assert await service.store.game_result(broken) is None
@@ -218,14 +218,14 @@ async def test_backfill_skips_and_counts_a_log_that_no_longer_replays(
 async def test_an_imported_finished_game_has_its_results_at_once(played: GameService) -> None:
     service = played
     manager = Actor(USERS[0], GUILD, 9000, True)
-    doc = await service.export_game(manager, FIRST)
-    outcome = await service.import_game(manager, doc)
+    doc = await service.moving.export_game(manager, FIRST)
+    outcome = await service.moving.import_game(manager, doc)
     imported = await service.store.get_game(outcome.game_id)
     assert imported.status == FINISHED
-    game = await service.archived_game(GUILD, imported.number)  # no backfill needed
+    game = await service.records.archived_game(GUILD, imported.number)  # no backfill needed
     original = await service.store.game_result(FIRST)
     assert original is not None and game.result == original.result
-    assert (await service.server_stats(GUILD)).matched == 3
+    assert (await service.records.server_stats(GUILD)).matched == 3
 
 
 async def test_a_game_the_repair_finds_over_has_its_results_at_once(
@@ -253,7 +253,7 @@ async def test_server_stats_rank_players_with_enough_games(service: GameService)
         await finished(service, seat(0, a, "usa", 80, 1), seat(1, b, "italy", 60, 2), channel=n)
     await finished(service, seat(0, b, "usa", 90, 1), seat(1, c, "germany", 50, 2), channel=9)
     await finished(service, seat(0, c, "usa", 99, 1), seat(1, a, "italy", 9, 2), guild=OTHER_GUILD)
-    view = await service.server_stats(GUILD)
+    view = await service.records.server_stats(GUILD)
     assert view.matched == 4 and view.counts.finished == 4
     assert [(s.key, s.place, s.games, s.wins) for s in view.players] == [(a, 1, 3, 3), (b, 2, 4, 1)]
     assert [(s.key, s.games) for s in view.unranked] == [(c, 1)]
@@ -265,14 +265,14 @@ async def test_server_stats_rank_players_with_enough_games(service: GameService)
     assert f"1. @{a}: rating {rating}, 3 games, 3 wins (100%), mean 80.0 VP, best 80" in text
     assert "Not ranked yet (fewer than 3 games): 1 player." in text
     assert "USA: 100% wins, mean 82.5 VP (4 games)" in text
-    everyone = await service.server_stats(GUILD, min_games=1)
+    everyone = await service.records.server_stats(GUILD, min_games=1)
     assert [s.key for s in everyone.players] == [a, b, c] and everyone.unranked == ()
 
 
 async def test_equal_figures_share_a_place(service: GameService) -> None:
     a, b = USERS[:2]
     await finished(service, seat(0, a, "usa", 70, 1), seat(1, b, "italy", 70, 1))
-    view = await service.server_stats(GUILD, min_games=1)
+    view = await service.records.server_stats(GUILD, min_games=1)
     assert [s.place for s in view.players] == [1, 1]
 
 
@@ -281,35 +281,35 @@ async def test_stats_filters_and_refusals(service: GameService) -> None:
     await finished(service, seat(0, a, "usa", 80, 1), seat(1, b, "italy", 60, 2))
     three = (seat(0, a, "usa", 40, 3), seat(1, b, "italy", 60, 2), seat(2, c, "france", 70, 1))
     await finished(service, *three, setup="full", expansions=("leeghwater",), channel=2)
-    full = await service.server_stats(GUILD, StatsFilter(setup="full"), min_games=1)
+    full = await service.records.server_stats(GUILD, StatsFilter(setup="full"), min_games=1)
     assert full.matched == 1 and full.scope == "full setup"
     # Ranked by their ratings over both games: a's win outweighs b's second place.
     assert [s.key for s in full.players] == [c, a, b]
     both = StatsFilter(players=3, expansions=("leeghwater",))
-    assert (await service.server_stats(GUILD, both)).scope == (
+    assert (await service.records.server_stats(GUILD, both)).scope == (
         "3-player games, The Leeghwater Project"
     )
-    assert (await service.server_stats(GUILD, StatsFilter(expansions=()))).matched == 1
+    assert (await service.records.server_stats(GUILD, StatsFilter(expansions=()))).matched == 1
     with pytest.raises(ServiceError, match="2 to 4 players"):
-        await service.server_stats(GUILD, StatsFilter(players=9))
+        await service.records.server_stats(GUILD, StatsFilter(players=9))
     with pytest.raises(ServiceError, match="setup"):
-        await service.server_stats(GUILD, StatsFilter(setup="quick"))
+        await service.records.server_stats(GUILD, StatsFilter(setup="quick"))
     with pytest.raises(ServiceError, match="No expansion is called atlantis"):
-        await service.history(GUILD, 1, StatsFilter(expansions=("atlantis",)))
+        await service.records.history(GUILD, 1, StatsFilter(expansions=("atlantis",)))
     with pytest.raises(ServiceError, match="at least 1"):
-        await service.server_stats(GUILD, min_games=0)
+        await service.records.server_stats(GUILD, min_games=0)
 
 
 async def test_automa_seats_are_kept_and_counted_nowhere(service: GameService) -> None:
     game_id = await finished(
         service, seat(0, USERS[0], "usa", 50, 2), seat(1, None, "italy", 60, 1)
     )
-    view = await service.server_stats(GUILD, min_games=1)
+    view = await service.records.server_stats(GUILD, min_games=1)
     assert [s.key for s in view.players] == [USERS[0]]
     assert [s.name for s in view.companies] == ["USA"]
     kept = await service.store.game_result(game_id)
     assert kept is not None and kept.result.seats[1].automa
-    lines = (await service.history(GUILD)).lines()
+    lines = (await service.records.history(GUILD)).lines()
     assert "🏆 Automa (Italy) 60" in lines[1].render()
 
 
@@ -320,14 +320,14 @@ async def test_player_stats(service: GameService, clock: FakeClock) -> None:
         first, second = (a, b) if n % 3 else (b, a)
         await finished(service, seat(0, first, "usa", 80, 1), seat(1, second, "germany", 50, 2),
                        channel=n)  # fmt: skip
-    view = await service.player_stats(GUILD, a)
+    view = await service.records.player_stats(GUILD, a)
     assert view.record is not None and (view.record.games, view.record.wins) == (7, 4)
     assert len(view.recent) == 5 and view.recent[0].number == 7
     assert [(s.name, s.games) for s in view.companies] == [("USA", 4), ("Germany", 3)]
     text = "\n".join(line.render() for line in view.lines())
     assert "Places: 1st ×4, 2nd ×3." in text
     assert "• #7 (" in text and f"🏆 @{a} (USA) 80" in text
-    nobody = await service.player_stats(GUILD, USERS[3])
+    nobody = await service.records.player_stats(GUILD, USERS[3])
     assert nobody.record is None
     assert "has no finished game in this server yet" in nobody.lines()[0].render()
 
@@ -337,25 +337,32 @@ async def test_history_pages_newest_first(service: GameService, clock: FakeClock
         clock.advance(1000)
         await finished(service, seat(0, USERS[0], "usa", 60 + n, 1),
                        seat(1, USERS[1], "italy", 50, 2), channel=n)  # fmt: skip
-    first = await service.history(GUILD)
+    first = await service.records.history(GUILD)
     assert (first.page, first.pages, first.total) == (1, 2, 7)
     assert [g.number for g in first.games] == [7, 6, 5, 4, 3]
-    last = await service.history(GUILD, 9)  # past the end: the last page
+    last = await service.records.history(GUILD, 9)  # past the end: the last page
     assert last.page == 2 and [g.number for g in last.games] == [2, 1]
     assert "page 2 of 2" in last.lines()[0].render()
-    assert (await service.history(OTHER_GUILD)).lines()[0].render().startswith("No finished games")
+    assert (
+        (await service.records.history(OTHER_GUILD))
+        .lines()[0]
+        .render()
+        .startswith("No finished games")
+    )
 
 
 async def test_history_numbers_past_64_bits_are_refused_plainly(service: GameService) -> None:
     """Numbers no database column holds (a page or player in a button id, a game from a menu)
     get a clear refusal, not a database error."""
     with pytest.raises(ServiceError, match="the history's pages go up to 100,000"):
-        await service.history(GUILD, 2**64)
+        await service.records.history(GUILD, 2**64)
     with pytest.raises(ServiceError, match="There is no such player"):
-        await service.history(GUILD, 1, user_id=2**64)
+        await service.records.history(GUILD, 1, user_id=2**64)
     with pytest.raises(NoGameHere, match=f"There is no game #{2**64} in this server"):
-        await service.archived_game(GUILD, 2**64)
-    assert (await service.history(GUILD, 100_000)).total == 0  # the last page a command asks for
+        await service.records.archived_game(GUILD, 2**64)
+    assert (
+        await service.records.history(GUILD, 100_000)
+    ).total == 0  # the last page a command asks for
 
 
 async def test_archived_games_are_this_server_s_finished_ones(
@@ -364,12 +371,12 @@ async def test_archived_games_are_this_server_s_finished_ones(
     await finished(service, seat(0, USERS[0], "usa", 60, 1), seat(1, USERS[1], "italy", 50, 2),
                    guild=OTHER_GUILD)  # fmt: skip
     with pytest.raises(NoGameHere, match="no game #1 in this server"):
-        await service.archived_game(GUILD, 1)
+        await service.records.archived_game(GUILD, 1)
     game_id = await started_game(service)
     number = (await service.store.get_game(game_id)).number
     with pytest.raises(NoGameHere, match="not over yet"):
-        await service.archived_game(GUILD, number)
-    assert (await service.archived_game(OTHER_GUILD, 1)).guild_id == OTHER_GUILD
+        await service.records.archived_game(GUILD, number)
+    assert (await service.records.archived_game(OTHER_GUILD, 1)).guild_id == OTHER_GUILD
 
 
 # -- pictures --------------------------------------------------------------------------------
@@ -380,15 +387,17 @@ async def test_pictures_are_drawn_from_the_results(service: GameService) -> None
     game_id = await finished(
         service, seat(0, USERS[0], "usa", 60, 1), seat(1, None, "italy", 50, 2)
     )
-    game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
-    await service.game_charts(game, {USERS[0]: "Anna"})
+    game = await service.records.archived_game(
+        GUILD, (await service.store.get_game(game_id)).number
+    )
+    await service.records.game_charts(game, {USERS[0]: "Anna"})
     charts = drawn[-1]
     assert isinstance(charts, GameCharts)
     assert charts.title == "Game #1: Anna wins with 60 VP"
     assert [(s.player, s.company, s.vp) for s in charts.seats] == [("Anna", "usa", 60),
                                                                   ("Automa", "italy", 50)]  # fmt: skip
-    view = await service.server_stats(GUILD, min_games=1)
-    await service.leaderboard_image(view, {USERS[0]: "Anna"})
+    view = await service.records.server_stats(GUILD, min_games=1)
+    await service.records.leaderboard_image(view, {USERS[0]: "Anna"})
     board = drawn[-1]
     assert isinstance(board, Leaderboard)
     players, companies, officers = board.tables
@@ -408,8 +417,10 @@ async def test_charts_group_vp_by_the_score_sheet_s_rows(service: GameService) -
         seat(1, USERS[1], "italy", 30, 2),
     )
     game_id = await finished(service, *seats, expansions=("leeghwater",))
-    game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
-    await service.game_charts(game, {})
+    game = await service.records.archived_game(
+        GUILD, (await service.store.get_game(game_id)).number
+    )
+    await service.records.game_charts(game, {})
     charts = drawn[-1]
     assert isinstance(charts, GameCharts)
     assert charts.seats[0].vp_by_source == {
@@ -435,7 +446,7 @@ async def test_the_score_sheet_from_results_is_the_replayed_one(
     replayed = await service.board_image(game_id, "score", by_game_id=True)
     fresh = await make_service()
     fresh.renderer_pool = RendererPool(kind="inline")
-    kept = await fresh.archived_score_sheet(await fresh.archived_game(GUILD, meta.number))
+    kept = await fresh.archived_score_sheet(await fresh.records.archived_game(GUILD, meta.number))
     a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (replayed, kept))
     assert a.size == b.size and a.tobytes() == b.tobytes()
 
@@ -445,31 +456,35 @@ async def test_the_score_sheet_from_results_is_the_replayed_one(
 
 async def test_replay_frames_one_per_round_or_per_turn(played: GameService) -> None:
     service, game_id = played, FIRST
-    game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
-    rounds = await service._replay_frames(game, "round")
+    game = await service.records.archived_game(
+        GUILD, (await service.store.get_game(game_id)).number
+    )
+    rounds = await service.records._replay_frames(game, "round")
     captions = [f.caption for f in rounds]
     assert captions[:-1] == [f"Round {n} begins" for n in range(1, 6)]
     assert captions[-1].startswith("Final score: ")
     assert [f.state.round for f in rounds[:-1]] == [1, 2, 3, 4, 5] and rounds[-1].state.finished
-    turns = await service._replay_frames(game, "turn")
+    turns = await service.records._replay_frames(game, "turn")
     loaded = await service.game_for_reminder(game_id)
     assert loaded is not None
     assert len(turns) == min(len(loaded.commits), 150)
     assert turns[-1].state.finished and "after" in turns[1].caption
     with pytest.raises(ServiceError, match="round or turn"):
-        await service.replay(game, pace="move")
+        await service.records.replay(game, pace="move")
 
 
 async def test_a_replay_is_a_looping_gif_cached_and_under_its_budget(
     played: GameService,
 ) -> None:
     service, game_id = played, FIRST
-    game = await service.archived_game(GUILD, (await service.store.get_game(game_id)).number)
-    gif = await service.replay(game)
+    game = await service.records.archived_game(
+        GUILD, (await service.store.get_game(game_id)).number
+    )
+    gif = await service.records.replay(game)
     image = Image.open(io.BytesIO(gif))
     assert image.format == "GIF" and image.n_frames == 6 and image.info["loop"] == 0
     assert len(gif) < 8 * 1024 * 1024
-    assert await service.replay(game) is gif  # drawn once
+    assert await service.records.replay(game) is gif  # drawn once
     assert service.renderer_pool.slow_renders == 1
     with pytest.raises(ServiceError, match="does not fit"):
-        await service.replay(game, max_bytes=10_000)
+        await service.records.replay(game, max_bytes=10_000)

@@ -20,6 +20,7 @@ from bot.rules import state as state_module
 from bot.rules.migrations import MIGRATIONS
 from bot.service import Actor, GameService, RendererPool
 from bot.service.loading import load
+from bot.service.records import CommitRecord, DecisionRecord
 from bot.store import FINISHED, SqliteStore
 from tests.golden import golden
 from tests.service.conftest import fake_png
@@ -64,7 +65,7 @@ async def test_stored_games_load_and_play_to_their_recorded_end(
             data = _golden_of(meta.options, meta.seed)
             loaded = await load(store, meta)
             assert loaded.game is not None and loaded.flag is None, data["name"]
-            played = sum(1 for _, r in loaded.chain if r["kind"] == "decision")
+            played = sum(1 for _, r in loaded.chain if isinstance(r, DecisionRecord))
             recorded = data["steps"][played - 1][2].split()
             shown = golden.step_hashes(loaded.game, []).split()
             assert shown[:2] == recorded[:2], f"{data['name']} after {played} steps"
@@ -80,11 +81,11 @@ async def test_stored_games_load_and_play_to_their_recorded_end(
                 shadow.apply(notation, player)
                 now = await service.game_for_reminder(meta.id)
                 assert now is not None
-                if sum(1 for _, r in now.chain if r["kind"] == "decision") > index:
+                if sum(1 for _, r in now.chain if isinstance(r, DecisionRecord)) > index:
                     # The service gave this answer on the player's behalf: the Confirm of a
                     # forced turn (bot/service/turns.py), or a step an older release left
                     # open, committed at load.
-                    assert now.chain[-1][1]["kind"] == "commit"
+                    assert isinstance(now.chain[-1][1], CommitRecord)
                     continue
                 await service.play(Actor(user, GUILD, meta.channel_id), [notation])
             final = await load(store, await store.get_game(meta.id))

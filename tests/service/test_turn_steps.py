@@ -8,6 +8,7 @@ from bot.rules import GameOptions, new_game
 from bot.service import GameService, NotYourTurn, OutboxSender, OutcomeKind, ServiceError
 from bot.service.loading import Loaded, copy_game
 from bot.service.messages import final_lines
+from bot.service.records import CommitRecord, DecisionRecord
 from bot.service.turns import FORCED_TURN, apply_answer
 from bot.service.types import UserRef, named_users
 from tests.service.conftest import MakeService
@@ -29,7 +30,7 @@ def commits(loaded: Loaded) -> int:
 
 def forced_on_chain(loaded: Loaded) -> bool:
     """Whether a forced turn was confirmed on its player's behalf."""
-    return any(r.get("auto") == FORCED_TURN for _, r in loaded.chain)
+    return any(isinstance(r, DecisionRecord) and r.auto == FORCED_TURN for _, r in loaded.chain)
 
 
 async def delivered(service: GameService, clock: FakeClock) -> RecordingPort:
@@ -48,21 +49,25 @@ async def test_a_forced_turn_is_confirmed_for_its_player_in_the_previous_commit(
     game_id = await started_game(service, 2, seed=3)
     before = await play_policy(service, game_id, 3, forced_on_chain)
     _, commit = before.commits[-1]
-    forced = next(r for _, r in reversed(before.chain) if r.get("auto") == FORCED_TURN)
-    assert forced["player"] != commit["player"] and before.chain[-1][1]["kind"] == "commit"
+    forced = next(
+        r
+        for _, r in reversed(before.chain)
+        if isinstance(r, DecisionRecord) and r.auto == FORCED_TURN
+    )
+    assert forced.player != commit.player and isinstance(before.chain[-1][1], CommitRecord)
     port = await delivered(service, clock)
     message = port.posted[-1]
     assert "it was confirmed for them" in message.text
     deciders = service.users_deciding(before)
-    previous = commit["user"]
+    previous = commit.user
     assert message.waiting_for == deciders == (previous,)
     # The forced player is named (not pinged), and so is the next decider: the previous
     # player, whose panel went on from their Confirm to their next turn.
-    forced_user = before.user_of_player(forced["player"])
+    forced_user = before.user_of_player(forced.player)
     assert forced_user in named_users(message.lines) and previous in named_users(message.lines)
     assert message.mentions == ()
     # The previous player keeps their undo over both turns (nothing was revealed).
-    assert commit["undoable"] and (await service.panel(actor(previous))).can_undo
+    assert commit.undoable and (await service.panel(actor(previous))).can_undo
     outcome = await service.undo(actor(previous))
     assert outcome.kind is OutcomeKind.UNDONE and outcome.announced
     after = await service.game_for_reminder(game_id)
@@ -113,7 +118,7 @@ async def test_choices_asked_at_once_are_committed_when_asked_and_when_all_are_i
     loaded = await play_policy(service, game_id, 4, choosing_at_once)
     assert not loaded.tail  # committed as soon as asked
     first, second = service.users_deciding(loaded)
-    confirmed_by = loaded.commits[-1][1]["user"]
+    confirmed_by = loaded.commits[-1][1].user
     assert confirmed_by in (first, second)  # the seed: the round's last Confirm was one's own
     port = await delivered(service, clock)
     # Both are named; the one whose Confirm asked the choices is not pinged: their panel
@@ -257,7 +262,7 @@ async def test_a_turn_message_reads_who_played_then_the_scoring_then_whose_turn(
     assert played < scoring < begins < len(lines) - 1
     assert any("VP" in line for line in lines[scoring + 1 : begins])
     [decider] = service.users_deciding(loaded)
-    confirmed_by = loaded.commits[-1][1]["user"]
+    confirmed_by = loaded.commits[-1][1].user
     assert message.mentions == tuple(u for u in (decider,) if u != confirmed_by)
     assert lines[-1].startswith(f"➡️ @{decider} (") and lines[-1].endswith("your turn")
     assert sum(f"@{decider}" in line for line in lines[played + 1 :]) == 1

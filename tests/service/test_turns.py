@@ -103,7 +103,7 @@ async def test_restart_turn_goes_back_and_keeps_the_version_growing(service: Gam
 async def test_skip_confirm_setting_confirms_automatically(service: GameService) -> None:
     await started_game(service)
     user = await decider(service)
-    await service.update_settings(user, skip_confirm=True)
+    await service.user_settings.update(user, skip_confirm=True)
     for _ in range(10):
         panel = await service.panel(actor(user))
         if not panel.options:

@@ -47,7 +47,7 @@ async def test_players_are_told_what_is_wrong_and_nothing_logs_an_error(
 
 async def test_moderation_still_works_and_frees_the_channel(service: GameService) -> None:
     game_id = await broken_game(service)
-    doc = await service.export_game(actor(USERS[1]))
+    doc = await service.moving.export_game(actor(USERS[1]))
     assert doc["log"][-1]["record"] == {"kind": "skip", "seat": "3"}  # the raw records
     outcome = await service.abandon(actor(USERS[0]))
     assert outcome.committed and "abandoned" in outcome.text

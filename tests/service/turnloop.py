@@ -295,10 +295,10 @@ class Checker:
         for user in USERS[1:people]:
             await service.join(actor(user))
         if seed % 4 == 1 and people > 1:
-            await service.update_settings(USERS[1], skip_confirm=True)
+            await service.user_settings.update(USERS[1], skip_confirm=True)
         if seed % 2 == 0:
             for user in self.seated:  # every person asks to be told they are next
-                await service.update_settings(user, heads_up=True)
+                await service.user_settings.update(user, heads_up=True)
         await service.start(actor(USERS[0]))
         self.where = f"{mix} seed {seed} ({players} players) start"
         await self.deliver()

@@ -50,6 +50,20 @@ def _page_of(path: Path, table: str) -> int:
     return int(page)
 
 
+def _leaves_of(path: Path, table: str) -> list[int]:
+    """The leaf pages holding a table's rows, in order (SQLite's dbstat table)."""
+    con = sqlite3.connect(path)
+    try:
+        rows = con.execute(
+            "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno",
+            (table,),
+        ).fetchall()
+    finally:
+        con.close()
+    assert len(rows) >= 3, f"{table} fills {len(rows)} leaf pages: too few to damage"
+    return [int(page) for (page,) in rows]
+
+
 def _damage(path: Path, page: int, offset: int, data: bytes) -> None:
     """Overwrite bytes inside one page, as a failing disk or a bad copy would."""
     size = int.from_bytes(path.read_bytes()[16:18], "big")
@@ -84,8 +98,9 @@ def _bad_file(kind: str, good: Path, path: Path) -> str:
     elif kind == "root-page":
         _damage(path, _page_of(path, "log"), 0, b"\x0d\xff\xff" + b"\x00" * 61)
     elif kind == "cells":  # cell pointers zeroed in pages whose headers look fine
-        middle = size // 4096 // 2
-        for page in range(middle, middle + 3):
+        leaves = _leaves_of(path, "log")  # pages with cells (an empty table's root has none)
+        middle = len(leaves) // 2
+        for page in leaves[middle : middle + 3]:
             _damage(path, page, 12, b"\x00" * 1000)
     else:
         raise AssertionError(kind)

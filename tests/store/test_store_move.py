@@ -11,14 +11,15 @@ from store_helpers import ALICE, BOB, CAROL, FakeClock, decision, new_game
 from test_store_results import TWO
 
 from bot.__main__ import main
-from bot.store import ClaimOwner, SqliteStore, StaleVersionError, UserSettings
+from bot.store import EXPIRY, ClaimOwner, SqliteStore, StaleVersionError, UserSettings
 from bot.store.move import MoveRefused, move_to_postgres
 from bot.store.postgres import PostgresStore
 
 
 async def _filled_sqlite(path: Path, clock: FakeClock) -> dict[str, int]:
     """A store with a row in every table: two games (one finished), a replaced seat, log
-    records with snapshots, sent and pending announcements, reminders, user settings."""
+    records with snapshots, sent and pending announcements, reminders, user settings, and the
+    clock's deadlines, time away, heartbeats and outages."""
     store = await SqliteStore.open(path, clock=clock)
     try:
         first = await new_game(store)
@@ -48,6 +49,12 @@ async def _filled_sqlite(path: Path, clock: FakeClock) -> dict[str, int]:
                 ALICE, time_zone="Europe/Berlin", quiet_start=1320, quiet_end=420, dm_opt_in=True
             )
         )
+        # The turn clock's tables: a deadline, time away, heartbeats and an outage between.
+        await store.set_deadlines(first.id, EXPIRY, [(ALICE, clock() + 3_600_000)], version=6)
+        await store.set_away(BOB, clock() + 86_400_000)
+        await store.beat("host-a", gap_ms=60_000)
+        clock.advance(600_000)
+        assert await store.beat("host-b", gap_ms=60_000) is not None  # ten minutes unanswered
         return {"first": first.id, "second": second.id}
     finally:
         await store.close()

@@ -153,7 +153,7 @@ async def read_discord_game(
             turns += 1
             if turns % 15 == 1:
                 await look(people[turns % len(people)], fake)
-                clock.advance(hours=30)  # reminders (and DMs) come due
+                clock.advance(hours=48)  # reminders (and DMs) come due, past quiet hours
                 await asyncio.sleep(0.3)  # the reminder loop looks every 0.05 s
         await look(people[0], fake)
     found = received_texts(fake, fake.calls[first_call:], f"discord {setup.name}")

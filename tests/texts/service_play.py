@@ -187,7 +187,7 @@ class Reader:
         for user in users[1:]:
             self.outcome("join", await service.join(actor(user)))
         # The last person asks for a heads-up ("you're next"), so its lines are read too.
-        await service.update_settings(users[-1], heads_up=True)
+        await service.user_settings.update(users[-1], heads_up=True)
         self.outcome("start", await service.start(actor(users[0])))
         await self.deliver()
         look_every = 45 + seed % 10

@@ -38,7 +38,7 @@ Readings where the facts leave a choice (tested in tests/rules/automa/test_crite
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.rules.engine import Game
@@ -174,7 +174,9 @@ def _best(spaces: list[str], score: Callable[[str], Any]) -> list[str]:
     return [space for value, space in scored if value == top]
 
 
-def _strongest_built(game: Game, company: str, spaces: list[str], conduits_of) -> list[str]:
+def _strongest_built(
+    game: Game, company: str, spaces: list[str], conduits_of: Callable[[str], Iterable[str]]
+) -> list[str]:
     def strongest(space: str) -> tuple[int, bool] | None:
         built = [c for c in conduits_of(space) if c in game.state.conduits]
         if not built:
@@ -189,14 +191,18 @@ def _strongest_built(game: Game, company: str, spaces: list[str], conduits_of) -
     return _best(spaces, strongest)
 
 
-def base_strongest_built_conduit(game, company, spaces, card):
+def base_strongest_built_conduit(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Basins whose built conduit has the highest production (own conduit wins ties)."""
     return _strongest_built(
         game, company, spaces, lambda s: game.map.basins[basin_of(game, s)].conduit_spaces
     )
 
 
-def base_conduit_to_own_powerhouse(game, company, spaces, card):
+def base_conduit_to_own_powerhouse(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Basins with a conduit (space) leading to an automa powerhouse."""
     return [
         s
@@ -208,7 +214,9 @@ def base_conduit_to_own_powerhouse(game, company, spaces, card):
     ]
 
 
-def base_most_water_passing(game, company, spaces, card):
+def base_most_water_passing(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Spaces the most drops would pass in a simulated flow (tie: headstream order)."""
     order = headstream_order(game, card)
     passing = simulated_passing(game, order)
@@ -222,12 +230,16 @@ def base_most_water_passing(game, company, spaces, card):
     return _best(most, first_headstream) or most
 
 
-def base_red_outlined_space(game, company, spaces, card):
+def base_red_outlined_space(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Upper (red-outlined) dam spaces."""
     return [s for s in spaces if game.map.dam_spaces[s].red_outline]
 
 
-def base_downstream_of_built_powerhouse(game, company, spaces, card):
+def base_downstream_of_built_powerhouse(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Spaces reached by water leaving any built powerhouse."""
     reached = {
         b
@@ -237,7 +249,9 @@ def base_downstream_of_built_powerhouse(game, company, spaces, card):
     return [s for s in spaces if basin_of(game, s) in reached]
 
 
-def base_conduit_to_own_dam_basin(game, company, spaces, card):
+def base_conduit_to_own_dam_basin(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Basins with a conduit toward a basin holding an automa dam; else toward a basin with
     no opponent dam."""
 
@@ -267,12 +281,16 @@ def _production_rank(game: Game, spaces: list[str], rank: int) -> list[str]:
     return [s for s in spaces if game.map.conduit_spaces[s].production == values[rank]]
 
 
-def conduit_highest_production(game, company, spaces, card):
+def conduit_highest_production(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Conduits of the highest production."""
     return _production_rank(game, spaces, 0)
 
 
-def conduit_second_highest_production(game, company, spaces, card):
+def conduit_second_highest_production(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Conduits of the second-highest production."""
     return _production_rank(game, spaces, 1)
 
@@ -283,7 +301,7 @@ def _tiered(spaces: list[str], tier: Callable[[str], int]) -> list[str]:
 
 
 def _conduit_dam_owner(reverse: bool) -> Criterion:
-    def criterion(game, company, spaces, card):
+    def criterion(game: Game, company: str, spaces: list[str], card: dict[str, Any]) -> list[str]:
         return _tiered(
             spaces,
             lambda s: owner_tier(
@@ -296,7 +314,7 @@ def _conduit_dam_owner(reverse: bool) -> Criterion:
 
 
 def _conduit_powerhouse_owner(reverse: bool) -> Criterion:
-    def criterion(game, company, spaces, card):
+    def criterion(game: Game, company: str, spaces: list[str], card: dict[str, Any]) -> list[str]:
         def owners(space: str) -> set[str]:
             out = set()
             for ph in game.map.conduit_spaces[space].connects_powerhouse_spaces:
@@ -309,14 +327,18 @@ def _conduit_powerhouse_owner(reverse: bool) -> Criterion:
     return criterion
 
 
-def powerhouse_strongest_built_conduit(game, company, spaces, card):
+def powerhouse_strongest_built_conduit(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Powerhouse spaces fed by the highest built conduit (own wins ties)."""
     return _strongest_built(
         game, company, spaces, lambda s: game.map.powerhouse_spaces[s].fed_by_conduits
     )
 
 
-def powerhouse_reached_from_own_dam(game, company, spaces, card):
+def powerhouse_reached_from_own_dam(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Powerhouse spaces reached by a conduit (space) from a basin holding an automa dam."""
     return [
         s
@@ -328,13 +350,15 @@ def powerhouse_reached_from_own_dam(game, company, spaces, card):
     ]
 
 
-def powerhouse_in_plains(game, company, spaces, card):
+def powerhouse_in_plains(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Powerhouse spaces in the plains."""
     return [s for s in spaces if game.map.area_of(s) == "plain"]
 
 
 def _powerhouse_in_basin(basin: int) -> Criterion:
-    def criterion(game, company, spaces, card):
+    def criterion(game: Game, company: str, spaces: list[str], card: dict[str, Any]) -> list[str]:
         return [s for s in spaces if game.map.powerhouse_spaces[s].basin == basin]
 
     criterion.__doc__ = f"Powerhouse spaces in basin {basin}."
@@ -346,13 +370,17 @@ def _feeds(game: Game, company: str, space: str) -> tuple[bool, bool]:
     return company in owners, bool(owners - {company, NEUTRAL})
 
 
-def powerhouse_feeds_own_dam_first(game, company, spaces, card):
+def powerhouse_feeds_own_dam_first(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Spaces whose outflow reaches an automa dam; else spaces reaching no opponent dam."""
     own = [s for s in spaces if _feeds(game, company, s)[0]]
     return own or [s for s in spaces if not _feeds(game, company, s)[1]]
 
 
-def powerhouse_not_feeding_opponent_first(game, company, spaces, card):
+def powerhouse_not_feeding_opponent_first(
+    game: Game, company: str, spaces: list[str], card: dict[str, Any]
+) -> list[str]:
     """Spaces reaching no opponent dam; else spaces whose outflow reaches an automa dam."""
     free = [s for s in spaces if not _feeds(game, company, s)[1]]
     return free or [s for s in spaces if _feeds(game, company, s)[0]]

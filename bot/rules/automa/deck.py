@@ -8,7 +8,7 @@ without automas draw exactly as before): each automa's deck shuffled, then the s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.automa.seats import automa_data, human_seats
 from bot.rules.prng import SplitMix64
@@ -35,7 +35,7 @@ def deal_decks(state: GameState, rng: SplitMix64) -> None:
 def deck_of(state: GameState, company_id: str) -> dict[str, Any]:
     """The deck of the automa playing this company."""
     seat = state.companies[company_id].seat
-    return state.extra["automa"]["decks"][seat - human_seats(state.options)]
+    return cast("dict[str, Any]", state.extra["automa"]["decks"][seat - human_seats(state.options)])
 
 
 def _reshuffle(state: GameState, deck: dict[str, Any]) -> bool:

@@ -18,8 +18,6 @@ from bot.rules.automa.criteria import choose_space, headstream_order
 from bot.rules.automa.deck import flip
 from bot.rules.automa.seats import automa_data, economy
 from bot.rules.construction import (
-    Cost,
-    TileUse,
     load_wheel,
     payments,
     place_structure,
@@ -29,13 +27,15 @@ from bot.rules.construction import (
     uses_for,
 )
 from bot.rules.contracts import contract_discount, refill_contract_offer
-from bot.rules.engine import AUTOMA_BUDGET, Game, Task
+from bot.rules.engine import AUTOMA_BUDGET, Game
 from bot.rules.hooks import Hooks
 from bot.rules.options import Option, counted
 from bot.rules.patent import take_patent_tile
 from bot.rules.production import production_energy, release_production, systems
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
+from bot.rules.structures import Cost, TileUse
+from bot.rules.tasks import Task
 from bot.rules.water import flow_drop, flow_from_headstream
 
 RULES: RuleSet[Game] = RuleSet("automa")
@@ -160,7 +160,9 @@ def best_production(game: Game, company: str, bonus: int) -> tuple[int, Any] | N
     return best
 
 
-def board_contract(game: Game, company: str, energy: int, levels=PRIVATE_LEVELS) -> int | None:
+def board_contract(
+    game: Game, company: str, energy: int, levels: tuple[str, ...] = PRIVATE_LEVELS
+) -> int | None:
     """The face-up private contract of these levels with the highest requirement that this
     energy meets (the lowest id among equal requirements), or None."""
     discount = contract_discount(game, company)
@@ -279,7 +281,9 @@ def ranked_uses(game: Game, company: str, level: int, kind: str) -> list[TileUse
     return sorted(out, key=rank)
 
 
-def automa_costs(game: Game, company: str, level: int, kind: str, space: str, acts_as: str):
+def automa_costs(
+    game: Game, company: str, level: int, kind: str, space: str, acts_as: str
+) -> list[Cost]:
     """Its ways to pay: the printed cost, bent by tiles' cost rules from the Hard level on."""
     if level >= economy().tile_effects_from:
         return tile_costs(game, company, kind, space, acts_as)
@@ -321,7 +325,13 @@ def construct_spaces(
     return plans
 
 
-def build(turn: AutomaTurn, action: Mapping[str, Any], kind: str, space: str, plan) -> None:
+def build(
+    turn: AutomaTurn,
+    action: Mapping[str, Any],
+    kind: str,
+    space: str,
+    plan: tuple[TileUse, Cost, Any],
+) -> None:
     """Build one structure: engineers on its board, the tile and machinery on the wheel, the
     wheel turns, the piece goes on the map (its tile's effect from the Hard level on)."""
     game, company = turn.game, turn.company

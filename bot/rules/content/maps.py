@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.content.model import (
     AREAS,
@@ -120,7 +120,7 @@ def _load_map(f: _File, map_id: str) -> MapData:
         value = f.get(row, w, key, int)
         if value not in basins:
             raise f.fail(w, f"{key} {value} is not a basin of this map")
-        return value
+        return cast("int", value)
 
     dams: dict[str, DamSpace] = {}
     for d in dam_rows:

@@ -19,7 +19,8 @@ TILE_KINDS: tuple[TileKind, ...] = ("basic", "advanced", "special")
 ContractKind = Literal["starting", "national", "green", "yellow", "red"]
 
 # An immutable reward/effect table: key -> int | bool | str | tuple (see `Content.rewards`).
-Reward = MappingProxyType  # MappingProxyType[str, Any]
+#: A reward as the data files write it ({key: value}), frozen.
+Reward = MappingProxyType[str, Any]
 
 # The content sets and maps of the base game; each expansion adds its own (its expansion.toml).
 BASE_SETS = ("base", "five_player", "other")

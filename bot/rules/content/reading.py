@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.content.model import (
     AREAS,
@@ -90,7 +90,7 @@ class _File:
         value = self.get(row, where, key, int, default)
         if value is not None and not lo <= value <= hi:
             raise self.fail(where, f"field {key!r} = {value} is outside {lo}..{hi}")
-        return value
+        return cast("int", value)
 
     def str_list(
         self, row: Mapping[str, Any], where: str, key: str, default: Any = ...
@@ -123,7 +123,7 @@ class _File:
         value = self.get(row, where, key, str, default)
         if value not in allowed:
             raise self.fail(where, f"field {key!r} = {value!r} is not one of {', '.join(allowed)}")
-        return value
+        return cast("Choice", value)
 
     def one_of_or_none(
         self, row: Mapping[str, Any], where: str, key: str, allowed: Iterable[Choice]
@@ -135,7 +135,7 @@ class _File:
         """A reward/effect table whose keys are all known."""
         value = self.get(row, where, key, dict, default)
         check_reward(value, lambda msg: self.fail(where, f"{key}: {msg}"), self.rewards)
-        return freeze(value)
+        return cast("Reward", freeze(value))
 
     def unique(self, rows: Iterable[Mapping[str, Any]], table: str, key: str = "id") -> None:
         """Ids of a table are unique."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.content.model import (
     AREAS,
@@ -432,7 +432,7 @@ def _check_expansion(f: _File) -> Mapping[str, Any]:
             for sub, sv in r.items():
                 if isinstance(sv, dict) and "provenance" in sv:
                     _provenance(f, sv, f"{w}.{sub}")
-    return freeze(f.data)
+    return cast("Mapping[str, Any]", freeze(f.data))
 
 
 def _join_shared_rows(

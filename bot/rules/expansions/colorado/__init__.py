@@ -43,13 +43,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.colorado import board, bridges, effects, settlements
 from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import GameOptions, GameState
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("colorado")
 RULES.include(bridges.RULES, effects.RULES, settlements.RULES, board.RULES)

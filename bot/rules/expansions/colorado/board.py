@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 
 #: Its bonus tiles' counts (the package's rule set includes it).
 RULES: RuleSet[Game] = RuleSet("colorado.board")
@@ -52,7 +53,7 @@ def colorado_task(entry: Task) -> ColoradoTask:
 
 def co(game: Game) -> dict[str, Any]:
     """The expansion's part of the state."""
-    return game.state.extra[KEY]
+    return cast("dict[str, Any]", game.state.extra[KEY])
 
 
 def sites(game: Game) -> dict[str, Mapping[str, Any]]:
@@ -137,7 +138,7 @@ def bridge_in_basin(game: Game, basin: int) -> str | None:
     """The dam space of the Bridge in this basin (at most one), or None."""
     for space in co(game)["bridges"]:
         if game.map.dam_spaces[space].basin == basin:
-            return space
+            return cast("str | None", space)
     return None
 
 
@@ -156,7 +157,7 @@ def bridge_cost(game: Game, site_id: str) -> int:
     """Credits for the next Bridge here: the printed sequence (1, 3, 5, 7: 1 + 2 per Bridge)."""
     sequence = sites(game)[site_id]["bridge_cost_sequence"]
     built = built_at(game, site_id)
-    return sequence[min(built, len(sequence) - 1)]
+    return cast("int", sequence[min(built, len(sequence) - 1)])
 
 
 RULES.bonus_counter("bridges", lambda g, c: len(bridges_of(g, c)))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules.actions import place_engineers
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.colorado.board import (
     ColoradoTask,
     bridge_cost,
@@ -38,6 +38,7 @@ from bot.rules.expansions.colorado.effects import perform_tile, tile_effect
 from bot.rules.options import Option, counted
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("colorado.bridges")
 

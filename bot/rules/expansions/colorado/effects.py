@@ -25,11 +25,11 @@ Decisions where the texts are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.actions import perform_effect
 from bot.rules.construction import can_build, structure_count
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.colorado.board import (
     ColoradoTask,
     bridges_of,
@@ -49,6 +49,7 @@ from bot.rules.rewards import (
 )
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("colorado.effects")
 
@@ -61,7 +62,7 @@ def tile_effect(game: Game, tile: str) -> Mapping[str, Any]:
     for table in ("bridge_tile", "settlement_tile"):
         for row in game.content.of("colorado")[table]:
             if row["id"] == tile:
-                return row["effect"]
+                return cast("Mapping[str, Any]", row["effect"])
     raise KeyError(tile)
 
 

@@ -35,13 +35,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.rules.content import load_content
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater import automa, board, buildings, officers, works
 from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("leeghwater")
 RULES.include(works.RULES, buildings.RULES, officers.RULES, board.RULES)

@@ -19,9 +19,9 @@ ones), `margot` (Margot Fouché's tile) and the Bank (Mahiri's copy of Margot).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.hidden import mix_back
 from bot.rules.patent import PILES, SLOTS, draw_tiles
@@ -29,6 +29,7 @@ from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 #: Its bonus tiles' counts (the package's rule set includes it).
 RULES: RuleSet[Game] = RuleSet("leeghwater.board")
@@ -48,7 +49,7 @@ class LeeghwaterTask(Task, total=False):
 
 def lw(game: Game) -> dict[str, Any]:
     """The expansion's part of the state."""
-    return game.state.extra[KEY]
+    return cast("dict[str, Any]", game.state.extra[KEY])
 
 
 def setup_board(game: Game, rng: SplitMix64) -> None:

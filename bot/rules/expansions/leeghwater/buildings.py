@@ -25,14 +25,10 @@ Decisions of ours where the texts are silent:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.rules.actions import place_engineers
-from bot.rules.construction import (
-    Cost,
-    StructureKind,
-)
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import LeeghwaterTask, buildings_of, lw
 from bot.rules.expansions.leeghwater.works import loan_possible
 from bot.rules.options import Option, counted
@@ -40,6 +36,8 @@ from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
+from bot.rules.structures import Cost, StructureKind
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("leeghwater.buildings")
 
@@ -173,7 +171,9 @@ def _building_now(game: Game, entry: Task, option: Option) -> None:
 
 def action_cost(game: Game, tile: str) -> int:
     """Credits the action itself shows (besides a right space's credits)."""
-    return game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
+    return cast(
+        "int", game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
+    )
 
 
 def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool:

@@ -33,11 +33,12 @@ from __future__ import annotations
 
 from bot.rules.actions import can_act
 from bot.rules.contracts import contract_discount
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.buildings import drop_task
 from bot.rules.options import Option
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("leeghwater.officers")
 

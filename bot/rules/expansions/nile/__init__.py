@@ -44,13 +44,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.content import Content
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.nile import board, irrigation
 from bot.rules.hooks import Expansion
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameOptions, GameState
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("nile")
 RULES.include(irrigation.RULES, board.RULES)

@@ -28,13 +28,14 @@ from bot.rules.content import (
     Content,
     HeadstreamTile,
 )
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.errors import PositionError
 from bot.rules.hidden import shuffled
 from bot.rules.position import company_tables
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company, GameState
+from bot.rules.tasks import Task
 
 #: Its bonus tiles' counts (the package's rule set includes it).
 RULES: RuleSet[Game] = RuleSet("nile.board")
@@ -64,7 +65,7 @@ def nile_task(entry: Task) -> NileTask:
 
 def nile(game: Game) -> dict[str, Any]:
     """The expansion's part of the state."""
-    return game.state.extra[KEY]
+    return cast("dict[str, Any]", game.state.extra[KEY])
 
 
 # -- content ---------------------------------------------------------------------------------
@@ -223,11 +224,12 @@ def irrigation_total(game: Game, company_id: str) -> int:
     penalties = {
         row["id"]: row["penalty"] for row in game.content.of(KEY)["irrigation_scoring_token"]
     }
-    return (
+    total: int = (
         sum(points[t]["irrigation_points"] for t in extra.get("irrigation", []))
         + sum(penalties[t] for t in extra.get("irrigation_scoring", []))
         + extra.get("irrigation_bonus", 0)
     )
+    return total
 
 
 def irrigation_awards(

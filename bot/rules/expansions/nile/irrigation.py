@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.rules.actions import place_engineers, take_action, turn_options
-from bot.rules.engine import Game, Task
+from bot.rules.engine import Game
 from bot.rules.expansions.nile.board import (
     NileTask,
     nile_task,
@@ -50,6 +50,7 @@ from bot.rules.expansions.nile.board import (
 from bot.rules.options import Option, counted
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
+from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("nile.irrigation")
 

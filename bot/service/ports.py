@@ -1,0 +1,103 @@
+"""The service's narrow ports: the publisher a commit tells, and what the outbox and the
+reminders may ask of the games.
+
+A commit's announcement is in the outbox once the store has appended it; the service then
+tells its `Publisher`, which wakes whoever delivers announcements. The one in use is a
+`Doorbell` handed to both the service and the `OutboxSender` when they are built (nothing
+is assigned to either afterwards). Other processes sharing a PostgreSQL store are woken by
+the store's own notification instead.
+
+The `OutboxSender` and the `ReminderRunner` see the games only through `OutboxGames` and
+`ReminderGames` (the service provides both), so what they may do is written here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from bot.service.clock import Turn
+    from bot.service.loading import Loaded
+    from bot.service.types import Image, ImageRequest, Line, ServiceConfig
+    from bot.store import Store, UserSettings
+
+
+class Publisher(Protocol):
+    """Told after a commit that put announcements in the outbox."""
+
+    def publish(self) -> None:
+        """There are announcements to deliver now."""
+        ...
+
+
+class Doorbell:
+    """A publisher the outbox waits on: each `publish` rings it until the sender wakes."""
+
+    def __init__(self) -> None:
+        """A bell nobody has rung."""
+        self.rung = asyncio.Event()
+
+    def publish(self) -> None:
+        """Ring: the sender delivers soon instead of at its next poll."""
+        self.rung.set()
+
+
+class OutboxGames(Protocol):
+    """What the `OutboxSender` asks of the games (and nothing more): the pictures of an
+    announcement, who of those pinged still has to decide, and ending a game whose channel
+    is gone."""
+
+    async def request_picture(self, request: ImageRequest, last: Sequence[Line] = ()) -> Image:
+        """The picture an announcement asks for (drawn, or from the cache)."""
+        ...
+
+    async def still_to_decide(
+        self, game_id: int, version: int, users: Sequence[int]
+    ) -> tuple[int, ...]:
+        """Of `users`, pinged by the commit at `version`, those who have not answered."""
+        ...
+
+    async def destination_gone(self, channel_id: int, reason: str) -> int | None:
+        """End the game of a channel that no longer exists; its number, or None."""
+        ...
+
+
+class ReminderGames(Protocol):
+    """What the `ReminderRunner` asks of the games (and nothing more)."""
+
+    store: Store
+    config: ServiceConfig
+
+    async def game_for_reminder(self, game_id: int) -> Loaded | None:
+        """The loaded game, or None if it is gone."""
+        ...
+
+    def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
+        """Users with a pending decision."""
+        ...
+
+    async def away_until(self, user: int) -> int | None:
+        """When the user's time away ends, if they are away now."""
+        ...
+
+    async def running_clocks(self, loaded: Loaded) -> dict[int, Turn]:
+        """Each person with a decision now, and their running clock (a clocked game)."""
+        ...
+
+    async def clock_reminder_due(self, loaded: Loaded, user: int, after: int) -> int | None:
+        """A clocked game's next reminder of a player after `after` (None without a clock)."""
+        ...
+
+    def first_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
+        """How long a turn may wait before its first reminder."""
+        ...
+
+    def repeat_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
+        """The time between further reminders."""
+        ...
+
+    async def destination_gone(self, channel_id: int, reason: str) -> int | None:
+        """End the game of a channel that no longer exists; its number, or None."""
+        ...
