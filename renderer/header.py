@@ -135,17 +135,12 @@ def height(
     banner = _banner(style) + 4 if preview and _preview_tag(state, style) is None else 0
     changes = _banner(style) if who is not None and who.changed and state.companies else 0
     deadlines = _banner(style) if who is not None and who.deadlines else 0
-    return (
-        banner
-        + deadlines
-        + MARGIN
-        + _line(style)
-        + style.text["small"]
-        + 14
-        + count * _line(style)
-        + changes
-        + MARGIN
-    )
+    return banner + deadlines + changes + least_height(count, style)
+
+
+def least_height(rows: int, style: ViewStyle) -> int:
+    """The header's height with ``rows`` scoreboard rows and no banner or extra line."""
+    return MARGIN + _line(style) + style.text["small"] + 14 + rows * _line(style) + MARGIN
 
 
 def _banner(style: ViewStyle) -> int:

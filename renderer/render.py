@@ -758,9 +758,24 @@ def warm_game(options: GameOptions, theme_name: str = "light") -> None:
             for cid in get_theme(theme_name).companies
             for back in (company_background, half_background)
         ),
+        *(
+            functools.partial(company_background, cid, theme_name, extensions, rivers, True)
+            for cid in get_theme(theme_name).companies
+            if _key_inline(options, theme_name)
+        ),
     ]
     for static in statics:
         _on_palette(theme_name, static)
+
+
+def _key_inline(options: GameOptions, theme_name: str) -> bool:
+    """Whether a company board of these options fills its phone view by itself, leaving no
+    room for the key below (`shown_key`): its captions then say the key."""
+    if not legend.keyed("company", options.expansions):
+        return False
+    style = _style("company", get_theme(theme_name))
+    top = header.least_height(options.players, style) + company_height(options)
+    return top + legend.key_height("company", options.expansions, theme_name) > 2 * style.width
 
 
 def _company(state: GameState, company: str | None) -> str:
