@@ -9,7 +9,7 @@ from bot.rules.state import NEUTRAL, GameState
 from renderer.automa import automa_title, next_card
 from renderer.content import content
 from renderer.expansions import asking
-from renderer.header import acting, rows
+from renderer.header import Who, acting, deadline_parts, rows
 from renderer.map_view import ROUNDS
 from renderer.people import Player, by_company, computer
 from renderer.theme import get_theme
@@ -98,9 +98,11 @@ def alt_text(
     last_turn: Sequence[str] = (),
     changed: Sequence[str] = (),
     changed_since: str = "",
+    deadlines: Sequence[tuple[str, int]] = (),
 ) -> str:
-    """A picture's alt text (at most ALT_LIMIT characters): what it shows, whose turn it is,
-    each company with its score, and what the last turn did."""
+    """A picture's alt text (at most ALT_LIMIT characters): what it shows, whose turn it is
+    (and by when, as the header says it), each company with its score, and what the last turn
+    did."""
     named = by_company(players)
     head = f"{what}."
     if state.finished:
@@ -125,6 +127,9 @@ def alt_text(
         )
         status = f"Round {state.round} of {ROUNDS}: {whose}. Scores: {scores}."
     parts = [head, status]
+    due = deadline_parts(Who(deadlines=tuple(deadlines)))
+    if due:
+        parts.append("; ".join(due) + ".")
     if changed:
         since = f"since {changed_since}" if changed_since else "by the last turn"
         parts.append(f"Changed {since}: {', '.join(changed)}.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from PIL import ImageDraw
 
@@ -133,8 +134,10 @@ def height(
     count = max(len(rows(state)), 1)
     banner = _banner(style) + 4 if preview and _preview_tag(state, style) is None else 0
     changes = _banner(style) if who is not None and who.changed and state.companies else 0
+    deadlines = _banner(style) if who is not None and who.deadlines else 0
     return (
         banner
+        + deadlines
         + MARGIN
         + _line(style)
         + style.text["small"]
@@ -177,9 +180,40 @@ class Who:
     changed: tuple[str, ...] = ()
     #: Since when ``changed`` counts ("your last turn"); "" for the last turn.
     since: str = ""
+    #: When each player asked to act must have acted: (company or draft seat, UTC epoch ms),
+    #: soonest first (a clocked game; a posted picture never updates, so never a countdown).
+    deadlines: tuple[tuple[str, int], ...] = ()
 
 
 NOBODY = Who()
+
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def utc_time(ms: int) -> str:
+    """An absolute time as every reader reads it alike: 'Thu 3 Dec, 14:00 UTC' (the names
+    spelled here, whatever the process's locale)."""
+    at = datetime.fromtimestamp(ms / 1000, UTC)
+    return f"{DAYS[at.weekday()]} {at.day} {MONTHS[at.month - 1]}, {at:%H:%M} UTC"
+
+
+def deadline_parts(who: Who) -> list[str]:
+    """Each deadline as said: 'Italy: by Thu 3 Dec, 14:00 UTC', soonest first."""
+    ordered = sorted(who.deadlines, key=lambda each: each[1])
+    return [f"{company_name(player)}: by {utc_time(ms)}" for player, ms in ordered]
+
+
+def deadline_line(who: Who, fits: Callable[[str], bool] = lambda _line: True) -> str:
+    """The deadlines on one line: each that ``fits``, else the soonest and '+N' for the
+    others ('' for none)."""
+    parts = deadline_parts(who)
+    if not parts:
+        return ""
+    every = " · ".join(parts)
+    if len(parts) == 1 or fits(every):
+        return every
+    return f"{parts[0]} · +{len(parts) - 1}"
 
 
 def changed_line(who: Who) -> str:
@@ -197,6 +231,8 @@ class Drawn:
 
     turn_line: str
     rows: tuple[str, ...]
+    #: The deadlines' line under the scoreboard ('' for none).
+    deadline: str = ""
 
 
 def draw_header(
@@ -249,8 +285,8 @@ def draw_header(
     now = set(acting(state))
     ids = rows(state)
     if not state.companies:
-        _draft_rows(draw, state, theme, style, ids, now, y)
-        return Drawn(head, tuple(ids))
+        y = _draft_rows(draw, state, theme, style, ids, now, y)
+        return Drawn(head, tuple(ids), _deadlines(draw, who, theme, style, y))
     cols = columns(state)
     values = [[str(col.value(state, cid)) for col in cols] for cid in ids]
     widths = [
@@ -314,7 +350,20 @@ def draw_header(
         said = d.fit(said, small, width - 2 * MARGIN - 12, "regular")
         at = (MARGIN + 6, y + _banner(style) // 2)
         d.text(draw, at, said, small, text, "regular", anchor="lm", on=blank)
-    return Drawn(head, tuple(ids))
+        y += _banner(style)
+    return Drawn(head, tuple(ids), _deadlines(draw, who, theme, style, y))
+
+
+def _deadlines(draw: ImageDraw.ImageDraw, who: Who, theme: Theme, style: ViewStyle, y: int) -> str:
+    """Draw the deadlines' line at ``y`` (nothing without a clock); what it says."""
+    small, room = style.text["small"], style.width - 2 * MARGIN - 12
+    said = deadline_line(who, lambda line: d.fits(line, small, room, "bold"))
+    if said:
+        said = d.fit(said, small, room, "bold")
+        at = (MARGIN + 6, y + _banner(style) // 2)
+        blank = theme.colour("background")
+        d.text(draw, at, said, small, theme.colour("text"), anchor="lm", on=blank)
+    return said
 
 
 def _names(
@@ -355,8 +404,9 @@ def _draft_rows(
     seats: Sequence[str],
     now: set[str],
     y: int,
-) -> None:
-    """The draft's seats in picking order: who picked which company, who picks now."""
+) -> int:
+    """The draft's seats in picking order: who picked which company, who picks now; where
+    they end."""
     sizes = style.text
     board, small = sizes["board"], sizes["small"]
     text, muted = theme.colour("text"), theme.colour("text muted")
@@ -394,3 +444,4 @@ def _draft_rows(
         x = MARGIN + MARK_W + PIECE_W + 8
         d.text(draw, (x, cy), words, board, ink, anchor="lm", role="board")
         y += line
+    return y

@@ -22,7 +22,7 @@ import sys
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image, ImageDraw
@@ -87,6 +87,7 @@ def render(
     players: Iterable[Player] = (),
     changed: Iterable[str] = (),
     changed_since: str = "",
+    deadlines: Iterable[tuple[str, int]] = (),
 ) -> bytes:
     """Return a PNG of one view of ``state`` ("map", "shared", "company", "full", or a view
     an expansion adds, see `views`).
@@ -96,12 +97,14 @@ def render(
     ``preview`` marks the picture as a player's private preview of a turn in progress;
     ``players`` say who plays each company (names beside the symbols, computer seats marked);
     ``changed`` lists the spaces the last turn changed (ringed on the map, named under the
-    header; ``changed_since`` says since when, if not the last turn: "your last turn"). Every
+    header; ``changed_since`` says since when, if not the last turn: "your last turn");
+    ``deadlines`` say by when each player asked to act must act (company, UTC epoch ms: the
+    header says it as a time, never a countdown). Every
     view is a palette PNG on the theme's fixed palette. The state is only read.
     """
     look, lit = _check(state, view, theme, highlight)
     parts, size = _layout(
-        state, view, company, look, lit, preview, _who(players, changed, changed_since)
+        state, view, company, look, lit, preview, _who(players, changed, changed_since, deadlines)
     )
     # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
     # bytes, so the encoder deflates the picture's bytes without copying them again.
@@ -135,9 +138,17 @@ def render_image(
     return image
 
 
-def _who(players: Iterable[Player], changed: Iterable[str], since: str = "") -> header.Who:
-    """Who plays and what the last turn changed, as the header draws it (hashable)."""
-    return header.Who(tuple(players), tuple(dict.fromkeys(str(c) for c in changed)), since)
+def _who(
+    players: Iterable[Player],
+    changed: Iterable[str],
+    since: str = "",
+    deadlines: Iterable[tuple[str, int]] = (),
+) -> header.Who:
+    """Who plays, what the last turn changed and the deadlines, as the header draws them
+    (hashable)."""
+    spaces = tuple(dict.fromkeys(str(c) for c in changed))
+    due = tuple((str(player), int(ms)) for player, ms in deadlines)
+    return header.Who(tuple(players), spaces, since, due)
 
 
 def views(options: GameOptions) -> tuple[str, ...]:
@@ -412,9 +423,18 @@ def _layout(
         return _full_parts(state, theme, lit, preview, who)
     style = _style(view, theme)
     state_key = repr(state)  # the parts' cache keys: a large state's repr takes a while
-    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key, who)
     top = header.height(state, style, preview, who)
     body = _body_part(state, view, company, theme, lit, (0, top), state_key, changed=who.changed)
+    if who.deadlines and top + _size(body)[1] > 2 * style.width:
+        # A phone view stays within 2:1: one the deadlines' line would take over it (a full
+        # company board with two expansions' rows) leaves them to the turn message and the
+        # alt text, which say them too.
+        who = replace(who, deadlines=())
+        top = header.height(state, style, preview, who)
+        body = _body_part(
+            state, view, company, theme, lit, (0, top), state_key, changed=who.changed
+        )
+    head = _header_part(state, view, company, style, theme, preview, (0, 0), state_key, who)
     top += _size(body)[1]
     parts = [head, body]
     key_h = shown_key(state, view, theme.name, top)

@@ -537,6 +537,11 @@ class ServiceCore:
         """When the game's first running clock runs out (the clock's mix-in; None without)."""
         return None
 
+    async def _deadlines(self, loaded: Loaded) -> tuple[tuple[str, int], ...]:
+        """By when each player asked to act now must act, (company, UTC epoch ms) soonest
+        first, as the pictures show it (the clock's mix-in; none without a clock)."""
+        return ()
+
     async def _first_reminder_due(
         self, loaded: Loaded, user: int, settings: UserSettings, now: int
     ) -> int:

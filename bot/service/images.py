@@ -57,6 +57,9 @@ class Board:
     changed: tuple[str, ...] = ()
     #: Since when `changed` counts ("your last turn"); "" for the last turn.
     since: str = ""
+    #: By when each player asked to act must act: (company, UTC epoch ms), soonest first
+    #: (a clocked game's current position; drawn as a time, never a countdown).
+    deadlines: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
     players: tuple[Any, ...] = ()
     changed: tuple[str, ...] = ()
     since = state.since if isinstance(state, Board) else ""
+    deadlines = state.deadlines if isinstance(state, Board) else ()
     if isinstance(state, Preview | Board):
         players = state.players
         changed = state.changed if isinstance(state, Board) else ()
@@ -125,6 +129,7 @@ def render_json(state: Any, view: str, company: str | None, theme: str) -> bytes
         players=players,
         changed=changed,
         changed_since=since,
+        deadlines=deadlines,
     )
 
 

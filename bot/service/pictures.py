@@ -95,6 +95,7 @@ class Pictures(ServiceCore):
         last: Sequence[Line] = (),
         changed: Sequence[str] = (),
         since: str = "",
+        deadlines: Sequence[tuple[str, int]] = (),
     ) -> str:
         """A picture's alt text (at most 1,024 characters)."""
         from renderer.describe import alt_text
@@ -111,6 +112,7 @@ class Pictures(ServiceCore):
             last_turn=text.splitlines(),
             changed=changed,
             changed_since=since,
+            deadlines=deadlines,
         )
 
 

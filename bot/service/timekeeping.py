@@ -147,6 +147,14 @@ class ClockCommands(ThinkingCommands):
         turns = await self.running_clocks(loaded)
         return min((t.deadline() for t in turns.values()), default=None)
 
+    async def _deadlines(self, loaded: Loaded) -> tuple[tuple[str, int], ...]:
+        due = []
+        for user, turn in (await self.running_clocks(loaded)).items():
+            company = loaded.company_of_user(user)
+            if company is not None and not self._expired_this_turn(loaded, user):
+                due.append((company, turn.deadline()))
+        return tuple(sorted(due, key=lambda each: (each[1], each[0])))
+
     async def clock_lines(self, channel_id: int) -> list[Line]:
         """The channel's game's clock: each person's bank, and the deadline of whoever is on
         the clock now."""

@@ -165,18 +165,32 @@ class GameViews(Pictures):
         company = self._check_view(state, view, company)
         players = await self._players(loaded, state)
         shown = tuple(changed) if view in ("map", "full") else ()
-        key: tuple[Any, ...] = (game_id, version, view, company, players, shown)
+        due = await self._picture_deadlines(loaded, version)
+        key = _board_key(game_id, version, view, company, players, shown, due)
         if since and shown:
             key = (*key, since)
         # The committed states handed here are never changed again: no copy for the worker.
-        data = await self.renderer_pool.render(
-            key, Board(state, players, shown, since if shown else ""), view, company, theme
-        )
+        board = Board(state, players, shown, since if shown else "", due)
+        data = await self.renderer_pool.render(key, board, view, company, theme)
         what = self._what(loaded, state, view, company)
         alt = await self._alt(
-            loaded, state, what, players, last=last, changed=shown, since=since if shown else ""
+            loaded,
+            state,
+            what,
+            players,
+            last=last,
+            changed=shown,
+            since=since if shown else "",
+            deadlines=due,
         )
         return Image(name, data, alt)
+
+    async def _picture_deadlines(self, loaded: Loaded, version: int) -> tuple[tuple[str, int], ...]:
+        """The deadlines a picture of ``version`` shows: the clock's, of the position now
+        (none for an older one, whose deadlines have passed or moved)."""
+        if loaded.game is None or version != loaded.commit_version:
+            return ()
+        return await self._deadlines(loaded)
 
     @staticmethod
     def _what(loaded: Loaded, state: Any, view: str, company: str | None) -> str:
@@ -352,6 +366,7 @@ class GameViews(Pictures):
         players = await self._players(loaded, state)
         known = board_views(state.options)
         rings = self.renderer_pool.positions.rings(request.game_id, request.version)
+        due = await self._picture_deadlines(loaded, request.version)
         for view, asked in self.renderer_pool.positions.wanted(request.game_id, request.version):
             if view not in known:
                 continue
@@ -361,8 +376,8 @@ class GameViews(Pictures):
                 continue  # a company board this state has not (yet): drawn when asked for
             shown = rings if view in ("map", "full") else ()
             # Keyed as `_picture` keys them.
-            key = (request.game_id, request.version, view, company, players, shown)
-            self.renderer_pool.warm(key, Board(state, players, shown), view, company)
+            key = _board_key(request.game_id, request.version, view, company, players, shown, due)
+            self.renderer_pool.warm(key, Board(state, players, shown, "", due), view, company)
 
     async def company_summary(
         self,
@@ -543,3 +558,19 @@ def company_in(state: Any, company: str | None) -> str | None:
             return str(cid)
     names = ", ".join(company_name(c) for c in state.companies)
     raise ServiceError(f"There is no company '{company}' in this game ({names}).")
+
+
+def _board_key(
+    game_id: int,
+    version: int,
+    view: str,
+    company: str | None,
+    players: tuple[Any, ...],
+    shown: tuple[str, ...],
+    due: tuple[tuple[str, int], ...],
+) -> tuple[Any, ...]:
+    """A board picture's cache key: one picture per position, its rings and, in a clocked
+    game, its deadlines (a view of the same position with another deadline is another
+    picture; a game without a clock keys as before)."""
+    key: tuple[Any, ...] = (game_id, version, view, company, players, shown)
+    return (*key, ("by", due)) if due else key

@@ -9,12 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageDraw
 
+from bot.rules.content import company_name
 from bot.service import GameService, OutboxSender, ReminderRunner, RendererPool, ServiceConfig
 from bot.service.clock import HOLD_AFTER, HOUR_MS
 from bot.service.errors import GameMovedOn, LobbyError
+from bot.service.images import Board
 from bot.service.timekeeping import AI_GRACE_MS, ClockRunner
 from bot.store import AI_STEP, EXPIRY, SqliteStore, UserSettings
+from renderer import header
+from renderer.render import _who
+from renderer.theme import get_theme
 from tests.aiplayer import DECIDER
 from tests.service.conftest import fake_png
 from tests.service.helpers import USERS, FakeClock, RecordingPort, actor, play_policy
@@ -343,3 +349,72 @@ async def test_an_undo_returns_no_quarter_to_anyone(make: Make, clock: FakeClock
     await service.undo(actor(first))
     after = (await commits(service, game_id))[-1]["clock"]["bank"]
     assert after == before  # the next player's hour returned nothing
+
+
+class Boards:
+    """A stand-in renderer that keeps what each board picture was asked to draw."""
+
+    def __init__(self) -> None:
+        self.boards: list[Board] = []
+
+    def __call__(self, state: object, view: str, company: str | None, theme: str) -> bytes:
+        if isinstance(state, Board):
+            self.boards.append(state)
+        return fake_png(state, view, company, theme)
+
+
+def header_texts(board: Board) -> header.Drawn:
+    """What the header of a picture drawn from ``board`` says (its drawn texts, not pixels)."""
+    style = get_theme().views["map"]
+    who = _who(board.players, board.changed, board.since, board.deadlines)
+    canvas = ImageDraw.Draw(Image.new("RGB", (style.width, 2000)))
+    return header.draw_header(canvas, board.state, get_theme(), style, "", who=who)
+
+
+async def test_the_turn_picture_shows_the_deadline_as_a_time(make: Make, clock: FakeClock) -> None:
+    service = await make()
+    drawn = Boards()
+    service.renderer_pool.render_fn = drawn
+    game_id = await clocked(service)
+    first = await whose_turn(service, game_id)
+    await play_one(service, first)
+    announced = RecordingPort()
+    await OutboxSender(service.store, announced, clock, service=service).run_once()
+    [deadline] = await service.store.deadlines(game_id)
+    loaded = await service.game_for_reminder(game_id)
+    assert loaded is not None
+    company = loaded.company_of_user(deadline.user_id)
+    said = f"{company_name(company)}: by {header.utc_time(deadline.due_at)}"
+    assert said.endswith(" UTC") and "in " not in said  # a time, never a countdown
+    board = drawn.boards[-1]
+    assert board.deadlines == ((company, deadline.due_at),)
+    assert header_texts(board).deadline == said
+    [picture] = announced.posted[-1].images
+    assert said in picture.description
+    # The same position with another deadline (time away moves it) is another picture.
+    renders = service.renderer_pool.renders
+    await service.board_picture(game_id, by_game_id=True)
+    assert service.renderer_pool.renders == renders  # the announced one, from the cache
+    await service.set_away(actor(deadline.user_id), 1)
+    moved = await service.board_picture(game_id, by_game_id=True)
+    assert service.renderer_pool.renders == renders + 1
+    [later] = await service.store.deadlines(game_id)
+    assert later.due_at > deadline.due_at
+    assert drawn.boards[-1].deadlines == ((company, later.due_at),)
+    assert header.utc_time(later.due_at) in moved.description
+
+
+async def test_an_unclocked_game_draws_no_deadline(make: Make, clock: FakeClock) -> None:
+    service = await make()
+    drawn = Boards()
+    service.renderer_pool.render_fn = drawn
+    outcome = await service.create_game(actor(ME), players=2, seed=7)
+    await service.join(actor(YOU))
+    await service.start(actor(ME))
+    await play_one(service, await whose_turn(service, outcome.game_id))
+    announced = RecordingPort()
+    await OutboxSender(service.store, announced, clock, service=service).run_once()
+    board = drawn.boards[-1]
+    assert board.deadlines == ()
+    assert header_texts(board).deadline == ""
+    assert " UTC" not in announced.posted[-1].images[0].description
