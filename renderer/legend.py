@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from renderer import draw as d
-from renderer.expansions import asking
+from renderer.expansions import asking, expansion_views
 from renderer.header import BASE_COLUMNS, TAIL_COLUMNS
 from renderer.theme import Theme, get_theme
 
@@ -112,7 +112,11 @@ COMPANY_KEY = (
 
 
 def key_entries(view: str, expansions: Sequence[str]) -> tuple[Entry, ...]:
-    """The compact key of a view: its own symbols, then each expansion's for it."""
+    """The compact key of a view: its own symbols, then each expansion's for it (the full
+    view's: its parts' entries, each once)."""
+    if view == "full":
+        parts = ("map", "shared", "company", *(key for key, _t, _d in expansion_views(expansions)))
+        return tuple(dict.fromkeys(e for part in parts for e in key_entries(part, expansions)))
     columns = _expansion_columns(expansions)
     base = {
         "map": MAP_KEY,
@@ -168,25 +172,30 @@ def _line_h(size: int) -> int:
     return max(SYMBOL_H, size) + 10
 
 
-def key_height(view: str, expansions: tuple[str, ...], theme_name: str) -> int:
-    """The height of a view's key strip."""
-    return key_strip(view, expansions, theme_name).height
+def key_height(view: str, expansions: tuple[str, ...], theme_name: str, width: int = 0) -> int:
+    """The height of a view's key strip (``width``: the full view's, which depends on its map)."""
+    return key_strip(view, expansions, theme_name, width).height
 
 
 @functools.lru_cache(maxsize=32)
-def key_strip(view: str, expansions: tuple[str, ...], theme_name: str) -> Image.Image:
-    """The compact key under a view (static: drawn once per view, expansions and theme)."""
+def key_strip(
+    view: str, expansions: tuple[str, ...], theme_name: str, width: int = 0
+) -> Image.Image:
+    """The compact key under a view (static: drawn once per view, expansions, theme and width;
+    ``width`` 0: its view's own)."""
     theme = get_theme(theme_name)
-    style = theme.views["company" if view == "company" else "map"]  # the width of its view
+    # The full view's text sizes are its own; the others' are the map's or the company's.
+    style = theme.views[view if view in ("company", "full") else "map"]
+    width = width or style.width
     size = style.text["small"]
     entries = key_entries(view, expansions)
-    lines = _flow(entries, style.width - 2 * MARGIN - 24, size)
+    lines = _flow(entries, width - 2 * MARGIN - 24, size)
     height = 2 * MARGIN + len(lines) * _line_h(size) + 8
-    image = Image.new("RGB", (style.width, height), theme.colour("background"))
+    image = Image.new("RGB", (width, height), theme.colour("background"))
     draw = ImageDraw.Draw(image)
     d.box(
         draw,
-        (MARGIN, 4, style.width - MARGIN, height - MARGIN + 4),
+        (MARGIN, 4, width - MARGIN, height - MARGIN + 4),
         theme.colour("panel"),
         theme.colour("panel outline"),
     )

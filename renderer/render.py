@@ -504,8 +504,9 @@ def _title(state: GameState, view: str, company: str | None) -> str:
     return ""
 
 
-def _key_part(state: GameState, view: str, theme: Theme, at: Point) -> _Part:
-    static = functools.partial(legend.key_strip, view, state.options.expansions, theme.name)
+def _key_part(state: GameState, view: str, theme: Theme, at: Point, width: int = 0) -> _Part:
+    expansions = state.options.expansions
+    static = functools.partial(legend.key_strip, view, expansions, theme.name, width)
     return _Part(at, static, None, ("key", view), theme.name)
 
 
@@ -836,6 +837,9 @@ def _arrangement(
         y = top + map_layout_.height + GAP + (i // 2) * (bh + GAP)
         places.append((cid, (x, y)))
     height = max(top + left_h, right)
+    # Its key along the bottom: the union of its parts' (the legend picture says the rest).
+    places.append(("key", (0, height)))
+    height += legend.key_height("full", options.expansions, theme.name, width)
     return width, height, places
 
 
@@ -877,6 +881,8 @@ def _full_parts(
             parts.append(
                 _body_part(state, name, None, theme, lit, at, state_key, changed=who.changed)
             )
+        elif name == "key":
+            parts.append(_key_part(state, "full", theme, at, width))
         elif name == "shared" or name in views(state.options):
             parts.append(_body_part(state, name, None, theme, lit, at, state_key))
         else:

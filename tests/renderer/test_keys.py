@@ -13,6 +13,7 @@ from bot.rules import GameOptions
 from bot.rules.catalogue import CATALOGUE
 from renderer import legend
 from renderer.company_view import CAPTIONS, INLINE_CAPTIONS, draft_offer
+from renderer.expansions import expansion_views
 from renderer.fonts import text_layout
 from renderer.samples import played
 from renderer.theme import get_theme
@@ -52,13 +53,16 @@ def test_every_view_of_every_setup_has_its_key(
         state = played(options, (), 2, 0) if offered else state
         states.append((state, next(iter(state.companies))))
         for (state, company), view in itertools.product(states, render_module.views(options)):
-            if view == "full":
-                continue  # the whole table, for a desktop: its key is the legend picture
             assert legend.keyed(view, combo), (view, combo)
             parts, (width, height) = render_module._layout(
                 state, view, company, theme, frozenset(), False
             )
-            below = any(part.key[0] == "key" for part in parts)
+            keys = [part for part in parts if part.key[0] == "key"]
+            below = bool(keys)
+            if view == "full":  # its key along the bottom, as wide as the picture
+                (key,) = keys
+                assert key.at[1] + key.static().height == height, combo
+                assert key.static().width == width, combo
             inline = view == "company" and parts[1].key[-1] is True
             assert below != inline, (view, combo, players)
             if view == "company":  # the one view that gives up its key strip for 2:1
@@ -75,3 +79,14 @@ def test_a_board_too_tall_for_its_key_says_every_entry_in_its_captions() -> None
     for entry in legend.COMPANY_VIEW_KEY:
         assert entry.symbol in said or entry.meaning.split()[0] in said, entry
     assert set(CAPTIONS) < set(INLINE_CAPTIONS)
+
+
+@pytest.mark.parametrize(
+    "combo", CATALOGUE.combinations(), ids=lambda combo: "+".join(combo) or "base"
+)
+def test_the_full_views_key_says_each_of_its_parts_entries_once(combo: tuple[str, ...]) -> None:
+    full = legend.key_entries("full", combo)
+    assert len(set(full)) == len(full), combo
+    own = [key for key, _title, _drawing in expansion_views(combo)]
+    for view in ("map", "shared", "company", *own):
+        assert set(legend.key_entries(view, combo)) <= set(full), (view, combo)
