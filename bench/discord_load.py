@@ -83,6 +83,15 @@ AUTOCOMPLETES = 3
 
 
 @dataclass(frozen=True)
+def has_png(message: Any) -> bool:
+    """Whether a fake Discord message carries a PNG (its `png` raises when it has none: a
+    channel also holds messages without pictures, such as pings and heads-ups)."""
+    try:
+        return bool(message.png)
+    except AssertionError:
+        return False
+
+
 class Setup:
     """What a game in the bench is: its players, setup, expansions and board."""
 
@@ -298,7 +307,7 @@ class Load:
         self._record("board ack", invocation)
         message = await invocation.reply(timeout=60)
         self.samples.add("board reply", now() - invocation.record.created_at)
-        if message.png is None:
+        if not has_png(message):
             self.samples.refused += 1
 
     async def choices(self, user: FakeUser, channel: Channel) -> list[dict[str, Any]]:
@@ -335,7 +344,7 @@ class Load:
                 (
                     m
                     for m in self.fake.channel_messages(channel)
-                    if m.id > before and not m.ephemeral and m.png is not None
+                    if m.id > before and not m.ephemeral and has_png(m)
                 ),
                 None,
             ),
@@ -458,7 +467,7 @@ def print_memory_trend(pids: list[int], samples: dict[int, list[float]], every_s
 async def wait_announced(fake: FakeDiscord, channels: list[Channel], timeout: float) -> None:
     """Until every channel shows the turn message the bot posts at start-up."""
     await fake.wait_for(
-        lambda: all(any(m.png is not None for m in fake.channel_messages(c)) for c in channels),
+        lambda: all(any(has_png(m) for m in fake.channel_messages(c)) for c in channels),
         timeout=timeout,
         what="the start-up announcements",
     )
