@@ -82,7 +82,6 @@ LATE_S = 3.0
 AUTOCOMPLETES = 3
 
 
-@dataclass(frozen=True)
 def has_png(message: Any) -> bool:
     """Whether a fake Discord message carries a PNG (its `png` raises when it has none: a
     channel also holds messages without pictures, such as pings and heads-ups)."""
@@ -92,6 +91,7 @@ def has_png(message: Any) -> bool:
         return False
 
 
+@dataclass(frozen=True)
 class Setup:
     """What a game in the bench is: its players, setup, expansions and board."""
 
