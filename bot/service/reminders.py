@@ -48,6 +48,17 @@ class ReminderRunner:
             out.append((reminder, await self._notice(reminder)))
         return out
 
+    async def _postpone(self, reminder: Reminder, due_at: int) -> None:
+        """Move a reminder to `due_at`, not sent: its count stays, and the new schedule voids
+        the claim on the old one."""
+        await self.store.set_reminder(
+            reminder.game_id,
+            reminder.user_id,
+            due_at,
+            sent_count=reminder.sent_count,
+            kind=reminder.kind,
+        )
+
     async def _notice(self, reminder: Reminder) -> ReminderNotice | None:
         loaded = await self.service.game_for_reminder(reminder.game_id)
         if loaded is None or reminder.user_id not in self.service.users_deciding(loaded):
@@ -58,23 +69,10 @@ class ReminderRunner:
         back = await self.service.away_until(reminder.user_id)
         if back is not None:
             # Away: no reminder until the player is back (the clock stops meanwhile too).
-            await self.store.set_reminder(
-                reminder.game_id,
-                reminder.user_id,
-                quiet.not_quiet(settings, back),
-                sent_count=reminder.sent_count,
-                kind=reminder.kind,
-            )
+            await self._postpone(reminder, quiet.not_quiet(settings, back))
             return None
         if quiet.in_quiet_hours(settings, now):
-            # Postponed, not sent: the count stays, the claim is voided by the new schedule.
-            await self.store.set_reminder(
-                reminder.game_id,
-                reminder.user_id,
-                quiet.quiet_end(settings, now),
-                sent_count=reminder.sent_count,
-                kind=reminder.kind,
-            )
+            await self._postpone(reminder, quiet.quiet_end(settings, now))
             return None
         game, user = loaded.meta.id, reminder.user_id
         number = loaded.meta.number
