@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -42,3 +45,23 @@ def _guarded(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[A
             raise CannotSave(writing=exc.writing) from exc
 
     return guarded
+
+
+async def every(
+    interval_s: float,
+    stop: asyncio.Event,
+    step: Callable[[], Awaitable[object]],
+    what: str,
+    log: logging.Logger,
+) -> None:
+    """Run `step` now and then every `interval_s` until `stop` is set: a database that is
+    down is waited for (a debug line), any other failure logged and tried at the next beat."""
+    while not stop.is_set():
+        try:
+            await step()
+        except DATABASE_DOWN as exc:
+            log.debug("%s: waiting for the database: %s", what, exc)
+        except Exception:
+            log.exception("%s failed; trying again later", what)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval_s)

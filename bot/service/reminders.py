@@ -14,12 +14,11 @@ thread no longer exists is dropped with one log line.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 from bot.service import quiet
-from bot.service.faults import DATABASE_DOWN
+from bot.service.faults import every
 from bot.service.outbox import DeliveryFailed, DestinationGone
 from bot.service.ports import ReminderGames
 from bot.service.records import CHANNEL_UNKNOWN
@@ -158,15 +157,7 @@ class ReminderRunner:
 
     async def run(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
         """Check every `interval_s` until `stop` is set."""
-        while not stop.is_set():
-            try:
-                await self.run_once()
-            except DATABASE_DOWN as exc:
-                log.debug("reminders wait for the database: %s", exc)
-            except Exception:
-                log.exception("reminders failed; trying again later")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval_s)
+        await every(interval_s, stop, self.run_once, "reminders", log)
 
 
 def _is_turn_ping(reminder: Reminder) -> bool:

@@ -53,9 +53,6 @@ log = logging.getLogger(__name__)
 SEAT, HINT = 0, 1
 #: An AI step's decisions at most (a safety net: a turn has a handful).
 MAX_STEP_DECISIONS = 200
-#: Every how many passes `run_computers` looks at every active game (not only those with
-#: AI players of their own).
-FULL_PASS = 10
 #: Hints kept in memory (one per decision).
 HINT_CACHE = 512
 
@@ -314,20 +311,6 @@ class ThinkingCommands(ServiceCore):
                 found += 1
                 self._schedule(meta.id)
         return found
-
-    async def run_computers(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
-        """Resume pending AI steps now and every `interval_s` (a step left by a process that
-        stopped while another serves its games), until `stop` is set: games with AI players
-        each time, every game at the start and every `FULL_PASS` times."""
-        passes = 0
-        while not stop.is_set():
-            try:
-                await self.resume_computers(every_game=passes % FULL_PASS == 0)
-                passes += 1
-            except Exception:
-                log.exception("looking for pending AI steps failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval_s)
 
     async def play_computers(self, game_id: int, *, steps: int = 1_000_000) -> int:
         """Think about and land the AI's steps of a game while an AI seat must decide (at

@@ -47,7 +47,7 @@ from bot.service.clock import (
 from bot.service.commit import Landing, replace_loaded
 from bot.service.computer import ComputerSeat
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
-from bot.service.faults import DATABASE_DOWN
+from bot.service.faults import DATABASE_DOWN, every
 from bot.service.loading import Loaded, copy_game
 from bot.service.records import ClockRecord, CommitRecord, ExpiryRecord, LogRecord, RevertRecord
 from bot.service.thinking import ThinkingCommands
@@ -206,18 +206,15 @@ class ClockCommands(ThinkingCommands):
         older release), then the claimed AI deadlines every `interval_s` (one indexed query,
         not a scan of the games), until `stop` is set."""
         first = True
-        while not stop.is_set():
-            try:
-                if first:
-                    await self.resume_computers(every_game=True)
-                    first = False
-                await self.claim_ai_steps()
-            except DATABASE_DOWN as exc:
-                log.debug("pending AI steps wait for the database: %s", exc)
-            except Exception:
-                log.exception("looking for pending AI steps failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval_s)
+
+        async def resume() -> None:
+            nonlocal first
+            if first:  # until that pass once succeeds
+                await self.resume_computers(every_game=True)
+                first = False
+            await self.claim_ai_steps()
+
+        await every(interval_s, stop, resume, "looking for pending AI steps", log)
 
     # -- reading the clock -------------------------------------------------------------
 
@@ -489,13 +486,9 @@ class ClockRunner:
 
     async def run(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
         """Beat and act on expiries every `interval_s` until `stop` is set."""
-        while not stop.is_set():
-            try:
-                await self.beat()
-                await self.run_once()
-            except DATABASE_DOWN as exc:
-                log.debug("the clock waits for the database: %s", exc)
-            except Exception:
-                log.exception("the clock failed; trying again later")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval_s)
+
+        async def beat_and_expire() -> None:
+            await self.beat()
+            await self.run_once()
+
+        await every(interval_s, stop, beat_and_expire, "the clock", log)
