@@ -109,12 +109,7 @@ def render(
     # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
     # bytes, so the encoder deflates the picture's bytes without copying them again.
     composed = _compose(parts, size, look.name, left=1)
-    data = png.encode_rows(composed, PNG_OPTIONS["compress_level"])
-    for level in HARDER_LEVELS:  # as `encode` does: only late full boards need it
-        if len(data) <= LARGEST_PNG:
-            break
-        data = png.encode_rows(composed, level)
-    return data
+    return _fitting(functools.partial(png.encode_rows, composed))
 
 
 def render_image(
@@ -721,11 +716,17 @@ def encode(image: Image.Image) -> bytes:
     """Return ``image`` as PNG bytes, deflated by zlib-ng at ``PNG_OPTIONS``' level; one over
     `LARGEST_PNG` compressed harder until it fits (the same pixels: only the late full boards
     of 4-player games with two expansions)."""
-    data = png.encode(image, PNG_OPTIONS["compress_level"])
+    return _fitting(functools.partial(png.encode, image))
+
+
+def _fitting(encode_at: Callable[[int], bytes]) -> bytes:
+    """PNG bytes at ``PNG_OPTIONS``' level, or at the `HARDER_LEVELS` in turn while they are
+    over `LARGEST_PNG` (the hardest if none fits)."""
+    data = encode_at(PNG_OPTIONS["compress_level"])
     for level in HARDER_LEVELS:
         if len(data) <= LARGEST_PNG:
             break
-        data = png.encode(image, level)
+        data = encode_at(level)
     return data
 
 
