@@ -51,15 +51,15 @@ async def one_game(db: Path, seed: int, steps: int, figures: dict[str, list[floa
         game_id = await started_game(service, 4, seed=seed)
         rng = random.Random(seed)
         for _ in range(steps):
-            loaded = await service.game_for_reminder(game_id)
+            loaded = await service.desk.game_for_reminder(game_id)
             assert loaded is not None and loaded.game is not None
             if loaded.game.is_over:
                 break
-            user = service.users_deciding(loaded)[0]
-            panel = await service.panel(actor(user))
+            user = service.desk.users_deciding(loaded)[0]
+            panel = await service.views.panel(actor(user))
             if panel.kind == "turn" and not panel.done:
                 await measure(service, game_id, user, figures)
-            await service.play(actor(user), [rng.choice(panel.options).notation])
+            await service.moves.play(actor(user), [rng.choice(panel.options).notation])
     finally:
         service.renderer_pool.close()
         await store.close()
@@ -95,11 +95,11 @@ async def measure(
     await CatchUp(service.store).digest(loaded, user)
     figures["cold"].append(cpu_ms(start))
     start = time.thread_time()
-    panel = await service.panel(actor(user), opening=True)
+    panel = await service.views.panel(actor(user), opening=True)
     figures["opening"].append(cpu_ms(start))
     if panel.since_changed and panel.since_turns >= 2:
         start = time.thread_time()
-        await service.since_picture(actor(user), panel)
+        await service.views.since_picture(actor(user), panel)
         figures["picture"].append(cpu_ms(start))
 
 
