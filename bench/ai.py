@@ -200,7 +200,7 @@ def _run(task: tuple) -> Result:
 def interleaved(groups: list[list[tuple]]) -> list[tuple]:
     """The matches' games taken in turn (one of each, then the second of each...), so that a
     run stopped early has figures for every match."""
-    out = []
+    out: list[tuple] = []
     for index in range(max((len(group) for group in groups), default=0)):
         out.extend(group[index] for group in groups if index < len(group))
     return out
