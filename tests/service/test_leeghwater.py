@@ -102,7 +102,7 @@ async def test_complete_leeghwater_game(
     score = await finished_score(service, game_id, players)
     sources = score_groups(score)
     # Each Private Building a company activated is worth its VP at the end, in its own group.
-    state = (await service._target(game_id, True)).committed
+    state = (await service.desk.target(game_id, True)).committed
     assert state is not None
     built = [
         tile
@@ -148,8 +148,8 @@ async def test_export_import_round_trip_of_a_leeghwater_game(service: GameServic
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
     )
     assert outcome.committed
-    original = await service._target(game_id, True)
-    copy = await service._target(outcome.game_id, True)
+    original = await service.desk.target(game_id, True)
+    copy = await service.desk.target(outcome.game_id, True)
     assert original.committed is not None and copy.committed is not None
     assert copy.committed.extra["leeghwater"] == original.committed.extra["leeghwater"]
     assert copy.committed.to_json() == original.committed.to_json()
