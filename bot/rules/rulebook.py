@@ -15,12 +15,12 @@ rule sets are combined: the base game's modules first, then each expansion in ho
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from bot.rules.moves import Grammar, Move
 from bot.rules.structures import Cost, StructureKind, TileUse
 from bot.rules.tasks import Task
 
@@ -36,10 +36,10 @@ TaskT = TypeVar("TaskT", bound=Task)
 
 TaskRun = Callable[[G, Task], None]
 TaskOptions = Callable[[G, Task], "list[Option]"]
-TaskApply = Callable[[G, Task, "Option"], None]
+TaskApply = Callable[[G, Task, Move], None]
 TaskPrompt = Callable[[G, Task], str]
 TurnLister = Callable[[G, str], "list[Option]"]
-TurnPerformer = Callable[[G, str, "Option"], None]
+TurnPerformer = Callable[[G, str, Move], None]
 WhyNot = Callable[[G, str], str]
 TileEffect = Callable[[G, str, str, str], None]
 TileCosts = Callable[[G, str, str, str, list[Cost]], list[Cost]]
@@ -102,7 +102,8 @@ class RuleSet(Generic[G]):
     name: str
     tasks: dict[str, TaskHandler[G]] = field(default_factory=dict)
     structures: dict[str, StructureKind[G]] = field(default_factory=dict)
-    verbs: dict[str, str] = field(default_factory=dict)
+    # Notation verb -> the kind of move written with it and the regex of its arguments.
+    verbs: dict[str, tuple[type[Move], str]] = field(default_factory=dict)
     turn_actions: dict[str, TurnAction[G]] = field(default_factory=dict)
     # Turn verb -> why that action is not available to a company now (illegal-move messages).
     why_not: dict[str, WhyNot[G]] = field(default_factory=dict)
@@ -128,7 +129,7 @@ class RuleSet(Generic[G]):
         """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`).
 
         The functions take the kind's own task record (`TaskT`); the engine hands each the
-        tasks of its kind only.
+        tasks of its kind only, and `apply` the move of one of the options it listed.
         """
 
         def declare(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -153,10 +154,12 @@ class RuleSet(Generic[G]):
         _new(self.structures, kind.name, "structure kind")
         self.structures[kind.name] = kind
 
-    def verb(self, verb: str, arguments: str) -> None:
-        """Add a verb to the notation; `arguments` is a regex for the text after the verb."""
-        _new(self.verbs, verb, "verb")
-        self.verbs[verb] = arguments
+    def move(self, kind: type[Move], *verbs: str, args: str | None = None) -> None:
+        """Add a kind of move to the notation, written with its `verb` (or these `verbs`);
+        `args` (by default the kind's) is a regex of the text after the verb."""
+        for verb in verbs or (kind.verb,):
+            _new(self.verbs, verb, "verb")
+            self.verbs[verb] = (kind, kind.args if args is None else args)
 
     def turn_action(
         self,
@@ -278,9 +281,9 @@ class RuleTables(Generic[G]):
         self.parts = (*base, *expansions)
         self.tasks: Mapping[str, TaskHandler[G]] = MappingProxyType(combined.tasks)
         self.structures: Mapping[str, StructureKind[G]] = MappingProxyType(combined.structures)
-        self.verbs: Mapping[str, re.Pattern[str]] = MappingProxyType(
-            {verb: re.compile(args, re.IGNORECASE) for verb, args in combined.verbs.items()}
-        )
+        # The notation: each verb's kind of move, and the grammar that reads any answer.
+        self.grammar = Grammar(combined.verbs)
+        self.verbs: Mapping[str, type[Move]] = MappingProxyType(dict(self.grammar.kinds))
         self.turn_actions: Mapping[str, TurnAction[G]] = MappingProxyType(combined.turn_actions)
         self.why_not: Mapping[str, WhyNot[G]] = MappingProxyType(combined.why_not)
         self.tile_effects: Mapping[str, TileEffect[G]] = MappingProxyType(combined.tile_effects)

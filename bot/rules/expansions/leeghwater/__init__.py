@@ -38,6 +38,7 @@ from bot.rules.content import load_content
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater import automa, board, buildings, officers, works
 from bot.rules.hooks import Expansion
+from bot.rules.moves import Move, Space
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
@@ -104,15 +105,13 @@ class Leeghwater(Expansion["Game"]):
     def turn_options(self, game: Game, company_id: str) -> list[Option]:
         return works.work_options(game, company_id) + buildings.action_options(game, company_id)
 
-    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
-        how = option.get("lw")
-        if how == "work":
-            works.perform_work(game, company_id, option.number("slot"))
-        elif how in ("use", "margot", "margot_bank"):
-            buildings.perform_action(game, company_id, option)
-        else:
-            return False
-        return True
+    def perform_turn_option(self, game: Game, company_id: str, move: Move) -> bool:
+        if isinstance(move, Space):
+            return works.perform_work(game, company_id, move.space)
+        if isinstance(move, buildings.BuildingAction):
+            buildings.perform_action(game, company_id, move)
+            return True
+        return False
 
     def engineers_placed(
         self, game: Game, company_id: str, space_id: str, count: int, printed: int
