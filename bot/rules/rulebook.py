@@ -2,7 +2,8 @@
 
 Every rules module owns one `RuleSet` (conventionally `RULES`) and declares into it with
 decorators and calls: task kinds (automatic steps and decisions), structure kinds, notation
-verbs, turn actions, technology tile effects, reward keys with their wording, and hook objects
+verbs, turn actions, technology tile effects, reward keys with their wording, bonus counters,
+shared data tables (`bot.rules.content.shared.Table`), and hook objects
 (`bot.rules.hooks.Hooks`). Declaring touches only that module's own rule set, so importing a
 module changes nothing global.
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from bot.rules.content.shared import Table
 from bot.rules.moves import Grammar, Move
 from bot.rules.structures import Cost, StructureKind, TileUse
 from bot.rules.tasks import Task
@@ -113,6 +115,8 @@ class RuleSet(Generic[G]):
     rewards: dict[str, RewardKey[G]] = field(default_factory=dict)
     # Bonus tile -> what a company counts for it (the round's scoring, its pictures).
     bonus_counters: dict[str, BonusCounter[G]] = field(default_factory=dict)
+    # Data table name -> the shared table its rows are read into (`bot.rules.content.shared`).
+    tables: dict[str, Table[Any, Any]] = field(default_factory=dict)
     hooks: list[type[Hooks[G]]] = field(default_factory=list)
     # Why a well-formed answer is not legal now (the base game declares one).
     explain: Explainer[G] | None = None
@@ -212,6 +216,12 @@ class RuleSet(Generic[G]):
         _new(self.bonus_counters, tile, "bonus counter")
         self.bonus_counters[tile] = count
 
+    def table(self, table: Table[Any, Any]) -> None:
+        """A shared table of the data files (`[[name]]` rows of any expansion's data file):
+        the catalogue's content reads every file's rows of it (`Table.of(content)`)."""
+        _new(self.tables, table.name, "table")
+        self.tables[table.name] = table
+
     def explainer(self, explain: Explainer[G]) -> Explainer[G]:
         """Decorate the function that says why a well-formed answer is not legal now."""
         if self.explain is not None:
@@ -248,6 +258,7 @@ _TABLES = (
     "tile_uses",
     "rewards",
     "bonus_counters",
+    "tables",
 )
 
 
@@ -293,6 +304,7 @@ class RuleTables(Generic[G]):
         self.bonus_counters: Mapping[str, BonusCounter[G]] = MappingProxyType(
             combined.bonus_counters
         )
+        self.tables: Mapping[str, Table[Any, Any]] = MappingProxyType(combined.tables)
         self.hooks: tuple[type[Hooks[G]], ...] = tuple(combined.hooks)
         self.explain: Explainer[G] | None = combined.explain
         # The data files' `set`s this game draws from ("base" and its expansions').

@@ -13,11 +13,13 @@ drawing (`drawing.py`: statues on the map, a line of the text alternative) and a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.rules.catalogue import ROOT, Catalogue
 from bot.rules.construction import Cost, StructureKind
+from bot.rules.content import DataFile, Table
 from bot.rules.engine import Game, Task
 from bot.rules.hooks import Expansion
 from bot.rules.moves import Move, Single, Space
@@ -27,6 +29,31 @@ from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
 
 RULES: RuleSet[Game] = RuleSet("toy")
+
+
+@dataclass(frozen=True, slots=True)
+class Plaque:
+    """A plaque a statue's base may carry: a shared table's typed row."""
+
+    id: str
+    name: str
+    vp: int
+    set: str
+
+
+def _plaque(f: DataFile, row: Mapping[str, Any], where: str, own_set: str) -> Plaque:
+    return Plaque(
+        id=f.get(row, where, "id", str),
+        name=f.get(row, where, "name", str),
+        vp=f.int_in(row, where, "vp", 0, 5),
+        set=f.one_of(row, where, "set", f.sets, own_set),
+    )
+
+
+#: The toy's shared table (`[[plaque]]` rows of any data file), declared in its rule set only:
+#: no file of the product's content package names it.
+PLAQUES: Table[str, Plaque] = Table("plaque", "id", "plaque", _plaque, piece="plaque")
+RULES.table(PLAQUES)
 
 YARD = "toy_statue_yard"
 

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Self, cast
 from bot.rules.actions import place_engineers
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import LeeghwaterTask, buildings_of, lw
+from bot.rules.expansions.leeghwater.tables import BUILDING_SPACES, BUILDINGS
 from bot.rules.expansions.leeghwater.works import loan_possible
 from bot.rules.moves import ID, Move, Single
 from bot.rules.notation import Structure
@@ -128,14 +129,14 @@ def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]
 def building_space_text(game: Game, space_id: str) -> str:
     """A building space as players read it: 'Cofferdam, space 3 (red)'."""
     tile, index = split_space(space_id)
-    red = ", red" if game.content.building_spaces[index].red_outline else ""
-    return f"{game.content.private_buildings[tile].name}, space {index + 1}{red}"
+    red = ", red" if BUILDING_SPACES.of(game.content)[index].red_outline else ""
+    return f"{BUILDINGS.of(game.content)[tile].name}, space {index + 1}{red}"
 
 
 def _building_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
     tile, index = split_space(space_id)
-    cost = game.content.private_buildings[tile].cost
-    fee = game.content.building_spaces[index].extra_credits
+    cost = BUILDINGS.of(game.content)[tile].cost
+    fee = BUILDING_SPACES.of(game.content)[index].extra_credits
     excavators, mixers = cost.get("excavators", 0), cost.get("mixers", 0)
     if not excavators:
         return [Cost("mixers", mixers, fee)]
@@ -181,7 +182,7 @@ def _one_kind_only(
 def _adv_1_building(game: Game, company_id: str, kind: str, space: str) -> None:
     """Use the action of the building just activated now, without engineers."""
     tile, _index = split_space(space)
-    building = game.content.private_buildings[tile]
+    building = BUILDINGS.of(game.content)[tile]
     if effect_possible(game, company_id, tile, game.company(company_id).credits):
         game.push({"kind": "building_now", "player": company_id, "tile": tile})
     else:
@@ -191,7 +192,7 @@ def _adv_1_building(game: Game, company_id: str, kind: str, space: str) -> None:
 def _adv_3_building(game: Game, company_id: str, kind: str, space: str) -> None:
     """Score the building's end-game VP now as well."""
     tile, _index = split_space(space)
-    game.gain(company_id, "vp", game.content.private_buildings[tile].vp, "tile:adv_3_building")
+    game.gain(company_id, "vp", BUILDINGS.of(game.content)[tile].vp, "tile:adv_3_building")
 
 
 RULES.tile_cost("adv_2_building", _one_kind_only)
@@ -200,7 +201,7 @@ RULES.tile_effect("adv_3_building", _adv_3_building)
 
 
 def _now_options(game: Game, entry: Task) -> list[Option]:
-    building = game.content.private_buildings[entry["tile"]]
+    building = BUILDINGS.of(game.content)[entry["tile"]]
     return [
         Option(
             BuildingAction("use", entry["tile"]),
@@ -226,14 +227,12 @@ def _building_now(game: Game, entry: Task, move: BuildingAction) -> None:
 
 def action_cost(game: Game, tile: str) -> int:
     """Credits the action itself shows (besides a right space's credits)."""
-    return cast(
-        "int", game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
-    )
+    return cast("int", BUILDINGS.of(game.content)[tile].action_effect.get("action_cost_credits", 0))
 
 
 def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool:
     """True when the building's action can be performed with `budget` credits."""
-    effect = game.content.private_buildings[tile].action_effect
+    effect = BUILDINGS.of(game.content)[tile].action_effect
     budget -= effect.get("action_cost_credits", 0)
     company = game.company(company_id)
     if budget < 0:
@@ -261,7 +260,7 @@ def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool
 
 def perform_effect(game: Game, company_id: str, tile: str, source: str) -> None:
     """Pay the action's own credits and perform it."""
-    effect: dict[str, Any] = dict(game.content.private_buildings[tile].action_effect)
+    effect: dict[str, Any] = dict(BUILDINGS.of(game.content)[tile].action_effect)
     game.gain(company_id, "credits", -effect.pop("action_cost_credits", 0), source)
     game.emit("building_action", company_id, source=source, data={"building": tile})
     if "place_drop_in_dam" in effect:
@@ -299,7 +298,7 @@ def action_options(game: Game, company_id: str) -> list[Option]:
     for tile in buildings_of(game, company_id):
         if _used_tile(game, company_id, tile):
             continue
-        building = game.content.private_buildings[tile]
+        building = BUILDINGS.of(game.content)[tile]
         taken = len(game.state.spaces.get(f"building_{tile}", []))
         if taken >= len(building.action_spaces):
             continue
@@ -336,7 +335,7 @@ def _margot_options(game: Game, company_id: str, verb: str) -> list[Option]:
     for tile in buildings_of(game, company_id):
         if not effect_possible(game, company_id, tile, company.credits):
             continue
-        building = game.content.private_buildings[tile]
+        building = BUILDINGS.of(game.content)[tile]
         cost = action_cost(game, tile)
         costs = "1 eng." + (f", {counted(cost, 'credit')}" if cost else "")
         out.append(
@@ -355,7 +354,7 @@ def perform_action(game: Game, company_id: str, move: BuildingAction) -> None:
     assert tile is not None, "a turn's building action names its building"
     source = f"building:{tile}"
     if how == "use":
-        building = game.content.private_buildings[tile]
+        building = BUILDINGS.of(game.content)[tile]
         space_id = f"building_{tile}"
         taken = len(game.state.spaces.get(space_id, []))
         space = building.action_spaces[taken]

@@ -19,6 +19,7 @@ from bot.rules.actions import place_engineers
 from bot.rules.construction import load_wheel
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import LeeghwaterTask, lw
+from bot.rules.expansions.leeghwater.tables import WORK_SPACES, WORKS
 from bot.rules.moves import Single, Space
 from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
@@ -59,14 +60,14 @@ RULES.move(Loan)
 
 def work_cost(game: Game, work_id: str) -> tuple[int, int]:
     """(excavators, mixers) shown on an External Work tile."""
-    cost = game.content.external_works[work_id].cost
+    cost = WORKS.of(game.content)[work_id].cost
     return cost.get("excavators", 0), cost.get("mixers", 0)
 
 
 def work_text(game: Game, work_id: str) -> str:
     """E.g. 'A3: 2 mixers → 4 VP, free base in plain'."""
     excavators, mixers = work_cost(game, work_id)
-    reward = describe_reward(game.content.external_works[work_id].reward, game.content)
+    reward = describe_reward(WORKS.of(game.content)[work_id].reward, game.content)
     return f"{work_id}: {machinery_text(excavators, mixers)} → {reward}"
 
 
@@ -74,7 +75,7 @@ def work_options(game: Game, company_id: str) -> list[Option]:
     """The External Work spaces the company can use now."""
     company = game.company(company_id)
     out = []
-    for space in game.content.external_work_spaces:
+    for space in WORK_SPACES.of(game.content).values():
         work = lw(game)["works"][space.tile_slot - 1]
         if work is None or game.state.spaces.get(space.id) or company.engineers < space.engineers:
             continue
@@ -94,7 +95,7 @@ def work_options(game: Game, company_id: str) -> list[Option]:
 def perform_work(game: Game, company_id: str, space_id: str) -> bool:
     """Place the engineers on this External Work space (payment follows); False when it is no
     External Work's space."""
-    space = next((s for s in game.content.external_work_spaces if s.id == space_id), None)
+    space = next((s for s in WORK_SPACES.of(game.content).values() if s.id == space_id), None)
     if space is None:
         return False
     slot = space.tile_slot
@@ -160,7 +161,7 @@ def complete_work(game: Game, company_id: str, slot: int, source: str) -> None:
     board["works"][slot - 1] = None
     game.company(company_id).extra.setdefault("external_works", []).append(work)
     game.emit("external_work", company_id, source=source, data={"work": work, "slot": slot})
-    apply_reward(game, company_id, game.content.external_works[work].reward, source)
+    apply_reward(game, company_id, WORKS.of(game.content)[work].reward, source)
 
 
 # -- the Loan Agency's action ------------------------------------------------------------------
@@ -185,7 +186,7 @@ def _loan_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
         price = loan_price(game, work, entry["per"])
         if price > credits:
             continue
-        reward = describe_reward(game.content.external_works[work].reward, game.content)
+        reward = describe_reward(WORKS.of(game.content)[work].reward, game.content)
         out.append(
             Option(
                 Loan(work, slot, price),
