@@ -12,6 +12,7 @@ interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the wi
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import sys
@@ -22,7 +23,7 @@ from statistics import mean, stdev
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
-from bot.ai import decide
+from bot.ai import decide, evaluate
 from bot.rules import Game, GameOptions, new_game
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
@@ -38,9 +39,24 @@ def category(source: str) -> str:
     return head[0] or "?"
 
 
-def play(task: tuple[int, str, int]) -> tuple[int, dict[str, dict[str, int]], list[int], float]:
+def weighted(overrides: str) -> None:
+    """Set the evaluation's weights from `name=value,...` (an experiment)."""
+    fields = {f.name: f.type for f in dataclasses.fields(evaluate.Weights)}
+    changes: dict[str, object] = {}
+    for item in filter(None, overrides.split(",")):
+        name, _, text = item.partition("=")
+        if name not in fields:
+            raise SystemExit(f"unknown weight {name!r}; weights: {', '.join(fields)}")
+        changes[name] = text == "True" if text in ("True", "False") else float(text)
+    evaluate.W = dataclasses.replace(evaluate.W, **changes)  # type: ignore[arg-type]
+
+
+def play(
+    task: tuple[int, str, int, str],
+) -> tuple[int, dict[str, dict[str, int]], list[int], float]:
     """One game; returns (seed, VP by category by kind, [ai VP, automa VP], AI CPU)."""
-    seed, level, automa = task
+    seed, level, automa, overrides = task
+    weighted(overrides)
     game = new_game(GameOptions(players=2, seed=seed, setup="intro", automa=(automa,)))
     rows: dict[str, dict[str, int]] = {"ai": defaultdict(int), "automa": defaultdict(int)}
     original = Game.gain
@@ -90,8 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--weights", default="", help="evaluation weights to change, e.g. now_share=0.3,held=0.6"
+    )
     args = parser.parse_args(argv)
-    tasks = [(args.seed + i, args.level, args.automa) for i in range(args.games)]
+    weighted(args.weights)  # refused here before any game if a name is wrong
+    tasks = [(args.seed + i, args.level, args.automa, args.weights) for i in range(args.games)]
     results = []
 
     def done(result: tuple[int, dict[str, dict[str, int]], list[int], float]) -> None:
@@ -120,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         f"bench/ai_vp.py --level {args.level} --automa {args.automa} --games {n} --seed {args.seed}"
+        + (f" --weights {args.weights}" if args.weights else "")
     )
     for key in keys:
         print(

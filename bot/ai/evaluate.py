@@ -169,6 +169,8 @@ class Weights:
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
     contract_now: float = 0.6  # share of a held contract's reward: the water held reaches it
     contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
+    now_share: float = 0.5  # the energy the water held can make this round, while rounds remain
+    now_share_last: float = 0.5  # ... in the last round
 
 
 W = Weights()
@@ -265,7 +267,7 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     value += held * (1.0 if later == 0 else w.held)
     if pending:
-        value += 0.5 * now
+        value += (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())
     value += built * (w.structure + w.structure_round * later)
     best = outlook[0] if outlook else 0.0
