@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.rules.content import load_content
+from bot.rules.catalogue import CATALOGUE
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from bot.service import GameService, LobbyError, NewGameRefused, OutboxSender
 from bot.service.types import PanelView
 from tests.service.helpers import (
@@ -114,9 +115,9 @@ async def test_complete_leeghwater_game(
         for cid in state.companies
         if cid in who
     ]
-    content = load_content()
+    content = CATALOGUE.content()
     building_vp = sum(dict(row.breakdown).get("Private Buildings", 0) for row in score.rows)
-    assert built and building_vp == sum(content.private_buildings[t].vp for t in built)
+    assert built and building_vp == sum(lw_tables.BUILDINGS.of(content)[t].vp for t in built)
     assert "External Works" in sources  # these seeds' games score some External Works
     # The score sheet's categories, by name.
     assert not any(s.startswith("end:") or s == "external_work" for s in sources)
