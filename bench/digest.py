@@ -32,6 +32,7 @@ from bot.service import GameService, RendererPool
 from bot.service.catchup import CatchUp
 from bot.service.digest import runs_of
 from bot.service.loading import load
+from bot.service.records import CommitRecord, DecisionRecord
 from bot.service.turns import apply_answer
 from bot.store import SqliteStore
 from tests.service.helpers import USERS, FakeClock, actor, started_game
@@ -72,7 +73,7 @@ async def measure(
     meta = await service.store.get_game(game_id)
     loaded = await load(service.store, meta)
     # remember: the last commit's steps told again as the commit told them.
-    commits = [s for s, r in loaded.chain if r["kind"] == "commit"]
+    commits = [s for s, r in loaded.chain if isinstance(r, CommitRecord)]
     if len(commits) >= 2:
         before, last = commits[-2], commits[-1]
         snap = await service.store.latest_snapshot(game_id, at_or_before=before)
@@ -81,9 +82,9 @@ async def measure(
 
             game = open_game(load_state(snap.state))
             steps = [
-                apply_answer(game, r["notation"], r["player"], record=r)  # type: ignore[arg-type]
+                apply_answer(game, r.notation, r.player, record=r)
                 for s, r in loaded.chain
-                if before < s <= last and r["kind"] == "decision"
+                if before < s <= last and isinstance(r, DecisionRecord)
             ]
             start = time.thread_time()
             runs_of(steps, loaded.user_of_player, game.state.round)
