@@ -4,7 +4,7 @@ another channel.
 Owns: the export document a player receives and the checks an imported file passes (the
 same validator and replay as a stored game's load). It sees the store, and of the games
 only what `GameDesk` lists: finding a game, refusing a busy channel, loading one again and
-landing the commit of an imported game. The facade holds it as `GameService.moving`.
+landing the commit of an imported game. The service holds it as `GameService.moving`.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def resumable(
 
 
 class GameDesk(Protocol):
-    """What moving asks of the games (the service's core provides it)."""
+    """What moving asks of the games (the desk, bot/service/core.py, provides it)."""
 
     async def game_id_of(self, guild_id: int, number: int) -> int:
         """The store id of the game with this number in this server."""

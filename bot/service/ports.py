@@ -115,13 +115,19 @@ class OutboxGames(Protocol):
     is gone."""
 
     @property
-    def views(self) -> Pictured: ...
+    def views(self) -> Pictured:
+        """The pictures of announcements."""
+        ...
 
     @property
-    def desk(self) -> StillDeciding: ...
+    def desk(self) -> StillDeciding:
+        """Who still has to decide."""
+        ...
 
     @property
-    def moderation(self) -> LostChannels: ...
+    def moderation(self) -> LostChannels:
+        """Ending a game whose channel is gone."""
+        ...
 
 
 class ReminderDesk(StillDeciding, Protocol):
@@ -171,13 +177,19 @@ class ReminderGames(Settled, Protocol):
     """What the `ReminderRunner` asks of the games (and nothing more)."""
 
     @property
-    def desk(self) -> ReminderDesk: ...
+    def desk(self) -> ReminderDesk:
+        """The games the reminders read."""
+        ...
 
     @property
-    def timekeeper(self) -> ReminderClock: ...
+    def timekeeper(self) -> ReminderClock:
+        """The turn clock the reminders follow."""
+        ...
 
     @property
-    def moderation(self) -> LostChannels: ...
+    def moderation(self) -> LostChannels:
+        """Ending a game whose channel is gone."""
+        ...
 
 
 class Expiries(Protocol):
@@ -192,4 +204,6 @@ class ExpiryGames(Settled, Protocol):
     """What the `ClockRunner` asks of the games (and nothing more)."""
 
     @property
-    def timekeeping(self) -> Expiries: ...
+    def timekeeping(self) -> Expiries:
+        """Acting on the clock's deadlines."""
+        ...

@@ -1,5 +1,5 @@
 """GameService: the application layer — lobby, seats, turns, moderation, views, settings,
-records, export and import — as one facade over a store, composed of parts.
+records, export and import — as parts composed over a store.
 
 Owns: nothing but the wiring. Each part is a class of its own that inherits from nothing
 and sees only what it is given (its file's docstring says what it owns):

@@ -3,7 +3,7 @@ Confirm, reminder hours, the theme of the pictures only they see and the "you're
 heads-up.
 
 Owns: reading and changing a user's settings (their rows in the store). It sees only the
-store; the facade (bot/service/service.py) holds it as `GameService.user_settings`.
+store; the service (bot/service/service.py) holds it as `GameService.user_settings`.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ pictures, replays.
 Owns: reading the results table and the stored snapshots of finished games, the records'
 pictures, and the start-up backfill of results. It sees the store, the ratings keeper, the
 renderer pool, the config and the games' loader (`GameLoader`: a finished game's commits);
-the facade (bot/service/service.py) holds it as `GameService.records`.
+the service (bot/service/service.py) holds it as `GameService.records`.
 
 A game's results are written in the transaction of its final commit (`final_result` in
-bot/service/final.py, and the commit in the service's core); games that finished earlier get
+bot/service/final.py, and the commit at the desk, bot/service/core.py); games that finished earlier get
 theirs once, at start-up, from their logs (`Records.backfill_results`: each log
 replayed once, one that no longer replays skipped and counted). Everything else here reads the results table and the stored
 snapshots only: no request replays a log.
