@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -122,6 +121,7 @@ class BarrageBot(discord.Client):
         service: GameService,
         *,
         clock: Clock,
+        names: records.DiscordNames | None = None,
         sync_policy: str = "on-change",
         test_guild_id: int | None = None,
         sync_state: Path | None = None,
@@ -151,8 +151,10 @@ class BarrageBot(discord.Client):
         self.clock = clock
         self.tree = BarrageTree(self)
         self.tree.add_command(barrage)
-        # The pictures name the players as this server calls them.
-        service.people_namer = functools.partial(records.people_names, self)
+        # The pictures name the players as this server calls them: the service was built
+        # with `names` (`build_service`), which this client serves.
+        if names is not None:
+            names.serve(self)
         self.announcer = DiscordAnnouncer(self)
         self.claim_instance = claim_instance
         self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}

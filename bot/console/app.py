@@ -417,9 +417,14 @@ async def _run(args: argparse.Namespace, db: Path, clock: Clock = system_clock) 
     try:
         # The console lands the AI's steps itself, between the people's moves (`_deciding`).
         config = ServiceConfig(extra={"ai_manual": True})
-        service = GameService(store, clock=clock, renderer_pool=pool, config=config)
         # The pictures name the local players as the game keeps them (`port.names`).
-        service.people_namer = lambda guild, users: port.names.lookup(guild, users)
+        service = GameService(
+            store,
+            clock=clock,
+            renderer_pool=pool,
+            config=config,
+            people_namer=lambda guild, users: port.names.lookup(guild, users),
+        )
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
         sender = OutboxSender(store, port, clock, service=service)

@@ -1,5 +1,5 @@
-"""The service's narrow ports: the publisher a commit tells, and what the outbox and the
-reminders may ask of the games.
+"""The service's narrow ports: the publisher a commit tells, the turn clock and the AI seats
+a commit asks, and what the outbox, the reminders and the clock's runner may ask of the games.
 
 A commit's announcement is in the outbox once the store has appended it; the service then
 tells its `Publisher`, which wakes whoever delivers announcements. The one in use is a
@@ -7,8 +7,13 @@ tells its `Publisher`, which wakes whoever delivers announcements. The one in us
 is assigned to either afterwards). Other processes sharing a PostgreSQL store are woken by
 the store's own notification instead.
 
-The `OutboxSender` and the `ReminderRunner` see the games only through `OutboxGames` and
-`ReminderGames` (the service provides both), so what they may do is written here.
+A commit (`Desk.land`, bot/service/core.py) asks the turn clock through `CommitClock` and
+hands the AI seats that must decide now to `ComputersDue`; both are given to the desk when
+it is built (bot/service/service.py wires them), none is a method a subclass overrides.
+
+The `OutboxSender`, the `ReminderRunner` and the `ClockRunner` see the games only through
+`OutboxGames`, `ReminderGames` and `ExpiryGames` (the service provides them), so what they
+may do is written here.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from bot.service.clock import Turn
     from bot.service.loading import Loaded
+    from bot.service.records import ClockRecord
     from bot.service.types import Image, ImageRequest, Line, ServiceConfig
-    from bot.store import Store, UserSettings
+    from bot.store import Deadline, Store, UserSettings
 
 
 class Publisher(Protocol):
@@ -42,6 +48,39 @@ class Doorbell:
     def publish(self) -> None:
         """Ring: the sender delivers soon instead of at its next poll."""
         self.rung.set()
+
+
+class CommitClock(Protocol):
+    """What a commit asks of the turn clock (bot/service/timekeeping.py: `Timekeeper`)."""
+
+    async def at_commit(self, loaded: Loaded, *, taken_back: bool) -> ClockRecord | None:
+        """The clock after a commit of `loaded`'s step (None in a game without a clock);
+        `taken_back`: the commit goes back (an undo, a rewind)."""
+        ...
+
+    async def lines(self, after: Loaded) -> list[Line]:
+        """The turn message's lines about time: deadlines and time away."""
+        ...
+
+    async def first_reminder_due(
+        self, loaded: Loaded, user: int, settings: UserSettings, now: int
+    ) -> int:
+        """When a player's first reminder of a turn is due."""
+        ...
+
+    async def landed(self, after: Loaded) -> None:
+        """After a commit that announces: write the game's deadlines (the clock's, and a
+        pending AI step's that any process may claim)."""
+        ...
+
+
+class ComputersDue(Protocol):
+    """Told after every landing: the AI seats that must decide now are to be thought about
+    (bot/service/thinking.py: `ComputerTasks`)."""
+
+    def due(self, loaded: Loaded) -> None:
+        """Think about `loaded`'s AI steps soon, if an AI seat must decide."""
+        ...
 
 
 class OutboxGames(Protocol):
@@ -100,4 +139,15 @@ class ReminderGames(Protocol):
 
     async def destination_gone(self, channel_id: int, reason: str) -> int | None:
         """End the game of a channel that no longer exists; its number, or None."""
+        ...
+
+
+class ExpiryGames(Protocol):
+    """What the `ClockRunner` asks of the games (and nothing more)."""
+
+    store: Store
+    config: ServiceConfig
+
+    async def expire(self, deadline: Deadline) -> int | None:
+        """Act on a claimed deadline; when to look again, or None."""
         ...

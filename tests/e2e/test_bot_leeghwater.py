@@ -114,7 +114,7 @@ async def test_three_players_play_leeghwater_rounds_through_the_panel(
         assert driver.stats.buttons and driver.stats.selects
         lines = await bot.service.log_lines(game_id, 10_000, by_game_id=True)
         assert any("External Work" in line for line in lines)
-        state = (await bot.service._target(game_id, True)).committed
+        state = (await bot.service.desk.target(game_id, True)).committed
         assert state is not None and state.round == 3
         spaces = state.extra["leeghwater"]["building_spaces"]
         built = [t for t, who in spaces.items() if any(c in who for c in state.companies)]

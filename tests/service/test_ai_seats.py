@@ -92,7 +92,7 @@ async def until_my_decision(service: GameService, game_id: int, user: int = ME) 
 async def until_the_ai_decides(service: GameService, game_id: int) -> None:
     """The person plays (first options) until the AI must decide."""
     for _ in range(50):
-        if (await service._load(await service.store.get_game(game_id))).ai_deciding():
+        if (await service.desk.load(await service.store.get_game(game_id))).ai_deciding():
             return
         await person_plays(service)
     raise AssertionError("the AI never had to decide")
@@ -371,7 +371,7 @@ async def test_records_note_the_ai_at_a_persons_seat_and_the_hints(ai: GameServi
                         hinted = True
                     await person_plays(ai, user, rng)
                     break
-        if hinted and not (await ai._load(await ai.store.get_game(game_id))).pilots:
+        if hinted and not (await ai.desk.load(await ai.store.get_game(game_id))).pilots:
             await ai.replace_with_ai(actor(ME), YOU, "casual")  # the AI holds it to the end
     kept = await ai.store.game_result(game_id)
     assert kept is not None and kept.result.hints
@@ -399,9 +399,9 @@ async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
 async def test_the_pictures_mark_an_ai_seat_with_its_level(ai: GameService) -> None:
     """The renderer is handed an AI seat as the computer seat, which marks it with its level."""
     game_id = await solo(ai, ai=1, automa=1)
-    loaded = await ai._load(await ai.store.get_game(game_id))
+    loaded = await ai.desk.load(await ai.store.get_game(game_id))
     assert loaded.game is not None
-    players = await ai._players(loaded, loaded.game.state)
+    players = await ai.pictures.players(loaded, loaded.game.state)
     kinds = [p.computer for p in players if p.computer is not None]
     assert kinds == [ComputerSeat("ai", "casual")]  # the automa is marked from the state itself
     assert kinds[0].mark() == "AI1"
@@ -418,7 +418,7 @@ async def test_ai_seats_draft_in_the_full_setup_with_the_real_ai(make_ai: MakeAi
     await service.start(actor(ME))
     game_id = outcome.game_id
     for _ in range(60):
-        loaded = await service._load(await service.store.get_game(game_id))
+        loaded = await service.desk.load(await service.store.get_game(game_id))
         assert loaded.game is not None
         if loaded.game.state.phase != "draft":
             break

@@ -163,8 +163,8 @@ async def test_export_import_round_trip_of_a_nile_game(service: GameService) -> 
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
     )
     assert outcome.committed
-    original = await service._target(game_id, True)
-    copy = await service._target(outcome.game_id, True)
+    original = await service.desk.target(game_id, True)
+    copy = await service.desk.target(outcome.game_id, True)
     assert original.committed is not None and copy.committed is not None
     assert any(c.extra["irrigation"] for c in original.committed.companies.values())
     assert copy.committed.extra["nile"] == original.committed.extra["nile"]

@@ -216,7 +216,7 @@ async def test_the_untouched_export_is_accepted_and_loads(service: GameService) 
     doc = await played_export(service)
     outcome = await service.moving.import_game(MANAGER, json.dumps(doc).encode())
     assert outcome.committed
-    service._cache.clear()
+    service.desk.cache.clear()
     panels = [await service.panel(actor(u, channel=OTHER_CHANNEL)) for u in USERS[:2]]
     assert any(p.options for p in panels)
 

@@ -215,7 +215,7 @@ async def test_an_announcement_keeps_its_picture_when_rendering_ahead_fails(
     async def broken(*args: object) -> None:
         raise RuntimeError("a bug in rendering ahead")
 
-    monkeypatch.setattr(service, "_warm_wanted", broken)
+    monkeypatch.setattr(service.views, "_warm_wanted", broken)
     picture = await service.request_picture(ImageRequest(game_id, version, "map"))
     assert picture.data == b"PNG map None" * 10
     assert "could not render ahead" in caplog.text

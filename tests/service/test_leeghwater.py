@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.rules.content import load_content
+from bot.rules.catalogue import CATALOGUE
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from bot.service import GameService, LobbyError, NewGameRefused, OutboxSender
 from bot.service.types import PanelView
 from tests.service.helpers import (
@@ -102,7 +103,7 @@ async def test_complete_leeghwater_game(
     score = await finished_score(service, game_id, players)
     sources = score_groups(score)
     # Each Private Building a company activated is worth its VP at the end, in its own group.
-    state = (await service._target(game_id, True)).committed
+    state = (await service.desk.target(game_id, True)).committed
     assert state is not None
     built = [
         tile
@@ -110,9 +111,9 @@ async def test_complete_leeghwater_game(
         for cid in state.companies
         if cid in who
     ]
-    content = load_content()
+    content = CATALOGUE.content()
     building_vp = sum(dict(row.breakdown).get("Private Buildings", 0) for row in score.rows)
-    assert built and building_vp == sum(content.private_buildings[t].vp for t in built)
+    assert built and building_vp == sum(lw_tables.BUILDINGS.of(content)[t].vp for t in built)
     assert "External Works" in sources  # these seeds' games score some External Works
     # The score sheet's categories, by name.
     assert not any(s.startswith("end:") or s == "external_work" for s in sources)
@@ -148,8 +149,8 @@ async def test_export_import_round_trip_of_a_leeghwater_game(service: GameServic
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
     )
     assert outcome.committed
-    original = await service._target(game_id, True)
-    copy = await service._target(outcome.game_id, True)
+    original = await service.desk.target(game_id, True)
+    copy = await service.desk.target(outcome.game_id, True)
     assert original.committed is not None and copy.committed is not None
     assert copy.committed.extra["leeghwater"] == original.committed.extra["leeghwater"]
     assert copy.committed.to_json() == original.committed.to_json()

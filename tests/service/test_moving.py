@@ -51,7 +51,7 @@ async def test_a_log_that_no_longer_replays_continues_from_the_snapshot_and_is_f
     await service.store.append(
         game_id, meta.version, [{"kind": "decision", "notation": "fly", "player": "seat0"}]
     )
-    service._cache.clear()  # as a fresh process would
+    service.desk.cache.clear()  # as a fresh process would
     deciding = [await service.panel(actor(u)) for u in USERS[:2]]
     assert all(p.flag for p in deciding)
     assert any(p.options for p in deciding)

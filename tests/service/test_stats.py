@@ -137,7 +137,7 @@ async def test_the_final_commit_keeps_the_results(played: GameService, clock: Fa
     result = kept.result
     assert (result.players, result.setup, result.rounds) == (2, "intro", state.round)
     ranks = {e["company"]: e["place"] for e in state.result["ranking"]}
-    replayed = await service._history_of(loaded)
+    replayed = await service.desk.history_of(loaded)
     for s in result.seats:
         company = state.companies[s.company]
         assert (s.seat, s.user_id, s.automa) == (company.seat, USERS[company.seat], False)
@@ -432,20 +432,20 @@ async def test_charts_group_vp_by_the_score_sheet_s_rows(service: GameService) -
     assert charts.seats[0].player == "Player"  # a name the adapter could not find
 
 
-async def test_the_score_sheet_from_results_is_the_replayed_one(
-    played: GameService, make_service: MakeService
-) -> None:
+async def test_the_score_sheet_from_results_is_the_replayed_one(played: GameService) -> None:
     """The archived score sheet (results and final snapshot) draws the same picture as the
     one drawn from the replayed log."""
-    service, game_id = played, FIRST
-    service.renderer_pool = RendererPool(kind="inline")
+    game_id = FIRST
+    service = GameService(
+        played.store, clock=played.clock, renderer_pool=RendererPool(kind="inline")
+    )
     meta = await service.store.get_game(game_id)
     loaded = await service.game_for_reminder(game_id)
     assert loaded is not None
-    await service._history_of(loaded)  # known: the sheet is drawn from the replay
+    await service.desk.history_of(loaded)  # known: the sheet is drawn from the replay
     replayed = await service.board_image(game_id, "score", by_game_id=True)
-    fresh = await make_service()
-    fresh.renderer_pool = RendererPool(kind="inline")
+    # A service of its own: nothing of the replay is cached in it.
+    fresh = GameService(played.store, clock=played.clock, renderer_pool=RendererPool(kind="inline"))
     kept = await fresh.archived_score_sheet(await fresh.records.archived_game(GUILD, meta.number))
     a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (replayed, kept))
     assert a.size == b.size and a.tobytes() == b.tobytes()

@@ -184,7 +184,7 @@ async def test_an_expiry_read_before_a_move_is_refused_at_its_version(
     terms = terms_of(loaded.options)
     assert terms is not None
     with pytest.raises(GameMovedOn):
-        await other._time_ran_out(loaded, terms, late)
+        await other.timekeeping._time_ran_out(loaded, terms, late)
     assert not any(e.record["kind"] == "expiry" for e in await other.store.read_log(game_id))
 
 

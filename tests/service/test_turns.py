@@ -80,10 +80,10 @@ async def test_restart_from_the_store_mid_turn_continues_identically(
     rng_a = random.Random(9)
     for _ in range(15):
         await random_step(revived, rng_a, 3, game_id)
-    state_a = revived._cache[game_id].game.state.to_json()
+    state_a = revived.desk.cache[game_id].game.state.to_json()
     fresh = await make_service()
     await fresh.panel(actor(user))
-    assert fresh._cache[game_id].game.state.to_json() == state_a
+    assert fresh.desk.cache[game_id].game.state.to_json() == state_a
 
 
 async def test_restart_turn_goes_back_and_keeps_the_version_growing(service: GameService) -> None:

@@ -15,7 +15,7 @@ async def broken_game(service: GameService) -> int:
     game_id = await started_game(service, seed=5)
     meta = await service.store.get_game(game_id)
     await service.store.append(game_id, meta.version, [{"kind": "skip", "seat": "3"}])
-    service._cache.clear()  # as a fresh process would
+    service.desk.cache.clear()  # as a fresh process would
     return game_id
 
 
