@@ -70,6 +70,11 @@ class Move:
         """The move's text: a stored format (logs and button ids hold it)."""
         raise NotImplementedError(f"{type(self).__name__} does not write its notation")
 
+    @property
+    def word(self) -> str:
+        """The leading word of the notation: the verb (an action space's id for `Space`)."""
+        return self.verb or self.notation.partition(" ")[0]
+
     def __str__(self) -> str:
         return self.notation
 
