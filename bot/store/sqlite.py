@@ -58,13 +58,20 @@ class _SqliteTx:
         self._begin = ""
         #: Whether a BEGIN was sent (there is a transaction to commit).
         self.begun = False
+        #: Statements run so far, and whether the body may run only one (without BEGIN).
+        self._ran = 0
+        self._alone = False
 
     def start(self, begin: str) -> None:
-        """Begin a transaction with `begin` (sent with its first statement)."""
-        self._begin, self.begun = begin, False
+        """Begin a transaction with `begin` (sent with its first statement), or, with "",
+        run the body's one statement without one (atomic by itself)."""
+        self._begin, self.begun, self._ran, self._alone = begin, False, 0, not begin
 
     def _run(self, call: Callable[[sqlite3.Connection], T]) -> Awaitable[T]:
         """`call` on the connection's thread, after the pending BEGIN if there is one."""
+        if self._alone and self._ran:
+            raise AssertionError("an operation run alone runs one statement only")
+        self._ran += 1
         conn: sqlite3.Connection = self._db._conn
         begin, self._begin = self._begin, ""
         if not begin:
@@ -200,8 +207,10 @@ class SqliteStore(ClockSqlStore):
 
     async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
         """BEGIN (with the body's first statement), run `body`, COMMIT; ROLLBACK on any
-        error (the mode's `alone` and `bookkeeping` change nothing here: a transaction costs
-        no round trip, and WAL with synchronous=NORMAL never waits for the disk at a commit).
+        error. A read `alone` runs its one statement without BEGIN and COMMIT (one trip to
+        the connection's thread); a write alone still begins IMMEDIATE, so that it waits for
+        another process's writer rather than fail on a stale snapshot; `bookkeeping` changes
+        nothing here (WAL with synchronous=NORMAL never waits for the disk at a commit).
 
         A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
@@ -212,7 +221,7 @@ class SqliteStore(ClockSqlStore):
             changes = self._db.total_changes
             tx = self._tx_db
             try:
-                tx.start("BEGIN IMMEDIATE" if write else "BEGIN")
+                tx.start("BEGIN IMMEDIATE" if write else "" if mode.alone else "BEGIN")
                 try:
                     result = await body(tx)
                     if tx.begun:  # a body that ran no statement began no transaction
