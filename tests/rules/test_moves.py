@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,17 +31,6 @@ def _mixes() -> Iterator[tuple[str, GameOptions]]:
 
 
 MIXES = dict(_mixes())
-
-
-def _with_seed(options: GameOptions, seed: int) -> GameOptions:
-    return GameOptions(
-        players=options.players,
-        setup=options.setup,
-        map=options.map,
-        expansions=options.expansions,
-        automa=options.automa,
-        seed=seed,
-    )
 
 
 def _check_move(game: Game, option: Option) -> None:
@@ -82,7 +72,7 @@ def test_every_option_round_trips_and_its_parsed_move_applies_as_its_text(
         return decision
 
     monkeypatch.setattr(Game, "_decision_for", listing)
-    options = _with_seed(MIXES[mix], 11)
+    options = replace(MIXES[mix], seed=11)
     by_text, by_move = new_game(options), new_game(options)
     rng = random.Random(mix)
     kinds: set[str] = set()
