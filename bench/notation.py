@@ -10,6 +10,7 @@ Run: /work/venv/bin/python bench/notation.py [games per mix] [repeats, best kept
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from benchargs import numbers
 
@@ -31,16 +32,7 @@ MIXES: tuple[tuple[str, GameOptions], ...] = (
 
 def play(options: GameOptions, seed: int) -> tuple[float, float, int]:
     """CPU seconds listing, CPU seconds applying, and the answers of one random game."""
-    game = new_game(
-        GameOptions(
-            players=options.players,
-            setup=options.setup,
-            map=options.map,
-            expansions=options.expansions,
-            automa=options.automa,
-            seed=seed,
-        )
-    )
+    game = new_game(replace(options, seed=seed))
     rng = SplitMix64(seed * 31 + 7)
     listing = applying = 0.0
     answers = 0

@@ -3,7 +3,8 @@
 Public API:
     new_game(options) -> Game         set up a game (bot.rules.setup)
     Game.decisions() / decision()     what must be decided now
-    Game.apply(notation, player)      answer; returns events
+    Game.apply(notation, player)      answer (a notation, an option or a move); returns events
+    Game.read(notation) -> Move       the typed move a notation writes (bot.rules.moves)
     replay(options, records)          rebuild a game from its log (bot.rules.replay)
     GameState.to_json / from_json     states of this engine's schema
     load_state(data)                  a stored state of any released schema (bot.rules.migrations)

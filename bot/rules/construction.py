@@ -12,12 +12,13 @@ Structures built as a reward (RULINGS 26) need no engineers, tile or machinery; 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
-from bot.rules.notation import Payment, Structure
-from bot.rules.options import Option, counted
+from bot.rules.notation import Pay, Structure
+from bot.rules.options import Option, counted, machinery_text
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
@@ -144,6 +145,20 @@ for _kind in (
 
 
 # -- payments ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Machinery and credits actually paid for one construction (fee excluded); offered as a
+    `Pay` move with its cost's fee."""
+
+    excavators: int
+    mixers: int
+    credits: int  # credits paid instead of machinery (Solomon P. Jordan)
+
+    def describe(self) -> str:
+        """E.g. '4 excavators', '1 excavator + 9 credits'."""
+        return machinery_text(self.excavators, self.mixers, self.credits)
 
 
 def credits_for_machinery(game: Game, company_id: str) -> int:
@@ -414,7 +429,7 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
             label = f"Pay {payment.describe()}"
             if cost.fee:
                 label += f" (+{counted(cost.fee, 'credit')} for the red outline)"
-            offered = Payment(payment.excavators, payment.mixers, payment.credits, cost.fee)
+            offered = Pay(payment.excavators, payment.mixers, payment.credits, cost.fee)
             options.append(Option(offered, label, group="payment"))
     return options
 
@@ -424,7 +439,7 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
     options=_pay_options,
     prompt=lambda g, e: f"How do you pay for the {e['structure']}?",
 )
-def _build_pay(game: Game, entry: Task, move: Payment) -> None:
+def _build_pay(game: Game, entry: Task, move: Pay) -> None:
     company_id = entry["player"]
     tile_id = entry["tile"]
     load_wheel(game, company_id, tile_id, move.excavators, move.mixers)

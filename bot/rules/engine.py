@@ -206,9 +206,11 @@ class Game:
         text = answer if isinstance(answer, str) else answer.notation
         if self.state.finished:
             raise GameOver(f"'{text}' cannot be played: the game is over")
-        if not isinstance(answer, Option):
+        if isinstance(answer, str):
             text = normalize(text)
-            self.read(text)
+            move = self.read(text)
+        else:
+            move = answer.move if isinstance(answer, Option) else answer
         decisions = self.decisions()
         decision: Decision | None
         if player is None:
@@ -228,7 +230,9 @@ class Game:
         option = decision.find(text)
         if option is None:
             explain = self.rules.explain
-            reason = explain(self, decision, text) if explain else f"'{text}' is not legal now"
+            reason = (
+                explain(self, decision, move, text) if explain else f"'{text}' is not legal now"
+            )
             raise IllegalMove(reason)
         return decision, option
 

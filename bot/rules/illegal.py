@@ -5,19 +5,24 @@ from __future__ import annotations
 from bot.rules.actions import spaces_in_play
 from bot.rules.content import company_name
 from bot.rules.engine import Game
+from bot.rules.moves import Move
+from bot.rules.notation import Fulfil, Produce, Structure
 from bot.rules.options import Decision, counted, machinery_text
 from bot.rules.rulebook import RuleSet
 from bot.rules.wording import space_name
 
 RULES: RuleSet[Game] = RuleSet("illegal")
 
+#: The base game's structure kinds, whose placement rules are explained here.
+BASE_KINDS = ("base", "elevation", "conduit", "powerhouse")
+
 
 @RULES.explainer
-def explain_illegal(game: Game, decision: Decision, text: str) -> str:
-    """Why a well-formed notation is not legal now, as specifically as the engine can say."""
-    verb, _, rest = text.partition(" ")
-    verb = verb.lower()
-    verbs = {option.notation.split(" ")[0].lower() for option in decision.options}
+def explain_illegal(game: Game, decision: Decision, move: Move, text: str) -> str:
+    """Why a well-formed answer (`move`, written `text`) is not legal now, as specifically as
+    the engine can say."""
+    verb = move.word
+    verbs = {option.move.word for option in decision.options}
     intro = f"'{text}' is not legal now"
     reasons = game.rules.why_not
     turn_verb = verb in ("build", "bank") or verb in reasons or verb not in game.rules.verbs
@@ -25,12 +30,13 @@ def explain_illegal(game: Game, decision: Decision, text: str) -> str:
         reason = _explain_turn(game, decision.player, verb)
         if reason:
             return f"{intro}: {reason}"
-    elif verb in ("base", "elevation", "conduit", "powerhouse") and verb in verbs:
-        return f"{intro}: {_explain_placement(game, decision.player, verb, rest)}"
-    elif verb == "produce" and "produce" in verbs:
-        return f"{intro}: {_explain_production(game, decision.player, rest)}"
-    elif verb == "contract" and "contract" in verbs:
-        return f"{intro}: contract {rest} is not one you can fulfil with this energy"
+    elif isinstance(move, Structure) and verb in BASE_KINDS and verb in verbs:
+        return f"{intro}: {_explain_placement(game, decision.player, move)}"
+    elif isinstance(move, Produce) and verb in verbs:
+        return f"{intro}: {_explain_production(game, decision.player, move)}"
+    elif isinstance(move, Fulfil) and verb in verbs:
+        asked = text.partition(" ")[2]  # as written, quoted back
+        return f"{intro}: contract {asked} is not one you can fulfil with this energy"
     if verb not in verbs:
         sample = ", ".join(f"`{option.notation}`" for option in decision.options[:4])
         more = "…" if len(decision.options) > 4 else ""
@@ -81,8 +87,8 @@ def _explain_turn(game: Game, company_id: str, verb: str) -> str:
     return "its action cannot be performed now"
 
 
-def _explain_placement(game: Game, company_id: str, kind: str, space_id: str) -> str:
-    space_id = space_id.upper()
+def _explain_placement(game: Game, company_id: str, move: Structure) -> str:
+    kind, space_id = move.kind, (move.space or "none").upper()
     try:
         game.map.space(space_id)
     except KeyError:
@@ -131,11 +137,10 @@ def _explain_placement(game: Game, company_id: str, kind: str, space_id: str) ->
     )
 
 
-def _explain_production(game: Game, company_id: str, rest: str) -> str:
-    parts = rest.split(" ")
-    if len(parts) != 3:
+def _explain_production(game: Game, company_id: str, move: Produce) -> str:
+    if move.dam is None:
         return "write it as 'produce <dam> <conduit> <drops>'"
-    dam_id, conduit_id, drops = parts[0].upper(), parts[1].upper(), int(parts[2])
+    dam_id, conduit_id, drops = move.dam.upper(), move.conduit.upper(), move.drops
     dam = game.state.dams.get(dam_id)
     if dam is None:
         return f"there is no dam on {dam_id}"

@@ -1,6 +1,6 @@
 """Moves: the typed values of the notation; each kind of answer parses and writes its own text.
 
-A move is what an option does, as a value (`Structure("base", "D5U")`, `Payment(4, 0, 0)`):
+A move is what an option does, as a value (`Structure("base", "D5U")`, `Pay(4, 0, 0)`):
 `move.notation` (and `str(move)`) writes its notation and `Kind.parse(text)` reads one back,
 as python-chess's `Move.uci()` / `Move.from_uci` do. A game's `Grammar` (its rule tables')
 maps a notation's leading word to the kind written with it, so `game.rules.grammar.parse(text)`
@@ -20,6 +20,7 @@ import inspect
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, ClassVar, Self, cast
 
 from bot.rules.errors import MalformedNotation
@@ -70,6 +71,11 @@ class Move:
         """The move's text: a stored format (logs and button ids hold it)."""
         raise NotImplementedError(f"{type(self).__name__} does not write its notation")
 
+    @property
+    def word(self) -> str:
+        """The leading word of the notation: the verb (an action space's id for `Space`)."""
+        return self.verb or self.notation.partition(" ")[0]
+
     def __str__(self) -> str:
         return self.notation
 
@@ -105,6 +111,9 @@ class Single(Move):
         cls._field, annotation = written[0]
         cls._number = annotation.startswith("int")
         cls._nullable = annotation.endswith("| None")
+        # The kind's own writer, made once: listing a decision writes many notations (set on
+        # the class as a property, which mypy does not let an assignment do).
+        type.__setattr__(cls, "notation", property(_writer(cls.verb, cls._verb_field, cls._field)))
 
     @classmethod
     def read(cls, verb: str, rest: str) -> Self:
@@ -118,9 +127,28 @@ class Single(Move):
 
     @property
     def notation(self) -> str:
-        verb = getattr(self, self._verb_field) if self._verb_field else self.verb
-        value = getattr(self, self._field)
-        return f"{verb} {'none' if value is None else value}"
+        return _writer(self.verb, self._verb_field, self._field)(self)
+
+
+def _writer(verb: str, verb_field: str, field: str) -> Callable[[Any], str]:
+    """How a `Single` kind writes its notation: its verb (or the verb its `verb_field` holds),
+    then the value of `field` (`none` for None)."""
+    value = attrgetter(field)
+    if verb_field:
+        verb_of = attrgetter(verb_field)
+
+        def write_with(move: Any) -> str:
+            written = value(move)
+            return f"{verb_of(move)} {'none' if written is None else written}"
+
+        return write_with
+    prefix, declined = f"{verb} ", f"{verb} none"
+
+    def write(move: Any) -> str:
+        written = value(move)
+        return declined if written is None else f"{prefix}{written}"
+
+    return write
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from bot.rules.moves import ID, Move, Single, Word
-from bot.rules.options import machinery_text
 from bot.rules.rulebook import RuleSet
 from bot.rules.structures import TileUse
 
@@ -80,7 +79,7 @@ class Structure(Single):
 
 
 @dataclass(frozen=True, slots=True)
-class Payment(Move):
+class Pay(Move):
     """`pay 4e`, `pay 2m`, `pay 1e 9c`: machinery and credits actually paid for one
     construction (fee excluded); `pay 0` pays nothing."""
 
@@ -107,10 +106,6 @@ class Payment(Move):
         if self.credits:
             parts.append(f"{self.credits}c")
         return "pay " + (" ".join(parts) if parts else "0")
-
-    def describe(self) -> str:
-        """E.g. '4 excavators', '1 excavator + 9 credits'."""
-        return machinery_text(self.excavators, self.mixers, self.credits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,5 +205,5 @@ class Machines(Move):
 for _word in ("build", "bank", "confirm"):
     RULES.move(Word, _word)
 RULES.move(Structure, "base", "elevation", "conduit", "powerhouse")
-for _kind in (Engineers, TileUse, Payment, Produce, Fulfil, Take, Discard, Drops, Machines):
+for _kind in (Engineers, TileUse, Pay, Produce, Fulfil, Take, Discard, Drops, Machines):
     RULES.move(_kind)

@@ -51,7 +51,11 @@ def machinery_text(excavators: int, mixers: int, credits: int = 0) -> str:
     return " + ".join(parts) or "nothing"
 
 
-@dataclass(frozen=True, slots=True)
+#: How a frozen option sets its fields once, in its own `__init__`.
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One legal answer to a decision: its move, and how players read it.
 
@@ -68,19 +72,25 @@ class Option:
     group: str = ""
     description: str = ""
     full_text: str = ""
-    notation: str = field(init=False, default="")
+    notation: str = ""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "notation", self.move.notation)
-        whole = self.full_text or self.label
-        object.__setattr__(self, "full_text", whole)
-        if len(self.label) > LABEL_MAX:
-            head, rest = fit(self.label, LABEL_MAX)
-            object.__setattr__(self, "label", head)
-            if not self.description and rest:
-                object.__setattr__(self, "description", fit(rest, DESCRIPTION_MAX)[0])
-        if len(self.description) > DESCRIPTION_MAX:
-            object.__setattr__(self, "description", fit(self.description, DESCRIPTION_MAX)[0])
+    def __init__(
+        self, move: Move, label: str, group: str = "", description: str = "", full_text: str = ""
+    ) -> None:
+        # Each field is set once (listing the options of a decision builds many of them).
+        full_text = full_text or label
+        if len(label) > LABEL_MAX:
+            label, rest = fit(label, LABEL_MAX)
+            if not description and rest:
+                description = fit(rest, DESCRIPTION_MAX)[0]
+        if len(description) > DESCRIPTION_MAX:
+            description = fit(description, DESCRIPTION_MAX)[0]
+        _set(self, "move", move)
+        _set(self, "notation", move.notation)
+        _set(self, "label", label)
+        _set(self, "group", group)
+        _set(self, "description", description)
+        _set(self, "full_text", full_text)
 
     def __repr__(self) -> str:
         return f"Option({self.notation!r})"

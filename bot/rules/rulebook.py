@@ -48,7 +48,7 @@ TileCosts = Callable[[G, str, str, str, list[Cost]], list[Cost]]
 TileUses = Callable[[G, str, str], list[TileUse]]
 RewardApply = Callable[[G, str, Any, str, list[Task]], None]
 RewardPossible = Callable[[G, str, int], bool]
-Explainer = Callable[[G, "Decision", str], str]
+Explainer = Callable[[G, "Decision", Move, str], str]
 BonusCounter = Callable[[G, str], int]
 
 
@@ -118,7 +118,8 @@ class RuleSet(Generic[G]):
     # Data table name -> the shared table its rows are read into (`bot.rules.content.shared`).
     tables: dict[str, Table[Any, Any]] = field(default_factory=dict)
     hooks: list[type[Hooks[G]]] = field(default_factory=list)
-    # Why a well-formed answer is not legal now (the base game declares one).
+    # Why a well-formed answer (its move, and its text as written) is not legal now (the base
+    # game declares one).
     explain: Explainer[G] | None = None
 
     # -- declaring -------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from bot.rules import CATALOGUE, GameOptions, IllegalMove, MalformedNotation, new_game
 from bot.rules.engine import Game
 from bot.rules.moves import Move, Space, Word
-from bot.rules.notation import Drops, Payment, Produce, Structure
+from bot.rules.notation import Drops, Pay, Produce, Structure
 from bot.rules.options import Decision, Option
 from bot.rules.tasks import Task
 from tests.golden import golden
@@ -30,17 +31,6 @@ def _mixes() -> Iterator[tuple[str, GameOptions]]:
 
 
 MIXES = dict(_mixes())
-
-
-def _with_seed(options: GameOptions, seed: int) -> GameOptions:
-    return GameOptions(
-        players=options.players,
-        setup=options.setup,
-        map=options.map,
-        expansions=options.expansions,
-        automa=options.automa,
-        seed=seed,
-    )
 
 
 def _check_move(game: Game, option: Option) -> None:
@@ -82,7 +72,7 @@ def test_every_option_round_trips_and_its_parsed_move_applies_as_its_text(
         return decision
 
     monkeypatch.setattr(Game, "_decision_for", listing)
-    options = _with_seed(MIXES[mix], 11)
+    options = replace(MIXES[mix], seed=11)
     by_text, by_move = new_game(options), new_game(options)
     rng = random.Random(mix)
     kinds: set[str] = set()
@@ -109,29 +99,27 @@ def test_every_option_round_trips_and_its_parsed_move_applies_as_its_text(
         for option in decision.options:
             _check_move(by_text, option)
     assert by_move.state.to_json() == by_text.state.to_json()
-    assert {"Word", "Structure", "TileUse", "Payment"} <= kinds, kinds
+    assert {"Word", "Structure", "TileUse", "Pay"} <= kinds, kinds
 
 
 def test_a_kind_writes_and_reads_its_own_notation() -> None:
-    assert Payment(1, 0, 9).notation == "pay 1e 9c" and Payment.parse("PAY 1E 9C") == Payment(
-        1, 0, 9
-    )
-    assert Payment.parse("pay 0") == Payment(0, 0, 0)
+    assert Pay(1, 0, 9).notation == "pay 1e 9c" and Pay.parse("PAY 1E 9C") == Pay(1, 0, 9)
+    assert Pay.parse("pay 0") == Pay(0, 0, 0)
     assert Produce.parse("produce D1L C1L 2") == Produce("D1L", "C1L", 2)
     assert Produce.parse("produce none") == Produce(None) and str(Produce(None)) == "produce none"
     assert Drops.parse("drops none") == Drops(()) and str(Drops(("HA", "HB"))) == "drops HA HB"
     assert Structure.parse("base D5U") == Structure("base", "D5U")
     assert str(Structure("conduit", None)) == "conduit none"
     # What the listing knew takes no part in equality: a parsed move equals the offered one.
-    assert Payment(4, 0, 0, fee=3) == Payment.parse("pay 4e")
+    assert Pay(4, 0, 0, fee=3) == Pay.parse("pay 4e")
     assert Space.parse("Turbine_Plus2_Left") == Space("turbine_plus2_left")
 
 
 @pytest.mark.parametrize(
     ("kind", "text"),
     [
-        (Payment, "pay four"),
-        (Payment, "produce D1L C1L 2"),
+        (Pay, "pay four"),
+        (Pay, "produce D1L C1L 2"),
         (Produce, "produce D1L"),
         (Drops, "drops"),
         (Space, "9lives"),

@@ -68,7 +68,7 @@ def automa_answer(game: Game, decision: Decision) -> Option:
             if isinstance(o.move, Structure) and o.move.space is not None
         }
         if spaces and criteria is not None:
-            structure = options[0].notation.partition(" ")[0]
+            structure = options[0].move.word
             space = choose_space(game, player, structure, list(spaces), criteria)
             if space is not None:
                 return spaces[space]
