@@ -172,8 +172,13 @@ def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
     budget = BUDGETS[level]
     rng = SplitMix64(decision_seed(ai_seed, game, seat))
     base = determinized(game, rng)
-    values = scored(base, seat, decision, QUICK if budget.finish == "greedy" else confirm_only)
-    if budget.extend and not decision.simultaneous:
+    deep = bool(budget.extend) and not decision.simultaneous
+    if deep and len(options) <= budget.extend:
+        values = [0.0] * len(options)  # every option is searched further: no need to rank
+    else:
+        finish = QUICK if budget.finish == "greedy" else confirm_only
+        values = scored(base, seat, decision, finish)
+    if deep:
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: budget.extend]
         worlds = [rng.next64() for _ in range(budget.samples)]
         found = {

@@ -212,7 +212,9 @@ class BarrageBot(discord.Client):
             asyncio.create_task(self._backfill_results(), name="results backfill"),
             # AI steps left pending by a stop or by a process whose shards this one took
             # over are thought about again and landed (exactly once: bot/service/thinking.py).
-            asyncio.create_task(self.service.run_computers(self._stop), name="AI seats"),
+            asyncio.create_task(
+                self.service.timekeeping.run_computers(self._stop), name="AI seats"
+            ),
         ]
 
     async def _backfill_results(self) -> None:
@@ -228,7 +230,9 @@ class BarrageBot(discord.Client):
     async def close(self) -> None:
         """Stop the background work (letting a delivery finish), then disconnect."""
         self._stop.set()
-        await self.service.stop_computers()  # an AI step not landed is thought about again
+        await (
+            self.service.computers.stop_computers()
+        )  # an AI step not landed is thought about again
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 try:
@@ -265,7 +269,7 @@ class BarrageBot(discord.Client):
     async def _destination_gone(self, channel_id: int, reason: str) -> None:
         """Tell the service; it decides whether a game ends."""
         try:
-            await self.service.destination_gone(channel_id, reason)
+            await self.service.moderation.destination_gone(channel_id, reason)
         except DATABASE_DOWN:
             log.warning(
                 "channel %d is gone (%s) but its game cannot be ended now: the database is "

@@ -397,7 +397,7 @@ async def archived_answer(
 
     users = [s.user_id for s in game.result.seats if s.user_id is not None]
     names = await display_names(interaction, users)
-    sheet = await service.archived_score_picture(game)
+    sheet = await service.views.archived_score_picture(game)
     charts = await service.records.game_charts(game, names)
     head = f"**Game #{game.number}** (finished in <#{game.channel_id}>)"
     text = f"{head}\n{say([game_line(game)]).removeprefix('• ')}"

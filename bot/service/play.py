@@ -164,7 +164,7 @@ class Moves:
         was revealed.
 
         A forced turn confirmed on someone's behalf in that commit is undone with it, and so
-        are the computer seats' steps after it (`ServiceCore._undo_target`).
+        are the computer seats' steps after it (`Desk.undo_target`).
         """
         async with self.desk.locks[actor.channel_id]:
             loaded = await self.desk.playing(actor)

@@ -83,14 +83,16 @@ class ComputersDue(Protocol):
         ...
 
 
-class OutboxGames(Protocol):
-    """What the `OutboxSender` asks of the games (and nothing more): the pictures of an
-    announcement, who of those pinged still has to decide, and ending a game whose channel
-    is gone."""
+class Pictured(Protocol):
+    """The pictures an announcement asks for (the service's views)."""
 
     async def request_picture(self, request: ImageRequest, last: Sequence[Line] = ()) -> Image:
         """The picture an announcement asks for (drawn, or from the cache)."""
         ...
+
+
+class StillDeciding(Protocol):
+    """Who of those pinged still has to decide (the service's desk)."""
 
     async def still_to_decide(
         self, game_id: int, version: int, users: Sequence[int]
@@ -98,16 +100,32 @@ class OutboxGames(Protocol):
         """Of `users`, pinged by the commit at `version`, those who have not answered."""
         ...
 
+
+class LostChannels(Protocol):
+    """Ending a game whose channel is gone (the service's moderation)."""
+
     async def destination_gone(self, channel_id: int, reason: str) -> int | None:
         """End the game of a channel that no longer exists; its number, or None."""
         ...
 
 
-class ReminderGames(Protocol):
-    """What the `ReminderRunner` asks of the games (and nothing more)."""
+class OutboxGames(Protocol):
+    """What the `OutboxSender` asks of the games (and nothing more): the pictures of an
+    announcement, who of those pinged still has to decide, and ending a game whose channel
+    is gone."""
 
-    store: Store
-    config: ServiceConfig
+    @property
+    def views(self) -> Pictured: ...
+
+    @property
+    def desk(self) -> StillDeciding: ...
+
+    @property
+    def moderation(self) -> LostChannels: ...
+
+
+class ReminderDesk(StillDeciding, Protocol):
+    """What the reminders read of the games (the service's desk)."""
 
     async def game_for_reminder(self, game_id: int) -> Loaded | None:
         """The loaded game, or None if it is gone."""
@@ -116,6 +134,18 @@ class ReminderGames(Protocol):
     def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
         """Users with a pending decision."""
         ...
+
+    def first_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
+        """How long a turn may wait before its first reminder."""
+        ...
+
+    def repeat_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
+        """The time between further reminders."""
+        ...
+
+
+class ReminderClock(Protocol):
+    """What the reminders read of the turn clock (the service's timekeeper)."""
 
     async def away_until(self, user: int) -> int | None:
         """When the user's time away ends, if they are away now."""
@@ -129,25 +159,37 @@ class ReminderGames(Protocol):
         """A clocked game's next reminder of a player after `after` (None without a clock)."""
         ...
 
-    def first_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
-        """How long a turn may wait before its first reminder."""
-        ...
 
-    def repeat_reminder_ms(self, loaded: Loaded, settings: UserSettings) -> int:
-        """The time between further reminders."""
-        ...
-
-    async def destination_gone(self, channel_id: int, reason: str) -> int | None:
-        """End the game of a channel that no longer exists; its number, or None."""
-        ...
-
-
-class ExpiryGames(Protocol):
-    """What the `ClockRunner` asks of the games (and nothing more)."""
+class Settled(Protocol):
+    """The store and the config a background runner reads beside the games."""
 
     store: Store
     config: ServiceConfig
 
+
+class ReminderGames(Settled, Protocol):
+    """What the `ReminderRunner` asks of the games (and nothing more)."""
+
+    @property
+    def desk(self) -> ReminderDesk: ...
+
+    @property
+    def timekeeper(self) -> ReminderClock: ...
+
+    @property
+    def moderation(self) -> LostChannels: ...
+
+
+class Expiries(Protocol):
+    """Acting on a claimed deadline (the service's timekeeping)."""
+
     async def expire(self, deadline: Deadline) -> int | None:
         """Act on a claimed deadline; when to look again, or None."""
         ...
+
+
+class ExpiryGames(Settled, Protocol):
+    """What the `ClockRunner` asks of the games (and nothing more)."""
+
+    @property
+    def timekeeping(self) -> Expiries: ...

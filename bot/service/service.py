@@ -20,11 +20,10 @@ and sees only what it is given (its file's docstring says what it owns):
   outbox through the service's publisher, a `Doorbell` both are built with.
 
 Everything is given at construction, the adapter's `people_namer` too; nothing is assigned
-to a part afterwards. The commands are the parts' own methods, named on the facade as well
-(`service.join` is `service.lobby.join`) so the adapters, tools and benches call one name;
-the records, settings and moving parts are called by their part's name
-(`service.records.history(...)`). Each part guards its own commands against a database
-fault (`refuse_store_faults`).
+to a part afterwards. The adapters, tools and benches call a part by its name
+(`service.lobby.join(...)`, `service.views.panel(...)`, `service.records.history(...)`):
+one name per responsibility reads better than a facade that repeats every signature. Each
+part guards its own commands against a database fault (`refuse_store_faults`).
 
 See bot/service/records.py for every record kind, bot/service/loading.py for how a game is
 loaded, and bot/service/turns.py for the turn loop's rules. Results are plain data
@@ -123,79 +122,6 @@ class GameService:
         )
         #: Export and import (bot/service/moving.py).
         self.moving = Moving(store, self.desk)
-
-        # The commands, each a part's own method, by the names the adapters call.
-        lobby = self.lobby
-        self.create_game = lobby.create_game
-        self.join = lobby.join
-        self.leave = lobby.leave
-        self.add_automa = lobby.add_automa
-        self.remove_automa = lobby.remove_automa
-        self.add_ai = lobby.add_ai
-        self.remove_ai = lobby.remove_ai
-        self.lobby_ais = lobby.lobby_ais
-        self.lobby_automas = lobby.lobby_automas
-        self.start = lobby.start
-        moves = self.moves
-        self.play = moves.play
-        self.confirm = moves.confirm
-        self.restart_turn = moves.restart_turn
-        self.last_turn_by = moves.last_turn_by
-        self.undo = moves.undo
-        moderation = self.moderation
-        self.abandon = moderation.abandon
-        self.destination_gone = moderation.destination_gone
-        self.replace_seat = moderation.replace_seat
-        self.skip_seat = moderation.skip_seat
-        self.replace_with_ai = moderation.replace_with_ai
-        self.ai_plays_for = moderation.ai_plays_for
-        self.take_back = moderation.take_back
-        self.rewind = moderation.rewind
-        self.rewind_points = moderation.rewind_points
-        views = self.views
-        self.panel = views.panel
-        self.decision_unseen = views.decision_unseen
-        self.since_picture = views.since_picture
-        self.autocomplete = views.autocomplete
-        self.board_image = views.board_image
-        self.board_picture = views.board_picture
-        self.preview_image = views.preview_image
-        self.preview_picture = views.preview_picture
-        self.symbols_image = views.symbols_image
-        self.symbols_picture = views.symbols_picture
-        self.board_views = views.board_views
-        self.render_request = views.render_request
-        self.request_picture = views.request_picture
-        self.company_summary = views.company_summary
-        self.archived_score_sheet = views.archived_score_sheet
-        self.archived_score_picture = views.archived_score_picture
-        self.log_lines = views.log_lines
-        self.game_and_round = views.game_and_round
-        self.score = views.score
-        self.my_games = views.my_games
-        computers = self.computers
-        self.hint = computers.hint
-        self.play_computers = computers.play_computers
-        self.resume_computers = computers.resume_computers
-        self.stop_computers = computers.stop_computers
-        self.computers_idle = computers.computers_idle
-        timekeeping = self.timekeeping
-        self.clock_lines = timekeeping.clock_lines
-        self.set_away = timekeeping.set_away
-        self.expire = timekeeping.expire
-        self.claim_ai_steps = timekeeping.claim_ai_steps
-        self.run_computers = timekeeping.run_computers
-        # What the reminders and the outbox ask (bot/service/ports.py).
-        self.running_clocks = self.timekeeper.running_clocks
-        self.clock_reminder_due = self.timekeeper.clock_reminder_due
-        self.away_until = self.timekeeper.away_until
-        desk = self.desk
-        self.game_id_of = desk.game_id_of
-        self.game_for_reminder = desk.game_for_reminder
-        self.users_deciding = desk.users_deciding
-        self.still_to_decide = desk.still_to_decide
-        self.first_reminder_ms = desk.first_reminder_ms
-        self.repeat_reminder_ms = desk.repeat_reminder_ms
 
     async def _computer_steps(self, game_id: int) -> int:
         """Land a game's AI steps (`Computers.play_computers`); how many landed."""

@@ -515,7 +515,7 @@ class ClockRunner:
         claimed = await self.store.claim_deadlines(EXPIRY)
         for deadline in claimed:
             try:
-                again = await self.service.expire(deadline)
+                again = await self.service.timekeeping.expire(deadline)
             except DATABASE_DOWN:
                 raise
             except Exception:

@@ -182,7 +182,7 @@ class Driver:
     async def panel_of(self, user: FakeUser) -> PanelView | None:
         """Read-only: the user's decision now (None once the game is finished)."""
         try:
-            return await self.bot.service.panel(actor(self.fake, user, self.channel))
+            return await self.bot.service.views.panel(actor(self.fake, user, self.channel))
         except NoGameHere:
             return None
 
