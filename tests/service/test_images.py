@@ -208,9 +208,9 @@ async def test_a_board_view_before_the_announcement_is_drawn_is_its_picture(
     asked: list[object] = []
     recorder_call = recorder.__call__
     pool.render_fn = lambda state, *rest: asked.append(state) or recorder_call(state, *rest)
-    board = await service.board_picture(game_id, "map", by_game_id=True)
+    board = await service.views.board_picture(game_id, "map", by_game_id=True)
     assert [getattr(s, "changed", None) for s in asked] == [request.changed]
-    announced = await service.request_picture(request)
+    announced = await service.views.request_picture(request)
     assert announced.data == board.data and len(asked) == 1  # one picture of the position
 
 
