@@ -225,7 +225,7 @@ def main() -> None:
         # callbacks): written with pstats to $BARRAGE_CPROFILE at exit.
         import cProfile
 
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)  # CPU, not wall time
         atexit.register(lambda: profile.dump_stats(os.environ["BARRAGE_CPROFILE"]))
         profile.enable()
     runpy.run_module(module, run_name="__main__", alter_sys=True)

@@ -16,7 +16,10 @@ a child process (its own event loop, its own memory), talking to the fake over l
    one suggested move. A step
    that ends a turn commits it, and the bot posts the new turn message with the board picture
    (the "announce" row: interaction to posted message, also a rendering action).
-3. Ramp: the same mix at rising rates until the p95 of the rendering actions passes 1 s.
+3. Ramp: the same mix at rising rates until the p95 of the rendering actions passes 1 s
+   (every stage with `--ramp-through`; `--stage-s` seconds each). A stage's row: rendering
+   and announcement p50/p95, autocomplete p95, bot CPU per action, the machine's load, and
+   the bot's RSS with its worker processes' (the AI's) apart.
 4. Memory: every one of the 200 games is loaded (autocomplete and a board view in each
    channel); the bot process's resident memory (VmRSS, and its peak VmHWM) is read from /proc.
 
@@ -47,6 +50,7 @@ database server.
 
 Run: python bench/discord_load.py [--minutes 5] [--games 200] [--active 50] [--seed 1]
      [--backend sqlite|postgresql] [--processes N] [--rate 20] [--ramp 10,20,30 | --ramp ""]
+     [--ramp-through] [--stage-s 60] [--closed 3] [--profile OUT]
 """
 
 from __future__ import annotations
@@ -71,7 +75,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the fake Discord lives with the tests
 sys.path.insert(0, str(ROOT))
 
 from fakediscord import Channel, FakeDiscord, FakeUser, run_bot_process  # noqa: E402
-from proctree import cpu_seconds  # noqa: E402
+from proctree import cpu_seconds, descendants  # noqa: E402
 
 from bot.service import Actor, GameService, NotYourTurn, RendererPool  # noqa: E402
 from bot.store import open_store, system_clock  # noqa: E402
@@ -428,6 +432,22 @@ def rss_mb(pid: int) -> tuple[float, float]:
     return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
 
 
+def memory_line(pids: list[int]) -> str:
+    """Each bot process's RSS (and peak), and its worker processes' (the AI's) apart."""
+    parts = []
+    for pid in pids:
+        rss, peak = rss_mb(pid)
+        workers = []
+        for child in descendants(pid):
+            with contextlib.suppress(OSError, KeyError, ValueError):
+                workers.append(rss_mb(child)[0])
+        parts.append(
+            f"bot RSS {rss:.0f} MB (peak {peak:.0f}), its {len(workers)} worker"
+            f"{'' if len(workers) == 1 else 's'} {sum(workers):.0f} MB"
+        )
+    return "; ".join(parts)
+
+
 async def sample_memory(samples: dict[int, list[float]], every_s: float, load: Load) -> None:
     """Append each bot process's RSS to its list every `every_s` seconds until cancelled,
     printing it with the actions answered and the errors so far (a stall shows at once)."""
@@ -616,6 +636,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 )
             )
             print(cpu_line(*steady_cpu))
+            print(f"memory after the steady stage: {memory_line(pids)}")
             if args.rate:
                 p95 = pct(steady.rendering(), 0.95)
                 met = p95 < 150 and steady_rate >= 20
@@ -627,7 +648,7 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
             breaking: float | None = None
             for rate in args.ramp:
                 load.samples = Samples()
-                stage_s = ramp_stage_s(seconds)
+                stage_s = args.stage_s or ramp_stage_s(seconds)
                 cpu, actions = sum(cpu_seconds(pid) for pid in pids), load.actions
                 await load.poisson(active, len(active) / rate, stage_s)
                 cpu = await settled_cpu(pids) - cpu
@@ -637,10 +658,11 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                 p95 = pct(s.rendering(), 0.95)
                 ramp_rows.append(
                     f"  {rate:>6.0f}/s {len(s.rendering()):>6} {pct(s.rendering(), 0.5):>8.0f}"
-                    f" {p95:>8.0f} {pct(s.rows['announce'], 0.95):>8.0f}"
+                    f" {p95:>8.0f} {pct(s.rows['announce'], 0.5):>8.0f}"
+                    f" {pct(s.rows['announce'], 0.95):>8.0f}"
                     f" {pct(s.rows['autocomplete'], 0.95):>8.0f}"
                     f" {1000 * cpu / max(actions, 1):>8.0f} {s.late:>5} {len(s.errors):>6}"
-                    f"  load {load_average()}"
+                    f"  load {load_average()}; {memory_line(pids)}"
                 )
                 print(ramp_rows[-1], flush=True)
                 if not p95 <= 1000:  # also when nothing was answered (nan)
@@ -648,10 +670,12 @@ async def run(args: argparse.Namespace, tmp: Path, db: str) -> int:
                     if not args.ramp_through:
                         break
             print()
-            print(f"ramp ({ramp_stage_s(seconds):.0f} s a stage, same mix, {args.active} games):")
+            stage_s = args.stage_s or ramp_stage_s(seconds)
+            print(f"ramp ({stage_s:.0f} s a stage, same mix, {args.active} games):")
             print(
-                f"  {'rate':>8} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'ann95 ms':>8}"
-                f" {'ac95 ms':>8} {'cpu/act':>8} {'late':>5} {'errors':>6}"
+                f"  {'rate':>8} {'n':>6} {'rend50':>8} {'rend95':>8} {'ann50':>8} {'ann95':>8}"
+                f" {'ac95':>8} {'cpu/act':>8} {'late':>5} {'errors':>6}"
+                "  (ms; rend: rendering actions, ann: announcements, ac: autocomplete)"
             )
             print("\n".join(ramp_rows))
             if not args.ramp:
@@ -743,6 +767,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         type=lambda s: [float(x) for x in s.split(",") if x.strip()],
         default=[10, 20, 30, 40, 60, 80, 120],
         help="total actions per second of the ramp's stages ('' for no ramp)",
+    )
+    parser.add_argument(
+        "--stage-s",
+        type=float,
+        default=0.0,
+        help="seconds of each ramp stage (default: a tenth of --minutes, 10 to 60 s)",
     )
     parser.add_argument(
         "--ramp-through",

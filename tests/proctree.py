@@ -41,3 +41,20 @@ def cpu_seconds(pid: int) -> float:
         total += cpu.get(current, 0.0)
         todo += children.get(current, [])
     return total
+
+
+def descendants(pid: int) -> list[int]:
+    """The live descendants of `pid` (its worker processes and theirs)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (found := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = found[0]
+    children: dict[int, list[int]] = {}
+    for child, parent in parents.items():
+        children.setdefault(parent, []).append(child)
+    out, todo = [], list(children.get(pid, []))
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo += children.get(current, [])
+    return out

@@ -65,7 +65,7 @@ from bot.service.errors import (
 from bot.service.faults import refuse_store_faults
 from bot.service.final import keep_result_now
 from bot.service.history import History, replay_history
-from bot.service.images import RendererPool
+from bot.service.images import RendererPool, ring_announced
 from bot.service.loading import Loaded, copy_game, engine_options, load
 from bot.service.ports import CommitClock, ComputersDue, Publisher
 from bot.service.ratings import RatingsKeeper
@@ -443,6 +443,8 @@ class Desk:
             self.catchup.remember(
                 loaded.meta.id, version, draft.step_so_far, draft.after.user_of_player, round_no
             )
+        if commit.announcement is not None:
+            ring_announced(self.renderer_pool.positions, commit.announcement)
         if commit.reload:
             after = await self.reload(loaded.meta.id)
         else:

@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -274,6 +274,15 @@ class Positions:
         ``version``, to be rendered ahead of the next request."""
         views = self._asked.get(game_id, {})
         return [view for view, asked in views.items() if asked >= version - self.within]
+
+
+def ring_announced(positions: Positions, payload: Mapping[str, Any]) -> None:
+    """Note the rings of an announcement's map once its commit is written, before the
+    announcement is drawn: a board view asked in between is then the announcement's own
+    picture (drawn once, by whichever asks first), not another one without rings."""
+    for image in payload.get("images", ()):
+        if image.get("view") == "map":
+            positions.ring(image["game_id"], image["version"], tuple(image.get("changed", ())))
 
 
 #: How many keys of pictures the cache dropped are remembered (to count those drawn again).

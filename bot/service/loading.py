@@ -246,11 +246,16 @@ def engine_options(
     )
 
 
+def copy_state(state: GameState) -> GameState:
+    """An independent copy of a state, the same as `copy.deepcopy`'s, through pickle: three
+    times as fast (every move copies one)."""
+    copied: GameState = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return copied
+
+
 def copy_game(game: Game) -> Game:
-    """An independent copy of a game (to try moves on): through pickle, which copies a
-    state three times as fast as `copy.deepcopy` (every move of a turn copies one)."""
-    state = pickle.loads(pickle.dumps(game.state, pickle.HIGHEST_PROTOCOL))
-    return open_game(state, game.content)
+    """An independent copy of a game (to try moves on)."""
+    return open_game(copy_state(game.state), game.content)
 
 
 def _loaded(meta: StoredGame, scanned: Scanned) -> Loaded:

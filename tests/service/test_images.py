@@ -102,7 +102,7 @@ async def test_the_cache_is_bounded_by_bytes() -> None:
     for version in range(3):
         await pool.render((1, version, "map", None), object(), "map", None)
     await pool.render((1, 0, "map", None), object(), "map", None)  # evicted: 150 bytes each
-    assert pool.renders == 4
+    assert pool.renders == 4 and pool.redrawn == 1
     await pool.render((1, 2, "map", None), object(), "map", None)
     assert pool.renders == 4
 
@@ -191,6 +191,27 @@ async def test_a_board_view_is_the_announced_picture_rings_and_all(
     pool.render_fn = lambda state, *rest: asked.append(state) or recorder_call(state, *rest)
     await service.views.board_picture(game_id, "full", by_game_id=True)
     assert [getattr(s, "changed", None) for s in asked] == [rings]
+
+
+async def test_a_board_view_before_the_announcement_is_drawn_is_its_picture(
+    service_and_recorder: tuple[GameService, RendererPool, Recorder],
+) -> None:
+    service, pool, recorder = service_and_recorder
+    game_id, version = await _started(service)
+    for _ in range(40):  # until a turn changes spaces on the map
+        version = await _next_version(service, game_id, version)
+        newest = (await service.store.pending_outbox(game_id))[-1]
+        (request,) = [ImageRequest.from_json(i) for i in newest.payload["images"]]
+        if request.changed and request.version == version:
+            break  # the new turn's map, not drawn yet
+    assert request.changed
+    asked: list[object] = []
+    recorder_call = recorder.__call__
+    pool.render_fn = lambda state, *rest: asked.append(state) or recorder_call(state, *rest)
+    board = await service.views.board_picture(game_id, "map", by_game_id=True)
+    assert [getattr(s, "changed", None) for s in asked] == [request.changed]
+    announced = await service.views.request_picture(request)
+    assert announced.data == board.data and len(asked) == 1  # one picture of the position
 
 
 def test_freed_memory_is_trimmed_at_most_every_few_seconds(
