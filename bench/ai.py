@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean, stdev
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -187,7 +188,8 @@ def budgets(overrides: list[str]) -> dict[str, Budget]:
                 f"--budget {text!r}: expected LEVEL.FIELD=VALUE, e.g. strong.samples=2"
             )
         kind = type(getattr(out[level], key))
-        out[level] = replace(out[level], **{key: kind(value)})
+        parsed: Any = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        out[level] = replace(out[level], **{key: parsed})
     return out
 
 

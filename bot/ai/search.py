@@ -33,6 +33,7 @@ class Budget:
     refine: int = 0  # the best extended options then played in `more` further determinizations
     more: int = 0
     finish: str = "greedy"  # how the first pass completes each option's step: greedy, cheap
+    close: bool = False  # an extension ends after the others' replies to the seat's last step
 
 
 BUDGETS = {"casual": Budget(extend=0, samples=0), "strong": Budget(extend=8, samples=1)}
@@ -149,6 +150,8 @@ def extended(
         if not others_until_mine(trial, seat, budget.replies):
             break
         finish_step(trial, seat, QUICK)
+    if budget.close:
+        others_until_mine(trial, seat, budget.replies)
     return value_of(trial, seat)
 
 
