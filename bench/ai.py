@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean, stdev
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -187,7 +188,8 @@ def budgets(overrides: list[str]) -> dict[str, Budget]:
                 f"--budget {text!r}: expected LEVEL.FIELD=VALUE, e.g. strong.samples=2"
             )
         kind = type(getattr(out[level], key))
-        out[level] = replace(out[level], **{key: kind(value)})
+        parsed: Any = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        out[level] = replace(out[level], **{key: parsed})
     return out
 
 
@@ -219,18 +221,32 @@ def report_share(label: str, results: list[Result]) -> None:
     other_vp = [
         v for r in results for v, kind in zip(r.vp, r.kinds, strict=True) if kind != "strong"
     ]
-    margins = [
+    margins: list[float] = [
         mean(v for v, kind in zip(r.vp, r.kinds, strict=True) if kind == "strong")
         - max(v for v, kind in zip(r.vp, r.kinds, strict=True) if kind != "strong")
         for r in results
     ]
-    spread = 1.96 * stdev(margins) / math.sqrt(n) if n > 1 else math.inf
     print(
         f"{label}: {100 * share / n:.1f} % of {n} games (95 % CI {100 * low:.1f}–{100 * high:.1f} %); "
         f"mean VP strong {mean(strong_vp):.1f}, opponent {mean(other_vp):.1f}; "
-        f"margin {mean(margins):+.1f} ± {spread:.1f}",
+        f"margin {mean(margins):+.1f} ± {spread(margins):.1f}",
         flush=True,
     )
+
+
+def spread(values: list[float]) -> float:
+    """The half-width of the mean's 95 % interval (normal approximation)."""
+    return 1.96 * stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+
+
+def quantile_interval(values: list[float], q: float) -> tuple[float, float]:
+    """A distribution-free 95 % interval of the q-quantile (order statistics around n·q)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    half = 1.96 * math.sqrt(n * q * (1 - q))
+    low = max(0, math.floor(n * q - half) - 1)
+    high = min(n - 1, math.ceil(n * q + half) - 1)
+    return ordered[low], ordered[high]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -329,23 +345,29 @@ def main(argv: list[str] | None = None) -> None:
     for board in BOARDS:
         games = by_match.get(f"four-{board}", [])
         if games:
-            vps = [v for r in games for v in r.vp]
+            vps = [float(v) for r in games for v in r.vp]
+            lengths = [float(r.decisions) for r in games]
             print(
-                f"4 strong seats on {board}: mean VP {mean(vps):.1f} (min {min(vps)}, max "
-                f"{max(vps)}), {mean(r.decisions for r in games):.0f} decisions a game, "
-                f"{len(games)} games",
+                f"4 strong seats on {board}: mean VP {mean(vps):.1f} ± {spread(vps):.1f} (min "
+                f"{min(vps):.0f}, max {max(vps):.0f}), {mean(lengths):.0f} ± "
+                f"{spread(lengths):.0f} decisions a game, {len(games)} games",
                 flush=True,
             )
     cpu = [c for r in results for c in r.cpu]
     turns = [t for r in results for t in r.turns]
     if cpu:
+        low, high = quantile_interval(cpu, 0.95)
         print(
-            f"CPU per strong decision (several options): mean {mean(cpu):.3f} s, "
-            f"p95 {percentile(cpu, 0.95):.3f} s, max {max(cpu):.3f} s over {len(cpu)} decisions"
+            f"CPU per strong decision (several options): mean {mean(cpu):.3f} ± "
+            f"{spread(cpu):.3f} s, p95 {percentile(cpu, 0.95):.3f} s (95 % CI {low:.3f}–"
+            f"{high:.3f}), max {max(cpu):.3f} s over {len(cpu)} decisions"
         )
+    if turns:
+        low, high = quantile_interval(turns, 0.95)
         print(
-            f"CPU per strong turn: mean {mean(turns):.3f} s, p95 {percentile(turns, 0.95):.3f} s "
-            f"over {len(turns)} turns"
+            f"CPU per strong turn: mean {mean(turns):.3f} ± {spread(turns):.3f} s, p95 "
+            f"{percentile(turns, 0.95):.3f} s (95 % CI {low:.3f}–{high:.3f}) over "
+            f"{len(turns)} turns"
         )
     illegal = sum(r.illegal for r in results)
     print(f"illegal AI answers: {illegal} (every answer checked by the engine)")
