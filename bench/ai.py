@@ -294,8 +294,8 @@ def main(argv: list[str] | None = None) -> None:
                 GameOptions(players=4, seed=seed + 6000 + index, **extra),  # type: ignore[arg-type]
                 ["strong"] * 4,
             )
+            for index in range(max(1, n // 5))  # each board once before any twice
             for board, extra in BOARDS.items()
-            for index in range(max(1, n // 5))
         ],
     }
     if args.only:

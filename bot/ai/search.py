@@ -40,7 +40,12 @@ class Budget:
 # with 0 own steps (−4, 6 games) and −37 with 1 (−3, 2 games), successive halving 3 of 8 on
 # 2 more worlds −8 (−1, 3 games), 3 worlds each −27 (−15, 5 games, an earlier evaluation):
 # with this evaluation the horizon ending after the seat's own next step judges best.
-BUDGETS = {"casual": Budget(extend=0, samples=0), "strong": Budget(extend=8, samples=1)}
+BUDGETS = {
+    "casual": Budget(extend=0, samples=0, finish="cheap"),
+    # Greedy replies for other AI and people seats: 4 seats, first 60 decisions of seed 6000,
+    # mean 0.41 -> 1.16 s, p95 1.1 -> 3.1 s a decision (over the 0.6 / 2 s limits).
+    "strong": Budget(extend=8, samples=1),
+}
 
 
 def seat_decision(game: Game, seat: int) -> Decision | None:
