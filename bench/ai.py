@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean, stdev
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -187,7 +188,8 @@ def budgets(overrides: list[str]) -> dict[str, Budget]:
                 f"--budget {text!r}: expected LEVEL.FIELD=VALUE, e.g. strong.samples=2"
             )
         kind = type(getattr(out[level], key))
-        out[level] = replace(out[level], **{key: kind(value)})
+        parsed: Any = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        out[level] = replace(out[level], **{key: parsed})
     return out
 
 
@@ -292,8 +294,8 @@ def main(argv: list[str] | None = None) -> None:
                 GameOptions(players=4, seed=seed + 6000 + index, **extra),  # type: ignore[arg-type]
                 ["strong"] * 4,
             )
+            for index in range(max(1, n // 5))  # each board once before any twice
             for board, extra in BOARDS.items()
-            for index in range(max(1, n // 5))
         ],
     }
     if args.only:
@@ -306,7 +308,11 @@ def main(argv: list[str] | None = None) -> None:
 
     def done(result: Result) -> None:
         """Print each game as it ends (a long run shows its progress)."""
-        print(f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp}", flush=True)
+        print(
+            f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp} "
+            f"({', '.join(result.kinds)})",
+            flush=True,
+        )
         results.append(result)
 
     deadline = start + 60 * args.stop_after if args.stop_after else math.inf

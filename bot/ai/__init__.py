@@ -33,9 +33,11 @@ Design (`bot.ai.search`, `bot.ai.evaluate`, `bot.ai.determinize`), and why:
   when its energy is made), the production systems built or under way (dam capacity ×
   conduit value, weighted by completeness and by the water that reaches them), resources,
   structures, contracts against the energy in reach, and the objective tile.
-- **Levels differ in work.** `casual` stops there. `strong` takes its best few options further
-  in a fresh determinization: the rest of its step, the other seats' replies up to its next
-  decision (automas by their own rules on their re-shuffled decks, people by the cheapest
+- **Levels differ in work.** `casual` judges each option with the rest of its step finished
+  the cheapest way (Confirm, else the first option), one sub-choice at a time. `strong`
+  finishes each option's step greedily, then takes its best few options further in a fresh
+  determinization: the rest of its step, the other seats' replies up to its next decision
+  (automas by their own rules on their re-shuffled decks, people and AIs by the cheapest
   completion) and its whole next step, then judges that position; the others are ranked
   below them. Work is counted in options and plies (`search.BUDGETS`), never in time.
 

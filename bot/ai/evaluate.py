@@ -54,6 +54,12 @@ def reward_value(reward: Mapping[str, Any]) -> float:
     return total
 
 
+# An action-like reward (drops, wheel rotations, a free structure) in a held contract: its
+# effect shows in `worth` only once applied, often as nothing (drops waiting on a headstream),
+# so it counts nothing while held — a contract held never looks better than fulfilled.
+HELD_OTHER = 0.0
+
+
 def held_value(reward: Mapping[str, Any], credit: float, machine: float) -> float:
     """What a contract's reward adds to `worth` once taken, roughly (credits and machinery at
     the evaluation's own rates), so that a contract held never looks better than fulfilled."""
@@ -61,7 +67,7 @@ def held_value(reward: Mapping[str, Any], credit: float, machine: float) -> floa
     for key, amount in reward.items():
         count = amount if isinstance(amount, int) and not isinstance(amount, bool) else 1
         unit = {"vp": 1.0, "credits": credit, "excavators": machine, "mixers": machine}.get(
-            key, REWARD_VALUE.get(key, 1.0)
+            key, REWARD_VALUE.get(key, HELD_OTHER)
         )
         total += unit * count
     return total
