@@ -15,7 +15,10 @@ still bring. `worth` adds to a company's VP:
 - the later rounds' bonus tiles (face up) on the pieces built now, as far as the energy the
   systems promise a round reaches each round's section of the Energy Track;
 - the objective tile's standing;
-- contracts in hand, their reward discounted by how far the energy it needs is out of reach.
+- contracts in hand: a share (by whether the water held, or only a system still to fill or
+  finish, reaches the energy) of what their reward adds once applied — credits and machinery
+  at this evaluation's rates, action-like rewards nothing — so a contract held never looks
+  better than fulfilled (measured: it had made the AI decline contracts it could fulfil).
 
 The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
 search correct what they misjudge within a round.
