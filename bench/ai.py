@@ -25,14 +25,15 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from statistics import mean
+from statistics import mean, stdev
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from bot.ai import decide
 from bot.ai.determinize import copy_game
+from bot.ai.search import BUDGETS, Budget
 from bot.rules import Game, GameOptions, new_game
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
@@ -47,6 +48,7 @@ class Result:
     """One finished game."""
 
     match: str
+    kinds: list[str]  # by seat: strong, casual, random, greedy or automa
     vp: list[int]  # by seat
     share: float  # of the measured seat (seat of the "first" player): 1 win, 0.5 tie, 0 loss
     decisions: int
@@ -87,7 +89,7 @@ def play(match: str, options: GameOptions, kinds: list[str]) -> Result:
     game = new_game(options)
     rng = SplitMix64(options.seed * 31 + 7)
     ai_seed = (options.seed * 1_000_003) ^ AI_SEED_SALT
-    result = Result(match, [], 0.0, 0)
+    result = Result(match, list(kinds), [], 0.0, 0)
     turn_cpu = 0.0
     while not game.is_over:
         decisions = game.decisions()
@@ -174,9 +176,34 @@ BOARDS = {
 }
 
 
+def budgets(overrides: list[str]) -> dict[str, Budget]:
+    """The levels' budgets with `--budget LEVEL.FIELD=VALUE` overrides applied."""
+    out = dict(BUDGETS)
+    for text in overrides:
+        name, _, value = text.partition("=")
+        level, _, key = name.partition(".")
+        if level not in out or key not in {f.name for f in fields(Budget)} or not value:
+            raise SystemExit(
+                f"--budget {text!r}: expected LEVEL.FIELD=VALUE, e.g. strong.samples=2"
+            )
+        kind = type(getattr(out[level], key))
+        out[level] = replace(out[level], **{key: kind(value)})
+    return out
+
+
 def _run(task: tuple) -> Result:
-    match, options, kinds = task
+    match, options, kinds, levels = task
+    BUDGETS.update(levels)  # this process plays with the budgets the run was given
     return play(match, options, kinds)
+
+
+def interleaved(groups: list[list[tuple]]) -> list[tuple]:
+    """The matches' games taken in turn (one of each, then the second of each...), so that a
+    run stopped early has figures for every match."""
+    out: list[tuple] = []
+    for index in range(max((len(group) for group in groups), default=0)):
+        out.extend(group[index] for group in groups if index < len(group))
+    return out
 
 
 def report_share(label: str, results: list[Result]) -> None:
@@ -186,20 +213,38 @@ def report_share(label: str, results: list[Result]) -> None:
         return
     share = sum(r.share for r in results)
     low, high = wilson(share, n)
-    strong_vp = [r.vp[i] for r in results for i in range(len(r.vp)) if _is_strong(r, i)]
-    other_vp = [r.vp[i] for r in results for i in range(len(r.vp)) if not _is_strong(r, i)]
+    strong_vp = [
+        v for r in results for v, kind in zip(r.vp, r.kinds, strict=True) if kind == "strong"
+    ]
+    other_vp = [
+        v for r in results for v, kind in zip(r.vp, r.kinds, strict=True) if kind != "strong"
+    ]
+    margins: list[float] = [
+        mean(v for v, kind in zip(r.vp, r.kinds, strict=True) if kind == "strong")
+        - max(v for v, kind in zip(r.vp, r.kinds, strict=True) if kind != "strong")
+        for r in results
+    ]
     print(
         f"{label}: {100 * share / n:.1f} % of {n} games (95 % CI {100 * low:.1f}–{100 * high:.1f} %); "
-        f"mean VP strong {mean(strong_vp):.1f}, opponent {mean(other_vp):.1f}",
+        f"mean VP strong {mean(strong_vp):.1f}, opponent {mean(other_vp):.1f}; "
+        f"margin {mean(margins):+.1f} ± {spread(margins):.1f}",
         flush=True,
     )
 
 
-_SEATS: dict[int, list[str]] = {}
+def spread(values: list[float]) -> float:
+    """The half-width of the mean's 95 % interval (normal approximation)."""
+    return 1.96 * stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
 
 
-def _is_strong(result: Result, seat: int) -> bool:
-    return _SEATS[id(result)][seat] == "strong"
+def quantile_interval(values: list[float], q: float) -> tuple[float, float]:
+    """A distribution-free 95 % interval of the q-quantile (order statistics around n·q)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    half = 1.96 * math.sqrt(n * q * (1 - q))
+    low = max(0, math.floor(n * q - half) - 1)
+    high = min(n - 1, math.ceil(n * q + half) - 1)
+    return ordered[low], ordered[high]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -223,7 +268,16 @@ def main(argv: list[str] | None = None) -> None:
         help="wall-clock minutes after which no game is started and the figures are those of "
         "the games finished (default: no limit)",
     )
+    parser.add_argument(
+        "--budget",
+        action="append",
+        default=[],
+        metavar="LEVEL.FIELD=VALUE",
+        help="override a level's search budget (repeatable), e.g. strong.samples=2: compares "
+        "budgets on the same seeds",
+    )
     args = parser.parse_args(argv)
+    levels = budgets(args.budget)
     n, seed = args.games, args.seed
     matches: dict[str, list[tuple]] = {
         "random": two_seat("random", "random", n, seed, "intro"),
@@ -245,7 +299,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.only:
         wanted = set(args.only.split(","))
         matches = {name: tasks for name, tasks in matches.items() if name in wanted}
-    tasks = [task for group in matches.values() for task in group]
+    tasks = [(*task, levels) for task in interleaved(list(matches.values()))]
     start = time.perf_counter()
     runner: Callable[[tuple], Result] = _run
     results: list[Result] = []
@@ -258,7 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     deadline = start + 60 * args.stop_after if args.stop_after else math.inf
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            for result in pool.imap(runner, tasks, chunksize=1):
+            for result in pool.imap_unordered(runner, tasks, chunksize=1):
                 done(result)
                 if time.perf_counter() > deadline:
                     pool.terminate()  # the games still running are not counted
@@ -270,12 +324,12 @@ def main(argv: list[str] | None = None) -> None:
             done(runner(task))
     if len(results) < len(tasks):
         print(f"stopped after {args.stop_after:g} min: {len(results)} of {len(tasks)} games played")
-    for task, result in zip(tasks, results, strict=False):
-        _SEATS[id(result)] = task[2]
     by_match: dict[str, list[Result]] = {}
     for result in results:
         by_match.setdefault(result.match, []).append(result)
-    print(f"bench/ai.py --games {n} --seed {seed} --jobs {args.jobs}")
+    extra = "".join(f" --budget {text}" for text in args.budget)
+    print(f"bench/ai.py --games {n} --seed {seed} --jobs {args.jobs}{extra}")
+    print("budgets: " + "; ".join(f"{level} {budget}" for level, budget in levels.items()))
     labels = {
         "random": "strong vs random (2 seats, intro)",
         "greedy": "strong vs greedy baseline (2 seats, intro)",
@@ -289,23 +343,29 @@ def main(argv: list[str] | None = None) -> None:
     for board in BOARDS:
         games = by_match.get(f"four-{board}", [])
         if games:
-            vps = [v for r in games for v in r.vp]
+            vps = [float(v) for r in games for v in r.vp]
+            lengths = [float(r.decisions) for r in games]
             print(
-                f"4 strong seats on {board}: mean VP {mean(vps):.1f} (min {min(vps)}, max "
-                f"{max(vps)}), {mean(r.decisions for r in games):.0f} decisions a game, "
-                f"{len(games)} games",
+                f"4 strong seats on {board}: mean VP {mean(vps):.1f} ± {spread(vps):.1f} (min "
+                f"{min(vps):.0f}, max {max(vps):.0f}), {mean(lengths):.0f} ± "
+                f"{spread(lengths):.0f} decisions a game, {len(games)} games",
                 flush=True,
             )
     cpu = [c for r in results for c in r.cpu]
     turns = [t for r in results for t in r.turns]
     if cpu:
+        low, high = quantile_interval(cpu, 0.95)
         print(
-            f"CPU per strong decision (several options): mean {mean(cpu):.3f} s, "
-            f"p95 {percentile(cpu, 0.95):.3f} s, max {max(cpu):.3f} s over {len(cpu)} decisions"
+            f"CPU per strong decision (several options): mean {mean(cpu):.3f} ± "
+            f"{spread(cpu):.3f} s, p95 {percentile(cpu, 0.95):.3f} s (95 % CI {low:.3f}–"
+            f"{high:.3f}), max {max(cpu):.3f} s over {len(cpu)} decisions"
         )
+    if turns:
+        low, high = quantile_interval(turns, 0.95)
         print(
-            f"CPU per strong turn: mean {mean(turns):.3f} s, p95 {percentile(turns, 0.95):.3f} s "
-            f"over {len(turns)} turns"
+            f"CPU per strong turn: mean {mean(turns):.3f} ± {spread(turns):.3f} s, p95 "
+            f"{percentile(turns, 0.95):.3f} s (95 % CI {low:.3f}–{high:.3f}) over "
+            f"{len(turns)} turns"
         )
     illegal = sum(r.illegal for r in results)
     print(f"illegal AI answers: {illegal} (every answer checked by the engine)")

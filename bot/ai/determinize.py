@@ -88,5 +88,10 @@ def determinized(game: Game, rng: SplitMix64) -> Game:
 
 
 def copy_game(game: Game) -> Game:
-    """An independent game of a copy of the state."""
-    return open_game(cloned(game.state), game.content)
+    """An independent game of a copy of the state. The copy starts with the original's
+    pending decisions when they are known: the same state gives the same decisions, and
+    options are immutable, so the copy's first `apply` need not list them again (the
+    search copies a game for every option it tries)."""
+    out = open_game(cloned(game.state), game.content)
+    out._decisions = game._decisions
+    return out

@@ -54,6 +54,19 @@ def reward_value(reward: Mapping[str, Any]) -> float:
     return total
 
 
+def held_value(reward: Mapping[str, Any], credit: float, machine: float) -> float:
+    """What a contract's reward adds to `worth` once taken, roughly (credits and machinery at
+    the evaluation's own rates), so that a contract held never looks better than fulfilled."""
+    total = 0.0
+    for key, amount in reward.items():
+        count = amount if isinstance(amount, int) and not isinstance(amount, bool) else 1
+        unit = {"vp": 1.0, "credits": credit, "excavators": machine, "mixers": machine}.get(
+            key, REWARD_VALUE.get(key, 1.0)
+        )
+        total += unit * count
+    return total
+
+
 def rounds_after(game: Game) -> int:
     """Rounds that will still be played after the current one's scoring."""
     return max(0, game.content.costs.rounds - game.state.round)
@@ -111,7 +124,9 @@ def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
         else:
             continue
         basin = game_map.basins[space.basin]
+        neutral = dam is not None and dam.owner == NEUTRAL
         water = min(1.0, W.water_per_headstream * upstream.get(space.basin, 0))
+        drops = capacity * (0.5 if neutral else water)
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
@@ -121,13 +136,8 @@ def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
                 if owner is not None and owner != company_id:
                     continue
                 pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
-                energy = capacity * conduit.production + bonus
-                best = max(
-                    best,
-                    COMPLETE[pieces]
-                    * energy
-                    * (water if dam is None or dam.owner != NEUTRAL else 0.5),
-                )
+                energy = drops * conduit.production + (bonus if drops else 0)
+                best = max(best, COMPLETE[pieces] * energy)
                 if pieces == 3 and dam is not None and dam.water:
                     now = max(now, dam.water * conduit.production + bonus)
         if best:
@@ -157,6 +167,10 @@ class Weights:
     income: float = 1.0  # an active income, for each round left to receive it
     income_near: tuple[float, ...] = (0.0, 0.45, 0.15)  # share of an income 1, 2 pieces away
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
+    contract_now: float = 0.6  # share of a held contract's reward: the water held reaches it
+    contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
+    now_share: float = 0.5  # the energy the water held can make this round, while rounds remain
+    now_share_last: float = 0.5  # ... in the last round
 
 
 W = Weights()
@@ -253,19 +267,20 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     value += held * (1.0 if later == 0 else w.held)
     if pending:
-        value += 0.5 * now
+        value += (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())
     value += built * (w.structure + w.structure_round * later)
     best = outlook[0] if outlook else 0.0
+    credit = w.credit_end + w.credit_early * spend
     for contract_id in company.contracts:
         contract = game.content.contracts[contract_id]
         if now >= contract.energy:
-            chance = 0.9
+            chance = w.contract_now
         elif best >= contract.energy and later:
-            chance = 0.5
+            chance = w.contract_later
         else:
             chance = 0.1 if later else 0.0
-        value += chance * reward_value(contract.reward)
+        value += chance * held_value(contract.reward, credit, per_machine)
     if state.objective:
         counts = objective_counts(game, state.objective)
         awards = objective_awards(counts, game.content.objective_vp_by_place)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from statistics import fmean as mean
 
 from bot.ai.advice import Advice
 from bot.ai.determinize import copy_game, determinized
@@ -27,6 +28,11 @@ class Budget:
 
     extend: int  # the best options so far searched on through the seat's next step
     samples: int  # determinizations each extended option is played in
+    steps: int = 1  # the seat's own later steps played in an extension (each after replies)
+    replies: str = "cheap"  # how other non-automa seats answer in an extension: cheap, greedy
+    refine: int = 0  # the best extended options then played in `more` further determinizations
+    more: int = 0
+    finish: str = "greedy"  # how the first pass completes each option's step: greedy, cheap
 
 
 BUDGETS = {"casual": Budget(extend=0, samples=0), "strong": Budget(extend=8, samples=1)}
@@ -107,9 +113,10 @@ def greedy(then: Policy) -> Policy:
 QUICK = greedy(confirm_only)
 
 
-def others_until_mine(game: Game, seat: int) -> bool:
-    """Answer the other seats' decisions (automas by their rules, people by the cheapest
-    completion) until this seat decides again; False when the game ended first."""
+def others_until_mine(game: Game, seat: int, replies: str) -> bool:
+    """Answer the other seats' decisions (automas by their rules, people and AIs by the
+    cheapest completion, or greedily for their own seat when `replies` is "greedy") until
+    this seat decides again; False when the game ended first."""
     for _ in range(400):
         if game.is_over:
             return False
@@ -118,24 +125,40 @@ def others_until_mine(game: Game, seat: int) -> bool:
         decision = game.decisions()[0]
         if game.automa_level(decision.player) is not None:
             option = automa_answer(game, decision)
+        elif replies == "greedy" and len(decision.options) > 1:
+            other = player_seat(game.state, decision.player)
+            assert other is not None
+            option = QUICK(game, other, decision)
         else:
             option = confirm_only(game, seat, decision)
         game.apply(option.notation, decision.player)
     return False
 
 
-def extended(game: Game, seat: int, option: Option, player: str, rng: SplitMix64) -> float:
-    """The evaluation after this option, the rest of the step, the others' replies and the
-    seat's next step (each played greedily), in a fresh determinization."""
+def extended(
+    game: Game, seat: int, option: Option, player: str, rng: SplitMix64, budget: Budget
+) -> float:
+    """The evaluation after this option, the rest of the step, then `budget.steps` times the
+    others' replies and the seat's next step (each played greedily), in a fresh
+    determinization."""
     trial = determinized(game, rng)
     trial.apply(option.notation, player)
     if option.notation != CONFIRM:
         finish_step(trial, seat, QUICK)
-    if others_until_mine(trial, seat):
-        decision = seat_decision(trial, seat)
-        assert decision is not None
+    for _ in range(budget.steps):
+        if not others_until_mine(trial, seat, budget.replies):
+            break
         finish_step(trial, seat, QUICK)
     return value_of(trial, seat)
+
+
+def searched(
+    game: Game, seat: int, option: Option, player: str, worlds: list[int], budget: Budget
+) -> list[float]:
+    """The option's extended evaluation in each of these determinizations (common random
+    numbers: every option is played in the same ones, so that options are compared on the
+    same hidden draws — automa cards, contracts —, not on the luck of each one's own)."""
+    return [extended(game, seat, option, player, SplitMix64(world), budget) for world in worlds]
 
 
 def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
@@ -149,19 +172,29 @@ def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
     budget = BUDGETS[level]
     rng = SplitMix64(decision_seed(ai_seed, game, seat))
     base = determinized(game, rng)
-    values = scored(base, seat, decision, QUICK)
-    if budget.extend and not decision.simultaneous:
+    deep = bool(budget.extend) and not decision.simultaneous
+    if deep and len(options) <= budget.extend:
+        values = [0.0] * len(options)  # every option is searched further: no need to rank
+    else:
+        finish = QUICK if budget.finish == "greedy" else confirm_only
+        values = scored(base, seat, decision, finish)
+    if deep:
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: budget.extend]
-        # Common random numbers: every option is played in the same determinizations, so
-        # that options are compared on the same hidden draws (automa cards, contracts),
-        # not on the luck of each one's own.
         worlds = [rng.next64() for _ in range(budget.samples)]
-        for index in top:
-            total = sum(
-                extended(game, seat, options[index], decision.player, SplitMix64(world))
-                for world in worlds
-            )
-            values[index] = total / budget.samples
+        found = {
+            index: searched(game, seat, options[index], decision.player, worlds, budget)
+            for index in top
+        }
+        if budget.refine and budget.more:
+            # Successive halving: the leaders get more worlds (the same for each of them),
+            # and only they may be chosen, so a lucky single world cannot win alone.
+            more = [rng.next64() for _ in range(budget.more)]
+            leaders = sorted(top, key=lambda i: (-mean(found[i]), i))[: budget.refine]
+            for index in leaders:
+                found[index] += searched(game, seat, options[index], decision.player, more, budget)
+            top = leaders
+        for index, outcomes in found.items():
+            values[index] = mean(outcomes)
         others = [i for i in range(len(values)) if i not in top]
         floor = min(values[i] for i in top)
         for index in others:  # never preferred to an option searched further

@@ -1,0 +1,157 @@
+"""Where the VP come from: an AI level against an automa, VP by source category per seat.
+
+Plays `--games` two-seat introductory games of `--level` (casual or strong) against the
+automa at `--automa` (0 easy .. 3 expert), seeds from `--seed` on, and prints each game's VP
+and, over all games, the mean VP by source (round scoring, bonus tiles, contracts, incomes,
+final conversions, ...) of the AI and of the automa, and the mean margin with its 95 %
+interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the win rates).
+
+    /work/venv/bin/python bench/ai_vp.py --level casual --games 8 --seed 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import multiprocessing
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from statistics import mean, stdev
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from bot.ai import decide, evaluate
+from bot.rules import Game, GameOptions, new_game
+from bot.rules.automa.play import automa_answer
+from bot.rules.automa.seats import player_seat
+
+AI_SEED_SALT = 0x5EED_A1
+
+
+def category(source: str) -> str:
+    """The score row of an event source: its first one or two words."""
+    head = source.split(":")
+    if head[0] in ("scoring", "income", "end") and len(head) > 1:
+        return f"{head[0]}:{head[1]}"
+    return head[0] or "?"
+
+
+def weighted(overrides: str) -> None:
+    """Set the evaluation's weights from `name=value,...` (an experiment)."""
+    fields = {f.name: f.type for f in dataclasses.fields(evaluate.Weights)}
+    changes: dict[str, object] = {}
+    for item in filter(None, overrides.split(",")):
+        name, _, text = item.partition("=")
+        if name not in fields:
+            raise SystemExit(f"unknown weight {name!r}; weights: {', '.join(fields)}")
+        changes[name] = text == "True" if text in ("True", "False") else float(text)
+    evaluate.W = dataclasses.replace(evaluate.W, **changes)  # type: ignore[arg-type]
+
+
+def play(
+    task: tuple[int, str, int, str],
+) -> tuple[int, dict[str, dict[str, int]], list[int], float]:
+    """One game; returns (seed, VP by category by kind, [ai VP, automa VP], AI CPU)."""
+    seed, level, automa, overrides = task
+    weighted(overrides)
+    game = new_game(GameOptions(players=2, seed=seed, setup="intro", automa=(automa,)))
+    rows: dict[str, dict[str, int]] = {"ai": defaultdict(int), "automa": defaultdict(int)}
+    original = Game.gain
+
+    def gain(self: Game, company_id: str, resource: str, amount: int, source: str) -> int:
+        change = original(self, company_id, resource, amount, source)
+        vp = resource == "vp" or (
+            resource == "credits" and self.automa_level(company_id) is not None
+        )
+        if vp and self is game:
+            kind = "automa" if self.automa_level(company_id) is not None else "ai"
+            rows[kind][category(source)] += change
+        return change
+
+    Game.gain = gain  # type: ignore[method-assign]
+    ai_seed = (seed * 1_000_003) ^ AI_SEED_SALT
+    cpu = 0.0
+    try:
+        while not game.is_over:
+            decision = game.decisions()[0]
+            if game.automa_level(decision.player) is not None:
+                notation = automa_answer(game, decision).notation
+            else:
+                seat = player_seat(game.state, decision.player)
+                assert seat is not None
+                start = time.process_time()
+                notation = decide(game, seat, level, ai_seed).notation
+                cpu += time.process_time() - start
+            game.apply(notation, decision.player)
+    finally:
+        Game.gain = original  # type: ignore[method-assign]
+    ai, auto = game.state.seats[0], game.state.seats[1]
+    return (
+        seed,
+        {k: dict(v) for k, v in rows.items()},
+        [game.company(ai).vp, game.company(auto).vp],
+        cpu,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", default="casual")
+    parser.add_argument(
+        "--automa", type=int, default=1, help="automa level 0-3 (default 1, Medium)"
+    )
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--weights", default="", help="evaluation weights to change, e.g. now_share=0.3,held=0.6"
+    )
+    args = parser.parse_args(argv)
+    weighted(args.weights)  # refused here before any game if a name is wrong
+    tasks = [(args.seed + i, args.level, args.automa, args.weights) for i in range(args.games)]
+    results = []
+
+    def done(result: tuple[int, dict[str, dict[str, int]], list[int], float]) -> None:
+        seed, _, vp, cpu = result
+        print(f"  seed {seed}: AI {vp[0]} automa {vp[1]} (AI CPU {cpu:.0f} s)", flush=True)
+        results.append(result)
+
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            for result in pool.imap(play, tasks, chunksize=1):
+                done(result)
+    else:
+        for task in tasks:
+            done(play(task))
+    totals: dict[str, dict[str, int]] = {"ai": defaultdict(int), "automa": defaultdict(int)}
+    margins, wins = [], 0.0
+    for _, rows, vp, _ in results:
+        margins.append(vp[0] - vp[1])
+        wins += 1.0 if vp[0] > vp[1] else 0.5 if vp[0] == vp[1] else 0.0
+        for kind in rows:
+            for key, value in rows[kind].items():
+                totals[kind][key] += value
+    n = len(results)
+    keys = sorted(
+        set(totals["ai"]) | set(totals["automa"]), key=lambda k: -totals["automa"].get(k, 0)
+    )
+    print(
+        f"bench/ai_vp.py --level {args.level} --automa {args.automa} --games {n} --seed {args.seed}"
+        + (f" --weights {args.weights}" if args.weights else "")
+    )
+    for key in keys:
+        print(
+            f"  {key:28s} AI {totals['ai'].get(key, 0) / n:6.1f}   automa {totals['automa'].get(key, 0) / n:6.1f}"
+        )
+    spread = 1.96 * stdev(margins) / math.sqrt(n) if n > 1 else 0.0
+    print(
+        f"mean margin {mean(margins):+.1f} ± {spread:.1f} VP; wins {wins:g} of {n}; "
+        f"mean VP AI {mean(r[2][0] for r in results):.1f}, automa {mean(r[2][1] for r in results):.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
