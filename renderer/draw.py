@@ -203,13 +203,14 @@ def box(
     outline: str,
     width: int = 2,
     radius: int = 8,
+    stamped: bool = False,
 ) -> None:
-    """Draw a rounded box."""
+    """Draw a rounded box (from a stamp up to `STAMPED_BOX_PIXELS`, or ``stamped``)."""
     x0, y0, x1, y1 = rect
     if (
         type(draw) is Recorder
         and _whole(*rect)
-        and 0 < (x1 - x0 + 1) * (y1 - y0 + 1) <= STAMPED_BOX_PIXELS
+        and 0 < (x1 - x0 + 1) * (y1 - y0 + 1) <= (math.inf if stamped else STAMPED_BOX_PIXELS)
     ):
         # Pillow draws a rounded box in a dozen Python-level steps; the views draw the same
         # boxes again in every picture, so each is drawn once and pasted through its mask.

@@ -416,27 +416,24 @@ def _draft_rows(
         small,
         muted,
         anchor="lm",
+        on=theme.colour("background"),
     )
     y += small + 14
     line = _line(style)
     for seat in seats:
         cy = y + line // 2
         if seat in now:
-            d.box(
-                draw,
-                (MARGIN, y + 2, style.width - MARGIN, y + line - 2),
-                theme.colour("highlight"),
-                theme.colour("text"),
-                2,
-                10,
-            )
-            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), "▶", board, "#1b1b1b", role="board")
+            # The same highlight box and "▶" mark as the scoreboard's (one item).
+            paint = functools.partial(_acting_row, theme=theme, size=board, line=line)
+            row = (MARGIN, y + 2, style.width - MARGIN, y + line - 2)
+            d.item(draw, ("acting row", theme.name, board, line), row, paint)
         ink = "#1b1b1b" if seat in now else text
+        under = theme.colour("highlight" if seat in now else "background")
         picked = picks.get(seat)
         if picked:
             d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(picked), small)
         words = company_name(seat) + (f" · {company_name(picked)}" if picked else "")
         x = MARGIN + MARK_W + PIECE_W + 8
-        d.text(draw, (x, cy), words, board, ink, anchor="lm", role="board")
+        d.text(draw, (x, cy), words, board, ink, anchor="lm", role="board", on=under)
         y += line
     return y

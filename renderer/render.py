@@ -969,9 +969,10 @@ def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...
 
 # Static backgrounds mapped onto the palette: one per map, board, size and theme.
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
-# Views' static backgrounds composed on the palette (a view's takes 1-9 MB): the most used
-# views of the most played setups.
-_COMPOSED = _ImageCache(8 * 1024 * 1024)
+# Views' static backgrounds composed on the palette (a phone view's takes 1.5-3 MB, a full
+# board's 9 and is not kept): every phone view of a game or three (8 MB held three, fewer than
+# one position's views, and bench/render.py found two in three composed again).
+_COMPOSED = _ImageCache(24 * 1024 * 1024)
 
 
 @functools.lru_cache(maxsize=8)

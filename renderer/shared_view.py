@@ -339,7 +339,11 @@ def _bonus(draw: ImageDraw.ImageDraw, layout: BoardLayout, state: GameState, the
     name = objective.name if objective else "none"
     forms = (f"Objective ({vp} VP at the end): {name}", f"Objective ({vp} VP): {name}")
     line = d.first_fitting(forms, sizes["small"], x1 - x0, "bold")
-    d.text(draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm")
+    # On the energy panel (the draft's rows reach under it: `_draft` stamps its box).
+    on = None if draft_state(state) else theme.colour("panel")
+    d.text(
+        draw, (x0, (y0 + y1) // 2), line, sizes["small"], theme.colour("text"), "bold", "lm", on=on
+    )
 
 
 def _paint_bonus(
@@ -545,12 +549,17 @@ def _draft(
     picker = order[len(picks)] if len(picks) < len(order) else None
     lit = {h.lower() for h in highlight}
     rect = layout.rects["draft"]
-    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"))
+    # A stamp, however large: a text over it is then drawn on the palette (over a shape it
+    # is not), and the draft shows one box for many pictures.
+    d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), stamped=True)
     rx0, ry0, rx1, _ = rect
     from bot.rules.content import company_name
 
     heading = f"Draft: {company_name(seat_player(picker))} picks" if picker is not None else "Draft"
-    d.text(draw, (rx0 + 12, ry0 + 10), heading, sizes["heading"], text, anchor="la")
+    # Texts on the panel and in the rows' boxes say so (`draw.text`'s ``on``): the panel is
+    # too large a box to be a stamp, and a text over a shape is not drawn on the palette.
+    panel = theme.colour("panel")
+    d.text(draw, (rx0 + 12, ry0 + 10), heading, sizes["heading"], text, anchor="la", on=panel)
     spares = [c.officers[o].name for o in state.extra.get("spare_officers", []) if o in c.officers]
     if spares:
         spare = "Mahiri may also copy " + ", ".join(spares)
@@ -559,7 +568,8 @@ def _draft(
             sizes["small"],
             rx1 - rx0 - 24 - int(d.text_width(heading, sizes["heading"], "bold")),
         ):
-            d.text(draw, (rx1 - 12, ry0 + 16), spare, sizes["small"], muted, "regular", "ra")
+            at = (rx1 - 12, ry0 + 16)
+            d.text(draw, at, spare, sizes["small"], muted, "regular", "ra", on=panel)
     for box, (board, officer) in zip(
         layout.lists["draft_pairs"], draft.get("pairs", []), strict=False
     ):
@@ -596,7 +606,7 @@ def _offer_row(
     if company:
         d.piece(draw, (bx0 + 30, by), 20, theme.company(company), sizes["small"])
         x = bx0 + 60
-    d.text(draw, (x, by), detail, sizes["small"], text, "regular", "lm")
+    d.text(draw, (x, by), detail, sizes["small"], text, "regular", "lm", on=theme.colour("basin"))
     if notation in lit:
         d.ring(draw, box, theme.colour("highlight"), text, width=5)
 
