@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import functools
 import sys
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -54,9 +52,9 @@ from renderer.palette import palette_fingerprint as palette_fingerprint
 from renderer.people import Player
 from renderer.shared_view import draw_shared, shared_background
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
-
-if TYPE_CHECKING:
-    from PIL._imaging import ImagingCore
+from renderer.view_cache import Drawn as _Drawn
+from renderer.view_cache import ImageCache as _ImageCache
+from renderer.view_cache import Patches as _Patches
 
 # zlib level 6 is the size/time sweet spot for these flat-coloured images; optimize=True
 # would rerun the compressor for a few per cent at twice the time. `encode` deflates at this
@@ -182,93 +180,6 @@ def _check(
     if view not in known:
         raise ValueError(f"unknown view {view!r}; expected one of {list(known)}")
     return get_theme(theme), frozenset(str(h) for h in highlight)
-
-
-class _ImageCache:
-    """A least-recently-used cache of finished images, bounded by their pixel memory."""
-
-    def __init__(self, budget_bytes: int) -> None:
-        self.budget = budget_bytes
-        self.used = 0
-        self.items: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[object, ...], make: Callable[[], _C]) -> _C:
-        """Return the item cached under ``key``, drawing it with ``make`` on a miss."""
-        item = self.find(key)
-        if item is not None:
-            return item  # type: ignore[return-value]  # a key is only ever made by one `make`
-        made = make()
-        self._insert(key, made)
-        return made
-
-    def find(self, key: tuple[object, ...]) -> _Cached | None:
-        """The item cached under ``key``, or None."""
-        with self.lock:
-            item = self.items.get(key)
-            if item is not None:
-                self.items.move_to_end(key)
-            return item
-
-    def keep(self, key: tuple[object, ...], item: _Cached) -> None:
-        """Cache ``item`` under ``key`` unless it would take over half the budget (it would
-        push out most of the others)."""
-        if _bytes(item) * 2 <= self.budget:
-            self._insert(key, item)
-
-    def _insert(self, key: tuple[object, ...], item: _Cached) -> None:
-        with self.lock:
-            if key in self.items:  # drawn by another thread meanwhile
-                return
-            self.items[key] = item
-            self.used += _bytes(item)
-            while self.used > self.budget and len(self.items) > 1:
-                _, old = self.items.popitem(last=False)
-                self.used -= _bytes(old)
-
-    def clear(self) -> None:
-        """Forget every image."""
-        with self.lock:
-            self.items.clear()
-            self.used = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _Drawn:
-    """A view's part as drawn and the boxes it drew over its static background."""
-
-    image: Image.Image
-    dirty: tuple[Rect, ...]
-    stamps: tuple[tuple[Point, d.Stamp], ...] = ()
-
-    @staticmethod
-    def of(image: Image.Image, notes: d.Notes) -> _Drawn:
-        """The part ``image`` as drawn, with what its canvas noted."""
-        return _Drawn(image, tuple(notes), tuple(notes.stamps))
-
-
-# A part on the palette: its static background (mapped once, cached), overlaid with these
-# (offset, palette image, mask or None) patches of what the state drew. They are Pillow's core
-# images: a view has dozens, and Pillow's Python wrapper of each crop, mapping and paste costs
-# more than mapping a small patch.
-_Patches = tuple[tuple[Point, "ImagingCore", "ImagingCore | None"], ...]
-_Cached = Image.Image | _Drawn | _Patches | bytes
-_C = TypeVar("_C", Image.Image, _Drawn, _Patches, bytes)
-
-
-def _bytes(item: _Cached) -> int:
-    if isinstance(item, bytes):
-        return len(item)
-    if isinstance(item, _Drawn):
-        item = item.image
-    if isinstance(item, tuple):
-        # A stamped patch is a stamp's mapping and mask, counted here too: the stamp cache may
-        # let go of a stamp that a kept view still holds. Pillow keeps a 1-bit mask a byte a
-        # pixel.
-        return sum(
-            patch.size[0] * patch.size[1] * (1 if mask is None else 2) for _, patch, mask in item
-        )
-    return item.width * item.height * (1 if item.mode in ("P", "L") else 4)
 
 
 # The game service renders several views of a state, then on request the full board, which is
