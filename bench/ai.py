@@ -308,7 +308,11 @@ def main(argv: list[str] | None = None) -> None:
 
     def done(result: Result) -> None:
         """Print each game as it ends (a long run shows its progress)."""
-        print(f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp}", flush=True)
+        print(
+            f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp} "
+            f"({', '.join(result.kinds)})",
+            flush=True,
+        )
         results.append(result)
 
     deadline = start + 60 * args.stop_after if args.stop_after else math.inf

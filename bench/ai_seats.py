@@ -89,13 +89,13 @@ async def setup(
     try:
         for channel in ai_channels:
             act = Actor(fake.alice.id, fake.guild.id, channel.id, True)
-            await service.create_game(
+            await service.lobby.create_game(
                 act, players=4, ai=4, ai_level=level, computers_only=True, seed=rng.randrange(2**31)
             )
-            await service.start(act)
+            await service.lobby.start(act)
         act = Actor(fake.alice.id, fake.guild.id, mine.id, True)
-        await service.create_game(act, players=2, ai=1, ai_level=level, seed=2)
-        await service.start(act)
+        await service.lobby.create_game(act, players=2, ai=1, ai_level=level, seed=2)
+        await service.lobby.start(act)
     finally:
         await store.close()
     return ai_channels, mine
@@ -131,7 +131,7 @@ async def alice_plays(
     waits: list[float] = []
     try:
         while not stop.is_set():
-            panel = await reader.panel(act)
+            panel = await reader.views.panel(act)
             if not panel.options:
                 await asyncio.sleep(0.1)
                 continue

@@ -220,6 +220,14 @@ def main() -> None:
             os._exit(143)
 
     signal.signal(signal.SIGTERM, on_term)
+    if os.environ.get("BARRAGE_CPROFILE"):
+        # The loop thread's Python calls, deterministically (the sampler above misses quick
+        # callbacks): written with pstats to $BARRAGE_CPROFILE at exit.
+        import cProfile
+
+        profile = cProfile.Profile()
+        atexit.register(lambda: profile.dump_stats(os.environ["BARRAGE_CPROFILE"]))
+        profile.enable()
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 

@@ -32,6 +32,7 @@ from bot.service import GameService, RendererPool
 from bot.service.catchup import CatchUp
 from bot.service.digest import runs_of
 from bot.service.loading import load
+from bot.service.records import CommitRecord, DecisionRecord
 from bot.service.turns import apply_answer
 from bot.store import SqliteStore
 from tests.service.helpers import USERS, FakeClock, actor, started_game
@@ -51,15 +52,15 @@ async def one_game(db: Path, seed: int, steps: int, figures: dict[str, list[floa
         game_id = await started_game(service, 4, seed=seed)
         rng = random.Random(seed)
         for _ in range(steps):
-            loaded = await service.game_for_reminder(game_id)
+            loaded = await service.desk.game_for_reminder(game_id)
             assert loaded is not None and loaded.game is not None
             if loaded.game.is_over:
                 break
-            user = service.users_deciding(loaded)[0]
-            panel = await service.panel(actor(user))
+            user = service.desk.users_deciding(loaded)[0]
+            panel = await service.views.panel(actor(user))
             if panel.kind == "turn" and not panel.done:
                 await measure(service, game_id, user, figures)
-            await service.play(actor(user), [rng.choice(panel.options).notation])
+            await service.moves.play(actor(user), [rng.choice(panel.options).notation])
     finally:
         service.renderer_pool.close()
         await store.close()
@@ -72,7 +73,7 @@ async def measure(
     meta = await service.store.get_game(game_id)
     loaded = await load(service.store, meta)
     # remember: the last commit's steps told again as the commit told them.
-    commits = [s for s, r in loaded.chain if r["kind"] == "commit"]
+    commits = [s for s, r in loaded.chain if isinstance(r, CommitRecord)]
     if len(commits) >= 2:
         before, last = commits[-2], commits[-1]
         snap = await service.store.latest_snapshot(game_id, at_or_before=before)
@@ -81,9 +82,9 @@ async def measure(
 
             game = open_game(load_state(snap.state))
             steps = [
-                apply_answer(game, r["notation"], r["player"], record=r)  # type: ignore[arg-type]
+                apply_answer(game, r.notation, r.player, record=r)
                 for s, r in loaded.chain
-                if before < s <= last and r["kind"] == "decision"
+                if before < s <= last and isinstance(r, DecisionRecord)
             ]
             start = time.thread_time()
             runs_of(steps, loaded.user_of_player, game.state.round)
@@ -95,11 +96,11 @@ async def measure(
     await CatchUp(service.store).digest(loaded, user)
     figures["cold"].append(cpu_ms(start))
     start = time.thread_time()
-    panel = await service.panel(actor(user), opening=True)
+    panel = await service.views.panel(actor(user), opening=True)
     figures["opening"].append(cpu_ms(start))
     if panel.since_changed and panel.since_turns >= 2:
         start = time.thread_time()
-        await service.since_picture(actor(user), panel)
+        await service.views.since_picture(actor(user), panel)
         figures["picture"].append(cpu_ms(start))
 
 

@@ -222,7 +222,7 @@ async def setup_games(
             assert channel.guild_id is not None
             setup = setup_of(index)
             acts = [Actor(u.id, channel.guild_id, channel.id) for u in players[: setup.players]]
-            await service.create_game(
+            await service.lobby.create_game(
                 acts[0],
                 players=setup.players,
                 setup=setup.setup,
@@ -231,8 +231,8 @@ async def setup_games(
                 seed=rng.randrange(2**31),
             )
             for a in acts[1:]:
-                await service.join(a)
-            await service.start(acts[0])
+                await service.lobby.join(a)
+            await service.lobby.start(acts[0])
             for _ in range(rng.randrange(10, 60)):
                 if not await random_step(service, acts, rng):
                     break
@@ -262,12 +262,12 @@ async def random_step(service: GameService, acts: list[Actor], rng: random.Rando
     """One random legal answer by whoever decides; False when the game is over."""
     for a in acts:
         try:
-            panel = await service.panel(a)
+            panel = await service.views.panel(a)
         except NotYourTurn:
             continue
         if panel.options and panel.your_turn:
             choice = rng.choice(panel.options).notation
-            await service.play(a, [choice], expected_version=panel.version)
+            await service.moves.play(a, [choice], expected_version=panel.version)
             return True
     return False
 

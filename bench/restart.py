@@ -257,9 +257,11 @@ class SideGames:
             for channel in self.channels:
                 acts = [Actor(u.id, self.fake.guild.id, channel.id) for u in self.players]
                 if await store.active_game(channel.id) is None:
-                    await service.create_game(acts[0], players=2, seed=self.rng.randrange(2**31))
-                    await service.join(acts[1])
-                    await service.start(acts[0])
+                    await service.lobby.create_game(
+                        acts[0], players=2, seed=self.rng.randrange(2**31)
+                    )
+                    await service.lobby.join(acts[1])
+                    await service.lobby.start(acts[0])
                     commits += 1
                     continue
                 commits += await self._one_turn(service, acts)
@@ -273,14 +275,16 @@ class SideGames:
         for _ in range(200):
             for actor in acts:
                 try:
-                    panel = await service.panel(actor)
+                    panel = await service.views.panel(actor)
                 except NotYourTurn:
                     continue
                 except Exception:
                     return 0  # the game is over
                 if panel.options and panel.your_turn:
                     notation = self.rng.choice(panel.options).notation
-                    outcome = await service.play(actor, [notation], expected_version=panel.version)
+                    outcome = await service.moves.play(
+                        actor, [notation], expected_version=panel.version
+                    )
                     if outcome.committed:
                         return 1
                     break

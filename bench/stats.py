@@ -191,7 +191,7 @@ async def _rebuilt(games: Any) -> Any:
 
 
 async def _fresh_leaderboard(service: GameService, view: Any, names: dict[int, str]) -> bytes:
-    service.renderer_pool = RendererPool(kind="inline")  # no cache: draw it each time
+    service.records.renderer_pool = RendererPool(kind="inline")  # no cache: draw it each time
     return await service.records.leaderboard_image(view, names)
 
 

@@ -167,12 +167,17 @@ async def serve(
     shutdown = SignalShutdown(asyncio.get_running_loop(), stop, grace_s=grace_s)
     shutdown.install()
     try:
-        from bot.service.expansions import missing_drawings  # the console starts without it
+        # The console starts without these.
+        from bot.service.expansions import content_problem, missing_drawings
 
         drawings = missing_drawings()
         for problem in drawings:
             log.error("%s; set `drawing` in its expansion.toml, or add the module", problem)
         if drawings:
+            return 1
+        broken = content_problem()
+        if broken is not None:
+            log.error("the game data cannot be loaded: %s", broken)
             return 1
         database = config.database
         try:

@@ -700,6 +700,9 @@ class PaletteTarget:
     ink_of: Callable[[str], int]
     mapped: Callable[[Stamp], Image.Image]
     palette: Image.Image  # a palette image: what pixels are mapped onto
+    #: The part's place in the picture being composed, holding its static background on the
+    #: palette, to draw on in place (`renderer.render._compose`); None: a copy of it.
+    place: Image.Image | None = None
 
 
 def canvas(image: Image.Image, dirty: list[Rect] | None, half: bool = False) -> ImageDraw.ImageDraw:

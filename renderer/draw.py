@@ -582,14 +582,14 @@ def over(
     background: Image.Image, dirty: list[Rect] | None, half: bool = False
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A part's picture to draw on and its drawing context (see `canvas`): straight onto its
-    background on the palette when ``dirty`` names a palette (`Notes.target`), else onto a copy
-    of ``background``. On the palette, shapes are drawn in the index their colour maps to,
+    background on the palette when ``dirty`` names a palette (`Notes.target`: in its place in
+    the picture being composed where it gives one), else onto a copy of ``background``. On the palette, shapes are drawn in the index their colour maps to,
     stamps pasted as mapped once, and a text blended over what the RGB picture has under it
     (`Underneath`); anything else raises `NotOnPalette`, and the renderer draws the part again
     in RGB. Not while texts are noted or flat claims checked (`drawn_in_rgb`)."""
     target = dirty.target if isinstance(dirty, Notes) else None
     if target is not None and not half and not drawn_in_rgb():
-        image = target.background().copy()
+        image = target.place if target.place is not None else target.background().copy()
         draw = Recorder(image, dirty)
         draw.target, draw.static_rgb, draw.under = target, background, Underneath()
         return image, draw

@@ -42,7 +42,19 @@ def encode_rows(image: Image.Image, level: int = LEVEL) -> bytes:
     return _png((width - 1, height), colours, image.tobytes(), level)
 
 
-def _png(size: tuple[int, int], colours: bytes, rows: bytes, level: int) -> bytes:
+def encode_filtered(
+    size: tuple[int, int], colours: bytes, rows: bytes | bytearray | memoryview, level: int = LEVEL
+) -> bytes:
+    """PNG bytes of an 8-bit palette picture of ``size`` (more than 16 ``colours``, RGB
+    triples) from its rows, each behind its filter byte (0) in ``rows``: what `encode_rows`
+    writes, from the bytes a picture is composed in (`render._compose`), not copied again."""
+    assert len(colours) > 16 * 3 and memoryview(rows).nbytes == (size[0] + 1) * size[1]
+    return _png(size, colours, rows, level)
+
+
+def _png(
+    size: tuple[int, int], colours: bytes, rows: bytes | bytearray | memoryview, level: int
+) -> bytes:
     """The PNG of an 8-bit palette picture of ``size`` from its filtered rows."""
     header = struct.pack(">IIBBBBB", *size, 8, 3, 0, 0, 0)
     return b"".join(

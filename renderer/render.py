@@ -106,10 +106,21 @@ def render(
     parts, size = _layout(
         state, view, company, look, lit, preview, _who(players, changed, changed_since, deadlines)
     )
-    # Composed one pixel right of a column of zeros: the PNG's rows behind their filter
-    # bytes, so the encoder deflates the picture's bytes without copying them again.
-    composed = _compose(parts, size, look.name, left=1)
-    return _fitting(functools.partial(png.encode_rows, composed))
+    return _encoded(parts, size, look.name)
+
+
+def _encoded(parts: list[_Part], size: tuple[int, int], theme_name: str) -> bytes:
+    """The PNG of the parts composed (`_compose`) one pixel right of a column of zeros: the
+    PNG's rows behind their filter bytes, deflated from the composed bytes themselves."""
+    _composed, rows = _compose(parts, size, theme_name, left=1)
+    picture = memoryview(rows)[: (size[0] + 1) * size[1]]  # less the last part's slack
+    return _fitting(functools.partial(png.encode_filtered, size, _colours(theme_name), picture))
+
+
+@functools.lru_cache(maxsize=8)
+def _colours(theme_name: str) -> bytes:
+    """The PNG palette (PLTE) entries of a theme's pictures."""
+    return bytes(_palette_of(palette(theme_name)))
 
 
 def render_image(
@@ -241,11 +252,13 @@ class _Drawn:
 # images: a view has dozens, and Pillow's Python wrapper of each crop, mapping and paste costs
 # more than mapping a small patch.
 _Patches = tuple[tuple[Point, "ImagingCore", "ImagingCore | None"], ...]
-_Cached = Image.Image | _Drawn | _Patches
-_C = TypeVar("_C", Image.Image, _Drawn, _Patches)
+_Cached = Image.Image | _Drawn | _Patches | bytes
+_C = TypeVar("_C", Image.Image, _Drawn, _Patches, bytes)
 
 
 def _bytes(item: _Cached) -> int:
+    if isinstance(item, bytes):
+        return len(item)
     if isinstance(item, _Drawn):
         item = item.image
     if isinstance(item, tuple):
@@ -331,32 +344,44 @@ class _Part:
         """The static background on the palette (cached)."""
         return _on_palette(self.theme, self.static)
 
-    def patches(self) -> _Patches:
+    def patches(self, place: Image.Image | None = None) -> tuple[_Patches, bool]:
         """What the state drew over the background, on the palette (cached by `key`; not
-        kept when the key is empty)."""
+        kept when the key is empty), and whether it is drawn already: straight onto ``place``
+        (its place in the picture being composed, holding its static background) where the
+        view draws on the palette."""
         if self.drawn is None:
-            return ()
-        make, target = self.drawn, _target(self.theme, self.static_palette)
-        if not self.key:
-            return _patches(make(target), self.theme)
-        return _VIEWS.get(("patches", *self.key), lambda: _patches(make(target), self.theme))
+            return (), False
+        key = ("patches", *self.key)
+        kept = _VIEWS.find(key) if self.key else None
+        if kept is not None:
+            return kept, False  # type: ignore[return-value]  # only patches are kept by it
+        drawn = self.drawn(_target(self.theme, self.static_palette, place))
+        in_place = place is not None and drawn.image is place
+        made = _patches(drawn, self.theme, copy=in_place) if self.key or not in_place else ()
+        if self.key:
+            _VIEWS._insert(key, made)
+        return made, in_place
 
 
-def _target(theme_name: str, background: Callable[[], Image.Image]) -> d.PaletteTarget:
+def _target(
+    theme_name: str, background: Callable[[], Image.Image], place: Image.Image | None = None
+) -> d.PaletteTarget:
     """The palette of ``theme_name`` for a part whose static background on it is
-    ``background()``."""
+    ``background()`` (``place``: where to draw it in place, see `d.PaletteTarget`)."""
     pal = palette(theme_name)
     return d.PaletteTarget(
         background,
         functools.partial(_ink_index, theme_name),
         lambda stamp: _stamp_on_palette(stamp, theme_name, pal),
         pal,
+        place,
     )
 
 
-def _patches(drawn: _Drawn, theme_name: str) -> _Patches:
+def _patches(drawn: _Drawn, theme_name: str, copy: bool = False) -> _Patches:
     """What ``drawn`` drew over its background, on the palette of ``theme_name`` (mapped onto
-    it, unless drawn straight onto it)."""
+    it, unless drawn straight onto it; ``copy``: drawn in a picture's place, whose pixels are
+    copied to be kept)."""
     pal = palette(theme_name)
     boxes = d.regions(drawn.dirty, drawn.image.size, TILE)
     width, height = drawn.image.size
@@ -365,7 +390,7 @@ def _patches(drawn: _Drawn, theme_name: str) -> _Patches:
         # Mapping the whole part in one pass costs less than cropping most of it (the
         # pixels it did not draw over map as its background did).
         if on_palette:
-            return (((0, 0), drawn.image.im, None),)
+            return (((0, 0), drawn.image.im.copy() if copy else drawn.image.im, None),)
         whole = drawn.image.quantize(palette=pal, dither=Image.Dither.NONE)
         return (((0, 0), whole.im, None),)
     # The stamps first, in the order drawn, then the boxes mapped from the finished
@@ -597,6 +622,9 @@ def _drawer(
             # Something in this state blends with what is under it: draw it in RGB.
             view = getattr(draw_view, "func", draw_view)  # a partial's function
             DRAWN_AGAIN_IN_RGB[getattr(view, "__qualname__", repr(view)), str(refused)] += 1
+            if target.place is not None:  # what it began to draw there is drawn over again
+                static = target.background()
+                target.place.im.paste(static.im, (0, 0, *static.size))
             notes = d.Notes()
             image = draw_view(*args, dirty=notes)
         return _Drawn.of(image, notes)
@@ -620,41 +648,60 @@ def on_palette(
     once. The pixels equal those of mapping the composed RGB view (``render_image``).
     """
     parts, size = _layout(state, view, company, theme, lit, preview, who or header.NOBODY)
-    return _compose(parts, size, theme.name)
+    return _compose(parts, size, theme.name)[0]
 
 
 def _compose(
     parts: list[_Part], size: tuple[int, int], theme_name: str, left: int = 0
-) -> Image.Image:
-    """The parts' static backgrounds on the palette, with each part's patches pasted over
-    (``left`` columns of index 0 to their left: `png.encode_rows`)."""
-    image = _statics_on_palette(theme_name, size, parts, left)
+) -> tuple[Image.Image, bytearray]:
+    """The parts' static backgrounds on the palette with what each part drew over them (drawn
+    there in place, or its patches pasted), ``left`` columns of index 0 to their left (the
+    PNG's filter bytes: `png.encode_filtered`); the picture and the bytes it is drawn in
+    (a row more: a part's place is mapped with whole rows of the picture under it)."""
+    width, height = size
+    stride = width + left
+    statics = _statics_on_palette(theme_name, size, parts, left)
+    rows = statics if isinstance(statics, bytearray) else bytearray(statics)  # kept: copied
+    image = _mapped(rows, (stride, height), stride, 0)
+    image.putpalette(_palette_of(palette(theme_name)))
     core = image.im
     for part in parts:
         x, y = part.at
         x += left
+        w, h = _size(part)
+        place = _mapped(rows, (w, h), stride, y * stride + x) if part.drawn is not None else None
         with d.placed_at(part.at):
-            patches = part.patches()
+            patches, in_place = part.patches(place)
+        if in_place:
+            continue
         for (dx, dy), patch, mask in patches:
-            w, h = patch.size
-            box = (x + dx, y + dy, x + dx + w, y + dy + h)
+            pw, ph = patch.size
+            box = (x + dx, y + dy, x + dx + pw, y + dy + ph)
             # What Image.paste does with core images.
             if mask is None:
                 core.paste(patch, box)
             else:
                 core.paste(patch, box, mask)
-    return image
+    return image, rows
+
+
+def _mapped(rows: bytearray, size: tuple[int, int], stride: int, offset: int) -> Image.Image:
+    """A palette picture of ``size`` whose pixels are ``rows``' bytes from ``offset`` on, its
+    rows ``stride`` bytes apart: drawing on it draws in them (a part drawn in its place)."""
+    core = Image.core.map_buffer(rows, size, "raw", offset, ("P", stride, 1))
+    return Image.new("P", (0, 0))._new(core)
 
 
 def _statics_on_palette(
     theme_name: str, size: tuple[int, int], parts: list[_Part], left: int = 0
-) -> Image.Image:
-    """The static backgrounds of a view's parts composed on the palette (a new image), with
-    ``left`` columns of index 0 to their left.
+) -> bytes | bytearray:
+    """The bytes of the static backgrounds of a view's parts composed on the palette, row by
+    row, with ``left`` columns of index 0 to their left (and a row of slack: `_compose`): a
+    kept composition's bytes (copy them to draw), else new bytes.
 
-    The last few compositions are kept (`_COMPOSED`): copying one costs half of composing it
-    again (a blank picture, then every background). A full board's is not: it would push out
-    the phone views' (it is composed each time, and not copied)."""
+    The last few compositions are kept (`_COMPOSED`): copying one's bytes costs a tenth of
+    composing it again (a blank picture, then every background). A full board's is not: it
+    would push out the phone views' (it is composed each time, and not copied)."""
     key = (
         theme_name,
         "composed",
@@ -663,24 +710,26 @@ def _statics_on_palette(
         tuple((part.at, *_static_key(part.static)) for part in parts),
     )
 
-    def compose() -> Image.Image:
+    def compose() -> bytearray:
         width, height = size
-        image = Image.new("P", (width + left, height), _background_index(theme_name))
-        image.putpalette(_palette_of(palette(theme_name)))
-        if left:
-            image.paste(0, (0, 0, left, height))
+        stride = width + left
+        rows = bytearray(stride * (height + 1))  # zeros: the filter bytes' column
+        image = _mapped(rows, (stride, height), stride, 0)
+        image.im.paste(_background_index(theme_name), (left, 0, stride, height))
         for part in parts:
             with d.placed_at(part.at):
-                image.paste(part.static_palette(), (part.at[0] + left, part.at[1]))
-        return image
+                static = part.static_palette()
+            x, y = part.at[0] + left, part.at[1]
+            image.im.paste(static.im, (x, y, x + static.width, y + static.height))
+        return rows
 
     kept = _COMPOSED.find(key)
-    if isinstance(kept, Image.Image):
-        return kept.copy()
-    image = compose()
-    if _bytes(image) * 2 <= _COMPOSED.budget:  # else not kept: no copy to keep
-        _COMPOSED.keep(key, image.copy())
-    return image
+    if isinstance(kept, bytes):
+        return kept
+    rows = compose()
+    if len(rows) * 2 <= _COMPOSED.budget:  # else not kept
+        _COMPOSED.keep(key, bytes(rows))
+    return rows
 
 
 def render_score_sheet(
@@ -701,7 +750,7 @@ def render_score_sheet(
     )
     # A score sheet is drawn once for a finished game: its patches are not kept (empty key).
     part = _Part((0, 0), static, _drawer(draw), (), look.name)
-    return encode(_compose([part], (score_sheet.WIDTH, layout.height), look.name))
+    return _encoded([part], (score_sheet.WIDTH, layout.height), look.name)
 
 
 def render_legend(expansions: Iterable[str] = (), *, theme: str = "light") -> bytes:

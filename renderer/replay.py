@@ -19,7 +19,8 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 from bot.rules.content import company_name
 from bot.rules.state import GameState
 from renderer import draw as d
-from renderer.render import palette, render_image
+from renderer.palette import palette
+from renderer.render import render_image
 from renderer.theme import get_theme
 
 #: The strip under the map: the moment, then each company's VP.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeVar
 
 Shape = Literal["circle", "square", "triangle", "diamond", "hexagon"]
 
@@ -62,7 +62,11 @@ class Theme:
         return self.companies[company_id]
 
 
-def _frozen(mapping: Mapping[str, object]) -> Mapping:
+#: The values of a frozen mapping.
+V = TypeVar("V")
+
+
+def _frozen(mapping: Mapping[str, V]) -> Mapping[str, V]:
     return MappingProxyType(dict(mapping))
 
 

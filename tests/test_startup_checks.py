@@ -8,6 +8,7 @@ import base64
 import logging
 import shutil
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,9 +19,12 @@ from bot.__main__ import serve
 from bot.commands.client import BarrageBot
 from bot.config import ENV_TOKEN, BackupConfig, Config, DatabaseConfig, load_config
 from bot.config import token_problem as problem
+from bot.rules import catalogue as catalogue_module
 from bot.rules.catalogue import CATALOGUE, Catalogue
+from bot.rules.content import ContentError, packaged_files
+from bot.rules.declarations import ExpansionInfo
 from bot.service import GameService, RendererPool
-from bot.service.expansions import missing_drawings
+from bot.service.expansions import content_problem, missing_drawings
 from bot.store import SqliteStore, Store
 from tests.test_config_startup import _start
 
@@ -185,4 +189,46 @@ async def test_serve_refuses_to_start_without_a_drawing_module(
     [error] = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert error.startswith("expansion 'nile' (bot.rules.expansions.nile): its drawing module")
     assert "renderer.expansions.gone does not exist; set `drawing` in its expansion.toml" in error
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before the database was opened
+
+
+def test_a_broken_row_of_an_expansions_table_is_named_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The content, every table the expansions' rules declare included, is read at start-up."""
+    catalogue = Catalogue(packages=["tests.rules.toy"])
+    assert content_problem(catalogue) is None
+    broken = Catalogue(packages=["tests.rules.toy"])
+
+    def files(infos: Iterable[ExpansionInfo] | None = None) -> dict[str, str]:
+        found = packaged_files(infos)
+        found["toy.toml"] = found["toy.toml"].replace("vp = 3", "vp = 9")
+        return found
+
+    monkeypatch.setattr(catalogue_module, "packaged_files", files)
+    assert content_problem(broken) == ("toy.toml: [[plaque]] gold: field 'vp' = 9 is outside 0..5")
+
+
+async def test_serve_refuses_to_start_when_the_game_data_is_broken(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken() -> None:
+        raise ContentError("leeghwater.toml: [[external_work]] A1: field 'pile' = 'D' is wrong")
+
+    monkeypatch.setattr(CATALOGUE, "content", broken)
+    config = Config(
+        discord=load_config(env={ENV_TOKEN: GOOD}).discord,
+        database=DatabaseConfig(path=tmp_path / "games.sqlite3"),
+        backup=BackupConfig(directory=tmp_path / "backups"),
+    )
+
+    async def never(config: Config, store: Store, stop: asyncio.Event) -> int:
+        raise AssertionError("the bot must not start")
+
+    assert await serve(config, run=never) == 1
+    [error] = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error == (
+        "the game data cannot be loaded: leeghwater.toml: [[external_work]] A1: "
+        "field 'pile' = 'D' is wrong"
+    )
     assert not (tmp_path / "games.sqlite3").exists()  # refused before the database was opened

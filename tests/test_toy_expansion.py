@@ -1,7 +1,7 @@
 """The proof: the toy expansion (tests/rules/toy) plugs into every layer from its own package.
 
-It adds a content table, a decision, a reward key, a drawing and a help topic, and no product
-file names it: the engine, the renderer, the lobby's choices and help learn it from its
+It adds a content table, a shared table of typed rows, a decision, a reward key, a drawing and
+a help topic, and no product file names it: the engine, the renderer, the lobby's choices and help learn it from its
 catalogue (`TOY_CATALOGUE`) like any expansion.
 """
 
@@ -14,14 +14,16 @@ from pathlib import Path
 import pytest
 
 from bot.rules import CATALOGUE, Game, GameOptions, new_game
+from bot.rules.content import ContentError, build_content, packaged_files
 from bot.rules.position import load_position
+from bot.rules.wording import source_text
 from bot.service.expansions import combinations, help_topics
 from renderer.describe import describe
 from renderer.expansions import use_catalogue
 from renderer.layout import map_layout
 from renderer.theme import get_theme
 from tests.renderer.conftest import body_image
-from tests.rules.toy import TOY_CATALOGUE, YARD
+from tests.rules.toy import PLAQUES, TOY_CATALOGUE, YARD, Plaque
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = '[game]\nplayers = 2\nturn_order = ["italy", "usa"]\nexpansions = ["toy"]\n'
@@ -104,6 +106,31 @@ def test_its_help_topic_and_lobby_choice_come_from_its_package() -> None:
     labels = {c.value: c.label for c in combinations(TOY_CATALOGUE)}
     assert labels["toy"] == "The Toy Statues: statues on a yard, for tests"
     assert "toy" not in {c.value for c in combinations()}  # the product's lobby knows no toy
+
+
+def test_its_shared_table_loads_through_its_rule_set() -> None:
+    """The toy declares a table in its rule set; the one row parser reads it, typed."""
+    content = TOY_CATALOGUE.content()
+    assert PLAQUES in TOY_CATALOGUE.tables()
+    assert PLAQUES.of(content)["gold"] == Plaque("gold", "Gold plaque", 3, "toy")
+    assert list(PLAQUES.of(content)) == ["bronze", "gold"]
+    # A toy game's content has it; event sources name its rows by the table's piece kind.
+    game = new_game(GameOptions(players=2, seed=1, expansions=("toy",)), content, TOY_CATALOGUE)
+    assert PLAQUES.of(game.content)["bronze"].vp == 1
+    assert source_text("toy:plaque:gold", game.content, strict=True) == "Gold plaque"
+    # The product's catalogue declares no such table.
+    assert "plaque" not in CATALOGUE.content().tables
+
+
+def test_a_broken_row_of_its_table_fails_at_load() -> None:
+    infos = tuple(TOY_CATALOGUE.expansions.values())
+    files = packaged_files(infos)
+    files["toy.toml"] = files["toy.toml"].replace("vp = 3", "vp = 9")
+    with pytest.raises(ContentError, match=r"^toy\.toml: \[\[plaque\]\] gold: .*'vp' = 9"):
+        build_content(files, infos, TOY_CATALOGUE.tables())
+    files["toy.toml"] = files["toy.toml"].replace('id = "gold"', 'id = "bronze"')
+    with pytest.raises(ContentError, match=r"toy\.toml: \[\[plaque\]\] bronze: duplicate"):
+        build_content(files, infos, TOY_CATALOGUE.tables())
 
 
 def test_no_product_file_names_the_toy() -> None:

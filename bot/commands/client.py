@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -122,6 +121,7 @@ class BarrageBot(discord.Client):
         service: GameService,
         *,
         clock: Clock,
+        names: records.DiscordNames | None = None,
         sync_policy: str = "on-change",
         test_guild_id: int | None = None,
         sync_state: Path | None = None,
@@ -151,8 +151,10 @@ class BarrageBot(discord.Client):
         self.clock = clock
         self.tree = BarrageTree(self)
         self.tree.add_command(barrage)
-        # The pictures name the players as this server calls them.
-        service.people_namer = functools.partial(records.people_names, self)
+        # The pictures name the players as this server calls them: the service was built
+        # with `names` (`build_service`), which this client serves.
+        if names is not None:
+            names.serve(self)
         self.announcer = DiscordAnnouncer(self)
         self.claim_instance = claim_instance
         self._shard_options = {k: options.get(k) for k in ("shard_id", "shard_ids")}
@@ -210,7 +212,9 @@ class BarrageBot(discord.Client):
             asyncio.create_task(self._backfill_results(), name="results backfill"),
             # AI steps left pending by a stop or by a process whose shards this one took
             # over are thought about again and landed (exactly once: bot/service/thinking.py).
-            asyncio.create_task(self.service.run_computers(self._stop), name="AI seats"),
+            asyncio.create_task(
+                self.service.timekeeping.run_computers(self._stop), name="AI seats"
+            ),
         ]
 
     async def _backfill_results(self) -> None:
@@ -226,7 +230,9 @@ class BarrageBot(discord.Client):
     async def close(self) -> None:
         """Stop the background work (letting a delivery finish), then disconnect."""
         self._stop.set()
-        await self.service.stop_computers()  # an AI step not landed is thought about again
+        await (
+            self.service.computers.stop_computers()
+        )  # an AI step not landed is thought about again
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 try:
@@ -263,7 +269,7 @@ class BarrageBot(discord.Client):
     async def _destination_gone(self, channel_id: int, reason: str) -> None:
         """Tell the service; it decides whether a game ends."""
         try:
-            await self.service.destination_gone(channel_id, reason)
+            await self.service.moderation.destination_gone(channel_id, reason)
         except DATABASE_DOWN:
             log.warning(
                 "channel %d is gone (%s) but its game cannot be ended now: the database is "

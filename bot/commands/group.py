@@ -136,7 +136,7 @@ async def new(
     if not thread:
         outcome = await within_budget(
             interaction,
-            service.create_game(
+            service.lobby.create_game(
                 actor_of(interaction),
                 players=players,
                 setup=setup,
@@ -184,7 +184,7 @@ async def new(
     except discord.Forbidden:
         await send(interaction, "🔒 I lack the Create Public Threads permission in this channel.")
         return
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor_of(interaction, channel_id=opened.id),
         players=players,
         setup=setup,
@@ -225,7 +225,9 @@ async def typed_lobby_change(interaction: discord.Interaction, outcome: Outcome)
 async def join(interaction: discord.Interaction) -> None:
     """Take a seat in the lobby."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.join(actor_of(interaction)), ephemeral=False)
+    outcome = await within_budget(
+        interaction, service.lobby.join(actor_of(interaction)), ephemeral=False
+    )
     await typed_lobby_change(interaction, outcome)
 
 
@@ -234,7 +236,7 @@ async def leave(interaction: discord.Interaction) -> None:
     """Give up a seat before the start."""
     service = bot_of(interaction).service
     outcome = await within_budget(
-        interaction, service.leave(actor_of(interaction)), ephemeral=False
+        interaction, service.lobby.leave(actor_of(interaction)), ephemeral=False
     )
     await typed_lobby_change(interaction, outcome)
 
@@ -244,7 +246,7 @@ async def start(interaction: discord.Interaction) -> None:
     """Start (the creator or a moderator)."""
     service = bot_of(interaction).service
     await reply_outcome(
-        interaction, await within_budget(interaction, service.start(actor_of(interaction)))
+        interaction, await within_budget(interaction, service.lobby.start(actor_of(interaction)))
     )
 
 
@@ -257,8 +259,8 @@ async def play(interaction: discord.Interaction) -> None:
     taken back first (announced in the channel)."""
     service = bot_of(interaction).service
     actor = actor_of(interaction)
-    if await service.ai_plays_for(actor):
-        await within_budget(interaction, service.take_back(actor))
+    if await service.moderation.ai_plays_for(actor):
+        await within_budget(interaction, service.moderation.take_back(actor))
     await open_panel(interaction)
 
 
@@ -266,7 +268,7 @@ async def play(interaction: discord.Interaction) -> None:
 async def hint(interaction: discord.Interaction) -> None:
     """A hint for the user's decision (a game option), with its reason."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.hint(actor_of(interaction)))
+    outcome = await within_budget(interaction, service.computers.hint(actor_of(interaction)))
     await send(interaction, say(outcome.lines))
 
 
@@ -282,7 +284,9 @@ async def moves_autocomplete(
     done, _, typed = current.rpartition(MOVE_SEPARATOR)
     prefix = f"{done.strip()}{MOVE_SEPARATOR} " if done.strip() else ""
     try:
-        found = await bot_of(interaction).service.autocomplete(actor_of(interaction), typed.strip())
+        found = await bot_of(interaction).service.views.autocomplete(
+            actor_of(interaction), typed.strip()
+        )
     except Exception as error:
         log.debug("no suggestions: %s", error)
         return []
@@ -304,7 +308,7 @@ async def do(interaction: discord.Interaction, moves: app_commands.Range[str, 1,
         await send(interaction, "Type a move (suggestions appear as you type).")
         return
     outcome = await within_budget(
-        interaction, bot_of(interaction).service.play(actor_of(interaction), notations)
+        interaction, bot_of(interaction).service.moves.play(actor_of(interaction), notations)
     )
     await show_outcome(interaction, outcome, update=False)
 
@@ -313,7 +317,7 @@ async def do(interaction: discord.Interaction, moves: app_commands.Range[str, 1,
 async def restart(interaction: discord.Interaction) -> None:
     """Restart the turn: back to where it began."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.restart_turn(actor_of(interaction)))
+    outcome = await within_budget(interaction, service.moves.restart_turn(actor_of(interaction)))
     await show_outcome(interaction, outcome, update=False)
 
 
@@ -322,7 +326,7 @@ async def undo(interaction: discord.Interaction) -> None:
     """Undo a committed turn."""
     service = bot_of(interaction).service
     await reply_outcome(
-        interaction, await within_budget(interaction, service.undo(actor_of(interaction)))
+        interaction, await within_budget(interaction, service.moves.undo(actor_of(interaction)))
     )
 
 
@@ -341,7 +345,7 @@ async def view_autocomplete(
     """The views of the channel's game (the base game's, its expansions', the score sheet)."""
     service = bot_of(interaction).service
     try:
-        known = await service.board_views(
+        known = await service.views.board_views(
             interaction.channel_id or 0, guild_id=interaction.guild_id or 0
         )
     except Exception:
@@ -415,7 +419,7 @@ async def games(interaction: discord.Interaction) -> None:
     """List the user's games."""
     service = bot_of(interaction).service
     found = await within_budget(
-        interaction, service.my_games(interaction.guild_id or 0, interaction.user.id)
+        interaction, service.views.my_games(interaction.guild_id or 0, interaction.user.id)
     )
     if not found:
         await send(interaction, "You have no games in this server. `/barrage new` opens one.")
@@ -538,7 +542,7 @@ async def settings(
         )
     else:
         current = await within_budget(interaction, service.user_settings.get(interaction.user.id))
-    back = await service.away_until(interaction.user.id)
+    back = await service.timekeeper.away_until(interaction.user.id)
     quiet = (
         f"{_hhmm(current.quiet_start)}–{_hhmm(current.quiet_end)}"
         if current.quiet_start is not None and current.quiet_end is not None
@@ -573,7 +577,9 @@ async def away(
 ) -> None:
     """Set or end the user's time away (every game of theirs is told in its next turn message)."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.set_away(actor_of(interaction), days))
+    outcome = await within_budget(
+        interaction, service.timekeeping.set_away(actor_of(interaction), days)
+    )
     await send(interaction, say(outcome.lines))
 
 
@@ -602,10 +608,10 @@ async def replace(
         )
         return
     if ai is not None:
-        job = service.replace_with_ai(actor_of(interaction), player.id, ai)
+        job = service.moderation.replace_with_ai(actor_of(interaction), player.id, ai)
     else:
         assert new_player is not None
-        job = service.replace_seat(actor_of(interaction), player.id, new_player.id)
+        job = service.moderation.replace_seat(actor_of(interaction), player.id, new_player.id)
     outcome = await within_budget(interaction, job)
     await reply_outcome(interaction, outcome)
 
@@ -615,7 +621,9 @@ async def replace(
 async def skip(interaction: discord.Interaction, player: discord.Member) -> None:
     """Skip a seat from now on."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.skip_seat(actor_of(interaction), player.id))
+    outcome = await within_budget(
+        interaction, service.moderation.skip_seat(actor_of(interaction), player.id)
+    )
     await reply_outcome(interaction, outcome)
 
 
@@ -630,7 +638,7 @@ async def rewind_autocomplete(
 ) -> list[app_commands.Choice[int]]:
     """The starts of earlier committed turns, newest first, filtered by what was typed."""
     try:
-        points = await bot_of(interaction).service.rewind_points(actor_of(interaction))
+        points = await bot_of(interaction).service.moderation.rewind_points(actor_of(interaction))
     except Exception as error:
         log.debug("no rewind suggestions: %s", error)
         return []
@@ -651,7 +659,9 @@ async def rewind(
 ) -> None:
     """Rewind the game."""
     service = bot_of(interaction).service
-    outcome = await within_budget(interaction, service.rewind(actor_of(interaction), version))
+    outcome = await within_budget(
+        interaction, service.moderation.rewind(actor_of(interaction), version)
+    )
     await reply_outcome(interaction, outcome)
 
 
@@ -664,7 +674,8 @@ async def abandon(interaction: discord.Interaction, confirm: bool) -> None:
         return
     service = bot_of(interaction).service
     await reply_outcome(
-        interaction, await within_budget(interaction, service.abandon(actor_of(interaction)))
+        interaction,
+        await within_budget(interaction, service.moderation.abandon(actor_of(interaction))),
     )
 
 
@@ -720,7 +731,7 @@ async def help_(interaction: discord.Interaction, topic: str | None = None) -> N
     """Explain the bot or one piece of the game (the symbols of the pictures as a picture)."""
     if help_texts.is_symbols(topic):
         await interaction.response.defer(ephemeral=True, thinking=True)
-        got = await bot_of(interaction).service.symbols_picture(user_id=interaction.user.id)
+        got = await bot_of(interaction).service.views.symbols_picture(user_id=interaction.user.id)
         files = [discord.File(io.BytesIO(got.data), got.filename, description=got.description)]
         await send(interaction, help_texts.SYMBOLS_TEXT, files=files)
         return

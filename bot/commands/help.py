@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from bot.rules.catalogue import CATALOGUE
-from bot.rules.content import load_content
 from bot.rules.rewards import describe_reward
 from bot.service.clock import describe_rule
 from bot.service.expansions import combinations, expansions, help_topics, with_automas
@@ -116,7 +115,7 @@ def topics() -> dict[str, Topic]:
     'contract:…', and each expansion's (its help module's: its overview under its name, its
     pieces)."""
     # Every expansion's pieces: the contracts, works and buildings some add to a game's content.
-    content = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
+    content = CATALOGUE.game_content(CATALOGUE.content(), tuple(CATALOGUE.expansions))
     found = [
         Topic("play", "How to play with the bot", HOW_TO_PLAY),
         Topic(SYMBOLS_KEY, "Symbols in the pictures", SYMBOLS_TEXT),

@@ -54,13 +54,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
         service = bot_of(interaction).service
         actor = actor_of(interaction)
         action = {
-            "join": service.join,
-            "leave": service.leave,
-            "start": service.start,
-            "bot_add": service.add_automa,
-            "bot_remove": service.remove_automa,
-            "ai_add": service.add_ai,
-            "ai_remove": service.remove_ai,
+            "join": service.lobby.join,
+            "leave": service.lobby.leave,
+            "start": service.lobby.start,
+            "bot_add": service.lobby.add_automa,
+            "bot_remove": service.lobby.remove_automa,
+            "ai_add": service.lobby.add_ai,
+            "ai_remove": service.lobby.remove_ai,
         }
         try:
             outcome = await within_budget(
@@ -85,8 +85,8 @@ async def lobby_text(service: GameService, game_id: int, news: str = "") -> str:
     size = int(meta.options.get("players", 4))
     setup = meta.options.get("setup", "intro")
     players = meta.player_ids or (meta.creator_id,)
-    automas = await service.lobby_automas(game_id)
-    ais = await service.lobby_ais(game_id)
+    automas = await service.lobby.lobby_automas(game_id)
+    ais = await service.lobby.lobby_ais(game_id)
     extras = expansions_text(meta.options.get("expansions", ()))
     hints = ", hints on" if meta.options.get("hints") else ""
     clock = clock_text(

@@ -159,7 +159,7 @@ async def ping_instead(interaction: discord.Interaction, outcome: Outcome) -> No
     panel = outcome.decision
     assert panel is not None
     log.info("panel of user %d not shown; pinging them", interaction.user.id)
-    await bot_of(interaction).service.decision_unseen(
+    await bot_of(interaction).service.views.decision_unseen(
         actor_of(interaction), panel.game_id, panel.version
     )
 
@@ -185,7 +185,7 @@ async def answer_option(
         notation = token
         if hashed:
             current = await within_budget(
-                interaction, bot.service.panel(actor, expected_game=game_id), update=True
+                interaction, bot.service.views.panel(actor, expected_game=game_id), update=True
             )
             if current.version != version:
                 raise GameMovedOn("that panel is out of date", current)
@@ -196,7 +196,7 @@ async def answer_option(
         # The service checks the game, the version and that the notation is one it listed.
         outcome = await within_budget(
             interaction,
-            bot.service.play(
+            bot.service.moves.play(
                 actor, [notation], expected_version=version, expected_game=game_id, listed=True
             ),
             update=True,
@@ -323,7 +323,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.PA
         try:
             panel = await within_budget(
                 interaction,
-                bot_of(interaction).service.panel(
+                bot_of(interaction).service.views.panel(
                     actor_of(interaction), expected_game=self.game_id
                 ),
                 update=True,
@@ -369,7 +369,7 @@ class RestartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids
         try:
             outcome = await within_budget(
                 interaction,
-                bot.service.restart_turn(
+                bot.service.moves.restart_turn(
                     actor_of(interaction), expected_version=self.version, expected_game=self.game_id
                 ),
                 update=True,
@@ -428,7 +428,7 @@ async def send_preview(
 
     async def pictures() -> list[Image]:
         return [
-            await service.preview_picture(actor, view, company, expected_game=game_id)
+            await service.views.preview_picture(actor, view, company, expected_game=game_id)
             for view in views
         ]
 
@@ -453,13 +453,13 @@ async def open_panel(
     actor = actor_of(interaction)
 
     async def opened() -> tuple[PanelView, list[discord.File]]:
-        panel = await service.panel(actor, expected_game=game_id, opening=True)
+        panel = await service.views.panel(actor, expected_game=game_id, opening=True)
         if not panel.since_changed or panel.since_turns < 2:
             return panel, []  # the turn message's map rings the one turn since
         # Drawn only now, for this player: what changed in the turns since theirs. A picture
         # that cannot be drawn never keeps the panel from opening (its lines say it all).
         try:
-            picture = await service.since_picture(actor, panel)
+            picture = await service.views.since_picture(actor, panel)
         except ServiceError:
             raise
         except Exception:

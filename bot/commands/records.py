@@ -13,7 +13,7 @@ import json
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import discord
@@ -120,6 +120,29 @@ async def people_names(
         while len(_USERNAMES) > 1000:
             _USERNAMES.popitem(last=False)
     return out
+
+
+class DiscordNames:
+    """The pictures' `PeopleNamer`: people as this server calls them, through a Discord client.
+
+    Made before the client, because the service it is given to is built first; the client
+    serves it when it is made (`BarrageBot`). Until then, and without a client, nobody is
+    named (the pictures say "Player N").
+    """
+
+    def __init__(self) -> None:
+        """Names nobody until a client serves them."""
+        self._client: discord.Client | None = None
+
+    def serve(self, client: discord.Client) -> None:
+        """Look people up through `client` from now on."""
+        self._client = client
+
+    async def __call__(self, guild_id: int, users: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(display name, username) of each user the client can find ({} without one)."""
+        if self._client is None:
+            return {}
+        return await people_names(self._client, guild_id, users)
 
 
 async def display_names(interaction: discord.Interaction, users: Iterable[int]) -> dict[int, str]:
@@ -374,7 +397,7 @@ async def archived_answer(
 
     users = [s.user_id for s in game.result.seats if s.user_id is not None]
     names = await display_names(interaction, users)
-    sheet = await service.archived_score_picture(game)
+    sheet = await service.views.archived_score_picture(game)
     charts = await service.records.game_charts(game, names)
     head = f"**Game #{game.number}** (finished in <#{game.channel_id}>)"
     text = f"{head}\n{say([game_line(game)]).removeprefix('• ')}"

@@ -12,6 +12,7 @@ import discord
 
 from bot.commands.client import BarrageBot, ShardedBarrageBot
 from bot.commands.endpoints import apply_endpoint_overrides
+from bot.commands.records import DiscordNames
 from bot.config import ENV_TOKEN, Config
 from bot.service import GameService, ServiceConfig
 from bot.service.images import RendererPool
@@ -20,8 +21,11 @@ from bot.store import Clock, Store, system_clock
 log = logging.getLogger(__name__)
 
 
-def build_service(config: Config, store: Store, clock: Clock) -> GameService:
-    """The game service with the configured reminders and renderer."""
+def build_service(
+    config: Config, store: Store, clock: Clock, names: DiscordNames | None = None
+) -> GameService:
+    """The game service with the configured reminders and renderer; its pictures name the
+    players by `names` (served by the client made after it)."""
     service_config = ServiceConfig(
         reminder_hours=config.reminders.first_after_hours,
         repeat_hours=config.reminders.repeat_every_hours,
@@ -38,7 +42,9 @@ def build_service(config: Config, store: Store, clock: Clock) -> GameService:
         workers=max(1, config.render.workers),
         cache_size=config.render.cache_size,
     )
-    return GameService(store, clock=clock, renderer_pool=pool, config=service_config)
+    return GameService(
+        store, clock=clock, renderer_pool=pool, config=service_config, people_namer=names
+    )
 
 
 #: Where the hash of the last command registration is kept when the database is a server's.
@@ -77,11 +83,13 @@ async def run_discord(
 ) -> int:
     """Log in, sync the commands if needed, stay connected until `stop`; 0 on a clean stop."""
     apply_endpoint_overrides()
-    service = build_service(config, store, clock)
+    names = DiscordNames()
+    service = build_service(config, store, clock, names)
     options = shard_options(config)
     client = (ShardedBarrageBot if options else BarrageBot)(
         service,
         clock=clock,
+        names=names,
         sync_policy=sync_policy(config),
         test_guild_id=config.discord.test_guild_id,
         sync_state=sync_state_path(config),

@@ -65,22 +65,24 @@ async def build_view(
     if board is not None:
         # The service refuses a view this game has not, naming the ones it has. The caption
         # needs only the round: no score (a replay of the game's log on a new version).
-        got = await service.board_picture(
+        got = await service.views.board_picture(
             game_id, board, by_game_id=True, guild_id=guild_id, viewer=viewer
         )
-        _, shown = await service.game_and_round(game_id, by_game_id=True, guild_id=guild_id)
+        _, shown = await service.views.game_and_round(game_id, by_game_id=True, guild_id=guild_id)
         text = f"Board ({board} view), round {shown}."
         return Shown(game_id, text, got.data, f"{board}.png", got.description)
-    score = await service.score(game_id, by_game_id=True, guild_id=guild_id)
+    score = await service.views.score(game_id, by_game_id=True, guild_id=guild_id)
     if score.draft and (key == "score" or key.startswith("c_")):
         # No companies yet: the company and score views tell the draft so far.
         return Shown(game_id, f"**The draft**\n{score.text(mention)}")
     if key.startswith("c_"):
         company = None if key == "c_all" else key[2:]
-        text = await service.company_summary(game_id, company, by_game_id=True, guild_id=guild_id)
+        text = await service.views.company_summary(
+            game_id, company, by_game_id=True, guild_id=guild_id
+        )
         picture, alt = None, ""
         if company is not None:
-            got = await service.board_picture(
+            got = await service.views.board_picture(
                 game_id, "company", company, by_game_id=True, guild_id=guild_id, viewer=viewer
             )
             picture, alt = got.data, got.description
@@ -88,13 +90,15 @@ async def build_view(
         # A long text is sent as whole messages (`send`), never cut.
         return Shown(game_id, title + text, picture, f"{company or 'company'}.png", alt)
     if key == "log":
-        lines = await service.log_lines(game_id, LOG_LINES, by_game_id=True, guild_id=guild_id)
+        lines = await service.views.log_lines(
+            game_id, LOG_LINES, by_game_id=True, guild_id=guild_id
+        )
         body = "\n".join(lines) or "Nothing has happened yet."
         # The newest LOG_LINES lines, whole: a long log is sent as several messages (`send`).
         return Shown(game_id, f"**Log**\n{body}")
     title = "**Final score**" if score.over else f"**Score** (round {score.round})"
     # The score sheet: VP by source and per round, the winner once the game is over.
-    got = await service.board_picture(
+    got = await service.views.board_picture(
         game_id, SCORE_SHEET, by_game_id=True, guild_id=guild_id, viewer=viewer
     )
     text = f"{title}\n{score.text(mention)}"
@@ -118,9 +122,9 @@ async def show_private(interaction: discord.Interaction, key: str, *, number: in
     guild_id = interaction.guild_id or 0
     if number is None:
         channel = interaction.channel_id or 0
-        game_id, _ = await service.game_and_round(channel, guild_id=guild_id)
+        game_id, _ = await service.views.game_and_round(channel, guild_id=guild_id)
     else:
-        game_id = await service.game_id_of(guild_id, number)
+        game_id = await service.desk.game_id_of(guild_id, number)
     shown = await build_view(service, game_id, key, guild_id=guild_id, viewer=interaction.user.id)
     await send(interaction, shown.text, files=shown.files(), view=post_view(shown.game_id, key))
 

@@ -126,8 +126,8 @@ class ViewWriter:
     async def write(self, version: int) -> list[Path]:
         """Write the views of the game as it is now (the commit at `version`), each named
         after the game and the announcement."""
-        known = await self.service.board_views(CHANNEL)
-        score = await self.service.score(CHANNEL)
+        known = await self.service.views.board_views(CHANNEL)
+        score = await self.service.views.score(CHANNEL)
         wanted = [*known, "score"] if "all" in self.views else self.views
         paths = []
         for view in wanted:
@@ -135,7 +135,7 @@ class ViewWriter:
                 continue  # an expansion's view in a game without it
             companies = [row.company for row in score.rows] if view == "company" else [None]
             for company in companies:
-                png = await self.service.board_image(CHANNEL, view, company)
+                png = await self.service.views.board_image(CHANNEL, view, company)
                 name = picture_name(self.number, version, view, company)
                 path = self.out / name
                 path.write_bytes(png)
@@ -417,9 +417,14 @@ async def _run(args: argparse.Namespace, db: Path, clock: Clock = system_clock) 
     try:
         # The console lands the AI's steps itself, between the people's moves (`_deciding`).
         config = ServiceConfig(extra={"ai_manual": True})
-        service = GameService(store, clock=clock, renderer_pool=pool, config=config)
         # The pictures name the local players as the game keeps them (`port.names`).
-        service.people_namer = lambda guild, users: port.names.lookup(guild, users)
+        service = GameService(
+            store,
+            clock=clock,
+            renderer_pool=pool,
+            config=config,
+            people_namer=lambda guild, users: port.names.lookup(guild, users),
+        )
         if args.replay_of is not None:
             return await _write_replay(service, args.replay_of, args.replay or "round", out)
         sender = OutboxSender(store, port, clock, service=service)
@@ -541,7 +546,7 @@ async def _open(
     existing = await service.store.active_game(CHANNEL)
     if existing is not None and args.new:
         port.names = Names(existing.options.get("names", []))  # who abandons it
-        await service.abandon(_actor(existing.creator_id))
+        await service.moderation.abandon(_actor(existing.creator_id))
         await sender.run_once()
         print(f"(Game #{existing.number} stays in {db}, abandoned.)")
         existing = None
@@ -571,7 +576,7 @@ async def _open(
             f"--names lists {len(args.names)} names for {people} "
             f"{'person' if people == 1 else 'people'} (the automas are named by their company)"
         )
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         _actor(FIRST_USER),
         players=args.total,
         setup=args.setup,
@@ -599,13 +604,13 @@ async def _seat_everyone(service: GameService, session: Session) -> None:
     if not session.players:
         # Computers only: a game the console watches (its creator holds no seat).
         with contextlib.suppress(LobbyError):
-            await service.start(_actor(FIRST_USER))
+            await service.lobby.start(_actor(FIRST_USER))
         return
     for user in session.users[1:]:
         with contextlib.suppress(LobbyError):  # joined already, or the game has started
-            await service.join(_actor(user))
+            await service.lobby.join(_actor(user))
     with contextlib.suppress(LobbyError):  # started already
-        await service.start(_actor(FIRST_USER))
+        await service.lobby.start(_actor(FIRST_USER))
 
 
 async def _deciding(service: GameService, session: Session, sender: OutboxSender) -> int | None:
@@ -617,13 +622,13 @@ async def _deciding(service: GameService, session: Session, sender: OutboxSender
     # seats' steps (in a worker process), until a person must decide.
     if await ClockRunner(service, service.clock, instance="console").run_once():
         await sender.run_once()
-    if await service.play_computers(meta.id):
+    if await service.computers.play_computers(meta.id):
         await sender.run_once()
     meta = await service.store.active_game(CHANNEL)
     if meta is None:
         return None
     for user in session.users:
-        panel = await service.panel(_actor(user))
+        panel = await service.views.panel(_actor(user))
         if panel.options:
             return user
     raise RuntimeError("nobody must decide, yet the game is not over")
@@ -645,9 +650,9 @@ async def _autoplay(
             return True
         if turns is not None and committed >= turns:
             return False
-        panel = await service.panel(_actor(user))
+        panel = await service.views.panel(_actor(user))
         notation = rng.choice(panel.options).notation
-        outcome = await service.play(_actor(user), [notation], expected_version=panel.version)
+        outcome = await service.moves.play(_actor(user), [notation], expected_version=panel.version)
         if outcome.committed:
             committed += 1
             await sender.run_once()
@@ -672,7 +677,7 @@ async def _hot_seat(
         user = await _deciding(service, session, sender)
         if user is None:
             return True
-        panel = await service.panel(_actor(user))
+        panel = await service.views.panel(_actor(user))
         if show:
             _show(panel, session.names(user))
         line = await reader.readline(f"{session.names(user)}> ")
@@ -725,29 +730,31 @@ async def _command(
     if command == "options":
         return True
     if command == "restart":
-        print((await service.restart_turn(_actor(user))).render(names))
+        print((await service.moves.restart_turn(_actor(user))).render(names))
         return True
     if command == "undo":
         print((await _undo(service, session, panel)).render(names))
         await sender.run_once()
         return True
     if command == "score":
-        print((await service.score(CHANNEL)).text(names))
+        print((await service.views.score(CHANNEL)).text(names))
         return False
     if command == "clock":
-        print("\n".join(line.render(names) for line in await service.clock_lines(CHANNEL)))
+        print(
+            "\n".join(line.render(names) for line in await service.timekeeping.clock_lines(CHANNEL))
+        )
         return False
     if command == "log":
         count = _count(rest)
-        lines = await service.log_lines(CHANNEL, count)
+        lines = await service.views.log_lines(CHANNEL, count)
         print(names.render("\n".join(lines)) if lines else "(nothing in the log yet)")
         return False
     if command == "company":
-        print(await service.company_summary(CHANNEL, " ".join(rest) or None))
+        print(await service.views.company_summary(CHANNEL, " ".join(rest) or None))
         return False
     if command == "preview":
         view = rest[0] if rest else "map"
-        png = await service.preview_image(_actor(user), view)
+        png = await service.views.preview_image(_actor(user), view)
         path = (out or Path(".")) / f"game-{session.number}-preview-{view}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
@@ -756,14 +763,14 @@ async def _command(
     if command == "board":
         view = rest[0] if rest else "map"
         company = rest[1] if len(rest) > 1 else None
-        png = await service.board_image(CHANNEL, view, company)
+        png = await service.views.board_image(CHANNEL, view, company)
         named = f"-{company.lower()}" if company else ""
         path = (out or Path(".")) / f"game-{session.number}-board-{view}{named}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
         print(f"wrote {path}")
         return False
-    outcome = await service.play(
+    outcome = await service.moves.play(
         _actor(user),
         _notations(line, panel.options),
         expected_version=panel.version,
@@ -781,13 +788,13 @@ async def _undo(service: GameService, session: Session, panel: PanelView) -> Out
             "Your turn is in progress: type 'restart' to take back its moves. 'undo' takes "
             "back a confirmed turn, before the next player acts."
         )
-    committer = await service.last_turn_by(_actor(panel.user_id))
+    committer = await service.moves.last_turn_by(_actor(panel.user_id))
     if committer is None or committer not in session.users:
         raise Refusal(
             "There is no confirmed turn to undo now: the last step was the start of the "
             "game, a choice, or a turn already taken back."
         )
-    return await service.undo(_actor(committer))
+    return await service.moves.undo(_actor(committer))
 
 
 def _count(words: Sequence[str]) -> int:
@@ -850,7 +857,7 @@ async def _report(service: GameService, session: Session, port: ConsolePort) -> 
     """The final scores; 0 when the game reached its final scoring."""
     try:
         meta = await service.store.get_game(session.game_id)
-        score = await service.score(session.game_id, by_game_id=True)
+        score = await service.views.score(session.game_id, by_game_id=True)
     except (ServiceError, StoreError) as exc:
         print(f"no scores: {exc}", file=sys.stderr)
         return 1

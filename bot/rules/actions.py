@@ -17,6 +17,8 @@ from bot.rules.content import ManagementSpace
 from bot.rules.contracts import refill_contract_offer
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
+from bot.rules.moves import Move, Space, Word
+from bot.rules.notation import BANK, BUILD, CONFIRM, Engineers
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
@@ -123,7 +125,7 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
             )
             options.append(
                 Option(
-                    "build",
+                    BUILD,
                     f"Build a structure (construction space {next_space.ordinal}: {next_space.engineers} eng.{fee})",
                     group="Company board",
                 )
@@ -138,10 +140,9 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
             continue
         options.append(
             Option(
-                space.id,
+                Space(space.id),
                 describe_space(game, space),
                 group=SECTION_NAMES.get(space.section, space.section),
-                data=(("space", space.id),),
             )
         )
     for action in game.rules.turn_actions.values():
@@ -149,7 +150,7 @@ def turn_options(game: Game, company_id: str) -> list[Option]:
     for ask in game.hooked(Hooks.turn_options):
         options.extend(ask(game, company_id))
     if company.engineers > 0 and any(s.engineers == 0 for s in spaces_in_play(game)):
-        options.append(Option("bank", "Bank: 1 credit per engineer placed", group="Bank"))
+        options.append(Option(BANK, "Bank: 1 credit per engineer placed", group="Bank"))
     return options
 
 
@@ -159,17 +160,27 @@ def _turn_prompt(game: Game, entry: Task) -> str:
 
 
 @RULES.task("turn", options=lambda g, e: turn_options(g, e["player"]), prompt=_turn_prompt)
-def _turn(game: Game, entry: Task, option: Option) -> None:
+def _turn(game: Game, entry: Task, move: Move) -> None:
     company_id = entry["player"]
     game.state.turn_open = True
     game.state.current = company_id
     game.push({"kind": "confirm", "player": company_id})
-    take_action(game, company_id, option)
+    take_action(game, company_id, move)
 
 
-def take_action(game: Game, company_id: str, option: Option) -> None:
-    """Perform one turn option (after `turn`, or after Mahiri's copy)."""
-    if option.notation == "build":
+def _management_space(game: Game, space_id: str) -> ManagementSpace | None:
+    """The management board's space of this id; None for another board's (an expansion's)."""
+    for space in game.content.management_spaces:
+        if space.id == space_id:
+            return space
+    return None
+
+
+def take_action(game: Game, company_id: str, move: Move) -> None:
+    """Perform one turn action's move (after `turn`, or after Mahiri's copy)."""
+    management = _management_space(game, move.space) if isinstance(move, Space) else None
+    action = game.rules.turn_actions.get(move.word) if isinstance(move, Word) else None
+    if move == BUILD:
         company = game.company(company_id)
         space = game.content.common.construction_spaces[company.construction_spaces_used]
         company.construction_spaces_used += 1
@@ -180,18 +191,18 @@ def take_action(game: Game, company_id: str, option: Option) -> None:
             )
         game.gain(company_id, "credits", -space.extra_credits, f"construction:{space.ordinal}")
         game.push({"kind": "build_structure", "player": company_id, "mode": "construction"})
-    elif option.notation == "bank":
+    elif move == BANK:
         game.push({"kind": "bank", "player": company_id})
-    elif option.get("space") is not None:
-        perform_space(game, company_id, game.content.space(option.text("space")))
-    elif option.get("action") in game.rules.turn_actions:
-        game.rules.turn_actions[option.text("action")].perform(game, company_id, option)
+    elif management is not None:
+        perform_space(game, company_id, management)
+    elif action is not None:
+        action.perform(game, company_id, move)
     else:
         for perform in game.hooked(Hooks.perform_turn_option):
-            if perform(game, company_id, option):
+            if perform(game, company_id, move):
                 break
         else:
-            raise AssertionError(f"no handler for turn option {option.notation!r}")
+            raise AssertionError(f"no handler for turn option {move.notation!r}")
 
 
 def place_engineers(
@@ -267,18 +278,17 @@ def _bank_options(game: Game, entry: Task) -> list[Option]:
     engineers = game.company(entry["player"]).engineers
     return [
         Option(
-            f"engineers {count}",
+            Engineers(count),
             f"Place {counted(count, 'engineer')} on the Bank: +{counted(count, 'credit')}",
             group="Bank",
-            data=(("count", count),),
         )
         for count in range(1, engineers + 1)
     ]
 
 
 @RULES.task("bank", options=_bank_options, prompt=lambda g, e: "How many engineers on the Bank?")
-def _bank(game: Game, entry: Task, option: Option) -> None:
-    count = option.number("count")
+def _bank(game: Game, entry: Task, move: Engineers) -> None:
+    count = move.count
     bank = next(space for space in spaces_in_play(game) if space.engineers == 0)
     place_engineers(game, entry["player"], bank.id, count, "space:bank", printed=0)
     game.gain(
@@ -291,7 +301,7 @@ def _bank(game: Game, entry: Task, option: Option) -> None:
 
 def _confirm_options(game: Game, entry: Task) -> list[Option]:
     """Confirm, and the free actions expansions allow after the main action."""
-    options = [Option("confirm", "Confirm turn", group="turn")]
+    options = [Option(CONFIRM, "Confirm turn", group="turn")]
     for ask in game.hooked(Hooks.confirm_options):
         options.extend(ask(game, entry))
     return options
@@ -303,15 +313,15 @@ def _confirm_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "Confirm your turn (or restart it)",
     always_ask=True,
 )
-def _confirm(game: Game, entry: Task, option: Option) -> None:
-    if option.notation != "confirm":
+def _confirm(game: Game, entry: Task, move: Move) -> None:
+    if move != CONFIRM:
         # An expansion's free action: Confirm is asked again once it is done.
         again = entry.copy()
         game.push(again)
         for ask in game.hooked(Hooks.perform_confirm_option):
-            if ask(game, again, option):
+            if ask(game, again, move):
                 return
-        raise AssertionError(f"no handler for {option.notation!r} at Confirm")
+        raise AssertionError(f"no handler for {move.notation!r} at Confirm")
     revealed = refill_contract_offer(game)
     game.state.turn_open = False
     game.emit("turn_end", entry["player"], data={"revealed": revealed})

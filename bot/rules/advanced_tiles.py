@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from bot.rules.construction import can_build, structure_count
 from bot.rules.engine import Game
+from bot.rules.moves import Move, Word
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
@@ -30,8 +31,9 @@ RULES: RuleSet[Game] = RuleSet("advanced_tiles")
 ADVANCED_VP = 3  # the level-3 tiles' "3 VP per ..."
 CONDUIT_CAP = 5  # adv_2_conduit: never more than 5 excavators
 
-RULES.verb("build_free", r"")
-RULES.verb("pass", r"")
+BUILD_FREE = Word("build_free")
+PASS = Word("pass")
+RULES.move(Word, "build_free", "pass")
 
 
 # -- cost rules -----------------------------------------------------------------------------------
@@ -196,35 +198,33 @@ def _free_build_options(game: Game, company_id: str) -> list[Option]:
         return []
     if not can_build(game, company_id, company.credits, free_only=True):
         return []
-    options = [
+    return [
         Option(
-            "build_free",
+            BUILD_FREE,
             "Build with an engineer-free tile (no construction space, no engineers)",
             group="Company board",
-            data=(("action", "build_free"),),
         )
     ]
-    if company.engineers == 0:
-        options.append(
-            Option(
-                "pass",
-                "Pass: take no more actions this round",
-                group="turn",
-                data=(("action", "build_free"), ("pass", True)),
-            )
-        )
-    return options
 
 
-def _free_build(game: Game, company_id: str, option: Option) -> None:
-    if option.get("pass"):
-        game.company(company_id).extra["passed_round"] = game.state.round
-        game.emit("pass", company_id)
-        return
+def _free_build(game: Game, company_id: str, move: Move) -> None:
     game.push({"kind": "build_structure", "player": company_id, "mode": "free", "free": True})
 
 
+def _pass_options(game: Game, company_id: str) -> list[Option]:
+    """Passing, offered beside an engineer-free build to a company with no engineers left."""
+    if game.company(company_id).engineers or not _free_build_options(game, company_id):
+        return []
+    return [Option(PASS, "Pass: take no more actions this round", group="turn")]
+
+
+def _pass(game: Game, company_id: str, move: Move) -> None:
+    game.company(company_id).extra["passed_round"] = game.state.round
+    game.emit("pass", company_id)
+
+
 RULES.turn_action("build_free", _free_build_options, _free_build)
+RULES.turn_action("pass", _pass_options, _pass)
 
 
 def _why_not_free(game: Game, company_id: str) -> str:

@@ -7,9 +7,11 @@ sets, data files, reward keys with their wording, help module and drawing module
 (a `bot.rules.rulebook.RuleSet`) holds its rules, its `Expansion` hooks included.
 
 The catalogue reads the declarations without importing any expansion's code, and imports a
-package only when a game uses it. A catalogue may be given more packages (a test's own
-expansion); `CATALOGUE` is the product's. Everything outside the expansions' packages learns
-them here: which there are, their names and boards, which combine, their rules and content.
+package when a game uses it or when the content is built (`content()` reads the shared data
+tables the expansions' rule sets declare, `RuleSet.table`). A catalogue may be given more
+packages (a test's own expansion); `CATALOGUE` is the product's. Everything outside the
+expansions' packages learns them here: which there are, their names and boards, which
+combine, their rules and content.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from bot.rules.base import BASE_RULES
-from bot.rules.content import Content, build_content, load_content, packaged_files
+from bot.rules.content import Content, Table, build_content, load_content, packaged_files
 from bot.rules.declarations import (
     ROOT,
     CatalogueError,
@@ -176,14 +179,23 @@ class Catalogue:
     @cached_property
     def _content(self) -> Content:
         infos = tuple(self.expansions.values())
+        tables = self.tables()
         if self.roots == (ROOT,) and not self.packages:
-            return load_content()  # the product's, loaded once per process
-        return build_content(packaged_files(infos), infos)
+            return load_content(tables=tables)  # the product's, loaded once per process
+        return build_content(packaged_files(infos), infos, tables)
 
     def content(self) -> Content:
         """The content of the base game and every expansion of this catalogue (each one's
-        components marked with its set, so a game draws only those of its expansions)."""
+        components marked with its set, so a game draws only those of its expansions), with
+        the shared tables their rule sets declare (`tables`)."""
         return self._content
+
+    def tables(self) -> tuple[Table[Any, Any], ...]:
+        """The shared data tables every expansion's rules declare (`RuleSet.table`), in the
+        catalogue's order (each package is imported now)."""
+        return tuple(
+            table for name in self.expansions for table in self.rule_set(name).tables.values()
+        )
 
     def rule_set(self, name: str) -> RuleSet[Game]:
         """An expansion's rules (its package is imported now)."""
@@ -233,6 +245,13 @@ class Catalogue:
         cached = self._contents.get((id(content), order))
         if cached is not None and cached[0] is content:
             return cached[1]
+        for name in order:
+            for table in self.rule_set(name).tables.values():
+                if table.name not in content.tables:
+                    raise CatalogueError(
+                        f"{name} needs the table [[{table.name}]], which this content was built "
+                        "without (a game's content is its catalogue's: Catalogue.content())"
+                    )
         extended = content
         for name in order:
             extended = self.hooks_class(name)().extend_content(extended)

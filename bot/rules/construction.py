@@ -12,12 +12,12 @@ Structures built as a reward (RULINGS 26) need no engineers, tile or machinery; 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
-from bot.rules.options import Option, counted, machinery_text
+from bot.rules.notation import Payment, Structure
+from bot.rules.options import Option, counted
 from bot.rules.rewards import apply_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Dam
@@ -144,31 +144,6 @@ for _kind in (
 
 
 # -- payments ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """Machinery and credits actually paid for one construction (fee excluded)."""
-
-    excavators: int
-    mixers: int
-    credits: int  # credits paid instead of machinery (Solomon P. Jordan)
-
-    @property
-    def notation(self) -> str:
-        """E.g. 'pay 4e', 'pay 2m', 'pay 1e 9c'."""
-        parts = []
-        if self.excavators:
-            parts.append(f"{self.excavators}e")
-        if self.mixers:
-            parts.append(f"{self.mixers}m")
-        if self.credits:
-            parts.append(f"{self.credits}c")
-        return "pay " + (" ".join(parts) if parts else "0")
-
-    def describe(self) -> str:
-        """E.g. '4 excavators', '1 excavator + 9 credits'."""
-        return machinery_text(self.excavators, self.mixers, self.credits)
 
 
 def credits_for_machinery(game: Game, company_id: str) -> int:
@@ -370,22 +345,21 @@ def _structure_options(game: Game, entry: Task) -> list[Option]:
     ):
         where = space_text(game, space, game.rules.structures.get(kind))
         label = f"{kind.capitalize()} on {where}: {_cost_text(game, company_id, kind, space)}"
-        options.append(
-            Option(f"{kind} {space}", label, group=kind, data=(("kind", kind), ("space", space)))
-        )
+        options.append(Option(Structure(kind, space), label, group=kind))
     return options
 
 
 @RULES.task(
     "build_structure", options=_structure_options, prompt=lambda g, e: "Build what, and where?"
 )
-def _build_structure(game: Game, entry: Task, option: Option) -> None:
+def _build_structure(game: Game, entry: Task, move: Structure) -> None:
+    assert move.space is not None, "a construction is never declined"
     game.push(
         {
             "kind": "build_tile",
             "player": entry["player"],
-            "structure": option.text("kind"),
-            "space": option.text("space"),
+            "structure": move.kind,
+            "space": move.space,
             "free": entry.get("free", False),
         }
     )
@@ -408,11 +382,10 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
             label += f" as {tile.name}"
         options.append(
             Option(
-                use.notation,
+                use,
                 label,
                 group="tiles",
                 description=tile.effect_text,
-                data=(("tile", use.tile), ("as", use.acts_as)),
                 full_text=f"{label}: {tile.effect_text}" if tile.effect_text else label,
             )
         )
@@ -427,8 +400,8 @@ def _tile_options(game: Game, entry: Task) -> list[Option]:
         f"{space_text(g, e['space'], g.rules.structures.get(e['structure']))}?"
     ),
 )
-def _build_tile(game: Game, entry: Task, option: Option) -> None:
-    game.push({**entry, "kind": "build_pay", "tile": option.text("tile"), "as": option.text("as")})
+def _build_tile(game: Game, entry: Task, move: TileUse) -> None:
+    game.push({**entry, "kind": "build_pay", "tile": move.tile, "as": move.acts_as})
 
 
 def _pay_options(game: Game, entry: Task) -> list[Option]:
@@ -441,19 +414,8 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
             label = f"Pay {payment.describe()}"
             if cost.fee:
                 label += f" (+{counted(cost.fee, 'credit')} for the red outline)"
-            options.append(
-                Option(
-                    payment.notation,
-                    label,
-                    group="payment",
-                    data=(
-                        ("excavators", payment.excavators),
-                        ("mixers", payment.mixers),
-                        ("credits", payment.credits),
-                        ("fee", cost.fee),
-                    ),
-                )
-            )
+            offered = Payment(payment.excavators, payment.mixers, payment.credits, cost.fee)
+            options.append(Option(offered, label, group="payment"))
     return options
 
 
@@ -462,13 +424,13 @@ def _pay_options(game: Game, entry: Task) -> list[Option]:
     options=_pay_options,
     prompt=lambda g, e: f"How do you pay for the {e['structure']}?",
 )
-def _build_pay(game: Game, entry: Task, option: Option) -> None:
+def _build_pay(game: Game, entry: Task, move: Payment) -> None:
     company_id = entry["player"]
     tile_id = entry["tile"]
-    load_wheel(game, company_id, tile_id, option.number("excavators"), option.number("mixers"))
-    game.gain(company_id, "credits", -option.number("credits"), "construction:machinery-as-credits")
+    load_wheel(game, company_id, tile_id, move.excavators, move.mixers)
+    game.gain(company_id, "credits", -move.credits, "construction:machinery-as-credits")
     rotate_wheel(game, company_id, 1, "construction")
-    place_structure(game, company_id, entry["structure"], entry["space"], fee=option.number("fee"))
+    place_structure(game, company_id, entry["structure"], entry["space"], fee=move.fee)
     effect = game.rules.tile_effects.get(entry.get("as") or tile_id)
     if effect is not None:
         effect(game, company_id, entry["structure"], entry["space"])
@@ -529,16 +491,9 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
         label = f"Free {kind.name} on {space_text(game, space, kind)}"
         if fee:
             label += f" (pay {counted(fee, 'credit')})"
-        options.append(
-            Option(
-                f"{kind.name} {space}",
-                label,
-                group=kind.name,
-                data=(("space", space), ("fee", fee)),
-            )
-        )
+        options.append(Option(Structure(kind.name, space, fee), label, group=kind.name))
     if options:
-        options.append(Option(f"{kind.name} none", f"Build no {kind.name}", group=kind.name))
+        options.append(Option(Structure(kind.name, None), f"Build no {kind.name}", group=kind.name))
     return options
 
 
@@ -547,11 +502,10 @@ def _reward_build_options(game: Game, entry: Task) -> list[Option]:
     options=_reward_build_options,
     prompt=lambda g, e: f"Build a free {e['structure']} ({source_text(e['source'], g.content)})?",
 )
-def _reward_build(game: Game, entry: Task, option: Option) -> None:
-    space = option.text_or_none("space")
-    if space is None:
+def _reward_build(game: Game, entry: Task, move: Structure) -> None:
+    if move.space is None:
         return
-    place_structure(game, entry["player"], entry["structure"], space, fee=option.number("fee"))
+    place_structure(game, entry["player"], entry["structure"], move.space, fee=move.fee)
 
 
 def structure_count(game: Game, company_id: str, kind: str) -> int:

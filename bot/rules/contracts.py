@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
+from bot.rules.notation import Discard, Fulfil, Take
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
@@ -56,16 +57,9 @@ def _fulfil_options(game: Game, entry: Task) -> list[Option]:
             continue
         label = f"Fulfil {contract.kind} contract {contract_id} ({contract.energy} energy): "
         label += describe_reward(contract.reward, game.content)
-        options.append(
-            Option(
-                f"contract {contract_id}",
-                label,
-                group=f"contracts {where}",
-                data=(("id", contract_id),),
-            )
-        )
+        options.append(Option(Fulfil(contract_id), label, group=f"contracts {where}"))
     if options:
-        options.append(Option("contract none", "Fulfil no contract", group="contracts"))
+        options.append(Option(Fulfil(None), "Fulfil no contract", group="contracts"))
     return options
 
 
@@ -76,8 +70,8 @@ def _fulfil_prompt(game: Game, entry: Task) -> str:
 
 
 @RULES.task("fulfil_contract", options=_fulfil_options, prompt=_fulfil_prompt)
-def _fulfil_contract(game: Game, entry: Task, option: Option) -> None:
-    contract_id = option.number_or_none("id")  # None: "contract none"
+def _fulfil_contract(game: Game, entry: Task, move: Fulfil) -> None:
+    contract_id = move.contract  # None: "contract none"
     if contract_id is not None:
         fulfil_contract(game, entry["player"], contract_id)
         for ask in game.hooked(Hooks.contract_fulfilled):
@@ -104,20 +98,13 @@ def _take_options(game: Game, entry: Task) -> list[Option]:
             contract = game.content.contracts[contract_id]
             label = f"Take {level} {contract_id} ({contract.energy} energy): "
             label += describe_reward(contract.reward, game.content)
-            options.append(
-                Option(
-                    f"take {contract_id}",
-                    label,
-                    group=f"contracts {level}",
-                    data=(("id", contract_id),),
-                )
-            )
+            options.append(Option(Take(contract_id), label, group=f"contracts {level}"))
     return options
 
 
 @RULES.task("take_contract", options=_take_options, prompt=lambda g, e: "Take a private contract")
-def _take_contract(game: Game, entry: Task, option: Option) -> None:
-    contract_id = option.number("id")
+def _take_contract(game: Game, entry: Task, move: Take) -> None:
+    contract_id = move.contract
     level = contract_level(contract_id)
     game.state.private_offer[level].remove(contract_id)
     game.state.pending_refill.append(level)
@@ -136,10 +123,9 @@ def _discard_options(game: Game, entry: Task) -> list[Option]:
         contract = game.content.contracts[contract_id]
         options.append(
             Option(
-                f"discard {contract_id}",
+                Discard(contract_id),
                 f"Discard {contract.kind} contract {contract_id} ({contract.energy} energy)",
                 group="contracts",
-                data=(("id", contract_id),),
             )
         )
     return options
@@ -150,10 +136,10 @@ def _discard_options(game: Game, entry: Task) -> list[Option]:
     options=_discard_options,
     prompt=lambda g, e: f"Too many contracts: discard down to {contract_limit(g, e['player'])}",
 )
-def _discard_contract(game: Game, entry: Task, option: Option) -> None:
+def _discard_contract(game: Game, entry: Task, move: Discard) -> None:
     company = game.company(entry["player"])
-    company.contracts.remove(option.number("id"))
-    game.emit("contract_discarded", entry["player"], data={"id": option.number("id")})
+    company.contracts.remove(move.contract)
+    game.emit("contract_discarded", entry["player"], data={"id": move.contract})
     if len(company.contracts) > contract_limit(game, entry["player"]):
         game.push(entry.copy())
 

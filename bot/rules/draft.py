@@ -14,12 +14,14 @@ decisions name them by seat: `seat0`, `seat1`, ... (0-based, the order players s
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from bot.rules.automa.seats import make_automa, seat_level
 from bot.rules.content import Content
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
+from bot.rules.moves import ID, Single
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rewards import describe_reward
@@ -33,8 +35,29 @@ MAHIRI = "mahiri_sekibo"
 MAHIRI_CHOICES = 3  # officers Mahiri can copy (RULINGS 14)
 TILES = ("basic_base", "basic_elevation", "basic_conduit", "basic_powerhouse")
 
-RULES.verb("pick", r"[A-Za-z0-9_]+")
-RULES.verb("start", r"\d+")
+
+@dataclass(frozen=True, slots=True)
+class Pick(Single):
+    """`pick usa`: the company/officer pair of that company board."""
+
+    verb: ClassVar[str] = "pick"
+    args: ClassVar[str] = ID
+    company: str
+    # The officer paired with it (not written: the draft's pairs say it).
+    officer: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Single):
+    """`start 3`: the starting contract of that id."""
+
+    verb: ClassVar[str] = "start"
+    args: ClassVar[str] = r"\d+"
+    contract: int
+
+
+RULES.move(Pick)
+RULES.move(Start)
 
 
 def seat_player(seat: int) -> str:
@@ -88,11 +111,10 @@ def _pick_options(game: Game, entry: Task) -> list[Option]:
         label = f"{company.name} with {game.content.officers[officer].name}"
         out.append(
             Option(
-                f"pick {board}",
+                Pick(board, officer),
                 label,
                 group="draft",
                 description=game.content.officers[officer].summary,
-                data=(("company", board), ("officer", officer)),
             )
         )
     return out
@@ -103,9 +125,9 @@ def _pick_options(game: Game, entry: Task) -> list[Option]:
     options=_pick_options,
     prompt=lambda g, e: "Choose your company and executive officer",
 )
-def _draft_pick(game: Game, entry: Task, option: Option) -> None:
+def _draft_pick(game: Game, entry: Task, move: Pick) -> None:
     draft = game.state.extra["draft"]
-    pair = [option.text("company"), option.text("officer")]
+    pair = [move.company, move.officer]
     draft["pairs"].remove(pair)
     game.emit("draft_pick", entry["player"], data={"company": pair[0], "officer": pair[1]})
     if game.automa_level(entry["player"]) is not None:
@@ -122,11 +144,10 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
         contract = game.content.contracts[contract_id]
         out.append(
             Option(
-                f"start {contract_id}",
+                Start(contract_id),
                 f"Starting contract {contract_id} ({contract.energy} energy): "
                 + describe_reward(contract.reward, game.content),
                 group="draft",
-                data=(("id", contract_id),),
             )
         )
     return out
@@ -135,10 +156,10 @@ def _start_options(game: Game, entry: Task) -> list[Option]:
 @RULES.task(
     "draft_start", options=_start_options, prompt=lambda g, e: "Choose your starting contract"
 )
-def _draft_start(game: Game, entry: Task, option: Option) -> None:
+def _draft_start(game: Game, entry: Task, move: Start) -> None:
     state = game.state
     draft = state.extra["draft"]
-    contract_id = option.number("id")
+    contract_id = move.contract
     draft["starting"].remove(contract_id)
     game.emit("draft_start", entry["player"], data={"contract": contract_id})
     _picked(game, entry["seat"], entry["pair"], contract_id)

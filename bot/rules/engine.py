@@ -25,7 +25,7 @@ from bot.rules.content import Content, MapData
 from bot.rules.errors import GameOver, IllegalMove, MalformedNotation, NotYourDecision
 from bot.rules.events import Event
 from bot.rules.hooks import Expansion, Hooks
-from bot.rules.notation import check_syntax
+from bot.rules.moves import Move
 from bot.rules.options import Decision, Option, normalize
 from bot.rules.rulebook import RuleTables
 from bot.rules.state import Company, GameState
@@ -178,10 +178,14 @@ class Game:
         return self.state.companies[company_id].credits
 
     # -- answering -----------------------------------------------------------------------
-    def parse(self, notation: str, player: str | None = None) -> Option:
-        """Return the legal option for `notation`, or raise a specific RuleError."""
-        if self.state.finished:
-            raise GameOver(f"'{notation}' cannot be played: the game is over")
+    def parse(self, notation: str | Option | Move, player: str | None = None) -> Option:
+        """Return the legal option for `notation` (a text, an option or a move), or raise a
+        specific RuleError."""
+        return self._legal(notation, player)[1]
+
+    def read(self, notation: str) -> Move:
+        """The move `notation` writes in this game's grammar (MalformedNotation when none;
+        IllegalMove when it is an expansion's this game does not use)."""
         text = normalize(notation)
         if not text:
             raise MalformedNotation("an empty notation is not a move; choose one of the options")
@@ -190,7 +194,21 @@ class Game:
             raise IllegalMove(
                 f"'{text}' belongs to {self.rules.foreign[verb]}, which this game does not use"
             )
-        check_syntax(self.rules.verbs, text)
+        return self.rules.grammar.parse(text)
+
+    def _legal(self, answer: str | Option | Move, player: str | None) -> tuple[Decision, Option]:
+        """The pending decision `answer` answers and its legal option, or a specific RuleError.
+
+        A text is read once (`read`: a typed move, or why it is none); an option or a move is
+        looked up by its notation. Either way the option found is the decision's own, whose
+        move the handler receives (with what its listing knew).
+        """
+        text = answer if isinstance(answer, str) else answer.notation
+        if self.state.finished:
+            raise GameOver(f"'{text}' cannot be played: the game is over")
+        if not isinstance(answer, Option):
+            text = normalize(text)
+            self.read(text)
         decisions = self.decisions()
         decision: Decision | None
         if player is None:
@@ -212,14 +230,12 @@ class Game:
             explain = self.rules.explain
             reason = explain(self, decision, text) if explain else f"'{text}' is not legal now"
             raise IllegalMove(reason)
-        return option
+        return decision, option
 
-    def apply(self, notation: str | Option, player: str | None = None) -> list[Event]:
-        """Apply one answer; return the events it caused (automatic follow-ups included)."""
-        text = notation.notation if isinstance(notation, Option) else notation
-        option = self.parse(text, player)
-        decisions = self.decisions()
-        decision = next(d for d in decisions if d.find(option.notation) is option)
+    def apply(self, notation: str | Option | Move, player: str | None = None) -> list[Event]:
+        """Apply one answer (its notation, a listed option or a move); return the events it
+        caused (automatic follow-ups included)."""
+        decision, option = self._legal(notation, player)
         self.events = []
         self._answer(decision, option)
         self.state.decisions += 1
@@ -280,7 +296,7 @@ class Game:
         self.emit(
             "answer", decision.player, text=option.full_text, data={"notation": option.notation}
         )
-        handler.apply(self, entry, option)
+        handler.apply(self, entry, option.move)
 
     def _advance(self) -> None:
         stack = self.state.stack
@@ -315,7 +331,7 @@ class Game:
                     data={"notation": option.notation},
                 )
                 assert handler.apply is not None
-                handler.apply(self, top, option)
+                handler.apply(self, top, option.move)
                 continue
             self._decisions = [decision]
             return

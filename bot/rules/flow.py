@@ -61,7 +61,7 @@ def _answered(game: Game, entry: Task) -> None:
     assert handler.options is not None and handler.apply is not None
     for option in handler.options(game, inner):
         if option.notation == entry["notation"]:
-            handler.apply(game, inner, option)
+            handler.apply(game, inner, option.move)
             return
     raise AssertionError(f"stored answer {entry['notation']!r} is no longer legal")
 

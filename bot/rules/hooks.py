@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from bot.rules.content import Content, ManagementSpace
+    from bot.rules.moves import Move
     from bot.rules.options import Decision, Option
     from bot.rules.prng import SplitMix64
     from bot.rules.state import Company, Dam, GameOptions, GameState
@@ -89,8 +90,8 @@ class Hooks(Generic[G]):
         """Extra actions a player may take on their turn."""
         return []
 
-    def perform_turn_option(self, game: G, company_id: str, option: Option) -> bool:
-        """Perform an action listed by `turn_options`; True when handled."""
+    def perform_turn_option(self, game: G, company_id: str, move: Move) -> bool:
+        """Perform the move of an action listed by `turn_options`; True when handled."""
         return False
 
     def action_possible(
@@ -166,9 +167,9 @@ class Hooks(Generic[G]):
         """Free actions offered beside Confirm (`entry` is the confirm task of the turn)."""
         return []
 
-    def perform_confirm_option(self, game: G, entry: Task, option: Option) -> bool:
-        """Perform an option of `confirm_options` (Confirm is asked again after); True when
-        handled. `entry` is the turn's confirm task, already back on the stack."""
+    def perform_confirm_option(self, game: G, entry: Task, move: Move) -> bool:
+        """Perform the move of an option of `confirm_options` (Confirm is asked again after);
+        True when handled. `entry` is the turn's confirm task, already back on the stack."""
         return False
 
     def round_scoring(self, game: G) -> None:

@@ -20,7 +20,8 @@ in his tile, which she does not own (BGA lists him all the same).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from bot.rules.actions import (
     place_engineers,
@@ -29,6 +30,7 @@ from bot.rules.actions import (
 )
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
+from bot.rules.moves import ID, Move, Single, Word
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL, Dam
@@ -116,8 +118,20 @@ RULES.tile_use("anton_tile", _anton_uses)
 MAHIRI = "mahiri_sekibo"
 MAHIRI_SPACES = (("mahiri_1", 0), ("mahiri_2", 3))  # (space id, extra credits)
 
-RULES.verb("mahiri", r"")
-RULES.verb("copy", r"[A-Za-z0-9_]+")
+MAHIRI_MOVE = Word("mahiri")
+
+
+@dataclass(frozen=True, slots=True)
+class Copy(Single):
+    """`copy viktor_fiesler`: the officer whose ability Mahiri copies."""
+
+    verb: ClassVar[str] = "copy"
+    args: ClassVar[str] = ID
+    officer: str
+
+
+RULES.move(Word, "mahiri")
+RULES.move(Copy)
 
 
 def _next_space(game: Game, company_id: str) -> tuple[str, int] | None:
@@ -147,15 +161,14 @@ def _mahiri_options(game: Game, company_id: str) -> list[Option]:
     fee = f", {counted(space[1], 'credit')}" if space[1] else ""
     return [
         Option(
-            "mahiri",
+            MAHIRI_MOVE,
             f"Mahiri: copy another officer's ability this turn, then act (1 eng.{fee})",
             group="Executive officer",
-            data=(("action", "mahiri"),),
         )
     ]
 
 
-def _mahiri(game: Game, company_id: str, option: Option) -> None:
+def _mahiri(game: Game, company_id: str, move: Move) -> None:
     space = _next_space(game, company_id)
     assert space is not None
     space_id, credits = space
@@ -192,11 +205,10 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
         officer = game.content.officers[officer_id]
         out.append(
             Option(
-                f"copy {officer_id}",
+                Copy(officer_id),
                 f"Copy {officer.name}",
                 group="Executive officer",
                 description=officer.summary,
-                data=(("officer", officer_id),),
             )
         )
     return out
@@ -205,20 +217,15 @@ def _copy_options(game: Game, entry: Task) -> list[Option]:
 @RULES.task(
     "mahiri_copy", options=_copy_options, prompt=lambda g, e: "Which officer's ability do you copy?"
 )
-def _mahiri_copy(game: Game, entry: Task, option: Option) -> None:
-    game.company(entry["player"]).extra["copied_officer"] = option.text("officer")
+def _mahiri_copy(game: Game, entry: Task, move: Copy) -> None:
+    game.company(entry["player"]).extra["copied_officer"] = move.officer
     game.emit(
-        "officer_copied",
-        entry["player"],
-        source="officer:mahiri",
-        data={"officer": option.text("officer")},
+        "officer_copied", entry["player"], source="officer:mahiri", data={"officer": move.officer}
     )
 
 
 def _after_copy_options(game: Game, entry: Task) -> list[Option]:
-    return [
-        option for option in turn_options(game, entry["player"]) if option.get("action") != "mahiri"
-    ]
+    return [option for option in turn_options(game, entry["player"]) if option.move != MAHIRI_MOVE]
 
 
 @RULES.task(
@@ -226,8 +233,8 @@ def _after_copy_options(game: Game, entry: Task) -> list[Option]:
     options=_after_copy_options,
     prompt=lambda g, e: "Now take your action (with the copied ability)",
 )
-def _turn_after_copy(game: Game, entry: Task, option: Option) -> None:
-    take_action(game, entry["player"], option)
+def _turn_after_copy(game: Game, entry: Task, move: Move) -> None:
+    take_action(game, entry["player"], move)
 
 
 @RULES.task("mahiri_end")

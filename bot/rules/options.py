@@ -1,28 +1,21 @@
 """Decisions and their options: the values the engine offers and accepts.
 
-Every option has a short, stable text notation (a stored format: once released the parser
-keeps accepting it), a human label of at most 80 characters, an optional description of at
-most 100, and a group used to order and page options (e.g. the management-board section).
+Every option has a move (`bot.rules.moves`: a typed value with a short, stable text notation,
+a stored format that the parser keeps accepting once released), a human label of at most 80
+characters, an optional description of at most 100, and a group used to order and page
+options (e.g. the management-board section).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+
+from bot.rules.moves import Move, normalize
+
+__all__ = ["Decision", "Move", "Option", "counted", "fit", "machinery_text", "normalize"]
 
 LABEL_MAX = 80
 DESCRIPTION_MAX = 100
-
-_SPACES = re.compile(r"\s+")
-
-
-def normalize(text: str) -> str:
-    """Canonical spelling of a notation: trimmed, single spaces, lower-case verbs.
-
-    Ids keep their canonical case (D5U, C1L, P5_0, HA): the first word is lower-cased, the
-    others are matched case-insensitively by `Decision.find`.
-    """
-    return _SPACES.sub(" ", text.strip())
 
 
 #: Where a long text may be shortened: after a clause, before an aside, between words.
@@ -58,29 +51,27 @@ def machinery_text(excavators: int, mixers: int, credits: int = 0) -> str:
     return " + ".join(parts) or "nothing"
 
 
-#: A structured parameter of an option: an id, a number, a yes/no, or several ids.
-OptionValue = str | int | bool | tuple[str, ...]
-
-
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One legal answer to a decision.
+    """One legal answer to a decision: its move, and how players read it.
 
-    `label` is what a button or a menu shows (at most `LABEL_MAX` characters) and `full_text`
-    the whole answer as turn messages and the log tell it (by default the label). A label written
-    longer than a button holds is shortened at its last clause that fits (`fit`), never cut
-    mid-word; what no longer fits stays in `full_text`, and in the description when free.
+    `move` is the typed answer (`bot.rules.moves`) and `notation` its text, written by the
+    move. `label` is what a button or a menu shows (at most `LABEL_MAX` characters) and
+    `full_text` the whole answer as turn messages and the log tell it (by default the label). A
+    label written longer than a button holds is shortened at its last clause that fits (`fit`),
+    never cut mid-word; what no longer fits stays in `full_text`, and in the description when
+    free.
     """
 
-    notation: str
+    move: Move
     label: str
     group: str = ""
     description: str = ""
-    # Structured parameters for the handler that applies the option (never shown to users).
-    data: tuple[tuple[str, OptionValue | None], ...] = ()
     full_text: str = ""
+    notation: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "notation", self.move.notation)
         whole = self.full_text or self.label
         object.__setattr__(self, "full_text", whole)
         if len(self.label) > LABEL_MAX:
@@ -90,42 +81,6 @@ class Option:
                 object.__setattr__(self, "description", fit(rest, DESCRIPTION_MAX)[0])
         if len(self.description) > DESCRIPTION_MAX:
             object.__setattr__(self, "description", fit(self.description, DESCRIPTION_MAX)[0])
-
-    def get(self, key: str) -> OptionValue | None:
-        """One structured parameter, None when the option has none of that name."""
-        for name, value in self.data:
-            if name == key:
-                return value
-        return None
-
-    def text(self, key: str) -> str:
-        """A parameter that is an id or a name (TypeError when it is not one)."""
-        value = self.get(key)
-        if not isinstance(value, str):
-            raise TypeError(f"option {self.notation!r}: {key!r} is {value!r}, not a text")
-        return value
-
-    def text_or_none(self, key: str) -> str | None:
-        """A parameter that is an id or a name, or None when the option has none (a pass)."""
-        return None if self.get(key) is None else self.text(key)
-
-    def number(self, key: str) -> int:
-        """A parameter that is a number (TypeError when it is not one)."""
-        value = self.get(key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"option {self.notation!r}: {key!r} is {value!r}, not a number")
-        return value
-
-    def number_or_none(self, key: str) -> int | None:
-        """A parameter that is a number, or None when the option has none."""
-        return None if self.get(key) is None else self.number(key)
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        """A parameter that lists ids (TypeError when it does not)."""
-        value = self.get(key)
-        if not isinstance(value, tuple):
-            raise TypeError(f"option {self.notation!r}: {key!r} is {value!r}, not a list")
-        return value
 
     def __repr__(self) -> str:
         return f"Option({self.notation!r})"

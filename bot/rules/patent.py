@@ -9,8 +9,12 @@ from pile I, then II when I is empty, then III. A taken slot stays empty until t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from bot.rules.content import Content
 from bot.rules.engine import Game
+from bot.rules.moves import Single
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
@@ -22,7 +26,17 @@ RULES: RuleSet[Game] = RuleSet("patent")
 PILES = ("I", "II", "III")
 SLOTS = 3
 
-RULES.verb("patent", r"[1-3]")  # `patent 2`: the free tile of a reward, by slot
+
+@dataclass(frozen=True, slots=True)
+class Patent(Single):
+    """`patent 2`: the free tile of a reward, by its slot of the Patent Office."""
+
+    verb: ClassVar[str] = "patent"
+    args: ClassVar[str] = r"[1-3]"
+    slot: int
+
+
+RULES.move(Patent)
 
 
 def deal_patent_office(
@@ -77,11 +91,10 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
         tile = game.content.tiles[tile_id]
         options.append(
             Option(
-                f"patent {slot}",
+                Patent(slot),
                 f"Take {tile.name}",
                 group="Patent Office",
                 description=tile.effect_text,
-                data=(("slot", slot),),
                 full_text=f"Take {tile.name}: {tile.effect_text}",
             )
         )
@@ -93,6 +106,6 @@ def _free_tile_options(game: Game, entry: Task) -> list[Option]:
     options=_free_tile_options,
     prompt=lambda g, e: "Take an advanced technology tile from the Patent Office (free)",
 )
-def _take_patent_free(game: Game, entry: Task, option: Option) -> None:
+def _take_patent_free(game: Game, entry: Task, move: Patent) -> None:
     """Reward `advanced_technology_tile`: one face-up tile, no engineers, no credits."""
-    take_patent_tile(game, entry["player"], option.number("slot"), entry["source"])
+    take_patent_tile(game, entry["player"], move.slot, entry["source"])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from bot.rules.content import company_name
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
+from bot.rules.notation import Produce
 from bot.rules.options import Option, counted
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import NEUTRAL
@@ -117,22 +118,15 @@ def _production_options(game: Game, entry: Task) -> list[Option]:
             )
             options.append(
                 Option(
-                    f"produce {system.dam} {system.conduit} {drops}",
+                    Produce(system.dam, system.conduit, drops, system.powerhouse, energy),
                     label,
                     group="production",
-                    data=(
-                        ("dam", system.dam),
-                        ("conduit", system.conduit),
-                        ("powerhouse", system.powerhouse),
-                        ("drops", drops),
-                        ("energy", energy),
-                    ),
                 )
             )
     if second and options:
-        options.append(Option("produce none", "No second production", group="production"))
+        options.append(Option(Produce(None), "No second production", group="production"))
     elif entry.get("optional") and options:
-        options.append(Option("produce none", "Do not produce", group="production"))
+        options.append(Option(Produce(None), "Do not produce", group="production"))
     return options
 
 
@@ -179,17 +173,17 @@ def release_production(
 
 
 @RULES.task("produce", options=_production_options, prompt=_production_prompt)
-def _produce(game: Game, entry: Task, option: Option) -> None:
-    if option.get("dam") is None:
+def _produce(game: Game, entry: Task, move: Produce) -> None:
+    if move.dam is None:
         return  # declined Germany's second production
     company_id = entry["player"]
-    energy = option.number("energy")
+    energy = move.energy
     source = "production:second" if entry.get("second") else f"production:{entry.get('source', '')}"
     release_production(
         game,
         company_id,
-        System(option.text("dam"), option.text("conduit"), option.text("powerhouse")),
-        option.number("drops"),
+        System(move.dam, move.conduit, move.powerhouse),
+        move.drops,
         energy,
         source,
     )
@@ -206,8 +200,8 @@ def _produce(game: Game, entry: Task, option: Option) -> None:
             "kind": "after_production",
             "player": company_id,
             "second": entry.get("second", False),
-            "powerhouse": option.text("powerhouse"),
-            "dam": option.text("dam"),
+            "powerhouse": move.powerhouse,
+            "dam": move.dam,
         },
     )
 

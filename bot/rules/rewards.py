@@ -16,6 +16,7 @@ from typing import Any
 from bot.rules.content import Content, load_content
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
+from bot.rules.notation import Drops, Machines
 from bot.rules.options import Option, counted, machinery_text
 from bot.rules.patent import take_patent_tile
 from bot.rules.rulebook import RuleSet
@@ -69,11 +70,10 @@ def _drops_options(game: Game, entry: Task) -> list[Option]:
     verb = "flowing" if entry["flowing"] else "on the headstream"
     for count in range(entry["n"], 0, -1):
         for combo in combinations_with_replacement(headstreams, count):
-            notation = "drops " + " ".join(combo)
             label = f"{counted(count, 'drop')} {verb}: {', '.join(combo)}"
-            options.append(Option(notation, label, group="water", data=(("at", combo),)))
+            options.append(Option(Drops(combo), label, group="water"))
     if entry.get("optional"):
-        options.append(Option("drops none", "Place no water drops", group="water"))
+        options.append(Option(Drops(()), "Place no water drops", group="water"))
     return options
 
 
@@ -83,9 +83,8 @@ def _drops_prompt(game: Game, entry: Task) -> str:
 
 
 @RULES.task("place_drops", options=_drops_options, prompt=_drops_prompt)
-def _place_drops(game: Game, entry: Task, option: Option) -> None:
-    chosen = option.texts("at") if option.get("at") is not None else ()  # "drops none"
-    for headstream in chosen:
+def _place_drops(game: Game, entry: Task, move: Drops) -> None:
+    for headstream in move.at:  # none for "drops none"
         if entry["flowing"]:
             flow_from_headstream(game, headstream, entry["source"])
         else:
@@ -107,10 +106,9 @@ def _machinery_options(game: Game, entry: Task) -> list[Option]:
         mixers = total - excavators
         options.append(
             Option(
-                f"machines {excavators}e{mixers}m",
+                Machines(excavators, mixers),
                 "Take " + machinery_text(excavators, mixers),
                 group="machinery",
-                data=(("excavators", excavators), ("mixers", mixers)),
             )
         )
     return options
@@ -121,9 +119,9 @@ def _machinery_options(game: Game, entry: Task) -> list[Option]:
     options=_machinery_options,
     prompt=lambda g, e: f"Choose {e['n']} machiner{'ies' if e['n'] > 1 else 'y'}",
 )
-def _machinery_choice(game: Game, entry: Task, option: Option) -> None:
-    game.gain(entry["player"], "excavators", option.number("excavators"), entry["source"])
-    game.gain(entry["player"], "mixers", option.number("mixers"), entry["source"])
+def _machinery_choice(game: Game, entry: Task, move: Machines) -> None:
+    game.gain(entry["player"], "excavators", move.excavators, entry["source"])
+    game.gain(entry["player"], "mixers", move.mixers, entry["source"])
 
 
 # -- rewards --------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Every rules module owns one `RuleSet` (conventionally `RULES`) and declares into it with
 decorators and calls: task kinds (automatic steps and decisions), structure kinds, notation
-verbs, turn actions, technology tile effects, reward keys with their wording, and hook objects
+verbs, turn actions, technology tile effects, reward keys with their wording, bonus counters,
+shared data tables (`bot.rules.content.shared.Table`), and hook objects
 (`bot.rules.hooks.Hooks`). Declaring touches only that module's own rule set, so importing a
 module changes nothing global.
 
@@ -15,12 +16,13 @@ rule sets are combined: the base game's modules first, then each expansion in ho
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from bot.rules.content.shared import Table
+from bot.rules.moves import Grammar, Move
 from bot.rules.structures import Cost, StructureKind, TileUse
 from bot.rules.tasks import Task
 
@@ -36,10 +38,10 @@ TaskT = TypeVar("TaskT", bound=Task)
 
 TaskRun = Callable[[G, Task], None]
 TaskOptions = Callable[[G, Task], "list[Option]"]
-TaskApply = Callable[[G, Task, "Option"], None]
+TaskApply = Callable[[G, Task, Move], None]
 TaskPrompt = Callable[[G, Task], str]
 TurnLister = Callable[[G, str], "list[Option]"]
-TurnPerformer = Callable[[G, str, "Option"], None]
+TurnPerformer = Callable[[G, str, Move], None]
 WhyNot = Callable[[G, str], str]
 TileEffect = Callable[[G, str, str, str], None]
 TileCosts = Callable[[G, str, str, str, list[Cost]], list[Cost]]
@@ -102,7 +104,8 @@ class RuleSet(Generic[G]):
     name: str
     tasks: dict[str, TaskHandler[G]] = field(default_factory=dict)
     structures: dict[str, StructureKind[G]] = field(default_factory=dict)
-    verbs: dict[str, str] = field(default_factory=dict)
+    # Notation verb -> the kind of move written with it and the regex of its arguments.
+    verbs: dict[str, tuple[type[Move], str]] = field(default_factory=dict)
     turn_actions: dict[str, TurnAction[G]] = field(default_factory=dict)
     # Turn verb -> why that action is not available to a company now (illegal-move messages).
     why_not: dict[str, WhyNot[G]] = field(default_factory=dict)
@@ -112,6 +115,8 @@ class RuleSet(Generic[G]):
     rewards: dict[str, RewardKey[G]] = field(default_factory=dict)
     # Bonus tile -> what a company counts for it (the round's scoring, its pictures).
     bonus_counters: dict[str, BonusCounter[G]] = field(default_factory=dict)
+    # Data table name -> the shared table its rows are read into (`bot.rules.content.shared`).
+    tables: dict[str, Table[Any, Any]] = field(default_factory=dict)
     hooks: list[type[Hooks[G]]] = field(default_factory=list)
     # Why a well-formed answer is not legal now (the base game declares one).
     explain: Explainer[G] | None = None
@@ -128,7 +133,7 @@ class RuleSet(Generic[G]):
         """Decorate a task kind's `run` (automatic) or its `apply` (a decision, with `options`).
 
         The functions take the kind's own task record (`TaskT`); the engine hands each the
-        tasks of its kind only.
+        tasks of its kind only, and `apply` the move of one of the options it listed.
         """
 
         def declare(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -153,10 +158,12 @@ class RuleSet(Generic[G]):
         _new(self.structures, kind.name, "structure kind")
         self.structures[kind.name] = kind
 
-    def verb(self, verb: str, arguments: str) -> None:
-        """Add a verb to the notation; `arguments` is a regex for the text after the verb."""
-        _new(self.verbs, verb, "verb")
-        self.verbs[verb] = arguments
+    def move(self, kind: type[Move], *verbs: str, args: str | None = None) -> None:
+        """Add a kind of move to the notation, written with its `verb` (or these `verbs`);
+        `args` (by default the kind's) is a regex of the text after the verb."""
+        for verb in verbs or (kind.verb,):
+            _new(self.verbs, verb, "verb")
+            self.verbs[verb] = (kind, kind.args if args is None else args)
 
     def turn_action(
         self,
@@ -209,6 +216,12 @@ class RuleSet(Generic[G]):
         _new(self.bonus_counters, tile, "bonus counter")
         self.bonus_counters[tile] = count
 
+    def table(self, table: Table[Any, Any]) -> None:
+        """A shared table of the data files (`[[name]]` rows of any expansion's data file):
+        the catalogue's content reads every file's rows of it (`Table.of(content)`)."""
+        _new(self.tables, table.name, "table")
+        self.tables[table.name] = table
+
     def explainer(self, explain: Explainer[G]) -> Explainer[G]:
         """Decorate the function that says why a well-formed answer is not legal now."""
         if self.explain is not None:
@@ -245,6 +258,7 @@ _TABLES = (
     "tile_uses",
     "rewards",
     "bonus_counters",
+    "tables",
 )
 
 
@@ -278,9 +292,9 @@ class RuleTables(Generic[G]):
         self.parts = (*base, *expansions)
         self.tasks: Mapping[str, TaskHandler[G]] = MappingProxyType(combined.tasks)
         self.structures: Mapping[str, StructureKind[G]] = MappingProxyType(combined.structures)
-        self.verbs: Mapping[str, re.Pattern[str]] = MappingProxyType(
-            {verb: re.compile(args, re.IGNORECASE) for verb, args in combined.verbs.items()}
-        )
+        # The notation: each verb's kind of move, and the grammar that reads any answer.
+        self.grammar = Grammar(combined.verbs)
+        self.verbs: Mapping[str, type[Move]] = MappingProxyType(dict(self.grammar.kinds))
         self.turn_actions: Mapping[str, TurnAction[G]] = MappingProxyType(combined.turn_actions)
         self.why_not: Mapping[str, WhyNot[G]] = MappingProxyType(combined.why_not)
         self.tile_effects: Mapping[str, TileEffect[G]] = MappingProxyType(combined.tile_effects)
@@ -290,6 +304,7 @@ class RuleTables(Generic[G]):
         self.bonus_counters: Mapping[str, BonusCounter[G]] = MappingProxyType(
             combined.bonus_counters
         )
+        self.tables: Mapping[str, Table[Any, Any]] = MappingProxyType(combined.tables)
         self.hooks: tuple[type[Hooks[G]], ...] = tuple(combined.hooks)
         self.explain: Explainer[G] | None = combined.explain
         # The data files' `set`s this game draws from ("base" and its expansions').

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, Self, TypeVar
 
+from bot.rules.moves import ID, Move
 from bot.rules.options import counted
 from bot.rules.tasks import Task
 
@@ -61,11 +62,22 @@ class StructureKind(Generic[G]):
 
 
 @dataclass(frozen=True, slots=True)
-class TileUse:
-    """A way to build with a tile: `tile` goes on the wheel, `acts_as` gives builds and effect."""
+class TileUse(Move):
+    """A way to build with a tile: `tile` goes on the wheel, `acts_as` gives builds and effect.
 
+    As a move, the tile to build with: `tile basic_base`, or `tile anton_tile adv_2_base`
+    (Anton Krylov's tile imitating a tile on his wheel).
+    """
+
+    verb: ClassVar[str] = "tile"
+    args: ClassVar[str] = rf"{ID}( {ID})?"
     tile: str
     acts_as: str
+
+    @classmethod
+    def read(cls, verb: str, rest: str) -> Self:
+        tile, _, acts_as = rest.partition(" ")
+        return cls(tile, acts_as or tile)
 
     @property
     def notation(self) -> str:

@@ -50,17 +50,19 @@ SECTION_NAMES = {
 
 
 def piece_name(kind: str, piece: str, content: Content | None = None) -> str:
-    """The name of one piece of content ('tile', 'building', 'objective', 'bonus', 'space',
-    'officer', 'company'): 'adv_2_wild' -> 'Wild II'."""
+    """The name of one piece of content ('tile', 'objective', 'bonus', 'space', 'officer',
+    'company', or the kind a shared table's rows are, `Table.piece`): 'adv_2_wild' ->
+    'Wild II'."""
     c = content or load_content()
     table: Any = {
         "tile": c.tiles,
-        "building": c.private_buildings,
         "objective": c.objective_tiles,
         "bonus": c.bonus_tiles,
         "officer": c.officers,
         "company": c.companies,
     }.get(kind)
+    if table is None:
+        table = c.named(kind)
     if kind == "space":
         return space_name(piece, c)
     if table is None:

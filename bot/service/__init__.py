@@ -1,6 +1,7 @@
 """The game service: the application layer driven by Discord, the console and the tests.
 
-Plain ids in, plain data out (no discord types). See `GameService` for the commands,
+Plain ids in, plain data out (no discord types). See `GameService` for its parts (whose
+methods are the commands: `service.lobby.join`, `service.views.panel`, ...),
 `OutboxSender` for delivering announcements, `ReminderRunner` for reminders.
 """
 

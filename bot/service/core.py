@@ -1,5 +1,11 @@
-"""The service's core: loading and locating games, who may act, and landing the commit that
-every command's records go through.
+"""A part of the service, the desk every other part works at: loading and locating games,
+who may act, the panel, and landing the commit that every command's records go through.
+
+Owns: the caches of loaded games and their histories, the channels' locks, and `land`. It
+sees the store, a clock, the publisher it tells after a commit, and two ports a commit asks
+(bot/service/ports.py): the turn clock (`CommitClock`: the clock after the commit, its
+lines, the first reminders, its deadlines) and the AI seats (`ComputersDue`: the seats that
+must decide now are thought about). Both are given at construction; nothing overrides them.
 
 A commit is a value (`Commit`, planned by the pure `plan_commit` of bot/service/commit.py
 from the loaded game and the command's `Landing`): its records, snapshot, announcement,
@@ -31,7 +37,6 @@ from typing import Any
 
 from bot.rules import Game, open_game
 from bot.rules.content import company_name
-from bot.service import quiet
 from bot.service.catchup import CatchUp, heads_up
 from bot.service.commit import (
     Draft,
@@ -57,16 +62,16 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.faults import refuse_store_faults
 from bot.service.final import keep_result_now
 from bot.service.history import History, replay_history
 from bot.service.images import RendererPool
 from bot.service.loading import Loaded, copy_game, engine_options, load
-from bot.service.ports import Doorbell
+from bot.service.ports import CommitClock, ComputersDue, Publisher
 from bot.service.ratings import RatingsKeeper
 from bot.service.records import (
     BrokenLog,
     Cause,
-    ClockRecord,
     LogRecord,
     RevertRecord,
     StartRecord,
@@ -104,9 +109,10 @@ log = logging.getLogger(__name__)
 HOUR_MS = 3_600_000
 
 
-class ServiceCore:
-    """What every command shares: the store, the caches, loading and locating games, the
-    permission checks and landing a commit (`_land`); the command groups build on it.
+@refuse_store_faults
+class Desk:
+    """What every part of the service shares: the store, the caches, loading and locating
+    games, the permission checks, the panel and landing a commit (`land`).
 
     Any number of instances (in one or several processes) may share a store: the store's
     (game, version) uniqueness decides races; the in-memory cache is keyed by version and
@@ -118,22 +124,26 @@ class ServiceCore:
         store: Store,
         *,
         clock: Clock,
-        renderer_pool: RendererPool | None = None,
-        config: ServiceConfig | None = None,
-        publisher: Doorbell | None = None,
+        config: ServiceConfig,
+        renderer_pool: RendererPool,
+        publisher: Publisher,
+        timekeeper: CommitClock,
+        computers: ComputersDue,
     ) -> None:
+        """A desk over `store`; a commit asks the turn clock (`timekeeper`), tells the
+        publisher and hands the AI seats due to decide to `computers`."""
         self.store = store
         self.clock = clock
-        self.config = config or ServiceConfig()
-        self.renderer_pool = renderer_pool or RendererPool(
-            cache_size=self.config.image_cache_size, theme=self.config.theme
-        )
+        self.config = config
+        self.renderer_pool = renderer_pool
         #: Told after every commit that wrote an announcement (it wakes the OutboxSender).
-        self.publisher = publisher or Doorbell()
-        self._cache: OrderedDict[int, Loaded] = OrderedDict()
+        self.publisher = publisher
+        self.timekeeper = timekeeper
+        self.computers = computers
+        self.cache: OrderedDict[int, Loaded] = OrderedDict()
         self._history: OrderedDict[tuple[int, int], History] = OrderedDict()
-        self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: One lock per channel: a channel's commands land one at a time in this process.
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: (game, version) pairs already reported as unloadable.
         self._broken: set[tuple[int, int]] = set()
         #: Each server's ratings, followed from the store (bot/service/ratings.py).
@@ -143,16 +153,16 @@ class ServiceCore:
 
     # -- loading -------------------------------------------------------------------------
 
-    async def _load(self, meta: StoredGame) -> Loaded:
+    async def load(self, meta: StoredGame) -> Loaded:
         """The game at the store's version: from the cache if it is still current.
 
         A game whose records cannot be loaded raises GameUnreadable saying what is wrong
         (logged once per version, as a warning: it is the data, not the bot, that failed).
         """
-        cached = self._cache.get(meta.id)
+        cached = self.cache.get(meta.id)
         if cached is not None and cached.version == meta.version:
             cached.meta = meta
-            self._cache.move_to_end(meta.id)
+            self.cache.move_to_end(meta.id)
             return cached
         try:
             loaded = await load(self.store, meta)
@@ -165,16 +175,12 @@ class ServiceCore:
                 "a moderator can still export its records as they are and abandon it, which "
                 "frees the channel."
             ) from None
-        self._remember(loaded)
+        self.remember(loaded)
         if loaded.started:
             loaded = await self._repair(loaded)
         return loaded
 
-    async def loaded(self, meta: StoredGame) -> Loaded:
-        """The game at the store's version (`_load`), for the parts that read games."""
-        return await self._load(meta)
-
-    async def _history_of(self, loaded: Loaded) -> History:
+    async def history_of(self, loaded: Loaded) -> History:
         """Log lines, VP by source and VP events of the committed game (a replay, cached by
         version)."""
         key = (loaded.meta.id, loaded.commit_version)
@@ -183,15 +189,15 @@ class ServiceCore:
             return hit
         options = engine_options(loaded.meta, len(loaded.seats), loaded.automa, len(loaded.ai))
         result = replay_history(options, loaded.chain, loaded.commit_version)
-        self._keep_history(key, result)
+        self.keep_history(key, result)
         return result
 
-    def _keep_history(self, key: tuple[int, int], history: History) -> None:
+    def keep_history(self, key: tuple[int, int], history: History) -> None:
         self._history[key] = history
         while len(self._history) > 32:
             self._history.popitem(last=False)
 
-    async def _kept_result(self, game_id: int, version: int) -> FinishedGame | None:
+    async def kept_result(self, game_id: int, version: int) -> FinishedGame | None:
         """The results kept for a finished game whose final commit is `version`: what its
         score is read from without replaying its log."""
         if (game_id, version) in self._history:
@@ -199,11 +205,11 @@ class ServiceCore:
         kept = await self.store.game_result(game_id)
         return kept if kept is not None and kept.version == version else None
 
-    def _remember(self, loaded: Loaded) -> None:
-        self._cache[loaded.meta.id] = loaded
-        self._cache.move_to_end(loaded.meta.id)
-        while len(self._cache) > self.config.autocomplete_cache_size:
-            self._cache.popitem(last=False)
+    def remember(self, loaded: Loaded) -> None:
+        self.cache[loaded.meta.id] = loaded
+        self.cache.move_to_end(loaded.meta.id)
+        while len(self.cache) > self.config.autocomplete_cache_size:
+            self.cache.popitem(last=False)
 
     async def _repair(self, loaded: Loaded) -> Loaded:
         """Bring the store's derived data (seats, status) in line with the log, and commit a
@@ -219,8 +225,8 @@ class ServiceCore:
             assert loaded.game is not None
             log.warning("game %d: committing a step left open by an older release", loaded.meta.id)
             with contextlib.suppress(GameMovedOn):  # another process did it first
-                await self._land(loaded, copy_game(loaded.game), (), Landing(user=None))
-            return await self._load(await self.store.get_game(loaded.meta.id))
+                await self.land(loaded, copy_game(loaded.game), (), Landing(user=None))
+            return await self.load(await self.store.get_game(loaded.meta.id))
         return loaded
 
     @staticmethod
@@ -234,11 +240,11 @@ class ServiceCore:
             return True
         return bool(loaded.tail_steps) and at_handover(game, loaded.tail_steps)
 
-    async def _reload(self, game_id: int) -> Loaded:
-        self._cache.pop(game_id, None)
-        return await self._load(await self.store.get_game(game_id))
+    async def reload(self, game_id: int) -> Loaded:
+        self.cache.pop(game_id, None)
+        return await self.load(await self.store.get_game(game_id))
 
-    async def _here_meta(self, actor: Actor) -> StoredGame:
+    async def here_meta(self, actor: Actor) -> StoredGame:
         """The stored game active in the actor's channel (without loading its log)."""
         meta = await self.store.active_game(actor.channel_id)
         if meta is None or meta.guild_id != actor.guild_id:
@@ -247,10 +253,10 @@ class ServiceCore:
             )
         return meta
 
-    async def _here(self, actor: Actor, expected_game: int | None = None) -> Loaded:
+    async def here(self, actor: Actor, expected_game: int | None = None) -> Loaded:
         """The active game of the actor's channel; OtherGame if a panel named another one."""
         try:
-            meta = await self._here_meta(actor)
+            meta = await self.here_meta(actor)
         except NoGameHere:
             if expected_game is None:
                 raise
@@ -259,7 +265,7 @@ class ServiceCore:
             raise OtherGame(
                 f"That panel belongs to another game; this channel plays game #{meta.number} now."
             )
-        return await self._load(meta)
+        return await self.load(meta)
 
     async def game_id_of(self, guild_id: int, number: int) -> int:
         """The store id of the game with this number in this server (NoGameHere if none)."""
@@ -270,9 +276,9 @@ class ServiceCore:
                 f"There is no game #{number} in this server; `games` lists yours with their numbers."
             ) from None
 
-    async def _playing(self, actor: Actor, expected_game: int | None = None) -> Loaded:
+    async def playing(self, actor: Actor, expected_game: int | None = None) -> Loaded:
         """The channel's game, which must be started and not over."""
-        loaded = await self._here(actor, expected_game)
+        loaded = await self.here(actor, expected_game)
         if not loaded.started:
             raise LobbyError(
                 f"The game in this channel has not started yet ({len(loaded.lobby)} joined); "
@@ -282,7 +288,7 @@ class ServiceCore:
             raise GameOverError("This game is over; the board, log and scores can still be viewed.")
         return loaded
 
-    async def _target(
+    async def target(
         self, channel_or_game_id: int, by_game_id: bool, guild_id: int | None = None
     ) -> Loaded:
         """A game for a view: by id, or the channel's active game.
@@ -307,7 +313,7 @@ class ServiceCore:
                 )
             if guild_id is not None and meta.guild_id != guild_id:
                 raise NoGameHere("There is no active game in this channel.")
-        loaded = await self._load(meta)
+        loaded = await self.load(meta)
         if not loaded.started or loaded.committed is None:
             raise NoGameHere(f"Game #{meta.number} has not started yet: there is no board to show.")
         return loaded
@@ -317,7 +323,7 @@ class ServiceCore:
         games = await self.store.list_games(channel_id=channel_id, limit=1)
         return games[0] if games and games[0].status == FINISHED else None
 
-    async def _channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
+    async def channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
         """The refusal for a channel that already has an active game, naming that game by
         its number in the server (the store's error carries only its internal id)."""
         number = None
@@ -327,7 +333,7 @@ class ServiceCore:
         game = f"game #{number}" if number is not None else "a game"
         return LobbyError(f"This channel already has {game} going; {what_to_do}")
 
-    def _company(self, loaded: Loaded, actor: Actor) -> str:
+    def company(self, loaded: Loaded, actor: Actor) -> str:
         """The actor's company, or NotAPlayer."""
         if actor.channel_id != loaded.meta.channel_id:
             raise NoGameHere("That game is played in another channel; act there.")
@@ -338,7 +344,7 @@ class ServiceCore:
             )
         return company
 
-    def _may_manage(self, loaded: Loaded, actor: Actor, what: str) -> None:
+    def may_manage(self, loaded: Loaded, actor: Actor, what: str) -> None:
         """Creator or channel manager; else PermissionDenied naming who may."""
         if actor.channel_id != loaded.meta.channel_id:
             raise PermissionDenied(f"To {what}, use the command in the game's own channel.")
@@ -349,11 +355,11 @@ class ServiceCore:
             )
 
     @staticmethod
-    def _waiting_users(loaded: Loaded) -> tuple[int, ...]:
+    def waiting_users(loaded: Loaded) -> tuple[int, ...]:
         """People with a decision now (a seat the AI plays is nobody's to ping)."""
         return loaded.users_deciding()
 
-    def _waiting_line(self, loaded: Loaded) -> list[str | UserRef]:
+    def waiting_line(self, loaded: Loaded) -> list[str | UserRef]:
         """Who must decide now: '@bob (Seat 4)', several joined by commas, or 'nobody'."""
         parts: list[str | UserRef] = []
         for player in loaded.players_deciding():
@@ -368,29 +374,9 @@ class ServiceCore:
                 parts.extend([UserRef(user), f" ({company_name(player)})"])
         return parts or ["nobody"]
 
-    # -- what the composed parts ask of the core (bot/service/moving.py: `GameDesk`) --------
-
-    async def here_meta(self, actor: Actor) -> StoredGame:
-        """The stored game active in the actor's channel (`_here_meta`)."""
-        return await self._here_meta(actor)
-
-    async def channel_busy(self, busy: ChannelBusyError, what_to_do: str) -> LobbyError:
-        """The refusal for a channel that already has an active game (`_channel_busy`)."""
-        return await self._channel_busy(busy, what_to_do)
-
-    async def reload(self, game_id: int) -> Loaded:
-        """The game loaded afresh from the store (`_reload`)."""
-        return await self._reload(game_id)
-
-    async def land(
-        self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
-    ) -> Outcome:
-        """Land a command's records and answers (`_land`)."""
-        return await self._land(loaded, game, steps, landing)
-
     # -- committing ----------------------------------------------------------------------
 
-    async def _revert(
+    async def revert(
         self,
         loaded: Loaded,
         version: int,
@@ -414,9 +400,9 @@ class ServiceCore:
             kind=kind,
             told=tuple(told),
         )
-        return await self._land(loaded, open_game(state_from_json(snap.state)), (), landing)
+        return await self.land(loaded, open_game(state_from_json(snap.state)), (), landing)
 
-    async def _land(
+    async def land(
         self, loaded: Loaded, game: Game, steps: Sequence[Step], landing: Landing
     ) -> Outcome:
         """Land a command's records and answers (`game` is the state after `steps`): the
@@ -430,12 +416,10 @@ class ServiceCore:
             # A revert (an undo, a rewind, a dropped half-played step) or a start begins
             # the chain afresh: it ends nobody's turn, so the clock returns no time for it.
             taken_back = any(isinstance(r, (RevertRecord, StartRecord)) for r in landing.records)
-            clock = await self._clock_at_commit(loaded, taken_back=taken_back)
+            clock = await self.timekeeper.at_commit(loaded, taken_back=taken_back)
         draft = draft_commit(loaded, game, steps, landing, now=now, clock=clock)
         if draft is None:
-            return self._outcome(
-                loaded, landing.kind, landing.header, landing.user, announced=False
-            )
+            return self.outcome(loaded, landing.kind, landing.header, landing.user, announced=False)
         commit = plan_commit(draft, await self._facts(draft, now))
         try:
             version = await self.store.append(
@@ -448,8 +432,8 @@ class ServiceCore:
                 reminders=commit.reminders,
             )
         except StaleVersionError:
-            fresh = await self._reload(loaded.meta.id)
-            panel = self._panel(fresh, landing.user) if landing.user is not None else None
+            fresh = await self.reload(loaded.meta.id)
+            panel = self.panel(fresh, landing.user) if landing.user is not None else None
             raise GameMovedOn(
                 "Another command landed first; the game moved on. Here is your current decision.",
                 panel,
@@ -460,21 +444,21 @@ class ServiceCore:
                 loaded.meta.id, version, draft.step_so_far, draft.after.user_of_player, round_no
             )
         if commit.reload:
-            after = await self._reload(loaded.meta.id)
+            after = await self.reload(loaded.meta.id)
         else:
             after = commit.after
             assert after.version == version
-            self._remember(after)
+            self.remember(after)
         if commit.history is not None:
-            self._keep_history((after.meta.id, version), commit.history)
+            self.keep_history((after.meta.id, version), commit.history)
             after.meta = await self.store.get_game(after.meta.id)
         if draft.announces:
-            await self._clock_landed(after)
+            await self.timekeeper.landed(after)
         announced = commit.announcement is not None
         if announced:
             self.publisher.publish()
-        self._computers_due(after)
-        return self._outcome(after, landing.kind, landing.header, landing.user, announced=announced)
+        self.computers.due(after)
+        return self.outcome(after, landing.kind, landing.header, landing.user, announced=announced)
 
     async def _facts(self, draft: Draft, now: int) -> Facts:
         """What a commit's plan reads: the settings of the people it pings, when each one
@@ -484,7 +468,7 @@ class ServiceCore:
         loaded, after = draft.loaded, draft.after
         history = ratings = None
         if draft.ending:
-            history = await self._history_of(loaded)
+            history = await self.history_of(loaded)
             try:
                 ratings = await self.ratings.server(loaded.meta.guild_id)
             except Exception:
@@ -499,8 +483,10 @@ class ServiceCore:
         if draft.announces and not draft.ending:
             waiting = after.users_deciding()
             for user in waiting:
-                first[user] = await self._first_reminder_due(after, user, settings[user], now)
-            lines = tuple(await self._clock_lines(after))
+                first[user] = await self.timekeeper.first_reminder_due(
+                    after, user, settings[user], now
+                )
+            lines = tuple(await self.timekeeper.lines(after))
             if draft.commits and not draft.fresh_chain:
                 steps = list(draft.step_so_far)
                 digest = tuple(await self.catchup.mention_digest(loaded, after, steps))
@@ -519,46 +505,7 @@ class ServiceCore:
             ratings=ratings,
         )
 
-    async def _clock_at_commit(
-        self, loaded: Loaded, *, taken_back: bool = False
-    ) -> ClockRecord | None:
-        """The turn clock after a commit of `loaded`'s step (the clock's mix-in computes it
-        in a clocked game; None otherwise); `taken_back`: the commit goes back (an undo)."""
-        return None
-
-    async def _clock_landed(self, after: Loaded) -> None:
-        """After a commit or an announcement: the clock's deadlines (the clock's mix-in)."""
-
-    async def _clock_lines(self, after: Loaded) -> list[Line]:
-        """The turn message's lines about time: deadlines and time away (the clock's mix-in)."""
-        return []
-
-    async def _soonest_deadline(self, loaded: Loaded) -> int | None:
-        """When the game's first running clock runs out (the clock's mix-in; None without)."""
-        return None
-
-    async def _deadlines(self, loaded: Loaded) -> tuple[tuple[str, int], ...]:
-        """By when each player asked to act now must act, (company, UTC epoch ms) soonest
-        first, as the pictures show it (the clock's mix-in; none without a clock)."""
-        return ()
-
-    async def _first_reminder_due(
-        self, loaded: Loaded, user: int, settings: UserSettings, now: int
-    ) -> int:
-        """When a player's first reminder of a turn is due (the clock's mix-in times it by
-        the allowance in a clocked game)."""
-        return quiet.not_quiet(settings, now + self.first_reminder_ms(loaded, settings))
-
-    def _computers_due(self, loaded: Loaded) -> None:
-        """After a landing: the AI seats with a decision now are to be thought about (the
-        thinking mix-in schedules them; nothing here)."""
-
-    def _hinted_now(self, loaded: Loaded, company: str) -> bool:
-        """Whether the player was shown a hint for the decision pending at this version (the
-        thinking mix-in knows)."""
-        return False
-
-    def _outcome(
+    def outcome(
         self,
         after: Loaded,
         kind: OutcomeKind | None,
@@ -574,7 +521,7 @@ class ServiceCore:
                 kind = OutcomeKind.GAME_OVER
             else:
                 kind = OutcomeKind.COMMITTED if announced else OutcomeKind.NOTED
-        panel = self._panel(after, user) if user is not None else None
+        panel = self.panel(after, user) if user is not None else None
         return Outcome(
             kind,
             after.meta.id,
@@ -584,7 +531,7 @@ class ServiceCore:
             decision=panel,
         )
 
-    async def _append(self, loaded: Loaded, records: Sequence[LogRecord]) -> int:
+    async def append(self, loaded: Loaded, records: Sequence[LogRecord]) -> int:
         """Append records that commit nothing and tell nobody (a lobby's, a restart)."""
         stored = [record.to_json() for record in records]
         try:
@@ -607,16 +554,16 @@ class ServiceCore:
     async def game_for_reminder(self, game_id: int) -> Loaded | None:
         """The loaded game (for the ReminderRunner), or None if it is gone."""
         try:
-            return await self._load(await self.store.get_game(game_id))
+            return await self.load(await self.store.get_game(game_id))
         except (GameNotFoundError, GameUnreadable):
             return None
 
     def users_deciding(self, loaded: Loaded) -> tuple[int, ...]:
         """Users with a pending decision in a loaded game."""
-        return self._waiting_users(loaded)
+        return self.waiting_users(loaded)
 
     @staticmethod
-    def _undo_target(loaded: Loaded, user_id: int) -> tuple[int | None, str | None, int]:
+    def undo_target(loaded: Loaded, user_id: int) -> tuple[int | None, str | None, int]:
         """Where the user's undo goes back to (the commit before their last turn), else None
         and why; and how many computer steps it takes back with that turn.
 
@@ -671,7 +618,7 @@ class ServiceCore:
         meta = await self.store.get_game(game_id)
         if meta.version == version:
             return tuple(users)  # nobody answered since
-        cached = self._cache.get(game_id)
+        cached = self.cache.get(game_id)
         try:
             loaded = (
                 cached
@@ -682,15 +629,15 @@ class ServiceCore:
             return tuple(users)
         if loaded.commit_version != version:
             return tuple(users)  # a later commit pings for its own decisions
-        deciding = self._waiting_users(loaded)
+        deciding = self.waiting_users(loaded)
         return tuple(user for user in users if user in deciding)
 
     # -- the panel ---------------------------------------------------------------------
 
-    def _panel(self, loaded: Loaded, user_id: int) -> PanelView:
+    def panel(self, loaded: Loaded, user_id: int) -> PanelView:
         game = loaded.game
         company = loaded.company_of_user(user_id)
-        waiting = self._waiting_users(loaded)
+        waiting = self.waiting_users(loaded)
         if game is None or company is None or game.is_over:
             prompt = "The game is over." if game is not None and game.is_over else "Not playing."
             return PanelView(
@@ -720,7 +667,7 @@ class ServiceCore:
         decision = game.decision(company)
         mine = bool(loaded.tail) and all(r.player == company for r in loaded.tail)
         done = tuple(event_lines(loaded.tail_events)) if mine else ()
-        can_undo = self._undo_target(loaded, user_id)[0] is not None
+        can_undo = self.undo_target(loaded, user_id)[0] is not None
         if decision is None:
             return PanelView(
                 loaded.meta.id,

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.rules.catalogue import CATALOGUE, Catalogue
-from bot.rules.content import Content
+from bot.rules.content import Content, ContentError
+from bot.rules.declarations import CatalogueError
 from bot.rules.state import GameOptions
 
 SETUP_WORDS = {"intro": "introductory setup", "full": "full setup"}
@@ -155,3 +156,16 @@ def missing_drawings(catalogue: Catalogue = CATALOGUE) -> list[str]:
             what = f"its drawing module {module} cannot be imported ({type(exc).__name__}: {exc})"
             found.append(f"expansion {info.name!r} ({info.package}): {what}")
     return found
+
+
+def content_problem(catalogue: Catalogue = CATALOGUE) -> str | None:
+    """Why the game's content cannot be loaded (a data file, or a row of a table an
+    expansion's rules declare, is broken), naming the file and the row; None when it loads.
+
+    Checked at start-up, so a bad edit stops the bot before a game reads the broken row.
+    """
+    try:
+        catalogue.content()
+    except (ContentError, CatalogueError) as exc:
+        return str(exc)
+    return None

@@ -276,6 +276,9 @@ class Positions:
         return [view for view, asked in views.items() if asked >= version - self.within]
 
 
+#: How many keys of pictures the cache dropped are remembered (to count those drawn again).
+DROPPED_KEPT = 4096
+
 #: A slow picture's drawing: called on the low-priority worker with a `pause` to call between
 #: its steps (it returns when no requested picture is being drawn).
 SlowJob = Callable[[Callable[[], None]], bytes]
@@ -357,6 +360,11 @@ class RendererPool:
         self.hits = 0
         self.warm_hits = 0
         self._warmed_keys: set[Hashable] = set()
+        #: Pictures drawn again after the cache had dropped them (of the `DROPPED_KEPT`
+        #: dropped last), and warmed pictures dropped before anyone asked for them.
+        self.redrawn = 0
+        self.warmed_unasked = 0
+        self._dropped: OrderedDict[Hashable, None] = OrderedDict()
         #: The rings and the asked-for views of recent positions (the service's).
         self.positions = Positions()
         self._executor: concurrent.futures.Executor | None
@@ -520,6 +528,9 @@ class RendererPool:
                     self._executor, self.render_fn, state, view, company, theme or self.theme
                 )
             self.renders += 1
+            if key in self._dropped:
+                del self._dropped[key]
+                self.redrawn += 1
             if self.render_fn is render_and_trim and self._executor is not None:
                 self._trim_when_idle(loop)
             self._remember(key, data)
@@ -557,7 +568,12 @@ class RendererPool:
         ):
             dropped_key, dropped = self._cache.popitem(last=False)
             self._cached_bytes -= len(dropped)
-            self._warmed_keys.discard(dropped_key)
+            if dropped_key in self._warmed_keys:
+                self._warmed_keys.discard(dropped_key)
+                self.warmed_unasked += 1
+            self._dropped[dropped_key] = None
+            if len(self._dropped) > DROPPED_KEPT:
+                self._dropped.popitem(last=False)
 
     def close(self) -> None:
         """Stop the workers and forget the wishes."""

@@ -1,4 +1,7 @@
-"""Lobby commands: creating a game (and checking its options), joining, leaving, starting.
+"""A part of the service, the lobby: creating a game (and checking its options), joining,
+leaving, adding and removing computer seats, starting.
+
+Owns: the lobby's records and refusals; it works at the desk (bot/service/core.py).
 
 The lobby lives in the log: a game exists in the store from creation (status "active",
 the creator in seat 0); `join` / `leave` records list who is in, and the store's seats are
@@ -22,8 +25,9 @@ from bot.rules.state import GameOptions
 from bot.service.clock import CLOCKS, DEFAULT_POLICY, POLICIES, clock_text
 from bot.service.commit import Landing, replace_loaded
 from bot.service.computer import parse_ai_level
-from bot.service.core import ServiceCore
+from bot.service.core import Desk
 from bot.service.errors import GameMovedOn, LobbyError, NewGameRefused, OtherGame
+from bot.service.faults import refuse_store_faults
 from bot.service.loading import Loaded, engine_options
 from bot.service.records import (
     MAX_AIS,
@@ -46,8 +50,14 @@ from bot.store import USER_THEMES, ChannelBusyError, StaleVersionError
 SETUPS = ("intro", "full")
 
 
-class LobbyCommands(ServiceCore):
+@refuse_store_faults
+class Lobby:
     """Create, join, leave and start a game."""
+
+    def __init__(self, desk: Desk) -> None:
+        """The lobby's commands at `desk` (loading, checking and landing games)."""
+        self.desk = desk
+        self.store = desk.store
 
     async def create_game(
         self,
@@ -160,7 +170,7 @@ class LobbyCommands(ServiceCore):
                 seats=[] if computers_only else [actor.user_id],
             )
         except ChannelBusyError as busy:
-            raise await self._channel_busy(
+            raise await self.desk.channel_busy(
                 busy, "finish or abandon it first, or use another channel or thread."
             ) from None
         taken = len(levels) + len(ai_levels) + (0 if computers_only else 1)
@@ -256,7 +266,7 @@ class LobbyCommands(ServiceCore):
     async def _lobby(self, actor: Actor, expected_game: int | None) -> Loaded:
         """The channel's game for a lobby action (a lobby button names its game)."""
         try:
-            return await self._here(actor, expected_game)
+            return await self.desk.here(actor, expected_game)
         except OtherGame:
             raise OtherGame(
                 "Those lobby buttons belong to another game; use the newest lobby message."
@@ -288,7 +298,7 @@ class LobbyCommands(ServiceCore):
         level: str | int | None,
         expected_game: int | None,
     ) -> Outcome:
-        async with self._locks[actor.channel_id]:
+        async with self.desk.locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
             size = self._computers_lobby(loaded, actor, "automa")
             record: AutomaAddRecord | AutomaRemoveRecord
@@ -315,7 +325,7 @@ class LobbyCommands(ServiceCore):
                 record = AutomaRemoveRecord(actor.user_id)
                 automa = loaded.automa[:-1]
                 news = f"An automa ({level_name(loaded.automa[-1])}) left"
-            version = await self._append(loaded, [record])
+            version = await self.desk.append(loaded, [record])
             taken = len(loaded.lobby) + len(automa) + len(loaded.ai)
             line = Line.of(f"{news} game #{loaded.meta.number} ({taken}/{size}).")
             outcome_kind = OutcomeKind.JOINED if kind == "automa_add" else OutcomeKind.LEFT
@@ -325,7 +335,7 @@ class LobbyCommands(ServiceCore):
         """The lobby's size, when the actor may seat computers (`noun`s) in it now."""
         if loaded.started:
             raise LobbyError(f"The game has already started; {noun}s join before the start.")
-        self._may_manage(loaded, actor, f"add or remove {noun}s")
+        self.desk.may_manage(loaded, actor, f"add or remove {noun}s")
         return int(loaded.options.get("players", 4))
 
     @staticmethod
@@ -345,7 +355,7 @@ class LobbyCommands(ServiceCore):
     ) -> Outcome:
         """Seat one more AI player in the lobby (creator or manager); by default of the level
         of the lobby's last AI player, else casual."""
-        async with self._locks[actor.channel_id]:
+        async with self.desk.locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
             size = self._computers_lobby(loaded, actor, "AI player")
             self._computer_seat_free(loaded, size, loaded.ai, MAX_AIS - 1, "AI player")
@@ -354,7 +364,7 @@ class LobbyCommands(ServiceCore):
             except ValueError as exc:
                 raise LobbyError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
             record: AiAddRecord = AiAddRecord(actor.user_id, new_level)
-            version = await self._append(loaded, [record])
+            version = await self.desk.append(loaded, [record])
             line = Line.of(
                 f"An AI player ({new_level}) joined game #{loaded.meta.number} "
                 f"({_taken(loaded) + 1}/{size})."
@@ -363,13 +373,13 @@ class LobbyCommands(ServiceCore):
 
     async def remove_ai(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
         """Take the lobby's last AI player out (creator or manager)."""
-        async with self._locks[actor.channel_id]:
+        async with self.desk.locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
             self._computers_lobby(loaded, actor, "AI player")
             if not loaded.ai:
                 raise LobbyError("There is no AI player in this lobby to remove.")
             record: AiRemoveRecord = AiRemoveRecord(actor.user_id)
-            version = await self._append(loaded, [record])
+            version = await self.desk.append(loaded, [record])
             size = int(loaded.options.get("players", 4))
             line = Line.of(
                 f"An AI player ({loaded.ai[-1]}) left game #{loaded.meta.number} "
@@ -379,11 +389,11 @@ class LobbyCommands(ServiceCore):
 
     async def lobby_ais(self, game_id: int) -> list[str]:
         """The levels of the AI players in a game's lobby (or seated)."""
-        return list((await self._reload(game_id)).ai)
+        return list((await self.desk.reload(game_id)).ai)
 
     async def lobby_automas(self, game_id: int) -> list[str]:
         """The levels of the automas in a game's lobby (or seated), by name."""
-        return [level_name(level) for level in (await self._reload(game_id)).automa]
+        return [level_name(level) for level in (await self.desk.reload(game_id)).automa]
 
     async def _lobby_change(
         self, actor: Actor, kind: Literal["join", "leave"], expected_game: int | None
@@ -428,9 +438,9 @@ class LobbyCommands(ServiceCore):
 
     async def start(self, actor: Actor, *, expected_game: int | None = None) -> Outcome:
         """Start the lobby's game (creator or manager): seats in join order, then setup."""
-        async with self._locks[actor.channel_id]:
+        async with self.desk.locks[actor.channel_id]:
             loaded = await self._lobby(actor, expected_game)
-            self._may_manage(loaded, actor, "start the game")
+            self.desk.may_manage(loaded, actor, "start the game")
             if loaded.started:
                 raise LobbyError("The game has already started.")
             automa = list(loaded.automa)
@@ -470,7 +480,7 @@ class LobbyCommands(ServiceCore):
                 header=(Line.of(*parts, "."),),
                 kind=OutcomeKind.STARTED,
             )
-            return await self._land(started, game, (), landing)
+            return await self.desk.land(started, game, (), landing)
 
 
 def expansions_text(names: Sequence[str]) -> str:

@@ -1,5 +1,8 @@
-"""Moderation: abandoning a game, replacing or skipping a seat, rewinding to an earlier turn;
-ending the game of a channel or thread that Discord deleted."""
+"""A part of the service, moderation: abandoning a game, replacing or skipping a seat,
+rewinding to an earlier turn; ending the game of a channel or thread that Discord deleted.
+
+Owns: the moderators' commands and their records; it works at the desk (bot/service/core.py).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from bot.rules import open_game
 from bot.rules.content import company_name
 from bot.service.commit import Landing, outbox_payload, replace_loaded
 from bot.service.computer import parse_ai_level
-from bot.service.core import ServiceCore
+from bot.service.core import Desk
 from bot.service.errors import (
     GameMovedOn,
     GameUnreadable,
@@ -19,6 +22,7 @@ from bot.service.errors import (
     PermissionDenied,
     ServiceError,
 )
+from bot.service.faults import refuse_store_faults
 from bot.service.loading import Loaded, copy_game
 from bot.service.records import (
     AbandonRecord,
@@ -36,8 +40,14 @@ from bot.store import ABANDONED, ACTIVE, StaleVersionError
 log = logging.getLogger(__name__)
 
 
-class ModerationCommands(ServiceCore):
+@refuse_store_faults
+class Moderation:
     """Commands of the game's creator or a channel manager."""
+
+    def __init__(self, desk: Desk) -> None:
+        """The moderators' commands at `desk` (loading, checking and landing games)."""
+        self.desk = desk
+        self.store = desk.store
 
     async def abandon(self, actor: Actor) -> Outcome:
         """Abandon the channel's game (creator or manager); it keeps its log.
@@ -45,7 +55,7 @@ class ModerationCommands(ServiceCore):
         Reads only the stored game, not its log: a game that cannot be loaded can still be
         abandoned, which frees its channel.
         """
-        meta = await self._here_meta(actor)
+        meta = await self.desk.here_meta(actor)
         if actor.user_id != meta.creator_id and not actor.can_manage:
             raise PermissionDenied(
                 "Only the game's creator or a member with Manage Channels (Manage Threads in a "
@@ -62,8 +72,8 @@ class ModerationCommands(ServiceCore):
             raise GameMovedOn("Another command landed first; try again.") from None
         await self.store.set_status(meta.id, ABANDONED)
         await self.store.clear_reminders(meta.id)
-        self._cache.pop(meta.id, None)
-        self.publisher.publish()
+        self.desk.cache.pop(meta.id, None)
+        self.desk.publisher.publish()
         return Outcome(OutcomeKind.ABANDONED, meta.id, version, (line,), announced=True)
 
     async def destination_gone(self, channel_id: int, reason: str) -> int | None:
@@ -79,7 +89,7 @@ class ModerationCommands(ServiceCore):
         its number (and import it elsewhere, where it continues: `moving.resumable`).
         Nothing is posted: there is nowhere to post.
         """
-        async with self._locks[channel_id]:
+        async with self.desk.locks[channel_id]:
             meta = await self.store.active_game(channel_id)
             if meta is None:
                 return None
@@ -95,7 +105,7 @@ class ModerationCommands(ServiceCore):
                         return None
             await self.store.set_status(meta.id, ABANDONED)
             await self.store.clear_reminders(meta.id)
-            self._cache.pop(meta.id, None)
+            self.desk.cache.pop(meta.id, None)
         log.info(
             "game #%d of server %d in channel %d ended as abandoned: %s",
             meta.number,
@@ -116,9 +126,9 @@ class ModerationCommands(ServiceCore):
 
     async def replace_seat(self, actor: Actor, seat_or_user: int, new_user_id: int) -> Outcome:
         """Give a seat (seat index, or the user id sitting there) to another user."""
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
-            self._may_manage(loaded, actor, "replace a player")
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor)
+            self.desk.may_manage(loaded, actor, "replace a player")
             seat = self._seat_index(loaded, seat_or_user)
             if new_user_id in loaded.seats:
                 raise LobbyError(Line.of(UserRef(new_user_id), " already plays in this game."))
@@ -140,9 +150,9 @@ class ModerationCommands(ServiceCore):
                 header=(header,),
                 kind=OutcomeKind.REPLACED,
                 announce=True,
-                told=self._waiting_users(loaded),
+                told=self.desk.waiting_users(loaded),
             )
-            outcome = await self._land(
+            outcome = await self.desk.land(
                 replace_loaded(loaded, seats), copy_game(loaded.game), (), landing
             )
             await self.store.set_seats(loaded.meta.id, seats)
@@ -154,9 +164,9 @@ class ModerationCommands(ServiceCore):
         Its turn in progress is dropped; whatever it must decide now is answered at once, in
         the same commit (see bot/service/turns.py).
         """
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
-            self._may_manage(loaded, actor, "skip a player")
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor)
+            self.desk.may_manage(loaded, actor, "skip a player")
             seat = self._seat_index(loaded, seat_or_user)
             if seat in loaded.skipped:
                 raise ServiceError(f"Seat {seat + 1} is already skipped.")
@@ -207,16 +217,16 @@ class ModerationCommands(ServiceCore):
             header=(header,),
             kind=kind,
             announce=True,
-            told=self._waiting_users(loaded),
+            told=self.desk.waiting_users(loaded),
         )
-        return await self._land(after, game, (), landing)
+        return await self.desk.land(after, game, (), landing)
 
     async def replace_with_ai(self, actor: Actor, seat_or_user: int, level: str) -> Outcome:
         """Let the AI (at `level`) play a person's seat from now on (creator or manager); its
         person takes it back with `take_back`. Its turn in progress is dropped first."""
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
-            self._may_manage(loaded, actor, "let the AI play a seat")
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor)
+            self.desk.may_manage(loaded, actor, "let the AI play a seat")
             seat = self._seat_index(loaded, seat_or_user)
             try:
                 level = parse_ai_level(level)
@@ -254,7 +264,7 @@ class ModerationCommands(ServiceCore):
         if meta is None or meta.guild_id != actor.guild_id:
             return False
         try:
-            loaded = await self._load(meta)
+            loaded = await self.desk.load(meta)
         except GameUnreadable:
             return False
         if actor.user_id not in loaded.seats:
@@ -263,9 +273,9 @@ class ModerationCommands(ServiceCore):
 
     async def take_back(self, actor: Actor) -> Outcome:
         """The actor takes their seat back from the AI (announced; pinged if they decide)."""
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
-            company = self._company(loaded, actor)
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor)
+            company = self.desk.company(loaded, actor)
             seat = loaded.seats.index(actor.user_id)
             if seat not in loaded.pilots:
                 raise ServiceError(
@@ -287,12 +297,12 @@ class ModerationCommands(ServiceCore):
                 kind=OutcomeKind.REPLACED,
                 announce=True,
             )
-            return await self._land(after, copy_game(loaded.game), (), landing)
+            return await self.desk.land(after, copy_game(loaded.game), (), landing)
 
     async def rewind(self, actor: Actor, to_version: int) -> Outcome:
         """Rewind to the start of an earlier committed turn (manager only; announced)."""
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor)
             if actor.channel_id != loaded.meta.channel_id or not actor.can_manage:
                 raise PermissionDenied(
                     "Only a member with Manage Channels (Manage Threads in a thread) may rewind."
@@ -304,7 +314,7 @@ class ModerationCommands(ServiceCore):
                     f"Version {to_version} is not the start of an earlier committed turn "
                     f"(recent ones: {earlier})."
                 )
-            return await self._revert(
+            return await self.desk.revert(
                 loaded,
                 to_version,
                 actor,
@@ -322,7 +332,7 @@ class ModerationCommands(ServiceCore):
         if meta is None:
             return []
         try:
-            loaded = await self._load(meta)
+            loaded = await self.desk.load(meta)
         except GameUnreadable:
             return []
         versions = [seq for seq, _ in loaded.commits if seq < loaded.commit_version]

@@ -293,7 +293,9 @@ class OutboxSender:
             settled.append(True)
             ended = None
             if self.service is not None:
-                ended = await self.service.destination_gone(item.channel_id, CHANNEL_UNKNOWN)
+                ended = await self.service.moderation.destination_gone(
+                    item.channel_id, CHANNEL_UNKNOWN
+                )
             # The service logged the game's end (now, or when Discord told of the deletion
             # while this item was on its way), which says it all.
             if ended is None and not await self.is_destination_gone(item):
@@ -332,7 +334,7 @@ class OutboxSender:
         by the message but not pinged for what they have done."""
         if self.service is None or not mentions:
             return mentions
-        return await self.service.still_to_decide(item.game_id, item.version, mentions)
+        return await self.service.desk.still_to_decide(item.game_id, item.version, mentions)
 
     def _told_long_ago(self, item: OutboxItem) -> tuple[int, ...]:
         """The players the commit named without a ping (their panel showed the decision),
@@ -361,7 +363,7 @@ class OutboxSender:
         undrawn = False
         for request in requests:
             try:
-                picture = await self.service.request_picture(request, last)
+                picture = await self.service.views.request_picture(request, last)
             except DATABASE_DOWN:
                 raise
             except Exception as exc:

@@ -1,4 +1,9 @@
-"""What the pictures need besides the state: who plays each seat, the theme, and alt text.
+"""A part of the service, what the pictures need besides the state: who plays each seat, the
+theme, and alt text.
+
+Owns: how a picture names its players, its theme and its alt text, over the store (a user's
+theme), the config (the server's theme) and the adapter's `PeopleNamer`, given at
+construction.
 
 The service knows who sits where; an adapter tells it what people are called (`PeopleNamer`:
 Discord's display names and usernames, the console's --names). The renderer gets names as
@@ -13,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.service.core import ServiceCore
 from bot.service.loading import Loaded
-from bot.service.types import Line, render_lines
-from bot.store import USER_THEMES
+from bot.service.types import Line, ServiceConfig, render_lines
+from bot.store import USER_THEMES, Store
 
 #: Looks up (display name, username) of users in a server: the adapter's (None: nobody named).
 PeopleNamer = Callable[[int, Sequence[int]], Awaitable[Mapping[int, tuple[str, str]]]]
@@ -29,13 +33,19 @@ def seat_fallback(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
-class Pictures(ServiceCore):
+class Pictures:
     """The people, theme and alt text of a game's pictures."""
 
-    #: Set by the adapter: how people are called in a server.
-    people_namer: PeopleNamer | None = None
+    def __init__(
+        self, store: Store, config: ServiceConfig, people_namer: PeopleNamer | None = None
+    ) -> None:
+        """Pictures of `store`'s games; `people_namer`: how people are called in a server
+        (the adapter's; None: nobody is named, each is "Player N")."""
+        self.store = store
+        self.config = config
+        self.people_namer = people_namer
 
-    async def _names(self, guild_id: int, users: Sequence[int]) -> Mapping[int, tuple[str, str]]:
+    async def names(self, guild_id: int, users: Sequence[int]) -> Mapping[int, tuple[str, str]]:
         """(display name, username) of each user the adapter knows ({} without one)."""
         if self.people_namer is None or not users:
             return {}
@@ -44,14 +54,14 @@ class Pictures(ServiceCore):
         except Exception:  # a lookup that fails leaves the picture with "Player N"
             return {}
 
-    async def _players(self, loaded: Loaded, state: Any) -> tuple[Any, ...]:
+    async def players(self, loaded: Loaded, state: Any) -> tuple[Any, ...]:
         """Who plays each company of ``state``, as the renderer takes them (names as data)."""
         from renderer.people import Player
 
         companies = getattr(state, "companies", None) or {}
         if not companies:
             return ()
-        known = await self._names(loaded.meta.guild_id, [u for u in loaded.seats if u])
+        known = await self.names(loaded.meta.guild_id, [u for u in loaded.seats if u])
         out = []
         for cid, company in companies.items():
             seat = company.seat
@@ -71,21 +81,21 @@ class Pictures(ServiceCore):
             )
         return tuple(out)
 
-    def _game_theme(self, loaded: Loaded) -> str:
+    def game_theme(self, loaded: Loaded) -> str:
         """The theme of the pictures posted in a game's channel."""
         theme = loaded.options.get("theme")
         return theme if theme in THEME_CHOICES else self.config.theme
 
-    async def _user_theme(self, user_id: int | None, loaded: Loaded | None = None) -> str:
+    async def user_theme(self, user_id: int | None, loaded: Loaded | None = None) -> str:
         """The theme of a user's private pictures: theirs, else the game's, else the server's."""
         if user_id is not None:
             settings = await self.store.get_user_settings(user_id)
             theme = getattr(settings, "theme", None)
             if theme in THEME_CHOICES:
                 return str(theme)
-        return self._game_theme(loaded) if loaded is not None else self.config.theme
+        return self.game_theme(loaded) if loaded is not None else self.config.theme
 
-    async def _alt(
+    async def alt(
         self,
         loaded: Loaded,
         state: Any,
@@ -103,7 +113,7 @@ class Pictures(ServiceCore):
         text = ""
         if last:
             users = [u for line in last for u in line.users]
-            known = await self._names(loaded.meta.guild_id, users)
+            known = await self.names(loaded.meta.guild_id, users)
             text = render_lines(last, lambda u: known.get(u, ("", ""))[0] or "a player")
         return alt_text(
             state,

@@ -1,7 +1,9 @@
-"""Turn commands: playing moves, confirming, restarting a turn in progress, undoing a turn.
+"""A part of the service, a player's own moves: playing, confirming, restarting a turn in
+progress, undoing a turn.
 
-Every command's answers are appended at once and committed when they complete a step
-(bot/service/turns.py has the rules, `ServiceCore._land` the commit).
+Owns: checking a player's answers against the engine; they are landed at the desk
+(bot/service/core.py: `Desk.land` commits them when they complete a step, by the rules of
+bot/service/turns.py).
 """
 
 from __future__ import annotations
@@ -12,16 +14,24 @@ from dataclasses import replace
 from bot.rules import RuleError
 from bot.rules.content import company_name
 from bot.service.commit import Landing
-from bot.service.core import ServiceCore
+from bot.service.core import Desk
 from bot.service.errors import GameMovedOn, InvalidMove, NotYourTurn, ServiceError
+from bot.service.faults import refuse_store_faults
 from bot.service.loading import Loaded, copy_game
 from bot.service.records import RevertRecord
+from bot.service.thinking import hinted_now
 from bot.service.turns import Step, apply_answer
 from bot.service.types import Actor, Line, Outcome, OutcomeKind, UserRef
 
 
-class TurnCommands(ServiceCore):
+@refuse_store_faults
+class Moves:
     """A player's own moves and their turn's restart and undo."""
+
+    def __init__(self, desk: Desk) -> None:
+        """A player's moves at `desk` (loading, checking and landing games)."""
+        self.desk = desk
+        self.store = desk.store
 
     async def play(
         self,
@@ -43,9 +53,9 @@ class TurnCommands(ServiceCore):
         notations = [n for n in notations if n.strip()]
         if not notations:
             raise InvalidMove("Give at least one move (pick an option from the list).")
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor, expected_game)
-            company = self._company(loaded, actor)
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor, expected_game)
+            company = self.desk.company(loaded, actor)
             self._check_version(loaded, actor, expected_version)
             assert loaded.game is not None
             pilot = loaded.pilots.get(loaded.seats.index(actor.user_id))
@@ -59,7 +69,7 @@ class TurnCommands(ServiceCore):
                 raise NotYourTurn(
                     Line.of(
                         "It is not your decision now: waiting for ",
-                        *self._waiting_line(loaded),
+                        *self.desk.waiting_line(loaded),
                         ".",
                     )
                 )
@@ -85,7 +95,7 @@ class TurnCommands(ServiceCore):
                     reason = str(exc)
                     said = reason if f"'{text}'" in reason else f"'{text}' was refused: {reason}"
                     raise InvalidMove(f"{said}.{done}", text) from None
-            if self._hinted_now(loaded, company):
+            if hinted_now(loaded, company):
                 # Counted on the score sheet.
                 steps[0] = replace(steps[0], record=replace(steps[0].record, hint=True))
             following = trial.decision(company)
@@ -100,7 +110,7 @@ class TurnCommands(ServiceCore):
             # game hands the next decision back to them, they are playing it already, so
             # the announcement names them without pinging them again.
             landing = Landing(user=actor.user_id, told=(actor.user_id,))
-            return await self._land(loaded, trial, steps, landing)
+            return await self.desk.land(loaded, trial, steps, landing)
 
     async def confirm(self, actor: Actor, *, expected_version: int | None = None) -> Outcome:
         """Confirm the actor's turn (the same as playing "confirm")."""
@@ -111,7 +121,7 @@ class TurnCommands(ServiceCore):
             raise GameMovedOn(
                 f"The game moved on (that prompt was for version {expected}, it is now at "
                 f"{loaded.version}); here is your current decision.",
-                self._panel(loaded, actor.user_id),
+                self.desk.panel(loaded, actor.user_id),
             )
 
     async def restart_turn(
@@ -122,9 +132,9 @@ class TurnCommands(ServiceCore):
         expected_game: int | None = None,
     ) -> Outcome:
         """Throw away the actor's turn in progress: back to where it began."""
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor, expected_game)
-            company = self._company(loaded, actor)
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor, expected_game)
+            company = self.desk.company(loaded, actor)
             self._check_version(loaded, actor, expected_version)
             if not loaded.tail:
                 raise ServiceError("There is nothing to restart: your turn has not begun.")
@@ -132,20 +142,20 @@ class TurnCommands(ServiceCore):
                 raise ServiceError(
                     Line.of(
                         "Only the player whose turn is in progress can restart it (",
-                        *self._waiting_line(loaded),
+                        *self.desk.waiting_line(loaded),
                         ").",
                     )
                 )
-            version = await self._append(loaded, [RevertRecord(loaded.commit_version)])
-            after = await self._reload(loaded.meta.id)
-            panel = self._panel(after, actor.user_id)
+            version = await self.desk.append(loaded, [RevertRecord(loaded.commit_version)])
+            after = await self.desk.reload(loaded.meta.id)
+            panel = self.desk.panel(after, actor.user_id)
             line = Line.of("Your turn was restarted.")
             return Outcome(OutcomeKind.RESTARTED, after.meta.id, version, (line,), decision=panel)
 
     async def last_turn_by(self, actor: Actor) -> int | None:
         """The user whose turn the channel's last commit confirmed: the only one who may undo
         it (None when that commit was no one's own turn: the start, a choice, an undo)."""
-        loaded = await self._playing(actor)
+        loaded = await self.desk.playing(actor)
         last = loaded.commits[-1][1] if len(loaded.commits) > 1 else None
         return last.user if last is not None and last.own_turn else None
 
@@ -154,16 +164,16 @@ class TurnCommands(ServiceCore):
         was revealed.
 
         A forced turn confirmed on someone's behalf in that commit is undone with it, and so
-        are the computer seats' steps after it (`ServiceCore._undo_target`).
+        are the computer seats' steps after it (`Desk.undo_target`).
         """
-        async with self._locks[actor.channel_id]:
-            loaded = await self._playing(actor)
-            company = self._company(loaded, actor)
-            target, refusal, computers = self._undo_target(loaded, actor.user_id)
+        async with self.desk.locks[actor.channel_id]:
+            loaded = await self.desk.playing(actor)
+            company = self.desk.company(loaded, actor)
+            target, refusal, computers = self.desk.undo_target(loaded, actor.user_id)
             if target is None:
                 raise ServiceError(refusal or "There is no committed turn to undo.")
             after = " and the computer seats' turns after it" if computers else ""
-            return await self._revert(
+            return await self.desk.revert(
                 loaded,
                 target,
                 actor,

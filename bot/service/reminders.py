@@ -59,13 +59,13 @@ class ReminderRunner:
         )
 
     async def _notice(self, reminder: Reminder) -> ReminderNotice | None:
-        loaded = await self.service.game_for_reminder(reminder.game_id)
-        if loaded is None or reminder.user_id not in self.service.users_deciding(loaded):
+        loaded = await self.service.desk.game_for_reminder(reminder.game_id)
+        if loaded is None or reminder.user_id not in self.service.desk.users_deciding(loaded):
             await self.store.reminder_sent(reminder, next_due_at=None)
             return None
         settings = await self.store.get_user_settings(reminder.user_id)
         now = self.clock()
-        back = await self.service.away_until(reminder.user_id)
+        back = await self.service.timekeeper.away_until(reminder.user_id)
         if back is not None:
             # Away: no reminder until the player is back (the clock stops meanwhile too).
             await self._postpone(reminder, quiet.not_quiet(settings, back))
@@ -79,7 +79,7 @@ class ReminderRunner:
             reason, words = "quiet-end", f", it is your turn in game #{number}"
         else:
             reason, words = "reminder", f", game #{number} is waiting for you"
-        turn = (await self.service.running_clocks(loaded)).get(user)
+        turn = (await self.service.timekeeper.running_clocks(loaded)).get(user)
         ending = (
             ("; your time runs out ", TimeRef(turn.deadline()), ".")
             if turn is not None and turn.deadline() > now
@@ -128,10 +128,12 @@ class ReminderRunner:
 
     async def _next_due(self, reminder: Reminder, sent_at: int) -> int | None:
         """When to ping again after this one (sent at `sent_at`), or None at the cap."""
-        loaded = await self.service.game_for_reminder(reminder.game_id)
+        loaded = await self.service.desk.game_for_reminder(reminder.game_id)
         if loaded is not None:
             # A clocked game's reminders follow the clock (half, bank, an hour before).
-            clocked = await self.service.clock_reminder_due(loaded, reminder.user_id, sent_at)
+            clocked = await self.service.timekeeper.clock_reminder_due(
+                loaded, reminder.user_id, sent_at
+            )
             if clocked is not None:
                 return clocked
         turn_ping = _is_turn_ping(reminder)
@@ -141,9 +143,9 @@ class ReminderRunner:
             return None
         settings = await self.store.get_user_settings(reminder.user_id)
         if turn_ping:  # the player learns of the turn now: the first reminder counts from here
-            wait = self.service.first_reminder_ms(loaded, settings)
+            wait = self.service.desk.first_reminder_ms(loaded, settings)
         else:
-            wait = self.service.repeat_reminder_ms(loaded, settings)
+            wait = self.service.desk.repeat_reminder_ms(loaded, settings)
         return quiet.not_quiet(settings, sent_at + wait)
 
     async def _drop(
@@ -151,7 +153,10 @@ class ReminderRunner:
     ) -> None:
         """Give up the game's reminders: there is nowhere to post them any more. The game
         in that channel ends (its reminders go with it; the service logs it)."""
-        if await self.service.destination_gone(notice.channel_id, CHANNEL_UNKNOWN) is None:
+        if (
+            await self.service.moderation.destination_gone(notice.channel_id, CHANNEL_UNKNOWN)
+            is None
+        ):
             log.warning("dropping the reminders of game %d: %s", reminder.game_id, gone)
         await self.store.clear_reminders(reminder.game_id)
 

@@ -193,7 +193,7 @@ def _table(tallies: Sequence[Tally], name: Callable[[str], str]) -> tuple[Standi
 class GameLoader(Protocol):
     """How the records read a game's log (the service's cached loader)."""
 
-    async def loaded(self, meta: StoredGame) -> Loaded:
+    async def load(self, meta: StoredGame) -> Loaded:
         """The game at the store's version."""
         ...
 
@@ -412,7 +412,7 @@ class Records:
         from renderer.replay import ReplayFrame
 
         meta = await self.store.get_game(game.game_id)
-        loaded = await self.games.loaded(meta)
+        loaded = await self.games.load(meta)
         commits = [(v, rec) for v, rec in loaded.commits if v <= game.version]
         if not commits:
             raise ServiceError(f"Game #{game.number} has no saved states to replay.")

@@ -28,7 +28,7 @@ def event_line(e: Event, *, who: bool = True) -> str | None:
     if e.kind == "auto":
         text = f"{e.text} (only option)"
     elif e.kind in _LOGGED_RESOURCES and e.amount:
-        why = source_text(e.source) if e.source else ""
+        why = source_text(e.source, CATALOGUE.content()) if e.source else ""
         text = f"{e.amount:+d} VP ({why})" if why else f"{e.amount:+d} VP"
     elif e.kind == "contracts_revealed":
         ids = ", ".join(str(i) for i in e.data.get("ids", ()))

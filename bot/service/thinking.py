@@ -1,10 +1,14 @@
-"""The AI seats' turns and the hints: searched in worker processes, landed like any input.
+"""A part of the service, the AI seats' turns and the hints: searched in worker processes,
+landed like any input.
 
-After every landing (`ServiceCore._land`) the service looks at who must decide. When it is a
-seat the AI plays, `ThinkingCommands` schedules that game: it reads the game, asks a worker
-(`Thinker`) for the AI's answer to each of its decisions in turn, applies them to a copy
-until the AI's step is over (bot/service/turns.py: a turn up to its Confirm, a choice), and
-lands them with `_land` against the version it read — as a player's command would. If anyone
+Owns: the AI's workers (`Thinker`), the tasks thinking about each game (`ComputerTasks`) and
+the AI seats' commands and steps (`Computers`, over the desk of bot/service/core.py).
+
+After every landing (`Desk.land`) the desk tells `ComputerTasks` (its `ports.ComputersDue`)
+who must decide. When it is a seat the AI plays, that game is scheduled: `Computers` reads
+the game, asks a worker (`Thinker`) for the AI's answer to each of its decisions in turn,
+applies them to a copy until the AI's step is over (bot/service/turns.py: a turn up to its
+Confirm, a choice), and lands them at the desk against the version it read — as a player's command would. If anyone
 landed meanwhile (a person's undo, another process computing the same turn after a shard
 takeover), the store's (game, version) uniqueness refuses the append and the game is read
 again: an AI step lands exactly once. Nothing of a pending AI step lives only in memory: a
@@ -30,7 +34,7 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -39,12 +43,13 @@ from bot.rules import Game, RuleError
 from bot.rules.content import company_name
 from bot.service.commit import Landing
 from bot.service.computer import DEFAULT_DECIDER, HINT_LEVEL, Thought, ai_decide, worker_ready
-from bot.service.core import ServiceCore
+from bot.service.core import Desk
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
+from bot.service.faults import refuse_store_faults
 from bot.service.loading import Loaded, copy_game
 from bot.service.records import HintRecord
 from bot.service.turns import Step, apply_answer, at_handover
-from bot.service.types import Actor, Line, Outcome, OutcomeKind
+from bot.service.types import Actor, Line, Outcome, OutcomeKind, ServiceConfig
 from bot.store import ACTIVE, GameNotFoundError, StaleVersionError
 
 log = logging.getLogger(__name__)
@@ -196,102 +201,112 @@ class Thinker:
             self._executor = None
 
 
-@dataclass
-class _AiState:
-    """What a service keeps about the AI in memory (all of it may be lost: a speed-up)."""
-
-    #: The task thinking about each game's AI steps.
-    tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    #: Games scheduled again while their task ran.
-    again: set[int] = field(default_factory=set)
-    #: Hints thought about, by (game, turn chain's last seq, player): the thoughts only;
-    #: that a hint was shown is a log record (`hint`), kept over a restart.
-    hints: OrderedDict[tuple[int, int, str], Thought] = field(default_factory=OrderedDict)
-    #: Set at shutdown: nothing more is scheduled.
-    stopped: bool = False
+def thinker_for(config: ServiceConfig) -> Thinker:
+    """The AI's workers as the service's config asks (`ai_workers`, `ai_workers_kind`,
+    `ai_decider`); nothing starts until the first answer."""
+    extra = config.extra
+    return Thinker(
+        int(extra.get("ai_workers", 1)),
+        kind=str(extra.get("ai_workers_kind", "process")),
+        decider=str(extra.get("ai_decider", DEFAULT_DECIDER)),
+    )
 
 
-class ThinkingCommands(ServiceCore):
-    """The AI seats' steps (landed by the service) and the players' hints."""
+class ComputerTasks:
+    """The tasks thinking about each game's AI steps: what a commit tells (`ports.ComputersDue`).
 
-    _thinker: Thinker | None = None
+    One task a game; a game due again while its task runs is looked at again when it ends.
+    All of it may be lost (a restart finds the pending steps again): a speed-up only.
+    """
 
-    @property
-    def thinker(self) -> Thinker:
-        """The AI's workers (made at first use from the service's config)."""
-        if self._thinker is None:
-            extra = self.config.extra
-            self._thinker = Thinker(
-                int(extra.get("ai_workers", 1)),
-                kind=str(extra.get("ai_workers_kind", "process")),
-                decider=str(extra.get("ai_decider", DEFAULT_DECIDER)),
-            )
-        return self._thinker
+    def __init__(self, steps: Callable[[int], Awaitable[int]], *, manual: bool = False) -> None:
+        """Tasks that land a game's AI steps with `steps` (how many landed); `manual`: a test
+        or the console steps the AI itself, nothing is scheduled by a commit."""
+        self._steps = steps
+        self._manual = manual
+        #: The task thinking about each game's AI steps.
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        #: Games scheduled again while their task ran.
+        self._again: set[int] = set()
+        #: Set at shutdown: nothing more is scheduled.
+        self._stopped = False
 
-    @thinker.setter
-    def thinker(self, thinker: Thinker) -> None:
-        self._thinker = thinker
-
-    def _ai(self) -> _AiState:
-        """This service's AI bookkeeping (made at first use)."""
-        state: _AiState | None = self.__dict__.get("_ai_state")
-        if state is None:
-            state = self.__dict__["_ai_state"] = _AiState()
-        return state
-
-    def _computers_due(self, loaded: Loaded) -> None:
+    def due(self, loaded: Loaded) -> None:
+        """After a landing: think about the game's AI steps if an AI seat must decide."""
         if loaded.game is None or loaded.game.is_over or not loaded.ai_deciding():
             return
-        if self.config.extra.get("ai_manual"):
+        if self._manual:
             return  # a test steps the AI itself (play_computers)
-        self._schedule(loaded.meta.id)
+        self.schedule(loaded.meta.id)
 
-    def _schedule(self, game_id: int) -> None:
-        tasks = self._ai().tasks
-        if self._ai().stopped:
+    def schedule(self, game_id: int) -> None:
+        """Think about the game's AI steps in a task of its own (soon, if one runs)."""
+        if self._stopped:
             return
-        if game_id in tasks:
-            self._ai().again.add(game_id)
+        if game_id in self._tasks:
+            self._again.add(game_id)
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        tasks[game_id] = loop.create_task(self._think_for(game_id), name=f"AI of game {game_id}")
+        self._tasks[game_id] = loop.create_task(
+            self._think_for(game_id), name=f"AI of game {game_id}"
+        )
 
     async def _think_for(self, game_id: int) -> None:
-        tasks = self._ai().tasks
-        again = self._ai().again
         try:
             while True:
-                again.discard(game_id)
-                if await self.play_computers(game_id) == 0 and game_id not in again:
+                self._again.discard(game_id)
+                if await self._steps(game_id) == 0 and game_id not in self._again:
                     return
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("game %d: the AI's step failed; it is tried again later", game_id)
         finally:
-            tasks.pop(game_id, None)
+            self._tasks.pop(game_id, None)
+
+    async def stop(self) -> None:
+        """At shutdown: cancel every task; nothing more is scheduled."""
+        self._stopped = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def idle(self) -> None:
+        """Wait until no AI step is being thought about or landed."""
+        while True:
+            tasks = [t for t in self._tasks.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@refuse_store_faults
+class Computers:
+    """The AI seats' steps (landed at the desk, as a player's command) and the players' hints."""
+
+    def __init__(self, desk: Desk, thinker: Thinker, tasks: ComputerTasks) -> None:
+        """The AI at `desk`, thinking with `thinker`; a game found pending goes to `tasks`."""
+        self.desk = desk
+        self.store = desk.store
+        self.thinker = thinker
+        self.tasks = tasks
+        #: Hints thought about, by (game, turn chain's last seq, player): the thoughts only;
+        #: that a hint was shown is a log record (`hint`), kept over a restart.
+        self._hints: OrderedDict[tuple[int, int, str], Thought] = OrderedDict()
 
     async def stop_computers(self) -> None:
         """At shutdown: stop thinking (a step not landed yet is thought about again at the
         next start) and stop the workers."""
-        state = self._ai()
-        state.stopped = True
-        tasks = list(state.tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.tasks.stop()
         self.thinker.close()
 
     async def computers_idle(self) -> None:
         """Wait until no AI step is being thought about or landed (tests, the console)."""
-        while True:
-            tasks = [t for t in self._ai().tasks.values() if not t.done()]
-            if not tasks:
-                return
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await self.tasks.idle()
 
     async def resume_computers(self, *, every_game: bool = True) -> int:
         """Schedule every active game whose AI seat must decide now (after a start or a
@@ -304,12 +319,12 @@ class ThinkingCommands(ServiceCore):
             if not meta.options.get("ai") and not (every_game and "ai_seed" in meta.options):
                 continue  # no AI can sit in a game created before there was one
             try:
-                loaded = await self._load(meta)
+                loaded = await self.desk.load(meta)
             except (GameUnreadable, GameNotFoundError):
                 continue
             if loaded.started and loaded.ai_deciding():
                 found += 1
-                self._schedule(meta.id)
+                self.tasks.schedule(meta.id)
         return found
 
     async def play_computers(self, game_id: int, *, steps: int = 1_000_000) -> int:
@@ -334,7 +349,7 @@ class ThinkingCommands(ServiceCore):
             return None
         if meta.status != ACTIVE:
             return None
-        loaded = await self._load(meta)
+        loaded = await self.desk.load(meta)
         if not loaded.started or loaded.game is None or loaded.game.is_over:
             return None
         deciding = loaded.ai_deciding()
@@ -344,13 +359,13 @@ class ThinkingCommands(ServiceCore):
         computer = loaded.computer_of(player)
         assert computer is not None
         trial = copy_game(loaded.game)
-        steps = await self._ai_steps(loaded, trial, player, computer.level, computer.auto)
+        steps = await self.ai_steps(loaded, trial, player, computer.level, computer.auto)
         if not steps:
             return None
-        async with self._locks[loaded.meta.channel_id]:
-            return await self._land(loaded, trial, steps, Landing(user=None, computer=True))
+        async with self.desk.locks[loaded.meta.channel_id]:
+            return await self.desk.land(loaded, trial, steps, Landing(user=None, computer=True))
 
-    async def _ai_steps(
+    async def ai_steps(
         self,
         loaded: Loaded,
         trial: Game,
@@ -405,8 +420,8 @@ class ThinkingCommands(ServiceCore):
     async def hint(self, actor: Actor) -> Outcome:
         """The move the strong AI would make now for the actor's decision, with its reason
         (privately; a game option). One hint per decision: asked again, the same one."""
-        loaded = await self._playing(actor)
-        company = self._company(loaded, actor)
+        loaded = await self.desk.playing(actor)
+        company = self.desk.company(loaded, actor)
         if not loaded.options.get("hints"):
             raise ServiceError(
                 "This game was created without hints; hints are a game option chosen when it "
@@ -420,11 +435,13 @@ class ThinkingCommands(ServiceCore):
         if decision is None:
             raise ServiceError(
                 Line.of(
-                    "It is not your decision now: waiting for ", *self._waiting_line(loaded), "."
+                    "It is not your decision now: waiting for ",
+                    *self.desk.waiting_line(loaded),
+                    ".",
                 )
             )
         key = (loaded.meta.id, loaded.chain_tip, company)
-        cache = self._ai().hints
+        cache = self._hints
         thought = cache.get(key)
         if thought is None:
             basis = (
@@ -438,7 +455,7 @@ class ThinkingCommands(ServiceCore):
             cache[key] = thought
             while len(cache) > HINT_CACHE:
                 cache.popitem(last=False)
-        if not self._hinted_now(loaded, company):
+        if not hinted_now(loaded, company):
             loaded = await self._note_hint(actor, loaded.meta.id, seat, loaded.chain_tip)
         option = decision.find(thought.notation)
         label = option.label if option is not None else thought.notation
@@ -449,20 +466,20 @@ class ThinkingCommands(ServiceCore):
             loaded.meta.id,
             loaded.version,
             tuple(lines),
-            decision=self._panel(loaded, actor.user_id),
+            decision=self.desk.panel(loaded, actor.user_id),
         )
 
     async def _note_hint(self, actor: Actor, game_id: int, seat: int, tip: int) -> Loaded:
         """Log that the seat's player is shown a hint for the decision pending after the
         chain's record `tip` (so an answer after a restart still counts it); GameMovedOn if
         the game moved past that decision while the hint was thought about."""
-        async with self._locks[actor.channel_id]:
-            fresh = await self._load(await self.store.get_game(game_id))
+        async with self.desk.locks[actor.channel_id]:
+            fresh = await self.desk.load(await self.store.get_game(game_id))
             if fresh.chain_tip != tip:
                 raise GameMovedOn(
                     "The game moved on while the hint was thought about; here is your current "
                     "decision.",
-                    self._panel(fresh, actor.user_id),
+                    self.desk.panel(fresh, actor.user_id),
                 )
             if (seat, tip) in fresh.hints:
                 return fresh
@@ -470,11 +487,11 @@ class ThinkingCommands(ServiceCore):
             try:
                 version = await self.store.append(game_id, fresh.version, [record.to_json()])
             except StaleVersionError:
-                moved = await self._reload(game_id)
+                moved = await self.desk.reload(game_id)
                 raise GameMovedOn(
                     "Another command landed first; the game moved on. Here is your current "
                     "decision.",
-                    self._panel(moved, actor.user_id),
+                    self.desk.panel(moved, actor.user_id),
                 ) from None
             after = replace(
                 fresh,
@@ -482,14 +499,15 @@ class ThinkingCommands(ServiceCore):
                 meta=replace(fresh.meta, version=version),
                 hints=fresh.hints | {(seat, tip)},
             )
-            self._remember(after)
+            self.desk.remember(after)
             return after
 
-    def _hinted_now(self, loaded: Loaded, company: str) -> bool:
-        """Whether the player was shown a hint for the decision pending now (a log record,
-        so it holds after a restart)."""
-        seat = loaded.seat_of_player(company)
-        return seat is not None and (seat, loaded.chain_tip) in loaded.hints
+
+def hinted_now(loaded: Loaded, company: str) -> bool:
+    """Whether the player was shown a hint for the decision pending now (a log record,
+    so it holds after a restart)."""
+    seat = loaded.seat_of_player(company)
+    return seat is not None and (seat, loaded.chain_tip) in loaded.hints
 
 
 def hint_reason(thought: Thought, find: Callable[[str], Any]) -> str:

@@ -1,5 +1,10 @@
-"""The turn clock in the service: what each commit charges, the deadlines, time away and
-what happens when a player's time runs out.
+"""Two parts of the service, the turn clock: what each commit charges, the deadlines, time
+away and what happens when a player's time runs out.
+
+Owns: `Timekeeper` reads and charges the clock over the store, a clock and the config (the
+commit asks it through `ports.CommitClock`; the reminders and the pictures read it);
+`Timekeeping` holds the clock's commands and background work (time away, expiries, the AI
+steps left pending) over the desk (bot/service/core.py), the timekeeper and the AI seats.
 
 The clock lives in the log: in a clocked game every decision carries its time (`at`) and every
 commit the clock after it (`clock`: when, each person's bank and time away used), computed
@@ -27,7 +32,6 @@ import contextlib
 import copy
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.rules import Game, open_game
 from bot.rules.content import company_name
@@ -44,19 +48,27 @@ from bot.service.clock import (
     settle,
     terms_of,
 )
-from bot.service.commit import Landing, replace_loaded
+from bot.service.commit import Landing, reminder_ms, replace_loaded
 from bot.service.computer import ComputerSeat
+from bot.service.core import Desk
 from bot.service.errors import GameMovedOn, GameUnreadable, ServiceError
-from bot.service.faults import DATABASE_DOWN, every
+from bot.service.faults import DATABASE_DOWN, every, refuse_store_faults
 from bot.service.loading import Loaded, copy_game
+from bot.service.ports import ExpiryGames
 from bot.service.records import ClockRecord, CommitRecord, ExpiryRecord, LogRecord, RevertRecord
-from bot.service.thinking import ThinkingCommands
+from bot.service.thinking import Computers, ComputerTasks
 from bot.service.turns import TIMED_OUT, Step, apply_answer, at_handover, skip_answer
-from bot.service.types import Actor, Line, Outcome, OutcomeKind, TimeRef, UserRef
-from bot.store import ACTIVE, AI_STEP, EXPIRY, Deadline, GameNotFoundError, UserSettings
-
-if TYPE_CHECKING:
-    from bot.store import Clock
+from bot.service.types import Actor, Line, Outcome, OutcomeKind, ServiceConfig, TimeRef, UserRef
+from bot.store import (
+    ACTIVE,
+    AI_STEP,
+    EXPIRY,
+    Clock,
+    Deadline,
+    GameNotFoundError,
+    Store,
+    UserSettings,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +81,21 @@ AI_GRACE_MS = 2 * 60_000
 AI_LEASE_MS = 10 * 60_000
 
 
-class ClockCommands(ThinkingCommands):
-    """The turn clock: charging at each commit, deadlines, expiries and time away."""
+@refuse_store_faults
+class Timekeeper:
+    """The turn clock read and charged: what a commit asks of it (`ports.CommitClock`), the
+    reminders' clocks and the pictures' deadlines. Over the store, a clock and the config."""
 
-    # -- the hooks of the commit (bot/service/core.py) -----------------------------------
+    def __init__(self, store: Store, clock: Clock, config: ServiceConfig) -> None:
+        """The clock of `store`'s games, at `clock`'s time."""
+        self.store = store
+        self.clock = clock
+        self.config = config
 
-    async def _clock_at_commit(
-        self, loaded: Loaded, *, taken_back: bool = False
-    ) -> ClockRecord | None:
+    async def at_commit(self, loaded: Loaded, *, taken_back: bool) -> ClockRecord | None:
+        """The clock after a commit of `loaded`'s step (None in a game without a clock):
+        whoever was on the clock since the last commit is charged; `taken_back`: the commit
+        goes back (an undo, a rewind)."""
         terms = terms_of(loaded.options)
         if terms is None:
             return None
@@ -97,7 +116,9 @@ class ClockCommands(ThinkingCommands):
             away[seat] += away_used(turn, spans, left, end)
         return ClockRecord(now, tuple(bank), tuple(away))
 
-    async def _clock_landed(self, after: Loaded) -> None:
+    async def landed(self, after: Loaded) -> None:
+        """After a commit or an announcement: the game's deadlines in the store (its running
+        clocks', and a pending AI step's)."""
         await self._ai_pending(after)
         terms = terms_of(after.options)
         if terms is None:
@@ -109,11 +130,12 @@ class ClockCommands(ThinkingCommands):
             due = [
                 (user, turn.deadline())
                 for user, turn in turns.items()
-                if not self._expired_this_turn(after, user)
+                if not self.expired_this_turn(after, user)
             ]
         await self.store.set_deadlines(after.meta.id, EXPIRY, due, version=after.commit_version)
 
-    async def _clock_lines(self, after: Loaded) -> list[Line]:
+    async def lines(self, after: Loaded) -> list[Line]:
+        """The turn message's lines about time: deadlines and time away."""
         terms = terms_of(after.options)
         if terms is None:
             return []
@@ -121,7 +143,7 @@ class ClockCommands(ThinkingCommands):
         now = self.clock()
         for user, turn in (await self.running_clocks(after)).items():
             company = company_name(after.company_of_user(user))
-            if self._expired_this_turn(after, user):
+            if self.expired_this_turn(after, user):
                 continue
             lines.append(
                 Line.of(
@@ -134,89 +156,41 @@ class ClockCommands(ThinkingCommands):
                 lines.append(Line.of(UserRef(user), " is away until ", TimeRef(back, "D"), "."))
         return lines
 
-    async def _first_reminder_due(
+    async def first_reminder_due(
         self, loaded: Loaded, user: int, settings: UserSettings, now: int
     ) -> int:
+        """When a player's first reminder of a turn is due: by the allowance in a clocked
+        game, else after the player's (or the game's, or the server's) hours."""
         turn = (await self.running_clocks(loaded)).get(user)
         if turn is None:
-            return await super()._first_reminder_due(loaded, user, settings, now)
+            wait = reminder_ms(loaded.options, settings, self.config.reminder_hours)
+            return quiet.not_quiet(settings, now + wait)
         later = [point for point in turn.reminders() if point > now]
         return later[0] if later else turn.deadline()
 
-    async def _soonest_deadline(self, loaded: Loaded) -> int | None:
+    async def soonest_deadline(self, loaded: Loaded) -> int | None:
+        """When the game's first running clock runs out (None without one)."""
         turns = await self.running_clocks(loaded)
         return min((t.deadline() for t in turns.values()), default=None)
 
-    async def _deadlines(self, loaded: Loaded) -> tuple[tuple[str, int], ...]:
+    async def deadlines(self, loaded: Loaded) -> tuple[tuple[str, int], ...]:
+        """By when each player asked to act now must act, (company, UTC epoch ms) soonest
+        first, as the pictures show it (none without a clock)."""
         due = []
         for user, turn in (await self.running_clocks(loaded)).items():
             company = loaded.company_of_user(user)
-            if company is not None and not self._expired_this_turn(loaded, user):
+            if company is not None and not self.expired_this_turn(loaded, user):
                 due.append((company, turn.deadline()))
         return tuple(sorted(due, key=lambda each: (each[1], each[0])))
-
-    async def clock_lines(self, channel_id: int) -> list[Line]:
-        """The channel's game's clock: each person's bank, and the deadline of whoever is on
-        the clock now."""
-        loaded = await self._target(channel_id, False)
-        terms = terms_of(loaded.options)
-        last = _last_clock(loaded)
-        if terms is None or last is None:
-            return [Line.of("This game has no turn clock.")]
-        running = await self.running_clocks(loaded)
-        lines = []
-        for seat, user in enumerate(loaded.seats):
-            company = company_name(loaded.company_of_seat(seat))
-            bank = _hours(last.bank[seat])
-            turn = running.get(user)
-            until = () if turn is None else ("; has until ", TimeRef(turn.deadline()))
-            lines.append(Line.of(UserRef(user), f" ({company}): a bank of {bank}", *until, "."))
-        return lines
-
-    # -- the AI seats' pending steps, claimed like deadlines ---------------------------
 
     async def _ai_pending(self, after: Loaded) -> None:
         """After a commit: when an AI seat must decide, a deadline that any process may claim
         if the step has not landed within `AI_GRACE_MS` (this process thinks about it now:
-        `_computers_due`). A row left after the step landed is dropped when claimed."""
+        `ComputersDue`). A row left after the step landed is dropped when claimed."""
         if after.game is None or after.game.is_over or not after.ai_deciding():
             return
         due = [(0, self.clock() + AI_GRACE_MS)]
         await self.store.set_deadlines(after.meta.id, AI_STEP, due, version=after.commit_version)
-
-    async def claim_ai_steps(self) -> int:
-        """Claim the AI steps left pending (a process stopped, or one that took over shards)
-        and think about them; how many were claimed. A claim lasts while the step is thought
-        about; its landing writes the game's next one."""
-        claimed = await self.store.claim_deadlines(AI_STEP, lease_ms=AI_LEASE_MS)
-        for deadline in claimed:
-            try:
-                loaded = await self._load(await self.store.get_game(deadline.game_id))
-            except (GameNotFoundError, GameUnreadable):
-                await self.store.deadline_done(deadline)
-                continue
-            if loaded.game is None or loaded.game.is_over or not loaded.ai_deciding():
-                await self.store.deadline_done(deadline)
-            else:
-                self._schedule(deadline.game_id)
-        return len(claimed)
-
-    async def run_computers(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
-        """Resume pending AI steps: every active game once at the start (steps left by an
-        older release), then the claimed AI deadlines every `interval_s` (one indexed query,
-        not a scan of the games), until `stop` is set."""
-        first = True
-
-        async def resume() -> None:
-            nonlocal first
-            if first:  # until that pass once succeeds
-                await self.resume_computers(every_game=True)
-                first = False
-            await self.claim_ai_steps()
-
-        await every(interval_s, stop, resume, "looking for pending AI steps", log)
-
-    # -- reading the clock -------------------------------------------------------------
 
     async def running_clocks(self, loaded: Loaded) -> dict[int, Turn]:
         """Each person with a decision now, and their running clock (a clocked game)."""
@@ -225,7 +199,7 @@ class ClockCommands(ThinkingCommands):
         if terms is None or last is None or loaded.game is None:
             return {}
         out = {}
-        for user in self._waiting_users(loaded):
+        for user in loaded.users_deciding():
             seat = loaded.seats.index(user)
             if seat < len(last.bank):
                 out[user] = (await self._turn_of(loaded, terms, last, seat, user))[0]
@@ -242,7 +216,11 @@ class ClockCommands(ThinkingCommands):
             return later[0]
         settings = await self.store.get_user_settings(user)
         return quiet.not_quiet(
-            settings, max(turn.deadline(), after + self.repeat_reminder_ms(loaded, settings))
+            settings,
+            max(
+                turn.deadline(),
+                after + reminder_ms(loaded.options, settings, self.config.repeat_hours),
+            ),
         )
 
     async def _turn_of(
@@ -267,7 +245,7 @@ class ClockCommands(ThinkingCommands):
     def _on_the_clock(self, loaded: Loaded, now: int) -> dict[int, int]:
         """The people's seats on the clock since the last commit, and when each one's clock
         stopped: at their last answer since if they no longer decide, else now."""
-        deciding = {loaded.seats.index(u) for u in self._waiting_users(loaded)}
+        deciding = {loaded.seats.index(u) for u in loaded.users_deciding()}
         answered: dict[int, int] = {}
         for _, record in reversed(loaded.chain):
             if isinstance(record, CommitRecord):
@@ -281,7 +259,7 @@ class ClockCommands(ThinkingCommands):
             out.setdefault(seat, at)
         return out
 
-    def _expired_this_turn(self, loaded: Loaded, user: int) -> bool:
+    def expired_this_turn(self, loaded: Loaded, user: int) -> bool:
         """Whether the person's time ran out already since the last commit (`wait`)."""
         if user not in loaded.seats:
             return False
@@ -298,16 +276,80 @@ class ClockCommands(ThinkingCommands):
         """When the user's time away ends, if they are away now (the reminders ask)."""
         return await self._away_until(user, self.clock())
 
-    # -- time away ---------------------------------------------------------------------
+
+@refuse_store_faults
+class Timekeeping:
+    """The clock's commands and background work: the clock's lines, time away, expiries and
+    the AI steps left pending."""
+
+    def __init__(
+        self, desk: Desk, timekeeper: Timekeeper, computers: Computers, tasks: ComputerTasks
+    ) -> None:
+        """The clock's work at `desk`, reading `timekeeper`; an expiry the AI answers asks
+        `computers`, a claimed AI step is handed to `tasks`."""
+        self.desk = desk
+        self.timekeeper = timekeeper
+        self.computers = computers
+        self.tasks = tasks
+
+    async def clock_lines(self, channel_id: int) -> list[Line]:
+        """The channel's game's clock: each person's bank, and the deadline of whoever is on
+        the clock now."""
+        loaded = await self.desk.target(channel_id, False)
+        terms = terms_of(loaded.options)
+        last = _last_clock(loaded)
+        if terms is None or last is None:
+            return [Line.of("This game has no turn clock.")]
+        running = await self.timekeeper.running_clocks(loaded)
+        lines = []
+        for seat, user in enumerate(loaded.seats):
+            company = company_name(loaded.company_of_seat(seat))
+            bank = _hours(last.bank[seat])
+            turn = running.get(user)
+            until = () if turn is None else ("; has until ", TimeRef(turn.deadline()))
+            lines.append(Line.of(UserRef(user), f" ({company}): a bank of {bank}", *until, "."))
+        return lines
+
+    async def claim_ai_steps(self) -> int:
+        """Claim the AI steps left pending (a process stopped, or one that took over shards)
+        and think about them; how many were claimed. A claim lasts while the step is thought
+        about; its landing writes the game's next one."""
+        claimed = await self.desk.store.claim_deadlines(AI_STEP, lease_ms=AI_LEASE_MS)
+        for deadline in claimed:
+            try:
+                loaded = await self.desk.load(await self.desk.store.get_game(deadline.game_id))
+            except (GameNotFoundError, GameUnreadable):
+                await self.desk.store.deadline_done(deadline)
+                continue
+            if loaded.game is None or loaded.game.is_over or not loaded.ai_deciding():
+                await self.desk.store.deadline_done(deadline)
+            else:
+                self.tasks.schedule(deadline.game_id)
+        return len(claimed)
+
+    async def run_computers(self, stop: asyncio.Event, *, interval_s: float = 60.0) -> None:
+        """Resume pending AI steps: every active game once at the start (steps left by an
+        older release), then the claimed AI deadlines every `interval_s` (one indexed query,
+        not a scan of the games), until `stop` is set."""
+        first = True
+
+        async def resume() -> None:
+            nonlocal first
+            if first:  # until that pass once succeeds
+                await self.computers.resume_computers(every_game=True)
+                first = False
+            await self.claim_ai_steps()
+
+        await every(interval_s, stop, resume, "looking for pending AI steps", log)
 
     async def set_away(self, actor: Actor, days: int) -> Outcome:
         """`away days:` — stop the actor's clock and reminders in all their games for `days`
         days (0: back now)."""
         if not isinstance(days, int) or not 0 <= days <= AWAY_DAYS_MAX:
             raise ServiceError(f"Choose 0 to {AWAY_DAYS_MAX} days away (0 ends your time away).")
-        now = self.clock()
+        now = self.desk.clock()
         until = now + days * DAY_MS if days else None
-        await self.store.set_away(actor.user_id, until)
+        await self.desk.store.set_away(actor.user_id, until)
         await self._reclock_user(actor.user_id)
         if until is None:
             line = Line.of("Welcome back: your clock and reminders run again in all your games.")
@@ -322,20 +364,18 @@ class ClockCommands(ThinkingCommands):
 
     async def _reclock_user(self, user: int) -> None:
         """Write again the deadlines of the user's active games (time away moves them)."""
-        for meta in await self.store.list_games(user_id=user, status=ACTIVE, limit=100):
+        for meta in await self.desk.store.list_games(user_id=user, status=ACTIVE, limit=100):
             if terms_of(meta.options) is None:
                 continue
             with contextlib.suppress(GameUnreadable, GameNotFoundError):
-                await self._clock_landed(await self._load(meta))
-
-    # -- expiries ----------------------------------------------------------------------
+                await self.timekeeper.landed(await self.desk.load(meta))
 
     async def expire(self, deadline: Deadline) -> int | None:
         """Act on a claimed deadline: when the player's time has run out, land the game's
         policy; otherwise when to look again. None: nothing more to do for it."""
         try:
-            meta = await self.store.get_game(deadline.game_id)
-            loaded = await self._load(meta)
+            meta = await self.desk.store.get_game(deadline.game_id)
+            loaded = await self.desk.load(meta)
         except (GameNotFoundError, GameUnreadable):
             return None
         terms = terms_of(loaded.options)
@@ -345,15 +385,15 @@ class ClockCommands(ThinkingCommands):
             or meta.status != ACTIVE
             or loaded.game is None
             or loaded.game.is_over
-            or user not in self._waiting_users(loaded)
-            or self._expired_this_turn(loaded, user)
+            or user not in self.desk.waiting_users(loaded)
+            or self.timekeeper.expired_this_turn(loaded, user)
         ):
             return None
-        turn = (await self.running_clocks(loaded)).get(user)
+        turn = (await self.timekeeper.running_clocks(loaded)).get(user)
         if turn is None:
             return None
         due = turn.deadline()
-        if due > self.clock():
+        if due > self.desk.clock():
             return due
         with contextlib.suppress(GameMovedOn):  # a move landed first: it wrote the deadlines
             await self._time_ran_out(loaded, terms, user)
@@ -379,10 +419,10 @@ class ClockCommands(ThinkingCommands):
                 records=(ExpiryRecord(seat, terms.policy),),
                 header=(header,),
                 announce=True,
-                told=self._waiting_users(loaded),
+                told=self.desk.waiting_users(loaded),
             )
-            async with self._locks[loaded.meta.channel_id]:
-                return await self._land(loaded, copy_game(loaded.game), (), landing)
+            async with self.desk.locks[loaded.meta.channel_id]:
+                return await self.desk.land(loaded, copy_game(loaded.game), (), landing)
         base, tail = loaded, loaded.tail_steps
         trial = copy_game(loaded.game)
         if any(loaded.seat_of_player(step.player) == seat for step in loaded.tail_steps):
@@ -397,7 +437,7 @@ class ClockCommands(ThinkingCommands):
                 base = replace_loaded(loaded, loaded.seats)
                 base.pilots[seat] = (HOLD_LEVEL, loaded.version + 1)
             auto = ComputerSeat("ai", HOLD_LEVEL).auto
-            steps = await self._ai_steps(loaded, trial, player, HOLD_LEVEL, auto, tail)
+            steps = await self.computers.ai_steps(loaded, trial, player, HOLD_LEVEL, auto, tail)
             then = (
                 f"the AI ({HOLD_LEVEL}) keeps the seat until they take it back with `play`"
                 if hold
@@ -417,10 +457,10 @@ class ClockCommands(ThinkingCommands):
             announce=True,
             # Whoever else decides now was pinged for it already (a choice asked of
             # several at once); a decision the expiry hands on is pinged as usual.
-            told=tuple(u for u in self._waiting_users(loaded) if u != user),
+            told=tuple(u for u in self.desk.waiting_users(loaded) if u != user),
         )
-        async with self._locks[loaded.meta.channel_id]:
-            return await self._land(base, trial, steps, landing)
+        async with self.desk.locks[loaded.meta.channel_id]:
+            return await self.desk.land(base, trial, steps, landing)
 
 
 def _skipped_turn(trial: Game, player: str, tail: Sequence[Step]) -> list[Step]:
@@ -454,7 +494,7 @@ def _last_clock(loaded: Loaded) -> ClockRecord | None:
 class ClockRunner:
     """Claims due deadlines and acts on them; beats the heartbeat that measures outages."""
 
-    def __init__(self, service: ClockCommands, clock: Clock, *, instance: str) -> None:
+    def __init__(self, service: ExpiryGames, clock: Clock, *, instance: str) -> None:
         self.service = service
         self.store = service.store
         self.clock = clock
@@ -475,7 +515,7 @@ class ClockRunner:
         claimed = await self.store.claim_deadlines(EXPIRY)
         for deadline in claimed:
             try:
-                again = await self.service.expire(deadline)
+                again = await self.service.timekeeping.expire(deadline)
             except DATABASE_DOWN:
                 raise
             except Exception:

@@ -1,8 +1,14 @@
-"""Views: the panel, autocomplete, board images, company summaries, log, score, "my games"."""
+"""A part of the service, the views: the panel, autocomplete, board images, company summaries,
+log, score, "my games".
+
+Owns: what anyone may look at and the pictures the outbox attaches, over the desk
+(bot/service/core.py: finding and loading games), the pictures' people and themes
+(bot/service/pictures.py) and the turn clock's deadlines (bot/service/timekeeping.py)."""
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,9 +17,9 @@ from bot.rules.content import company_name
 from bot.rules.events import Event
 from bot.rules.wording import OTHER_ROW
 from bot.service.catchup import SINCE_YOUR_TURN
-from bot.service.core import state_from_json
+from bot.service.core import Desk, state_from_json
 from bot.service.errors import GameUnreadable, NotAPlayer, ServiceError
-from bot.service.faults import DATABASE_DOWN
+from bot.service.faults import DATABASE_DOWN, refuse_store_faults
 from bot.service.final import result_events
 from bot.service.images import Board, Legend, Preview, ScoreSheet, board_views, view_titles
 from bot.service.loading import Loaded, load
@@ -21,6 +27,7 @@ from bot.service.messages import draft_lines
 from bot.service.pictures import Pictures
 from bot.service.records import DecisionRecord
 from bot.service.text import company_text
+from bot.service.timekeeping import Timekeeper
 from bot.service.types import (
     SCORE_SHEET,
     Actor,
@@ -45,32 +52,47 @@ SYMBOLS_ALT = (
 log = logging.getLogger(__name__)
 
 
-class GameViews(Pictures):
+@refuse_store_faults
+class GameViews:
     """What anyone may look at, and the images the outbox attaches."""
+
+    def __init__(self, desk: Desk, pictures: Pictures, timekeeper: Timekeeper) -> None:
+        """Views of the games at `desk`, drawn with `pictures`' people, themes and alt texts
+        and `timekeeper`'s deadlines."""
+        self.desk = desk
+        self.store = desk.store
+        self.clock = desk.clock
+        self.config = desk.config
+        self.renderer_pool = desk.renderer_pool
+        self.catchup = desk.catchup
+        self.pictures = pictures
+        self.timekeeper = timekeeper
+        #: Autocomplete's answers, by (game, version, user).
+        self._complete: OrderedDict[tuple[int, int, int], list[tuple[str, str]]] = OrderedDict()
 
     async def panel(
         self, actor: Actor, *, expected_game: int | None = None, opening: bool = False
     ) -> PanelView:
         """The actor's current decision (their turn in progress included); a panel
         ``opening`` on a decision not begun yet says what changed since their last turn."""
-        loaded = await self._playing(actor, expected_game)
-        self._company(loaded, actor)
-        panel = self._panel(loaded, actor.user_id)
+        loaded = await self.desk.playing(actor, expected_game)
+        self.desk.company(loaded, actor)
+        panel = self.desk.panel(loaded, actor.user_id)
         return await self.catchup.opening(loaded, panel) if opening else panel
 
     async def decision_unseen(self, actor: Actor, game_id: int, version: int) -> None:
         """The reply that showed the actor their next decision (at `version`) did not reach
         them: they are pinged for it now, as at the end of quiet hours, if they still have
         it to make."""
-        loaded = await self._load(await self.store.get_game(game_id))
-        if loaded.version != version or actor.user_id not in self._waiting_users(loaded):
+        loaded = await self.desk.load(await self.store.get_game(game_id))
+        if loaded.version != version or actor.user_id not in self.desk.waiting_users(loaded):
             return  # answered since, or the game moved on: that commit pinged whoever
         await self.store.set_reminder(game_id, actor.user_id, self.clock(), kind=TURN_PING)
 
     async def since_picture(self, actor: Actor, panel: PanelView) -> Image:
         """The map of an opening panel's game as committed, in the actor's theme, ringing
         the spaces changed since their last turn (`PanelView.since_changed`)."""
-        loaded = await self._playing(actor, panel.game_id)
+        loaded = await self.desk.playing(actor, panel.game_id)
         assert loaded.committed is not None
         return await self._picture(
             loaded,
@@ -80,7 +102,7 @@ class GameViews(Pictures):
             None,
             changed=panel.since_changed,
             since=SINCE_YOUR_TURN,
-            theme=await self._user_theme(actor.user_id, loaded),
+            theme=await self.pictures.user_theme(actor.user_id, loaded),
         )
 
     async def autocomplete(self, actor: Actor, typed: str) -> list[tuple[str, str]]:
@@ -92,7 +114,7 @@ class GameViews(Pictures):
         choices = self._complete.get(key)
         if choices is None:
             try:
-                loaded = await self._load(meta)
+                loaded = await self.desk.load(meta)
             except GameUnreadable:
                 return []
             company = loaded.company_of_user(actor.user_id)
@@ -129,9 +151,9 @@ class GameViews(Pictures):
         """The last committed state of the channel's game (or the game with that id) as a
         picture with its alt text; drawn in the ``viewer``'s theme when only they see it,
         else in the game's."""
-        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        loaded = await self.desk.target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
-        theme = await self._user_theme(viewer, loaded) if viewer is not None else None
+        theme = await self.pictures.user_theme(viewer, loaded) if viewer is not None else None
         positions = self.renderer_pool.positions
         game_id, version = loaded.meta.id, loaded.commit_version
         positions.asked(game_id, version, view, company)
@@ -157,13 +179,13 @@ class GameViews(Pictures):
         """One view of a committed state in ``theme`` (default: the game's), with its alt
         text (``changed``: the spaces ringed, changed by the last turn or ``since``...)."""
         game_id = loaded.meta.id
-        theme = theme or self._game_theme(loaded)
+        theme = theme or self.pictures.game_theme(loaded)
         name = f"barrage-{loaded.meta.number or game_id}-{version}-{view}.png"
         if view == SCORE_SHEET:
             data, alt = await self._score_sheet(game_id, version, theme)
             return Image(name, data, alt)
         company = self._check_view(state, view, company)
-        players = await self._players(loaded, state)
+        players = await self.pictures.players(loaded, state)
         shown = tuple(changed) if view in ("map", "full") else ()
         due = await self._picture_deadlines(loaded, version)
         key = _board_key(game_id, version, view, company, players, shown, due)
@@ -173,7 +195,7 @@ class GameViews(Pictures):
         board = Board(state, players, shown, since if shown else "", due)
         data = await self.renderer_pool.render(key, board, view, company, theme)
         what = self._what(loaded, state, view, company)
-        alt = await self._alt(
+        alt = await self.pictures.alt(
             loaded,
             state,
             what,
@@ -190,7 +212,7 @@ class GameViews(Pictures):
         (none for an older one, whose deadlines have passed or moved)."""
         if loaded.game is None or version != loaded.commit_version:
             return ()
-        return await self._deadlines(loaded)
+        return await self.timekeeper.deadlines(loaded)
 
     @staticmethod
     def _what(loaded: Loaded, state: Any, view: str, company: str | None) -> str:
@@ -239,7 +261,7 @@ class GameViews(Pictures):
     ) -> Image:
         """The actor's turn in progress as a picture for them alone, with its alt text, in
         their own theme (`preview_image`)."""
-        loaded = await self._playing(actor, expected_game)
+        loaded = await self.desk.playing(actor, expected_game)
         mine = loaded.company_of_user(actor.user_id)
         if mine is None:
             raise NotAPlayer("You are not playing in this game, so there is nothing to preview.")
@@ -255,8 +277,8 @@ class GameViews(Pictures):
             )
         state = loaded.game.state
         company = self._check_view(state, view, company)
-        players = await self._players(loaded, state)
-        theme = await self._user_theme(actor.user_id, loaded)
+        players = await self.pictures.players(loaded, state)
+        theme = await self.pictures.user_theme(actor.user_id, loaded)
         key = (loaded.meta.id, loaded.version, view, company, "preview", players)
         # A copy: the loaded game goes on changing with the next answer while this renders.
         data = await self.renderer_pool.render(
@@ -265,7 +287,7 @@ class GameViews(Pictures):
         what = "Preview of your turn in progress, only you see it: " + self._what(
             loaded, state, view, company
         )
-        alt = await self._alt(loaded, state, what, players)
+        alt = await self.pictures.alt(loaded, state, what, players)
         return Image(f"preview-{view}.png", data, alt)
 
     async def symbols_image(self, expansions: tuple[str, ...] | None = None) -> bytes:
@@ -278,7 +300,7 @@ class GameViews(Pictures):
     ) -> Image:
         """The legend as a picture with its alt text (in the user's theme)."""
         names = tuple(CATALOGUE.expansions) if expansions is None else expansions
-        theme = await self._user_theme(user_id)
+        theme = await self.pictures.user_theme(user_id)
         data = await self.renderer_pool.render(
             ("symbols", names), Legend(names), "symbols", None, theme
         )
@@ -288,7 +310,7 @@ class GameViews(Pictures):
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
     ) -> tuple[str, ...]:
         """The board views of the channel's game (or the game with that id)."""
-        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        loaded = await self.desk.target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
         return board_views(loaded.committed.options)
 
@@ -297,24 +319,24 @@ class GameViews(Pictures):
     ) -> tuple[bytes, str]:
         """The score sheet of a game's committed state at `version` (its final one), and its
         alt text."""
-        kept = await self._kept_result(game_id, version)
+        kept = await self.desk.kept_result(game_id, version)
         if kept is not None:
             return await self._archived_sheet(kept, theme)
-        loaded = await self._load(await self.store.get_game(game_id))
+        loaded = await self.desk.load(await self.store.get_game(game_id))
         if loaded.committed is None or loaded.commit_version != version:
             raise ServiceError(f"Game {game_id} has no committed state at version {version}.")
-        history = await self._history_of(loaded)
-        players = await self._players(loaded, loaded.committed)
+        history = await self.desk.history_of(loaded)
+        players = await self.pictures.players(loaded, loaded.committed)
         sheet = ScoreSheet(loaded.committed, history.vp_events, players)
         data = await self.renderer_pool.render(
             (game_id, version, SCORE_SHEET, None, players),
             sheet,
             SCORE_SHEET,
             None,
-            theme or self._game_theme(loaded),
+            theme or self.pictures.game_theme(loaded),
         )
         what = f"Barrage game {loaded.meta.number or game_id}, the final score sheet"
-        return data, await self._alt(loaded, loaded.committed, what, players)
+        return data, await self.pictures.alt(loaded, loaded.committed, what, players)
 
     async def render_request(self, request: ImageRequest) -> bytes:
         """Render an image request of a committed version (for the OutboxSender)."""
@@ -325,12 +347,12 @@ class GameViews(Pictures):
         OutboxSender; ``last``: what the turn did, in the alt text)."""
         # Who sits where and the game's theme: the game as loaded, never healed or
         # otherwise changed on the sender's behalf (`_load` would commit a stalled step).
-        loaded = self._cache.get(request.game_id) or await load(
+        loaded = self.desk.cache.get(request.game_id) or await load(
             self.store, await self.store.get_game(request.game_id)
         )
         if request.view == SCORE_SHEET:
             return await self._picture(loaded, request.version, None, SCORE_SHEET, None)
-        cached = self._cache.get(request.game_id)
+        cached = self.desk.cache.get(request.game_id)
         if cached is not None and cached.commit_version == request.version and cached.committed:
             state = cached.committed
         else:
@@ -350,7 +372,7 @@ class GameViews(Pictures):
             last=last,
             changed=request.changed,
         )
-        if self._game_theme(loaded) == self.renderer_pool.theme:
+        if self.pictures.game_theme(loaded) == self.renderer_pool.theme:
             try:
                 await self._warm_wanted(loaded, request, state)
             except DATABASE_DOWN:
@@ -363,7 +385,7 @@ class GameViews(Pictures):
         """Render in the background, after the announced picture, the views of this game that
         people asked for lately (`Positions.wanted`): they are usually cached by the time
         they are asked for again, and views nobody looks at are not drawn."""
-        players = await self._players(loaded, state)
+        players = await self.pictures.players(loaded, state)
         known = board_views(state.options)
         rings = self.renderer_pool.positions.rings(request.game_id, request.version)
         due = await self._picture_deadlines(loaded, request.version)
@@ -388,7 +410,7 @@ class GameViews(Pictures):
         guild_id: int | None = None,
     ) -> str:
         """A text summary of one company (default: all companies) at the committed state."""
-        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        loaded = await self.desk.target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
         company = company_in(state, company)
@@ -419,7 +441,9 @@ class GameViews(Pictures):
 
         state = load_state(snap.state)
         seats = {s.company: s for s in game.result.seats}
-        known = await self._names(game.guild_id, [s.user_id for s in seats.values() if s.user_id])
+        known = await self.pictures.names(
+            game.guild_id, [s.user_id for s in seats.values() if s.user_id]
+        )
         players = tuple(
             Player(cid, *_names_of(known.get(s.user_id or 0), s.seat)) for cid, s in seats.items()
         )
@@ -438,8 +462,8 @@ class GameViews(Pictures):
         guild_id: int | None = None,
     ) -> list[str]:
         """The last `n` lines of the game's log as text (committed turns only)."""
-        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
-        lines = (await self._history_of(loaded)).lines
+        loaded = await self.desk.target(channel_or_game_id, by_game_id, guild_id)
+        lines = (await self.desk.history_of(loaded)).lines
         return lines[-n:] if n > 0 else []
 
     async def game_and_round(
@@ -447,7 +471,7 @@ class GameViews(Pictures):
     ) -> tuple[int, int]:
         """The id of the channel's game (or the game with that id) and the round of its
         committed state, as a board view needs them: without replaying the game's log."""
-        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        loaded = await self.desk.target(channel_or_game_id, by_game_id, guild_id)
         assert loaded.committed is not None
         return loaded.meta.id, int(loaded.committed.round)
 
@@ -455,10 +479,10 @@ class GameViews(Pictures):
         self, channel_or_game_id: int, *, by_game_id: bool = False, guild_id: int | None = None
     ) -> ScoreView:
         """VP now, by source, and the final ranking once the game is over."""
-        loaded = await self._target(channel_or_game_id, by_game_id, guild_id)
+        loaded = await self.desk.target(channel_or_game_id, by_game_id, guild_id)
         state = loaded.committed
         assert state is not None
-        kept = await self._kept_result(loaded.meta.id, loaded.commit_version)
+        kept = await self.desk.kept_result(loaded.meta.id, loaded.commit_version)
         if kept is not None:
             events: tuple[Event, ...] = tuple(
                 Event("vp", seat.company, vp, key)
@@ -467,7 +491,7 @@ class GameViews(Pictures):
                 if key != "start"
             )
         else:
-            events = (await self._history_of(loaded)).vp_events
+            events = (await self.desk.history_of(loaded)).vp_events
         # The score sheet's rows and numbers: Start, each category, Other for the rest.
         sheet = vp_breakdown(state, events) if state.companies else {}
         rows_of, prefixes = categories(state.options.expansions)
@@ -507,7 +531,7 @@ class GameViews(Pictures):
         out = []
         for meta in await self.store.list_games(guild_id=guild_id, user_id=user_id, status=ACTIVE):
             try:
-                loaded = await self._load(meta)
+                loaded = await self.desk.load(meta)
             except GameUnreadable as exc:
                 players = meta.player_ids
                 out.append(
@@ -517,7 +541,7 @@ class GameViews(Pictures):
                     )
                 )  # fmt: skip
                 continue
-            waiting = self._waiting_users(loaded) if loaded.started else ()
+            waiting = self.desk.waiting_users(loaded) if loaded.started else ()
             stage = "playing" if loaded.started else "lobby"
             players = tuple(loaded.seats) if loaded.started else tuple(loaded.lobby)
             out.append(
@@ -532,7 +556,7 @@ class GameViews(Pictures):
                     user_id in waiting,
                     loaded.committed.round if loaded.committed is not None else None,
                     meta.number,
-                    deadline=await self._soonest_deadline(loaded),
+                    deadline=await self.timekeeper.soonest_deadline(loaded),
                 )
             )
         # The soonest deadline first; games without a clock after them, as they came.

@@ -81,9 +81,15 @@ OUTBOX_TOPIC = "outbox"
 _NUMBER_TRIES = 20
 
 _GAME_COLUMNS = (
-    "id, guild_id, channel_id, status, options, seed, engine_version, creator_id, "
+    "games.id, guild_id, channel_id, status, options, seed, engine_version, creator_id, "
     "created_at, updated_at, ended_at, "
     "(SELECT COALESCE(MAX(seq), 0) FROM log WHERE log.game_id = games.id), number"
+)
+#: A game's row with each of its seats' (one row with NULL seat columns for a game without
+#: seats): a game and its seats in one statement.
+_GAME_WITH_SEATS = (
+    f"SELECT {_GAME_COLUMNS}, s.seat, s.user_id, s.joined_at, s.replaced_at"
+    " FROM games LEFT JOIN seats AS s ON s.game_id = games.id"
 )
 _OUTBOX_COLUMNS = "id, game_id, version, channel_id, payload, created_at, attempts, claim_token"
 _REMINDER_COLUMNS = "game_id, user_id, due_at, sent_count, last_sent_at, claim_token, kind"
@@ -377,31 +383,28 @@ class SqlStore(ABC):
         """The game with this id (see Store.get_game)."""
         if not fits_int64(game_id):
             raise GameNotFoundError(game_id)
-        return await self._tx(lambda db: self._load_game(db, game_id), write=False)
+        return await self._tx(lambda db: self._load_game(db, game_id), write=False, alone=True)
 
     async def game_by_number(self, guild_id: int, number: int) -> Game:
         """The game with this number in a server (see Store.game_by_number)."""
 
         async def body(db: Tx) -> Game:
-            row = await db.fetchone(
-                "SELECT id FROM games WHERE guild_id = ? AND number = ?", (guild_id, number)
-            )
-            if row is None:
+            game = await _game_where(db, "guild_id = ? AND number = ?", (guild_id, number))
+            if game is None:
                 raise GameNotFoundError(number)
-            return await self._load_game(db, int(row[0]))
+            return game
 
         if not (fits_int64(guild_id) and fits_int64(number)):
             raise GameNotFoundError(number)
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     async def active_game(self, channel_id: int) -> Game | None:
-        """The channel's active game, if any."""
+        """The channel's active game, if any (one statement: asked on every autocomplete)."""
 
         async def body(db: Tx) -> Game | None:
-            game_id = await _active_id(db, channel_id)
-            return None if game_id is None else await self._load_game(db, game_id)
+            return await _game_where(db, "channel_id = ? AND status = 'active'", (channel_id,))
 
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     async def list_games(
         self,
@@ -522,11 +525,10 @@ class SqlStore(ABC):
 
     async def _load_game(self, db: Tx, game_id: int) -> Game:
         """Read one game with its seats; GameNotFoundError if absent."""
-        row = await db.fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        if row is None:
+        game = await _game_where(db, "games.id = ?", (game_id,))
+        if game is None:
             raise GameNotFoundError(game_id)
-        seats = await _load_seats(db, [game_id])
-        return _game_from_row(row, seats.get(game_id, ()))
+        return game
 
     # -- the log -----------------------------------------------------------------------
 
@@ -625,10 +627,9 @@ class SqlStore(ABC):
         """The game's version (see Store.version)."""
 
         async def body(db: Tx) -> int:
-            await self._load_game(db, game_id)
-            return await _max_seq(db, game_id)
+            return (await self._load_game(db, game_id)).version  # its log's highest seq
 
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     async def read_log(
         self, game_id: int, *, after: int = 0, upto: int | None = None
@@ -663,7 +664,7 @@ class SqlStore(ABC):
             row = await db.fetchone(sql, params)
             return None if row is None else Snapshot(game_id, row[0], json.loads(row[1]), row[2])
 
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     # -- the outbox --------------------------------------------------------------------
 
@@ -822,7 +823,7 @@ class SqlStore(ABC):
             )
             return [_outbox_from_row(r) for r in rows]
 
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     # -- reminders ---------------------------------------------------------------------
 
@@ -877,7 +878,7 @@ class SqlStore(ABC):
             )
             return [_reminder_from_row(r) for r in rows]
 
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     async def claim_reminders(self, *, limit: int = 50, lease_ms: int = 60_000) -> list[Reminder]:
         """Claim due reminders with one atomic UPDATE (see Store.claim_reminders)."""
@@ -951,7 +952,7 @@ class SqlStore(ABC):
                 bool(heads_up),
             )
 
-        return await self._tx(body, write=False)
+        return await self._tx(body, write=False, alone=True)
 
     async def put_user_settings(self, settings: UserSettings) -> UserSettings:
         """Store a user's settings (see Store.put_user_settings)."""
@@ -1272,6 +1273,17 @@ async def _has_seq(db: Tx, game_id: int, seq: int) -> bool:
         await db.fetchone("SELECT 1 FROM log WHERE game_id = ? AND seq = ?", (game_id, seq))
         is not None
     )
+
+
+async def _game_where(db: Tx, where: str, params: Sequence[Any]) -> Game | None:
+    """The one game whose row `where` holds, with its seats (in one statement), if any."""
+    rows = await db.fetch(
+        f"{_GAME_WITH_SEATS} WHERE {where} ORDER BY s.seat, s.joined_at, s.id", params
+    )
+    if not rows:
+        return None
+    seats = tuple(Seat(*row[13:]) for row in rows if row[13] is not None)
+    return _game_from_row(rows[0], seats)
 
 
 async def _load_seats(db: Tx, game_ids: Sequence[int]) -> dict[int, tuple[Seat, ...]]:

@@ -47,29 +47,79 @@ _FAILED_COLUMNS = re.compile(r"UNIQUE constraint failed: (.*)$")
 
 
 class _SqliteTx:
-    """A `Tx` on the aiosqlite connection (the transaction itself is begun by the store)."""
+    """A `Tx` on the aiosqlite connection: each statement is one trip to the connection's
+    thread (statement, rows and cursor together), the transaction's BEGIN going with the
+    first one. A trip costs both threads a wake-up and the loop a callback; a read of one
+    row had taken three, and BEGIN a fourth (bench/discord_load.py --profile)."""
 
     def __init__(self, db: Db) -> None:
         self._db = db
+        #: The BEGIN still to be sent, with the transaction's first statement.
+        self._begin = ""
+        #: Whether a BEGIN was sent (there is a transaction to commit).
+        self.begun = False
+        #: Statements run so far, and whether the body may run only one (without BEGIN).
+        self._ran = 0
+        self._alone = False
+
+    def start(self, begin: str) -> None:
+        """Begin a transaction with `begin` (sent with its first statement), or, with "",
+        run the body's one statement without one (atomic by itself)."""
+        self._begin, self.begun, self._ran, self._alone = begin, False, 0, not begin
+
+    def _run(self, call: Callable[[sqlite3.Connection], T]) -> Awaitable[T]:
+        """`call` on the connection's thread, after the pending BEGIN if there is one."""
+        if self._alone and self._ran:
+            raise AssertionError("an operation run alone runs one statement only")
+        self._ran += 1
+        conn: sqlite3.Connection = self._db._conn
+        begin, self._begin = self._begin, ""
+        if not begin:
+            return self._db._execute(call, conn)
+        self.begun = True
+
+        def begin_then() -> T:
+            conn.execute(begin)
+            return call(conn)
+
+        return self._db._execute(begin_then)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row the statement returns."""
-        return list(await self._db.execute_fetchall(sql, params))
+        return await self._run(lambda conn: _closing(conn.execute(sql, params), _all_rows))
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         """The statement's first row, if any."""
-        async with self._db.execute(sql, params) as cursor:
-            row: Row | None = await cursor.fetchone()
-            return row
+        return await self._run(lambda conn: _closing(conn.execute(sql, params), _first_row))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a statement; return how many rows it changed."""
-        async with self._db.execute(sql, params) as cursor:
-            return cursor.rowcount
+        return await self._run(lambda conn: _closing(conn.execute(sql, params), _rowcount))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run a statement once per parameter row."""
-        await self._db.executemany(sql, rows)
+        await self._run(lambda conn: _closing(conn.executemany(sql, rows), _rowcount))
+
+
+def _closing(cursor: sqlite3.Cursor, read: Callable[[sqlite3.Cursor], T]) -> T:
+    """What `read` reads from a cursor, the cursor closed after it."""
+    try:
+        return read(cursor)
+    finally:
+        cursor.close()
+
+
+def _all_rows(cursor: sqlite3.Cursor) -> list[Row]:
+    return list(cursor.fetchall())
+
+
+def _first_row(cursor: sqlite3.Cursor) -> Row | None:
+    row: Row | None = cursor.fetchone()
+    return row
+
+
+def _rowcount(cursor: sqlite3.Cursor) -> int:
+    return cursor.rowcount
 
 
 class SqliteStore(ClockSqlStore):
@@ -156,9 +206,11 @@ class SqliteStore(ClockSqlStore):
     # -- transactions ------------------------------------------------------------------
 
     async def _run_tx(self, body: Callable[[Tx], Awaitable[T]], mode: TxMode) -> T:
-        """BEGIN, run `body`, COMMIT; ROLLBACK on any error (the mode's `alone` and
-        `bookkeeping` change nothing here: a transaction costs no round trip, and WAL with
-        synchronous=NORMAL never waits for the disk at a commit).
+        """BEGIN (with the body's first statement), run `body`, COMMIT; ROLLBACK on any
+        error. A read `alone` runs its one statement without BEGIN and COMMIT (one trip to
+        the connection's thread); a write alone still begins IMMEDIATE, so that it waits for
+        another process's writer rather than fail on a stale snapshot; `bookkeeping` changes
+        nothing here (WAL with synchronous=NORMAL never waits for the disk at a commit).
 
         A fault of the disk or the file becomes StoreUnavailable (nothing was changed),
         logged once per outage; the next transaction simply tries again.
@@ -167,11 +219,13 @@ class SqliteStore(ClockSqlStore):
         outage = self._write_outage if write else self._read_outage
         async with self._lock:
             changes = self._db.total_changes
+            tx = self._tx_db
             try:
-                await self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                tx.start("BEGIN IMMEDIATE" if write else "" if mode.alone else "BEGIN")
                 try:
-                    result = await body(self._tx_db)
-                    await self._db.execute("COMMIT")
+                    result = await body(tx)
+                    if tx.begun:  # a body that ran no statement began no transaction
+                        await self._db.execute("COMMIT")
                 except BaseException:
                     if self._db.in_transaction:
                         await self._rollback()

@@ -73,7 +73,9 @@ def visible_vp(state: GameState) -> int:
 def irrigation_total(state: GameState, company: Company) -> int:
     """A company's irrigation total: its tokens' points, scoring tokens' penalties, A7's bonus."""
     points = token_points(state)
-    penalties = {row["id"]: row["penalty"] for row in _data(state)["irrigation_scoring_token"]}
+    penalties: dict[str, int] = {
+        row["id"]: row["penalty"] for row in _data(state)["irrigation_scoring_token"]
+    }
     extra = company.extra
     return (
         sum(points.get(t, 0) for t in extra.get("irrigation", []))

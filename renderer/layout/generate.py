@@ -378,7 +378,8 @@ def _crosses(path: Sequence[Sequence[int]], rect: tuple[int, int, int, int], pad
 
 
 def _basin_centre_x(layout: Mapping[str, Any], basin_id: int) -> int:
-    x0, _, x1, _ = layout["basin"][str(basin_id)]["rect"]
+    rect: tuple[int, int, int, int] = layout["basin"][str(basin_id)]["rect"]
+    x0, _, x1, _ = rect
     return (x0 + x1) // 2
 
 
@@ -489,12 +490,12 @@ def _route(
 
 
 def _channel_below(layout: Mapping[str, Any], band: str, gutters: Mapping[str, list[int]]) -> int:
-    bottoms = [b["rect"][3] for b in layout["basin"].values() if b["band"] == band]
+    bottoms: list[int] = [b["rect"][3] for b in layout["basin"].values() if b["band"] == band]
     return max(bottoms) + PAD + CHANNEL // 2
 
 
 def _channel_above(layout: Mapping[str, Any], band: str) -> int:
-    tops = [b["rect"][1] for b in layout["basin"].values() if b["band"] == band]
+    tops: list[int] = [b["rect"][1] for b in layout["basin"].values() if b["band"] == band]
     return min(tops) - PAD - CHANNEL // 2 + 4
 
 

@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 AI = Path(__file__).resolve().parents[2] / "bot" / "ai"
-ALLOWED_STDLIB = {"__future__", "collections", "copy", "dataclasses", "typing"}
+# statistics: fmean over floats, no clock or global random.
+ALLOWED_STDLIB = {"__future__", "collections", "copy", "dataclasses", "statistics", "typing"}
 
 
 def imported(path: Path) -> set[str]:

@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord, FakeUser, Message, run_bot
 from bot.commands import ids
 from bot.commands.client import BarrageBot
 from bot.commands.panel import HANDED_BACK_NOTE
+from bot.commands.records import DiscordNames
 from bot.rules import RuleError
 from bot.service import Actor, GameService, NoGameHere, PanelView, ServiceConfig
 from bot.service.images import RendererPool
@@ -70,16 +71,18 @@ async def barrage_bot(
     the service's reminders are daily, twice at most, unless `service_config` says otherwise.
     """
     store = await open_store(db, clock=clock)
+    names = DiscordNames()
     service = GameService(
         wrap_store(store) if wrap_store else store,
         clock=clock,
         renderer_pool=RendererPool(kind="thread", workers=2, cache_size=16),
         config=service_config or ServiceConfig(reminder_hours=24, reminder_cap=2),
+        people_namer=names,
     )
     options.setdefault("sync_policy", "always")
     options.setdefault("outbox_interval_s", 0.2)
     options.setdefault("reminder_interval_s", 0.05)
-    bot = BarrageBot(service, clock=clock, guild_ready_timeout=0.05, **options)
+    bot = BarrageBot(service, clock=clock, names=names, guild_ready_timeout=0.05, **options)
     try:
         async with run_bot(fake, bot):
             yield bot
@@ -179,7 +182,7 @@ class Driver:
     async def panel_of(self, user: FakeUser) -> PanelView | None:
         """Read-only: the user's decision now (None once the game is finished)."""
         try:
-            return await self.bot.service.panel(actor(self.fake, user, self.channel))
+            return await self.bot.service.views.panel(actor(self.fake, user, self.channel))
         except NoGameHere:
             return None
 

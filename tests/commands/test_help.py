@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.commands.help import HOW_TO_PLAY, find_topics, help_text, topics
 from bot.commands.replies import split_message
+from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import load_content
+from bot.rules.expansions.leeghwater import tables as lw_tables
 
 
 def test_every_piece_of_content_has_a_topic_that_fits_a_message() -> None:
@@ -51,10 +53,10 @@ def test_lookup_by_key_name_or_words() -> None:
 
 def test_the_leeghwater_project_has_topics_that_autocomplete_finds() -> None:
     """The expansion, each External Work and Private Building, its company, officers, tiles."""
-    content = load_content()
+    content = CATALOGUE.content()
     keys = set(topics())
-    assert {f"work:{w}" for w in content.external_works} <= keys
-    assert {f"building:{b}" for b in content.private_buildings} <= keys
+    assert {f"work:{w}" for w in lw_tables.WORKS.of(content)} <= keys
+    assert {f"building:{b}" for b in lw_tables.BUILDINGS.of(content)} <= keys
     assert {f"bonus:{b}" for b in content.bonus_tiles} <= keys
     lwp = content.of("leeghwater")["setup"]
     assert "The Leeghwater Project" in (help_text("leeghwater") or "")

@@ -52,7 +52,7 @@ async def test_three_players_play_a_round_through_the_panel(
 
         driver = BoardDriver(fake, bot, players, seed=SEED)
         for _ in range(600):
-            score = await bot.service.score(game_id, by_game_id=True)
+            score = await bot.service.views.score(game_id, by_game_id=True)
             if score.round > rounds:
                 break
             assert await driver.play_turn(typed_share=0.05, restart_share=0.0)

@@ -24,12 +24,15 @@ SLOW_S = 1.5
 
 
 class Slowdown:
-    """Holds chosen service methods back by `seconds` while `on` (the event loop stays free)."""
+    """Holds chosen service methods ("part.method") back by `seconds` while `on` (the event
+    loop stays free)."""
 
     def __init__(self, service: Any, names: Sequence[str], seconds: float = SLOW_S) -> None:
         self.on = True
         for name in names:
-            setattr(service, name, self._slowed(getattr(service, name), seconds))
+            part, method = name.split(".")
+            holder = getattr(service, part)
+            setattr(holder, method, self._slowed(getattr(holder, method), seconds))
 
     def _slowed(self, method: Callable[..., Any], seconds: float) -> Callable[..., Any]:
         async def slowed(*args: Any, **kwargs: Any) -> Any:
@@ -110,7 +113,16 @@ async def test_public_answers_stay_public_when_the_bot_is_slow(
     alice, bob, carol, dave = fake.alice, fake.bob, fake.carol, fake.dave
     async with barrage_bot(fake, tmp_path / "db.sqlite3", FakeClock()) as bot:
         bot.cold = False  # a warm bot: only the 1 s budget makes it defer
-        slow = Slowdown(bot.service, ("create_game", "join", "leave", "score", "game_and_round"))
+        slow = Slowdown(
+            bot.service,
+            (
+                "lobby.create_game",
+                "lobby.join",
+                "lobby.leave",
+                "views.score",
+                "views.game_and_round",
+            ),
+        )
         here, there = await asyncio.gather(
             alice.slash("barrage new", players=2, seed=3),
             carol.slash("barrage new", in_channel=fake.games, players=2, seed=5),

@@ -52,7 +52,7 @@ async def test_the_turn_message_and_the_panel_say_what_changed_since_your_turn(
                 user = found[0]
                 assert user.id in turn.mentions
                 panel = await driver.open_panel(user)
-                service_panel = await bot.service.panel(actor(fake, user), opening=True)
+                service_panel = await bot.service.views.panel(actor(fake, user), opening=True)
                 if service_panel.since_turns >= 2:
                     opened = panel
                     assert SINCE_HEADING in panel.content and "your turn" in panel.content
@@ -124,7 +124,7 @@ async def test_a_panel_too_old_to_edit_pings_its_player_instead(
         rng = random.Random(5)
         panel_message = await driver.open_panel(alice)
         for _ in range(40):
-            panel = await bot.service.panel(actor(fake, alice))
+            panel = await bot.service.views.panel(actor(fake, alice))
             if "confirm" in [o.notation for o in panel.options] and panel.done:
                 break
             target = rng.choice([o.notation for o in panel.options if o.notation != "confirm"])

@@ -52,7 +52,7 @@ async def test_three_players_play_a_whole_game(fake_discord: FakeDiscord, tmp_pa
             what="the final announcement",
         )
         assert final.components == [] or not any("brg:play" in c for c in final.custom_ids)
-        score = await bot.service.score(game_id, by_game_id=True)
+        score = await bot.service.views.score(game_id, by_game_id=True)
         assert score.over and [r.rank for r in score.rows] == sorted(r.rank for r in score.rows)
         # The final message tells the last move, names the winner and the ranking, pings
         # every player once and attaches the score sheet before the board.

@@ -96,7 +96,7 @@ async def test_three_players_play_leeghwater_rounds_through_the_panel(
 
         driver = LeeghwaterDriver(fake, bot, players, seed=SEED)
         for _ in range(400):
-            score = await bot.service.score(game_id, by_game_id=True)
+            score = await bot.service.views.score(game_id, by_game_id=True)
             if score.round >= 3:
                 break
             assert await driver.play_turn(typed_share=0.05, restart_share=0.0)
@@ -112,9 +112,9 @@ async def test_three_players_play_leeghwater_rounds_through_the_panel(
         assert any(n.startswith("external_work") for n in taken), taken
         assert any(n.startswith("use ") for n in taken), taken  # a Private Building's action
         assert driver.stats.buttons and driver.stats.selects
-        lines = await bot.service.log_lines(game_id, 10_000, by_game_id=True)
+        lines = await bot.service.views.log_lines(game_id, 10_000, by_game_id=True)
         assert any("External Work" in line for line in lines)
-        state = (await bot.service._target(game_id, True)).committed
+        state = (await bot.service.desk.target(game_id, True)).committed
         assert state is not None and state.round == 3
         spaces = state.extra["leeghwater"]["building_spaces"]
         built = [t for t, who in spaces.items() if any(c in who for c in state.companies)]

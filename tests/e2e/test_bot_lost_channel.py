@@ -72,7 +72,7 @@ async def test_deleting_a_games_channel_ends_it_and_it_can_be_imported_elsewhere
             await carol.slash("barrage import", in_channel=fake.general, file=("g.json", data))
         ).reply()
         assert "Game imported as #2" in imported.content
-        new_id = await bot.service.game_id_of(fake.guild.id, 2)
+        new_id = await bot.service.desk.game_id_of(fake.guild.id, 2)
         assert (await store.get_game(new_id)).status == "active"
         await wait_turn_message(fake, fake.general)
         there = Driver(fake, bot, [alice, bob], seed=8, channel=fake.general)
@@ -104,7 +104,7 @@ async def test_a_deleted_thread_ends_its_game_which_its_players_export_by_number
             )
         ).reply()
         assert "Game imported as #2" in imported.content
-        new_id = await bot.service.game_id_of(fake.guild.id, 2)
+        new_id = await bot.service.desk.game_id_of(fake.guild.id, 2)
         assert (await store.get_game(new_id)).status == "active"
         await wait_turn_message(fake, fake.games)
 

@@ -196,13 +196,13 @@ async def test_export_then_import_into_another_channel(
             await carol.slash("barrage import", in_channel=fake.games, file=("game.json", data))
         ).reply()
         assert "Game imported as #2" in imported.content
-        new_id = await bot.service.game_id_of(fake.guild.id, 2)
+        new_id = await bot.service.desk.game_id_of(fake.guild.id, 2)
         assert new_id != game_id
         turn = await wait_turn_message(fake, fake.games)
         assert turn.png is not None
         # The imported game is at the same position and goes on in its new channel.
-        old = await bot.service.score(game_id, by_game_id=True)
-        new = await bot.service.score(new_id, by_game_id=True)
+        old = await bot.service.views.score(game_id, by_game_id=True)
+        new = await bot.service.views.score(new_id, by_game_id=True)
         assert [(r.company, r.vp) for r in old.rows] == [(r.company, r.vp) for r in new.rows]
         there = Driver(fake, bot, [alice, bob], seed=8, channel=fake.games)
         assert await there.play_turn(typed_share=0, restart_share=0)

@@ -28,16 +28,16 @@ async def finish_a_game(fake: FakeDiscord, db: Path, clock: FakeClock) -> int:
     guild, channel = fake.guild.id, fake.channel(fake.general).id
     users = (fake.alice.id, fake.bob.id)
     at = {u: Actor(u, guild, channel, True) for u in users}
-    outcome = await service.create_game(at[users[0]], players=2, seed=5)
-    await service.join(at[users[1]])
-    await service.start(at[users[0]])
+    outcome = await service.lobby.create_game(at[users[0]], players=2, seed=5)
+    await service.lobby.join(at[users[1]])
+    await service.lobby.start(at[users[0]])
     rng = random.Random(5)
     while (await store.get_game(outcome.game_id)).status == "active":
         for user in users:
-            panel = await service.panel(at[user])
+            panel = await service.views.panel(at[user])
             if panel.options:
                 choice = rng.choice(panel.options).notation
-                await service.play(at[user], [choice], expected_version=panel.version)
+                await service.moves.play(at[user], [choice], expected_version=panel.version)
                 clock.advance(ms=60_000)
                 break
     # Another server's finished game: it never counts here.

@@ -10,6 +10,7 @@ from fakediscord import FakeDiscord, run_bot
 from fuzzkit import ConsoleFuzzer, Fuzzer, build_world
 
 from bot.commands.client import BarrageBot
+from bot.commands.records import DiscordNames
 from bot.service import GameService, RendererPool, ServiceConfig
 from bot.store import SqliteStore
 from tests.commands.kit import FakeClock
@@ -29,15 +30,18 @@ def fake_png(state: object, view: str, company: str | None, theme: str) -> bytes
 async def fuzz_bot(fake: FakeDiscord, db: Path) -> AsyncIterator[BarrageBot]:
     clock = FakeClock()
     store = await SqliteStore.open(db, clock=clock)
+    names = DiscordNames()
     service = GameService(
         store,
         clock=clock,
         renderer_pool=RendererPool(kind="inline", render_fn=fake_png),
         config=ServiceConfig(reminder_hours=24),
+        people_namer=names,
     )
     bot = BarrageBot(
         service,
         clock=clock,
+        names=names,
         guild_ready_timeout=0.05,
         sync_policy="always",
         outbox_interval_s=0.2,

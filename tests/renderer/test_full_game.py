@@ -102,12 +102,11 @@ def test_every_view_of_a_played_full_game_renders(players: int, seed: int) -> No
 
 def test_patent_tiles_show_their_name_within_their_row() -> None:
     from bot.rules.catalogue import CATALOGUE
-    from bot.rules.content import load_content
 
     size = get_theme().views["shared"].text["label"]
     layout = board_layout("shared")
     room = layout.spaces["patent_1"][0] - layout.rows["tile_1"][0] - 8
-    every = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
+    every = CATALOGUE.game_content(CATALOGUE.content(), tuple(CATALOGUE.expansions))
     for tile in every.tiles.values():
         if tile.kind == "advanced":
             name, weight = _fitting_tile_name(tile.name, size, room)

@@ -13,6 +13,7 @@ from PIL import Image, ImageColor
 
 from bot.rules import GameOptions, GameState, new_game
 from bot.rules.content import company_name
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from renderer import draw as d
 from renderer.company_view import company_key, draw_company
 from renderer.content import content
@@ -156,7 +157,7 @@ def test_the_offer_and_buildings_are_labelled_by_name(
     shown = {t for t, _ in _works_texts(lwp, texts)}
     assert {"A3", "C5", "taken this round"} <= shown
     for tile in board["buildings"]:
-        assert content().private_buildings[tile].name in shown
+        assert lw_tables.BUILDINGS.of(content())[tile].name in shown
     assert {"space 1", "space 3", "use", "blocked"} <= shown
     assert any(t.startswith("piles: A ") for t in shown)
     assert not any("_" in t for t in shown)  # no notation id: names and short forms
@@ -166,12 +167,12 @@ def test_external_work_terms_are_short() -> None:
     assert lv.work_text("A3") == "2 mix → 4VP Base P"
     assert lv.work_text("A1") == "1 exc → 3c contract≤4⚡"
     assert lv.work_text("B2") == "4 mix → 2VP 2 Elev."
-    for work in content().external_works:
+    for work in lw_tables.WORKS.of(content()):
         assert "_" not in lv.work_text(work), work  # every reward has a short form
-    for tile in content().private_buildings:
+    for tile in lw_tables.BUILDINGS.of(content()):
         assert "_" not in lv.action_text(tile), tile
-    for tile in content().private_buildings:
-        if content().private_buildings[tile].set == "leeghwater":
+    for tile in lw_tables.BUILDINGS.of(content()):
+        if lw_tables.BUILDINGS.of(content())[tile].set == "leeghwater":
             assert lv.action_text(tile) in lv.ACTIONS.values()
 
 
@@ -191,7 +192,7 @@ def test_the_extension_shows_buildings_works_and_special_pieces(
     image = draw_company(lwp, cid, get_theme())
     shown = [t for t, _ in texts]
     assert "4 left" in shown
-    assert set(content().private_buildings[tile].name.split()) <= set(shown)  # its cell
+    assert set(lw_tables.BUILDINGS.of(content())[tile].name.split()) <= set(shown)  # its cell
     assert "Works done (2): A2 B4" in shown
     assert any(t.startswith("Architect: on a space") for t in shown)
     # The first Building piece has left its cell; the others still show the company's colour.
@@ -312,7 +313,7 @@ def test_describe_names_the_works_and_buildings(lwp: GameState) -> None:
     board["building_spaces"][tile] = [lwp.seats[0], "blocked", None, None]
     text = describe(lwp)
     assert "External Works: 1 A3 (2 mix → 4VP Base P); 2 taken; 3 C5" in text
-    name = content().private_buildings[tile].name
+    name = lw_tables.BUILDINGS.of(content())[tile].name
     assert f"{name} (space 1 {company_name(lwp.seats[0])})" in text
 
 

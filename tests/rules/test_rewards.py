@@ -87,7 +87,7 @@ def test_reward_build_respects_its_limits() -> None:
     apply_reward(game, cid, {"build_conduit_max_production": 2}, "test")
     game.advance()
     decision = game.decision()
-    spaces = [o.get("space") for o in decision.options if o.get("space")]
+    spaces = [o.move.space for o in decision.options if getattr(o.move, "space", None)]
     assert spaces and all(game.map.conduit_spaces[s].production <= 2 for s in spaces)
     assert "conduit none" in decision.notations
 

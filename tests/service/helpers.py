@@ -82,10 +82,12 @@ async def started_game(
     service: GameService, players: int = 2, *, seed: int = 7, setup: str = "intro"
 ) -> int:
     """Create, fill and start a game in CHANNEL; return its id."""
-    outcome = await service.create_game(actor(USERS[0]), players=players, seed=seed, setup=setup)
+    outcome = await service.lobby.create_game(
+        actor(USERS[0]), players=players, seed=seed, setup=setup
+    )
     for user in USERS[1:players]:
-        await service.join(actor(user))
-    await service.start(actor(USERS[0]))
+        await service.lobby.join(actor(user))
+    await service.lobby.start(actor(USERS[0]))
     return outcome.game_id
 
 
@@ -95,14 +97,14 @@ async def random_step(service: GameService, rng: random.Random, players: int, ga
         return False
     for user in USERS[:players]:
         try:
-            panel = await service.panel(actor(user))
+            panel = await service.views.panel(actor(user))
         except NotYourTurn:
             continue
         if panel.prompt == "The game is over.":
             return False
         if panel.options:
             notation = rng.choice(panel.options).notation
-            await service.play(actor(user), [notation], expected_version=panel.version)
+            await service.moves.play(actor(user), [notation], expected_version=panel.version)
             return True
     raise AssertionError("nobody has a decision, but the game is not over")
 
@@ -111,7 +113,7 @@ async def finished_score(service: GameService, game_id: int, players: int) -> Sc
     """The final score of a finished game, checked: every seat ranked, breakdowns add up."""
     meta = await service.store.get_game(game_id)
     assert meta.status == "finished"
-    score = await service.score(game_id, by_game_id=True)
+    score = await service.views.score(game_id, by_game_id=True)
     assert score.over and {row.user_id for row in score.rows} == set(USERS[:players])
     for row in score.rows:
         assert sum(vp for _, vp in row.breakdown) == row.vp
@@ -135,23 +137,23 @@ async def play_policy(
     must decide answers) until `until` holds for the game; return it then."""
     rng = random.Random(seed)
     for _ in range(limit):
-        loaded = await service.game_for_reminder(game_id)
+        loaded = await service.desk.game_for_reminder(game_id)
         assert loaded is not None and loaded.game is not None
         if until(loaded):
             return loaded
         assert not loaded.game.is_over, "the game ended first"
-        user = service.users_deciding(loaded)[0]
-        panel = await service.panel(actor(user))
+        user = service.desk.users_deciding(loaded)[0]
+        panel = await service.views.panel(actor(user))
         options = panel.options
         notation = options[0].notation if len(options) == 1 else rng.choice(options).notation
-        await service.play(actor(user), [notation], expected_version=panel.version)
+        await service.moves.play(actor(user), [notation], expected_version=panel.version)
     raise AssertionError("the policy did not get there")
 
 
 async def deciding(service: GameService, players: int = 2) -> tuple[int, PanelView]:
     """The first player (of the first `players` users) with a decision, and their panel."""
     for user in USERS[:players]:
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         if panel.options:
             return user, panel
     raise AssertionError("nobody decides")

@@ -62,19 +62,19 @@ async def ai(make_ai: MakeAi) -> GameService:
 async def solo(service: GameService, ai: int = 1, **options: Any) -> int:
     """One person against `ai` AI players (and any automas in `options`), started."""
     players = 1 + ai + int(options.get("automa", 0))
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(ME), players=players, seed=5, ai=ai, ai_level="casual", **options
     )
-    await service.start(actor(ME))
+    await service.lobby.start(actor(ME))
     return outcome.game_id
 
 
 async def person_plays(service: GameService, user: int = ME, rng: random.Random | None = None):
     """The user answers their decision (a random option, else the first); the outcome."""
-    panel = await service.panel(actor(user))
+    panel = await service.views.panel(actor(user))
     assert panel.options, panel.prompt
     option = rng.choice(panel.options) if rng else panel.options[0]
-    return await service.play(actor(user), [option.notation], expected_version=panel.version)
+    return await service.moves.play(actor(user), [option.notation], expected_version=panel.version)
 
 
 async def until_my_decision(service: GameService, game_id: int, user: int = ME) -> None:
@@ -82,17 +82,17 @@ async def until_my_decision(service: GameService, game_id: int, user: int = ME) 
     for _ in range(500):
         if (await service.store.get_game(game_id)).status != "active":
             return
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         if panel.options:
             return
-        assert await service.play_computers(game_id, steps=1) == 1, panel.prompt
+        assert await service.computers.play_computers(game_id, steps=1) == 1, panel.prompt
     raise AssertionError("the AI never handed over")
 
 
 async def until_the_ai_decides(service: GameService, game_id: int) -> None:
     """The person plays (first options) until the AI must decide."""
     for _ in range(50):
-        if (await service._load(await service.store.get_game(game_id))).ai_deciding():
+        if (await service.desk.load(await service.store.get_game(game_id))).ai_deciding():
             return
         await person_plays(service)
     raise AssertionError("the AI never had to decide")
@@ -113,19 +113,19 @@ async def test_new_game_counts_every_seat_and_keeps_a_seat_for_a_person(ai: Game
 async def test_lobby_adds_and_removes_ai_players_and_seats_them_before_automas(
     ai: GameService,
 ) -> None:
-    outcome = await ai.create_game(actor(ME), players=4, seed=1, automa=1)
+    outcome = await ai.lobby.create_game(actor(ME), players=4, seed=1, automa=1)
     with pytest.raises(ServiceError, match="creator"):
-        await ai.add_ai(actor(YOU))
-    added = await ai.add_ai(actor(ME), "strong")
+        await ai.lobby.add_ai(actor(YOU))
+    added = await ai.lobby.add_ai(actor(ME), "strong")
     assert "AI player (strong) joined" in added.lines[0].render()
     assert "3/4" in added.lines[0].render()
-    await ai.add_ai(actor(ME))  # the last AI player's level again
-    assert await ai.lobby_ais(outcome.game_id) == ["strong", "strong"]
+    await ai.lobby.add_ai(actor(ME))  # the last AI player's level again
+    assert await ai.lobby.lobby_ais(outcome.game_id) == ["strong", "strong"]
     with pytest.raises(LobbyError, match="full"):
-        await ai.join(actor(YOU))
-    await ai.remove_ai(actor(ME))
-    await ai.join(actor(YOU))
-    started = await ai.start(actor(ME))
+        await ai.lobby.join(actor(YOU))
+    await ai.lobby.remove_ai(actor(ME))
+    await ai.lobby.join(actor(YOU))
+    started = await ai.lobby.start(actor(ME))
     text = started.lines[0].render()
     assert "3. " in text and "(AI, strong)" in text and "4. " in text and "(automa, medium)" in text
     log = await ai.store.read_log(outcome.game_id)
@@ -143,7 +143,7 @@ async def test_an_ai_step_lands_as_records_told_in_words_and_is_never_pinged(
     # While the AI must decide nobody is pinged and no reminder waits.
     assert {r.user_id for r in await ai.store.reminders(game_id)} <= {ME}
     before = await ai.store.version(game_id)
-    assert await ai.play_computers(game_id, steps=1) == 1
+    assert await ai.computers.play_computers(game_id, steps=1) == 1
     log = [e.record for e in await ai.store.read_log(game_id) if e.seq > before]
     decisions = [r for r in log if r["kind"] == "decision"]
     assert decisions and all(r["user"] is None for r in decisions)
@@ -196,31 +196,31 @@ async def test_undo_takes_back_the_ai_steps_after_the_persons_turn(ai: GameServi
         await until_my_decision(ai, game_id)
         log = await ai.store.read_log(game_id)
         commits = [e.record for e in log if e.record["kind"] == "commit"]
-        if commits[-1].get("computer") and (await ai.panel(actor(ME))).can_undo:
+        if commits[-1].get("computer") and (await ai.views.panel(actor(ME))).can_undo:
             break
     else:
         raise AssertionError("no undoable turn followed by an AI step")
     mine = [e.seq for e in log if e.record["kind"] == "commit" and e.record["user"] == ME]
-    undone = await ai.undo(actor(ME))
+    undone = await ai.moves.undo(actor(ME))
     assert "and the computer seats' turns after it" in undone.lines[0].render()
     revert = (await ai.store.read_log(game_id))[-2].record
     assert revert["kind"] == "revert" and revert["to"] < mine[-1]
     # Played the same again, the AI answers the same (deterministic from its seed).
-    again = await ai.panel(actor(ME))
+    again = await ai.views.panel(actor(ME))
     assert again.options
 
 
 async def test_undo_is_refused_once_another_person_acted(ai: GameService) -> None:
-    outcome = await ai.create_game(actor(ME), players=3, seed=5, ai=1)
-    await ai.join(actor(YOU))
-    await ai.start(actor(ME))
+    outcome = await ai.lobby.create_game(actor(ME), players=3, seed=5, ai=1)
+    await ai.lobby.join(actor(YOU))
+    await ai.lobby.start(actor(ME))
     for _ in range(60):
-        await ai.play_computers(outcome.game_id)
+        await ai.computers.play_computers(outcome.game_id)
         for user in (ME, YOU):
-            if (await ai.panel(actor(user))).options:
+            if (await ai.views.panel(actor(user))).options:
                 await person_plays(ai, user)
                 break
-        await ai.play_computers(outcome.game_id)
+        await ai.computers.play_computers(outcome.game_id)
         log = await ai.store.read_log(outcome.game_id)
         people = [
             e.record["user"] for e in log if e.record["kind"] == "commit" and e.record["user"]
@@ -228,64 +228,64 @@ async def test_undo_is_refused_once_another_person_acted(ai: GameService) -> Non
         if len(people) >= 3 and people[-1] == YOU and people[-2] == ME:
             break
     with pytest.raises(ServiceError, match="someone else acted since"):
-        await ai.undo(actor(ME))
+        await ai.moves.undo(actor(ME))
 
 
 async def test_a_moderator_lets_the_ai_play_a_seat_and_its_player_takes_it_back(
     ai: GameService,
 ) -> None:
-    outcome = await ai.create_game(actor(ME), players=2, seed=5)
-    await ai.join(actor(YOU))
-    await ai.start(actor(ME))
+    outcome = await ai.lobby.create_game(actor(ME), players=2, seed=5)
+    await ai.lobby.join(actor(YOU))
+    await ai.lobby.start(actor(ME))
     game_id = outcome.game_id
     with pytest.raises(ServiceError, match="creator or a member with Manage"):
-        await ai.replace_with_ai(actor(YOU), 0, "casual")
+        await ai.moderation.replace_with_ai(actor(YOU), 0, "casual")
     with pytest.raises(ServiceError, match="not one of casual, strong"):
-        await ai.replace_with_ai(actor(ME), YOU, "brilliant")
-    replaced = await ai.replace_with_ai(actor(ME), YOU, "casual")
+        await ai.moderation.replace_with_ai(actor(ME), YOU, "brilliant")
+    replaced = await ai.moderation.replace_with_ai(actor(ME), YOU, "casual")
     assert "The AI (casual) plays" in replaced.lines[0].render()
     with pytest.raises(ServiceError, match="already plays seat 2"):
-        await ai.replace_with_ai(actor(ME), YOU, "strong")
+        await ai.moderation.replace_with_ai(actor(ME), YOU, "strong")
     # The AI plays that seat's turns; its person is never pinged meanwhile.
     for _ in range(6):
-        if (await ai.panel(actor(ME))).options:
+        if (await ai.views.panel(actor(ME))).options:
             await person_plays(ai, ME)
-        await ai.play_computers(game_id)
+        await ai.computers.play_computers(game_id)
     log = await ai.store.read_log(game_id)
     seat = next(e.seq for e in log if e.record["kind"] == "ai_seat")
     played = [e.record for e in log if e.seq > seat and e.record.get("auto") == "ai:casual"]
     assert played and all(r["user"] is None for r in played)
     assert YOU not in {r.user_id for r in await ai.store.reminders(game_id)}
-    assert not (await ai.panel(actor(YOU))).options
+    assert not (await ai.views.panel(actor(YOU))).options
     with pytest.raises(ServiceError, match="does not play your seat"):
-        await ai.take_back(actor(ME))
-    back = await ai.take_back(actor(YOU))
+        await ai.moderation.take_back(actor(ME))
+    back = await ai.moderation.take_back(actor(YOU))
     assert "back from the AI" in back.lines[0].render()
     log = await ai.store.read_log(game_id)
     assert any(e.record["kind"] == "ai_release" for e in log)
     # From now on the person plays it again.
     for _ in range(6):
-        if (await ai.panel(actor(ME))).options:
+        if (await ai.views.panel(actor(ME))).options:
             await person_plays(ai, ME)
-        if (await ai.panel(actor(YOU))).options:
+        if (await ai.views.panel(actor(YOU))).options:
             break
-    assert await ai.play_computers(game_id) == 0
-    assert (await ai.panel(actor(YOU))).options
+    assert await ai.computers.play_computers(game_id) == 0
+    assert (await ai.views.panel(actor(YOU))).options
 
 
 async def test_hints_are_a_game_option_one_per_decision_and_counted(ai: GameService) -> None:
     await solo(ai, ai=1)
     with pytest.raises(ServiceError, match="created without hints"):
-        await ai.hint(actor(ME))
-    await ai.abandon(actor(ME))
+        await ai.computers.hint(actor(ME))
+    await ai.moderation.abandon(actor(ME))
     game_id = await solo(ai, ai=1, hints=True)
     await until_my_decision(ai, game_id)
-    first = await ai.hint(actor(ME))
+    first = await ai.computers.hint(actor(ME))
     text = " ".join(line.render() for line in first.lines)
     assert "Hint for" in text and "Expected +0.5 VP over the next-best move" in text
     assert "Why: It keeps the most energy" in text
     asked = len(ai.thinker.costs)
-    again = await ai.hint(actor(ME))
+    again = await ai.computers.hint(actor(ME))
     assert again.lines == first.lines and len(ai.thinker.costs) == asked  # cached
     await person_plays(ai)
     log = await ai.store.read_log(game_id)
@@ -297,7 +297,7 @@ async def test_a_hint_shown_before_a_restart_is_counted_after_it(make_ai: MakeAi
     before = await make_ai()
     game_id = await solo(before, ai=1, hints=True)
     await until_my_decision(before, game_id)
-    shown = await before.hint(actor(ME))
+    shown = await before.computers.hint(actor(ME))
     log = [e.record for e in await before.store.read_log(game_id)]
     assert [r for r in log if r["kind"] == "hint"] == [
         {
@@ -308,7 +308,7 @@ async def test_a_hint_shown_before_a_restart_is_counted_after_it(make_ai: MakeAi
     ]
     # The bot starts again: nothing of the first service's memory is left.
     after = await make_ai()
-    again = await after.hint(actor(ME))
+    again = await after.computers.hint(actor(ME))
     assert again.lines == shown.lines  # the same hint, and not a second one counted
     await person_plays(after)
     log = [e.record for e in await after.store.read_log(game_id)]
@@ -327,7 +327,8 @@ async def test_an_ai_step_lands_exactly_once_when_two_processes_compute_it(
     version = await first.store.version(game_id)
     # Both read the same version and think; the store lets one land, the other reads again.
     landed = await asyncio.gather(
-        first.play_computers(game_id, steps=1), second.play_computers(game_id, steps=1)
+        first.computers.play_computers(game_id, steps=1),
+        second.computers.play_computers(game_id, steps=1),
     )
     log = await first.store.read_log(game_id)
     ai_commits = [e for e in log if e.seq > version and e.record.get("computer")]
@@ -345,34 +346,36 @@ async def test_the_ai_thinks_in_a_worker_process_off_the_event_loop(make_ai: Mak
     await until_my_decision(service, game_id)
     for _ in range(30):
         await person_plays(service)
-        if await service.play_computers(game_id):
+        if await service.computers.play_computers(game_id):
             break
     assert service.thinker.costs and all(pid in pids for *_, pid in service.thinker.costs)
     assert all(rss < 150 for rss in service.thinker.worker_rss_mb().values())
 
 
 async def test_records_note_the_ai_at_a_persons_seat_and_the_hints(ai: GameService) -> None:
-    outcome = await ai.create_game(actor(ME), players=2, seed=5, hints=True)
-    await ai.join(actor(YOU))
-    await ai.start(actor(ME))
+    outcome = await ai.lobby.create_game(actor(ME), players=2, seed=5, hints=True)
+    await ai.lobby.join(actor(YOU))
+    await ai.lobby.start(actor(ME))
     game_id = outcome.game_id
     rng = random.Random(2)
     hinted = False
     for _ in range(4000):
         if (await ai.store.get_game(game_id)).status != "active":
             break
-        await ai.play_computers(game_id)
+        await ai.computers.play_computers(game_id)
         for user in (ME, YOU):
             with contextlib.suppress(ServiceError):
-                panel = await ai.panel(actor(user))
+                panel = await ai.views.panel(actor(user))
                 if panel.options:
                     if user == ME and not hinted:
-                        await ai.hint(actor(ME))
+                        await ai.computers.hint(actor(ME))
                         hinted = True
                     await person_plays(ai, user, rng)
                     break
-        if hinted and not (await ai._load(await ai.store.get_game(game_id))).pilots:
-            await ai.replace_with_ai(actor(ME), YOU, "casual")  # the AI holds it to the end
+        if hinted and not (await ai.desk.load(await ai.store.get_game(game_id))).pilots:
+            await ai.moderation.replace_with_ai(
+                actor(ME), YOU, "casual"
+            )  # the AI holds it to the end
     kept = await ai.store.game_result(game_id)
     assert kept is not None and kept.result.hints
     mine, theirs = kept.result.seats
@@ -399,9 +402,9 @@ async def test_hints_queue_behind_the_ai_seats_own_work() -> None:
 async def test_the_pictures_mark_an_ai_seat_with_its_level(ai: GameService) -> None:
     """The renderer is handed an AI seat as the computer seat, which marks it with its level."""
     game_id = await solo(ai, ai=1, automa=1)
-    loaded = await ai._load(await ai.store.get_game(game_id))
+    loaded = await ai.desk.load(await ai.store.get_game(game_id))
     assert loaded.game is not None
-    players = await ai._players(loaded, loaded.game.state)
+    players = await ai.pictures.players(loaded, loaded.game.state)
     kinds = [p.computer for p in players if p.computer is not None]
     assert kinds == [ComputerSeat("ai", "casual")]  # the automa is marked from the state itself
     assert kinds[0].mark() == "AI1"
@@ -412,17 +415,17 @@ async def test_ai_seats_draft_in_the_full_setup_with_the_real_ai(make_ai: MakeAi
     # The real AI (bot.ai, casual) in three seats of a full-setup game: it drafts like a
     # person, through the service (the last seat's pick is forced), and the game goes on.
     service = await make_ai(ai_decider="bot.ai:decide")
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(ME), players=4, seed=8, setup="full", ai=3, ai_level="casual"
     )
-    await service.start(actor(ME))
+    await service.lobby.start(actor(ME))
     game_id = outcome.game_id
     for _ in range(60):
-        loaded = await service._load(await service.store.get_game(game_id))
+        loaded = await service.desk.load(await service.store.get_game(game_id))
         assert loaded.game is not None
         if loaded.game.state.phase != "draft":
             break
-        if not await service.play_computers(game_id, steps=1):
+        if not await service.computers.play_computers(game_id, steps=1):
             await person_plays(service)
     else:
         raise AssertionError("the draft never ended")

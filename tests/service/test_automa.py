@@ -17,19 +17,19 @@ ME = USERS[0]
 
 async def solo(service: GameService, automa: int = 1, level: str = "medium", **options) -> int:
     """One person against `automa` automas, started; the game's id."""
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(ME), players=1 + automa, seed=5, automa=automa, automa_level=level, **options
     )
-    await service.start(actor(ME))
+    await service.lobby.start(actor(ME))
     return outcome.game_id
 
 
 async def play_until_automa_played(service: GameService, game_id: int) -> None:
     """The person plays turns (first option, then Confirm) until an automa turn followed."""
     for _ in range(200):
-        panel = await service.panel(actor(ME))
+        panel = await service.views.panel(actor(ME))
         notation = panel.options[0].notation
-        await service.play(actor(ME), [notation], expected_version=panel.version)
+        await service.moves.play(actor(ME), [notation], expected_version=panel.version)
         log = await service.store.read_log(game_id)
         if notation == "confirm" and log[-2].record.get("auto") == "automa":
             return
@@ -49,37 +49,37 @@ async def test_new_game_options_are_checked(service: GameService) -> None:
 
 
 async def test_lobby_buttons_add_and_remove_automas(service: GameService) -> None:
-    outcome = await service.create_game(actor(ME), players=3, seed=1)
+    outcome = await service.lobby.create_game(actor(ME), players=3, seed=1)
     assert "1/3" in outcome.lines[0].render()
     with pytest.raises(ServiceError, match="creator"):
-        await service.add_automa(actor(USERS[1]))
-    added = await service.add_automa(actor(ME), "hard")
+        await service.lobby.add_automa(actor(USERS[1]))
+    added = await service.lobby.add_automa(actor(ME), "hard")
     assert "automa (hard) joined" in added.lines[0].render() and "2/3" in added.lines[0].render()
-    await service.add_automa(actor(ME))  # the last automa's level again
-    assert await service.lobby_automas(outcome.game_id) == ["hard", "hard"]
+    await service.lobby.add_automa(actor(ME))  # the last automa's level again
+    assert await service.lobby.lobby_automas(outcome.game_id) == ["hard", "hard"]
     with pytest.raises(LobbyError, match="full"):
-        await service.join(actor(USERS[1]))
+        await service.lobby.join(actor(USERS[1]))
     with pytest.raises(LobbyError, match="full"):
-        await service.add_automa(actor(ME))
-    await service.remove_automa(actor(ME))
-    await service.join(actor(USERS[1]))
-    started = await service.start(actor(ME))
+        await service.lobby.add_automa(actor(ME))
+    await service.lobby.remove_automa(actor(ME))
+    await service.lobby.join(actor(USERS[1]))
+    started = await service.lobby.start(actor(ME))
     text = started.lines[0].render()
     assert "(automa, hard)" in text and text.count("automa") == 1
     with pytest.raises(LobbyError, match="already started"):
-        await service.add_automa(actor(ME))
+        await service.lobby.add_automa(actor(ME))
 
 
 async def test_remove_refuses_without_an_automa_and_start_alone_needs_one(
     service: GameService,
 ) -> None:
-    await service.create_game(actor(ME), players=2, seed=1)
+    await service.lobby.create_game(actor(ME), players=2, seed=1)
     with pytest.raises(LobbyError, match="no automa"):
-        await service.remove_automa(actor(ME))
+        await service.lobby.remove_automa(actor(ME))
     with pytest.raises(LobbyError, match="add an AI player or an automa"):
-        await service.start(actor(ME))
-    await service.add_automa(actor(ME), "easy")
-    assert (await service.start(actor(ME))).lines
+        await service.lobby.start(actor(ME))
+    await service.lobby.add_automa(actor(ME), "easy")
+    assert (await service.lobby.start(actor(ME))).lines
 
 
 async def test_automa_turns_are_committed_with_the_confirm_and_told_in_words(
@@ -112,9 +112,9 @@ async def test_undo_takes_the_automa_turns_back_with_the_persons(service: GameSe
     else:
         raise AssertionError("every automa turn revealed contracts or ended a round")
     before = await service.store.latest_snapshot(game_id)
-    panel = await service.panel(actor(ME))
+    panel = await service.views.panel(actor(ME))
     assert panel.can_undo
-    outcome = await service.undo(actor(ME))
+    outcome = await service.moves.undo(actor(ME))
     assert "took back their last turn" in outcome.lines[0].render()
     log = await service.store.read_log(game_id)
     # Back to the commit before the person's turn: the automa's turns are gone with it.
@@ -131,9 +131,9 @@ async def test_a_solo_game_plays_to_the_end_and_exports(service: GameService) ->
     for _ in range(3000):
         if (await service.store.get_game(game_id)).status != "active":
             break
-        panel = await service.panel(actor(ME))
+        panel = await service.views.panel(actor(ME))
         option = rng.choice(panel.options)
-        await service.play(actor(ME), [option.notation], expected_version=panel.version)
+        await service.moves.play(actor(ME), [option.notation], expected_version=panel.version)
     else:
         raise AssertionError("the solo game did not end")
     await sender.run_once()

@@ -30,12 +30,12 @@ async def expansion_game(
 ) -> int:
     """Create, fill and start a game with these expansions in CHANNEL; return its id."""
     setup = "full" if "leeghwater" in expansions else "intro"
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(USERS[0]), players=players, seed=seed, setup=setup, expansions=expansions
     )
     for user in USERS[1:players]:
-        await service.join(actor(user))
-    started = await service.start(actor(USERS[0]))
+        await service.lobby.join(actor(user))
+    started = await service.lobby.start(actor(USERS[0]))
     name = "The Nile Affair" if "nile" in expansions else "The Colorado Connection"
     assert name in outcome.text and name in started.text.split(". Seats")[0]
     return outcome.game_id
@@ -52,21 +52,23 @@ async def test_options_are_checked_with_the_engines_reasons(service: GameService
     ]
     for expansions, board, option, choose, words in refusals:
         with pytest.raises(NewGameRefused, match=words) as refused:
-            await service.create_game(actor(USERS[0]), players=4, expansions=expansions, map=board)
+            await service.lobby.create_game(
+                actor(USERS[0]), players=4, expansions=expansions, map=board
+            )
         assert (refused.value.option, refused.value.choose) == (option, choose)
         assert "=" not in str(refused.value) and "map" not in str(refused.value)
     with pytest.raises(LobbyError, match="belongs to the colorado expansion"):
-        await service.create_game(actor(USERS[0]), players=3, map="colorado")
+        await service.lobby.create_game(actor(USERS[0]), players=3, map="colorado")
     assert await service.store.active_game(CHANNEL) is None  # nothing was created
 
     # Nobody names the board: each expansion brings its own.
-    nile = await service.create_game(actor(USERS[0]), players=3, expansions=["Nile"])
+    nile = await service.lobby.create_game(actor(USERS[0]), players=3, expansions=["Nile"])
     meta = await service.store.get_game(nile.game_id)
     assert meta.options["map"] == "nile" and meta.options["expansions"] == ["nile"]
     assert nile.text.startswith(
         f"New Barrage game #{nile.game_id}: 3 players, intro setup with The Nile Affair."
     )
-    colorado = await service.create_game(
+    colorado = await service.lobby.create_game(
         actor(USERS[0], channel=OTHER_CHANNEL),
         players=2,
         setup="full",
@@ -113,7 +115,7 @@ async def test_complete_game(
         # Scripted players favour the expansion's actions so the game uses them.
         choices = new if new and rng.random() < 0.6 else panel.options
         notation = rng.choice(choices).notation
-        await service.play(actor(panel.user_id), [notation], expected_version=panel.version)
+        await service.moves.play(actor(panel.user_id), [notation], expected_version=panel.version)
         clock.advance(60_000)
     else:
         raise AssertionError("the game did not end")
@@ -130,7 +132,7 @@ async def test_complete_game(
     else:
         assert "Bridges" in sources
 
-    summary = await service.company_summary(game_id, by_game_id=True)
+    summary = await service.views.company_summary(game_id, by_game_id=True)
     if nile:
         assert summary.count("irrigation tokens:") == players
         assert "Bridges:" not in summary
@@ -155,16 +157,16 @@ async def test_export_import_round_trip_of_a_nile_game(service: GameService) -> 
         assert panel is not None
         new = [o for o in panel.options if o.group in NEW_GROUPS]
         notation = rng.choice(new or panel.options).notation
-        await service.play(actor(panel.user_id), [notation], expected_version=panel.version)
+        await service.moves.play(actor(panel.user_id), [notation], expected_version=panel.version)
     doc = await service.moving.export_game(actor(USERS[0]))
     assert doc["options"]["expansions"] == ["nile"] and doc["options"]["map"] == "nile"
-    await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
+    await service.moderation.abandon(actor(USERS[0]))  # one live copy: the original ends first
     outcome = await service.moving.import_game(
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
     )
     assert outcome.committed
-    original = await service._target(game_id, True)
-    copy = await service._target(outcome.game_id, True)
+    original = await service.desk.target(game_id, True)
+    copy = await service.desk.target(outcome.game_id, True)
     assert original.committed is not None and copy.committed is not None
     assert any(c.extra["irrigation"] for c in original.committed.companies.values())
     assert copy.committed.extra["nile"] == original.committed.extra["nile"]

@@ -46,7 +46,7 @@ async def test_a_move_on_a_read_only_database_is_refused_and_changes_nothing(
     for _ in range(4):  # every click gets the same answer; the log gets one line
         user, panel = await deciding(service)
         with pytest.raises(CannotSave) as info:
-            await service.play(
+            await service.moves.play(
                 actor(user), [panel.options[0].notation], expected_version=panel.version
             )
         assert str(info.value) == (
@@ -54,12 +54,12 @@ async def test_a_move_on_a_read_only_database_is_refused_and_changes_nothing(
         )
     assert await service.store.version(game_id) == before
     # Everything that only looks still answers.
-    assert (await service.score(CHANNEL)).rows
-    assert await service.board_image(CHANNEL, "map")
+    assert (await service.views.score(CHANNEL)).rows
+    assert await service.views.board_image(CHANNEL, "map")
     assert len(errors(caplog)) == 1 and "read-only" in errors(caplog)[0]
     await read_only(service, False)
     user, panel = await deciding(service)
-    outcome = await service.play(
+    outcome = await service.moves.play(
         actor(user), [panel.options[0].notation], expected_version=panel.version
     )
     assert outcome.version > before
@@ -68,12 +68,12 @@ async def test_a_move_on_a_read_only_database_is_refused_and_changes_nothing(
 
 async def test_every_kind_of_command_refuses_the_same_way(service: GameService) -> None:
     await started_game(service)
-    await service.create_game(actor(USERS[0], channel=OTHER_CHANNEL), players=3, seed=1)
+    await service.lobby.create_game(actor(USERS[0], channel=OTHER_CHANNEL), players=3, seed=1)
     await read_only(service, True)
     commands = [
-        lambda: service.create_game(actor(USERS[0], channel=OTHER_CHANNEL + 1), players=2),
-        lambda: service.join(actor(USERS[1], channel=OTHER_CHANNEL)),
-        lambda: service.abandon(actor(USERS[0])),
+        lambda: service.lobby.create_game(actor(USERS[0], channel=OTHER_CHANNEL + 1), players=2),
+        lambda: service.lobby.join(actor(USERS[1], channel=OTHER_CHANNEL)),
+        lambda: service.moderation.abandon(actor(USERS[0])),
         lambda: service.user_settings.update(USERS[0], time_zone="Europe/Paris"),
     ]
     for command in commands:

@@ -27,11 +27,11 @@ async def played(
     await sender.run_once()
     rng = random.Random(seed)
     for _ in range(steps):
-        loaded = await service.game_for_reminder(game_id)
+        loaded = await service.desk.game_for_reminder(game_id)
         assert loaded is not None and loaded.game is not None and not loaded.game.is_over
-        user = service.users_deciding(loaded)[0]
-        panel = await service.panel(actor(user))
-        await service.play(actor(user), [rng.choice(panel.options).notation])
+        user = service.desk.users_deciding(loaded)[0]
+        panel = await service.views.panel(actor(user))
+        await service.moves.play(actor(user), [rng.choice(panel.options).notation])
         await sender.run_once()
     return port.posted
 
@@ -65,7 +65,7 @@ async def test_the_mention_tells_the_turns_of_the_others_since_the_players_last(
     # The last one, told again by a process with nothing in memory (replayed from the log).
     last = with_digest[-1]
     other = await make_service()
-    loaded = await other.game_for_reminder(last.game_id)
+    loaded = await other.desk.game_for_reminder(last.game_id)
     assert loaded is not None
     fresh = CatchUp(other.store)
     [pinged] = last.mentions
@@ -114,7 +114,7 @@ async def test_the_panel_opens_with_the_digest_and_the_spaces_changed_since(
     me = USERS[2]
     game_id = await started_game(service, 3, seed=4)
     loaded = await play_policy(service, game_id, 4, opening_turn(me))
-    panel = await service.panel(actor(me), opening=True)
+    panel = await service.views.panel(actor(me), opening=True)
     assert panel.your_turn and panel.since and panel.since_turns >= 2
     texts = [line.render() for line in panel.since]
     assert all(t.startswith("• ") for t in texts) and len(texts) >= 2
@@ -124,17 +124,17 @@ async def test_the_panel_opens_with_the_digest_and_the_spaces_changed_since(
     assert before is not None and loaded.committed is not None
     assert panel.since_changed == tuple(changed_spaces(before, loaded.committed))
     assert panel.since_changed
-    picture = await service.since_picture(actor(me), panel)
+    picture = await service.views.since_picture(actor(me), panel)
     assert picture.data
     assert f"Changed since your last turn: {', '.join(panel.since_changed)}" in (
         picture.description or ""
     )
     # Not when the panel is only refreshed (a click's reply) ...
-    plain = await service.panel(actor(me))
+    plain = await service.views.panel(actor(me))
     assert plain.since == () and plain.since_changed == ()
     # ... nor opened again once the turn has begun.
-    await service.play(actor(me), [panel.options[0].notation])
-    again = await service.panel(actor(me), opening=True)
+    await service.moves.play(actor(me), [panel.options[0].notation])
+    again = await service.views.panel(actor(me), opening=True)
     if again.your_turn and again.done:
         assert again.since == ()
 
@@ -146,8 +146,8 @@ async def test_a_player_named_without_a_ping_is_pinged_when_the_post_is_late(
     names them without a ping, since their panel shows it. Posted more than 15 minutes
     later (the panel's token can no longer edit it), the message pings them after all."""
     me = USERS[0]
-    outcome = await service.create_game(actor(me), players=2, seed=5, automa=1)
-    await service.start(actor(me))
+    outcome = await service.lobby.create_game(actor(me), players=2, seed=5, automa=1)
+    await service.lobby.start(actor(me))
     port = RecordingPort()
     sender = OutboxSender(service.store, port, clock, service=service)
     await sender.run_once()
@@ -156,8 +156,8 @@ async def test_a_player_named_without_a_ping_is_pinged_when_the_post_is_late(
     for _ in range(400):
         if late and on_time:
             break
-        panel = await service.panel(actor(me))
-        answer = await service.play(actor(me), [rng.choice(panel.options).notation])
+        panel = await service.views.panel(actor(me))
+        answer = await service.moves.play(actor(me), [rng.choice(panel.options).notation])
         if not answer.announced or answer.decision is None or not answer.decision.options:
             await sender.run_once()
             continue
@@ -221,22 +221,22 @@ async def test_no_heads_up_for_an_ai_seats_turn(service: GameService, clock: Fak
     never mentioned; a person's turn still brings the heads-up of the person after them."""
     await service.user_settings.update(USERS[0], heads_up=True)
     await service.user_settings.update(USERS[1], heads_up=True)
-    created = await service.create_game(actor(USERS[0]), players=3, seed=6, ai=1)
-    await service.join(actor(USERS[1]))
-    await service.start(actor(USERS[0]))
+    created = await service.lobby.create_game(actor(USERS[0]), players=3, seed=6, ai=1)
+    await service.lobby.join(actor(USERS[1]))
+    await service.lobby.start(actor(USERS[0]))
     port = RecordingPort()
     sender = OutboxSender(service.store, port, clock, service=service)
     game_id = created.game_id
     rng = random.Random(6)
     for _ in range(60):
-        loaded = await service.game_for_reminder(game_id)
+        loaded = await service.desk.game_for_reminder(game_id)
         assert loaded is not None
         if loaded.ai_deciding():
-            await service.play_computers(game_id, steps=1)
+            await service.computers.play_computers(game_id, steps=1)
         else:
-            user = service.users_deciding(loaded)[0]
-            panel = await service.panel(actor(user))
-            await service.play(actor(user), [rng.choice(panel.options).notation])
+            user = service.desk.users_deciding(loaded)[0]
+            panel = await service.views.panel(actor(user))
+            await service.moves.play(actor(user), [rng.choice(panel.options).notation])
         await sender.run_once()
     ai_to_move = [a for a in port.posted if not a.waiting_for and "to move" in a.text]
     assert len(ai_to_move) >= 3

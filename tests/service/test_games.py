@@ -31,7 +31,7 @@ async def test_complete_game(
         assert steps < 5000
     meta = await service.store.get_game(game_id)
     assert meta.status == "finished"
-    score = await service.score(game_id, by_game_id=True)
+    score = await service.views.score(game_id, by_game_id=True)
     assert score.over
     assert [row.rank for row in score.rows] == sorted(row.rank for row in score.rows)
     assert {row.user_id for row in score.rows} == set(USERS[:players])
@@ -75,7 +75,7 @@ async def test_full_setup_starts_with_the_draft(service: GameService) -> None:
     await started_game(service, 2, setup="full")
     from tests.service.helpers import actor
 
-    panels = [await service.panel(actor(u)) for u in USERS[:2]]
+    panels = [await service.views.panel(actor(u)) for u in USERS[:2]]
     assert any(p.options for p in panels)
     deciding = next(p for p in panels if p.options)
     assert deciding.company is not None and deciding.company.startswith("seat")

@@ -27,7 +27,7 @@ async def played_export(service: GameService, steps: int = 30, seed: int = 3) ->
     for _ in range(steps):
         await random_step(service, rng, 2, game_id)
     doc = await service.moving.export_game(actor(USERS[0]))
-    await service.abandon(actor(USERS[0]))
+    await service.moderation.abandon(actor(USERS[0]))
     return doc
 
 
@@ -216,8 +216,8 @@ async def test_the_untouched_export_is_accepted_and_loads(service: GameService) 
     doc = await played_export(service)
     outcome = await service.moving.import_game(MANAGER, json.dumps(doc).encode())
     assert outcome.committed
-    service._cache.clear()
-    panels = [await service.panel(actor(u, channel=OTHER_CHANNEL)) for u in USERS[:2]]
+    service.desk.cache.clear()
+    panels = [await service.views.panel(actor(u, channel=OTHER_CHANNEL)) for u in USERS[:2]]
     assert any(p.options for p in panels)
 
 
@@ -265,7 +265,7 @@ async def test_a_game_still_active_elsewhere_is_refused_naming_its_channel(
     other_server = type(MANAGER)(SPECTATOR, GUILD + 1, 7000, True)
     with pytest.raises(ImportRefused, match="still active in another server"):
         await service.moving.import_game(other_server, doc)
-    await service.abandon(actor(USERS[0]))
+    await service.moderation.abandon(actor(USERS[0]))
     copy_ = await service.moving.import_game(MANAGER, copy.deepcopy(doc))
     assert copy_.game_id != game_id
     # The copy is now the live one: importing the file a third time is refused again.
@@ -275,7 +275,7 @@ async def test_a_game_still_active_elsewhere_is_refused_naming_its_channel(
 
 async def test_an_import_into_a_channel_with_a_game_names_that_game(service: GameService) -> None:
     doc = await played_export(service)
-    lobby = await service.create_game(actor(USERS[2], channel=OTHER_CHANNEL), players=2)
+    lobby = await service.lobby.create_game(actor(USERS[2], channel=OTHER_CHANNEL), players=2)
     number = (await service.store.get_game(lobby.game_id)).number
     with pytest.raises(LobbyError, match=rf"already has game #{number} going; abandon it first"):
         await service.moving.import_game(MANAGER, json.dumps(doc).encode())

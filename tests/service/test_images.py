@@ -119,7 +119,7 @@ async def _next_version(service: GameService, game_id: int, version: int) -> int
     """Play random answers until the game's committed version passes `version`."""
     rng = random.Random(3)
     for _ in range(200):
-        if (now := (await service.score(game_id, by_game_id=True)).version) > version:
+        if (now := (await service.views.score(game_id, by_game_id=True)).version) > version:
             return now
         assert await random_step(service, rng, 2, game_id)
     raise AssertionError("no turn was committed")
@@ -128,7 +128,7 @@ async def _next_version(service: GameService, game_id: int, version: int) -> int
 async def _started(service: GameService) -> tuple[int, int]:
     """A started game's id and committed version."""
     game_id = await started_game(service)
-    return game_id, (await service.score(game_id, by_game_id=True)).version
+    return game_id, (await service.views.score(game_id, by_game_id=True)).version
 
 
 @pytest.fixture
@@ -148,24 +148,26 @@ async def test_only_the_views_asked_for_lately_are_rendered_ahead(
 ) -> None:
     service, pool, recorder = service_and_recorder
     game_id, version = await _started(service)
-    await service.render_request(ImageRequest(game_id, version, "map"))
+    await service.views.render_request(ImageRequest(game_id, version, "map"))
     for _ in range(50):
         await asyncio.sleep(0)
     assert recorder.calls == ["map"] and pool.warmed == 0  # nobody has looked at any view
-    assert await service.board_image(game_id, "full", by_game_id=True) == b"PNG full None" * 10
+    assert (
+        await service.views.board_image(game_id, "full", by_game_id=True) == b"PNG full None" * 10
+    )
     assert recorder.calls == ["map", "full"]
 
     later = await _next_version(service, game_id, version)
-    await service.render_request(ImageRequest(game_id, later, "map"))
+    await service.views.render_request(ImageRequest(game_id, later, "map"))
     await settle(pool, 1)
     assert recorder.calls == ["map", "full", "map", "full"]  # the full board, not the shared
-    await service.board_image(game_id, "full", by_game_id=True)
+    await service.views.board_image(game_id, "full", by_game_id=True)
     assert pool.renders == 4 and pool.warm_hits == 1
 
     # Asked for more than `within` versions ago: no longer rendered ahead.
     pool.positions.within = 0
     newest = await _next_version(service, game_id, later)
-    await service.render_request(ImageRequest(game_id, newest, "map"))
+    await service.views.render_request(ImageRequest(game_id, newest, "map"))
     for _ in range(50):
         await asyncio.sleep(0)
     assert recorder.calls[4:] == ["map"] and pool.warmed == 1
@@ -177,15 +179,17 @@ async def test_a_board_view_is_the_announced_picture_rings_and_all(
     service, pool, recorder = service_and_recorder
     game_id, version = await _started(service)
     rings = ("A3", "B1")
-    announced = await service.request_picture(ImageRequest(game_id, version, "map", changed=rings))
-    board = await service.board_picture(game_id, "map", by_game_id=True)
+    announced = await service.views.request_picture(
+        ImageRequest(game_id, version, "map", changed=rings)
+    )
+    board = await service.views.board_picture(game_id, "map", by_game_id=True)
     assert recorder.calls == ["map"]  # one picture of the position
     assert board.data == announced.data and board.description == announced.description
     # The full board of that position rings the same spaces (it shares the map's part).
     asked: list[object] = []
     recorder_call = recorder.__call__
     pool.render_fn = lambda state, *rest: asked.append(state) or recorder_call(state, *rest)
-    await service.board_picture(game_id, "full", by_game_id=True)
+    await service.views.board_picture(game_id, "full", by_game_id=True)
     assert [getattr(s, "changed", None) for s in asked] == [rings]
 
 
@@ -215,7 +219,7 @@ async def test_an_announcement_keeps_its_picture_when_rendering_ahead_fails(
     async def broken(*args: object) -> None:
         raise RuntimeError("a bug in rendering ahead")
 
-    monkeypatch.setattr(service, "_warm_wanted", broken)
-    picture = await service.request_picture(ImageRequest(game_id, version, "map"))
+    monkeypatch.setattr(service.views, "_warm_wanted", broken)
+    picture = await service.views.request_picture(ImageRequest(game_id, version, "map"))
     assert picture.data == b"PNG map None" * 10
     assert "could not render ahead" in caplog.text

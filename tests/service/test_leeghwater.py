@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.rules.content import load_content
+from bot.rules.catalogue import CATALOGUE
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from bot.service import GameService, LobbyError, NewGameRefused, OutboxSender
 from bot.service.types import PanelView
 from tests.service.helpers import (
@@ -26,13 +27,13 @@ LEEGHWATER = ("leeghwater",)
 
 async def leeghwater_game(service: GameService, players: int, seed: int) -> int:
     """Create, fill and start a full-setup Leeghwater game in CHANNEL; return its id."""
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(USERS[0]), players=players, seed=seed, setup="full", expansions=LEEGHWATER
     )
     assert "The Leeghwater Project" in outcome.text
     for user in USERS[1:players]:
-        await service.join(actor(user))
-    await service.start(actor(USERS[0]))
+        await service.lobby.join(actor(user))
+    await service.lobby.start(actor(USERS[0]))
     return outcome.game_id
 
 
@@ -41,7 +42,7 @@ async def deciding_panel(service: GameService, players: int) -> PanelView | None
     if await service.store.active_game(CHANNEL) is None:
         return None
     for user in USERS[:players]:
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         if panel.prompt == "The game is over.":
             return None
         if panel.options:
@@ -53,12 +54,16 @@ async def test_the_option_is_validated_and_stored(service: GameService) -> None:
     with pytest.raises(
         LobbyError, match="no expansion 'atlantis' \\(known: colorado, leeghwater, nile"
     ):
-        await service.create_game(actor(USERS[0]), players=3, setup="full", expansions=["atlantis"])
+        await service.lobby.create_game(
+            actor(USERS[0]), players=3, setup="full", expansions=["atlantis"]
+        )
     with pytest.raises(NewGameRefused, match="full game only") as refused:
-        await service.create_game(actor(USERS[0]), players=3, setup="intro", expansions=LEEGHWATER)
+        await service.lobby.create_game(
+            actor(USERS[0]), players=3, setup="intro", expansions=LEEGHWATER
+        )
     assert (refused.value.option, refused.value.choose) == ("setup", "full")
     assert await service.store.active_game(CHANNEL) is None  # nothing was created
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(USERS[0]), players=3, setup="full", expansions=[" Leeghwater", "leeghwater"]
     )
     meta = await service.store.get_game(outcome.game_id)
@@ -86,14 +91,14 @@ async def test_complete_leeghwater_game(
         if works and not completed:
             # Autocomplete finds the expansion's options by their words.
             user = panel.user_id
-            hits = await service.autocomplete(actor(user), "external work")
+            hits = await service.views.autocomplete(actor(user), "external work")
             assert {n for _, n in hits} >= {o.notation for o in works}
             # Taking one goes through the panel like any base action.
             notation = works[0].notation
             completed = True
         else:
             notation = rng.choice(panel.options).notation
-        await service.play(actor(panel.user_id), [notation], expected_version=panel.version)
+        await service.moves.play(actor(panel.user_id), [notation], expected_version=panel.version)
         clock.advance(60_000)
     else:
         raise AssertionError("the game did not end")
@@ -102,7 +107,7 @@ async def test_complete_leeghwater_game(
     score = await finished_score(service, game_id, players)
     sources = score_groups(score)
     # Each Private Building a company activated is worth its VP at the end, in its own group.
-    state = (await service._target(game_id, True)).committed
+    state = (await service.desk.target(game_id, True)).committed
     assert state is not None
     built = [
         tile
@@ -110,16 +115,16 @@ async def test_complete_leeghwater_game(
         for cid in state.companies
         if cid in who
     ]
-    content = load_content()
+    content = CATALOGUE.content()
     building_vp = sum(dict(row.breakdown).get("Private Buildings", 0) for row in score.rows)
-    assert built and building_vp == sum(content.private_buildings[t].vp for t in built)
+    assert built and building_vp == sum(lw_tables.BUILDINGS.of(content)[t].vp for t in built)
     assert "External Works" in sources  # these seeds' games score some External Works
     # The score sheet's categories, by name.
     assert not any(s.startswith("end:") or s == "external_work" for s in sources)
 
-    lines = await service.log_lines(game_id, 10_000, by_game_id=True)
+    lines = await service.views.log_lines(game_id, 10_000, by_game_id=True)
     assert any("External Work" in line for line in lines)
-    summary = await service.company_summary(game_id, by_game_id=True)
+    summary = await service.views.company_summary(game_id, by_game_id=True)
     assert summary.count("Private Buildings:") == players
     assert summary.count("External Works:") == players
 
@@ -140,16 +145,16 @@ async def test_export_import_round_trip_of_a_leeghwater_game(service: GameServic
         panel = await deciding_panel(service, 3)
         assert panel is not None
         notation = rng.choice(panel.options).notation
-        await service.play(actor(panel.user_id), [notation], expected_version=panel.version)
+        await service.moves.play(actor(panel.user_id), [notation], expected_version=panel.version)
     doc = await service.moving.export_game(actor(USERS[0]))
     assert doc["options"]["expansions"] == ["leeghwater"]
-    await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
+    await service.moderation.abandon(actor(USERS[0]))  # one live copy: the original ends first
     outcome = await service.moving.import_game(
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
     )
     assert outcome.committed
-    original = await service._target(game_id, True)
-    copy = await service._target(outcome.game_id, True)
+    original = await service.desk.target(game_id, True)
+    copy = await service.desk.target(outcome.game_id, True)
     assert original.committed is not None and copy.committed is not None
     assert copy.committed.extra["leeghwater"] == original.committed.extra["leeghwater"]
     assert copy.committed.to_json() == original.committed.to_json()

@@ -44,7 +44,7 @@ async def test_a_deleted_channel_ends_its_game_as_abandoned_with_the_reason(
     game = await started_game(service)
     assert await service.store.reminders(game) != []
     with caplog.at_level(logging.INFO, logger="bot"):
-        assert await service.destination_gone(CHANNEL, CHANNEL_DELETED) == 1
+        assert await service.moderation.destination_gone(CHANNEL, CHANNEL_DELETED) == 1
     meta = await service.store.get_game(game)
     assert meta.status == "abandoned" and meta.ended_at is not None
     last = (await service.store.read_log(game))[-1]
@@ -57,7 +57,7 @@ async def test_a_deleted_channel_ends_its_game_as_abandoned_with_the_reason(
         )
     ]
     # No longer counted as running anywhere.
-    assert await service.my_games(GUILD, USERS[0]) == []
+    assert await service.views.my_games(GUILD, USERS[0]) == []
     assert await service.store.active_game(CHANNEL) is None
 
 
@@ -67,10 +67,10 @@ async def test_the_channel_is_free_again_and_the_game_still_loads(
     """The abandoned game's views still work by id; a new game may open in a recreated
     channel with the same id (Discord never reuses ids, but nothing here depends on it)."""
     game = await started_game(service)
-    await service.destination_gone(CHANNEL, THREAD_DELETED)
-    score = await service.score(game, by_game_id=True)
+    await service.moderation.destination_gone(CHANNEL, THREAD_DELETED)
+    score = await service.views.score(game, by_game_id=True)
     assert score.game_id == game
-    outcome = await service.create_game(actor(USERS[0]), players=2, seed=1)
+    outcome = await service.lobby.create_game(actor(USERS[0]), players=2, seed=1)
     assert outcome.game_id != game
 
 
@@ -79,19 +79,19 @@ async def test_a_channel_without_a_game_in_progress_changes_nothing(
 ) -> None:
     game = await started_game(service)
     with caplog.at_level(logging.INFO, logger="bot"):
-        assert await service.destination_gone(OTHER_CHANNEL, CHANNEL_DELETED) is None
-        await service.abandon(actor(USERS[0]))
+        assert await service.moderation.destination_gone(OTHER_CHANNEL, CHANNEL_DELETED) is None
+        await service.moderation.abandon(actor(USERS[0]))
         version = (await service.store.get_game(game)).version
         # Told again (a second event, or a post after the event): nothing more happens.
-        assert await service.destination_gone(CHANNEL, CHANNEL_DELETED) is None
+        assert await service.moderation.destination_gone(CHANNEL, CHANNEL_DELETED) is None
     assert (await service.store.get_game(game)).version == version
     assert caplog.records == []
 
 
 async def test_a_lobby_in_a_deleted_thread_ends_too(service: GameService) -> None:
-    outcome = await service.create_game(actor(USERS[0]), players=3, seed=2)
-    await service.join(actor(USERS[1]))
-    assert await service.destination_gone(CHANNEL, THREAD_DELETED) == 1
+    outcome = await service.lobby.create_game(actor(USERS[0]), players=3, seed=2)
+    await service.lobby.join(actor(USERS[1]))
+    assert await service.moderation.destination_gone(CHANNEL, THREAD_DELETED) == 1
     assert (await service.store.get_game(outcome.game_id)).status == "abandoned"
 
 
@@ -99,12 +99,14 @@ async def test_its_unsent_announcements_are_dropped_but_a_members_abandon_is_ann
     service: GameService, clock: FakeClock
 ) -> None:
     gone = await started_game(service)  # its start announcement is still unsent
-    other = await service.create_game(actor(USERS[0], channel=OTHER_CHANNEL), players=2, seed=4)
-    await service.join(actor(USERS[1], channel=OTHER_CHANNEL))
-    await service.start(actor(USERS[0], channel=OTHER_CHANNEL))
-    await service.abandon(actor(USERS[0], channel=OTHER_CHANNEL))
+    other = await service.lobby.create_game(
+        actor(USERS[0], channel=OTHER_CHANNEL), players=2, seed=4
+    )
+    await service.lobby.join(actor(USERS[1], channel=OTHER_CHANNEL))
+    await service.lobby.start(actor(USERS[0], channel=OTHER_CHANNEL))
+    await service.moderation.abandon(actor(USERS[0], channel=OTHER_CHANNEL))
     assert await service.store.pending_outbox(gone) != []
-    await service.destination_gone(CHANNEL, CHANNEL_DELETED)
+    await service.moderation.destination_gone(CHANNEL, CHANNEL_DELETED)
     port = RecordingPort()
     sender = OutboxSender(service.store, port, clock, service=service)
     await sender.run_once()
@@ -150,7 +152,7 @@ async def test_an_export_made_before_the_deletion_is_accepted_elsewhere_afterwar
     elsewhere = actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True)
     with pytest.raises(ImportRefused, match="still active"):
         await service.moving.import_game(elsewhere, doc)
-    await service.destination_gone(CHANNEL, CHANNEL_DELETED)
+    await service.moderation.destination_gone(CHANNEL, CHANNEL_DELETED)
     outcome = await service.moving.import_game(elsewhere, doc)
     assert outcome.committed
     assert (await service.store.get_game(outcome.game_id)).status == "active"
@@ -165,8 +167,8 @@ async def test_its_players_export_it_by_number_and_continue_it_elsewhere(
     rng = random.Random(5)
     for _ in range(10):
         await random_step(service, rng, 2, game)
-    before = await service.score(game, by_game_id=True)
-    await service.destination_gone(CHANNEL, CHANNEL_DELETED)
+    before = await service.views.score(game, by_game_id=True)
+    await service.moderation.destination_gone(CHANNEL, CHANNEL_DELETED)
     doc = await service.moving.export_game(actor(USERS[1], channel=OTHER_CHANNEL), number=1)
     assert doc["status"] == "abandoned" and doc["source_game_number"] == 1
     assert doc["log"][-1]["record"] == {"kind": "abandon", "reason": "channel deleted"}
@@ -176,16 +178,16 @@ async def test_its_players_export_it_by_number_and_continue_it_elsewhere(
     assert outcome.committed
     meta = await service.store.get_game(outcome.game_id)
     assert meta.status == "active" and meta.ended_at is None
-    after = await service.score(outcome.game_id, by_game_id=True)
+    after = await service.views.score(outcome.game_id, by_game_id=True)
     assert [r.vp for r in after.rows] == [r.vp for r in before.rows]
-    assert (await service.panel(actor(USERS[0], channel=OTHER_CHANNEL))) is not None
+    assert (await service.views.panel(actor(USERS[0], channel=OTHER_CHANNEL))) is not None
 
 
 async def test_a_game_a_member_abandoned_is_imported_abandoned_as_before(
     service: GameService,
 ) -> None:
     await started_game(service, seed=12)
-    await service.abandon(actor(USERS[0]))
+    await service.moderation.abandon(actor(USERS[0]))
     doc = await service.moving.export_game(actor(USERS[0]), number=1)
     outcome = await service.moving.import_game(
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc

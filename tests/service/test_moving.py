@@ -16,13 +16,13 @@ async def test_export_import_round_trip(service: GameService) -> None:
     for _ in range(30):
         await random_step(service, rng, 2, game_id)
     doc = await service.moving.export_game(actor(USERS[0]))
-    await service.abandon(actor(USERS[0]))  # one live copy: the original ends first
+    await service.moderation.abandon(actor(USERS[0]))  # one live copy: the original ends first
     outcome = await service.moving.import_game(
         actor(SPECTATOR, channel=OTHER_CHANNEL, manage=True), doc
     )
     assert outcome.committed
-    original = await service.score(game_id, by_game_id=True)
-    copy = await service.score(outcome.game_id, by_game_id=True)
+    original = await service.views.score(game_id, by_game_id=True)
+    copy = await service.views.score(outcome.game_id, by_game_id=True)
     assert [r.vp for r in copy.rows] == [r.vp for r in original.rows]
 
 
@@ -51,8 +51,8 @@ async def test_a_log_that_no_longer_replays_continues_from_the_snapshot_and_is_f
     await service.store.append(
         game_id, meta.version, [{"kind": "decision", "notation": "fly", "player": "seat0"}]
     )
-    service._cache.clear()  # as a fresh process would
-    deciding = [await service.panel(actor(u)) for u in USERS[:2]]
+    service.desk.cache.clear()  # as a fresh process would
+    deciding = [await service.views.panel(actor(u)) for u in USERS[:2]]
     assert all(p.flag for p in deciding)
     assert any(p.options for p in deciding)
     log = await service.store.read_log(game_id)

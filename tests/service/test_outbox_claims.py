@@ -23,9 +23,11 @@ async def games_in_channels(service: GameService, channels: list[int]) -> list[i
     """A started two-player game in each channel; each has its start announcement pending."""
     ids = []
     for channel in channels:
-        outcome = await service.create_game(actor(USERS[0], channel=channel), players=2, seed=3)
-        await service.join(actor(USERS[1], channel=channel))
-        await service.start(actor(USERS[0], channel=channel))
+        outcome = await service.lobby.create_game(
+            actor(USERS[0], channel=channel), players=2, seed=3
+        )
+        await service.lobby.join(actor(USERS[1], channel=channel))
+        await service.lobby.start(actor(USERS[0], channel=channel))
         ids.append(outcome.game_id)
     return ids
 

@@ -15,9 +15,9 @@ from tests.service.helpers import USERS, FakeClock, RecordingPort, actor
 
 async def a_started_game(service: GameService) -> int:
     """A started two-player game; its start announcement waits in the outbox."""
-    outcome = await service.create_game(actor(USERS[0]), players=2, seed=3)
-    await service.join(actor(USERS[1]))
-    await service.start(actor(USERS[0]))
+    outcome = await service.lobby.create_game(actor(USERS[0]), players=2, seed=3)
+    await service.lobby.join(actor(USERS[1]))
+    await service.lobby.start(actor(USERS[0]))
     return outcome.game_id
 
 

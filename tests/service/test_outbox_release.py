@@ -19,9 +19,9 @@ from tests.service.helpers import (
 async def two_games(service: GameService) -> None:
     """Two started games in two channels: each has one announcement (its start) to post."""
     for channel in (CHANNEL, OTHER_CHANNEL):
-        await service.create_game(actor(USERS[0], channel=channel), players=2, seed=3)
-        await service.join(actor(USERS[1], channel=channel))
-        await service.start(actor(USERS[0], channel=channel))
+        await service.lobby.create_game(actor(USERS[0], channel=channel), players=2, seed=3)
+        await service.lobby.join(actor(USERS[1], channel=channel))
+        await service.lobby.start(actor(USERS[0], channel=channel))
 
 
 class BlockingPort(RecordingPort):

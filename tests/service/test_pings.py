@@ -20,10 +20,10 @@ async def test_a_solo_game_pings_its_player_only_at_the_start_and_the_end(
     """Against automas every Confirm hands the next turn back to the person: it is named in
     each turn message (which the channel still sees, with its picture), but the only pings
     are the first turn's and the final result's."""
-    outcome = await service.create_game(
+    outcome = await service.lobby.create_game(
         actor(ME), players=3, seed=5, automa=2, automa_level="medium"
     )
-    await service.start(actor(ME))
+    await service.lobby.start(actor(ME))
     game_id = outcome.game_id
     rng = random.Random(5)
     port = RecordingPort()
@@ -32,8 +32,8 @@ async def test_a_solo_game_pings_its_player_only_at_the_start_and_the_end(
     for _ in range(3000):
         if (await service.store.get_game(game_id)).status != "active":
             break
-        panel = await service.panel(actor(ME))
-        played = await service.play(
+        panel = await service.views.panel(actor(ME))
+        played = await service.moves.play(
             actor(ME), [rng.choice(panel.options).notation], expected_version=panel.version
         )
         if played.announced:
@@ -69,12 +69,12 @@ async def test_a_choice_made_before_its_announcement_is_posted_is_not_pinged(
     went on from their own Confirm to the choice)."""
     game_id = await started_game(service, 3, seed=4)
     loaded = await play_policy(service, game_id, 4, choosing_at_once)
-    deciders = set(service.users_deciding(loaded))
+    deciders = set(service.desk.users_deciding(loaded))
     confirmed_by = loaded.commits[-1][1].user
     assert confirmed_by in deciders and len(deciders) == 2
     [other] = deciders - {confirmed_by}
-    panel = await service.panel(actor(other))
-    noted = await service.play(actor(other), [panel.options[0].notation])
+    panel = await service.views.panel(actor(other))
+    noted = await service.moves.play(actor(other), [panel.options[0].notation])
     assert noted.kind is OutcomeKind.NOTED
     port = RecordingPort()
     await OutboxSender(service.store, port, clock, service=service).run_once()

@@ -45,13 +45,13 @@ async def _turn_in_progress(service: GameService, players: int) -> int:
     rng = random.Random(5)
     for _ in range(400):
         for user in USERS[:players]:
-            panel = await service.panel(actor(user))
+            panel = await service.views.panel(actor(user))
             if not panel.options:
                 continue
             if panel.can_restart:
                 return user
             pick = rng.choice(panel.options)
-            await service.play(actor(user), [pick.notation], expected_version=panel.version)
+            await service.moves.play(actor(user), [pick.notation], expected_version=panel.version)
             break
     raise AssertionError("no turn in progress reached")
 
@@ -62,20 +62,20 @@ async def test_only_the_player_of_a_turn_in_progress_can_preview_it(
     service, handed = real
     await started_game(service, 2, seed=3)
     with pytest.raises(ServiceError, match="no turn in progress"):
-        await service.preview_image(actor(USERS[0]))
+        await service.views.preview_image(actor(USERS[0]))
     user = await _turn_in_progress(service, 2)
     other = next(u for u in USERS[:2] if u != user)
     with pytest.raises(ServiceError, match="no turn in progress"):
-        await service.preview_image(actor(other))
+        await service.views.preview_image(actor(other))
     with pytest.raises(NotAPlayer):
-        await service.preview_image(actor(USERS[3]))
+        await service.views.preview_image(actor(USERS[3]))
     with pytest.raises(ServiceError, match="not the score"):
-        await service.preview_image(actor(user), "score")
+        await service.views.preview_image(actor(user), "score")
     with pytest.raises(ServiceError, match="no view 'nowhere'"):
-        await service.preview_image(actor(user), "nowhere")
+        await service.views.preview_image(actor(user), "nowhere")
 
-    preview = await service.preview_image(actor(user), "map")
-    committed = await service.board_image(actor(user).channel_id, "map")
+    preview = await service.views.preview_image(actor(user), "map")
+    committed = await service.views.board_image(actor(user).channel_id, "map")
     assert preview != committed  # cached apart: the preview is not the committed picture
     assert Image.open(io.BytesIO(preview)).mode == "P"
     kinds = [type(state).__name__ for state, _view in handed.states]
@@ -102,20 +102,20 @@ async def test_a_preview_shows_no_refilled_contract(real: tuple[GameService, Han
     rng = random.Random(2)
     # Play until a player's turn in progress has taken a private contract (not yet refilled).
     for _ in range(600):
-        loaded = await service.game_for_reminder(game_id)
+        loaded = await service.desk.game_for_reminder(game_id)
         assert loaded is not None and loaded.game is not None
         state = loaded.game.state
         if state.pending_refill:
             break
-        user = service.users_deciding(loaded)[0]
-        panel = await service.panel(actor(user))
+        user = service.desk.users_deciding(loaded)[0]
+        panel = await service.views.panel(actor(user))
         takes = [o for o in panel.options if o.notation.startswith(("take", "contract"))]
         pick = rng.choice(takes or panel.options)
-        await service.play(actor(user), [pick.notation], expected_version=panel.version)
+        await service.moves.play(actor(user), [pick.notation], expected_version=panel.version)
     else:
         raise AssertionError("no contract taken in a turn in progress")
     handed.states.clear()
-    await service.preview_image(actor(user), "shared")
+    await service.views.preview_image(actor(user), "shared")
     (drawn, view), *_ = handed.states
     assert isinstance(drawn, Preview) and view == "shared"
     assert drawn.state.pending_refill == state.pending_refill  # Confirm has not refilled them

@@ -35,7 +35,7 @@ HOUR = 3_600_000
 
 async def decider(service: GameService) -> int:
     for user in USERS[:2]:
-        if (await service.panel(actor(user))).options:
+        if (await service.views.panel(actor(user))).options:
             return user
     raise AssertionError("nobody decides")
 
@@ -85,13 +85,13 @@ async def test_turn_announced_in_quiet_hours_is_silent_and_the_ping_follows(
 ) -> None:
     service = await make_service()
     clock.now = utc_ms(2026, 7, 1, 21)  # 23:00 in Berlin (summer time)
-    await service.create_game(actor(USERS[0]), players=2, seed=7)
-    await service.join(actor(USERS[1]))
+    await service.lobby.create_game(actor(USERS[0]), players=2, seed=7)
+    await service.lobby.join(actor(USERS[1]))
     for user in USERS[:2]:
         await service.user_settings.update(
             user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 420)
         )
-    await service.start(actor(USERS[0]))
+    await service.lobby.start(actor(USERS[0]))
     port = RecordingPort()
     await OutboxSender(service.store, port, clock, service=service).run_once()
     assert port.posted[0].silent and port.posted[0].mention_user_id is not None
@@ -158,13 +158,13 @@ async def test_the_first_ping_after_long_quiet_hours_says_it_is_their_turn(
     """Quiet hours (9 h) longer than the player's reminder hours (6 h): still "your turn"."""
     service = await make_service()
     clock.now = utc_ms(2026, 7, 1, 21)  # 23:00 in Berlin
-    await service.create_game(actor(USERS[0]), players=2, seed=7)
-    await service.join(actor(USERS[1]))
+    await service.lobby.create_game(actor(USERS[0]), players=2, seed=7)
+    await service.lobby.join(actor(USERS[1]))
     for user in USERS[:2]:
         await service.user_settings.update(
             user, time_zone="Europe/Berlin", quiet_hours=(22 * 60, 7 * 60), reminder_hours=6
         )
-    await service.start(actor(USERS[0]))
+    await service.lobby.start(actor(USERS[0]))
     runner = ReminderRunner(service, RecordingPort(), clock)
     clock.now = utc_ms(2026, 7, 2, 5)  # 07:00 in Berlin
     (ping,) = await runner.run_once()

@@ -22,7 +22,7 @@ async def test_a_skipped_seat_banks_all_its_engineers_in_one_turn(
 ) -> None:
     service = await make_service()
     game_id = await started_game(service, 2, seed=11)
-    await service.skip_seat(actor(USERS[0], manage=True), 1)
+    await service.moderation.skip_seat(actor(USERS[0], manage=True), 1)
     rng = random.Random(4)
     for _ in range(60):
         if not await random_step(service, rng, 1, game_id):
@@ -47,20 +47,20 @@ async def test_skipping_during_someone_elses_turn_keeps_their_turn_open(
     service = await make_service()
     game_id = await started_game(service, 3, seed=5)
     loaded = await play_policy(service, game_id, 5, lambda game: bool(game.tail))
-    busy = service.users_deciding(loaded)[0]
+    busy = service.desk.users_deciding(loaded)[0]
     await OutboxSender(service.store, RecordingPort(), clock, service=service).run_once()
     seat = next(i for i, user in enumerate(loaded.seats) if user != busy)
-    outcome = await service.skip_seat(actor(USERS[0], manage=True), seat)
+    outcome = await service.moderation.skip_seat(actor(USERS[0], manage=True), seat)
     assert outcome.announced
-    after = await service.game_for_reminder(game_id)
+    after = await service.desk.game_for_reminder(game_id)
     assert after is not None and after.tail == loaded.tail  # the turn in progress stays
     port = RecordingPort()
     await OutboxSender(service.store, port, clock, service=service).run_once()
     [skipped] = port.posted
     assert "will pass every turn" in skipped.text and skipped.waiting_for == (busy,)
     assert busy not in skipped.mentions  # already told when their turn began
-    fresh = await (await make_service()).game_for_reminder(game_id)
+    fresh = await (await make_service()).desk.game_for_reminder(game_id)
     assert fresh is not None and fresh.chain == after.chain and fresh.version == after.version
     commits = len(after.commits)
     await play_policy(service, game_id, 5, lambda game: len(game.commits) > commits)
-    assert await service.log_lines(game_id, 5, by_game_id=True)
+    assert await service.views.log_lines(game_id, 5, by_game_id=True)

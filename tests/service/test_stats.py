@@ -131,13 +131,13 @@ async def test_the_final_commit_keeps_the_results(played: GameService, clock: Fa
     assert meta.status == FINISHED
     kept = await service.store.game_result(game_id)
     assert kept is not None and kept.version == meta.version and kept.number == meta.number
-    loaded = await service.game_for_reminder(game_id)
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None and loaded.committed is not None
     state = loaded.committed
     result = kept.result
     assert (result.players, result.setup, result.rounds) == (2, "intro", state.round)
     ranks = {e["company"]: e["place"] for e in state.result["ranking"]}
-    replayed = await service._history_of(loaded)
+    replayed = await service.desk.history_of(loaded)
     for s in result.seats:
         company = state.companies[s.company]
         assert (s.seat, s.user_id, s.automa) == (company.seat, USERS[company.seat], False)
@@ -160,11 +160,11 @@ async def test_no_request_about_finished_games_replays_a_log(
     assert (await fresh.records.player_stats(GUILD, USERS[0])).record is not None
     assert (await fresh.records.history(GUILD)).total == 2
     game = await fresh.records.archived_game(GUILD, number)
-    await fresh.archived_score_sheet(game)
+    await fresh.views.archived_score_sheet(game)
     await fresh.records.game_charts(game, {})
     await fresh.records.leaderboard_image(view, {})
-    assert (await fresh.score(game_id, by_game_id=True, guild_id=GUILD)).over
-    await fresh.board_image(game_id, "map", by_game_id=True, guild_id=GUILD)
+    assert (await fresh.views.score(game_id, by_game_id=True, guild_id=GUILD)).over
+    await fresh.views.board_image(game_id, "map", by_game_id=True, guild_id=GUILD)
     frames = await fresh.records._replay_frames(game, "turn")
     assert len(frames) > 2
 
@@ -238,7 +238,7 @@ async def test_a_game_the_repair_finds_over_has_its_results_at_once(
     with con:  # as an older release left it: over in its log, still active in its row
         con.execute("UPDATE games SET status = 'active' WHERE id = ?", (FIRST,))
     con.close()
-    await service.log_lines(FIRST, by_game_id=True, guild_id=GUILD)
+    await service.views.log_lines(FIRST, by_game_id=True, guild_id=GUILD)
     assert (await service.store.get_game(FIRST)).status == FINISHED
     again = await service.store.game_result(FIRST)
     assert kept is not None and again is not None and again.result == kept.result
@@ -432,21 +432,23 @@ async def test_charts_group_vp_by_the_score_sheet_s_rows(service: GameService) -
     assert charts.seats[0].player == "Player"  # a name the adapter could not find
 
 
-async def test_the_score_sheet_from_results_is_the_replayed_one(
-    played: GameService, make_service: MakeService
-) -> None:
+async def test_the_score_sheet_from_results_is_the_replayed_one(played: GameService) -> None:
     """The archived score sheet (results and final snapshot) draws the same picture as the
     one drawn from the replayed log."""
-    service, game_id = played, FIRST
-    service.renderer_pool = RendererPool(kind="inline")
+    game_id = FIRST
+    service = GameService(
+        played.store, clock=played.clock, renderer_pool=RendererPool(kind="inline")
+    )
     meta = await service.store.get_game(game_id)
-    loaded = await service.game_for_reminder(game_id)
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None
-    await service._history_of(loaded)  # known: the sheet is drawn from the replay
-    replayed = await service.board_image(game_id, "score", by_game_id=True)
-    fresh = await make_service()
-    fresh.renderer_pool = RendererPool(kind="inline")
-    kept = await fresh.archived_score_sheet(await fresh.records.archived_game(GUILD, meta.number))
+    await service.desk.history_of(loaded)  # known: the sheet is drawn from the replay
+    replayed = await service.views.board_image(game_id, "score", by_game_id=True)
+    # A service of its own: nothing of the replay is cached in it.
+    fresh = GameService(played.store, clock=played.clock, renderer_pool=RendererPool(kind="inline"))
+    kept = await fresh.views.archived_score_sheet(
+        await fresh.records.archived_game(GUILD, meta.number)
+    )
     a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (replayed, kept))
     assert a.size == b.size and a.tobytes() == b.tobytes()
 
@@ -465,7 +467,7 @@ async def test_replay_frames_one_per_round_or_per_turn(played: GameService) -> N
     assert captions[-1].startswith("Final score: ")
     assert [f.state.round for f in rounds[:-1]] == [1, 2, 3, 4, 5] and rounds[-1].state.finished
     turns = await service.records._replay_frames(game, "turn")
-    loaded = await service.game_for_reminder(game_id)
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None
     assert len(turns) == min(len(loaded.commits), 150)
     assert turns[-1].state.finished and "after" in turns[1].caption

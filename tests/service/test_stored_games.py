@@ -79,7 +79,7 @@ async def test_stored_games_load_and_play_to_their_recorded_end(
             for index, (player, notation, _) in enumerate(data["steps"][played:], played):
                 user = _user(shadow, loaded.seats, player)
                 shadow.apply(notation, player)
-                now = await service.game_for_reminder(meta.id)
+                now = await service.desk.game_for_reminder(meta.id)
                 assert now is not None
                 if sum(1 for _, r in now.chain if isinstance(r, DecisionRecord)) > index:
                     # The service gave this answer on the player's behalf: the Confirm of a
@@ -87,7 +87,7 @@ async def test_stored_games_load_and_play_to_their_recorded_end(
                     # open, committed at load.
                     assert isinstance(now.chain[-1][1], CommitRecord)
                     continue
-                await service.play(Actor(user, GUILD, meta.channel_id), [notation])
+                await service.moves.play(Actor(user, GUILD, meta.channel_id), [notation])
             final = await load(store, await store.get_game(meta.id))
             assert final.meta.status == FINISHED, data["name"]
             assert final.game is not None and final.game.is_over

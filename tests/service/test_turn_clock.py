@@ -56,26 +56,28 @@ async def make(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Make]:
 
 
 async def clocked(service: GameService, *, timeout: str = "wait", clock: str = "24h") -> int:
-    outcome = await service.create_game(actor(ME), players=2, seed=7, clock=clock, timeout=timeout)
-    await service.join(actor(YOU))
-    await service.start(actor(ME))
+    outcome = await service.lobby.create_game(
+        actor(ME), players=2, seed=7, clock=clock, timeout=timeout
+    )
+    await service.lobby.join(actor(YOU))
+    await service.lobby.start(actor(ME))
     return outcome.game_id
 
 
 async def whose_turn(service: GameService, game_id: int) -> int:
-    loaded = await service.game_for_reminder(game_id)
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None
-    [user] = service.users_deciding(loaded)
+    [user] = service.desk.users_deciding(loaded)
     return user
 
 
 async def play_one(service: GameService, user: int) -> None:
     """The user plays their whole turn: its first option each time, up to its Confirm."""
     for _ in range(50):
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         if not panel.options:
             return
-        outcome = await service.play(
+        outcome = await service.moves.play(
             actor(user), [panel.options[0].notation], expected_version=panel.version
         )
         if outcome.announced:
@@ -114,9 +116,9 @@ async def test_the_clock_is_in_the_log_and_the_bank_settles(make: Make, clock: F
 async def test_bad_clock_options_are_refused(make: Make) -> None:
     service = await make()
     with pytest.raises(LobbyError, match="no clock"):
-        await service.create_game(actor(ME), players=2, clock="5h")
+        await service.lobby.create_game(actor(ME), players=2, clock="5h")
     with pytest.raises(LobbyError, match="no timeout"):
-        await service.create_game(actor(ME), players=2, clock="12h", timeout="boot")
+        await service.lobby.create_game(actor(ME), players=2, clock="12h", timeout="boot")
 
 
 async def expire_all(service: GameService, clock: FakeClock) -> int:
@@ -153,16 +155,16 @@ async def test_a_move_racing_an_expiry_exactly_one_lands(make: Make, clock: Fake
     game_id = await clocked(service, timeout="skip", clock="12h")
     late = await whose_turn(service, game_id)
     clock.advance(36 * HOUR_MS)
-    panel = await service.panel(actor(late))
+    panel = await service.views.panel(actor(late))
     [claimed] = await other.store.claim_deadlines(EXPIRY)
     await play_one(service, late)  # the move lands first, at the version the expiry read...
-    loaded = await other.game_for_reminder(game_id)
+    loaded = await other.desk.game_for_reminder(game_id)
     assert loaded is not None
     before = (await other.store.get_game(game_id)).version
     # ...so the expiry, read before it, is refused by the store and changes nothing.
-    stale = await other.game_for_reminder(game_id)
+    stale = await other.desk.game_for_reminder(game_id)
     assert stale is not None
-    assert await other.expire(claimed) is None
+    assert await other.timekeeping.expire(claimed) is None
     log = [e.record for e in await other.store.read_log(game_id)]
     assert not any(r["kind"] == "expiry" for r in log)
     assert (await other.store.get_game(game_id)).version == before
@@ -176,7 +178,7 @@ async def test_an_expiry_read_before_a_move_is_refused_at_its_version(
     game_id = await clocked(service, timeout="skip", clock="12h")
     late = await whose_turn(service, game_id)
     clock.advance(36 * HOUR_MS)
-    loaded = await other.game_for_reminder(game_id)
+    loaded = await other.desk.game_for_reminder(game_id)
     assert loaded is not None
     await play_one(service, late)
     from bot.service.clock import terms_of
@@ -184,7 +186,7 @@ async def test_an_expiry_read_before_a_move_is_refused_at_its_version(
     terms = terms_of(loaded.options)
     assert terms is not None
     with pytest.raises(GameMovedOn):
-        await other._time_ran_out(loaded, terms, late)
+        await other.timekeeping._time_ran_out(loaded, terms, late)
     assert not any(e.record["kind"] == "expiry" for e in await other.store.read_log(game_id))
 
 
@@ -224,7 +226,7 @@ async def test_ai_plays_the_turn_and_holds_the_seat_after_three(
             await play_one(service, await whose_turn(service, game_id))
         clock.advance(40 * HOUR_MS)
         assert await expire_all(service, clock) == 1, n
-        loaded = await service.game_for_reminder(game_id)
+        loaded = await service.desk.game_for_reminder(game_id)
         assert loaded is not None
         assert (seat in loaded.pilots) == (n == HOLD_AFTER)
     log = [e.record for e in await service.store.read_log(game_id)]
@@ -232,8 +234,8 @@ async def test_ai_plays_the_turn_and_holds_the_seat_after_three(
     assert [r.get("hold", False) for r in expiries] == [False, False, True]
     assert any(r.get("auto") == "ai:strong" for r in log)
     # The player takes the seat back with `play`.
-    await service.take_back(actor(late))
-    loaded = await service.game_for_reminder(game_id)
+    await service.moderation.take_back(actor(late))
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None and seat not in loaded.pilots
 
 
@@ -245,17 +247,17 @@ async def test_quiet_hours_away_and_outages_are_not_charged(make: Make, clock: F
     [plain] = await service.store.deadlines(game_id)
     assert plain.due_at == since + 36 * HOUR_MS
     # Quiet hours set now count from the next commit; away moves the deadline at once.
-    outcome = await service.set_away(actor(late), 2)
+    outcome = await service.timekeeping.set_away(actor(late), 2)
     assert "away until" in outcome.text
     [away] = await service.store.deadlines(game_id)
     assert away.due_at == since + 36 * HOUR_MS + 48 * HOUR_MS
-    await service.set_away(actor(late), 0)  # back at once: nothing was away
+    await service.timekeeping.set_away(actor(late), 0)  # back at once: nothing was away
     [back] = await service.store.deadlines(game_id)
     assert back.due_at == since + 36 * HOUR_MS
     await service.store.put_user_settings(UserSettings(late, quiet_start=0, quiet_end=6 * 60))
-    loaded = await service.game_for_reminder(game_id)
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None
-    turn = (await service.running_clocks(loaded))[late]
+    turn = (await service.timekeeper.running_clocks(loaded))[late]
     assert turn.deadline() > since + 36 * HOUR_MS  # six quiet hours a night are free
     assert turn.used(turn.deadline()) == 36 * HOUR_MS
     # An outage: every heartbeat silent for 5 hours.
@@ -263,7 +265,7 @@ async def test_quiet_hours_away_and_outages_are_not_charged(make: Make, clock: F
     await runner.beat()
     clock.advance(5 * HOUR_MS)
     await runner.beat()
-    turn2 = (await service.running_clocks(loaded))[late]
+    turn2 = (await service.timekeeper.running_clocks(loaded))[late]
     assert (
         turn2.deadline() == turn.deadline() + 5 * HOUR_MS
         or turn2.used(turn2.deadline()) == 36 * HOUR_MS
@@ -281,11 +283,11 @@ async def test_a_game_without_a_clock_has_no_deadlines(make: Make, clock: FakeCl
 async def test_a_pending_ai_step_is_claimed_once_after_a_stop(make: Make, clock: FakeClock) -> None:
     """No scan of the games: the AI's pending step is a deadline claimed like the clock's."""
     service = await make()
-    created = await service.create_game(actor(ME), players=2, seed=7, ai=1)
-    await service.start(actor(ME))
+    created = await service.lobby.create_game(actor(ME), players=2, seed=7, ai=1)
+    await service.lobby.start(actor(ME))
     game_id = created.game_id
     for _ in range(20):
-        loaded = await service.game_for_reminder(game_id)
+        loaded = await service.desk.game_for_reminder(game_id)
         assert loaded is not None
         if loaded.ai_deciding():
             break
@@ -293,13 +295,13 @@ async def test_a_pending_ai_step_is_claimed_once_after_a_stop(make: Make, clock:
     [pending] = await service.store.deadlines(game_id)
     assert pending.kind == AI_STEP and pending.due_at == clock.now + AI_GRACE_MS
     restarted = await make()  # the first process stopped before thinking (ai_manual)
-    assert await restarted.claim_ai_steps() == 0  # within the grace time
+    assert await restarted.timekeeping.claim_ai_steps() == 0  # within the grace time
     clock.advance(AI_GRACE_MS)
     rival = await make()
-    assert await restarted.claim_ai_steps() == 1
-    assert await rival.claim_ai_steps() == 0  # claimed once
-    await restarted.computers_idle()
-    loaded = await restarted.game_for_reminder(game_id)
+    assert await restarted.timekeeping.claim_ai_steps() == 1
+    assert await rival.timekeeping.claim_ai_steps() == 0  # claimed once
+    await restarted.computers.computers_idle()
+    loaded = await restarted.desk.game_for_reminder(game_id)
     assert loaded is not None and not loaded.ai_deciding()
     assert [e.record.get("computer") for e in await restarted.store.read_log(game_id)].count(
         True
@@ -312,22 +314,24 @@ async def test_in_a_choice_asked_at_once_every_undecided_clock_runs(
     """Intro, 3 players, seed 4: round 5 asks two players at once. Both are on the clock;
     the one who answers stops theirs; the other's time runs out alone."""
     service = await make()
-    created = await service.create_game(
+    created = await service.lobby.create_game(
         actor(USERS[0]), players=3, seed=4, clock="12h", timeout="skip"
     )
     for user in USERS[1:3]:
-        await service.join(actor(user))
-    await service.start(actor(USERS[0]))
+        await service.lobby.join(actor(user))
+    await service.lobby.start(actor(USERS[0]))
     game_id = created.game_id
     loaded = await play_policy(service, game_id, 4, choosing_at_once)
-    deciders = list(service.users_deciding(loaded))
+    deciders = list(service.desk.users_deciding(loaded))
     assert len(deciders) == 2
     rows = await service.store.deadlines(game_id)
     assert {d.user_id for d in rows if d.kind == EXPIRY} == set(deciders)
     quick, slow = deciders
     clock.advance(HOUR_MS)
-    panel = await service.panel(actor(quick))
-    await service.play(actor(quick), [panel.options[0].notation], expected_version=panel.version)
+    panel = await service.views.panel(actor(quick))
+    await service.moves.play(
+        actor(quick), [panel.options[0].notation], expected_version=panel.version
+    )
     clock.advance(40 * HOUR_MS)
     assert await expire_all(service, clock) >= 1
     log = [e.record for e in await service.store.read_log(game_id)]
@@ -346,7 +350,7 @@ async def test_an_undo_returns_no_quarter_to_anyone(make: Make, clock: FakeClock
     await play_one(service, first)
     before = (await commits(service, game_id))[-1]["clock"]["bank"]
     clock.advance(HOUR_MS)
-    await service.undo(actor(first))
+    await service.moves.undo(actor(first))
     after = (await commits(service, game_id))[-1]["clock"]["bank"]
     assert after == before  # the next player's hour returned nothing
 
@@ -381,7 +385,7 @@ async def test_the_turn_picture_shows_the_deadline_as_a_time(make: Make, clock: 
     announced = RecordingPort()
     await OutboxSender(service.store, announced, clock, service=service).run_once()
     [deadline] = await service.store.deadlines(game_id)
-    loaded = await service.game_for_reminder(game_id)
+    loaded = await service.desk.game_for_reminder(game_id)
     assert loaded is not None
     company = loaded.company_of_user(deadline.user_id)
     said = f"{company_name(company)}: by {header.utc_time(deadline.due_at)}"
@@ -393,10 +397,10 @@ async def test_the_turn_picture_shows_the_deadline_as_a_time(make: Make, clock: 
     assert said in picture.description
     # The same position with another deadline (time away moves it) is another picture.
     renders = service.renderer_pool.renders
-    await service.board_picture(game_id, by_game_id=True)
+    await service.views.board_picture(game_id, by_game_id=True)
     assert service.renderer_pool.renders == renders  # the announced one, from the cache
-    await service.set_away(actor(deadline.user_id), 1)
-    moved = await service.board_picture(game_id, by_game_id=True)
+    await service.timekeeping.set_away(actor(deadline.user_id), 1)
+    moved = await service.views.board_picture(game_id, by_game_id=True)
     assert service.renderer_pool.renders == renders + 1
     [later] = await service.store.deadlines(game_id)
     assert later.due_at > deadline.due_at
@@ -408,9 +412,9 @@ async def test_an_unclocked_game_draws_no_deadline(make: Make, clock: FakeClock)
     service = await make()
     drawn = Boards()
     service.renderer_pool.render_fn = drawn
-    outcome = await service.create_game(actor(ME), players=2, seed=7)
-    await service.join(actor(YOU))
-    await service.start(actor(ME))
+    outcome = await service.lobby.create_game(actor(ME), players=2, seed=7)
+    await service.lobby.join(actor(YOU))
+    await service.lobby.start(actor(ME))
     await play_one(service, await whose_turn(service, outcome.game_id))
     announced = RecordingPort()
     await OutboxSender(service.store, announced, clock, service=service).run_once()

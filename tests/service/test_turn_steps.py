@@ -58,7 +58,7 @@ async def test_a_forced_turn_is_confirmed_for_its_player_in_the_previous_commit(
     port = await delivered(service, clock)
     message = port.posted[-1]
     assert "it was confirmed for them" in message.text
-    deciders = service.users_deciding(before)
+    deciders = service.desk.users_deciding(before)
     previous = commit.user
     assert message.waiting_for == deciders == (previous,)
     # The forced player is named (not pinged), and so is the next decider: the previous
@@ -67,12 +67,12 @@ async def test_a_forced_turn_is_confirmed_for_its_player_in_the_previous_commit(
     assert forced_user in named_users(message.lines) and previous in named_users(message.lines)
     assert message.mentions == ()
     # The previous player keeps their undo over both turns (nothing was revealed).
-    assert commit.undoable and (await service.panel(actor(previous))).can_undo
-    outcome = await service.undo(actor(previous))
+    assert commit.undoable and (await service.views.panel(actor(previous))).can_undo
+    outcome = await service.moves.undo(actor(previous))
     assert outcome.kind is OutcomeKind.UNDONE and outcome.announced
-    after = await service.game_for_reminder(game_id)
+    after = await service.desk.game_for_reminder(game_id)
     assert after is not None and not forced_on_chain(after)
-    assert service.users_deciding(after) == (previous,)
+    assert service.desk.users_deciding(after) == (previous,)
 
 
 async def test_a_turn_the_engine_began_is_committed_with_the_confirm(
@@ -97,9 +97,9 @@ async def test_a_turn_the_engine_began_is_committed_with_the_confirm(
     assert message.version == loaded.commit_version  # committed, announced
     assert "had one possible move:" in message.text
     assert message.text.endswith("How many engineers on the Bank?")
-    user = service.users_deciding(loaded)[0]
+    user = service.desk.users_deciding(loaded)[0]
     assert message.mentions == (user,)
-    panel = await service.panel(actor(user))
+    panel = await service.views.panel(actor(user))
     assert panel.kind == "bank" and not panel.can_restart
     reminders = await service.store.reminders(game_id)
     assert [r.user_id for r in reminders] == [user]
@@ -117,7 +117,7 @@ async def test_choices_asked_at_once_are_committed_when_asked_and_when_all_are_i
     game_id = await started_game(service, 3, seed=4)
     loaded = await play_policy(service, game_id, 4, choosing_at_once)
     assert not loaded.tail  # committed as soon as asked
-    first, second = service.users_deciding(loaded)
+    first, second = service.desk.users_deciding(loaded)
     confirmed_by = loaded.commits[-1][1].user
     assert confirmed_by in (first, second)  # the seed: the round's last Confirm was one's own
     port = await delivered(service, clock)
@@ -129,16 +129,16 @@ async def test_choices_asked_at_once_are_committed_when_asked_and_when_all_are_i
     reminded = {r.user_id for r in await service.store.reminders(game_id)}
     assert reminded == {first, second}
 
-    panel = await service.panel(actor(first))
-    noted = await service.play(actor(first), [panel.options[0].notation])
+    panel = await service.views.panel(actor(first))
+    noted = await service.moves.play(actor(first), [panel.options[0].notation])
     assert noted.kind is OutcomeKind.NOTED and not noted.announced
-    middle = await service.game_for_reminder(game_id)
+    middle = await service.desk.game_for_reminder(game_id)
     assert middle is not None and middle.tail and commits(middle) == commits(loaded)
-    assert (await service.panel(actor(first))).waiting_for == (second,)
-    panel = await service.panel(actor(second))
-    done = await service.play(actor(second), [panel.options[0].notation])
+    assert (await service.views.panel(actor(first))).waiting_for == (second,)
+    panel = await service.views.panel(actor(second))
+    done = await service.moves.play(actor(second), [panel.options[0].notation])
     assert done.kind is OutcomeKind.COMMITTED and done.announced
-    after = await service.game_for_reminder(game_id)
+    after = await service.desk.game_for_reminder(game_id)
     assert after is not None and not after.tail and commits(after) == commits(loaded) + 1
     port = await delivered(service, clock)
     told = port.posted[-1].text
@@ -170,12 +170,12 @@ async def test_a_game_stalled_by_an_older_release_moves_on_when_loaded(
     await OutboxSender(service.store, RecordingPort(), clock, service=service).run_once()
 
     revived = await make_service()
-    healed = await revived.game_for_reminder(game_id)
+    healed = await revived.desk.game_for_reminder(game_id)
     assert healed is not None and not healed.tail
     log = await revived.store.read_log(game_id)
     assert log[-1].kind == "commit" and log[-1].seq > loaded.version + 1
     port = await delivered(revived, clock)
-    deciders = revived.users_deciding(healed)
+    deciders = revived.desk.users_deciding(healed)
     assert port.posted and port.posted[-1].mentions == deciders
     assert {r.user_id for r in await revived.store.reminders(game_id)} == set(deciders)
 
@@ -212,12 +212,12 @@ async def test_a_finished_game_is_shown_in_its_channel_until_a_new_one_starts(
 ) -> None:
     game_id = await started_game(service, 2, seed=3)
     await play_policy(service, game_id, 3, lambda loaded: bool(loaded.game and loaded.game.is_over))
-    score = await service.score(CHANNEL)
+    score = await service.views.score(CHANNEL)
     assert score.over and score.game_id == game_id
-    assert await service.log_lines(CHANNEL, 5) and await service.board_image(CHANNEL)
-    await service.create_game(actor(USERS[1]), players=2)  # a new game opens here
+    assert await service.views.log_lines(CHANNEL, 5) and await service.views.board_image(CHANNEL)
+    await service.lobby.create_game(actor(USERS[1]), players=2)  # a new game opens here
     try:
-        await service.score(CHANNEL)
+        await service.views.score(CHANNEL)
     except ServiceError as refusal:
         assert "not started" in str(refusal)
     else:
@@ -226,18 +226,18 @@ async def test_a_finished_game_is_shown_in_its_channel_until_a_new_one_starts(
 
 async def test_the_draft_is_told_and_waiting_names_the_player(service: GameService) -> None:
     await started_game(service, 4, seed=4, setup="full")
-    score = await service.score(CHANNEL)
+    score = await service.views.score(CHANNEL)
     assert not score.rows and score.draft
-    loaded = await service.game_for_reminder(score.game_id)
+    loaded = await service.desk.game_for_reminder(score.game_id)
     assert loaded is not None
-    picker = service.users_deciding(loaded)[0]
+    picker = service.desk.users_deciding(loaded)[0]
     assert picker in named_users(score.draft)
     assert "0 of 4 players have chosen" in score.text()
-    summary = await service.company_summary(CHANNEL)
+    summary = await service.views.company_summary(CHANNEL)
     assert "Still on offer" in summary and "<@" not in summary
     other = next(u for u in USERS if u != picker)
     try:
-        await service.play(actor(other), ["pick usa"])
+        await service.moves.play(actor(other), ["pick usa"])
     except NotYourTurn as refusal:
         assert UserRef(picker) in refusal.line.parts and "Seat" in str(refusal)
     else:
@@ -261,7 +261,7 @@ async def test_a_turn_message_reads_who_played_then_the_scoring_then_whose_turn(
     begins = lines.index("Round 2 begins.")
     assert played < scoring < begins < len(lines) - 1
     assert any("VP" in line for line in lines[scoring + 1 : begins])
-    [decider] = service.users_deciding(loaded)
+    [decider] = service.desk.users_deciding(loaded)
     confirmed_by = loaded.commits[-1][1].user
     assert message.mentions == tuple(u for u in (decider,) if u != confirmed_by)
     assert lines[-1].startswith(f"➡️ @{decider} (") and lines[-1].endswith("your turn")

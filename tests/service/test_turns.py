@@ -16,7 +16,7 @@ async def decider(service: GameService) -> int:
     """The (first) user who must decide now."""
     for user in USERS:
         try:
-            if (await service.panel(actor(user))).options:
+            if (await service.views.panel(actor(user))).options:
                 return user
         except NotAPlayer:
             continue
@@ -26,9 +26,9 @@ async def decider(service: GameService) -> int:
 async def start_a_turn(service: GameService) -> tuple[int, str]:
     """The decider answers the turn's first decision (not Confirm); returns (user, notation)."""
     user = await decider(service)
-    panel = await service.panel(actor(user))
+    panel = await service.views.panel(actor(user))
     notation = next(o.notation for o in panel.options if o.notation != "confirm")
-    await service.play(actor(user), [notation])
+    await service.moves.play(actor(user), [notation])
     return user, notation
 
 
@@ -36,11 +36,11 @@ async def test_two_instances_race_exactly_one_lands(make_service: MakeService) -
     first, second = await make_service(), await make_service()
     await started_game(first)
     user = await decider(first)
-    panel = await second.panel(actor(user))
+    panel = await second.views.panel(actor(user))
     options = [o.notation for o in panel.options][:2]
     results = await asyncio.gather(
-        first.play(actor(user), [options[0]], expected_version=panel.version),
-        second.play(actor(user), [options[-1]], expected_version=panel.version),
+        first.moves.play(actor(user), [options[0]], expected_version=panel.version),
+        second.moves.play(actor(user), [options[-1]], expected_version=panel.version),
         return_exceptions=True,
     )
     landed = [r for r in results if not isinstance(r, BaseException)]
@@ -53,10 +53,10 @@ async def test_stale_cache_is_checked_against_the_store(make_service: MakeServic
     first, second = await make_service(), await make_service()
     await started_game(first)
     user = await decider(first)
-    await first.panel(actor(user))  # first caches this version
-    panel = await second.panel(actor(user))
-    await second.play(actor(user), [panel.options[0].notation])
-    assert (await first.panel(actor(user))).version == panel.version + 1
+    await first.views.panel(actor(user))  # first caches this version
+    panel = await second.views.panel(actor(user))
+    await second.moves.play(actor(user), [panel.options[0].notation])
+    assert (await first.views.panel(actor(user))).version == panel.version + 1
 
 
 async def test_restart_from_the_store_mid_turn_continues_identically(
@@ -70,32 +70,32 @@ async def test_restart_from_the_store_mid_turn_continues_identically(
     while (await live.store.read_log(game_id))[-1].kind != "commit":
         await random_step(live, rng, 3, game_id)
     user, _ = await start_a_turn(live)
-    before = await live.panel(actor(user))
+    before = await live.views.panel(actor(user))
     assert before.can_restart and before.done
     await live.store.close()  # the process goes away
     revived = await make_service()
-    after = await revived.panel(actor(user))
+    after = await revived.views.panel(actor(user))
     assert after == before
     # What the revived service then plays is what a fresh load of the store shows.
     rng_a = random.Random(9)
     for _ in range(15):
         await random_step(revived, rng_a, 3, game_id)
-    state_a = revived._cache[game_id].game.state.to_json()
+    state_a = revived.desk.cache[game_id].game.state.to_json()
     fresh = await make_service()
-    await fresh.panel(actor(user))
-    assert fresh._cache[game_id].game.state.to_json() == state_a
+    await fresh.views.panel(actor(user))
+    assert fresh.desk.cache[game_id].game.state.to_json() == state_a
 
 
 async def test_restart_turn_goes_back_and_keeps_the_version_growing(service: GameService) -> None:
     await started_game(service)
-    before = await service.panel(actor(await decider(service)))
+    before = await service.views.panel(actor(await decider(service)))
     user, _ = await start_a_turn(service)
-    outcome = await service.restart_turn(actor(user))
-    after = await service.panel(actor(user))
+    outcome = await service.moves.restart_turn(actor(user))
+    after = await service.views.panel(actor(user))
     assert after.options == before.options and after.done == ()
     assert outcome.version == before.version + 2
     with pytest.raises(GameMovedOn):
-        await service.play(
+        await service.moves.play(
             actor(user), [before.options[0].notation], expected_version=before.version
         )
 
@@ -105,24 +105,24 @@ async def test_skip_confirm_setting_confirms_automatically(service: GameService)
     user = await decider(service)
     await service.user_settings.update(user, skip_confirm=True)
     for _ in range(10):
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         if not panel.options:
             break
-        outcome = await service.play(actor(user), [panel.options[0].notation])
+        outcome = await service.moves.play(actor(user), [panel.options[0].notation])
         if outcome.committed:
             break
     assert outcome.committed
-    assert (await service.panel(actor(user))).kind != "confirm"
+    assert (await service.views.panel(actor(user))).kind != "confirm"
 
 
 async def play_turn(service: GameService, user: int) -> None:
     """The user plays a whole turn, choosing the first non-confirm options, and confirms."""
     for _ in range(20):
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         if not panel.options:
             return
         choice = next((o.notation for o in panel.options if o.notation != "confirm"), "confirm")
-        if (await service.play(actor(user), [choice])).committed:
+        if (await service.moves.play(actor(user), [choice])).committed:
             return
 
 
@@ -134,11 +134,11 @@ async def test_undo_own_turn_before_anyone_acts(service: GameService) -> None:
     last = [e for e in log if e.kind == "commit"][-1].record
     if not last["undoable"]:
         pytest.skip("this seed's first turn revealed contracts")
-    assert (await service.panel(actor(user))).can_undo
-    outcome = await service.undo(actor(user))
+    assert (await service.views.panel(actor(user))).can_undo
+    outcome = await service.moves.undo(actor(user))
     assert outcome.committed
     with pytest.raises(ServiceError, match="only undo your own turn"):
-        await service.undo(actor(user))
+        await service.moves.undo(actor(user))
 
 
 async def test_undo_refused_after_someone_else_acted(service: GameService) -> None:
@@ -147,7 +147,7 @@ async def test_undo_refused_after_someone_else_acted(service: GameService) -> No
     await play_turn(service, user)
     _, _ = await start_a_turn(service)  # the next player begins their turn
     with pytest.raises(ServiceError, match=r"already started their turn|only undo your own"):
-        await service.undo(actor(user))
+        await service.moves.undo(actor(user))
 
 
 async def test_undo_refused_after_hidden_information_was_revealed(service: GameService) -> None:
@@ -159,7 +159,7 @@ async def test_undo_refused_after_hidden_information_was_revealed(service: GameS
         last = commits[-1].record
         if last.get("reason") == "turn" and not last.get("undoable") and log[-1].kind == "commit":
             with pytest.raises(ServiceError, match="hidden information"):
-                await service.undo(actor(last["user"]))
+                await service.moves.undo(actor(last["user"]))
             return
         assert await random_step(service, rng, 2, game_id)
     raise AssertionError("no turn revealed anything")

@@ -15,7 +15,7 @@ async def broken_game(service: GameService) -> int:
     game_id = await started_game(service, seed=5)
     meta = await service.store.get_game(game_id)
     await service.store.append(game_id, meta.version, [{"kind": "skip", "seat": "3"}])
-    service._cache.clear()  # as a fresh process would
+    service.desk.cache.clear()  # as a fresh process would
     return game_id
 
 
@@ -25,20 +25,20 @@ async def test_players_are_told_what_is_wrong_and_nothing_logs_an_error(
     await broken_game(service)
     with caplog.at_level(logging.INFO):
         for attempt in (
-            service.panel(actor(USERS[0])),
-            service.play(actor(USERS[0]), ["pass"]),
-            service.restart_turn(actor(USERS[0])),
-            service.score(2000),
-            service.log_lines(2000),
+            service.views.panel(actor(USERS[0])),
+            service.moves.play(actor(USERS[0]), ["pass"]),
+            service.moves.restart_turn(actor(USERS[0])),
+            service.views.score(2000),
+            service.views.log_lines(2000),
         ):
             with pytest.raises(GameUnreadable) as told:
                 await attempt
             message = str(told.value)
             assert "Game #1 cannot be loaded: record" in message and "(skip)" in message
             assert "export its records" in message and "abandon" in message
-    assert await service.autocomplete(actor(USERS[0]), "") == []
-    assert await service.rewind_points(actor(USERS[0])) == []
-    [summary] = await service.my_games(GUILD, USERS[0])
+    assert await service.views.autocomplete(actor(USERS[0]), "") == []
+    assert await service.moderation.rewind_points(actor(USERS[0])) == []
+    [summary] = await service.views.my_games(GUILD, USERS[0])
     assert summary.stage == "broken" and summary.problem
     # Reported once, as the data's fault (a warning), not as a bug of the bot.
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
@@ -49,10 +49,10 @@ async def test_moderation_still_works_and_frees_the_channel(service: GameService
     game_id = await broken_game(service)
     doc = await service.moving.export_game(actor(USERS[1]))
     assert doc["log"][-1]["record"] == {"kind": "skip", "seat": "3"}  # the raw records
-    outcome = await service.abandon(actor(USERS[0]))
+    outcome = await service.moderation.abandon(actor(USERS[0]))
     assert outcome.committed and "abandoned" in outcome.text
     assert (await service.store.get_game(game_id)).status == "abandoned"
-    again = await service.create_game(actor(USERS[0]), players=2)
+    again = await service.lobby.create_game(actor(USERS[0]), players=2)
     assert again.game_id != game_id
 
 
@@ -77,4 +77,4 @@ async def test_a_log_that_stops_replaying_with_no_saved_state_is_unreadable(
     ]
     await service.store.append(meta.id, 0, records)  # no snapshot, as no release ever wrote
     with pytest.raises(GameUnreadable, match=r"no longer replays.*no saved state"):
-        await service.panel(actor(USERS[0]))
+        await service.views.panel(actor(USERS[0]))

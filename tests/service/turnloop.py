@@ -176,7 +176,7 @@ class Checker:
         decided = (
             await self.service.store.read_log(self.game_id, after=self.warned_read) if fresh else []
         )
-        loaded = await self.service.game_for_reminder(self.game_id) if fresh else None
+        loaded = await self.service.desk.game_for_reminder(self.game_id) if fresh else None
         for announcement in fresh:
             self.figures.announcements += 1
             # A seat's decision (its turn, even one confirmed for it) uses up its heads-up.
@@ -214,7 +214,7 @@ class Checker:
 
     async def check(self) -> bool:
         """The checks after a step; False once the game is over."""
-        loaded = await self.service.game_for_reminder(self.game_id)
+        loaded = await self.service.desk.game_for_reminder(self.game_id)
         assert loaded is not None
         new = await self.service.store.read_log(self.game_id, after=self.checked_records)
         self.checked_records += len(new)
@@ -237,7 +237,7 @@ class Checker:
                 self.problem("no final message")
                 self.figures.stalls += 1
             return False
-        self.deciders = list(self.service.users_deciding(loaded))
+        self.deciders = list(self.service.desk.users_deciding(loaded))
         deciders = set(self.deciders)
         if not deciders and loaded.ai_deciding():
             return True  # the AI plays a seat whose time ran out: its step is next
@@ -268,7 +268,7 @@ class Checker:
 
     async def consistent(self) -> None:
         """The service's cached game reads as the store's log does."""
-        cached = await self.service.game_for_reminder(self.game_id)
+        cached = await self.service.desk.game_for_reminder(self.game_id)
         stored = await load(self.service.store, await self.service.store.get_game(self.game_id))
         assert cached is not None
         if (cached.version, cached.chain, cached.commit_version) != (
@@ -290,16 +290,18 @@ class Checker:
             options["automa"] = min(int(options["automa"]), players - 1)  # type: ignore[call-overload]
         people = players - int(options.get("automa", 0))  # type: ignore[call-overload]
         self.seated = list(USERS[:people])
-        outcome = await service.create_game(actor(USERS[0]), players=players, seed=seed, **options)
+        outcome = await service.lobby.create_game(
+            actor(USERS[0]), players=players, seed=seed, **options
+        )
         self.game_id = outcome.game_id
         for user in USERS[1:people]:
-            await service.join(actor(user))
+            await service.lobby.join(actor(user))
         if seed % 4 == 1 and people > 1:
             await service.user_settings.update(USERS[1], skip_confirm=True)
         if seed % 2 == 0:
             for user in self.seated:  # every person asks to be told they are next
                 await service.user_settings.update(user, heads_up=True)
-        await service.start(actor(USERS[0]))
+        await service.lobby.start(actor(USERS[0]))
         self.where = f"{mix} seed {seed} ({players} players) start"
         await self.deliver()
         await self.check()
@@ -342,7 +344,7 @@ class Checker:
         self.playing = None  # nobody's own command: an expiry's pings are the bot's
         user = rng.choice(self.deciders)
         if rng.random() < 0.3:
-            await self.service.set_away(actor(user), rng.randrange(0, 4))
+            await self.service.timekeeping.set_away(actor(user), rng.randrange(0, 4))
             self.figures.away += 1
         for _ in range(rng.randrange(1, 4)):
             self.clock.advance(rng.randrange(12, 60) * 3_600_000)
@@ -363,11 +365,11 @@ class Checker:
         empty: check (a) finds any commit left unannounced).
         """
         service = self.service
-        loaded = await service.game_for_reminder(self.game_id)
+        loaded = await service.desk.game_for_reminder(self.game_id)
         assert loaded is not None
         if not self.deciders and loaded.ai_deciding():
             self.playing = None  # the AI holds a seat whose time ran out
-            return bool(await service.play_computers(self.game_id, steps=1))
+            return bool(await service.computers.play_computers(self.game_id, steps=1))
         if self.clock is not None and rng.random() < ABSENCE:
             return await self.absent(rng)
         if self.clock is not None:
@@ -376,23 +378,27 @@ class Checker:
             # The last seat vanished: a moderator skips it (it stays seated and is pinged by
             # the final message like everyone).
             self.playing = None  # a moderator's command: nobody's panel goes on
-            return (await service.skip_seat(actor(USERS[0]), len(self.seated) - 1)).announced
+            return (
+                await service.moderation.skip_seat(actor(USERS[0]), len(self.seated) - 1)
+            ).announced
         user = rng.choice(self.deciders)
         self.playing = user
-        panel = await service.panel(actor(user))
+        panel = await service.views.panel(actor(user))
         self.untouched.discard(user)
         self.figures.kinds[panel.kind] += 1
         if panel.can_restart and rng.random() < 0.03:
-            outcome = await service.restart_turn(actor(user), expected_version=panel.version)
+            outcome = await service.moves.restart_turn(actor(user), expected_version=panel.version)
             return outcome.announced
         if panel.can_undo and rng.random() < 0.2:
             try:
-                return (await service.undo(actor(user))).announced
+                return (await service.moves.undo(actor(user))).announced
             except ServiceError as exc:
                 self.problem(f"undo offered but refused: {exc}")
         notation = rng.choice(panel.options).notation
         try:
-            outcome = await service.play(actor(user), [notation], expected_version=panel.version)
+            outcome = await service.moves.play(
+                actor(user), [notation], expected_version=panel.version
+            )
         except NotYourTurn:
             self.problem(f"{user} was offered a decision that was not theirs")
             return True

@@ -90,7 +90,7 @@ async def _play_through_a_full_disk(
     for _ in range(3):
         user, panel = await deciding(service)
         try:
-            await service.play(
+            await service.moves.play(
                 actor(user), [panel.options[0].notation], expected_version=panel.version
             )
         except CannotSave as exc:
@@ -99,7 +99,9 @@ async def _play_through_a_full_disk(
     still_reads = (await deciding(service))[1].prompt != ""
     filler.unlink()
     user, panel = await deciding(service)
-    await service.play(actor(user), [panel.options[0].notation], expected_version=panel.version)
+    await service.moves.play(
+        actor(user), [panel.options[0].notation], expected_version=panel.version
+    )
     after = await store.version(game_id)
     con = sqlite3.connect(path)
     integrity = con.execute("PRAGMA integrity_check").fetchone()[0]

@@ -117,11 +117,11 @@ async def test_two_bot_processes_act_on_each_expiry_exactly_once(postgres_url: s
         games = []
         for channel in range(3):
             where = Actor(ALICE, 1, 5000 + channel)
-            created = await service.create_game(
+            created = await service.lobby.create_game(
                 where, players=2, seed=channel, clock="12h", timeout="skip"
             )
-            await service.join(Actor(BOB, 1, 5000 + channel))
-            await service.start(where)
+            await service.lobby.join(Actor(BOB, 1, 5000 + channel))
+            await service.lobby.start(where)
             games.append(created.game_id)
         async with Rivals(postgres_url) as rivals:
             answers = await rivals.race({"op": "expire"}, {"op": "expire"})

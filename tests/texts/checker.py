@@ -19,7 +19,6 @@ from functools import cache
 from typing import Any
 
 from bot.rules.catalogue import CATALOGUE
-from bot.rules.content import load_content
 
 MAX_CONTENT = 2000
 MAX_EMBED_DESCRIPTION = 4096
@@ -113,7 +112,7 @@ _CUT = re.compile(r"\w…$|\w\.\.\.$")
 @cache
 def _ids() -> tuple[frozenset[str], frozenset[str]]:
     """Company ids and officer ids of every content set, and the source keys."""
-    content = CATALOGUE.game_content(load_content(), tuple(CATALOGUE.expansions))
+    content = CATALOGUE.game_content(CATALOGUE.content(), tuple(CATALOGUE.expansions))
     return frozenset(content.companies), frozenset(content.sources)
 
 

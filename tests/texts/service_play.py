@@ -135,21 +135,21 @@ class Reader:
     async def look(self, users: list[int]) -> None:
         """What anyone may look at: score, company boards, log, the position's description."""
         service, texts = self.service, self.texts
-        score = await service.score(CHANNEL)
+        score = await service.views.score(CHANNEL)
         texts.add("score", score.text(name))
-        texts.add("company", await service.company_summary(CHANNEL))
-        loaded = await service.game_for_reminder(self.game_id)
+        texts.add("company", await service.views.company_summary(CHANNEL))
+        loaded = await service.desk.game_for_reminder(self.game_id)
         if loaded is not None and loaded.committed is not None:
             state = loaded.committed
             for company in state.companies:
-                texts.add("company one", await service.company_summary(CHANNEL, company))
+                texts.add("company one", await service.views.company_summary(CHANNEL, company))
             if state.companies:
                 texts.add("alt text description", describe(state))
-        for line in await service.log_lines(CHANNEL, 30):
+        for line in await service.views.log_lines(CHANNEL, 30):
             texts.add("log", line)
         for user in users:
             try:
-                texts.panel("panel other", await service.panel(actor(user)))
+                texts.panel("panel other", await service.views.panel(actor(user)))
             except ServiceError as exc:
                 texts.add("refusal panel", exc.render(name))
 
@@ -162,17 +162,21 @@ class Reader:
         if others:
             other = rng.choice(others)
             option = rng.choice(panel.options).notation
-            await self.refused("out of turn", lambda: service.play(actor(other), [option]))
-            await self.refused("undo", lambda: service.undo(actor(other)))
-        await self.refused("malformed", lambda: service.play(actor(user), ["foo bar"]))
-        await self.refused("illegal", lambda: service.play(actor(user), ["take 9999"]))
-        await self.refused("unknown company", lambda: service.company_summary(CHANNEL, "atlantis"))
+            await self.refused("out of turn", lambda: service.moves.play(actor(other), [option]))
+            await self.refused("undo", lambda: service.moves.undo(actor(other)))
+        await self.refused("malformed", lambda: service.moves.play(actor(user), ["foo bar"]))
+        await self.refused("illegal", lambda: service.moves.play(actor(user), ["take 9999"]))
         await self.refused(
-            "stale",
-            lambda: service.play(actor(user), [panel.options[0].notation], expected_version=1),
+            "unknown company", lambda: service.views.company_summary(CHANNEL, "atlantis")
         )
         await self.refused(
-            "stranger", lambda: service.play(actor(999), [panel.options[0].notation])
+            "stale",
+            lambda: service.moves.play(
+                actor(user), [panel.options[0].notation], expected_version=1
+            ),
+        )
+        await self.refused(
+            "stranger", lambda: service.moves.play(actor(999), [panel.options[0].notation])
         )
 
     async def play(self, setup: Setup, seed: int) -> None:
@@ -180,33 +184,35 @@ class Reader:
         service, rng = self.service, random.Random(seed)
         people = setup.players - setup.computers
         users = list(USERS[:people])
-        created = await service.create_game(actor(users[0]), seed=seed, **setup.options())
+        created = await service.lobby.create_game(actor(users[0]), seed=seed, **setup.options())
         self.game_id = created.game_id
         self.outcome("create", created)
-        await self.refused("start alone", lambda: service.start(actor(USERS[3])))
+        await self.refused("start alone", lambda: service.lobby.start(actor(USERS[3])))
         for user in users[1:]:
-            self.outcome("join", await service.join(actor(user)))
+            self.outcome("join", await service.lobby.join(actor(user)))
         # The last person asks for a heads-up ("you're next"), so its lines are read too.
         await service.user_settings.update(users[-1], heads_up=True)
-        self.outcome("start", await service.start(actor(users[0])))
+        self.outcome("start", await service.lobby.start(actor(users[0])))
         await self.deliver()
         look_every = 45 + seed % 10
         looked = -1
         for step in range(MAX_STEPS):
-            loaded = await service.game_for_reminder(self.game_id)
+            loaded = await service.desk.game_for_reminder(self.game_id)
             assert loaded is not None and loaded.game is not None
             if loaded.game.is_over:
                 break
-            deciders = list(service.users_deciding(loaded))
+            deciders = list(service.desk.users_deciding(loaded))
             if not deciders and loaded.ai_deciding():
                 # An AI player's step, landed as the bot's worker lands it (the stand-in AI).
-                assert await service.play_computers(self.game_id, steps=1) == 1, setup.name
+                assert await service.computers.play_computers(self.game_id, steps=1) == 1, (
+                    setup.name
+                )
                 await self.deliver()
                 continue
             assert deciders, f"{setup.name} seed {seed}: nobody decides"
             user = rng.choice(deciders)
             # Opened as a player opens it: with what changed since their last turn.
-            panel = await service.panel(actor(user), opening=True)
+            panel = await service.views.panel(actor(user), opening=True)
             self.texts.panel("panel", panel)
             if step % look_every == 0 and step != looked:
                 looked = step
@@ -218,15 +224,17 @@ class Reader:
             if panel.can_restart and rng.random() < 0.03:
                 self.outcome(
                     "restart",
-                    await service.restart_turn(actor(user), expected_version=panel.version),
+                    await service.moves.restart_turn(actor(user), expected_version=panel.version),
                 )
                 continue
             if panel.can_undo and rng.random() < 0.1:
-                self.outcome("undo", await service.undo(actor(user)))
+                self.outcome("undo", await service.moves.undo(actor(user)))
                 await self.deliver()
                 continue
             notation = rng.choice(panel.options).notation
-            outcome = await service.play(actor(user), [notation], expected_version=panel.version)
+            outcome = await service.moves.play(
+                actor(user), [notation], expected_version=panel.version
+            )
             self.outcome("play", outcome)
             if outcome.announced:
                 await self.deliver()

@@ -28,7 +28,9 @@ from bot.rules.automa.turn import card, drops_to_own_dams, machinery_wanted
 from bot.rules.engine import Game
 from bot.rules.events import Event
 from bot.rules.hooks import Hooks
+from bot.rules.notation import Drops, Fulfil, Machines, Produce, Structure
 from bot.rules.options import Decision, Option
+from bot.rules.patent import Patent
 
 
 def pending_automa(game: Game) -> Decision | None:
@@ -60,7 +62,11 @@ def automa_answer(game: Game, decision: Decision) -> Option:
     kind = decision.kind
     criteria = flipped_card(game, player)
     if kind == "reward_build":
-        spaces = {o.text("space"): o for o in options if o.get("space") is not None}
+        spaces = {
+            o.move.space: o
+            for o in options
+            if isinstance(o.move, Structure) and o.move.space is not None
+        }
         if spaces and criteria is not None:
             structure = options[0].notation.partition(" ")[0]
             space = choose_space(game, player, structure, list(spaces), criteria)
@@ -72,37 +78,45 @@ def automa_answer(game: Game, decision: Decision) -> Option:
         for option in options:
             if list(_drops_at(option)) == wanted:
                 return option
-        declined = [o for o in options if o.notation == "drops none"]
+        declined = [o for o in options if o.move == Drops(())]
         if declined:
             return declined[0]
     if kind == "produce":
-        producing = [o for o in options if o.get("energy") is not None]
+        producing = {
+            o: o.move.energy
+            for o in options
+            if isinstance(o.move, Produce) and o.move.dam is not None
+        }
         if producing:
-            return max(producing, key=lambda o: o.number("energy"))
+            return max(producing, key=producing.__getitem__)
     if kind == "fulfil_contract":
         # Its own contracts only (it holds none unless an expansion gave it one): national
         # contracts are never an automa's.
-        contracts = [o for o in options if o.get("id") is not None and o.group == "contracts own"]
+        contracts = {
+            o: (game.content.contracts[o.move.contract].energy, -o.move.contract)
+            for o in options
+            if isinstance(o.move, Fulfil)
+            and o.move.contract is not None
+            and o.group == "contracts own"
+        }
         if contracts:
-            return max(
-                contracts,
-                key=lambda o: (game.content.contracts[o.number("id")].energy, -o.number("id")),
-            )
-        declined = [o for o in options if o.notation == "contract none"]
+            return max(contracts, key=contracts.__getitem__)
+        declined = [o for o in options if o.move == Fulfil(None)]
         if declined:
             return declined[0]
     if kind == "machinery_choice":
         total = len(options) - 1
         excavators, mixers = machinery_wanted(game, player, {"any": total})
         for option in options:
-            if (option.get("excavators"), option.get("mixers")) == (excavators, mixers):
+            if option.move == Machines(excavators, mixers):
                 return option
     if kind == "take_patent_free":
 
         def level(option: Option) -> tuple[int, int]:
-            tile = game.state.patent_offer[option.number("slot") - 1]
+            assert isinstance(option.move, Patent)
+            tile = game.state.patent_offer[option.move.slot - 1]
             assert tile is not None, "a tile is offered in every slot an option names"
-            return (game.content.tiles[tile].level or 0, -option.number("slot"))
+            return (game.content.tiles[tile].level or 0, -option.move.slot)
 
         return max(options, key=level)
     return options[0]
@@ -110,7 +124,7 @@ def automa_answer(game: Game, decision: Decision) -> Option:
 
 def _drops_at(option: Option) -> tuple[str, ...]:
     """The headstreams a `place_drops` option drops at (none for "drops none")."""
-    return option.texts("at") if option.get("at") is not None else ()
+    return option.move.at if isinstance(option.move, Drops) else ()
 
 
 def automa_steps(game: Game) -> Iterator[tuple[str, str, list[Event]]]:

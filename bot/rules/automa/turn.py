@@ -29,6 +29,7 @@ from bot.rules.construction import (
 from bot.rules.contracts import contract_discount, refill_contract_offer
 from bot.rules.engine import AUTOMA_BUDGET, Game
 from bot.rules.hooks import Hooks
+from bot.rules.moves import Move, Word
 from bot.rules.options import Option, counted
 from bot.rules.patent import take_patent_tile
 from bot.rules.production import production_energy, release_production, systems
@@ -39,7 +40,8 @@ from bot.rules.tasks import Task
 from bot.rules.water import flow_drop, flow_from_headstream
 
 RULES: RuleSet[Game] = RuleSet("automa")
-RULES.verb("automa", r"")
+AUTOMA = Word("automa")
+RULES.move(Word, "automa")
 
 # Action types after which the turn ends (when they were done).
 STOPPING = frozenset(
@@ -529,7 +531,7 @@ def play_card(turn: AutomaTurn) -> None:
 
 
 def _turn_options(game: Game, entry: Task) -> list[Option]:
-    return [Option("automa", "Play the automa's turn", group="automa")]
+    return [Option(AUTOMA, "Play the automa's turn", group="automa")]
 
 
 @RULES.task(
@@ -538,7 +540,7 @@ def _turn_options(game: Game, entry: Task) -> list[Option]:
     prompt=lambda g, e: "The automa plays its turn",
     always_ask=True,
 )
-def _automa_turn(game: Game, entry: Task, option: Option) -> None:
+def _automa_turn(game: Game, entry: Task, move: Move) -> None:
     company = entry["player"]
     game.state.current = company
     actions_id, criteria_id, reshuffled = flip(game.state, company)

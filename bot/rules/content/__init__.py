@@ -3,15 +3,17 @@
 `load_content()` reads the base game's data files (bot/rules/data/*.toml, through
 importlib.resources) and every expansion's (those its expansion.toml declares,
 `bot.rules.declarations`), checks every id, cross-reference, reward key and number, and
-returns one immutable `Content`. An expansion's rows of the shared tables (`SHARED_ROWS`:
-contracts, External Works, Private Buildings, building and work spaces) go through the one
-parser of those rows (`_join_shared_rows`) and join the game's tables marked with its set; the
-rest of its data is its own (`Content.of(name)`). A broken file
-raises `ContentError` naming the file, the table or id, and what is wrong, so a bad edit fails
-at start-up and never in the middle of a game.
+returns one immutable `Content`. An expansion's rows of the shared tables (`shared.Table`:
+the base game's private contracts, and every table an expansion's rule set declares) go
+through the one row parser (`join_rows`) and join the game's tables marked with its set; the
+rest of its data is its own (`Content.of(name)`). The package names no expansion's table: a
+game's content, with every table its expansions' rule sets declare, is the catalogue's
+(`bot.rules.catalogue.Catalogue.content()`). A broken file raises `ContentError` naming the
+file, the table or id, and what is wrong, so a bad edit fails at start-up and never in the
+middle of a game.
 
 Ids are the reference data's ids unchanged (basins 1.., D1U/D1L, C1L/C1R, P5_0, HA.., EXIT_L,
-companies, officers, contract ints, tile ids, management space ids, External Works A1..).
+companies, officers, contract ints, tile ids, management space ids, an expansion's rows' ids).
 Expansion maps are largely reconstructed: their rows carry a `provenance` mapping (field -> "text" | "reconstructed") and `MapData.reconstructed` is True.
 """
 
@@ -33,14 +35,11 @@ from bot.rules.content.model import (
     EMPTY,
     INCOME_TRACKS,
     OBJECTIVE_VP_BY_PLACE,
-    SHARED_ROWS,
     TILE_BUILDS,
     TILE_KINDS,
     Area,
     Basin,
     BonusTile,
-    BuildingActionSpace,
-    BuildingSpace,
     Choice,
     CommonBoard,
     Company,
@@ -55,8 +54,6 @@ from bot.rules.content.model import (
     DamPosition,
     DamSpace,
     EnergyTrack,
-    ExternalWork,
-    ExternalWorkSpace,
     HeadstreamTile,
     IncomeEntry,
     IncomeTrack,
@@ -67,18 +64,19 @@ from bot.rules.content.model import (
     ObjectiveTile,
     Officer,
     PowerhouseSpace,
-    PrivateBuilding,
     Reward,
     RewardWording,
     TechTile,
     TileKind,
 )
 from bot.rules.content.reading import (
+    DataFile,
     check_reward,
     freeze,
 )
+from bot.rules.content.shared import Table, join_rows
 from bot.rules.content.tables import (
-    BUILDING_ACTION_SPACES,
+    PRIVATE_CONTRACTS,
     UNWORDED_REWARDS,
 )
 
@@ -88,21 +86,18 @@ __all__ = [
     "BASE_DATA_FILES",
     "BASE_MAP_FILES",
     "BASE_SETS",
-    "BUILDING_ACTION_SPACES",
     "CONTRACT_KINDS",
     "DAM_POSITIONS",
     "EMPTY",
     "INCOME_TRACKS",
     "OBJECTIVE_VP_BY_PLACE",
-    "SHARED_ROWS",
+    "PRIVATE_CONTRACTS",
     "TILE_BUILDS",
     "TILE_KINDS",
     "UNWORDED_REWARDS",
     "Area",
     "Basin",
     "BonusTile",
-    "BuildingActionSpace",
-    "BuildingSpace",
     "Choice",
     "CommonBoard",
     "Company",
@@ -116,9 +111,8 @@ __all__ = [
     "CreditThreshold",
     "DamPosition",
     "DamSpace",
+    "DataFile",
     "EnergyTrack",
-    "ExternalWork",
-    "ExternalWorkSpace",
     "HeadstreamTile",
     "IncomeEntry",
     "IncomeTrack",
@@ -129,9 +123,9 @@ __all__ = [
     "ObjectiveTile",
     "Officer",
     "PowerhouseSpace",
-    "PrivateBuilding",
     "Reward",
     "RewardWording",
+    "Table",
     "TechTile",
     "TileKind",
     "build_content",
@@ -139,6 +133,7 @@ __all__ = [
     "company_name",
     "data_files",
     "freeze",
+    "join_rows",
     "load_content",
     "packaged_files",
     "product_expansions",

@@ -15,24 +15,21 @@ from bot.rules.content.maps import (
 from bot.rules.content.model import (
     BASE_MAP_FILES,
     BASE_SETS,
-    BuildingSpace,
     Content,
     ContentError,
-    ExternalWork,
-    ExternalWorkSpace,
     IntroductoryMatchup,
-    PrivateBuilding,
     RewardWording,
 )
 from bot.rules.content.reading import (
-    _File,
+    DataFile,
     freeze,
 )
+from bot.rules.content.shared import Table, join_rows
 from bot.rules.content.tables import (
+    PRIVATE_CONTRACTS,
     UNWORDED_REWARDS,
     _check_expansion,
     _check_setup,
-    _join_shared_rows,
     _load_bonus,
     _load_companies,
     _load_contracts,
@@ -97,29 +94,36 @@ def _parse(
     text: str,
     sets: tuple[str, ...] = BASE_SETS,
     rewards: frozenset[str] = frozenset(),
-) -> _File:
+) -> DataFile:
     """Parse one file, reporting TOML syntax errors with the file name."""
     try:
-        return _File(name, tomllib.loads(text), sets, rewards)
+        return DataFile(name, tomllib.loads(text), sets, rewards)
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(f"{name}: not valid TOML: {exc}") from exc
 
 
-def load_content(files: Mapping[str, str] | None = None) -> Content:
+def load_content(
+    files: Mapping[str, str] | None = None, tables: Iterable[Table[Any, Any]] = ()
+) -> Content:
     """The packaged content (the base game and the product's expansions), loaded and validated
-    once; `files` (name -> TOML text) is for tests."""
+    once; `files` (name -> TOML text) is for tests.
+
+    `tables` are the shared tables the expansions' rule sets declare; without them their rows
+    stay in each expansion's own data only. The game's content, with every table, is the
+    catalogue's (`bot.rules.catalogue.CATALOGUE.content()`).
+    """
     if files is None:
-        return _load_packaged()
-    return build_content(files)
+        return _load_packaged(tuple(tables))
+    return build_content(files, tables=tables)
 
 
 @functools.cache
-def _load_packaged() -> Content:
-    """Load the packaged data files once per process."""
-    return build_content(packaged_files())
+def _load_packaged(tables: tuple[Table[Any, Any], ...]) -> Content:
+    """Load the packaged data files once per process (for each set of declared tables)."""
+    return build_content(packaged_files(), tables=tables)
 
 
-def _guarded(f: _File, loader: Callable[..., Any], *args: Any) -> Any:
+def _guarded(f: DataFile, loader: Callable[..., Any], *args: Any) -> Any:
     """Run a loader; a shape no check foresaw still becomes a ContentError naming the file."""
     try:
         return loader(f, *args)
@@ -130,12 +134,16 @@ def _guarded(f: _File, loader: Callable[..., Any], *args: Any) -> Any:
 
 
 def build_content(
-    files: Mapping[str, str], expansions: Iterable[ExpansionInfo] | None = None
+    files: Mapping[str, str],
+    expansions: Iterable[ExpansionInfo] | None = None,
+    tables: Iterable[Table[Any, Any]] = (),
 ) -> Content:
     """Build and validate Content from file texts (name -> TOML); tests pass broken copies.
 
     `expansions` are the declarations whose data files join the base game's (by default the
     product's); each brings its maps, its content sets, its reward keys and its data tables.
+    `tables` are the shared tables their rule sets declare (`Table`): every data file's rows
+    of them are read by the one row parser (`join_rows`) into `Content.tables`.
     """
     infos = product_expansions() if expansions is None else tuple(expansions)
     missing = [n for n in data_files(infos) if n not in files]
@@ -172,30 +180,28 @@ def build_content(
     bonus = _guarded(f["bonus_tiles.toml"], _load_bonus)
     objectives, vp_by_place = _guarded(f["objective_tiles.toml"], _load_objectives)
     spaces, space_counts = _guarded(f["management_board.toml"], _load_management)
-    works: dict[str, ExternalWork] = {}
-    buildings: dict[str, PrivateBuilding] = {}
-    bspaces: list[BuildingSpace] = []
-    wspaces: list[ExternalWorkSpace] = []
+    declared = tuple(tables)
+    shared: dict[str, dict[Any, Any]] = {PRIVATE_CONTRACTS.name: contracts}
+    for table in declared:
+        if table.name in shared:
+            raise ContentError(f"two rule sets declare the table [[{table.name}]]")
+        shared[table.name] = {}
+    pieces: dict[str, str] = {}
+    for table in (t for t in declared if t.piece):
+        if table.piece in pieces:
+            raise ContentError(f"two tables name pieces of the kind {table.piece!r}")
+        pieces[table.piece] = table.name
     own: dict[str, Mapping[str, Any]] = {}
-    tables = {"officers": officers, "companies": companies, "bonus": bonus}
-    tables["objectives"] = objectives
+    pools = {"officers": officers, "companies": companies, "bonus": bonus}
+    pools["objectives"] = objectives
     for info in infos:
         merged: dict[str, Any] = {}
         for name in info.data:
             data = _guarded(f[name], _check_expansion)
             default_set = info.content_sets[0] if info.content_sets else info.name
-            _guarded(
-                f[name],
-                _join_shared_rows,
-                default_set,
-                contracts,
-                works,
-                buildings,
-                bspaces,
-                wspaces,
-            )
+            _guarded(f[name], join_rows, default_set, (PRIVATE_CONTRACTS, *declared), shared)
             if "setup" in data:
-                _check_setup(f[name], data["setup"], tables)
+                _check_setup(f[name], data["setup"], pools)
             merged.update(data)
         own[info.name] = freeze(merged)
 
@@ -262,17 +268,17 @@ def build_content(
         costs=costs,
         headstream_tiles=_guarded(f["headstream_tiles.toml"], _load_headstream_tiles),
         introductory_matchups=tuple(matchups),
-        external_works=MappingProxyType(works),
-        private_buildings=MappingProxyType(buildings),
         expansions=MappingProxyType(own),
         rewards=MappingProxyType(rewards),
         sources=MappingProxyType(sources),
-        building_spaces=tuple(bspaces),
-        external_work_spaces=tuple(wspaces),
         objective_vp_by_place=vp_by_place,
         management_space_count_by_companies=space_counts,
         constants=freeze(gc.data),
         contract_setup=contract_setup,
+        tables=MappingProxyType(
+            {table.name: MappingProxyType(shared[table.name]) for table in declared}
+        ),
+        pieces=MappingProxyType(pieces),
     )
 
 

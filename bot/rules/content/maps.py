@@ -17,7 +17,7 @@ from bot.rules.content.model import (
     PowerhouseSpace,
 )
 from bot.rules.content.reading import (
-    _File,
+    DataFile,
     _provenance,
     freeze,
 )
@@ -64,7 +64,7 @@ _MAP_TABLES = {
 }
 
 
-def _load_map(f: _File, map_id: str) -> MapData:
+def _load_map(f: DataFile, map_id: str) -> MapData:
     """Parse and check one map file."""
     m = f.table("map")
     if m.get("id") != map_id:
@@ -252,7 +252,7 @@ def _load_map(f: _File, map_id: str) -> MapData:
 
 
 def _check_topology(
-    f: _File,
+    f: DataFile,
     map_id: str,
     headstreams: tuple[str, ...],
     feeds: Mapping[str, int],
@@ -343,7 +343,7 @@ def _check_topology(
 
 
 def _check_features(
-    f: _File,
+    f: DataFile,
     features: Mapping[str, tuple[Mapping[str, Any], ...]],
     basins: Mapping[int, Basin],
     dams: Mapping[str, DamSpace],

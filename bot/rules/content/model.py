@@ -27,14 +27,6 @@ BASE_SETS = ("base", "five_player", "other")
 BASE_MAP_FILES = {"base": "base_map.toml", "five_player": "five_player_map.toml"}
 CONTRACT_KINDS: tuple[ContractKind, ...] = ("starting", "national", "green", "yellow", "red")
 OBJECTIVE_VP_BY_PLACE = (15, 10, 5)
-# Tables of an expansion's data file that join the game's shared tables (marked with their set).
-SHARED_ROWS = (
-    "private_contract",
-    "external_work",
-    "private_building",
-    "building_space",
-    "external_work_space",
-)
 
 #: A member of a fixed set of strings (`_Rows.one_of`).
 Choice = TypeVar("Choice", bound=str)
@@ -395,60 +387,6 @@ class Costs:
     vp_per_drop_in_own_dams: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class ExternalWork:
-    """An External Work tile (an expansion's, in the shared tables)."""
-
-    id: str
-    pile: str
-    cost: Mapping[str, int]
-    reward: Reward
-    set: str
-    impl_id: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class BuildingActionSpace:
-    """One action space beside a Private Building tile."""
-
-    engineers: int
-    extra_credits: int
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateBuilding:
-    """A Private Building tile (an expansion's, in the shared tables)."""
-
-    id: str
-    name: str
-    cost: Mapping[str, int]
-    vp: int
-    action_effect: Reward
-    action_spaces: tuple[BuildingActionSpace, ...]
-    set: str
-    action_text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BuildingSpace:
-    """A space beside each Private Building tile where a Building piece goes."""
-
-    index: int
-    red_outline: bool
-    extra_credits: int
-    min_players: int
-
-
-@dataclass(frozen=True, slots=True)
-class ExternalWorkSpace:
-    """An External Work action space (one per face-up tile)."""
-
-    id: str
-    engineers: int
-    tile_slot: int
-    impl_uid: str = ""
-
-
 class IntroductoryMatchup(NamedTuple):
     """A fixed (company, officer, starting contract) set of the introductory game."""
 
@@ -510,24 +448,31 @@ class Content:
     costs: Costs
     headstream_tiles: tuple[HeadstreamTile, ...]
     introductory_matchups: tuple[IntroductoryMatchup, ...]
-    external_works: Mapping[str, ExternalWork]
-    private_buildings: Mapping[str, PrivateBuilding]
     # Each expansion's own data (its data files' tables, checked and frozen), by its name.
     expansions: Mapping[str, Mapping[str, Any]]
     # Every reward and effect key the data may use, with its wording.
     rewards: Mapping[str, RewardWording]
     # What players read for event sources, by how a source starts (`bot.rules.wording`).
     sources: Mapping[str, str] = field(default_factory=_empty)
-    building_spaces: tuple[BuildingSpace, ...] = ()
-    external_work_spaces: tuple[ExternalWorkSpace, ...] = ()
     objective_vp_by_place: tuple[int, ...] = OBJECTIVE_VP_BY_PLACE
     management_space_count_by_companies: Mapping[int, int] = field(default_factory=_empty)
     constants: Mapping[str, Any] = field(default_factory=_empty)
     contract_setup: Mapping[str, Any] = field(default_factory=_empty)
+    # The shared tables its rule sets declare (`bot.rules.content.shared.Table`), by the table's
+    # name: key -> record; read through the table (`WORKS.of(content)`).
+    tables: Mapping[str, Mapping[Any, Any]] = field(default_factory=_empty)
+    # Piece kind -> the table whose rows event sources name so (`{building}`: `Table.piece`).
+    pieces: Mapping[str, str] = field(default_factory=_empty)
 
     def of(self, expansion: str) -> Mapping[str, Any]:
         """An expansion's own data tables (KeyError when its data was not loaded)."""
         return self.expansions[expansion]
+
+    def named(self, kind: str) -> Mapping[str, Any] | None:
+        """The rows of the shared table whose pieces are of this kind (each has a `name`);
+        None when no table names pieces so."""
+        table = self.pieces.get(kind)
+        return None if table is None else self.tables[table]
 
     def contracts_of_kind(self, kind: str) -> tuple[Contract, ...]:
         """Contracts of one kind, by id."""

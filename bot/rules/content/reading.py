@@ -28,8 +28,9 @@ def freeze(value: Any) -> Any:
     return value
 
 
-class _File:
-    """One parsed data file with error helpers that name it."""
+class DataFile:
+    """One parsed data file with error helpers that name it (what a table's row reader reads
+    with: `bot.rules.content.shared.Table`)."""
 
     def __init__(
         self,
@@ -184,7 +185,7 @@ def check_reward(
             raise fail(f"{key} = {value!r} is not an integer, true/false or a string")
 
 
-def _provenance(f: _File, row: Mapping[str, Any], where: str) -> Mapping[str, str]:
+def _provenance(f: DataFile, row: Mapping[str, Any], where: str) -> Mapping[str, str]:
     """The row's provenance marks, checked."""
     marks = f.get(row, where, "provenance", dict, {})
     for key, mark in marks.items():

@@ -13,8 +13,6 @@ from bot.rules.content.model import (
     TILE_BUILDS,
     TILE_KINDS,
     BonusTile,
-    BuildingActionSpace,
-    BuildingSpace,
     CommonBoard,
     Company,
     ConstructionSpace,
@@ -23,29 +21,27 @@ from bot.rules.content.model import (
     Costs,
     CreditThreshold,
     EnergyTrack,
-    ExternalWork,
-    ExternalWorkSpace,
     HeadstreamTile,
     IncomeEntry,
     ManagementSpace,
     ObjectiveTile,
     Officer,
-    PrivateBuilding,
     RewardWording,
     TechTile,
 )
 from bot.rules.content.reading import (
-    _File,
+    DataFile,
     _provenance,
     freeze,
 )
+from bot.rules.content.shared import Table
 
 # ---------------------------------------------------------------------------------------------
 # Everything else
 # ---------------------------------------------------------------------------------------------
 
 
-def _load_headstream_tiles(f: _File) -> tuple[HeadstreamTile, ...]:
+def _load_headstream_tiles(f: DataFile) -> tuple[HeadstreamTile, ...]:
     """The headstream tiles."""
     rows = f.rows("headstream_tile")
     f.unique(rows, "headstream_tile")
@@ -59,7 +55,7 @@ def _load_headstream_tiles(f: _File) -> tuple[HeadstreamTile, ...]:
     return tuple(out)
 
 
-def _load_companies(f: _File) -> tuple[dict[str, Company], CommonBoard, list[dict[str, Any]]]:
+def _load_companies(f: DataFile) -> tuple[dict[str, Company], CommonBoard, list[dict[str, Any]]]:
     """Companies, the common board, and the raw introductory matchups (checked later)."""
     c = f.table("common")
     w = "[common]"
@@ -128,7 +124,7 @@ def _load_companies(f: _File) -> tuple[dict[str, Company], CommonBoard, list[dic
     return companies, common, f.rows("introductory_matchup")
 
 
-def _load_officers(f: _File) -> dict[str, Officer]:
+def _load_officers(f: DataFile) -> dict[str, Officer]:
     """Executive Officers."""
     rows = f.rows("officer")
     f.unique(rows, "officer")
@@ -163,7 +159,7 @@ def _load_officers(f: _File) -> dict[str, Officer]:
     return out
 
 
-def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
+def _load_tiles(f: DataFile) -> tuple[dict[str, TechTile], int]:
     """Technology tiles and the wheel size."""
     rows = f.rows("tile")
     f.unique(rows, "tile")
@@ -193,7 +189,7 @@ def _load_tiles(f: _File) -> tuple[dict[str, TechTile], int]:
     return out, f.int_in(wheel, "[wheel]", "segments", 1, 12)
 
 
-def _load_contracts(f: _File) -> tuple[dict[int, Contract], Mapping[str, Any]]:
+def _load_contracts(f: DataFile) -> tuple[dict[int, Contract], Mapping[str, Any]]:
     """All contracts, by id, and the contract setup table."""
     rows = f.rows("contract")
     f.unique(rows, "contract")
@@ -223,7 +219,7 @@ def _load_contracts(f: _File) -> tuple[dict[int, Contract], Mapping[str, Any]]:
     return dict(sorted(out.items())), freeze(setup)
 
 
-def _load_bonus(f: _File) -> dict[str, BonusTile]:
+def _load_bonus(f: DataFile) -> dict[str, BonusTile]:
     """Bonus tiles."""
     rows = f.rows("bonus_tile")
     f.unique(rows, "bonus_tile")
@@ -241,7 +237,7 @@ def _load_bonus(f: _File) -> dict[str, BonusTile]:
     }
 
 
-def _load_objectives(f: _File) -> tuple[dict[str, ObjectiveTile], tuple[int, ...]]:
+def _load_objectives(f: DataFile) -> tuple[dict[str, ObjectiveTile], tuple[int, ...]]:
     """Objective tiles and the VP by place."""
     rows = f.rows("objective_tile")
     f.unique(rows, "objective_tile")
@@ -261,7 +257,7 @@ def _load_objectives(f: _File) -> tuple[dict[str, ObjectiveTile], tuple[int, ...
     return tiles, vp
 
 
-def _load_management(f: _File) -> tuple[tuple[ManagementSpace, ...], Mapping[int, int]]:
+def _load_management(f: DataFile) -> tuple[tuple[ManagementSpace, ...], Mapping[int, int]]:
     """Management board spaces in board order, checked against the per-count summary."""
     rows = f.rows("space")
     f.unique(rows, "space")
@@ -305,7 +301,7 @@ def _load_management(f: _File) -> tuple[tuple[ManagementSpace, ...], Mapping[int
     return tuple(out), MappingProxyType(counts)
 
 
-def _load_energy(f: _File) -> EnergyTrack:
+def _load_energy(f: DataFile) -> EnergyTrack:
     """The energy track."""
     bands = []
     for i, t in enumerate(f.rows("credit_threshold")):
@@ -354,7 +350,7 @@ def _load_energy(f: _File) -> EnergyTrack:
     )
 
 
-def _load_costs(f: _File, wheel_segments: int) -> Costs:
+def _load_costs(f: DataFile, wheel_segments: int) -> Costs:
     """Construction costs and numeric constants."""
     cost, g = f.table("cost"), f.table("game")
     end, setup, prod = f.table("end_game"), f.table("setup"), f.table("production")
@@ -398,26 +394,7 @@ def _load_costs(f: _File, wheel_segments: int) -> Costs:
     )
 
 
-BUILDING_ACTION_SPACES = 4
-
-
-def _machinery(f: _File, row: Mapping[str, Any], where: str, key: str) -> Mapping[str, int]:
-    """A machinery cost table: excavators and/or mixers."""
-    cost = f.get(row, where, key, dict)
-    for k, v in cost.items():
-        if (
-            k not in ("excavators", "mixers")
-            or not isinstance(v, int)
-            or isinstance(v, bool)
-            or v < 0
-        ):
-            raise f.fail(
-                where, f"{key} may only give non-negative excavators and mixers, not {k} = {v!r}"
-            )
-    return MappingProxyType(dict(cost))
-
-
-def _check_expansion(f: _File) -> Mapping[str, Any]:
+def _check_expansion(f: DataFile) -> Mapping[str, Any]:
     """An expansion's data file: reward keys known, provenance marks valid, ids unique."""
     for table, value in f.data.items():
         rows = value if isinstance(value, list) else [value]
@@ -435,95 +412,30 @@ def _check_expansion(f: _File) -> Mapping[str, Any]:
     return cast("Mapping[str, Any]", freeze(f.data))
 
 
-def _join_shared_rows(
-    f: _File,
-    default_set: str,
-    contracts: dict[int, Contract],
-    works: dict[str, ExternalWork],
-    buildings: dict[str, PrivateBuilding],
-    building_spaces: list[BuildingSpace],
-    work_spaces: list[ExternalWorkSpace],
-) -> None:
-    """An expansion data file's shared rows join the game's tables (`SHARED_ROWS`), each marked
-    with its `set` (the expansion's own by default): setups draw only the sets in play, so a
-    game without the expansion never sees them. The one parser of these rows."""
-    ranges: dict[ContractKind, tuple[int, int]] = {
-        "green": (200, 299),
-        "yellow": (300, 399),
-        "red": (400, 499),
-    }
-    for r in f.rows("private_contract") if "private_contract" in f.data else []:
-        w = f"[[private_contract]] {r.get('id')}"
-        level = f.one_of(r, w, "level", tuple(ranges))
-        cid = f.int_in(r, w, "id", *ranges[level])
-        if cid in contracts:
-            raise f.fail(w, f"contract {cid} already exists")
-        contracts[cid] = Contract(
-            id=cid,
-            kind=level,
-            energy=f.int_in(r, w, "energy", 1, 30),
-            reward=f.reward(r, w, "reward"),
-            set=f.one_of(r, w, "set", f.sets, default_set),
-        )
-    for r in f.rows("external_work") if "external_work" in f.data else []:
-        w = f"[[external_work]] {r.get('id')}"
-        if r.get("id") in works:
-            raise f.fail(w, "External Work already exists")
-        works[r["id"]] = ExternalWork(
-            id=r["id"],
-            pile=f.one_of(r, w, "pile", ("A", "B", "C")),
-            cost=_machinery(f, r, w, "cost"),
-            reward=f.reward(r, w, "reward"),
-            set=f.one_of(r, w, "set", f.sets, default_set),
-            impl_id=f.get(r, w, "impl_id", int, 0),
-        )
-    for r in f.rows("private_building") if "private_building" in f.data else []:
-        w = f"[[private_building]] {r.get('id')}"
-        if r.get("id") in buildings:
-            raise f.fail(w, "Private Building already exists")
-        spaces = tuple(
-            BuildingActionSpace(
-                engineers=f.int_in(s, w, "engineers", 1, 5),
-                extra_credits=f.int_in(s, w, "extra_credits", 0, 10),
-            )
-            for s in f.get(r, w, "action_spaces", list)
-        )
-        if len(spaces) != BUILDING_ACTION_SPACES:
-            raise f.fail(w, "action_spaces must list 4 spaces (left, right, right, right)")
-        buildings[r["id"]] = PrivateBuilding(
-            id=r["id"],
-            name=f.get(r, w, "name", str),
-            cost=_machinery(f, r, w, "cost"),
-            vp=f.int_in(r, w, "vp", 0, 20),
-            action_effect=f.reward(r, w, "action_effect"),
-            action_spaces=spaces,
-            set=f.one_of(r, w, "set", f.sets, default_set),
-            action_text=f.get(r, w, "action_text", str),
-        )
-    for s in f.rows("building_space") if "building_space" in f.data else []:
-        w = f"[[building_space]] {s.get('index')}"
-        building_spaces.append(
-            BuildingSpace(
-                index=f.int_in(s, w, "index", 0, 3),
-                red_outline=f.get(s, w, "red_outline", bool),
-                extra_credits=f.int_in(s, w, "extra_credits", 0, 10),
-                min_players=f.int_in(s, w, "min_players", 1, 5),
-            )
-        )
-    for s in f.rows("external_work_space") if "external_work_space" in f.data else []:
-        w = f"[[external_work_space]] {s.get('id')}"
-        work_spaces.append(
-            ExternalWorkSpace(
-                id=s["id"],
-                engineers=f.int_in(s, w, "engineers", 1, 5),
-                tile_slot=f.int_in(s, w, "tile_slot", 1, 3),
-                impl_uid=f.get(s, w, "impl_uid", str, ""),
-            )
-        )
+def _private_contract(f: DataFile, r: Mapping[str, Any], w: str, own_set: str) -> Contract:
+    """An expansion's private contract, of a green, yellow or red level."""
+    level = f.one_of(r, w, "level", tuple(PRIVATE_LEVELS))
+    return Contract(
+        id=f.int_in(r, w, "id", *PRIVATE_LEVELS[level]),
+        kind=level,
+        energy=f.int_in(r, w, "energy", 1, 30),
+        reward=f.reward(r, w, "reward"),
+        set=f.one_of(r, w, "set", f.sets, own_set),
+    )
+
+
+#: The ids of each level of private contracts.
+PRIVATE_LEVELS: Mapping[ContractKind, tuple[int, int]] = MappingProxyType(
+    {"green": (200, 299), "yellow": (300, 399), "red": (400, 499)}
+)
+#: An expansion's private contracts join the base game's contracts (`Content.contracts`).
+PRIVATE_CONTRACTS: Table[int, Contract] = Table(
+    "private_contract", "id", "contract", _private_contract
+)
 
 
 def _check_setup(
-    f: _File, setup: Mapping[str, Any], content: Mapping[str, Mapping[str, Any]]
+    f: DataFile, setup: Mapping[str, Any], content: Mapping[str, Mapping[str, Any]]
 ) -> None:
     """An expansion's [setup] names only components that exist."""
     names = {
@@ -546,7 +458,7 @@ def _check_setup(
 UNWORDED_REWARDS = frozenset({"production_bonus"})
 
 
-def _load_rewards(f: _File) -> dict[str, RewardWording]:
+def _load_rewards(f: DataFile) -> dict[str, RewardWording]:
     """The base game's reward keys and their wording."""
     out = {}
     for key, wording in f.table("reward").items():
@@ -556,7 +468,7 @@ def _load_rewards(f: _File) -> dict[str, RewardWording]:
     return out
 
 
-def _load_sources(f: _File) -> dict[str, str]:
+def _load_sources(f: DataFile) -> dict[str, str]:
     """The base game's event sources and how players read them."""
     out = {}
     for key, text in f.table("source").items():

@@ -21,6 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.rules.content import company_name
+from bot.rules.expansions.leeghwater import tables
 from bot.rules.state import Company, GameOptions, GameState
 from renderer import draw as d
 from renderer.content import content
@@ -132,7 +133,7 @@ def machinery(cost: dict[str, int] | Any) -> str:
 
 def work_text(work_id: str, expansions: tuple[str, ...] = ()) -> str:
     """Return an External Work's cost and reward in short: "4 exc → 4VP 2drop rot2"."""
-    work = content(expansions).external_works.get(work_id)
+    work = tables.WORKS.of(content(expansions)).get(work_id)
     if work is None:
         return ""
     return f"{machinery(work.cost)} → {reward_text(work.reward)}"
@@ -142,7 +143,7 @@ def action_text(tile: str, expansions: tuple[str, ...] = ()) -> str:
     """Return a Private Building's action in a few words."""
     if tile in ACTIONS:
         return ACTIONS[tile]
-    building = content(expansions).private_buildings.get(tile)
+    building = tables.BUILDINGS.of(content(expansions)).get(tile)
     return reward_text(building.action_effect) if building else ""
 
 
@@ -162,7 +163,7 @@ def view_background(view: str, theme_name: str) -> Image.Image:
     d.text(draw, layout.points["title"], "External Works", sizes["heading"], text, anchor="la")
     heading = "Private Buildings: build on a space, then use"
     d.text(draw, layout.points["buildings"], heading, sizes["heading"], text, anchor="la")
-    for space in content().external_work_spaces:
+    for space in tables.WORK_SPACES.of(content()).values():
         rect = layout.spaces.get(space.id)
         if rect is None:
             continue
@@ -292,7 +293,7 @@ def _building(
     c = content(state.options.expansions)
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
-    building = c.private_buildings.get(tile)
+    building = tables.BUILDINGS.of(c).get(tile)
     x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
     name = building.name if building else tile
     # Texts on the board's panel or in a space's box say so (`draw.text`'s ``on``).
@@ -307,7 +308,7 @@ def _building(
 
     for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
         who = row[index] if index < len(row) else BLOCKED
-        space = c.building_spaces[index] if index < len(c.building_spaces) else None
+        space = tables.BUILDING_SPACES.of(c).get(index)
         paint = functools.partial(
             _paint_building_space, index=index, who=who, space=space, theme=theme
         )
@@ -323,8 +324,8 @@ def _building(
     # The boxes and the "use" label are in the background (``view_background``).
     for k, rect in enumerate(actions):
         ax0, _, ax1, _ = rect
-        space = printed[k] if k < len(printed) else None
-        engineers = space.engineers if space else 0
+        action_space = printed[k] if k < len(printed) else None
+        engineers = action_space.engineers if action_space else 0
         ink = theme.colour("space text")
         _pips(draw, ax0, ay, engineers, ink)
         side = "left" if k == 0 else "right"
@@ -341,8 +342,8 @@ def _building(
         if k < len(placements):
             company_id, placed = placements[k]
             _occupant(draw, (ax1 - 80, ay), company_id, placed, theme)
-        elif space and space.extra_credits:
-            cost = f"+{space.extra_credits}c"
+        elif action_space and action_space.extra_credits:
+            cost = f"+{action_space.extra_credits}c"
             d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm", on=space_fill)
     if tile in lit and len(placements) < len(actions):
         d.ring(draw, actions[len(placements)], theme.colour("highlight"), text, width=5)
@@ -459,7 +460,7 @@ def draw_company(
     for rect, (tile, _index) in zip(layout.lists["cells_building"], built, strict=False):
         # Each built cell names its Building (its place on the board is in the works view).
         x0, y0, x1, y1 = rect
-        name = c.private_buildings[tile].name if tile in c.private_buildings else tile
+        name = tables.BUILDINGS.of(c)[tile].name if tile in tables.BUILDINGS.of(c) else tile
         lines = d.wrap(name, sizes["small"], x1 - x0 - 8)
         step = sizes["small"] + 2
         first = (y0 + y1) // 2 - (len(lines) - 1) * step // 2
@@ -544,7 +545,7 @@ def describe_lines(state: GameState) -> list[str]:
     ]
     lines = ["External Works: " + ("; ".join(works) if works else "none") + "."]
     buildings = []
-    names = content(state.options.expansions).private_buildings
+    names = tables.BUILDINGS.of(content(state.options.expansions))
     for tile, row in board.get("building_spaces", {}).items():
         owners = [
             f"space {i + 1} {company_name(str(who))}"

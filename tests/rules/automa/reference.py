@@ -20,6 +20,7 @@ from bot.rules.construction import payments, uses_for
 from bot.rules.contracts import contract_discount
 from bot.rules.engine import AUTOMA_BUDGET
 from bot.rules.events import Event
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from bot.rules.production import production_energy
 from bot.rules.water import flow_drop
 
@@ -135,11 +136,11 @@ def _can_external_work(game: Game, me: str, action: Mapping[str, Any]) -> bool:
     if board is None:
         return False
     company = game.company(me)
-    for space in game.content.external_work_spaces:
+    for space in lw_tables.WORK_SPACES.of(game.content).values():
         work = board["works"][space.tile_slot - 1]
         if work is None or game.state.spaces.get(space.id):
             continue
-        cost = game.content.external_works[work].cost
+        cost = lw_tables.WORKS.of(game.content)[work].cost
         if company.excavators >= cost.get("excavators", 0) and company.mixers >= cost.get(
             "mixers", 0
         ):

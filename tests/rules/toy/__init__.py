@@ -13,17 +13,47 @@ drawing (`drawing.py`: statues on the map, a line of the text alternative) and a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from bot.rules.catalogue import ROOT, Catalogue
 from bot.rules.construction import Cost, StructureKind
+from bot.rules.content import DataFile, Table
 from bot.rules.engine import Game, Task
 from bot.rules.hooks import Expansion
+from bot.rules.moves import Move, Single, Space
+from bot.rules.notation import Structure
 from bot.rules.options import Option
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
 
 RULES: RuleSet[Game] = RuleSet("toy")
+
+
+@dataclass(frozen=True, slots=True)
+class Plaque:
+    """A plaque a statue's base may carry: a shared table's typed row."""
+
+    id: str
+    name: str
+    vp: int
+    set: str
+
+
+def _plaque(f: DataFile, row: Mapping[str, Any], where: str, own_set: str) -> Plaque:
+    return Plaque(
+        id=f.get(row, where, "id", str),
+        name=f.get(row, where, "name", str),
+        vp=f.int_in(row, where, "vp", 0, 5),
+        set=f.one_of(row, where, "set", f.sets, own_set),
+    )
+
+
+#: The toy's shared table (`[[plaque]]` rows of any data file), declared in its rule set only:
+#: no file of the product's content package names it.
+PLAQUES: Table[str, Plaque] = Table("plaque", "id", "plaque", _plaque, piece="plaque")
+RULES.table(PLAQUES)
 
 YARD = "toy_statue_yard"
 
@@ -43,21 +73,29 @@ def poses(game: Game) -> dict[str, Any]:
     return {row["id"]: row for row in game.content.of("toy")["pose"]}
 
 
+@dataclass(frozen=True, slots=True)
+class Pose(Single):
+    """`pose waving`: how the new statue stands (the toy's own kind of move)."""
+
+    verb: ClassVar[str] = "pose"
+    args: ClassVar[str] = r"[a-z]+"
+    pose: str
+
+
 def _pose_options(game: Game, entry: Task) -> list[Option]:
     return [
         Option(
-            f"pose {pose}",
+            Pose(pose),
             f"Statue on {entry['space']} {pose}: {describe_reward(row['reward'], game.content)}",
             group="Toy",
-            data=(("pose", pose),),
         )
         for pose, row in poses(game).items()
     ]
 
 
 @RULES.task("toy_pose", options=_pose_options, prompt=lambda g, e: "How does the statue stand?")
-def _pose(game: Game, entry: Task, option: Option) -> None:
-    pose = option.get("pose")
+def _pose(game: Game, entry: Task, move: Pose) -> None:
+    pose = move.pose
     game.state.extra.setdefault("statue_poses", {})[entry["space"]] = pose
     apply_reward(game, entry["player"], poses(game)[pose]["reward"], f"toy:pose:{pose}")
 
@@ -69,7 +107,7 @@ def _statue_credits(game: Game, company_id: str, value: Any, source: str, tasks:
 
 
 RULES.reward("statue_credits", apply=_statue_credits)
-RULES.verb("pose", r"[a-z]+")
+RULES.move(Pose)
 
 
 RULES.structure(
@@ -81,7 +119,7 @@ RULES.structure(
         lambda game: 2,
     )
 )
-RULES.verb("statue", r"S\d+|none")
+RULES.move(Structure, "statue", args=r"S\d+|none")
 
 
 @RULES.hook
@@ -96,10 +134,10 @@ class ToyExpansion(Expansion["Game"]):
             return []
         if company.placed.get("statue", 0) >= 2:
             return []
-        return [Option(YARD, "Statue Yard: build a statue (1 eng., 1 credit)", group="Toy")]
+        return [Option(Space(YARD), "Statue Yard: build a statue (1 eng., 1 credit)", group="Toy")]
 
-    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
-        if option.notation != YARD:
+    def perform_turn_option(self, game: Game, company_id: str, move: Move) -> bool:
+        if move != Space(YARD):
             return False
         game.gain(company_id, "engineers", -1, f"space:{YARD}")
         game.state.spaces.setdefault(YARD, []).append([company_id, 1])

@@ -46,6 +46,7 @@ from typing import Any
 from bot.rules.engine import Game
 from bot.rules.expansions.colorado import board, bridges, effects, settlements
 from bot.rules.hooks import Expansion
+from bot.rules.moves import Move
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
@@ -104,12 +105,11 @@ class Colorado(Expansion["Game"]):
     def turn_options(self, game: Game, company_id: str) -> list[Option]:
         return bridges.site_options(game, company_id) + settlements.settle_options(game, company_id)
 
-    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
-        how = option.get("co")
-        if how == "site":
-            bridges.perform_site(game, company_id, option.text("site"))
-        elif how == "settle":
-            settlements.perform_settle(game, company_id, option.text("settlement"))
+    def perform_turn_option(self, game: Game, company_id: str, move: Move) -> bool:
+        if isinstance(move, bridges.Site):
+            bridges.perform_site(game, company_id, move.site)
+        elif isinstance(move, settlements.Settle):
+            settlements.perform_settle(game, company_id, move.space)
         else:
             return False
         return True

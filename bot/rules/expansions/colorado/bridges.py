@@ -21,7 +21,8 @@ this Construction Site"); the Bridge tiles are all face up (reconstructed
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
 
 from bot.rules.actions import place_engineers
 from bot.rules.engine import Game
@@ -35,6 +36,7 @@ from bot.rules.expansions.colorado.board import (
     sites,
 )
 from bot.rules.expansions.colorado.effects import perform_tile, tile_effect
+from bot.rules.moves import ID, Move, Single
 from bot.rules.options import Option, counted
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
@@ -42,8 +44,42 @@ from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("colorado.bridges")
 
-RULES.verb("site", r"CS_[MHP]")
-RULES.verb("bridge", r"BR\d{1,2} [A-Za-z0-9_]+|none")
+
+@dataclass(frozen=True, slots=True)
+class Site(Single):
+    """`site CS_M`: an engineer on that Construction Site, to build a Bridge."""
+
+    verb: ClassVar[str] = "site"
+    args: ClassVar[str] = r"CS_[MHP]"
+    site: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge(Move):
+    """`bridge BR3 D1L`: that Bridge tile on that own dam; `bridge none` builds none (`tile`
+    None)."""
+
+    verb: ClassVar[str] = "bridge"
+    args: ClassVar[str] = rf"BR\d{{1,2}} {ID}|none"
+    tile: str | None
+    space: str = ""
+    # The Construction Site the tile comes from (not written: the dam's area says it).
+    site: str = field(default="", compare=False)
+
+    @classmethod
+    def read(cls, verb: str, rest: str) -> Self:
+        if rest.lower() == "none":
+            return cls(None)
+        tile, space = rest.split(" ")
+        return cls(tile, space)
+
+    @property
+    def notation(self) -> str:
+        return "bridge none" if self.tile is None else f"bridge {self.tile} {self.space}"
+
+
+RULES.move(Site)
+RULES.move(Bridge)
 
 AREA_NAMES = {"mountain": "Mountains", "hill": "Hills", "plain": "Plains"}
 
@@ -76,11 +112,10 @@ def site_options(game: Game, company_id: str) -> list[Option]:
             continue
         out.append(
             Option(
-                f"site {site_id}",
+                Site(site_id),
                 f"Construction Site ({AREA_NAMES[site['area']]}): build a Bridge "
                 f"({engineers} eng., {counted(cost, 'credit')})",
                 group="Bridges",
-                data=(("co", "site"), ("site", site_id)),
             )
         )
     return out
@@ -125,14 +160,13 @@ def _bridge_options(game: Game, entry: ColoradoTask) -> list[Option]:
         for tile in co(game)["sites"][site_id]:
             out.append(
                 Option(
-                    f"bridge {tile} {space}",
+                    Bridge(tile, space, site_id),
                     f"Bridge {tile} on {space}: {describe_reward(tile_effect(game, tile), game.content)}",
                     group="Bridges",
-                    data=(("tile", tile), ("space", space), ("site", site_id)),
                 )
             )
     if out and entry.get("optional"):
-        out.append(Option("bridge none", "Build no Bridge", group="Bridges"))
+        out.append(Option(Bridge(None), "Build no Bridge", group="Bridges"))
     return out
 
 
@@ -141,19 +175,19 @@ def _bridge_options(game: Game, entry: ColoradoTask) -> list[Option]:
     options=_bridge_options,
     prompt=lambda g, e: "Which Bridge tile, on which of your dams?",
 )
-def _bridge(game: Game, entry: ColoradoTask, option: Option) -> None:
-    tile = option.text_or_none("tile")
+def _bridge(game: Game, entry: ColoradoTask, move: Bridge) -> None:
+    tile = move.tile
     if tile is None:
         return
     company_id = entry["player"]
-    space = option.text("space")
-    co(game)["sites"][option.text("site")].remove(tile)
+    space = move.space
+    co(game)["sites"][move.site].remove(tile)
     co(game)["bridges"][space] = tile
     game.emit(
         "bridge",
         company_id,
         source=entry["source"],
-        data={"tile": tile, "space": space, "site": option.text("site")},
+        data={"tile": tile, "space": space, "site": move.site},
     )
     perform_tile(game, company_id, tile, f"bridge:{tile}")
 

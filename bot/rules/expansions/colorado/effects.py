@@ -25,7 +25,8 @@ Decisions where the texts are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, cast
 
 from bot.rules.actions import perform_effect
 from bot.rules.construction import can_build, structure_count
@@ -38,6 +39,8 @@ from bot.rules.expansions.colorado.board import (
     settlement_tiles,
 )
 from bot.rules.flow import ENERGY_CAP
+from bot.rules.moves import Single
+from bot.rules.notation import Machines
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import (
@@ -53,8 +56,29 @@ from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("colorado.effects")
 
-RULES.verb("copy_bridge", r"BR\d{1,2}")
-RULES.verb("settlement", r"S_[MHP]\d")
+
+@dataclass(frozen=True, slots=True)
+class CopyBridge(Single):
+    """`copy_bridge BR3`: the effect of that own Bridge tile."""
+
+    verb: ClassVar[str] = "copy_bridge"
+    args: ClassVar[str] = r"BR\d{1,2}"
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementBonus(Single):
+    """`settlement S_M1`: the bonus of the tile on that Productive Settlement, without going."""
+
+    verb: ClassVar[str] = "settlement"
+    args: ClassVar[str] = r"S_[MHP]\d"
+    space: str
+    # The settlement tile lying there (not written: the board says it).
+    tile: str = field(default="", compare=False)
+
+
+RULES.move(CopyBridge)
+RULES.move(SettlementBonus)
 
 
 def tile_effect(game: Game, tile: str) -> Mapping[str, Any]:
@@ -222,11 +246,10 @@ def _segment_options(game: Game, entry: ColoradoTask) -> list[Option]:
         if excavators <= segment.excavators and mixers <= segment.mixers:
             out.append(
                 Option(
-                    f"machines {excavators}e{mixers}m",
+                    Machines(excavators, mixers),
                     f"Segment {entry['segment']}: take back {counted(excavators, 'excavator')}, "
                     f"{counted(mixers, 'mixer')}",
                     group="wheel",
-                    data=(("excavators", excavators), ("mixers", mixers)),
                 )
             )
     return out
@@ -237,15 +260,8 @@ def _segment_options(game: Game, entry: ColoradoTask) -> list[Option]:
     options=_segment_options,
     prompt=lambda g, e: f"Which machinery comes back from wheel segment {e['segment']}?",
 )
-def _segment(game: Game, entry: ColoradoTask, option: Option) -> None:
-    _return(
-        game,
-        entry["player"],
-        entry["segment"],
-        option.number("excavators"),
-        option.number("mixers"),
-        entry["source"],
-    )
+def _segment(game: Game, entry: ColoradoTask, move: Machines) -> None:
+    _return(game, entry["player"], entry["segment"], move.excavators, move.mixers, entry["source"])
 
 
 # -- copying an own Bridge tile's effect ---------------------------------------------------------
@@ -258,10 +274,9 @@ def _copy_options(game: Game, entry: ColoradoTask) -> list[Option]:
             continue
         out.append(
             Option(
-                f"copy_bridge {tile}",
+                CopyBridge(tile),
                 f"Effect of Bridge {tile} (on {space}): {describe_reward(tile_effect(game, tile), game.content)}",
                 group="Bridges",
-                data=(("tile", tile),),
             )
         )
     return out
@@ -272,8 +287,8 @@ def _copy_options(game: Game, entry: ColoradoTask) -> list[Option]:
     options=_copy_options,
     prompt=lambda g, e: "Take the effect of which of your Bridge tiles?",
 )
-def _copy(game: Game, entry: ColoradoTask, option: Option) -> None:
-    tile = option.text("tile")
+def _copy(game: Game, entry: ColoradoTask, move: CopyBridge) -> None:
+    tile = move.tile
     if entry["remaining"] > 1:
         again: ColoradoTask = {
             **entry,
@@ -296,10 +311,9 @@ def _settlement_options(game: Game, entry: ColoradoTask) -> list[Option]:
             continue
         out.append(
             Option(
-                f"settlement {space_id}",
+                SettlementBonus(space_id, tile),
                 f"Bonus of {space_id} ({tile}): {describe_reward(tiles[tile]['effect'], game.content)}",
                 group="Settlements",
-                data=(("tile", tile),),
             )
         )
     return out
@@ -310,5 +324,5 @@ def _settlement_options(game: Game, entry: ColoradoTask) -> list[Option]:
     options=_settlement_options,
     prompt=lambda g, e: f"Take the bonus of which type {e['type']} Productive Settlement?",
 )
-def _settlement(game: Game, entry: ColoradoTask, option: Option) -> None:
-    perform_tile(game, entry["player"], option.text("tile"), entry["source"])
+def _settlement(game: Game, entry: ColoradoTask, move: SettlementBonus) -> None:
+    perform_tile(game, entry["player"], move.tile, entry["source"])

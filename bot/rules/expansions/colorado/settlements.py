@@ -15,6 +15,9 @@ its own (a production, a construction, a conduit, a contract of a colour:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from bot.rules.actions import place_engineers
 from bot.rules.engine import Game
 from bot.rules.expansions.colorado.board import (
@@ -25,13 +28,24 @@ from bot.rules.expansions.colorado.board import (
     settlement_tiles,
 )
 from bot.rules.expansions.colorado.effects import effect_possible, perform_tile
+from bot.rules.moves import Single
 from bot.rules.options import Option
 from bot.rules.rewards import describe_reward
 from bot.rules.rulebook import RuleSet
 
 RULES: RuleSet[Game] = RuleSet("colorado.settlements")
 
-RULES.verb("settle", r"S_[MHP]\d")
+
+@dataclass(frozen=True, slots=True)
+class Settle(Single):
+    """`settle S_M1`: engineers on that settlement, to take its tile's bonus."""
+
+    verb: ClassVar[str] = "settle"
+    args: ClassVar[str] = r"S_[MHP]\d"
+    space: str
+
+
+RULES.move(Settle)
 
 
 def tolls(game: Game, company_id: str, space_id: str) -> list[tuple[str | None, int]]:
@@ -75,10 +89,9 @@ def settle_options(game: Game, company_id: str) -> list[Option]:
             continue
         out.append(
             Option(
-                f"settle {space_id}",
+                Settle(space_id),
                 f"Settlement {space_id} ({engineers} eng., {toll} cr.): {describe_reward(effect, game.content)}",
                 group="Settlements",
-                data=(("co", "settle"), ("settlement", space_id)),
             )
         )
     return out

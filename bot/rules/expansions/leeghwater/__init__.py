@@ -34,10 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.content import load_content
+from bot.rules.catalogue import CATALOGUE
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater import automa, board, buildings, officers, works
+from bot.rules.expansions.leeghwater.tables import BUILDINGS, TABLES, WORK_SPACES
 from bot.rules.hooks import Expansion
+from bot.rules.moves import Move, Space
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
@@ -46,6 +48,8 @@ from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("leeghwater")
 RULES.include(works.RULES, buildings.RULES, officers.RULES, board.RULES)
+for _table in TABLES:
+    RULES.table(_table)
 
 
 @RULES.hook
@@ -66,7 +70,7 @@ class Leeghwater(Expansion["Game"]):
         table = state.extra.get(self.name)
         if not isinstance(table, dict):
             return ""
-        buildings = load_content().private_buildings
+        buildings = BUILDINGS.of(CATALOGUE.content())
         mine = [
             buildings[tile].name if tile in buildings else tile
             for tile, who in table.get("building_spaces", {}).items()
@@ -96,7 +100,7 @@ class Leeghwater(Expansion["Game"]):
 
     def action_spaces(self, game: Game) -> list[str]:
         return [
-            *(space.id for space in game.content.external_work_spaces),
+            *(space.id for space in WORK_SPACES.of(game.content).values()),
             *(f"building_{tile}" for tile in board.lw(game)["buildings"]),
             buildings.MARGOT_SPACE,
         ]
@@ -104,15 +108,13 @@ class Leeghwater(Expansion["Game"]):
     def turn_options(self, game: Game, company_id: str) -> list[Option]:
         return works.work_options(game, company_id) + buildings.action_options(game, company_id)
 
-    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
-        how = option.get("lw")
-        if how == "work":
-            works.perform_work(game, company_id, option.number("slot"))
-        elif how in ("use", "margot", "margot_bank"):
-            buildings.perform_action(game, company_id, option)
-        else:
-            return False
-        return True
+    def perform_turn_option(self, game: Game, company_id: str, move: Move) -> bool:
+        if isinstance(move, Space):
+            return works.perform_work(game, company_id, move.space)
+        if isinstance(move, buildings.BuildingAction):
+            buildings.perform_action(game, company_id, move)
+            return True
+        return False
 
     def engineers_placed(
         self, game: Game, company_id: str, space_id: str, count: int, printed: int

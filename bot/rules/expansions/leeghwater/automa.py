@@ -22,6 +22,7 @@ from bot.rules.automa.turn import AutomaTurn, build, construct_spaces, tile_word
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import lw
 from bot.rules.expansions.leeghwater.buildings import split_space
+from bot.rules.expansions.leeghwater.tables import BUILDINGS, WORK_SPACES
 from bot.rules.expansions.leeghwater.works import complete_work, work_cost, work_text
 
 
@@ -29,7 +30,7 @@ def external_work(game: Game, turn: AutomaTurn, action: Mapping[str, Any]) -> bo
     """Complete the first External Work of the card's slot order it can pay for."""
     company = game.company(turn.company)
     for slot in action["slot_order"]:
-        space = next(s for s in game.content.external_work_spaces if s.tile_slot == slot)
+        space = next(s for s in WORK_SPACES.of(game.content).values() if s.tile_slot == slot)
         work = lw(game)["works"][slot - 1]
         if work is None or game.state.spaces.get(space.id):
             continue
@@ -51,7 +52,7 @@ def external_work(game: Game, turn: AutomaTurn, action: Mapping[str, Any]) -> bo
 
 def building_name(game: Game, tile: str) -> str:
     """A Private Building's name ('loan_agency' -> 'Loan Agency')."""
-    found = game.content.private_buildings.get(tile)
+    found = BUILDINGS.of(game.content).get(tile)
     return found.name if found is not None else "Private Building"
 
 

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from bot.rules.engine import Game
 from bot.rules.errors import PositionError
+from bot.rules.expansions.leeghwater.tables import BUILDING_SPACES, BUILDINGS, WORKS
 from bot.rules.hidden import mix_back
 from bot.rules.patent import PILES, SLOTS, draw_tiles
 from bot.rules.position import company_tables
@@ -69,17 +70,20 @@ def setup_board(game: Game, rng: SplitMix64) -> None:
     sets = game.rules.content_sets
     piles: dict[str, list[str]] = {}
     for pile in setup["external_work_piles"]:
-        tiles = [w.id for w in content.external_works.values() if w.pile == pile and w.set in sets]
+        tiles = [w.id for w in WORKS.of(content).values() if w.pile == pile and w.set in sets]
         rng.shuffle(tiles)
         piles[pile] = tiles
-    buildings = [b.id for b in content.private_buildings.values() if b.set in sets]
+    buildings = [b.id for b in BUILDINGS.of(content).values() if b.set in sets]
     rng.shuffle(buildings)
     buildings = buildings[: setup["private_buildings_in_game"]]
     players = state.options.players
     # RULINGS 24: spaces whose min_players exceeds the player count hold a piece of a
     # company not in use. The reference marks only index 1 ("4"): it is blocked at 2 and at
     # 3 players; the printed "3+" marks are not in our data, so nothing more closes at 2.
-    row = [None if space.min_players <= players else BLOCKED for space in content.building_spaces]
+    row = [
+        None if space.min_players <= players else BLOCKED
+        for space in BUILDING_SPACES.of(content).values()
+    ]
     state.extra[KEY] = {
         "work_piles": piles,
         "works": [],
@@ -146,7 +150,7 @@ def final_scoring(game: Game) -> None:
     """Rulebook "End of the Game": each activated Private Building's VP."""
     for company_id in game.state.seats:
         for tile in buildings_of(game, company_id):
-            vp = game.content.private_buildings[tile].vp
+            vp = BUILDINGS.of(game.content)[tile].vp
             game.gain(company_id, "vp", vp, f"end:building:{tile}")
 
 
@@ -191,12 +195,12 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
     if "work_piles" in section:
         board["work_piles"] = {p: list(section["work_piles"].get(p, [])) for p in "ABC"}
     for work in [*board["works"], *(w for p in board["work_piles"].values() for w in p)]:
-        if work is not None and work not in content.external_works:
+        if work is not None and work not in WORKS.of(content):
             raise PositionError(f"[leeghwater] unknown External Work {work!r}")
     if "buildings" in section:
         tiles = list(section["buildings"])
         for tile in tiles:
-            if tile not in content.private_buildings:
+            if tile not in BUILDINGS.of(content):
                 raise PositionError(f"[leeghwater] unknown Private Building {tile!r}")
         old = next(iter(board["building_spaces"].values()))
         row = [BLOCKED if who == BLOCKED else None for who in old]
@@ -228,7 +232,7 @@ def load_position(game: Game, section: Mapping[str, Any]) -> None:
     for tile, users in section.get("used", {}).items():
         if tile not in board["building_spaces"]:
             raise PositionError(f"[leeghwater] used: {tile!r} is not a building in play")
-        spaces = content.private_buildings[tile].action_spaces
+        spaces = BUILDINGS.of(content)[tile].action_spaces
         game.state.spaces[f"building_{tile}"] = [
             [company_id, spaces[index].engineers] for index, company_id in enumerate(users)
         ]
@@ -311,7 +315,7 @@ def redraw_hidden(game: Game, state: GameState, key: str, rng: SplitMix64) -> No
     )
     out_of_box = [w for name in owners for w in state.extra[name]["works_removed"]]
     pile_by_work = {work: pile for pile, items in works.items() for work in items}
-    catalogue = game.content.external_works
+    catalogue = WORKS.of(game.content)
     for work in out_of_box:
         pile_by_work[work] = getattr(catalogue.get(work), "pile", None)
     back = mix_back(works, out_of_box, pile_by_work.get, rng)

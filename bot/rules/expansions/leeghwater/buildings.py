@@ -25,12 +25,16 @@ Decisions of ours where the texts are silent:
 
 from __future__ import annotations
 
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self, cast
 
 from bot.rules.actions import place_engineers
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import LeeghwaterTask, buildings_of, lw
+from bot.rules.expansions.leeghwater.tables import BUILDING_SPACES, BUILDINGS
 from bot.rules.expansions.leeghwater.works import loan_possible
+from bot.rules.moves import ID, Move, Single
+from bot.rules.notation import Structure
 from bot.rules.options import Option, counted
 from bot.rules.production import can_produce
 from bot.rules.rewards import apply_reward
@@ -44,13 +48,61 @@ RULES: RuleSet[Game] = RuleSet("leeghwater.buildings")
 MARGOT = "margot_fouche"
 MARGOT_SPACE = "margot"
 
-RULES.verb("building", r"[a-z_]+_[0-3]")
-RULES.verb("use", r"[a-z_]+")
-RULES.verb("margot", r"[a-z_]+")
-RULES.verb("margot_bank", r"[a-z_]+")
-RULES.verb("dam", r"[A-Za-z0-9_]+|none")
-RULES.verb("retrieve", r"[a-z0-9_]+")
-RULES.verb("segment", r"[0-5] \d+e\d+m")
+
+@dataclass(frozen=True, slots=True)
+class BuildingAction(Single):
+    """A Private Building's action: `use cofferdam` on its own action space, `margot cofferdam`
+    on Margot Fouché's tile, `margot_bank cofferdam` on the Bank (Mahiri copying Margot);
+    `use none` declines Building I's free use (`tile` None)."""
+
+    args: ClassVar[str] = r"[a-z_]+"
+    via: str
+    tile: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DamDrop(Single):
+    """`dam D1L`: one drop from the supply straight into that dam; `dam none` places none."""
+
+    verb: ClassVar[str] = "dam"
+    args: ClassVar[str] = rf"{ID}|none"
+    space: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieve(Single):
+    """`retrieve basic_base`: that tile comes back from the wheel (Development Office)."""
+
+    verb: ClassVar[str] = "retrieve"
+    args: ClassVar[str] = r"[a-z0-9_]+"
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class Segment(Move):
+    """`segment 2 1e1m`: machinery taken back from that wheel segment (Research Lab)."""
+
+    verb: ClassVar[str] = "segment"
+    args: ClassVar[str] = r"[0-5] \d+e\d+m"
+    index: int
+    excavators: int
+    mixers: int
+
+    @classmethod
+    def read(cls, verb: str, rest: str) -> Self:
+        index, machinery = rest.lower().split(" ")
+        excavators, _, mixers = machinery.partition("e")
+        return cls(int(index), int(excavators), int(mixers[:-1]))
+
+    @property
+    def notation(self) -> str:
+        return f"segment {self.index} {self.excavators}e{self.mixers}m"
+
+
+RULES.move(Structure, "building", args=r"[a-z_]+_[0-3]")
+RULES.move(BuildingAction, "use", "margot", "margot_bank")
+for _kind in (DamDrop, Retrieve, Segment):
+    RULES.move(_kind)
 
 
 def split_space(space_id: str) -> tuple[str, int]:
@@ -77,14 +129,14 @@ def _building_spaces(game: Game, company_id: str, constraint: Task) -> list[str]
 def building_space_text(game: Game, space_id: str) -> str:
     """A building space as players read it: 'Cofferdam, space 3 (red)'."""
     tile, index = split_space(space_id)
-    red = ", red" if game.content.building_spaces[index].red_outline else ""
-    return f"{game.content.private_buildings[tile].name}, space {index + 1}{red}"
+    red = ", red" if BUILDING_SPACES.of(game.content)[index].red_outline else ""
+    return f"{BUILDINGS.of(game.content)[tile].name}, space {index + 1}{red}"
 
 
 def _building_costs(game: Game, company_id: str, space_id: str) -> list[Cost]:
     tile, index = split_space(space_id)
-    cost = game.content.private_buildings[tile].cost
-    fee = game.content.building_spaces[index].extra_credits
+    cost = BUILDINGS.of(game.content)[tile].cost
+    fee = BUILDING_SPACES.of(game.content)[index].extra_credits
     excavators, mixers = cost.get("excavators", 0), cost.get("mixers", 0)
     if not excavators:
         return [Cost("mixers", mixers, fee)]
@@ -130,7 +182,7 @@ def _one_kind_only(
 def _adv_1_building(game: Game, company_id: str, kind: str, space: str) -> None:
     """Use the action of the building just activated now, without engineers."""
     tile, _index = split_space(space)
-    building = game.content.private_buildings[tile]
+    building = BUILDINGS.of(game.content)[tile]
     if effect_possible(game, company_id, tile, game.company(company_id).credits):
         game.push({"kind": "building_now", "player": company_id, "tile": tile})
     else:
@@ -140,7 +192,7 @@ def _adv_1_building(game: Game, company_id: str, kind: str, space: str) -> None:
 def _adv_3_building(game: Game, company_id: str, kind: str, space: str) -> None:
     """Score the building's end-game VP now as well."""
     tile, _index = split_space(space)
-    game.gain(company_id, "vp", game.content.private_buildings[tile].vp, "tile:adv_3_building")
+    game.gain(company_id, "vp", BUILDINGS.of(game.content)[tile].vp, "tile:adv_3_building")
 
 
 RULES.tile_cost("adv_2_building", _one_kind_only)
@@ -149,10 +201,14 @@ RULES.tile_effect("adv_3_building", _adv_3_building)
 
 
 def _now_options(game: Game, entry: Task) -> list[Option]:
-    building = game.content.private_buildings[entry["tile"]]
+    building = BUILDINGS.of(game.content)[entry["tile"]]
     return [
-        Option(f"use {entry['tile']}", f"{building.name}: {building.action_text}", group="tiles"),
-        Option("use none", "Do not use it now", group="tiles"),
+        Option(
+            BuildingAction("use", entry["tile"]),
+            f"{building.name}: {building.action_text}",
+            group="tiles",
+        ),
+        Option(BuildingAction("use", None), "Do not use it now", group="tiles"),
     ]
 
 
@@ -161,8 +217,8 @@ def _now_options(game: Game, entry: Task) -> list[Option]:
     options=_now_options,
     prompt=lambda g, e: "Building I: use the Building's action now (no engineers)?",
 )
-def _building_now(game: Game, entry: Task, option: Option) -> None:
-    if option.notation != "use none":
+def _building_now(game: Game, entry: Task, move: BuildingAction) -> None:
+    if move.tile is not None:
         perform_effect(game, entry["player"], entry["tile"], "tile:adv_1_building")
 
 
@@ -171,14 +227,12 @@ def _building_now(game: Game, entry: Task, option: Option) -> None:
 
 def action_cost(game: Game, tile: str) -> int:
     """Credits the action itself shows (besides a right space's credits)."""
-    return cast(
-        "int", game.content.private_buildings[tile].action_effect.get("action_cost_credits", 0)
-    )
+    return cast("int", BUILDINGS.of(game.content)[tile].action_effect.get("action_cost_credits", 0))
 
 
 def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool:
     """True when the building's action can be performed with `budget` credits."""
-    effect = game.content.private_buildings[tile].action_effect
+    effect = BUILDINGS.of(game.content)[tile].action_effect
     budget -= effect.get("action_cost_credits", 0)
     company = game.company(company_id)
     if budget < 0:
@@ -206,7 +260,7 @@ def effect_possible(game: Game, company_id: str, tile: str, budget: int) -> bool
 
 def perform_effect(game: Game, company_id: str, tile: str, source: str) -> None:
     """Pay the action's own credits and perform it."""
-    effect: dict[str, Any] = dict(game.content.private_buildings[tile].action_effect)
+    effect: dict[str, Any] = dict(BUILDINGS.of(game.content)[tile].action_effect)
     game.gain(company_id, "credits", -effect.pop("action_cost_credits", 0), source)
     game.emit("building_action", company_id, source=source, data={"building": tile})
     if "place_drop_in_dam" in effect:
@@ -244,7 +298,7 @@ def action_options(game: Game, company_id: str) -> list[Option]:
     for tile in buildings_of(game, company_id):
         if _used_tile(game, company_id, tile):
             continue
-        building = game.content.private_buildings[tile]
+        building = BUILDINGS.of(game.content)[tile]
         taken = len(game.state.spaces.get(f"building_{tile}", []))
         if taken >= len(building.action_spaces):
             continue
@@ -259,10 +313,9 @@ def action_options(game: Game, company_id: str) -> list[Option]:
         costs = f"{space.engineers} eng." + (f", {counted(cost, 'credit')}" if cost else "")
         out.append(
             Option(
-                f"use {tile}",
+                BuildingAction("use", tile),
                 f"{building.name} ({side}, {costs}): {building.action_text}",
                 group="Private Buildings",
-                data=(("lw", "use"), ("tile", tile)),
             )
         )
     if company.officer == MARGOT and not game.state.spaces.get(MARGOT_SPACE):
@@ -282,27 +335,26 @@ def _margot_options(game: Game, company_id: str, verb: str) -> list[Option]:
     for tile in buildings_of(game, company_id):
         if not effect_possible(game, company_id, tile, company.credits):
             continue
-        building = game.content.private_buildings[tile]
+        building = BUILDINGS.of(game.content)[tile]
         cost = action_cost(game, tile)
         costs = "1 eng." + (f", {counted(cost, 'credit')}" if cost else "")
         out.append(
             Option(
-                f"{verb} {tile}",
+                BuildingAction(verb, tile),
                 f"{building.name} via {where} ({costs}): {building.action_text}",
                 group="Executive officer",
-                data=(("lw", verb), ("tile", tile)),
             )
         )
     return out
 
 
-def perform_action(game: Game, company_id: str, option: Option) -> None:
+def perform_action(game: Game, company_id: str, move: BuildingAction) -> None:
     """Place the engineers for a building action (`use`, `margot`, `margot_bank`) and act."""
-    tile = option.text("tile")
-    how = option.get("lw")
+    tile, how = move.tile, move.via
+    assert tile is not None, "a turn's building action names its building"
     source = f"building:{tile}"
     if how == "use":
-        building = game.content.private_buildings[tile]
+        building = BUILDINGS.of(game.content)[tile]
         space_id = f"building_{tile}"
         taken = len(game.state.spaces.get(space_id, []))
         space = building.action_spaces[taken]
@@ -353,14 +405,13 @@ def _drop_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
         whose = "neutral" if dam.owner == NEUTRAL else "your"
         out.append(
             Option(
-                f"dam {space_id}",
+                DamDrop(space_id),
                 f"1 drop into {whose} dam {space_id} ({dam.water}/{game.dam_capacity(space_id)})",
                 group="water",
-                data=(("at", space_id),),
             )
         )
     if out:
-        out.append(Option("dam none", "Place no drop", group="water"))
+        out.append(Option(DamDrop(None), "Place no drop", group="water"))
     return out
 
 
@@ -369,8 +420,8 @@ def _drop_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     options=_drop_options,
     prompt=lambda g, e: "Put 1 water drop from the supply straight into a dam?",
 )
-def _drop_in_dam(game: Game, entry: LeeghwaterTask, option: Option) -> None:
-    space_id = option.text_or_none("at")
+def _drop_in_dam(game: Game, entry: LeeghwaterTask, move: DamDrop) -> None:
+    space_id = move.space
     if space_id is None:
         return
     game.state.dams[space_id].water += 1
@@ -383,7 +434,7 @@ def _drop_in_dam(game: Game, entry: LeeghwaterTask, option: Option) -> None:
 def _retrieve_options(game: Game, entry: Task) -> list[Option]:
     return [
         Option(
-            f"retrieve {tile}",
+            Retrieve(tile),
             f"Take {game.content.tiles[tile].name} back from your wheel",
             group="wheel",
         )
@@ -396,9 +447,9 @@ def _retrieve_options(game: Game, entry: Task) -> list[Option]:
     options=_retrieve_options,
     prompt=lambda g, e: "Development Office: which tile comes back from your wheel?",
 )
-def _retrieve_tile(game: Game, entry: Task, option: Option) -> None:
+def _retrieve_tile(game: Game, entry: Task, move: Retrieve) -> None:
     company = game.company(entry["player"])
-    tile = option.notation.split(" ", 1)[1]
+    tile = move.tile
     for segment in company.wheel:
         if tile in segment.tiles:
             segment.tiles.remove(tile)
@@ -419,11 +470,10 @@ def _lab_options(game: Game, entry: Task) -> list[Option]:
                 break
             out.append(
                 Option(
-                    f"segment {index} {excavators}e{mixers}m",
+                    Segment(index, excavators, mixers),
                     f"Segment {index}: take back {counted(excavators, 'excavator')}, "
                     f"{counted(mixers, 'mixer')}",
                     group="wheel",
-                    data=(("segment", index), ("excavators", excavators), ("mixers", mixers)),
                 )
             )
     return out
@@ -434,10 +484,10 @@ def _lab_options(game: Game, entry: Task) -> list[Option]:
     options=_lab_options,
     prompt=lambda g, e: "Research Lab: take back half of one wheel segment's machineries",
 )
-def _research_lab(game: Game, entry: Task, option: Option) -> None:
+def _research_lab(game: Game, entry: Task, move: Segment) -> None:
     company = game.company(entry["player"])
-    segment = company.wheel[option.number("segment")]
-    excavators, mixers = option.number("excavators"), option.number("mixers")
+    segment = company.wheel[move.index]
+    excavators, mixers = move.excavators, move.mixers
     segment.excavators -= excavators
     segment.mixers -= mixers
     company.excavators += excavators

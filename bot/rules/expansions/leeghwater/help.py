@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.rules.catalogue import CATALOGUE
-from bot.rules.content import BuildingActionSpace, Content
+from bot.rules.content import Content
+from bot.rules.expansions.leeghwater.tables import BUILDINGS, WORKS, BuildingActionSpace
 from bot.rules.rewards import describe_reward
 
 NAME = "The Leeghwater Project"
@@ -56,7 +57,7 @@ def _machineries(cost: Mapping[str, int]) -> str:
 def topics(content: Content) -> list[tuple[str, str, str]]:
     """The overview, then one topic per External Work and per Private Building."""
     found = [("leeghwater", f"Expansion: {NAME}", OVERVIEW)]
-    for work in content.external_works.values():
+    for work in WORKS.of(content).values():
         reward = describe_reward(work.reward, content)
         found.append(
             (
@@ -68,7 +69,7 @@ def topics(content: Content) -> list[tuple[str, str, str]]:
                 f"{reward}.",
             )
         )
-    for building in content.private_buildings.values():
+    for building in BUILDINGS.of(content).values():
         left, *right = building.action_spaces
         later = right[0] if right else left
         found.append(

@@ -31,10 +31,14 @@ contracts, until she fulfils one; a copied production may fulfil several contrac
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
 from bot.rules.actions import can_act
 from bot.rules.contracts import contract_discount
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.buildings import drop_task
+from bot.rules.moves import Move
 from bot.rules.options import Option
 from bot.rules.rulebook import RuleSet
 from bot.rules.state import Company
@@ -47,7 +51,25 @@ SIMONE = "simone_luciani"
 NETHERLANDS = "netherlands_refill_dam"
 SIMONE_LIMIT = 4
 
-RULES.verb("architect", r"yes|no")
+
+@dataclass(frozen=True, slots=True)
+class Architect(Move):
+    """`architect yes`: the engineer placed was the Architect; `architect no`: a plain one."""
+
+    verb: ClassVar[str] = "architect"
+    args: ClassVar[str] = r"yes|no"
+    was: bool
+
+    @classmethod
+    def read(cls, verb: str, rest: str) -> Self:
+        return cls(rest.lower() == "yes")
+
+    @property
+    def notation(self) -> str:
+        return f"architect {'yes' if self.was else 'no'}"
+
+
+RULES.move(Architect)
 
 
 def new_company(game: Game, company: Company) -> None:
@@ -101,8 +123,8 @@ def grant_extra_turn(game: Game, company_id: str) -> None:
 
 def _architect_options(game: Game, entry: Task) -> list[Option]:
     return [
-        Option("architect yes", "It was the Architect: take another turn", group="officer"),
-        Option("architect no", "It was a plain engineer", group="officer"),
+        Option(Architect(True), "It was the Architect: take another turn", group="officer"),
+        Option(Architect(False), "It was a plain engineer", group="officer"),
     ]
 
 
@@ -111,8 +133,8 @@ def _architect_options(game: Game, entry: Task) -> list[Option]:
     options=_architect_options,
     prompt=lambda g, e: "Was the engineer you placed the Architect?",
 )
-def _architect(game: Game, entry: Task, option: Option) -> None:
-    if option.notation == "architect no":
+def _architect(game: Game, entry: Task, move: Architect) -> None:
+    if not move.was:
         return
     company = game.company(entry["player"])
     if company.officer == TOMMASO:

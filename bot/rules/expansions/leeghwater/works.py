@@ -12,10 +12,15 @@ may be declined). A space is offered only when its machineries are in the supply
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import ClassVar
+
 from bot.rules.actions import place_engineers
 from bot.rules.construction import load_wheel
 from bot.rules.engine import Game
 from bot.rules.expansions.leeghwater.board import LeeghwaterTask, lw
+from bot.rules.expansions.leeghwater.tables import WORK_SPACES, WORKS
+from bot.rules.moves import Single, Space
 from bot.rules.options import Option, machinery_text
 from bot.rules.rewards import apply_reward, describe_reward, rotate_wheel
 from bot.rules.rulebook import RuleSet
@@ -25,20 +30,44 @@ RULES: RuleSet[Game] = RuleSet("leeghwater.works")
 LESLIE = "leslie_spencer"
 LESLIE_TILE = "leslie_tile"
 
-RULES.verb("work", r"discard|wheel")
-RULES.verb("loan", r"[A-Ca-c]\d")
+
+@dataclass(frozen=True, slots=True)
+class WorkPayment(Single):
+    """`work discard`: the External Work's machineries go to the supply; `work wheel` puts
+    them on the wheel (Leslie Spencer)."""
+
+    verb: ClassVar[str] = "work"
+    args: ClassVar[str] = r"discard|wheel"
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class Loan(Single):
+    """`loan A1`: the Loan Agency completes that External Work for credits."""
+
+    verb: ClassVar[str] = "loan"
+    args: ClassVar[str] = r"[A-Ca-c]\d"
+    work: str
+    # Its slot and price when offered (not written: the listing worked them out).
+    slot: int = field(default=0, compare=False)
+    price: int = field(default=0, compare=False)
+
+
+WHEEL = WorkPayment("wheel")
+RULES.move(WorkPayment)
+RULES.move(Loan)
 
 
 def work_cost(game: Game, work_id: str) -> tuple[int, int]:
     """(excavators, mixers) shown on an External Work tile."""
-    cost = game.content.external_works[work_id].cost
+    cost = WORKS.of(game.content)[work_id].cost
     return cost.get("excavators", 0), cost.get("mixers", 0)
 
 
 def work_text(game: Game, work_id: str) -> str:
     """E.g. 'A3: 2 mixers → 4 VP, free base in plain'."""
     excavators, mixers = work_cost(game, work_id)
-    reward = describe_reward(game.content.external_works[work_id].reward, game.content)
+    reward = describe_reward(WORKS.of(game.content)[work_id].reward, game.content)
     return f"{work_id}: {machinery_text(excavators, mixers)} → {reward}"
 
 
@@ -46,7 +75,7 @@ def work_options(game: Game, company_id: str) -> list[Option]:
     """The External Work spaces the company can use now."""
     company = game.company(company_id)
     out = []
-    for space in game.content.external_work_spaces:
+    for space in WORK_SPACES.of(game.content).values():
         work = lw(game)["works"][space.tile_slot - 1]
         if work is None or game.state.spaces.get(space.id) or company.engineers < space.engineers:
             continue
@@ -55,20 +84,24 @@ def work_options(game: Game, company_id: str) -> list[Option]:
             continue
         out.append(
             Option(
-                space.id,
+                Space(space.id),
                 f"External Work {work_text(game, work)} ({space.engineers} eng.)",
                 group="External Works",
-                data=(("lw", "work"), ("slot", space.tile_slot)),
             )
         )
     return out
 
 
-def perform_work(game: Game, company_id: str, slot: int) -> None:
-    """Place the engineers on the External Work space of `slot`; payment follows."""
-    space = next(s for s in game.content.external_work_spaces if s.tile_slot == slot)
+def perform_work(game: Game, company_id: str, space_id: str) -> bool:
+    """Place the engineers on this External Work space (payment follows); False when it is no
+    External Work's space."""
+    space = next((s for s in WORK_SPACES.of(game.content).values() if s.id == space_id), None)
+    if space is None:
+        return False
+    slot = space.tile_slot
     place_engineers(game, company_id, space.id, space.engineers, f"space:{space.id}")
     game.push(LeeghwaterTask(kind="work_payment", player=company_id, slot=slot))
+    return True
 
 
 def can_use_wheel(game: Game, company_id: str) -> bool:
@@ -83,12 +116,16 @@ def _payment_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     work = lw(game)["works"][entry["slot"] - 1]
     excavators, mixers = work_cost(game, work)
     what = machinery_text(excavators, mixers)
-    out = [Option("work discard", f"Discard {what} to the general supply", group="External Works")]
+    out = [
+        Option(
+            WorkPayment("discard"), f"Discard {what} to the general supply", group="External Works"
+        )
+    ]
     if can_use_wheel(game, entry["player"]):
         tile = " with Leslie's tile" if game.company(entry["player"]).officer == LESLIE else ""
         out.append(
             Option(
-                "work wheel",
+                WHEEL,
                 f"Put {what}{tile} on your wheel and turn it 1 (Leslie Spencer)",
                 group="External Works",
             )
@@ -101,13 +138,13 @@ def _payment_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     options=_payment_options,
     prompt=lambda g, e: "How do you give the External Work's machineries?",
 )
-def _work_payment(game: Game, entry: LeeghwaterTask, option: Option) -> None:
+def _work_payment(game: Game, entry: LeeghwaterTask, move: WorkPayment) -> None:
     company_id = entry["player"]
     company = game.company(company_id)
     work = lw(game)["works"][entry["slot"] - 1]
     excavators, mixers = work_cost(game, work)
     source = f"external_work:{work}"
-    if option.notation == "work wheel":
+    if move == WHEEL:
         tile = LESLIE_TILE if company.officer == LESLIE else None
         load_wheel(game, company_id, tile, excavators, mixers, source)
         rotate_wheel(game, company_id, 1, "officer:leslie_spencer")
@@ -124,7 +161,7 @@ def complete_work(game: Game, company_id: str, slot: int, source: str) -> None:
     board["works"][slot - 1] = None
     game.company(company_id).extra.setdefault("external_works", []).append(work)
     game.emit("external_work", company_id, source=source, data={"work": work, "slot": slot})
-    apply_reward(game, company_id, game.content.external_works[work].reward, source)
+    apply_reward(game, company_id, WORKS.of(game.content)[work].reward, source)
 
 
 # -- the Loan Agency's action ------------------------------------------------------------------
@@ -149,13 +186,12 @@ def _loan_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
         price = loan_price(game, work, entry["per"])
         if price > credits:
             continue
-        reward = describe_reward(game.content.external_works[work].reward, game.content)
+        reward = describe_reward(WORKS.of(game.content)[work].reward, game.content)
         out.append(
             Option(
-                f"loan {work}",
+                Loan(work, slot, price),
                 f"Complete {work} for {price} credits → {reward}",
                 group="External Works",
-                data=(("slot", slot), ("price", price)),
             )
         )
     return out
@@ -166,7 +202,7 @@ def _loan_options(game: Game, entry: LeeghwaterTask) -> list[Option]:
     options=_loan_options,
     prompt=lambda g, e: "Loan Agency: which External Work do you complete with credits?",
 )
-def _loan_work(game: Game, entry: LeeghwaterTask, option: Option) -> None:
+def _loan_work(game: Game, entry: LeeghwaterTask, move: Loan) -> None:
     source = "building:loan_agency"
-    game.gain(entry["player"], "credits", -option.number("price"), source)
-    complete_work(game, entry["player"], option.number("slot"), source)
+    game.gain(entry["player"], "credits", -move.price, source)
+    complete_work(game, entry["player"], move.slot, source)

@@ -47,6 +47,7 @@ from bot.rules.content import Content
 from bot.rules.engine import Game
 from bot.rules.expansions.nile import board, irrigation
 from bot.rules.hooks import Expansion
+from bot.rules.moves import Move
 from bot.rules.options import Option
 from bot.rules.prng import SplitMix64
 from bot.rules.rulebook import RuleSet
@@ -116,12 +117,11 @@ class Nile(Expansion["Game"]):
             game, company_id
         )
 
-    def perform_turn_option(self, game: Game, company_id: str, option: Option) -> bool:
-        how = option.get("nile")
-        if how == "irrigate":
-            irrigation.perform_irrigate(game, company_id, option.text("irrigation_space"))
-        elif how == "activate":
-            irrigation.activate_before_main(game, company_id, option.text("token"))
+    def perform_turn_option(self, game: Game, company_id: str, move: Move) -> bool:
+        if isinstance(move, irrigation.Irrigate):
+            irrigation.perform_irrigate(game, company_id, move.space)
+        elif isinstance(move, irrigation.Activate):
+            irrigation.activate_before_main(game, company_id, move.token)
         else:
             return False
         return True
@@ -129,10 +129,10 @@ class Nile(Expansion["Game"]):
     def confirm_options(self, game: Game, entry: Task) -> list[Option]:
         return irrigation.confirm_options(game, entry)
 
-    def perform_confirm_option(self, game: Game, entry: Task, option: Option) -> bool:
-        if option.get("nile") != "activate":
+    def perform_confirm_option(self, game: Game, entry: Task, move: Move) -> bool:
+        if not isinstance(move, irrigation.Activate):
             return False
-        irrigation.activate(game, entry["player"], option.text("token"), entry)
+        irrigation.activate(game, entry["player"], move.token, entry)
         return True
 
     def apply_reward_part(

@@ -33,7 +33,8 @@ reconstructed private-contract tokens: as the Contract Office's action).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from bot.rules.actions import place_engineers, take_action, turn_options
 from bot.rules.engine import Game
@@ -47,6 +48,7 @@ from bot.rules.expansions.nile.board import (
     zones,
     zones_of_areas,
 )
+from bot.rules.moves import ID, Move, Single
 from bot.rules.options import Option, counted
 from bot.rules.rewards import apply_reward, describe_reward
 from bot.rules.rulebook import RuleSet
@@ -54,12 +56,63 @@ from bot.rules.tasks import Task
 
 RULES: RuleSet[Game] = RuleSet("nile.irrigation")
 
-RULES.verb("irrigate", r"[A-Za-z0-9_]+")
-RULES.verb("drain", r"[A-Za-z0-9_]+|none")
-RULES.verb("irrigation", r"[A-Za-z0-9_]+")
-RULES.verb("activate", r"[A-Za-z0-9_]+")
-RULES.verb("flip", r"[A-Za-z0-9_]+|none")
-RULES.verb("choose", r"\d")
+
+@dataclass(frozen=True, slots=True)
+class Irrigate(Single):
+    """`irrigate IS_1`: engineers on that irrigation action space."""
+
+    verb: ClassVar[str] = "irrigate"
+    args: ClassVar[str] = ID
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class Drain(Single):
+    """`drain D1L`: one drop out of that own dam for irrigation; `drain none` takes none."""
+
+    verb: ClassVar[str] = "drain"
+    args: ClassVar[str] = rf"{ID}|none"
+    space: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeToken(Single):
+    """`irrigation IM2`: take that visible irrigation token."""
+
+    verb: ClassVar[str] = "irrigation"
+    args: ClassVar[str] = ID
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Single):
+    """`activate IM2`: turn that own token face down for its effect."""
+
+    verb: ClassVar[str] = "activate"
+    args: ClassVar[str] = ID
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Flip(Single):
+    """`flip IM2`: turn that used token face up again; `flip none` turns no more."""
+
+    verb: ClassVar[str] = "flip"
+    args: ClassVar[str] = rf"{ID}|none"
+    token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Single):
+    """`choose 2`: the second of a reward's alternatives."""
+
+    verb: ClassVar[str] = "choose"
+    args: ClassVar[str] = r"\d"
+    index: int
+
+
+for _kind in (Irrigate, Drain, TakeToken, Activate, Flip, Choose):
+    RULES.move(_kind)
 
 
 def token_text(game: Game, token: str) -> str:
@@ -113,11 +166,10 @@ def action_options(game: Game, company_id: str) -> list[Option]:
         fee = f", {counted(space['extra_credits'], 'credit')}" if space["extra_credits"] else ""
         out.append(
             Option(
-                f"irrigate {space['id']}",
+                Irrigate(space["id"]),
                 f"Irrigate the {area} zone ({space['side']} space: "
                 f"{counted(space['engineers'], 'engineer')}{fee})",
                 group="Irrigation",
-                data=(("nile", "irrigate"), ("irrigation_space", space["id"])),
             )
         )
     return out
@@ -155,10 +207,9 @@ def _drain_options(game: Game, entry: NileTask) -> list[Option]:
         dam = game.state.dams[space]
         out.append(
             Option(
-                f"drain {space}",
+                Drain(space),
                 f"Take 1 drop out of your dam {space} ({dam.water}/{game.dam_capacity(space)})",
                 group="Irrigation",
-                data=(("at", space),),
             )
         )
     return out
@@ -175,9 +226,10 @@ def remove_drop(game: Game, company_id: str, space: str, source: str) -> None:
     options=_drain_options,
     prompt=lambda g, e: "Irrigation: which of your dams gives a water drop?",
 )
-def _drain(game: Game, entry: NileTask, option: Option) -> None:
+def _drain(game: Game, entry: NileTask, move: Drain) -> None:
     company_id = entry["player"]
-    space = option.text("at")
+    space = move.space
+    assert space is not None, "the first drop is never declined"
     remove_drop(game, company_id, space, entry["source"])
     zone_ids = entry["zones"] if entry["zones"] is not None else list(zones(game))
     tasks: list[Task] = [take_task(company_id, zone_ids, entry["source"])]
@@ -201,12 +253,7 @@ def take_task(company_id: str, zone_ids: list[str] | None, source: str) -> NileT
 
 def _take_options(game: Game, entry: NileTask) -> list[Option]:
     return [
-        Option(
-            f"irrigation {token}",
-            f"Take {token_text(game, token)}",
-            group="Irrigation",
-            data=(("token", token),),
-        )
+        Option(TakeToken(token), f"Take {token_text(game, token)}", group="Irrigation")
         for token in visible_tokens(game, entry["zones"])
     ]
 
@@ -216,8 +263,8 @@ def _take_options(game: Game, entry: NileTask) -> list[Option]:
     options=_take_options,
     prompt=lambda g, e: "Irrigation: which visible irrigation token do you take?",
 )
-def _take(game: Game, entry: NileTask, option: Option) -> None:
-    take_token(game, entry["player"], option.text("token"), entry["source"])
+def _take(game: Game, entry: NileTask, move: TakeToken) -> None:
+    take_token(game, entry["player"], move.token, entry["source"])
 
 
 def _again_options(game: Game, entry: NileTask) -> list[Option]:
@@ -227,12 +274,11 @@ def _again_options(game: Game, entry: NileTask) -> list[Option]:
         return []
     return [
         Option(
-            f"drain {space}",
+            Drain(space),
             f"Irrigate again: 1 more drop out of {space} ({dam.water}/{game.dam_capacity(space)})",
             group="Irrigation",
-            data=(("at", space),),
         ),
-        Option("drain none", "Do not irrigate a second time", group="Irrigation"),
+        Option(Drain(None), "Do not irrigate a second time", group="Irrigation"),
     ]
 
 
@@ -241,8 +287,8 @@ def _again_options(game: Game, entry: NileTask) -> list[Option]:
     options=_again_options,
     prompt=lambda g, e: "Pumping Station: irrigate a second time from the same dam?",
 )
-def _again(game: Game, entry: NileTask, option: Option) -> None:
-    space = option.text_or_none("at")
+def _again(game: Game, entry: NileTask, move: Drain) -> None:
+    space = move.space
     if space is None:
         return
     remove_drop(game, entry["player"], space, entry["source"])
@@ -275,12 +321,7 @@ def _confirm_entry(game: Game, company_id: str) -> NileTask | None:
 def activation_options(game: Game, company_id: str) -> list[Option]:
     """`activate <token>` for each face-up token (once per turn)."""
     return [
-        Option(
-            f"activate {token}",
-            f"Activate {token_text(game, token)}",
-            group="Irrigation tokens",
-            data=(("nile", "activate"), ("token", token)),
-        )
+        Option(Activate(token), f"Activate {token_text(game, token)}", group="Irrigation tokens")
         for token in face_up(game, company_id)
     ]
 
@@ -323,7 +364,9 @@ def activate_before_main(game: Game, company_id: str, token: str) -> None:
 
 def _main_options(game: Game, entry: Task) -> list[Option]:
     return [
-        option for option in turn_options(game, entry["player"]) if option.get("nile") != "activate"
+        option
+        for option in turn_options(game, entry["player"])
+        if not isinstance(option.move, Activate)
     ]
 
 
@@ -332,8 +375,8 @@ def _main_options(game: Game, entry: Task) -> list[Option]:
     options=_main_options,
     prompt=lambda g, e: "Token activated: now choose your main action",
 )
-def _main(game: Game, entry: Task, option: Option) -> None:
-    take_action(game, entry["player"], option)
+def _main(game: Game, entry: Task, move: Move) -> None:
+    take_action(game, entry["player"], move)
 
 
 # -- rewards -----------------------------------------------------------------------------------
@@ -358,12 +401,7 @@ def alternative_possible(game: Game, company_id: str, reward: Mapping[str, Any])
 
 def _choose_options(game: Game, entry: NileTask) -> list[Option]:
     return [
-        Option(
-            f"choose {index}",
-            f"Take {describe_alternative(game, reward)}",
-            group="reward",
-            data=(("index", index),),
-        )
+        Option(Choose(index), f"Take {describe_alternative(game, reward)}", group="reward")
         for index, reward in enumerate(entry["alternatives"], start=1)
         if alternative_possible(game, entry["player"], reward)
     ]
@@ -375,19 +413,19 @@ def describe_alternative(game: Game, reward: Mapping[str, Any]) -> str:
 
 
 @RULES.task("nile_choose", options=_choose_options, prompt=lambda g, e: "Choose one reward")
-def _choose(game: Game, entry: NileTask, option: Option) -> None:
-    reward = entry["alternatives"][option.number("index") - 1]
+def _choose(game: Game, entry: NileTask, move: Choose) -> None:
+    reward = entry["alternatives"][move.index - 1]
     apply_reward(game, entry["player"], reward, entry["source"])
 
 
 def _flip_options(game: Game, entry: Task) -> list[Option]:
     down = game.company(entry["player"]).extra.get("irrigation_down", [])
     out = [
-        Option(f"flip {token}", f"Turn {token_text(game, token)} face up", group="Irrigation")
+        Option(Flip(token), f"Turn {token_text(game, token)} face up", group="Irrigation")
         for token in dict.fromkeys(down)
     ]
     if out:
-        out.append(Option("flip none", "Turn no more tokens face up", group="Irrigation"))
+        out.append(Option(Flip(None), "Turn no more tokens face up", group="Irrigation"))
     return out
 
 
@@ -396,10 +434,10 @@ def _flip_options(game: Game, entry: Task) -> list[Option]:
     options=_flip_options,
     prompt=lambda g, e: f"Turn up to {counted(e['remaining'], 'used irrigation token')} face up",
 )
-def _flip(game: Game, entry: Task, option: Option) -> None:
-    if option.notation == "flip none":
+def _flip(game: Game, entry: Task, move: Flip) -> None:
+    token = move.token
+    if token is None:
         return
-    token = option.notation.split(" ", 1)[1]
     extra = game.company(entry["player"]).extra
     extra["irrigation_down"].remove(token)
     game.emit("irrigation_flipped", entry["player"], source=entry["source"], data={"token": token})

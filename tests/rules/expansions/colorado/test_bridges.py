@@ -7,6 +7,7 @@ import pytest
 from bot.rules.construction import structure_spaces
 from bot.rules.contracts import fulfil_contract
 from bot.rules.expansions.colorado.board import bridge_cost
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from bot.rules.flow import bonus_count, objective_counts
 from bot.rules.rewards import apply_reward
 from bot.rules.state import NEUTRAL, Dam
@@ -145,7 +146,7 @@ def test_free_bridge_contract_215_any_area_and_may_be_declined() -> None:
 def test_external_work_a6_builds_a_base_and_a_bridge_on_it() -> None:
     game, a, _b = _game()
     game = ready(game, a)
-    apply_reward(game, a, game.content.external_works["A6"].reward, "external_work:A6")
+    apply_reward(game, a, lw_tables.WORKS.of(game.content)["A6"].reward, "external_work:A6")
     game.advance()
     assert game.decision().kind == "reward_build"
     play(game, "base D3U")
@@ -160,7 +161,7 @@ def test_external_work_c6_elevation_lifts_the_bridge() -> None:
     game, a, _b = _game()
     bridged(game, a, "D1L", "BR1")
     game = ready(game, a)
-    apply_reward(game, a, game.content.external_works["C6"].reward, "external_work:C6")
+    apply_reward(game, a, lw_tables.WORKS.of(game.content)["C6"].reward, "external_work:C6")
     game.advance()
     assert "elevation D1L" in game.decision().notations
     events = play(game, "elevation D1L")

@@ -7,7 +7,9 @@ from collections import Counter
 import pytest
 
 from bot.rules import GameOptions, SetupError, new_game
+from bot.rules.catalogue import CATALOGUE
 from bot.rules.content import load_content
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from tests.rules.full_helpers import drafted
 
 LWP = ("leeghwater",)
@@ -34,7 +36,7 @@ def test_five_of_the_ten_private_buildings() -> None:
         buildings = lwp_game(seed=seed).state.extra["leeghwater"]["buildings"]
         assert len(set(buildings)) == 5
         seen.update(buildings)
-    every = load_content().private_buildings.values()
+    every = lw_tables.BUILDINGS.of(CATALOGUE.content()).values()
     assert set(seen) == {b.id for b in every if b.set == "leeghwater"}
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.rules import Game
-from bot.rules.content import load_content
+from bot.rules.catalogue import CATALOGUE
+from bot.rules.expansions.leeghwater import tables as lw_tables
 from tests.rules.expansions.leeghwater.helpers import apply_all, auto, lwp, total
 
-WORKS = sorted(w.id for w in load_content().external_works.values() if w.set == "leeghwater")
+WORKS = sorted(
+    w.id for w in lw_tables.WORKS.of(CATALOGUE.content()).values() if w.set == "leeghwater"
+)
 
 
 def work_position(work: str, company: str = "", tables: str = "") -> Game:
@@ -23,8 +26,7 @@ def work_position(work: str, company: str = "", tables: str = "") -> Game:
 
 @pytest.mark.parametrize("work", WORKS)
 def test_each_external_work_takes_machinery_to_the_general_supply_and_rewards(work: str) -> None:
-    content = load_content()
-    tile = content.external_works[work]
+    tile = lw_tables.WORKS.of(CATALOGUE.content())[work]
     game = work_position(work)
     events = game.apply("external_work_1", "germany")
     assert "work discard" in auto(events)  # not Leslie: the only way to pay
@@ -116,7 +118,7 @@ def test_free_conduit_of_value_4_or_less() -> None:
     game = work_position("B3")
     game.apply("external_work_1", "germany")
     spaces = {n.split(" ")[1] for n in game.decision().notations} - {"none"}
-    values = {load_content().maps["base"].conduit_spaces[s].production for s in spaces}
+    values = {CATALOGUE.content().maps["base"].conduit_spaces[s].production for s in spaces}
     assert max(values) == 4 and "C1L" not in spaces  # C1L has value 5
     events = game.apply("conduit C1R", "germany")
     assert game.state.conduits["C1R"] == "germany" and total(events, "credits") == 0
