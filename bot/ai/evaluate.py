@@ -17,8 +17,9 @@ still bring. `worth` adds to a company's VP:
 - the objective tile's standing;
 - contracts in hand: a share (by whether the water held, or only a system still to fill or
   finish, reaches the energy) of what their reward adds once applied — credits and machinery
-  at this evaluation's rates, action-like rewards nothing — so a contract held never looks
-  better than fulfilled (measured: it had made the AI decline contracts it could fulfil).
+  at this evaluation's rates, action-like rewards a fixed amount that a fulfilled contract
+  keeps in part — so a contract held never looks better than fulfilled (measured: it had
+  made the AI decline contracts it could fulfil).
 
 The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
 search correct what they misjudge within a round.
@@ -57,10 +58,20 @@ def reward_value(reward: Mapping[str, Any]) -> float:
     return total
 
 
-# An action-like reward (drops, wheel rotations, a free structure) in a held contract: its
-# effect shows in `worth` only once applied, often as nothing (drops waiting on a headstream),
-# so it counts nothing while held — a contract held never looks better than fulfilled.
-HELD_OTHER = 0.0
+# An action-like reward (drops, wheel rotations, a free structure) of a contract: what one unit
+# counts while the contract is held, and (as `contract_now` of it) once fulfilled, since its
+# effect often shows in `worth` as nothing (drops waiting on a headstream) — so a contract held
+# never looks better than fulfilled.
+HELD_OTHER = 1.0
+
+
+def other_units(reward: Mapping[str, Any]) -> int:
+    """The units of a reward's action-like parts (not VP, credits, machinery or energy)."""
+    return sum(
+        amount if isinstance(amount, int) and not isinstance(amount, bool) else 1
+        for key, amount in reward.items()
+        if key not in REWARD_VALUE
+    )
 
 
 def held_value(reward: Mapping[str, Any], credit: float, machine: float) -> float:
@@ -290,6 +301,10 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
         else:
             chance = 0.1 if later else 0.0
         value += chance * held_value(contract.reward, credit, per_machine)
+    for contract_id in company.fulfilled:
+        value += (
+            w.contract_now * HELD_OTHER * other_units(game.content.contracts[contract_id].reward)
+        )
     if state.objective:
         counts = objective_counts(game, state.objective)
         awards = objective_awards(counts, game.content.objective_vp_by_place)
