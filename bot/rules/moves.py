@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
@@ -40,7 +41,7 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text.strip())
 
 
-class Move:
+class Move(ABC):
     """A kind of answer: a typed value that writes its notation and reads it back."""
 
     __slots__ = ()
@@ -53,9 +54,9 @@ class Move:
     example: ClassVar[str] = ""
 
     @classmethod
+    @abstractmethod
     def read(cls, verb: str, rest: str) -> Self:
         """The move written `verb rest`; `rest` already matches the kind's `args`."""
-        raise NotImplementedError(f"{cls.__name__} does not read its notation")
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -67,9 +68,9 @@ class Move:
         return cls.read(verb, rest)
 
     @property
+    @abstractmethod
     def notation(self) -> str:
         """The move's text: a stored format (logs and button ids hold it)."""
-        raise NotImplementedError(f"{type(self).__name__} does not write its notation")
 
     @property
     def word(self) -> str:
@@ -178,6 +179,11 @@ class Space(Move):
         if not _SPACE_ID.match(word):
             raise MalformedNotation(f"'{normalize(text)}' is not an action space id")
         return cls(word)
+
+    @classmethod
+    def read(cls, verb: str, rest: str) -> Self:
+        """A space id is one word: `verb` is the whole notation (`rest` is empty)."""
+        return cls.parse(f"{verb} {rest}" if rest else verb)
 
     @property
     def notation(self) -> str:
