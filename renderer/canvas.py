@@ -105,19 +105,42 @@ def not_recording() -> Iterator[None]:
 class Stamp:
     """Pixels drawn once and pasted wherever they recur, as they are the same wherever they go
     and whatever is under them (`stamp_of` checks it); a large one keeps its mapping onto each
-    theme's palette, so pictures map it once."""
+    theme's palette, so pictures map it once.
 
-    rgb: Image.Image
+    One that can be drawn again cheaply (a text on a flat colour: ``remake``) lets go of its
+    RGB pixels once mapped onto a palette (`StampCache.map_onto`): a picture on the palette
+    pastes only the mapping, and a stamp then takes a fifth of the memory (the cache holds
+    five times as many)."""
+
+    pixels: Image.Image | None  # RGB; None: let go of, `rgb` draws them again
     # "1" mode: pasting through it copies, as drawing does, with no blending; None: all of it.
     mask: Image.Image | None
     offset: Point  # where the pixels start from the point the stamp is pasted at
     premapped: bool = False  # mapped onto the palette once, however small
     mapped: dict[str, Image.Image] = field(default_factory=dict)  # by theme name
+    remake: Callable[[], Image.Image] | None = None  # draws the RGB pixels again
+    size: tuple[int, int] = (0, 0)  # set from the pixels
+
+    def __post_init__(self) -> None:
+        if self.pixels is not None:
+            self.size = self.pixels.size
+
+    @property
+    def rgb(self) -> Image.Image:
+        """The stamp's RGB pixels (drawn again when let go of)."""
+        pixels = self.pixels  # read once: another thread may let go of them
+        if pixels is not None:
+            return pixels
+        assert self.remake is not None, "only a stamp that can be drawn again lets go"
+        return self.remake()
 
     def nbytes(self) -> int:
-        """The memory its images take."""
-        w, h = self.rgb.size
-        return w * h * (4 + len(self.mapped)) + (w + 7) // 8 * h
+        """The memory its images take (Pillow keeps RGB in 4 bytes a pixel, a "1" mask in 1,
+        and what it is drawn again from: a text's mask)."""
+        w, h = self.size
+        held = 4 if self.pixels is not None else 0
+        kept = (self.mask is not None) + (self.remake is not None)
+        return w * h * (held + len(self.mapped) + kept)
 
 
 def stamp_of(
@@ -298,11 +321,15 @@ class StampCache:
         return made
 
     def map_onto(self, stamp: Stamp, theme_name: str, mapped: Image.Image) -> None:
-        """Keep ``stamp``'s mapping onto a theme's palette (counted in the budget)."""
+        """Keep ``stamp``'s mapping onto a theme's palette (counted in the budget); one that
+        can be drawn again lets go of its RGB pixels."""
         with self.lock:
             if theme_name not in stamp.mapped:
+                before = stamp.nbytes()
                 stamp.mapped[theme_name] = mapped
-                self.used += mapped.width * mapped.height
+                if stamp.remake is not None:
+                    stamp.pixels = None
+                self.used += stamp.nbytes() - before
 
     def clear(self) -> None:
         """Forget every stamp (`renderer.render.forget_pictures`)."""
@@ -310,11 +337,27 @@ class StampCache:
             self.items.clear()
             self.used = 0
 
+    @contextlib.contextmanager
+    def forgotten(self) -> Iterator[None]:
+        """Know no stamp while the block runs, then the stamps known before it again (those
+        made in it forgotten): a benchmark's picture drawn afresh among others drawn as a
+        running bot draws them."""
+        with self.lock:
+            items, used = self.items, self.used
+            self.items, self.used = OrderedDict(), 0
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.items, self.used = items, used
+
 
 #: The stamps of every picture (boxes, pieces, texts on flat colours, the views' recurring
-#: items) with their mappings onto the palette: 16 MB holds every view of a few setups (those
-#: of a game with an expansion take up to 8 MB; a stamp let go is drawn and mapped again).
-STAMPS = StampCache(16 * 1024 * 1024)
+#: items) with their mappings onto the palette, their memory counted as Pillow holds it. The
+#: views of one game with expansions take 12-16 MB of them: at 16 MB bench/render.py's
+#: positions let go of 4,150 stamps (each drawn and mapped again when it recurs), at 32 MB,
+#: with texts and items keeping only their mappings, 1,017.
+STAMPS = StampCache(32 * 1024 * 1024)
 
 
 class Notes(list[Rect]):
@@ -369,7 +412,7 @@ class Recorder(ImageDraw.ImageDraw):
         """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp
         (mapped onto the palette once, with the stamp), others as a box."""
         x, y = at[0] + stamp.offset[0], at[1] + stamp.offset[1]
-        w, h = stamp.rgb.size
+        w, h = stamp.size
         pixels = stamp.rgb if self.target is None else self.target.mapped(stamp)
         # What Image.paste does, on the core images (a view pastes a hundred stamps; Pillow's
         # wrapper of each paste costs more than the paste): the core clips to the image.
@@ -381,7 +424,7 @@ class Recorder(ImageDraw.ImageDraw):
         if self.coverage is not None:
             self.coverage.through(box, stamp.mask)
         if self.under is not None:
-            self.under.add((x, y, x + w, y + h), stamp.rgb, stamp.mask)
+            self.under.add((x, y, x + w, y + h), stamp, stamp.mask)
         if (
             isinstance(self.dirty, Notes)
             and (stamp.premapped or w * h >= PREMAPPED_PIXELS)
@@ -509,7 +552,8 @@ class Recorder(ImageDraw.ImageDraw):
         piece = self.static_rgb.crop(box)
         for (px, py, _, _), pixels, through in drawn:
             assert pixels is not None  # refused above
-            piece.paste(pixels, (px - box[0], py - box[1]), through)
+            rgb = pixels.rgb if isinstance(pixels, Stamp) else pixels
+            piece.paste(rgb, (px - box[0], py - box[1]), through)
         ImageDraw.ImageDraw.bitmap(ImageDraw.Draw(piece), (x - box[0], y - box[1]), mask, fill)
         self.image.im.paste(piece.im.convert("P", Image.Dither.NONE, self.target.palette.im), box)
         self.under.add(box, piece)
@@ -668,15 +712,18 @@ class Underneath:
     a text over one cannot be blended as in the RGB picture)."""
 
     def __init__(self) -> None:
-        self.drawn: list[tuple[Rect, Image.Image | None, Image.Image | None]] = []
+        self.drawn: list[tuple[Rect, Image.Image | Stamp | None, Image.Image | None]] = []
 
     def add(
-        self, box: Rect, pixels: Image.Image | None = None, mask: Image.Image | None = None
+        self, box: Rect, pixels: Image.Image | Stamp | None = None, mask: Image.Image | None = None
     ) -> None:
-        """Note ``box`` as drawn, with its RGB ``pixels`` (through ``mask``) when known."""
+        """Note ``box`` as drawn, with its RGB ``pixels`` (a stamp's: its `Stamp.rgb`, asked
+        for only when a text is blended over it) through ``mask`` when known."""
         self.drawn.append((box, pixels, mask))
 
-    def touching(self, box: Rect) -> list[tuple[Rect, Image.Image | None, Image.Image | None]]:
+    def touching(
+        self, box: Rect
+    ) -> list[tuple[Rect, Image.Image | Stamp | None, Image.Image | None]]:
         """What was drawn over ``box``, in the order drawn (a view draws a few hundred things
         and blends a few texts: a scan costs less than keeping an index)."""
         x0, y0, x1, y1 = box

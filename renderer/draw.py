@@ -150,10 +150,17 @@ def coverage(
 
 
 def _text_stamp(mask: Image.Image, fill: str, on: str) -> Stamp:
-    """A text blended over a flat colour: its whole box is pasted (no mask), mapped once."""
+    """A text blended over a flat colour: its whole box is pasted (no mask), mapped once (its
+    RGB pixels then let go of: drawn again from the mask when asked for)."""
+    remake = functools.partial(_blended, mask, fill, on)
+    return Stamp(remake(), None, (0, 0), premapped=True, remake=remake)
+
+
+def _blended(mask: Image.Image, fill: str, on: str) -> Image.Image:
+    """A text's coverage ``mask`` blended in ``fill`` over ``on``."""
     flat = Image.new("RGB", mask.size, on)
     ImageDraw.Draw(flat).bitmap((0, 0), mask, fill=fill)
-    return Stamp(flat, None, (0, 0), premapped=True)
+    return flat
 
 
 #: Whether `text` checks every ``on`` claim (tests switch it on: `check_flat`).
@@ -267,11 +274,25 @@ def item(
             where = corner if placed else None
             return stamp_of(size, lambda canvas: paint(canvas, inside), (-m, -m), where)
 
-        stamp = STAMPS.get(("item", key, w, h, corner if placed else None), make)
+        def made() -> Stamp | None:
+            stamp = make()
+            if stamp is not None:
+                # Pictures on the palette paste only its mapping: once mapped, its RGB pixels
+                # are let go of and painted again if a picture in RGB asks for them.
+                stamp.remake = lambda: _pixels_of(make())
+            return stamp
+
+        stamp = STAMPS.get(("item", key, w, h, corner if placed else None), made)
         if stamp is not None:
             draw.stamp(stamp, (int(x0), int(y0)))
             return
     paint(draw, rect)
+
+
+def _pixels_of(stamp: Stamp | None) -> Image.Image:
+    """A stamp's RGB pixels, painted again (the same as the first time: `stamp_of`)."""
+    assert stamp is not None, "an item drawn once as a stamp is one again"
+    return stamp.rgb
 
 
 def arrowhead(

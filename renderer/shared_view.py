@@ -622,24 +622,23 @@ def _occupants(
         # An exclusive space holds one company; the Bank fills from its left.
         x = x1 - 100 if len(placements) == 1 and x1 - x0 < 400 else x0 + 12
         for company_id, engineers in placements:
-            paint = functools.partial(
-                _paint_occupant, company_id=company_id, engineers=engineers, theme=theme
-            )
+            paint = functools.partial(_paint_occupant, engineers=engineers, theme=theme)
             rect = (x - 6, y0 + 3, x + 92, y1 - 3)
-            key = ("occupant", company_id, engineers, theme.name)
-            d.item(draw, key, rect, paint, placed=True)
+            # The box and count are the same at every place; the piece, whose corners round
+            # where they fall, is drawn over them apart (their inks never meet).
+            d.item(draw, ("occupant", engineers, theme.name), rect, paint)
+            style = theme.company(company_id)
+            d.piece(draw, (x + 20, (y0 + y1) // 2), 19, style, theme.views["shared"].text["small"])
             x += 104
 
 
-def _paint_occupant(
-    draw: ImageDraw.ImageDraw, rect: Rect, *, company_id: str, engineers: int, theme: Theme
-) -> None:
-    """A company's piece on a management space with the engineers it placed, e.g. (I) ×2."""
+def _paint_occupant(draw: ImageDraw.ImageDraw, rect: Rect, *, engineers: int, theme: Theme) -> None:
+    """A company's box on a management space with the engineers it placed, e.g. ×2 (its
+    piece is drawn over it apart: `_occupants`)."""
     sizes = theme.views["shared"].text
     x0, y0, _x1, y1 = rect
     x, cy = x0 + 6, (y0 - 3 + y1 + 3) // 2
     d.box(draw, rect, theme.colour("space"), theme.colour("space"), 1, 6)
-    d.piece(draw, (x + 20, cy), 19, theme.company(company_id), sizes["small"])
     d.text(
         draw, (x + 44, cy), f"×{engineers}", sizes["small"], theme.colour("space text"), anchor="lm"
     )
