@@ -365,12 +365,14 @@ def _paint_bonus(
     d.box(draw, rect, fill, outline, 4 if current else 2)
     x0, y0, x1, y1 = rect
     cx = (x0 + x1) // 2
-    d.text(draw, (cx, y0 + 24), f"R{rnd} · {start}+⚡", sizes["label"], ink)
+    # Its round and VP are on the box's fill (`draw.text`'s ``on``: pasted, blended once).
+    d.text(draw, (cx, y0 + 24), f"R{rnd} · {start}+⚡", sizes["label"], ink, on=fill)
     lines = d.wrap(tile.name if tile else "", sizes["small"], x1 - x0 - 12)
     for j, line in enumerate(lines[:2]):
+        # (a wrapped name may reach the box's outline: blended over what is there)
         d.text(draw, (cx, y0 + 64 + j * 36), line, sizes["small"], ink, "regular")
     each = f"{tile.vp_each} VP each" if tile else ""
-    d.text(draw, (cx, y1 - 20), each, sizes["small"], ink, "bold")
+    d.text(draw, (cx, y1 - 20), each, sizes["small"], ink, "bold", on=fill)
 
 
 def _contract_box(
@@ -412,12 +414,15 @@ def _paint_contract(
             sizes["small"],
             theme.colour("text muted"),
             "regular",
+            on=theme.colour("unused"),
         )
         return
     contract = content(expansions).contracts.get(contract_id)
     d.box(draw, rect, theme.colour("panel"), theme.colour("panel outline"), 2)
     draw.rectangle((x0 + 3, y0 + 3, x0 + 16, y1 - 3), fill=theme.colour(f"contract {level}"))
     energy = f" · {contract.energy}⚡" if contract else ""
+    # Its texts are on the box's fill (`draw.text`'s ``on``: pasted, each blended once).
+    panel = theme.colour("panel")
     d.text(
         draw,
         (x0 + 26, y0 + 24),
@@ -425,6 +430,7 @@ def _paint_contract(
         sizes["label"],
         theme.colour("text"),
         anchor="lm",
+        on=panel,
     )
     if contract:
         reward = reward_text(contract.reward)
@@ -442,6 +448,7 @@ def _paint_contract(
                     theme.colour("text"),
                     "regular",
                     "rm",
+                    on=panel,
                 )
                 lines = (" ".join(lines[1:]),)
         d.text(
@@ -452,6 +459,7 @@ def _paint_contract(
             theme.colour("text"),
             "regular",
             "lm",
+            on=panel,
         )
 
 
