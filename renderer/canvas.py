@@ -120,6 +120,9 @@ class Stamp:
     mapped: dict[str, Image.Image] = field(default_factory=dict)  # by theme name
     remake: Callable[[], Image.Image] | None = None  # draws the RGB pixels again
     size: tuple[int, int] = (0, 0)  # set from the pixels
+    #: Maps it onto a theme's palette (its name, the palette image) without RGB pixels (a
+    #: text on a flat colour); None: its RGB pixels are mapped.
+    mapper: Callable[[str, Image.Image], Image.Image] | None = None
 
     def __post_init__(self) -> None:
         if self.pixels is not None:
@@ -181,6 +184,41 @@ def stamp_of(
     offset = (x0 + origin[0], y0 + origin[1])
     mask = cover.image.crop(box).convert("1", dither=Image.Dither.NONE)
     return Stamp(black.crop(box), mask, offset)
+
+
+def palette_stamp_of(
+    size: tuple[int, int],
+    paint: Callable[[Recorder], None],
+    target: PaletteTarget,
+    origin: Point = (0, 0),
+    where: Point | None = None,
+) -> Stamp | None:
+    """`stamp_of` painted straight onto ``target``'s palette: shapes in the index their colour
+    maps to, stamps as mapped, texts as stamps on a flat colour, so its pixels are those of
+    mapping the RGB stamp, painted once and never mapped. The stamp keeps only that mapping;
+    its RGB pixels are for its caller to paint (`Stamp.remake`). Raises `NotOnPalette` for a
+    call that cannot be drawn so (a text blended over what is under it)."""
+    image = Image.new("P", size, 0)
+    canvas = Recorder(image, origin=where)
+    # A text is blended over the stamps painted under it, over black where none is (and then
+    # refused: `_blend_over_static`).
+    canvas.target, canvas.under = target, Underneath()
+    canvas.static_rgb = Image.new("RGB", size)
+    canvas.coverage = cover = Coverage(size)
+    with not_recording():
+        paint(canvas)
+    if cover.unknown:
+        raise NotOnPalette("a call whose ink the coverage does not follow")
+    box = cover.image.getbbox()
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    if x0 == 0 or y0 == 0 or x1 == size[0] or y1 == size[1]:
+        return None
+    offset = (x0 + origin[0], y0 + origin[1])
+    mask = cover.image.crop(box).convert("1", dither=Image.Dither.NONE)
+    mapped = {target.theme: image.crop(box)}
+    return Stamp(None, mask, offset, mapped=mapped, size=(x1 - x0, y1 - y0))
 
 
 #: Coverage values: where a call put its fill, its outline when that is another colour.
@@ -546,6 +584,12 @@ class Recorder(ImageDraw.ImageDraw):
             or any(p is None for _, p, _ in drawn)
         ):
             raise NotOnPalette("text on a palette canvas over a shape: say on= a colour")
+        if self.coverage is not None:
+            # A stamp's canvas (`palette_stamp_of`): blended over what it painted, never over
+            # what would be under the stamp.
+            self.coverage.blend((x, y), mask)
+            if self.coverage.blended_over_nothing:
+                raise NotOnPalette("a text in a stamp blended over nothing painted")
         self.dirty.append((x - 1, y - 1, x + mask.width + 1, y + mask.height + 1))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
@@ -750,6 +794,9 @@ class PaletteTarget:
     #: The part's place in the picture being composed, holding its static background on the
     #: palette, to draw on in place (`renderer.render._compose`); None: a copy of it.
     place: Image.Image | None = None
+    #: The theme whose palette it is: a stamp drawn straight onto it keeps its mapping by this
+    #: name (`palette_stamp_of`; "": none is).
+    theme: str = ""
 
 
 def canvas(image: Image.Image, dirty: list[Rect] | None, half: bool = False) -> ImageDraw.ImageDraw:

@@ -30,6 +30,7 @@ from renderer.canvas import (
     canvas,
     not_recording,
     noted_texts,
+    palette_stamp_of,
     placed_at,
     recording,
     regions,
@@ -150,10 +151,48 @@ def coverage(
 
 
 def _text_stamp(mask: Image.Image, fill: str, on: str) -> Stamp:
-    """A text blended over a flat colour: its whole box is pasted (no mask), mapped once (its
-    RGB pixels then let go of: drawn again from the mask when asked for)."""
-    remake = functools.partial(_blended, mask, fill, on)
-    return Stamp(remake(), None, (0, 0), premapped=True, remake=remake)
+    """A text blended over a flat colour: its whole box is pasted (no mask), mapped onto a
+    palette straight from its mask (`_blended_on_palette`); its RGB pixels are drawn from the
+    mask when a picture in RGB asks for them."""
+    return Stamp(
+        None,
+        None,
+        (0, 0),
+        premapped=True,
+        remake=functools.partial(_blended, mask, fill, on),
+        size=mask.size,
+        mapper=functools.partial(_blended_on_palette, mask, fill, on),
+    )
+
+
+def _blended_on_palette(
+    mask: Image.Image, fill: str, on: str, theme_name: str, palette: Image.Image
+) -> Image.Image:
+    """What mapping `_blended` onto ``palette`` gives, in one pass over the mask: a pixel's
+    blend depends only on its coverage value, so each of the 256 is blended and mapped once
+    (`_blend_indices`)."""
+    return Image.Image()._new(mask.im.point(_blend_indices(fill, on, theme_name, palette), "P"))
+
+
+#: The palette index of ``fill`` blended over ``on`` at each coverage value, by colours and
+#: theme, with the palette image it was mapped onto (a new palette is mapped again).
+_BLEND_INDICES: dict[tuple[str, str, str], tuple[Image.Image, list[int]]] = {}
+#: The coverage values 0-255 in one row.
+_RAMP = Image.frombytes("L", (256, 1), bytes(range(256)))
+
+
+def _blend_indices(fill: str, on: str, theme_name: str, palette: Image.Image) -> list[int]:
+    """The index each coverage value of a text in ``fill`` over ``on`` maps to on ``palette``."""
+    key = (fill, on, theme_name)
+    kept = _BLEND_INDICES.get(key)
+    if kept is not None and kept[0] is palette:
+        return kept[1]
+    row = _blended(_RAMP, fill, on)
+    indices = list(row.im.convert("P", Image.Dither.NONE, palette.im))
+    if len(_BLEND_INDICES) > 4096:
+        _BLEND_INDICES.clear()
+    _BLEND_INDICES[key] = (palette, indices)
+    return indices
 
 
 def _blended(mask: Image.Image, fill: str, on: str) -> Image.Image:
@@ -262,23 +301,36 @@ def item(
     ``rect`` is (whole pixels from its corner), over whatever is under it (a box first, text
     inside). ``key`` names everything the item is drawn from. An item that is not so (see
     `stamp_of`) is drawn in place. A ``placed`` item holds something drawn as it would be
-    where it is (a piece: its corners round where they fall): its stamp is kept by place."""
+    where it is (a piece: its corners round where they fall): its stamp is kept by place.
+    On a palette canvas the stamp is painted straight onto the palette where its paint can be
+    (`palette_stamp_of`: no RGB pixels, no mapping)."""
     x0, y0, x1, y1 = rect
     if type(draw) is Recorder and draw.origin is not None and _whole(*rect) and not _recording():
         w, h, m = int(x1 - x0), int(y1 - y0), ITEM_MARGIN
         corner = (int(x0) - m + draw.origin[0], int(y0) - m + draw.origin[1])
 
+        size, where = (w + 2 * m + 1, h + 2 * m + 1), corner if placed else None
+
+        def inside(canvas: Recorder) -> None:
+            paint(canvas, (m, m, m + w, m + h))
+
         def make() -> Stamp | None:
-            size = (w + 2 * m + 1, h + 2 * m + 1)
-            inside = (m, m, m + w, m + h)
-            where = corner if placed else None
-            return stamp_of(size, lambda canvas: paint(canvas, inside), (-m, -m), where)
+            return stamp_of(size, inside, (-m, -m), where)
 
         def made() -> Stamp | None:
-            stamp = make()
+            target, kind = draw.target, key[0] if isinstance(key, tuple) else key
+            if target is None or not target.theme or kind in _PAINTED_IN_RGB:
+                stamp = make()
+            else:
+                try:
+                    stamp = palette_stamp_of(size, inside, target, (-m, -m), where)
+                except NotOnPalette:
+                    # A text blended over a shape: such items are painted in RGB and mapped.
+                    _PAINTED_IN_RGB.add(kind)
+                    stamp = make()
             if stamp is not None:
-                # Pictures on the palette paste only its mapping: once mapped, its RGB pixels
-                # are let go of and painted again if a picture in RGB asks for them.
+                # Pictures on the palette paste only its mapping: its RGB pixels are let go
+                # of (or never painted) and painted when a picture in RGB asks for them.
                 stamp.remake = lambda: _pixels_of(make())
             return stamp
 
@@ -287,6 +339,10 @@ def item(
             draw.stamp(stamp, (int(x0), int(y0)))
             return
     paint(draw, rect)
+
+
+#: The kinds of item (their keys' first part) whose paint cannot be drawn on the palette.
+_PAINTED_IN_RGB: set[Hashable] = set()
 
 
 def _pixels_of(stamp: Stamp | None) -> Image.Image:

@@ -298,6 +298,7 @@ def _target(
         lambda stamp: _stamp_on_palette(stamp, theme_name, pal),
         pal,
         place,
+        theme_name,
     )
 
 
@@ -339,10 +340,13 @@ def _stamp_on_palette(stamp: d.Stamp, theme_name: str, pal: Image.Image) -> Imag
     """A stamp mapped onto a theme's palette (kept with the stamp)."""
     mapped = stamp.mapped.get(theme_name)
     if mapped is None:
-        # What quantize(palette=pal, dither=NONE) maps, without copying the palette along:
-        # only the mapped pixels are pasted.
         pal.load()  # its palette in the core image, as quantize makes sure
-        mapped = Image.Image()._new(stamp.rgb.im.convert("P", Image.Dither.NONE, pal.im))
+        if stamp.mapper is not None:
+            mapped = stamp.mapper(theme_name, pal)
+        else:
+            # What quantize(palette=pal, dither=NONE) maps, without copying the palette
+            # along: only the mapped pixels are pasted.
+            mapped = Image.Image()._new(stamp.rgb.im.convert("P", Image.Dither.NONE, pal.im))
         d.STAMPS.map_onto(stamp, theme_name, mapped)
     return mapped
 

@@ -189,3 +189,91 @@ def test_every_stamp_is_the_one_painting_over_black_and_white_finds(
         forget_pictures()
     assert compared[0] > 500 and compared[1] > 0, compared
     assert not compared_twice
+
+
+def test_a_stamp_painted_on_the_palette_is_its_rgb_stamp_mapped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from renderer.palette import palette
+
+    real = d.palette_stamp_of
+    compared = [0, 0]  # painted on the palette, refused there
+    made: list[tuple[d.Stamp, d.Stamp]] = []
+
+    def both(size, paint, target, origin=(0, 0), where=None):  # type: ignore[no-untyped-def]
+        try:
+            stamp = real(size, paint, target, origin, where)
+        except d.NotOnPalette:
+            compared[1] += 1
+            raise
+        expected = d.stamp_of(size, paint, origin, where)
+        if expected is None:
+            assert stamp is None, (size, origin, where)
+            return None
+        assert stamp is not None and stamp.pixels is None
+        pal = palette(target.theme)
+        mapped = expected.rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+        assert stamp.offset == expected.offset and stamp.size == expected.rgb.size
+        assert expected.mask is not None and stamp.mask is not None
+        assert stamp.mask.tobytes() == expected.mask.tobytes()
+        # The same pixels where it is pasted (through its mask: the rest is never seen).
+        ours, theirs = (Image.new("P", stamp.size, 255) for _ in range(2))
+        ours.paste(stamp.mapped[target.theme], (0, 0), stamp.mask)
+        theirs.paste(mapped, (0, 0), stamp.mask)
+        assert ours.tobytes() == theirs.tobytes()
+        made.append((stamp, expected))
+        compared[0] += 1
+        return stamp
+
+    monkeypatch.setattr(d, "palette_stamp_of", both)
+    monkeypatch.setattr(d, "_PAINTED_IN_RGB", set())
+    # The suite checks every flat claim, which draws in RGB: here pictures go on the palette.
+    monkeypatch.setattr(d, "_CHECK_FLAT", [False])
+    try:
+        for state in _games():
+            for view in views(state.options):
+                clear_stamps()
+                render(state, view=view)
+                render(state, view=view, theme="dark")
+        # Their RGB pixels, painted when a picture in RGB asks for them, are the RGB stamps'.
+        for stamp, expected in made:
+            assert stamp.remake is not None and stamp.rgb.tobytes() == expected.rgb.tobytes()
+    finally:
+        forget_pictures()
+    assert compared[0] > 20 and compared[1] > 0, compared
+
+
+def test_a_text_stamp_mapped_from_its_mask_is_its_rgb_mapped() -> None:
+    from renderer.palette import palette
+
+    for theme in ("light", "dark"):
+        pal = palette(theme)
+        pal.load()
+        for fill, on in (("#1b1b1b", "#ffffff"), ("#ffffff", "#be2748"), ("#555555", "#f0e6d2")):
+            mask, _left, _top = d.text_mask("Contract 12 · 5⚡ → 3 VP", 24, "regular", "lm")
+            stamp = d._text_stamp(mask, fill, on)
+            assert stamp.pixels is None and stamp.mapper is not None
+            expected = stamp.rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+            assert stamp.mapper(theme, pal).tobytes() == expected.tobytes(), (theme, fill, on)
+
+
+def test_the_stamp_cache_counts_what_its_stamps_hold() -> None:
+    cache = canvas_module.StampCache(10**9)
+    mask, _left, _top = d.text_mask("Barrage", 30, "bold", "mm")
+    text = cache.get("text", lambda: d._text_stamp(mask, "#000000", "#ffffff"))
+    box = cache.get("box", lambda: d._box_stamp(80, 40, "#eeeeee", "#333333", 2, 8))
+    assert text is not None and box is not None
+    w, h = mask.size
+    assert text.nbytes() == w * h  # its mask, kept to draw it again
+    assert cache.used == text.nbytes() + box.nbytes()
+    cache.map_onto(text, "light", Image.new("P", mask.size))
+    assert cache.used - box.nbytes() == text.nbytes() == 2 * w * h
+    held = box.nbytes()
+    bw, bh = box.size
+    assert held == bw * bh * (4 + 1)  # RGB and its "1" mask, a byte a pixel each
+    cache.map_onto(box, "light", Image.new("P", box.size))
+    assert box.pixels is not None and cache.used == text.nbytes() + held + bw * bh
+    with cache.forgotten():
+        assert cache.used == 0 and "text" not in cache.items
+        cache.get("other", lambda: None)
+    assert cache.used == text.nbytes() + box.nbytes() and "other" not in cache.items
