@@ -175,15 +175,26 @@ def stamp_of(
         return _stamp_from(black, white, size, origin)
     if cover.blended_over_nothing:
         return None
+    covered = _covered(cover, size, origin)
+    if covered is None:
+        return None
+    box, offset, mask = covered
+    return Stamp(black.crop(box), mask, offset)
+
+
+def _covered(
+    cover: Coverage, size: tuple[int, int], origin: Point
+) -> tuple[Rect, Point, Image.Image] | None:
+    """Where a stamp's canvas was painted (its box, the stamp's offset, its "1" mask), or
+    None when nothing was or it reaches the canvas's edge (it may have been cut)."""
     box = cover.image.getbbox()
     if box is None:
         return None
     x0, y0, x1, y1 = box
     if x0 == 0 or y0 == 0 or x1 == size[0] or y1 == size[1]:
         return None
-    offset = (x0 + origin[0], y0 + origin[1])
     mask = cover.image.crop(box).convert("1", dither=Image.Dither.NONE)
-    return Stamp(black.crop(box), mask, offset)
+    return box, (x0 + origin[0], y0 + origin[1]), mask
 
 
 def palette_stamp_of(
@@ -209,15 +220,11 @@ def palette_stamp_of(
         paint(canvas)
     if cover.unknown:
         raise NotOnPalette("a call whose ink the coverage does not follow")
-    box = cover.image.getbbox()
-    if box is None:
+    covered = _covered(cover, size, origin)
+    if covered is None:
         return None
-    x0, y0, x1, y1 = box
-    if x0 == 0 or y0 == 0 or x1 == size[0] or y1 == size[1]:
-        return None
-    offset = (x0 + origin[0], y0 + origin[1])
-    mask = cover.image.crop(box).convert("1", dither=Image.Dither.NONE)
-    mapped = {target.theme: image.crop(box)}
+    (x0, y0, x1, y1), offset, mask = covered
+    mapped = {target.theme: image.crop((x0, y0, x1, y1))}
     return Stamp(None, mask, offset, mapped=mapped, size=(x1 - x0, y1 - y0))
 
 
