@@ -69,6 +69,7 @@ class Result:
     cpu: list[float] = field(default_factory=list)  # strong decisions with several options
     turns: list[float] = field(default_factory=list)  # strong turns (CPU, up to Confirm)
     illegal: int = 0
+    game_cpu: float = 0.0  # the worker's CPU for the whole game, every seat's decisions
     measured: str = "strong"  # the kind whose share and VP the match reports
 
 
@@ -309,7 +310,10 @@ def budgets(overrides: list[str]) -> dict[str, Budget]:
 def _run(task: tuple) -> Result:
     match, options, kinds, measured, levels = task
     BUDGETS.update(levels)  # this process plays with the budgets the run was given
-    return play(match, options, kinds, measured)
+    start = time.process_time()
+    result = play(match, options, kinds, measured)
+    result.game_cpu = time.process_time() - start
+    return result
 
 
 def interleaved(groups: list[list[tuple]]) -> list[tuple]:
@@ -469,6 +473,9 @@ def main(argv: list[str] | None = None) -> None:
     }
     for name, label in labels.items():
         report_share(label, by_match.get(name, []))
+    costs = [f"{name} {mean(r.game_cpu for r in games):.1f}" for name, games in by_match.items()]
+    if costs:
+        print(f"worker CPU per game (s), to size a run: {', '.join(costs)}")
     for board in BOARDS:
         games = by_match.get(f"four-{board}", [])
         if games:
