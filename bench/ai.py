@@ -380,6 +380,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", default="", help="comma-separated matches to play (default: all)")
     parser.add_argument(
+        "--four-per-board",
+        type=int,
+        default=0,
+        help="4-seat games of strong players on each board (default: a fifth of --games, at "
+        "least 1); each costs about 5 times a 2-seat game's CPU",
+    )
+    parser.add_argument(
         "--stop-after",
         type=float,
         default=0.0,
@@ -414,7 +421,7 @@ def main(argv: list[str] | None = None) -> None:
                 ["strong"] * 4,
                 "strong",
             )
-            for index in range(max(1, n // 5))  # each board once before any twice
+            for index in range(args.four_per_board or max(1, n // 5))  # each board in turn
             for board, extra in BOARDS.items()
         ],
     }
