@@ -25,7 +25,7 @@ held at half its reward: `GREEDY_*`). It never looks past the step, and never de
 hidden draws (a step's chains end before its Confirm, which reveals them). Read literally
 (VP + energy + credits only, the first sub-choice then Confirm), every build costs and yields
 nothing within the turn, so the Bank always won: that baseline put all 12 engineers on the
-Bank in round 1 and passed every later turn, 28 VP in every game. Measured (`--only
+Bank at its first turn of every round and built nothing, 28 VP in every game. Measured (`--only
 greedy-random,greedy-casual`, played only when asked; 6 games each, seed 0): it beats random
 6 of 6 (104.0 VP to 16.0) and casual 4 of 6 (67.0 to 60.8); strong beats it 20 of 20 (138.4
 to 63.9, `--only greedy --games 20 --seed 0`).
