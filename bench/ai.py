@@ -208,7 +208,7 @@ def play(match: str, options: GameOptions, kinds: list[str], measured: str = "st
     ai_seed = (options.seed * 1_000_003) ^ AI_SEED_SALT
     result = Result(match, list(kinds), [], 0.0, 0, measured=measured)
     turn_cpu = 0.0
-    greedy = Greedy()
+    greedy = [Greedy() for _ in kinds]  # each seat its own plan
     while not game.is_over:
         decisions = game.decisions()
         decision = decisions[0]
@@ -220,7 +220,7 @@ def play(match: str, options: GameOptions, kinds: list[str], measured: str = "st
         elif kind == "random":
             notation = decision.options[rng.below(len(decision.options))].notation
         elif kind == "greedy":
-            notation = greedy.answer(game, decision)
+            notation = greedy[seat].answer(game, decision)
         else:
             start = time.process_time()
             notation = decide(game, seat, kind, ai_seed).notation
