@@ -26,9 +26,16 @@ hidden draws (a step's chains end before its Confirm, which reveals them). Read 
 (VP + energy + credits only, the first sub-choice then Confirm), every build costs and yields
 nothing within the turn, so the Bank always won: that baseline put all 12 engineers on the
 Bank at its first turn of every round and built nothing, 28 VP in every game. Measured (`--only
-greedy-random,greedy-casual`, played only when asked; 6 games each, seed 0): it beats random
-6 of 6 (104.0 VP to 16.0) and casual 4 of 6 (67.0 to 60.8); strong beats it 20 of 20 (138.4
-to 63.9, `--only greedy --games 20 --seed 0`).
+greedy-random,greedy-casual`, played only when asked; seeds 0 (6 games) and 100 (10 games)):
+it beats random 16 of 16 (104.0 and 80.8 VP to 16.0 and 18.4) and casual 6 of 16 (67.0 to
+60.8, 53.8 to 78.6), a little weaker than casual; strong beats it 20 of 20 (138.4 to 63.9,
+`--only greedy --games 20 --seed 0`).
+
+Worker CPU per game (printed by every run, to size one; one loaded machine): strong against
+random about 20-26 s, greedy 19, casual 15, Expert 11 (full setup 14), Medium 10; a 4-seat
+game of strong players 98-123 s (Colorado the longest). The workers are CPU-bound and the
+parent only collects, so `--jobs` = the number of free cores is best; the 4-seat games come
+early in the interleaved order, so no long game is left alone at the end.
 
     /work/venv/bin/python bench/ai.py --games 10 --seed 0 --jobs 2
 """
