@@ -12,15 +12,13 @@ still bring. `worth` adds to a company's VP:
   capacity × conduit value) and what its dams hold now (also 1 VP per drop at the end);
 - structures, and the company board's incomes: each active one for every round still to
   receive it, those a piece or two away in part (the fifth piece of a kind brings 7 VP a round);
-- the later rounds' bonus tiles (face up) on the pieces built now, at the energy the company
-  can expect to make in each of those rounds (`goals`: the systems' promise alone ran far
-  below what companies make, and every later tile counted nothing), and what this round's
-  tile gains if the water held is produced before the scoring;
+- the later rounds' bonus tiles (face up) on the pieces built now, as far as the energy the
+  systems promise a round reaches each round's section of the Energy Track;
 - the objective tile's standing;
-- contracts in hand: a share (by whether the water held, the systems' promise, or only a
-  complete system's full dam reaches the energy) of what their reward adds once applied —
-  credits and machinery at this evaluation's rates, action-like rewards a fixed amount that
-  a fulfilled contract keeps in part — so a contract held never looks better than fulfilled (measured: it had
+- contracts in hand: a share (by whether the water held, or only a system still to fill or
+  finish, reaches the energy) of what their reward adds once applied — credits and machinery
+  at this evaluation's rates, action-like rewards a fixed amount that a fulfilled contract
+  keeps in part — so a contract held never looks better than fulfilled (measured: it had
   made the AI decline contracts it could fulfil).
 
 The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
@@ -33,7 +31,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai import goals
 from bot.rules.content import MapData
 from bot.rules.engine import Game
 from bot.rules.flow import (
@@ -194,11 +191,6 @@ class Weights:
     contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
     now_share: float = 0.5  # the energy the water held can make this round, while rounds remain
     now_share_last: float = 0.5  # ... in the last round
-    # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
-    bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
-    bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
-    contract_reach: float = 0.3  # share of a held contract that a complete system reaches full
-    tile_rest: float = 0.5  # share of what this round's tile gains from the water held, produced
 
 
 W = Weights()
@@ -236,9 +228,11 @@ def income_worth(game: Game, company: Company, later: int, weights: Weights) -> 
 
 
 def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weights) -> float:
-    """The later rounds' bonus tiles (face up) on what is built now, at the energy the company
-    can expect to make in each of those rounds (`goals.expected_energy`)."""
+    """The later rounds' bonus tiles (face up) on what is built now, scaled by how well the
+    energy the company promises a round reaches each round's section."""
     state = game.state
+    track = game.content.energy_track
+    sections = track.bonus_section_min_energy
     total = 0.0
     for round_index in range(state.round, min(len(state.bonus_tiles), game.content.costs.rounds)):
         tile_id = state.bonus_tiles[round_index]
@@ -246,14 +240,11 @@ def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weight
         if counter is None or tile_id not in game.content.bonus_tiles:
             continue
         full = counter(game, company_id) * game.content.bonus_tiles[tile_id].vp_each
-        if not full:
+        if per_round < track.bonus_min_energy:
             continue
-        energy = goals.expected_energy(
-            game, company_id, per_round, round_index + 1, weights.bonus_growth
-        )
-        total += goals.expected_tile_reward(
-            game, full, energy, round_index + 1, weights.bonus_spread
-        )
+        reached = sum(1 for start in sections if per_round >= start)
+        behind = max(0, round_index + 1 - reached)
+        total += max(0.0, full - track.malus_per_section * behind)
     return total * weights.future_bonus
 
 
@@ -293,8 +284,6 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     value += income_worth(game, company, later, w)
     if later and w.future_bonus:
         value += bonus_outlook(game, company_id, per_round, w)
-    if pending and w.tile_rest:
-        value += w.tile_rest * goals.rest_of_round_tile(game, company_id, now, 2)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     value += held * (1.0 if later == 0 else w.held)
     if pending:
@@ -303,15 +292,12 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     value += built * (w.structure + w.structure_round * later)
     best = outlook[0] if outlook else 0.0
     credit = w.credit_end + w.credit_early * spend
-    reach = goals.production_reach(game, company_id) if company.contracts and later else 0
     for contract_id in company.contracts:
         contract = game.content.contracts[contract_id]
         if now >= contract.energy:
             chance = w.contract_now
         elif best >= contract.energy and later:
             chance = w.contract_later
-        elif later and reach >= contract.energy:
-            chance = w.contract_reach
         else:
             chance = 0.1 if later else 0.0
         value += chance * held_value(contract.reward, credit, per_machine)
