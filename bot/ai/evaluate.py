@@ -28,7 +28,7 @@ search correct what they misjudge within a round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.ai.water import Forecast, forecast
@@ -121,6 +121,8 @@ def _upstream(game_map: MapData) -> dict[int, int]:
     return table
 
 
+NO_FORECAST = Forecast((), (), {}, {})  # for water_mode 0, which needs none
+
 # How much of a production system's worth counts, by how many of its three pieces
 # (dam, conduit, powerhouse) are already usable by the company.
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
@@ -169,7 +171,11 @@ def systems_outlook(
     energy the water held now can make)."""
     state = game.state
     game_map = game.map
-    ahead = ahead if ahead is not None else forecast(game)
+    judged = weights or W
+    if ahead is None:
+        ahead = forecast(game) if judged.water_mode else NO_FORECAST
+    if judged.water_own_only and game.automa_level(company_id) is not None:
+        judged = replace(judged, water_mode=0)  # an automa's systems: the headstream guess
     bonus = company_bonus(game, company_id)
     outlook: list[float] = []
     now = 0
@@ -182,7 +188,7 @@ def systems_outlook(
         else:
             continue
         basin = game_map.basins[space.basin]
-        drops = dam_drops(game, dam_space, dam, ahead, weights or W)
+        drops = dam_drops(game, dam_space, dam, ahead, judged)
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
@@ -255,6 +261,7 @@ class Weights:
     # -- production and water planning (ai-plan) --
     water_mode: float = 0  # 0: water_per_headstream; 1: the forecast's catch; 2: its arrivals; 3: 0 x the share arriving
     water_per_drop: float = 0.7  # (mode 2) how full a dam is, per drop arriving a round
+    water_own_only: bool = False  # the automas' own dams keep the headstream guess
     spill: float = 0.0  # an energy lost at the coming Water Flow by water held in a full dam
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
 
@@ -339,7 +346,7 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     value += (company.excavators + company.mixers) * per_machine
     if later:
         value += w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
-    ahead = forecast(game)
+    ahead = forecast(game) if w.water_mode or w.spill else NO_FORECAST  # mode 0: unused
     outlook, now = systems_outlook(game, company_id, ahead, w)
     per_round = sum(
         weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
