@@ -17,14 +17,13 @@ from bot.rules.water import flow_from_headstream
 # drop (to P10_0), C6R only 2 (to P7_0).
 POSITION = """
 [game]
+headstream_tiles = {{ HA = 4, HB = 4, HC = 4, HD = 4 }}
 players = 2
-seed = 3
 round = 2
+headstream_water = {{ HA = 1, HB = 1, HC = 1, HD = 1 }}
+seed = 3
 phase = "actions"
 turn_order = ["italy", "usa"]
-current = "italy"
-headstream_tiles = {{ HA = 4, HB = 4, HC = 4, HD = 4 }}
-headstream_water = {{ HA = 1, HB = 1, HC = 1, HD = 1 }}
 
 [map]
 D2U = {{ owner = "usa", level = 3, water = 0 }}
