@@ -12,8 +12,9 @@ still bring. `worth` adds to a company's VP:
   capacity × conduit value) and what its dams hold now (also 1 VP per drop at the end);
 - structures, and the company board's incomes: each active one for every round still to
   receive it, those a piece or two away in part (the fifth piece of a kind brings 7 VP a round);
-- the later rounds' bonus tiles (face up) on the pieces built now, as far as the energy the
-  systems promise a round reaches each round's section of the Energy Track;
+- the later rounds' bonus tiles (face up) on the pieces built now, at the energy the company
+  can expect to make in each of those rounds (`goals`: the systems' promise alone ran far
+  below what companies make, and every later tile counted nothing);
 - the objective tile's standing;
 - contracts in hand: a share (by whether the water held, or only a system still to fill or
   finish, reaches the energy) of what their reward adds once applied — credits and machinery
@@ -31,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.ai import goals
 from bot.ai.water import Forecast, forecast
 from bot.rules.content import MapData
 from bot.rules.engine import Game
@@ -267,6 +269,9 @@ class Weights:
     water_own_only: bool = False  # the automas' own dams keep the headstream guess
     spill: float = 0.0  # an energy lost at the coming Water Flow by water held in a full dam
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
+    # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
+    bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
+    bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
 
 
 W = Weights()
@@ -304,11 +309,9 @@ def income_worth(game: Game, company: Company, later: int, weights: Weights) -> 
 
 
 def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weights) -> float:
-    """The later rounds' bonus tiles (face up) on what is built now, scaled by how well the
-    energy the company promises a round reaches each round's section."""
+    """The later rounds' bonus tiles (face up) on what is built now, at the energy the company
+    can expect to make in each of those rounds (`goals.expected_energy`)."""
     state = game.state
-    track = game.content.energy_track
-    sections = track.bonus_section_min_energy
     total = 0.0
     for round_index in range(state.round, min(len(state.bonus_tiles), game.content.costs.rounds)):
         tile_id = state.bonus_tiles[round_index]
@@ -316,11 +319,14 @@ def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weight
         if counter is None or tile_id not in game.content.bonus_tiles:
             continue
         full = counter(game, company_id) * game.content.bonus_tiles[tile_id].vp_each
-        if per_round < track.bonus_min_energy:
+        if not full:
             continue
-        reached = sum(1 for start in sections if per_round >= start)
-        behind = max(0, round_index + 1 - reached)
-        total += max(0.0, full - track.malus_per_section * behind)
+        energy = goals.expected_energy(
+            game, company_id, per_round, round_index + 1, weights.bonus_growth
+        )
+        total += goals.expected_tile_reward(
+            game, full, energy, round_index + 1, weights.bonus_spread
+        )
     return total * weights.future_bonus
 
 
