@@ -4,15 +4,38 @@ Plays, for N games each (seats alternated, or for automa matches half the games 
 company first in turn order), and prints each figure on its own line with its 95 % Wilson
 interval (a tie counts half):
 
-- strong against a random player, against the greedy baseline (every legal option scored by
-  the VP, energy and credits it yields within the current turn, the best taken), against the
-  Expert automa in two-seat introductory games and in full-setup games, against casual, and
-  against the Medium automa;
+- strong against a random player, against the greedy baseline (below), against the Expert
+  automa in two-seat introductory games and in full-setup games, against casual, and against
+  the Medium automa;
 - 4-seat games of strong players on each board (mean VP, decisions per game);
 - worker CPU (`time.process_time()`) per strong decision (decisions with one option not
   counted) and per strong turn (its decisions up to Confirm): mean and p95.
 
 Every AI answer is checked legal by the engine (`Decision.find`, then `apply`).
+
+The greedy baseline is the issue's "player that scores every legal option by the VP, energy
+and credits it yields within the current turn and takes the best", read so that it plays
+Barrage at all (`Greedy`): an option is judged with the whole chain of sub-choices of its
+step (a turn up to Confirm: action, space, tile, payment, contract...), all chains searched,
+by what the step yields — VP, the energy made (a production's energy counts the moment it is
+made) and credits at 1 each, and what the step spends or gets besides at about the game's own
+prices (engineers at the Bank's rate, machinery at the machine shop's, a structure at the
+price of its machinery, a drop held in its own dam at the final scoring's 1 VP, a contract
+held at half its reward: `GREEDY_*`). It never looks past the step, and never depends on
+hidden draws (a step's chains end before its Confirm, which reveals them). Read literally
+(VP + energy + credits only, the first sub-choice then Confirm), every build costs and yields
+nothing within the turn, so the Bank always won: that baseline put all 12 engineers on the
+Bank at its first turn of every round and built nothing, 28 VP in every game. Measured (`--only
+greedy-random,greedy-casual`, played only when asked; seeds 0 (6 games) and 100 (10 games)):
+it beats random 16 of 16 (104.0 and 80.8 VP to 16.0 and 18.4) and casual 6 of 16 (67.0 to
+60.8, 53.8 to 78.6), a little weaker than casual; strong beats it 20 of 20 (138.4 to 63.9,
+`--only greedy --games 20 --seed 0`).
+
+Worker CPU per game (printed by every run, to size one; one loaded machine): strong against
+random about 20-26 s, greedy 19, casual 15, Expert 11 (full setup 14), Medium 10; a 4-seat
+game of strong players 98-123 s (Colorado the longest). The workers are CPU-bound and the
+parent only collects, so `--jobs` = the number of free cores is best; the 4-seat games come
+early in the interleaved order, so no long game is left alone at the end.
 
     /work/venv/bin/python bench/ai.py --games 10 --seed 0 --jobs 2
 """
@@ -51,47 +74,148 @@ class Result:
     match: str
     kinds: list[str]  # by seat: strong, casual, random, greedy or automa
     vp: list[int]  # by seat
-    share: float  # of the measured seat (seat of the "first" player): 1 win, 0.5 tie, 0 loss
+    share: float  # of the measured seat (the first seat of kind `measured`): 1 win, 0.5 tie
     decisions: int
     cpu: list[float] = field(default_factory=list)  # strong decisions with several options
     turns: list[float] = field(default_factory=list)  # strong turns (CPU, up to Confirm)
     illegal: int = 0
+    game_cpu: float = 0.0  # the worker's CPU for the whole game, every seat's decisions
+    measured: str = "strong"  # the kind whose share and VP the match reports
 
 
-def greedy_answer(game: Game, decision: Decision) -> str:
-    """The bench's greedy baseline: the option whose turn (finished by the first options and
-    Confirm) yields the most VP + energy + credits for its company."""
-    player = decision.player
-    best, best_score = decision.options[0].notation, -math.inf
-    for option in decision.options:
-        trial = copy_game(game)
-        company = trial.state.companies.get(player)
-        before = (company.vp + company.energy + company.credits) if company else 0
-        trial.apply(option.notation, player)
-        for _ in range(30):
-            if trial.is_over or option.notation == "confirm":
-                break
-            pending = next((d for d in trial.decisions() if d.player == player), None)
-            if pending is None:
-                break
-            step = pending.find("confirm") or pending.options[0]
-            trial.apply(step.notation, player)
-            if step.notation == "confirm":
-                break
-        company = trial.state.companies.get(player)
-        score = (company.vp + company.energy + company.credits - before) if company else 0
-        if score > best_score:
-            best, best_score = option.notation, score
-    return best
+# The greedy baseline's rates, in VP. What the issue counts — VP, energy made this round,
+# credits — at 1 each; what a step spends or gets besides, at the game's own prices in
+# credits: an engineer at the Bank's 1 credit (so the Bank is worth nothing net: banking one
+# engineer is the greedy player's pass); an excavator or mixer in the supply at the machine
+# shop's 2 credits and its engineer, a little over (so that spare credits buy machinery: at 3
+# or less they never did, and it stopped building once its machinery sat on the wheel), half
+# that while it waits on the wheel (it comes back); a structure at that price of the machinery
+# it took; a water drop held in its own dam at the final scoring's 1 VP; a contract held at
+# half of what it pays once fulfilled.
+GREEDY_ENGINEER = 1.0
+GREEDY_MACHINE = 3.2
+GREEDY_ON_WHEEL = 1.5
+GREEDY_DROP = 1.0
+GREEDY_HELD = 0.5
+GREEDY_NODES = 3000  # decisions tried per step at most; past it a branch ends the cheapest way
 
 
-def play(match: str, options: GameOptions, kinds: list[str]) -> Result:
-    """Play one game; `kinds[seat]` is strong, casual, random, greedy or automa."""
+def greedy_worth(game: Game, company_id: str, built: int) -> float:
+    """A company's VP + energy + credits, with its other means at the greedy baseline's rates
+    (`built`: machinery loaded on the wheel by this step's builds, the structures' price)."""
+    company = game.state.companies.get(company_id)
+    if company is None:
+        return 0.0
+    wheel = sum(segment.excavators + segment.mixers for segment in company.wheel)
+    water = sum(dam.water for dam in game.state.dams.values() if dam.owner == company_id)
+    held = 0.0
+    for contract_id in company.contracts:
+        reward = game.content.contracts[contract_id].reward
+        for key, amount in reward.items():
+            count = amount if isinstance(amount, int) and not isinstance(amount, bool) else 1
+            rate = GREEDY_MACHINE if key in ("excavators", "mixers") else 1.0
+            held += GREEDY_HELD * rate * count
+    return (
+        company.vp
+        + company.energy
+        + company.credits
+        + GREEDY_ENGINEER * company.engineers
+        + GREEDY_MACHINE * (company.excavators + company.mixers + built)
+        + GREEDY_ON_WHEEL * wheel
+        + GREEDY_DROP * water
+        + held
+    )
+
+
+@dataclass
+class Greedy:
+    """The bench's greedy baseline: at the start of each step (a turn up to its Confirm, a
+    draft pick, an income choice...) it tries every chain of the step's legal sub-choices
+    (depth first, in the engine's order, at most GREEDY_NODES decisions, a branch past that
+    finished by Confirm or its first option), scores each finished chain by what it yields
+    within the step — the change of VP + energy made + credits, with engineers, machinery,
+    structures built and contracts held at the rates above (`greedy_worth`) — and plays the
+    best chain (the first of equals), so it builds, produces and fulfils contracts for what they
+    bring at once and never looks past the step. Deterministic: no randomness at all."""
+
+    plan: list[tuple[int, str]] = field(default_factory=list)  # (decisions count, notation)
+
+    def answer(self, game: Game, decision: Decision) -> str:
+        """The next sub-choice of the best chain (searched again when the game left it)."""
+        while self.plan and self.plan[0][0] < game.state.decisions:
+            self.plan.pop(0)
+        if self.plan and self.plan[0][0] == game.state.decisions:
+            notation = self.plan.pop(0)[1]
+            if decision.find(notation) is not None:
+                return notation
+        self.plan = self.search(game, decision)
+        return self.plan.pop(0)[1]
+
+    def search(self, game: Game, decision: Decision) -> list[tuple[int, str]]:
+        """The best chain of this step from `decision`, as (decisions count, notation) pairs."""
+        player = decision.player
+        company_id = player if player in game.state.companies else None
+        before = greedy_worth(game, company_id, 0) if company_id else 0.0
+        best: list[tuple[int, str]] = [(game.state.decisions, decision.options[0].notation)]
+        best_score = -math.inf
+        nodes = 0
+        seat = player_seat(game.state, player)
+
+        def score(trial: Game, built: int) -> float:
+            owner = company_id or next(
+                (c for c, company in trial.state.companies.items() if company.seat == seat), None
+            )
+            if owner is None:
+                return 0.0
+            return greedy_worth(trial, owner, built) - (before if company_id else 0.0)
+
+        def leaf(trial: Game, chain: list[tuple[int, str]], built: int) -> None:
+            nonlocal best, best_score
+            value = score(trial, built)
+            if value > best_score:
+                best, best_score = list(chain), value
+
+        def walk(trial: Game, pending: Decision, chain: list[tuple[int, str]], built: int) -> None:
+            nonlocal nodes
+            confirm = pending.find("confirm")
+            if confirm is not None:
+                leaf(trial, [*chain, (trial.state.decisions, "confirm")], built)
+            options = [option for option in pending.options if option.notation != "confirm"]
+            for index, option in enumerate(options):
+                if nodes >= GREEDY_NODES and index > 0:
+                    break  # past the budget: only the first option goes on
+                nodes += 1
+                child = copy_game(trial)
+                events = child.apply(option.notation, pending.player)
+                loaded = sum(
+                    event.data.get("excavators", 0) + event.data.get("mixers", 0)
+                    for event in events
+                    if event.kind == "wheel_load"
+                )
+                step = [*chain, (trial.state.decisions, option.notation)]
+                following = None
+                if not child.is_over:
+                    following = next(
+                        (d for d in child.decisions() if d.player == pending.player), None
+                    )
+                if following is None:
+                    leaf(child, step, built + loaded)
+                elif len(step) < 30:
+                    walk(child, following, step, built + loaded)
+
+        walk(game, decision, [], 0)
+        return best
+
+
+def play(match: str, options: GameOptions, kinds: list[str], measured: str = "strong") -> Result:
+    """Play one game; `kinds[seat]` is strong, casual, random, greedy or automa; the share is
+    that of the first seat of kind `measured`."""
     game = new_game(options)
     rng = SplitMix64(options.seed * 31 + 7)
     ai_seed = (options.seed * 1_000_003) ^ AI_SEED_SALT
-    result = Result(match, list(kinds), [], 0.0, 0)
+    result = Result(match, list(kinds), [], 0.0, 0, measured=measured)
     turn_cpu = 0.0
+    greedy = [Greedy() for _ in kinds]  # each seat its own plan
     while not game.is_over:
         decisions = game.decisions()
         decision = decisions[0]
@@ -103,7 +227,7 @@ def play(match: str, options: GameOptions, kinds: list[str]) -> Result:
         elif kind == "random":
             notation = decision.options[rng.below(len(decision.options))].notation
         elif kind == "greedy":
-            notation = greedy_answer(game, decision)
+            notation = greedy[seat].answer(game, decision)
         else:
             start = time.process_time()
             notation = decide(game, seat, kind, ai_seed).notation
@@ -123,8 +247,7 @@ def play(match: str, options: GameOptions, kinds: list[str]) -> Result:
     result.vp = [game.company(company).vp for company in game.state.seats]
     ranking = game.state.result["ranking"]
     winners = {row["company"] for row in ranking if row["place"] == 1}
-    measured = game.state.seats[kinds.index("strong")]
-    if measured in winners:
+    if game.state.seats[kinds.index(measured)] in winners:
         result.share = 1.0 / len(winners)
     return result
 
@@ -140,13 +263,15 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def two_seat(match: str, opponent: str, games: int, seed: int, setup: str) -> list[tuple]:
-    """Games of strong against `opponent`, seats alternated (the strong seat is measured)."""
+def two_seat(
+    match: str, opponent: str, games: int, seed: int, setup: str, measured: str = "strong"
+) -> list[tuple]:
+    """Games of `measured` against `opponent`, seats alternated (`measured` is reported)."""
     tasks = []
     for index in range(games):
         s = seed + index
-        kinds = ["strong", opponent] if index % 2 == 0 else [opponent, "strong"]
-        tasks.append((match, GameOptions(players=2, seed=s, setup=setup), kinds))
+        kinds = [measured, opponent] if index % 2 == 0 else [opponent, measured]
+        tasks.append((match, GameOptions(players=2, seed=s, setup=setup), kinds, measured))
     return tasks
 
 
@@ -164,7 +289,7 @@ def against_automa(match: str, level: int, games: int, seed: int, setup: str) ->
         )
         if want[ai_first]:
             want[ai_first] -= 1
-            tasks.append((match, options, ["strong", "automa"]))
+            tasks.append((match, options, ["strong", "automa"], "strong"))
         s += 1
     return tasks
 
@@ -194,9 +319,12 @@ def budgets(overrides: list[str]) -> dict[str, Budget]:
 
 
 def _run(task: tuple) -> Result:
-    match, options, kinds, levels = task
+    match, options, kinds, measured, levels = task
     BUDGETS.update(levels)  # this process plays with the budgets the run was given
-    return play(match, options, kinds)
+    start = time.process_time()
+    result = play(match, options, kinds, measured)
+    result.game_cpu = time.process_time() - start
+    return result
 
 
 def interleaved(groups: list[list[tuple]]) -> list[tuple]:
@@ -215,20 +343,19 @@ def report_share(label: str, results: list[Result]) -> None:
         return
     share = sum(r.share for r in results)
     low, high = wilson(share, n)
-    strong_vp = [
-        v for r in results for v, kind in zip(r.vp, r.kinds, strict=True) if kind == "strong"
-    ]
-    other_vp = [
-        v for r in results for v, kind in zip(r.vp, r.kinds, strict=True) if kind != "strong"
-    ]
-    margins: list[float] = [
-        mean(v for v, kind in zip(r.vp, r.kinds, strict=True) if kind == "strong")
-        - max(v for v, kind in zip(r.vp, r.kinds, strict=True) if kind != "strong")
-        for r in results
-    ]
+    ours: list[float] = []
+    theirs: list[float] = []
+    margins: list[float] = []
+    for r in results:
+        mine = [v for v, kind in zip(r.vp, r.kinds, strict=True) if kind == r.measured]
+        others = [v for v, kind in zip(r.vp, r.kinds, strict=True) if kind != r.measured]
+        ours += mine
+        theirs += others
+        margins.append(mean(mine) - max(others))
+    measured = results[0].measured
     print(
         f"{label}: {100 * share / n:.1f} % of {n} games (95 % CI {100 * low:.1f}–{100 * high:.1f} %); "
-        f"mean VP strong {mean(strong_vp):.1f}, opponent {mean(other_vp):.1f}; "
+        f"mean VP {measured} {mean(ours):.1f}, opponent {mean(theirs):.1f}; "
         f"margin {mean(margins):+.1f} ± {spread(margins):.1f}",
         flush=True,
     )
@@ -264,6 +391,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", default="", help="comma-separated matches to play (default: all)")
     parser.add_argument(
+        "--four-per-board",
+        type=int,
+        default=0,
+        help="4-seat games of strong players on each board (default: a fifth of --games, at "
+        "least 1); each costs about 5 times a 2-seat game's CPU",
+    )
+    parser.add_argument(
         "--stop-after",
         type=float,
         default=0.0,
@@ -288,19 +422,28 @@ def main(argv: list[str] | None = None) -> None:
         "expert-full": against_automa("expert-full", 3, n, seed + 3000, "full"),
         "casual": two_seat("casual", "casual", n, seed + 4000, "intro"),
         "medium": against_automa("medium", 1, n, seed + 5000, "intro"),
+        # The baseline's own checks (only with --only): greedy against random and casual.
+        "greedy-random": two_seat("greedy-random", "random", n, seed + 7000, "intro", "greedy"),
+        "greedy-casual": two_seat("greedy-casual", "casual", n, seed + 8000, "intro", "greedy"),
         "four": [
             (
                 f"four-{board}",
                 GameOptions(players=4, seed=seed + 6000 + index, **extra),  # type: ignore[arg-type]
                 ["strong"] * 4,
+                "strong",
             )
-            for index in range(max(1, n // 5))  # each board once before any twice
+            for index in range(args.four_per_board or max(1, n // 5))  # each board in turn
             for board, extra in BOARDS.items()
         ],
     }
-    if args.only:
-        wanted = set(args.only.split(","))
-        matches = {name: tasks for name, tasks in matches.items() if name in wanted}
+    checks = {"greedy-random", "greedy-casual"}
+    wanted = set(args.only.split(",")) if args.only else set(matches) - checks
+    unknown = wanted - set(matches)
+    if unknown:
+        raise SystemExit(
+            f"--only: unknown match {', '.join(sorted(unknown))}; matches: {', '.join(matches)}"
+        )
+    matches = {name: tasks for name, tasks in matches.items() if name in wanted}
     tasks = [(*task, levels) for task in interleaved(list(matches.values()))]
     start = time.perf_counter()
     runner: Callable[[tuple], Result] = _run
@@ -343,9 +486,14 @@ def main(argv: list[str] | None = None) -> None:
         "expert-full": "strong vs Expert automa (2 seats, full setup)",
         "casual": "strong vs casual (2 seats, intro)",
         "medium": "strong vs Medium automa (2 seats, intro)",
+        "greedy-random": "greedy baseline vs random (2 seats, intro)",
+        "greedy-casual": "greedy baseline vs casual (2 seats, intro)",
     }
     for name, label in labels.items():
         report_share(label, by_match.get(name, []))
+    costs = [f"{name} {mean(r.game_cpu for r in games):.1f}" for name, games in by_match.items()]
+    if costs:
+        print(f"worker CPU per game (s), to size a run: {', '.join(costs)}")
     for board in BOARDS:
         games = by_match.get(f"four-{board}", [])
         if games:

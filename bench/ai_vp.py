@@ -3,8 +3,8 @@
 Plays `--games` two-seat introductory games of `--level` (casual or strong) against the
 automa at `--automa` (0 easy .. 3 expert), seeds from `--seed` on, and prints each game's VP
 and, over all games, the mean VP by source (round scoring, bonus tiles, contracts, incomes,
-final conversions, ...) of the AI and of the automa, and the mean margin with its 95 %
-interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the win rates).
+final conversions, ...) of the AI and of the automa, the mean energy each makes in each round,
+and the mean margin with its 95 % interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the win rates).
 
     /work/venv/bin/python bench/ai_vp.py --level casual --games 8 --seed 5000
 """
@@ -29,6 +29,7 @@ from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
 
 AI_SEED_SALT = 0x5EED_A1
+ENERGY = "energy in round "  # rows of energy made each round (not VP), printed apart
 
 
 def category(source: str) -> str:
@@ -71,7 +72,16 @@ def play(
             rows[kind][category(source)] += change
         return change
 
+    produced = Game.add_energy
+
+    def add_energy(self: Game, company_id: str, amount: int, source: str) -> None:
+        if self is game and amount > 0:
+            kind = "automa" if self.automa_level(company_id) is not None else "ai"
+            rows[kind][f"{ENERGY}{self.state.round}"] += amount
+        produced(self, company_id, amount, source)
+
     Game.gain = gain  # type: ignore[method-assign]
+    Game.add_energy = add_energy  # type: ignore[method-assign]
     ai_seed = (seed * 1_000_003) ^ AI_SEED_SALT
     cpu = 0.0
     try:
@@ -88,6 +98,7 @@ def play(
             game.apply(notation, decision.player)
     finally:
         Game.gain = original  # type: ignore[method-assign]
+        Game.add_energy = produced  # type: ignore[method-assign]
     ai, auto = game.state.seats[0], game.state.seats[1]
     return (
         seed,
@@ -136,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
                 totals[kind][key] += value
     n = len(results)
     keys = sorted(
-        set(totals["ai"]) | set(totals["automa"]), key=lambda k: -totals["automa"].get(k, 0)
+        (k for k in set(totals["ai"]) | set(totals["automa"]) if not k.startswith(ENERGY)),
+        key=lambda k: -totals["automa"].get(k, 0),
     )
     print(
         f"bench/ai_vp.py --level {args.level} --automa {args.automa} --games {n} --seed {args.seed}"
@@ -146,6 +158,10 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"  {key:28s} AI {totals['ai'].get(key, 0) / n:6.1f}   automa {totals['automa'].get(key, 0) / n:6.1f}"
         )
+    rounds = range(1, 6)
+    for kind in ("ai", "automa"):
+        made = " ".join(f"{totals[kind].get(f'{ENERGY}{r}', 0) / n:5.1f}" for r in rounds)
+        print(f"  energy made, rounds 1-5      {'AI' if kind == 'ai' else 'automa'} {made}")
     spread = 1.96 * stdev(margins) / math.sqrt(n) if n > 1 else 0.0
     print(
         f"mean margin {mean(margins):+.1f} ± {spread:.1f} VP; wins {wins:g} of {n}; "

@@ -12,8 +12,9 @@ still bring. `worth` adds to a company's VP:
   capacity × conduit value) and what its dams hold now (also 1 VP per drop at the end);
 - structures, and the company board's incomes: each active one for every round still to
   receive it, those a piece or two away in part (the fifth piece of a kind brings 7 VP a round);
-- the later rounds' bonus tiles (face up) on the pieces built now, as far as the energy the
-  systems promise a round reaches each round's section of the Energy Track;
+- the later rounds' bonus tiles (face up) on the pieces built now, at the energy the company
+  can expect to make in each of those rounds (`goals`: the systems' promise alone ran far
+  below what companies make, and every later tile counted nothing);
 - the objective tile's standing;
 - contracts in hand: a share (by whether the water held, or only a system still to fill or
   finish, reaches the energy) of what their reward adds once applied — credits and machinery
@@ -28,9 +29,11 @@ search correct what they misjudge within a round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.ai import goals
+from bot.ai.water import Forecast, forecast
 from bot.rules.content import MapData
 from bot.rules.engine import Game
 from bot.rules.flow import (
@@ -41,7 +44,7 @@ from bot.rules.flow import (
     placement_awards,
 )
 from bot.rules.production import company_bonus
-from bot.rules.state import NEUTRAL, Company
+from bot.rules.state import NEUTRAL, Company, Dam
 
 # What one unit of each plain reward is worth, in VP (other reward keys: REWARD_OTHER).
 REWARD_VALUE = {"vp": 1.0, "credits": 0.45, "excavators": 0.9, "mixers": 0.9, "energy": 0.6}
@@ -120,33 +123,74 @@ def _upstream(game_map: MapData) -> dict[int, int]:
     return table
 
 
+NO_FORECAST = Forecast((), (), {}, {})  # for water_mode 0, which needs none
+
 # How much of a production system's worth counts, by how many of its three pieces
 # (dam, conduit, powerhouse) are already usable by the company.
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
 
 
-def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
+def dam_drops(game: Game, space: str, dam: Dam | None, ahead: Forecast, weights: Weights) -> float:
+    """The drops a round this dam space can produce from, on average over the rounds to come:
+    its capacity (a base's, if none is built) times how well the water reaches it."""
+    mode = weights.water_mode
+    if not ahead.rounds or not mode:
+        upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
+        water = min(1.0, weights.water_per_headstream * upstream)
+        if dam is None:
+            return water
+        return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
+    if mode == 1:  # what the forecast says the dam catches
+        if dam is None:
+            total = float(sum(min(1, reach.get(space, 0)) for reach in ahead.reach))
+        else:
+            total = float(sum(caught.get(space, 0) for caught in ahead.caught))
+            if dam.owner == NEUTRAL:
+                total *= weights.neutral_share
+        return total / ahead.rounds
+    if mode == 3:  # the headstream guess, times the share of the natural water arriving
+        upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
+        water = min(1.0, weights.water_per_headstream * upstream)
+        natural = ahead.natural.get(space, 0)
+        if natural:
+            water *= min(1.0, sum(reach.get(space, 0) for reach in ahead.reach) / natural)
+        if dam is None:
+            return water
+        return dam.level * (0.5 if dam.owner == NEUTRAL else water)
+    # mode 2: the capacity, filled as far as the drops arriving there a round reach
+    arriving = sum(reach.get(space, 0) for reach in ahead.reach) / ahead.rounds
+    water = min(1.0, weights.water_per_drop * arriving)
+    if dam is None:
+        return water
+    return dam.level * water * (weights.neutral_share if dam.owner == NEUTRAL else 1.0)
+
+
+def systems_outlook(
+    game: Game, company_id: str, ahead: Forecast | None = None, weights: Weights | None = None
+) -> tuple[list[float], int]:
     """(the energy a round that each system, built or still to build, promises — weighted by
-    how complete it is and how much water reaches it —, best first; the energy the water
-    held now can make)."""
+    how complete it is and how much water the forecast says reaches it —, best first; the
+    energy the water held now can make)."""
     state = game.state
     game_map = game.map
-    upstream = _upstream(game_map)
+    judged = weights or W
+    if ahead is None:
+        ahead = forecast(game) if judged.water_mode else NO_FORECAST
+    if judged.water_own_only and game.automa_level(company_id) is not None:
+        judged = replace(judged, water_mode=0)  # an automa's systems: the headstream guess
     bonus = company_bonus(game, company_id)
     outlook: list[float] = []
     now = 0
     for dam_space, space in game_map.dam_spaces.items():
         dam = state.dams.get(dam_space)
         if dam is None:
-            have_dam, capacity = 0, 1
+            have_dam = 0
         elif dam.owner == company_id or dam.owner == NEUTRAL:
-            have_dam, capacity = 1, dam.level
+            have_dam = 1
         else:
             continue
         basin = game_map.basins[space.basin]
-        neutral = dam is not None and dam.owner == NEUTRAL
-        water = min(1.0, W.water_per_headstream * upstream.get(space.basin, 0))
-        drops = capacity * (0.5 if neutral else water)
+        drops = dam_drops(game, dam_space, dam, ahead, judged)
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
@@ -164,6 +208,31 @@ def systems_outlook(game: Game, company_id: str) -> tuple[list[float], int]:
             outlook.append(best)
     outlook.sort(reverse=True)
     return outlook, now
+
+
+def spill_loss(game: Game, company_id: str, ahead: Forecast) -> float:
+    """The energy lost by holding water at the coming Water Flow: drops that would reach the
+    company's own dams but find them full of the water held now, at the dam's best own
+    system's conduit value."""
+    state = game.state
+    game_map = game.map
+    lost = 0.0
+    for dam_space, spilled in ahead.spilled.items():
+        dam = state.dams.get(dam_space)
+        if dam is None or dam.owner != company_id or not dam.water:
+            continue
+        basin = game_map.basins[game_map.dam_spaces[dam_space].basin]
+        value = 0
+        for conduit_space in basin.conduit_spaces:
+            if conduit_space not in state.conduits:
+                continue
+            conduit = game_map.conduit_spaces[conduit_space]
+            if any(
+                state.powerhouses.get(p) == company_id for p in conduit.connects_powerhouse_spaces
+            ):
+                value = max(value, conduit.production)
+        lost += min(spilled, dam.water) * value
+    return lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +260,18 @@ class Weights:
     contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
     now_share: float = 0.5  # the energy the water held can make this round, while rounds remain
     now_share_last: float = 0.5  # ... in the last round
+    # -- production and water planning (ai-plan) --
+    # Measured, strong vs Medium, seeds 9000-9023 (mode 0: margin -14.3 +- 14.3, 7.5 wins):
+    # mode 1 -32.1 +- 12.4 (4 wins; round-1 energy 5.2 -> 0.6: no action water in the model);
+    # mode 3 own-only -13.2 +- 14.6 (9 wins; paired +1.0 +- 11.1): not a clear gain.
+    water_mode: float = 0  # 0: water_per_headstream; 1: the forecast's catch; 2: its arrivals; 3: 0 x the share arriving
+    water_per_drop: float = 0.7  # (mode 2) how full a dam is, per drop arriving a round
+    water_own_only: bool = False  # the automas' own dams keep the headstream guess
+    spill: float = 0.0  # an energy lost at the coming Water Flow by water held in a full dam
+    neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
+    # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
+    bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
+    bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
 
 
 W = Weights()
@@ -228,11 +309,9 @@ def income_worth(game: Game, company: Company, later: int, weights: Weights) -> 
 
 
 def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weights) -> float:
-    """The later rounds' bonus tiles (face up) on what is built now, scaled by how well the
-    energy the company promises a round reaches each round's section."""
+    """The later rounds' bonus tiles (face up) on what is built now, at the energy the company
+    can expect to make in each of those rounds (`goals.expected_energy`)."""
     state = game.state
-    track = game.content.energy_track
-    sections = track.bonus_section_min_energy
     total = 0.0
     for round_index in range(state.round, min(len(state.bonus_tiles), game.content.costs.rounds)):
         tile_id = state.bonus_tiles[round_index]
@@ -240,11 +319,14 @@ def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weight
         if counter is None or tile_id not in game.content.bonus_tiles:
             continue
         full = counter(game, company_id) * game.content.bonus_tiles[tile_id].vp_each
-        if per_round < track.bonus_min_energy:
+        if not full:
             continue
-        reached = sum(1 for start in sections if per_round >= start)
-        behind = max(0, round_index + 1 - reached)
-        total += max(0.0, full - track.malus_per_section * behind)
+        energy = goals.expected_energy(
+            game, company_id, per_round, round_index + 1, weights.bonus_growth
+        )
+        total += goals.expected_tile_reward(
+            game, full, energy, round_index + 1, weights.bonus_spread
+        )
     return total * weights.future_bonus
 
 
@@ -273,7 +355,8 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     value += (company.excavators + company.mixers) * per_machine
     if later:
         value += w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
-    outlook, now = systems_outlook(game, company_id)
+    ahead = forecast(game) if w.water_mode or w.spill else NO_FORECAST  # mode 0: unused
+    outlook, now = systems_outlook(game, company_id, ahead, w)
     per_round = sum(
         weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
     )
@@ -286,6 +369,8 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
         value += bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     value += held * (1.0 if later == 0 else w.held)
+    if w.spill:
+        value -= w.spill * spill_loss(game, company_id, ahead)
     if pending:
         value += (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())

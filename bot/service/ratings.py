@@ -39,14 +39,15 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 
 from bot.service.types import Line, number
-from bot.store import GameResult, PlacedSeat, RatingGame, Store
+from bot.store import AI_TURNS_NOT_COUNTED, GameResult, PlacedSeat, RatingGame, Store
 
 #: The model, with OpenSkill's default parameters (mu 25, sigma 25/3, beta 25/6, tau 25/300).
 MODEL = PlackettLuce()
 #: A newcomer's rating.
 MU, SIGMA = MODEL.mu, MODEL.sigma
-#: A seat of which the computer player played this many turns or more is not rated.
-AI_TURNS_UNRATED = 3
+#: A seat of which the computer player played this many turns or more is not rated (nor
+#: counted in the statistics: the store's rule).
+AI_TURNS_UNRATED = AI_TURNS_NOT_COUNTED
 #: Standard deviations taken off the mean for the number shown, and its scale.
 CAUTION = 3.0
 SCALE = 10

@@ -49,6 +49,7 @@ from bot.store.errors import (
 )
 from bot.store.migrate import latest_version as latest_schema_version
 from bot.store.results import (
+    AI_TURNS_NOT_COUNTED,
     ANY_GAME,
     FinishedGame,
     GameCounts,
@@ -70,6 +71,7 @@ __all__ = [
     "ABANDONED",
     "ACTIVE",
     "AI_STEP",
+    "AI_TURNS_NOT_COUNTED",
     "ANY_GAME",
     "DEADLINE_KINDS",
     "EXPIRY",

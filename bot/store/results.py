@@ -9,7 +9,9 @@ Rules the backends share (the contract suite checks them):
 - a seat wins when its rank is 1 (companies tied for first place both win);
 - a seat played by an automa (`SeatResult.automa`) is kept with its game but counts in no
   tally: not among the players, and not for its company or officer either, so that every
-  tally describes how people played;
+  tally describes how people played; so does a person's seat that the computer player held
+  when the game ended or played `AI_TURNS_NOT_COUNTED` or more turns of (issue 24: it is not
+  that person's win or loss);
 - every query is about one server (guild): a game counts only in the server it was played in;
 - ratings read a server's results in one fixed order, the same on every backend: by the time
   the game ended, then by game id (`Store.rating_games`).
@@ -21,6 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.store.errors import InvalidDataError
+
+#: A seat of which the computer player played this many turns or more counts in no tally
+#: (and is not rated): one or two turns played for a person (a clock's expiry) are forgiven.
+AI_TURNS_NOT_COUNTED = 3
 
 #: The setups a result may name (the engine's).
 RESULT_SETUPS = frozenset({"intro", "full"})
@@ -239,6 +245,7 @@ class Stats:
 
 
 __all__ = [
+    "AI_TURNS_NOT_COUNTED",
     "ANY_GAME",
     "RESULT_SETUPS",
     "FinishedGame",

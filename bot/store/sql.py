@@ -49,6 +49,7 @@ from bot.store.errors import (
 )
 from bot.store.export import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, parse_export
 from bot.store.results import (
+    AI_TURNS_NOT_COUNTED,
     ANY_GAME,
     FinishedGame,
     GameCounts,
@@ -1090,8 +1091,13 @@ class SqlStore(ABC):
         if user_id is not None:
             seats_where += " AND s.user_id = ?"
             seats_params.append(user_id)
-        # Automa seats count in no tally (bot/store/results.py).
-        seats_where += " AND s.user_id IS NOT NULL AND s.automa = FALSE"
+        # Automa seats, and seats the AI held at the end or played 3+ turns of, count in no
+        # tally (bot/store/results.py).
+        seats_where += (
+            " AND s.user_id IS NOT NULL AND s.automa = FALSE AND s.ai_at_end = FALSE"
+            " AND s.ai_turns < ?"
+        )
+        seats_params.append(AI_TURNS_NOT_COUNTED)
 
         async def tallies(db: Tx, column: str) -> tuple[Tally, ...]:
             rows = await db.fetch(

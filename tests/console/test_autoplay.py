@@ -163,15 +163,17 @@ def ranking(result: subprocess.CompletedProcess[str], companies: int) -> list[st
 
 
 def test_autoplay_an_ai_against_an_automa_names_each_seats_kind() -> None:
+    # The command, with --ai-level: about 15 s of CPU (the strong level's search).
     ranked = ranking(
         run_console(
-            "--autoplay", "--players", "2", "--ai", "1", "--automa", "1",
+            "--autoplay", "--players", "2", "--ai", "1", "--ai-level", "strong", "--automa", "1",
             "--automa-level", "expert", "--seed", "3",
         ),
         2,
     )  # fmt: skip
-    assert sum("(AI casual): " in line for line in ranked) == 1
-    assert sum("(automa expert): " in line for line in ranked) == 1
+    kind = re.compile(r"[12]\. [A-Z][a-z]+ \((AI strong|automa expert)\): \d+ VP( —|$)")
+    kinds = sorted(match.group(1) for line in ranked if (match := kind.match(line)))
+    assert kinds == ["AI strong", "automa expert"], ranked
 
 
 def test_ai_refusals_name_the_console_option() -> None:

@@ -291,6 +291,9 @@ async def test_hints_are_a_game_option_one_per_decision_and_counted(ai: GameServ
     log = await ai.store.read_log(game_id)
     answered = [e.record for e in log if e.record["kind"] == "decision" and e.record["user"] == ME]
     assert answered[-1].get("hint") is True
+    sheet = (await ai.views.score(game_id, by_game_id=True)).text()
+    mine = next(line for line in sheet.splitlines() if "(AI " not in line)
+    assert mine.endswith("; 1 hint used") and "hint" not in sheet.replace(mine, "")
 
 
 async def test_a_hint_shown_before_a_restart_is_counted_after_it(make_ai: MakeAi) -> None:

@@ -320,6 +320,26 @@ async def test_automa_seats_count_in_no_tally(store: Store) -> None:
     assert [t.key for t in stats.companies] == ["usa"]
 
 
+async def test_seats_the_computer_player_held_at_the_end_or_for_3_turns_count_in_no_tally(
+    store: Store,
+) -> None:
+    # Issue 24: such a seat is not that person's win or loss; 2 turns (a clock's expiry or
+    # two) are forgiven, as in the ratings.
+    held = SeatResult(1, BOB, "italy", "tommaso", 70, 1, {"start": 70}, (), ai_at_end=True)
+    played = SeatResult(1, BOB, "germany", "tommaso", 70, 1, {"start": 70}, (), ai_turns=3)
+    helped = SeatResult(1, BOB, "france", "tommaso", 70, 1, {"start": 70}, (), ai_turns=2)
+    for channel, bob in enumerate((held, played, helped), 1):
+        await finish(store, result(seat(0, ALICE, "usa", 60, 2), bob), channel_id=channel)
+    stats = await store.stats(GUILD)
+    assert stats.matched == 3
+    assert stats.players == (
+        Tally(ALICE, 3, 0, 180, 60, {2: 3}),
+        Tally(BOB, 1, 1, 70, 70, {1: 1}),
+    )
+    assert [t.key for t in stats.companies] == ["france", "usa"]
+    assert (await store.stats(GUILD, user_id=BOB)).players == (Tally(BOB, 1, 1, 70, 70, {1: 1}),)
+
+
 async def test_stats_count_only_the_server_asked(store: Store) -> None:
     await finish(store, TWO, channel_id=1, guild_id=OTHER_GUILD)
     stats = await store.stats(GUILD)
