@@ -130,13 +130,18 @@ NO_FORECAST = Forecast((), (), {}, {})  # for water_mode 0, which needs none
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
 
 
+def headstream_guess(game: Game, space: str, weights: Weights) -> float:
+    """How full a dam space is each round, guessed from the headstreams above its basin."""
+    upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
+    return min(1.0, weights.water_per_headstream * upstream)
+
+
 def dam_drops(game: Game, space: str, dam: Dam | None, ahead: Forecast, weights: Weights) -> float:
     """The drops a round this dam space can produce from, on average over the rounds to come:
     its capacity (a base's, if none is built) times how well the water reaches it."""
     mode = weights.water_mode
     if not ahead.rounds or not mode:
-        upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
-        water = min(1.0, weights.water_per_headstream * upstream)
+        water = headstream_guess(game, space, weights)
         if dam is None:
             return water
         return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
@@ -149,8 +154,7 @@ def dam_drops(game: Game, space: str, dam: Dam | None, ahead: Forecast, weights:
                 total *= weights.neutral_share
         return total / ahead.rounds
     if mode == 3:  # the headstream guess, times the share of the natural water arriving
-        upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
-        water = min(1.0, weights.water_per_headstream * upstream)
+        water = headstream_guess(game, space, weights)
         natural = ahead.natural.get(space, 0)
         if natural:
             water *= min(1.0, sum(reach.get(space, 0) for reach in ahead.reach) / natural)

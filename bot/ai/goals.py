@@ -16,7 +16,7 @@ one exact energy.
 from __future__ import annotations
 
 from bot.rules.engine import Game
-from bot.rules.flow import ENERGY_CAP
+from bot.rules.flow import ENERGY_CAP, bonus_malus
 
 
 def best_round_energy(game: Game, company_id: str) -> int:
@@ -41,9 +41,7 @@ def tile_reward(game: Game, full: int, energy: float, round_number: int) -> floa
     energy = min(energy, ENERGY_CAP)
     if energy < track.bonus_min_energy:
         return 0.0
-    reached = sum(1 for start in track.bonus_section_min_energy if energy >= start)
-    behind = max(0, round_number - reached)
-    return float(max(0, full - track.malus_per_section * behind))
+    return float(max(0, full - bonus_malus(track, energy, round_number)))
 
 
 def expected_tile_reward(

@@ -6,6 +6,7 @@ from math import ceil
 
 from bot.rules.automa.seats import economy
 from bot.rules.construction import pieces_by_location, structure_count
+from bot.rules.content import EnergyTrack
 from bot.rules.engine import Game
 from bot.rules.hooks import Hooks
 from bot.rules.patent import refresh_patent_office
@@ -154,18 +155,23 @@ def bonus_count(game: Game, company_id: str, tile_id: str) -> int:
     return game.rules.bonus_counters[tile_id](game, company_id)
 
 
+def bonus_malus(track: EnergyTrack, energy: float, round_number: int) -> int:
+    """The VP a bonus tile loses in round `round_number` at this energy (at least 6): 4 for
+    each section of the Energy Track the marker is behind."""
+    sections = sum(1 for start in track.bonus_section_min_energy if energy >= start)
+    return track.malus_per_section * max(0, round_number - sections)
+
+
 def bonus_reward(game: Game, company_id: str, tile_id: str) -> tuple[int, str]:
     """VP from the round's bonus tile: full, reduced by 4 per section behind, or none."""
     track = game.content.energy_track
     energy = min(game.company(company_id).energy, ENERGY_CAP)
     if energy < track.bonus_min_energy:
         return 0, "no reward (under 6 energy)"
-    sections = sum(1 for start in track.bonus_section_min_energy if energy >= start)
-    behind = max(0, game.state.round - sections)
     count = bonus_count(game, company_id, tile_id)
     each = game.content.bonus_tiles[tile_id].vp_each
     full = count * each
-    malus = track.malus_per_section * behind
+    malus = bonus_malus(track, energy, game.state.round)
     vp = max(0, full - malus)
     if not malus:
         return vp, f"{count} × {each} VP = {vp} VP, full reward"
