@@ -81,6 +81,7 @@ class Result:
     illegal: int = 0
     game_cpu: float = 0.0  # the worker's CPU for the whole game, every seat's decisions
     measured: str = "strong"  # the kind whose share and VP the match reports
+    seed: int = 0  # the game's setup seed (pairs the games of two runs on the same seeds)
 
 
 # The greedy baseline's rates, in VP. What the issue counts — VP, energy made this round,
@@ -323,6 +324,7 @@ def _run(task: tuple) -> Result:
     BUDGETS.update(levels)  # this process plays with the budgets the run was given
     start = time.process_time()
     result = play(match, options, kinds, measured)
+    result.seed = options.seed
     result.game_cpu = time.process_time() - start
     return result
 
@@ -453,7 +455,7 @@ def main(argv: list[str] | None = None) -> None:
         """Print each game as it ends (a long run shows its progress)."""
         print(
             f"  game {len(results) + 1}/{len(tasks)} {result.match}: VP {result.vp} "
-            f"({', '.join(result.kinds)})",
+            f"({', '.join(result.kinds)}) seed {result.seed}",
             flush=True,
         )
         results.append(result)
