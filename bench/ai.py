@@ -55,7 +55,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
-from bot.ai import decide
+from bot.ai import decide, evaluate
 from bot.ai.determinize import copy_game
 from bot.ai.search import BUDGETS, Budget
 from bot.rules import Game, GameOptions, new_game
@@ -319,9 +319,25 @@ def budgets(overrides: list[str]) -> dict[str, Budget]:
     return out
 
 
+def weights(overrides: list[str]) -> evaluate.Weights:
+    """The evaluation's weights with `--weights NAME=VALUE` overrides applied."""
+    known = {f.name: f for f in fields(evaluate.Weights)}
+    changes: dict[str, Any] = {}
+    for text in overrides:
+        name, _, value = text.partition("=")
+        if name not in known or not value:
+            raise SystemExit(
+                f"--weights {text!r}: expected NAME=VALUE; weights: {', '.join(known)}"
+            )
+        kind = type(getattr(evaluate.W, name))
+        changes[name] = value.lower() in ("1", "true", "yes") if kind is bool else float(value)
+    return replace(evaluate.W, **changes)
+
+
 def _run(task: tuple) -> Result:
-    match, options, kinds, measured, levels = task
+    match, options, kinds, measured, levels, judged = task
     BUDGETS.update(levels)  # this process plays with the budgets the run was given
+    evaluate.W = judged  # ... and judges positions with the weights it was given
     start = time.process_time()
     result = play(match, options, kinds, measured)
     result.seed = options.seed
@@ -414,8 +430,17 @@ def main(argv: list[str] | None = None) -> None:
         help="override a level's search budget (repeatable), e.g. strong.samples=2: compares "
         "budgets on the same seeds",
     )
+    parser.add_argument(
+        "--weights",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one of the evaluation's weights (repeatable), e.g. held=0.6: compares "
+        "evaluations on the same seeds",
+    )
     args = parser.parse_args(argv)
     levels = budgets(args.budget)
+    judged = weights(args.weights)
     n, seed = args.games, args.seed
     matches: dict[str, list[tuple]] = {
         "random": two_seat("random", "random", n, seed, "intro"),
@@ -446,7 +471,7 @@ def main(argv: list[str] | None = None) -> None:
             f"--only: unknown match {', '.join(sorted(unknown))}; matches: {', '.join(matches)}"
         )
     matches = {name: tasks for name, tasks in matches.items() if name in wanted}
-    tasks = [(*task, levels) for task in interleaved(list(matches.values()))]
+    tasks = [(*task, levels, judged) for task in interleaved(list(matches.values()))]
     start = time.perf_counter()
     runner: Callable[[tuple], Result] = _run
     results: list[Result] = []
@@ -479,6 +504,7 @@ def main(argv: list[str] | None = None) -> None:
     for result in results:
         by_match.setdefault(result.match, []).append(result)
     extra = "".join(f" --budget {text}" for text in args.budget)
+    extra += "".join(f" --weights {text}" for text in args.weights)
     print(f"bench/ai.py --games {n} --seed {seed} --jobs {args.jobs}{extra}")
     print("budgets: " + "; ".join(f"{level} {budget}" for level, budget in levels.items()))
     labels = {
