@@ -339,6 +339,10 @@ def _stamp_from(
     return Stamp(black.crop(box), mask, offset)
 
 
+#: What `StampCache.find` finds for a key it does not hold (None is a kept answer).
+MISSING = object()
+
+
 class StampCache:
     """The stamps drawn so far by what they are drawn from: least recently used first out,
     bounded by their memory (None is kept too: drawn in place)."""
@@ -351,11 +355,26 @@ class StampCache:
 
     def get(self, key: Hashable, make: Callable[[], Stamp | None]) -> Stamp | None:
         """The stamp of ``key``, drawn by ``make`` on a miss."""
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
+        kept = self.find(key)
+        if kept is not MISSING:
+            return kept  # type: ignore[return-value]  # only stamps and None are kept
         made = make()
+        self.keep(key, made)
+        return made
+
+    def find(self, key: Hashable) -> Stamp | object | None:
+        """The stamp of ``key`` (None: drawn in place), or `MISSING` when none is kept."""
+        with self.lock:
+            # One look-up on a hit (a view asks for a hundred stamps; a key is a tuple, whose
+            # hash is worked out at every look-up).
+            kept = self.items.get(key, MISSING)
+            if kept is not MISSING:
+                self.items.move_to_end(key)
+            return kept
+
+    def keep(self, key: Hashable, made: Stamp | None) -> None:
+        """Keep ``made`` as the stamp of ``key`` (unless one is kept already), letting go of
+        the least recently used over the budget."""
         with self.lock:
             if key not in self.items:
                 self.items[key] = made
@@ -363,7 +382,6 @@ class StampCache:
                 while self.used > self.budget and len(self.items) > 1:
                     _, old = self.items.popitem(last=False)
                     self.used -= old.nbytes() if old else 64
-        return made
 
     def map_onto(self, stamp: Stamp, theme_name: str, mapped: Image.Image) -> None:
         """Keep ``stamp``'s mapping onto a theme's palette (counted in the budget); one that
@@ -403,6 +421,10 @@ class StampCache:
 #: positions let go of 4,150 stamps (each drawn and mapped again when it recurs), at 32 MB,
 #: with texts and items keeping only their mappings, 1,017.
 STAMPS = StampCache(32 * 1024 * 1024)
+#: Blocks of a view drawn once and pasted whole where they recur (`draw.drawn_once`: the
+#: scoreboard, the same in every view of a position in one style), on the palette only: a
+#: phone view's takes 0.3-0.4 MB, a full board's 0.7, so a few positions' worth are kept.
+BLOCKS = StampCache(6 * 1024 * 1024)
 
 
 class Notes(list[Rect]):
@@ -442,6 +464,9 @@ class Recorder(ImageDraw.ImageDraw):
         super().__init__(image)
         self.image = image
         self.dirty: list[Rect] = [] if dirty is None else dirty
+        #: ``dirty`` when it notes large stamps apart (`Notes`), else None.
+        self.notes = self.dirty if isinstance(self.dirty, Notes) else None
+        self.size = image.size
         self.depth = 0
         #: Where the image's corner is in the picture (a stamp's canvas; None: nowhere).
         self.origin = origin
@@ -456,31 +481,40 @@ class Recorder(ImageDraw.ImageDraw):
     def stamp(self, stamp: Stamp, at: Point) -> None:
         """Paste ``stamp`` at ``at``; a large one lying wholly on the image is noted as a stamp
         (mapped onto the palette once, with the stamp), others as a box."""
-        x, y = at[0] + stamp.offset[0], at[1] + stamp.offset[1]
+        dx, dy = stamp.offset
+        x, y = at[0] + dx, at[1] + dy
         w, h = stamp.size
-        pixels = stamp.rgb if self.target is None else self.target.mapped(stamp)
+        target = self.target
+        pixels: Image.Image | None
+        if target is None:
+            pixels = stamp.rgb
+        else:  # its mapping, kept with the stamp once made (`PaletteTarget.mapped`)
+            pixels = stamp.mapped.get(target.theme)
+            if pixels is None:
+                pixels = target.mapped(stamp)
         # What Image.paste does, on the core images (a view pastes a hundred stamps; Pillow's
         # wrapper of each paste costs more than the paste): the core clips to the image.
         box = (x, y, x + w, y + h)
-        if stamp.mask is None:
-            self.image.im.paste(pixels.im, box)
+        mask = stamp.mask
+        if mask is None:
+            self.im.paste(pixels.im, box)
         else:
-            self.image.im.paste(pixels.im, box, stamp.mask.im)
+            self.im.paste(pixels.im, box, mask.im)
         if self.coverage is not None:
-            self.coverage.through(box, stamp.mask)
+            self.coverage.through(box, mask)
         if self.under is not None:
-            self.under.add((x, y, x + w, y + h), stamp, stamp.mask)
+            self.under.drawn.append((box, stamp, mask))
         if (
-            isinstance(self.dirty, Notes)
+            self.notes is not None
             and (stamp.premapped or w * h >= PREMAPPED_PIXELS)
             and x >= 0
             and y >= 0
-            and x + w <= self.image.width
-            and y + h <= self.image.height
+            and x + w <= self.size[0]
+            and y + h <= self.size[1]
         ):
-            self.dirty.stamps.append(((x, y), stamp))
+            self.notes.stamps.append(((x, y), stamp))
         else:
-            self.dirty.append((x, y, x + w, y + h))
+            self.dirty.append(box)
 
     def paste(self, stamp: Image.Image, at: Point, mask: Image.Image) -> None:
         """Paste ``stamp`` through ``mask`` at ``at`` and note its box."""

@@ -12,6 +12,8 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from PIL import Image, ImageColor, ImageDraw
 
 from renderer.canvas import (
+    BLOCKS,
+    MISSING,
     PREMAPPED_PIXELS,
     STAMPS,
     TILE,
@@ -43,6 +45,7 @@ from renderer.theme import CompanyStyle
 #: The drawing helpers, and the canvas names the views reach through this module.
 __all__ = [
     "ARROW_W",
+    "BLOCKS",
     "ITEM_MARGIN",
     "PREMAPPED_PIXELS",
     "STAMPED_BOX_PIXELS",
@@ -67,6 +70,7 @@ __all__ = [
     "conduit_value",
     "coverage",
     "drawn_in_rgb",
+    "drawn_once",
     "drop",
     "first_fitting",
     "fit",
@@ -141,7 +145,7 @@ def coverage(
         if _CHECK_FLAT[0]:
             _check_flat(draw.image, (x, y, x + mask.width, y + mask.height), on, content)
         key = ("text", content, size, weight, anchor, fill, on, face)
-        stamp = STAMPS.get(key, lambda: _text_stamp(mask, fill, on))
+        stamp = STAMPS.get(key, functools.partial(_text_stamp, mask, fill, on))
         if stamp is not None:
             draw.stamp(stamp, (x, y))
             return
@@ -339,6 +343,57 @@ def item(
             draw.stamp(stamp, (int(x0), int(y0)))
             return
     paint(draw, rect)
+
+
+def drawn_once(
+    draw: ImageDraw.ImageDraw,
+    key: Hashable,
+    rect: Rect,
+    paint: Callable[[ImageDraw.ImageDraw], None],
+) -> None:
+    """Draw ``paint(draw)``, a block of many texts and stamps that recurs whole (a view's
+    scoreboard, the same in every view of a position), from its pixels as drawn before: on a
+    palette canvas, where nothing was drawn in ``rect`` yet (its static background there is
+    part of ``key``), what ``paint`` drew in ``rect`` is kept (`BLOCKS`) and pasted in one go
+    the next time ``key`` is drawn. One that draws outside ``rect`` is drawn each time."""
+    target = getattr(draw, "target", None)
+    if type(draw) is not Recorder or target is None or not target.theme or _whole_area(draw, rect):
+        paint(draw)
+        return
+    x0, y0, x1, y1 = rect
+    full = (target.theme, key, rect)
+    kept = BLOCKS.find(full)
+    if isinstance(kept, Stamp):
+        draw.im.paste(kept.mapped[target.theme].im, rect)
+        draw.mark(rect)
+        return
+    dirty, notes = draw.dirty, draw.notes
+    start, stamps = len(dirty), len(notes.stamps) if notes is not None else 0
+    paint(draw)
+    if kept is not MISSING:
+        return  # it draws outside its rect: drawn each time
+    inside = all(
+        x0 <= bx0 and y0 <= by0 and bx1 <= x1 and by1 <= y1 for bx0, by0, bx1, by1 in dirty[start:]
+    )
+    if notes is not None:
+        inside = inside and all(
+            x0 <= sx and y0 <= sy and sx + st.size[0] <= x1 and sy + st.size[1] <= y1
+            for (sx, sy), st in notes.stamps[stamps:]
+        )
+    size = (x1 - x0, y1 - y0)
+    block = Stamp(None, None, (0, 0), mapped={target.theme: draw.image.crop(rect)}, size=size)
+    BLOCKS.keep(full, block if inside else None)
+
+
+def _whole_area(draw: Recorder, rect: Rect) -> bool:
+    """True when ``rect`` is not wholly on ``draw``'s image, or something was drawn over it
+    already (its pixels are then not the static background's)."""
+    x0, y0, x1, y1 = rect
+    width, height = draw.size
+    if x0 < 0 or y0 < 0 or x1 > width or y1 > height or x0 >= x1 or y0 >= y1:
+        return True
+    under = draw.under
+    return under is None or bool(under.touching(rect))
 
 
 #: The kinds of item (their keys' first part) whose paint cannot be drawn on the palette.

@@ -249,7 +249,7 @@ def draw_header(
     text, muted = theme.colour("text"), theme.colour("text muted")
     # The header is drawn on a blank of the background's colour: a text over it, or inside a
     # box drawn for it, is said to be so (`draw.text`'s ``on``: drawn once, mapped once).
-    blank, lit = theme.colour("background"), theme.colour("highlight")
+    blank = theme.colour("background")
     board, small = sizes["board"], sizes["small"]
     line = _line(style)
     y = top + MARGIN
@@ -309,37 +309,37 @@ def draw_header(
     for w in widths:
         centres.append(x + w / 2)
         x += w
-    header_y = y + (small + 14) // 2
-    for col, cx in zip(cols, centres, strict=True):
-        d.text(draw, (cx, header_y), col.heading, small, muted, on=blank)
-    y += small + 14
     ranks = {r["company"]: r["place"] for r in state.result.get("ranking", [])}
-    for cid, vals in zip(ids, values, strict=True):
-        cy = y + line // 2
-        if cid in now:
-            # The highlight box with its "▶" mark, drawn as one item: the mark's box reaches
-            # the box's rounded corner, over the header's blank.
-            paint = functools.partial(_acting_row, theme=theme, size=board, line=line)
-            row = (MARGIN, y + 2, width - MARGIN, y + line - 2)
-            d.item(draw, ("acting row", theme.name, board, line), row, paint)
-        ink = "#1b1b1b" if cid in now else text
-        under = lit if cid in now else blank
-        mark = f"{ranks[cid]}." if state.finished and cid in ranks else ""
+    marks, seats = {}, {}
+    for cid in ids:
+        marks[cid] = f"{ranks[cid]}." if state.finished and cid in ranks else ""
         seat = computer(state, cid, players.get(cid))
-        if mark:
-            at = (MARGIN + MARK_W // 2 + 2, cy)
-            d.text(draw, at, mark, board, ink, role="board", on=blank)
-        elif cid not in now and seat is not None:  # a computer plays it
-            d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), seat.mark(), small, muted, on=under)
-        d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
-        name = shown.get(cid, "")
-        if name:
-            at = (MARGIN + MARK_W + PIECE_W + 4, cy)
-            masked = names.masked(name, name_size, "lm")
-            d.coverage(draw, at, masked, name, name_size, ink, "regular", "lm", on=under, face="n")
-        for value, cx in zip(vals, centres, strict=True):
-            d.text(draw, (cx, cy), value, board, ink, role="board", on=under)
-        y += line
+        seats[cid] = seat.mark() if seat is not None and cid not in now else ""
+    board_rows = tuple(
+        (cid, cid in now, marks[cid], seats[cid], shown.get(cid, ""), tuple(vals))
+        for cid, vals in zip(ids, values, strict=True)
+    )
+    scoreboard = Scoreboard(
+        theme,
+        width,
+        small,
+        board,
+        name_size,
+        line,
+        tuple(c.heading for c in cols),
+        tuple(centres),
+        board_rows,
+    )
+    if style.partial:
+        # The same in every phone view of this style of the position (the map's, the shared
+        # boards', each company's): drawn once, then pasted whole (on the header's blank,
+        # nothing drawn there before it; its pieces reach into the margin below). The full
+        # board is drawn once a position: it is not kept.
+        bottom = y + small + 14 + len(ids) * line + MARGIN
+        d.drawn_once(draw, scoreboard.key(), (0, y, width, bottom), scoreboard.at(y))
+    else:
+        scoreboard.draw(draw, y)
+    y += small + 14 + len(ids) * line
     said = changed_line(who)
     if said:
         said = d.fit(said, small, width - 2 * MARGIN - 12, "regular")
@@ -347,6 +347,78 @@ def draw_header(
         d.text(draw, at, said, small, text, "regular", anchor="lm", on=blank)
         y += _banner(style)
     return Drawn(head, tuple(ids), _deadlines(draw, who, theme, style, y))
+
+
+@dataclass(frozen=True, slots=True)
+class Scoreboard:
+    """What the scoreboard draws under the turn line: its columns' headings and centres, and
+    each row's company, whether it acts, its place or computer mark, name and values."""
+
+    theme: Theme
+    width: int
+    small: int
+    board: int
+    name_size: int
+    line: int
+    headings: tuple[str, ...]
+    centres: tuple[float, ...]
+    #: (company, acts now, place mark, computer mark, name, values) by row.
+    rows: tuple[tuple[str, bool, str, str, str, tuple[str, ...]], ...]
+
+    def key(self) -> tuple[object, ...]:
+        """Everything it is drawn from (its theme by name)."""
+        return ("scoreboard", self.theme.name, *(getattr(self, f) for f in _BOARD_FIELDS))
+
+    def at(self, top: int) -> Callable[[ImageDraw.ImageDraw], None]:
+        """Its painter at ``top`` (`draw.drawn_once`)."""
+        return functools.partial(self.draw, top=top)
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int) -> None:
+        """Draw the headings and rows from ``top`` on the header's blank."""
+        theme, small, board, line = self.theme, self.small, self.board, self.line
+        text, muted = theme.colour("text"), theme.colour("text muted")
+        blank, lit = theme.colour("background"), theme.colour("highlight")
+        header_y = top + (small + 14) // 2
+        for heading, cx in zip(self.headings, self.centres, strict=True):
+            d.text(draw, (cx, header_y), heading, small, muted, on=blank)
+        y = top + small + 14
+        for cid, acts, mark, seat, name, vals in self.rows:
+            cy = y + line // 2
+            if acts:
+                # The highlight box with its "▶" mark, drawn as one item: the mark's box
+                # reaches the box's rounded corner, over the header's blank.
+                paint = functools.partial(_acting_row, theme=theme, size=board, line=line)
+                row = (MARGIN, y + 2, self.width - MARGIN, y + line - 2)
+                d.item(draw, ("acting row", theme.name, board, line), row, paint)
+            ink = "#1b1b1b" if acts else text
+            under = lit if acts else blank
+            if mark:
+                at = (MARGIN + MARK_W // 2 + 2, cy)
+                d.text(draw, at, mark, board, ink, role="board", on=blank)
+            elif seat:  # a computer plays it
+                d.text(draw, (MARGIN + MARK_W // 2 + 2, cy), seat, small, muted, on=under)
+            d.piece(draw, (MARGIN + MARK_W + PIECE_W // 2, cy), 24, theme.company(cid), small)
+            if name:
+                at = (MARGIN + MARK_W + PIECE_W + 4, cy)
+                masked = names.masked(name, self.name_size, "lm")
+                d.coverage(
+                    draw,
+                    at,
+                    masked,
+                    name,
+                    self.name_size,
+                    ink,
+                    "regular",
+                    "lm",
+                    on=under,
+                    face="n",
+                )
+            for value, cx in zip(vals, self.centres, strict=True):
+                d.text(draw, (cx, cy), value, board, ink, role="board", on=under)
+            y += line
+
+
+_BOARD_FIELDS = ("width", "small", "board", "name_size", "line", "headings", "centres", "rows")
 
 
 def _deadlines(draw: ImageDraw.ImageDraw, who: Who, theme: Theme, style: ViewStyle, y: int) -> str:

@@ -198,10 +198,11 @@ def clear_caches() -> None:
 
 def clear_stamps() -> None:
     """Forget every finished view and every stamp (boxes, pieces, texts on flat colours,
-    the views' items) with its palette mappings; static backgrounds and text masks stay
+    the views' items, the blocks drawn once: `draw.drawn_once`) with its palette mappings; static backgrounds and text masks stay
     cached. For benchmarks: a position whose items were never drawn before."""
     _VIEWS.clear()
     d.STAMPS.clear()
+    d.BLOCKS.clear()
 
 
 @contextlib.contextmanager
@@ -210,7 +211,7 @@ def stamps_forgotten() -> Iterator[None]:
     `clear_stamps`); after it, the stamps known before it are back. For benchmarks: one
     position drawn with no stamps, without taking from the next what a running bot keeps."""
     _VIEWS.clear()
-    with d.STAMPS.forgotten():
+    with d.STAMPS.forgotten(), d.BLOCKS.forgotten():
         yield
     _VIEWS.clear()
 
@@ -222,6 +223,7 @@ def forget_pictures() -> None:
     _ON_PALETTE.clear()
     _COMPOSED.clear()
     d.STAMPS.clear()
+    d.BLOCKS.clear()
     for name, module in list(sys.modules.items()):
         if _in_renderer(name):
             for value in vars(module).values():

@@ -63,8 +63,22 @@ def drawing(name: str) -> Drawing:
 
 def named_drawings(expansions: Iterable[str]) -> tuple[tuple[str, Drawing], ...]:
     """(name, drawing) of a game's expansions, in hook order (unknown names skipped)."""
-    known = [name for name in expansions if name in catalogue()]
-    return tuple((name, drawing(name)) for name in catalogue().hook_order(known))
+    asked, names = catalogue(), tuple(expansions)
+    # A view asks a few hundred times per picture; a catalogue's expansions and their
+    # drawing modules never change once read.
+    kept = _NAMED.get((id(asked), names))
+    if kept is not None and kept[0] is asked:
+        return kept[1]
+    known = [name for name in names if name in asked]
+    found = tuple((name, drawing(name)) for name in asked.hook_order(known))
+    if len(_NAMED) > 256:
+        _NAMED.clear()
+    _NAMED[(id(asked), names)] = (asked, found)
+    return found
+
+
+#: `named_drawings` by catalogue (its id, kept with it) and expansions asked for.
+_NAMED: dict[tuple[int, tuple[str, ...]], tuple[Catalogue, tuple[tuple[str, Drawing], ...]]] = {}
 
 
 def drawings(expansions: Iterable[str]) -> tuple[Drawing, ...]:

@@ -277,3 +277,33 @@ def test_the_stamp_cache_counts_what_its_stamps_hold() -> None:
         assert cache.used == 0 and "text" not in cache.items
         cache.get("other", lambda: None)
     assert cache.used == text.nbytes() + box.nbytes() and "other" not in cache.items
+
+
+def test_a_scoreboard_pasted_whole_is_the_one_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    from renderer.render import board_ids
+
+    found = d.BLOCKS.find
+    pasted = [0]
+
+    def counted(key):  # type: ignore[no-untyped-def]
+        kept = found(key)
+        pasted[0] += isinstance(kept, d.Stamp)
+        return kept
+
+    monkeypatch.setattr(d.BLOCKS, "find", counted)
+    # The suite checks every flat claim, which draws in RGB: here pictures go on the palette.
+    monkeypatch.setattr(d, "_CHECK_FLAT", [False])
+    try:
+        for state in _games():
+            for view in views(state.options):
+                for company in board_ids(state) if view == "company" else [None]:
+                    for theme in ("light", "dark"):
+                        d.BLOCKS.clear()
+                        clear_caches()
+                        drawn = render(state, view=view, company=company, theme=theme)
+                        clear_caches()  # the scoreboard pasted from the one just drawn
+                        again = render(state, view=view, company=company, theme=theme)
+                        assert again == drawn, (view, company, theme)
+    finally:
+        forget_pictures()
+    assert pasted[0] > 40, pasted
