@@ -96,15 +96,16 @@ def acting(state: GameState) -> list[str]:
     return out
 
 
-def turn_line(state: GameState) -> str:
-    """'Round 3/5 · France to play', 'Round 2/5 · income: 2 choosing', 'Game over · USA wins'."""
+def turn_line(state: GameState, now: Sequence[str] | None = None) -> str:
+    """'Round 3/5 · France to play', 'Round 2/5 · income: 2 choosing', 'Game over · USA wins'
+    (``now``: who acts, `acting`, when the caller has it)."""
     if state.finished:
         ranking = state.result.get("ranking", [])
         winners = [company_name(r["company"]) for r in ranking if r.get("place") == 1]
         if len(winners) == 1:
             return f"Game over · {winners[0]} wins"
         return "Game over · shared win" if winners else "Game over"
-    now = acting(state)
+    now = acting(state) if now is None else now
     head = f"Round {state.round}/{ROUNDS}"
     if not state.companies:
         return f"{head} · draft" + (f" · {company_name(now[0])} picks" if now else "")
@@ -262,7 +263,8 @@ def draw_header(
         at = (width // 2, y + tall // 2 - 4)
         d.text(draw, at, label, small, "#ffffff", on=theme.colour("preview"))
         y += tall + 4
-    head = preview_line(state) if preview else turn_line(state)
+    acts = acting(state)
+    head = preview_line(state) if preview else turn_line(state, acts)
     at = (MARGIN + 6, y + line // 2)
     d.text(draw, at, head, board, text, anchor="lm", role="board", on=blank)
     room = width - 2 * MARGIN - 24 - d.text_width(head, board, "bold")
@@ -277,7 +279,7 @@ def draw_header(
         at = (width - MARGIN - 6, y + line // 2)
         d.text(draw, at, title, small, muted, anchor="rm", on=blank)
     y += line
-    now = set(acting(state))
+    now = set(acts)
     ids = rows(state)
     if not state.companies:
         y = _draft_rows(draw, state, theme, style, ids, now, y)
