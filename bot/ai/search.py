@@ -38,6 +38,9 @@ class Budget:
     # exactly at its end); "production" after a step in which the seat produced, or at the
     # round's end. With a horizon, `steps` is the cap on the seat's own later steps.
     until: str = ""
+    # Worlds per extended option with three or more companies (0: `samples`): the others'
+    # replies there make a world cost about twice a two-seat one's.
+    crowded: int = 0
 
 
 # Measured against the Medium automa (2 seats, intro, the same first seeds; mean VP margin
@@ -228,7 +231,8 @@ def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
         values = scored(base, seat, decision, finish)
     if deep:
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: budget.extend]
-        worlds = [rng.next64() for _ in range(budget.samples)]
+        crowd = budget.crowded and game.state.options.players > 2
+        worlds = [rng.next64() for _ in range(budget.crowded if crowd else budget.samples)]
         found = {
             index: searched(game, seat, options[index], decision.player, worlds, budget)
             for index in top

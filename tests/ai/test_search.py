@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bot.ai.search import QUICK, Budget, played_out, seat_decision
+from pytest import MonkeyPatch
+
+from bot.ai.advice import Advice
+from bot.ai.search import BUDGETS, QUICK, Budget, choose, played_out, seat_decision
 from bot.rules import Game, GameOptions, new_game
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
@@ -67,3 +70,33 @@ def test_a_production_horizon_ends_after_the_seat_s_step_that_produced() -> None
             # the next decision is the others' (or the seat's Confirm-free next step).
             assert trial.state.companies[company].energy > 0
     assert found  # some playouts did stop at a production within the round
+
+
+def test_crowded_tables_search_their_own_number_of_worlds(monkeypatch: MonkeyPatch) -> None:
+    """`crowded` worlds with 3 or more seats (the same first worlds as `samples` draws), and
+    `samples` worlds with 2."""
+
+    def answer(game: Game, seat: int, budget: Budget) -> Advice:
+        monkeypatch.setitem(BUDGETS, "strong", budget)
+        return choose(game, seat, "strong", 11)
+
+    for players, same_as in ((4, 1), (2, 2)):
+        options = GameOptions(players=players, seed=17, setup="intro", automa=(1,) * (players - 1))
+        game = new_game(options)
+        decision = game.decisions()[0]
+        while (
+            len(decision.options) < 3
+            or game.state.turn_open
+            or game.automa_level(decision.player) is not None
+        ):
+            if game.automa_level(decision.player) is not None:
+                game.apply(automa_answer(game, decision).notation, decision.player)
+            else:
+                game.apply(decision.options[0].notation, decision.player)
+            decision = game.decisions()[0]
+        found = player_seat(game.state, decision.player)
+        assert found is not None
+        mixed = answer(game, found, Budget(extend=3, samples=2, crowded=1))
+        assert mixed == answer(game, found, Budget(extend=3, samples=same_as))
+    assert found is not None
+    assert mixed != answer(game, found, Budget(extend=3, samples=1))  # two worlds do differ
