@@ -38,6 +38,9 @@ parent only collects, so `--jobs` = the number of free cores is best; the 4-seat
 early in the interleaved order, so no long game is left alone at the end.
 
     /work/venv/bin/python bench/ai.py --games 10 --seed 0 --jobs 2
+
+A run stopped early (`--stop-after`, or a `kill` of the bench's own process: SIGTERM) prints
+the figures of the games finished, CPU lines included.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -402,6 +406,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
+class Stopped(Exception):
+    """The run was asked to stop (SIGTERM): the games finished are reported."""
+
+
+def stop(signum: int, frame: object) -> None:
+    """SIGTERM's handler: stop playing and report (`Stopped`)."""
+    raise Stopped
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games per match (default 10)")
@@ -486,20 +499,25 @@ def main(argv: list[str] | None = None) -> None:
         results.append(result)
 
     deadline = start + 60 * args.stop_after if args.stop_after else math.inf
-    if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            for result in pool.imap_unordered(runner, tasks, chunksize=1):
-                done(result)
+    signal.signal(signal.SIGTERM, stop)  # a run stopped by `kill` still reports its figures
+    why = f"stopped after {args.stop_after:g} min"
+    try:
+        if args.jobs > 1:
+            with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+                for result in pool.imap_unordered(runner, tasks, chunksize=1):
+                    done(result)
+                    if time.perf_counter() > deadline:
+                        pool.terminate()  # the games still running are not counted
+                        break
+        else:
+            for task in tasks:
                 if time.perf_counter() > deadline:
-                    pool.terminate()  # the games still running are not counted
                     break
-    else:
-        for task in tasks:
-            if time.perf_counter() > deadline:
-                break
-            done(runner(task))
+                done(runner(task))
+    except (Stopped, KeyboardInterrupt):
+        why = "stopped by a signal"  # the pool's `with` terminated the games still running
     if len(results) < len(tasks):
-        print(f"stopped after {args.stop_after:g} min: {len(results)} of {len(tasks)} games played")
+        print(f"{why}: {len(results)} of {len(tasks)} games played")
     by_match: dict[str, list[Result]] = {}
     for result in results:
         by_match.setdefault(result.match, []).append(result)

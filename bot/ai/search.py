@@ -33,6 +33,14 @@ class Budget:
     more: int = 0
     finish: str = "greedy"  # how the first pass completes each option's step: greedy, cheap
     close: bool = False  # an extension ends after the others' replies to the seat's last step
+    # Where an extension may end before its `steps` own steps: "" never; "round" once the round
+    # has moved on (the Energy Track scored: `worth` counts a round as if it ended now, most
+    # exactly at its end); "production" after a step in which the seat produced, or at the
+    # round's end. With a horizon, `steps` is the cap on the seat's own later steps.
+    until: str = ""
+    # Worlds per extended option with three or more companies (0: `samples`): the others'
+    # replies there make a world cost about twice a two-seat one's.
+    crowded: int = 0
 
 
 # Measured against the Medium automa (2 seats, intro, the same first seeds; mean VP margin
@@ -75,19 +83,24 @@ def value_of(game: Game, seat: int) -> float:
 Policy = Callable[[Game, int, Decision], Option]
 
 
-def finish_step(game: Game, seat: int, policy: Policy) -> None:
+def finish_step(game: Game, seat: int, policy: Policy) -> bool:
     """Answer this seat's decisions by `policy` until its step ends (its Confirm, or another
-    player's decision)."""
+    player's decision); True when the seat produced energy in it."""
+    produced = False
     for _ in range(MAX_STEP):
         if game.is_over:
-            return
+            break
         decision = seat_decision(game, seat)
         if decision is None:
-            return
+            break
         option = decision.options[0] if len(decision.options) == 1 else policy(game, seat, decision)
-        game.apply(option.notation, decision.player)
+        events = game.apply(option.notation, decision.player)
+        produced = produced or any(
+            event.kind == "production" and event.company == decision.player for event in events
+        )
         if option.notation == CONFIRM or decision.simultaneous:
-            return
+            break
+    return produced
 
 
 def confirm_only(game: Game, seat: int, decision: Decision) -> Option:
@@ -123,12 +136,12 @@ def greedy(then: Policy) -> Policy:
 QUICK = greedy(confirm_only)
 
 
-def others_until_mine(game: Game, seat: int, replies: str) -> bool:
+def others_until_mine(game: Game, seat: int, replies: str, within: int = 0) -> bool:
     """Answer the other seats' decisions (automas by their rules, people and AIs by the
     cheapest completion, or greedily for their own seat when `replies` is "greedy") until
-    this seat decides again; False when the game ended first."""
+    this seat decides again; False when the game ended first, or round `within` (if given)."""
     for _ in range(400):
-        if game.is_over:
+        if game.is_over or (within and game.state.round != within):
             return False
         if seat_decision(game, seat) is not None:
             return True
@@ -145,23 +158,44 @@ def others_until_mine(game: Game, seat: int, replies: str) -> bool:
     return False
 
 
+def horizon_reached(game: Game, start: int, produced: bool, until: str) -> bool:
+    """Whether an extension stops here: the round begun at `start` is over (`until` "round"
+    or "production"), or the seat's last step produced (`until` "production")."""
+    if not until:
+        return False
+    if game.is_over or game.state.round != start:
+        return True
+    return until == "production" and produced
+
+
+def played_out(
+    game: Game, seat: int, option: Option, player: str, rng: SplitMix64, budget: Budget
+) -> Game:
+    """A fresh determinization of `game` after this option, the rest of the step, then at
+    most `budget.steps` times the others' replies and the seat's next step (each played
+    greedily), stopped early at the budget's horizon (`until`)."""
+    trial = determinized(game, rng)
+    start = trial.state.round
+    events = trial.apply(option.notation, player)
+    produced = any(event.kind == "production" and event.company == player for event in events)
+    if option.notation != CONFIRM:
+        produced = finish_step(trial, seat, QUICK) or produced
+    for _ in range(budget.steps):
+        if horizon_reached(trial, start, produced, budget.until):
+            return trial
+        if not others_until_mine(trial, seat, budget.replies, start if budget.until else 0):
+            return trial  # the game or, with a horizon, the round ended: judged at its end
+        produced = finish_step(trial, seat, QUICK)
+    if budget.close and not horizon_reached(trial, start, produced, budget.until):
+        others_until_mine(trial, seat, budget.replies)
+    return trial
+
+
 def extended(
     game: Game, seat: int, option: Option, player: str, rng: SplitMix64, budget: Budget
 ) -> float:
-    """The evaluation after this option, the rest of the step, then `budget.steps` times the
-    others' replies and the seat's next step (each played greedily), in a fresh
-    determinization."""
-    trial = determinized(game, rng)
-    trial.apply(option.notation, player)
-    if option.notation != CONFIRM:
-        finish_step(trial, seat, QUICK)
-    for _ in range(budget.steps):
-        if not others_until_mine(trial, seat, budget.replies):
-            break
-        finish_step(trial, seat, QUICK)
-    if budget.close:
-        others_until_mine(trial, seat, budget.replies)
-    return value_of(trial, seat)
+    """The evaluation of the option's playout (`played_out`)."""
+    return value_of(played_out(game, seat, option, player, rng, budget), seat)
 
 
 def mean(values: list[float]) -> float:
@@ -197,7 +231,8 @@ def choose(game: Game, seat: int, level: str, ai_seed: int) -> Advice:
         values = scored(base, seat, decision, finish)
     if deep:
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: budget.extend]
-        worlds = [rng.next64() for _ in range(budget.samples)]
+        crowd = budget.crowded and game.state.options.players > 2
+        worlds = [rng.next64() for _ in range(budget.crowded if crowd else budget.samples)]
         found = {
             index: searched(game, seat, options[index], decision.player, worlds, budget)
             for index in top

@@ -1,0 +1,102 @@
+"""The search's extensions stop where their budget's horizon says."""
+
+from __future__ import annotations
+
+from pytest import MonkeyPatch
+
+from bot.ai.advice import Advice
+from bot.ai.search import BUDGETS, QUICK, Budget, choose, played_out, seat_decision
+from bot.rules import Game, GameOptions, new_game
+from bot.rules.automa.play import automa_answer
+from bot.rules.automa.seats import player_seat
+from bot.rules.prng import SplitMix64
+
+
+def ai_turn(seed: int, own_turns: int) -> tuple[Game, int]:
+    """A game against the Medium automa after the AI seat's first `own_turns` decisions
+    (played greedily), at the AI seat's next decision."""
+    game = new_game(GameOptions(players=2, seed=seed, setup="intro", automa=(1,)))
+    taken = 0
+    while True:
+        decision = game.decisions()[0]
+        if game.automa_level(decision.player) is not None:
+            game.apply(automa_answer(game, decision).notation, decision.player)
+            continue
+        seat = player_seat(game.state, decision.player)
+        assert seat is not None
+        if taken >= own_turns and len(decision.options) > 1:
+            return game, seat
+        game.apply(QUICK(game, seat, decision).notation, decision.player)
+        taken += 1
+
+
+def test_a_round_horizon_ends_at_the_round_s_end_and_a_step_horizon_within_it() -> None:
+    game, seat = ai_turn(5, 2)
+    decision = seat_decision(game, seat)
+    assert decision is not None and game.state.phase == "actions"
+    start = game.state.round
+    option = decision.options[0]
+    plain = played_out(game, seat, option, decision.player, SplitMix64(1), Budget(8, 1))
+    assert plain.state.round == start  # one own step more: still the same round
+    whole = Budget(8, 1, steps=40, until="round")
+    ended = played_out(game, seat, option, decision.player, SplitMix64(1), whole)
+    assert ended.state.round == start + 1  # the round scored, and not a step of the next
+    assert ended.state.decisions > plain.state.decisions
+    assert ended.state.phase in ("income", "actions")
+    assert all(company.energy == 0 for company in ended.state.companies.values())
+    capped = played_out(
+        game, seat, option, decision.player, SplitMix64(1), Budget(8, 1, steps=1, until="round")
+    )
+    assert capped.state.round == start  # `steps` caps the horizon
+    assert capped.state.decisions == plain.state.decisions
+    assert game.state.round == start  # the game itself is never touched
+
+
+def test_a_production_horizon_ends_after_the_seat_s_step_that_produced() -> None:
+    budget = Budget(8, 1, steps=40, until="production")
+    found = 0
+    for seed in (3, 5, 8):
+        game, seat = ai_turn(seed, 4)
+        decision = seat_decision(game, seat)
+        assert decision is not None
+        start = game.state.round
+        for option in decision.options[:4]:
+            trial = played_out(game, seat, option, decision.player, SplitMix64(2), budget)
+            if trial.state.round != start or trial.is_over:
+                continue  # no production before the round's end: stopped there
+            found += 1
+            company = trial.state.seats[seat]
+            # It stopped right after the seat's step: the seat made energy this round and
+            # the next decision is the others' (or the seat's Confirm-free next step).
+            assert trial.state.companies[company].energy > 0
+    assert found  # some playouts did stop at a production within the round
+
+
+def test_crowded_tables_search_their_own_number_of_worlds(monkeypatch: MonkeyPatch) -> None:
+    """`crowded` worlds with 3 or more seats (the same first worlds as `samples` draws), and
+    `samples` worlds with 2."""
+
+    def answer(game: Game, seat: int, budget: Budget) -> Advice:
+        monkeypatch.setitem(BUDGETS, "strong", budget)
+        return choose(game, seat, "strong", 11)
+
+    for players, same_as in ((4, 1), (2, 2)):
+        options = GameOptions(players=players, seed=17, setup="intro", automa=(1,) * (players - 1))
+        game = new_game(options)
+        decision = game.decisions()[0]
+        while (
+            len(decision.options) < 3
+            or game.state.turn_open
+            or game.automa_level(decision.player) is not None
+        ):
+            if game.automa_level(decision.player) is not None:
+                game.apply(automa_answer(game, decision).notation, decision.player)
+            else:
+                game.apply(decision.options[0].notation, decision.player)
+            decision = game.decisions()[0]
+        found = player_seat(game.state, decision.player)
+        assert found is not None
+        mixed = answer(game, found, Budget(extend=3, samples=2, crowded=1))
+        assert mixed == answer(game, found, Budget(extend=3, samples=same_as))
+    assert found is not None
+    assert mixed != answer(game, found, Budget(extend=3, samples=1))  # two worlds do differ
