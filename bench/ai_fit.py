@@ -26,7 +26,6 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
@@ -116,74 +115,155 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return [a[i][n] / a[i][i] if abs(a[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
-def features(row: dict) -> list[float]:
-    """The fitted terms of one sample, then the two free constants."""
-    return [float(row["terms"].get(t, 0.0)) for t in FITTED] + [1.0, float(row["automa"])]
+Sample = tuple[dict[str, float], int, bool, float, str]  # terms, later, automa, target, game
 
 
-def target(row: dict) -> float:
-    """The VP still to come."""
-    return float(row["final"] - row["terms"]["vp"])
+def samples(rows: list[dict], aim: str) -> list[Sample]:
+    """What is fitted: each row's terms and the VP it still makes ("vp"), or (the rows of one
+    step end taken in pairs, seen from each non-automa company) the difference of the two
+    companies' terms and of the VP they still make ("margin": what `margin` ranks, and a
+    game's luck shared by both cancels)."""
+    if aim == "vp":
+        return [
+            (
+                r["terms"],
+                int(r["later"]),
+                bool(r["automa"]),
+                r["final"] - r["terms"]["vp"],
+                r["game"],
+            )
+            for r in rows
+        ]
+    out: list[Sample] = []
+    for first, second in zip(rows[0::2], rows[1::2], strict=False):
+        assert first["game"] == second["game"] and first["later"] == second["later"]
+        for me, other in ((first, second), (second, first)):
+            if me["automa"]:
+                continue
+            terms = {
+                t: me["terms"].get(t, 0.0) - other["terms"].get(t, 0.0) for t in evaluate.TERMS
+            }
+            to_come = me["final"] - me["terms"]["vp"] - other["final"] + other["terms"]["vp"]
+            out.append((terms, int(me["later"]), bool(other["automa"]), to_come, me["game"]))
+    return out
 
 
-def fit(rows: list[dict], ridge: float) -> list[float]:
-    """Multipliers of FITTED (clamped) and the two constants, by ridge least squares towards 1:
-    each term's penalty is `ridge` times its own sum of squares (scale-free)."""
-    k = len(FITTED) + 2
+LATERS = 5  # rounds after the current one: 0..4
+
+
+def features(sample: Sample, shape: str) -> list[float]:
+    """The fitted terms (and with shape "linear" each term times the rounds after, centred),
+    then the free constants: one per number of rounds after, and the same for an automa."""
+    terms, later, automa, _, _ = sample
+    x = [float(terms.get(t, 0.0)) for t in FITTED]
+    if shape == "linear":
+        slope = (later - 2) / 2
+        x += [v * slope for v in x]
+    ones = [1.0 if later == i else 0.0 for i in range(LATERS)]
+    return x + ones + [v * automa for v in ones]
+
+
+def prior(shape: str) -> list[float]:
+    """What the ridge pulls the fitted parameters towards: each multiplier 1, each slope 0."""
+    return [1.0] * len(FITTED) + ([0.0] * len(FITTED) if shape == "linear" else [])
+
+
+def fit(data: list[Sample], ridge: float, shape: str) -> list[float]:
+    """Multipliers of FITTED (and slopes) and the constants, by ridge least squares towards
+    `prior`: each parameter's penalty is `ridge` times its feature's own sum of squares."""
+    pulled = prior(shape)
+    k = len(pulled) + 2 * LATERS
     xtx = [[0.0] * k for _ in range(k)]
     xty = [0.0] * k
-    for row in rows:
-        x, y = features(row), target(row)
-        for i in range(k):
-            if x[i]:
-                xty[i] += x[i] * y
-                for j in range(k):
-                    xtx[i][j] += x[i] * x[j]
-    for i in range(len(FITTED)):
+    for sample in data:
+        x, y = features(sample, shape), sample[3]
+        nonzero = [i for i in range(k) if x[i]]
+        for i in nonzero:
+            xty[i] += x[i] * y
+            row = xtx[i]
+            for j in nonzero:
+                row[j] += x[i] * x[j]
+    for i, towards in enumerate(pulled):
         penalty = ridge * xtx[i][i] + 1e-6
         xtx[i][i] += penalty
-        xty[i] += penalty  # towards 1
-    solved = solve(xtx, xty)
-    return [min(HIGH, max(LOW, m)) for m in solved[: len(FITTED)]] + solved[len(FITTED) :]
+        xty[i] += penalty * towards
+    for i in range(len(pulled), k):
+        xtx[i][i] += 1e-6  # a number of rounds after with no sample
+    return solve(xtx, xty)
 
 
-def constants(rows: list[dict], scales: list[float]) -> list[float]:
-    """The two free constants that best fit these rows with the multipliers fixed."""
-    plain = [r for r in rows if not r["automa"]]
-    automa = [r for r in rows if r["automa"]]
-
-    def rest(group: list[dict]) -> float:
-        if not group:
-            return 0.0
-        rests = [
-            target(r) - sum(m * x for m, x in zip(scales, features(r), strict=False)) for r in group
-        ]
-        return sum(rests) / len(rests)
-
-    base = rest(plain)
-    return [base, rest(automa) - base if automa else 0.0]
+def scales(model: list[float], shape: str, later: int) -> list[float]:
+    """The fitted multipliers of FITTED with `later` rounds after the current one, clamped."""
+    n = len(FITTED)
+    slope = (later - 2) / 2
+    raw = [model[i] + (model[n + i] * slope if shape == "linear" else 0.0) for i in range(n)]
+    return [min(HIGH, max(LOW, m)) for m in raw]
 
 
-def explained(rows: list[dict], model: list[float]) -> float:
-    """The share of the VP to come's variance (about its mean) this model explains."""
-    if not rows:
+def predict(model: list[float], shape: str, sample: Sample) -> float:
+    """The model's VP still to come for a sample (clamped multipliers, fitted constants)."""
+    terms, later, automa, _, _ = sample
+    n = len(prior(shape))
+    value = sum(
+        m * float(terms.get(t, 0.0))
+        for m, t in zip(scales(model, shape, later), FITTED, strict=True)
+    )
+    return value + model[n + later] + (model[n + LATERS + later] if automa else 0.0)
+
+
+def hand_set(shape: str, data: list[Sample]) -> list[float]:
+    """The hand-set evaluation (every multiplier 1) with its constants fitted to `data`."""
+    return fit(data, 1e9, shape)  # an overwhelming ridge: only the constants move
+
+
+def explained(model: list[float], shape: str, data: list[Sample]) -> float:
+    """The share of the variance of what is still to come (about its mean) the model explains."""
+    if not data:
         return 0.0
-    ys = [target(r) for r in rows]
+    ys = [s[3] for s in data]
     centre = sum(ys) / len(ys)
     total = sum((y - centre) ** 2 for y in ys) or 1.0
-    error = sum(
-        (y - sum(m * x for m, x in zip(model, features(r), strict=True))) ** 2
-        for r, y in zip(rows, ys, strict=True)
-    )
+    error = sum((s[3] - predict(model, shape, s)) ** 2 for s in data)
     return 1.0 - error / total
 
 
-def by_later(rows: Iterable[dict]) -> dict[int, list[dict]]:
-    """The samples per number of rounds after the current one."""
-    out: dict[int, list[dict]] = {}
-    for row in rows:
-        out.setdefault(int(row["later"]), []).append(row)
-    return out
+def fit_table(data: list[Sample], ridge: float, shape: str) -> dict[str, list[float]]:
+    """TERM_SCALE fitted to `data`: per term, its multiplier for 0..4 rounds after."""
+    if shape == "linear":
+        model = fit(data, ridge, shape)
+        per_later = [scales(model, shape, later) for later in range(LATERS)]
+    else:
+        per_later = []
+        for later in range(LATERS):
+            group = [s for s in data if s[1] == later]
+            per_later.append(
+                scales(fit(group, ridge, shape), shape, later) if group else [1.0] * len(FITTED)
+            )
+    return {t: [per_later[later][i] for later in range(LATERS)] for i, t in enumerate(FITTED)}
+
+
+def held_out(data: list[Sample], ridge: float, shape: str) -> tuple[float, float]:
+    """The share explained by the hand-set and the fitted evaluation on the games left out of
+    the fit (half the games fitted, the other half tested, then the other way round)."""
+    games = sorted({s[4] for s in data})
+    halves = [set(games[0::2]), set(games[1::2])]
+    hand = tuned = 0.0
+    for test_games in halves:
+        train = [s for s in data if s[4] not in test_games]
+        test = [s for s in data if s[4] in test_games]
+        table = fit_table(train, ridge, shape)
+        hand += explained(hand_set(shape, train), shape, test) / 2
+        rescaled = [rescale(s, table) for s in train]
+        fitted = hand_set(shape, rescaled)  # the table's multipliers, its constants refitted
+        tuned += explained(fitted, shape, [rescale(s, table) for s in test]) / 2
+    return hand, tuned
+
+
+def rescale(sample: Sample, table: dict[str, list[float]]) -> Sample:
+    """A sample with each term multiplied by its fitted scale."""
+    terms, later, automa, y, game = sample
+    scaled = {t: v * (table[t][later] if t in table else 1.0) for t, v in terms.items()}
+    return scaled, later, automa, y, game
 
 
 def report(args: argparse.Namespace) -> None:
@@ -194,36 +274,17 @@ def report(args: argparse.Namespace) -> None:
             rows.extend(json.loads(line) for line in lines)
     if args.only:
         rows = [r for r in rows if r["game"].split("-")[0] in args.only.split(",")]
-    games = sorted({r["game"] for r in rows})
-    halves = [set(games[0::2]), set(games[1::2])]
-    print(f"{len(rows)} samples from {len(games)} games; ridge {args.ridge}")
-    table: dict[str, list[float]] = {t: [] for t in FITTED}
-    for later, group in sorted(by_later(rows).items()):
-        unit = [1.0] * len(FITTED)
-        scores = []
-        for held in (0, 1):
-            train = [r for r in group if r["game"] not in halves[held]]
-            test = [r for r in group if r["game"] in halves[held]]
-            fitted = fit(train, args.ridge)
-            scores.append(
-                (
-                    explained(test, unit + constants(train, unit)),
-                    explained(
-                        test, fitted[: len(FITTED)] + constants(train, fitted[: len(FITTED)])
-                    ),
-                )
-            )
-        model = fit(group, args.ridge)
-        hand = sum(s[0] for s in scores) / 2
-        tuned = sum(s[1] for s in scores) / 2
-        print(
-            f"rounds after {later}: {len(group)} samples; held-out R2 hand-set {hand:.3f}, "
-            f"fitted {tuned:.3f}; constants {model[-2]:+.1f} (automa {model[-1]:+.1f})"
-        )
-        print("   " + "  ".join(f"{t} {m:.2f}" for t, m in zip(FITTED, model, strict=False)))
-        for term, m in zip(FITTED, model, strict=False):
-            table[term].append(round(m, 2))
-    print("TERM_SCALE = {")
+    data = samples(rows, args.aim)
+    if args.kind:
+        data = [s for s in data if s[2] == (args.kind == "automa")] if args.aim == "vp" else data
+    games = len({s[4] for s in data})
+    print(
+        f"{len(data)} samples from {games} games; aim {args.aim}, shape {args.shape}, ridge {args.ridge}"
+    )
+    hand, tuned = held_out(data, args.ridge, args.shape)
+    print(f"held-out share explained: hand-set {hand:.3f}, fitted {tuned:.3f}")
+    table = fit_table(data, args.ridge, args.shape)
+    print("TERM_SCALE = {  # index: rounds after the current one")
     for term, values in table.items():
         print(f'    "{term}": ({", ".join(f"{v:.2f}" for v in values)}),')
     print("}")
@@ -243,6 +304,9 @@ def main(argv: list[str] | None = None) -> None:
     fitting.add_argument("files", nargs="+")
     fitting.add_argument("--ridge", type=float, default=0.3)
     fitting.add_argument("--only", default="", help="matches to fit on (default: all)")
+    fitting.add_argument("--aim", choices=("vp", "margin"), default="vp")
+    fitting.add_argument("--shape", choices=("bucket", "linear"), default="linear")
+    fitting.add_argument("--kind", choices=("", "ai", "automa"), default="", help="(aim vp)")
     args = parser.parse_args(argv)
     if args.command == "record":
         record(args)
