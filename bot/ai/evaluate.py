@@ -23,7 +23,11 @@ still bring. `worth` adds to a company's VP:
   made the AI decline contracts it could fulfil).
 
 The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
-search correct what they misjudge within a round.
+search correct what they misjudge within a round. `worth_terms` names each of these parts
+(`TERMS`); `worth` is their sum, each times a multiplier by the rounds left (`TERM_SCALE`)
+fitted to the final VP of played games by bench/ai_fit.py ("Texel tuning"), applied as far as
+`Weights.fitted` says. An automa's credits are VP to it, and its objective tile pays its own
+table (`Weights.automa_exact`).
 """
 
 from __future__ import annotations
