@@ -39,7 +39,7 @@ from bot.rules.automa.seats import player_seat
 from bot.rules.options import Decision
 
 LOW, HIGH = 0.3, 2.0  # the range a fitted multiplier is clamped to
-FITTED = tuple(term for term in evaluate.TERMS if term != "vp")  # "vp" is what is, not a guess
+FITTED = [term for term in evaluate.TERMS if term != "vp"]  # "vp" is what is, not a guess
 MATCHES = {"medium": (1,), "expert": (3,), "self": ()}  # opponent: the automa levels
 
 
@@ -266,6 +266,17 @@ def rescale(sample: Sample, table: dict[str, list[float]]) -> Sample:
     return scaled, later, automa, y, game
 
 
+def tied(sample: Sample, groups: list[list[str]]) -> Sample:
+    """A sample whose terms of each group are added into one, fitted with one multiplier (a
+    group of terms one converts into another, such as water held and the energy it makes:
+    scaled apart, the fit can make holding water look better than producing it)."""
+    terms, later, automa, y, game = sample
+    out = dict(terms)
+    for group in groups:
+        out["+".join(group)] = sum(out.pop(t, 0.0) for t in group)
+    return out, later, automa, y, game
+
+
 def report(args: argparse.Namespace) -> None:
     """Fit, check on held-out games, and print the TERM_SCALE table."""
     rows = []
@@ -275,6 +286,11 @@ def report(args: argparse.Namespace) -> None:
     if args.only:
         rows = [r for r in rows if r["game"].split("-")[0] in args.only.split(",")]
     data = samples(rows, args.aim)
+    groups = [group.split("+") for group in args.tie.split(",") if group]
+    if groups:
+        data = [tied(sample, groups) for sample in data]
+        members = {t for group in groups for t in group}
+        FITTED[:] = [t for t in FITTED if t not in members] + ["+".join(g) for g in groups]
     if args.kind:
         data = [s for s in data if s[2] == (args.kind == "automa")] if args.aim == "vp" else data
     games = len({s[4] for s in data})
@@ -284,6 +300,11 @@ def report(args: argparse.Namespace) -> None:
     hand, tuned = held_out(data, args.ridge, args.shape)
     print(f"held-out share explained: hand-set {hand:.3f}, fitted {tuned:.3f}")
     table = fit_table(data, args.ridge, args.shape)
+    for name in list(table):
+        for term in name.split("+") if "+" in name else ():
+            table[term] = table[name]
+        if "+" in name:
+            del table[name]
     print("TERM_SCALE = {  # index: rounds after the current one")
     for term, values in table.items():
         print(f'    "{term}": ({", ".join(f"{v:.2f}" for v in values)}),')
@@ -306,6 +327,9 @@ def main(argv: list[str] | None = None) -> None:
     fitting.add_argument("--only", default="", help="matches to fit on (default: all)")
     fitting.add_argument("--aim", choices=("vp", "margin"), default="vp")
     fitting.add_argument("--shape", choices=("bucket", "linear"), default="linear")
+    fitting.add_argument(
+        "--tie", default="", help="groups of terms fitted with one multiplier: a+b,c+d"
+    )
     fitting.add_argument("--kind", choices=("", "ai", "automa"), default="", help="(aim vp)")
     args = parser.parse_args(argv)
     if args.command == "record":
