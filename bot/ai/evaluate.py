@@ -320,7 +320,8 @@ TERMS = (
 #   over 15). It scaled the water held ("now" x1.5-2) above the energy it makes (placement,
 #   track x0.3-0.6), so holding water looked better than producing it.
 # - terms one converts into another tied (--tie placement+track+bonus_now+now+held,
-#   resources+tiles+structures+systems+incomes+bonus_later; explained 0.702): this table.
+#   resources+tiles+structures+systems+incomes+bonus_later; explained 0.702): this table,
+#   -1.1 +- 7.0 VP over 100 games, wins 32.0 % against 36.5 %: no gain.
 TERM_SCALE: dict[str, tuple[float, ...]] = {
     "engineers": (2.00, 2.00, 2.00, 2.00, 2.00),
     "contracts": (0.64, 0.88, 1.11, 1.35, 1.59),
