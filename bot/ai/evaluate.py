@@ -23,7 +23,11 @@ still bring. `worth` adds to a company's VP:
   made the AI decline contracts it could fulfil).
 
 The weights are hand-set in VP: they only need to rank positions, and the rollouts of the
-search correct what they misjudge within a round.
+search correct what they misjudge within a round. `worth_terms` names each of these parts
+(`TERMS`); `worth` is their sum, each times a multiplier by the rounds left (`TERM_SCALE`)
+fitted to the final VP of played games by bench/ai_fit.py ("Texel tuning"), applied as far as
+`Weights.fitted` says. An automa's credits are VP to it, and its objective tile pays its own
+table (`Weights.automa_exact`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any
 
 from bot.ai import goals
 from bot.ai.water import Forecast, forecast
+from bot.rules.automa.seats import economy
 from bot.rules.content import MapData
 from bot.rules.engine import Game
 from bot.rules.flow import (
@@ -264,6 +269,11 @@ class Weights:
     contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
     now_share: float = 0.5  # the energy the water held can make this round, while rounds remain
     now_share_last: float = 0.5  # ... in the last round
+    # -- fitted term scales (ai-fit): 1 applies TERM_SCALE, 0 every term at 1 (hand-set) --
+    fitted: float = 0.0
+    # An automa's credits are VP at once (1 each: Energy Track, contracts) and its objective
+    # tile pays 20/15/10; False judges it as a person (credits at REWARD_VALUE, 15/10/5).
+    automa_exact: bool = False
     # -- production and water planning (ai-plan) --
     # Measured, strong vs Medium, seeds 9000-9023 (mode 0: margin -14.3 +- 14.3, 7.5 wins):
     # mode 1 -32.1 +- 12.4 (4 wins; round-1 energy 5.2 -> 0.6: no action water in the model);
@@ -279,6 +289,55 @@ class Weights:
 
 
 W = Weights()
+
+# The named parts of `worth` (`worth_terms`), in the order they are added.
+TERMS = (
+    "vp",  # VP scored so far
+    "placement",  # this round's Energy Track placement VP, if it ended now
+    "track",  # the track's VP and credits for the energy made this round
+    "bonus_now",  # this round's bonus tile at the energy made
+    "engineers",  # engineers still to place this round
+    "resources",  # credits and machinery in the supply
+    "tiles",  # basic tiles, and machinery and tiles on the wheel
+    "systems",  # the energy a round the production systems promise, for the rounds left
+    "incomes",  # the company board's incomes still to come
+    "bonus_later",  # the later rounds' bonus tiles on the pieces built now
+    "held",  # water held in own dams (less the spill at the coming Water Flow)
+    "now",  # the energy the water held can still make this round
+    "structures",  # structures built (the incomes they uncover)
+    "contracts",  # contracts held (a share of their reward), and fulfilled ones' kept part
+    "objective",  # the objective tile's standing
+)
+
+# Each term's multiplier by the rounds after the current one (index 0: the last round, 4: the
+# first of five), fitted by bench/ai_fit.py to the final VP of played games; a term not listed
+# counts once. Off by default (`fitted` 0): neither fit measured better (strong vs Medium,
+# seeds 9000+, paired with the base). Fitted on 2,604 step ends of 30 games, seeds 20000-20029
+# (strong against the Medium (15) and Expert (8) automa and against itself (7), automa_exact
+# on), `fit --aim vp --shape linear --ridge 0.1`, clamped to 0.3-2:
+# - each term apart (held-out share of the VP to come explained 0.651 hand-set -> 0.729):
+#   -10.8 +- 11.3 VP over 43 games, wins 22 % against 45 % (and at fitted 0.5 -16.9 +- 17.7
+#   over 15). It scaled the water held ("now" x1.5-2) above the energy it makes (placement,
+#   track x0.3-0.6), so holding water looked better than producing it.
+# - terms one converts into another tied (--tie placement+track+bonus_now+now+held,
+#   resources+tiles+structures+systems+incomes+bonus_later; explained 0.702): this table,
+#   -1.1 +- 7.0 VP over 100 games, wins 32.0 % against 36.5 %: no gain.
+TERM_SCALE: dict[str, tuple[float, ...]] = {
+    "engineers": (2.00, 2.00, 2.00, 2.00, 2.00),
+    "contracts": (0.64, 0.88, 1.11, 1.35, 1.59),
+    "objective": (1.14, 1.19, 1.23, 1.27, 1.31),
+    "placement": (0.65, 0.65, 0.64, 0.64, 0.64),
+    "track": (0.65, 0.65, 0.64, 0.64, 0.64),
+    "bonus_now": (0.65, 0.65, 0.64, 0.64, 0.64),
+    "now": (0.65, 0.65, 0.64, 0.64, 0.64),
+    "held": (0.65, 0.65, 0.64, 0.64, 0.64),
+    "resources": (0.99, 0.95, 0.90, 0.86, 0.82),
+    "tiles": (0.99, 0.95, 0.90, 0.86, 0.82),
+    "structures": (0.99, 0.95, 0.90, 0.86, 0.82),
+    "systems": (0.99, 0.95, 0.90, 0.86, 0.82),
+    "incomes": (0.99, 0.95, 0.90, 0.86, 0.82),
+    "bonus_later": (0.99, 0.95, 0.90, 0.86, 0.82),
+}
 
 
 def wheel_worth(company: Company, per_machine: float, weights: Weights) -> float:
@@ -334,31 +393,39 @@ def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weight
     return total * weights.future_bonus
 
 
-def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
-    """A company's VP now plus an estimate of what its position will still bring."""
+def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> dict[str, float]:
+    """The parts of `worth`, by name (`TERMS`), before `TERM_SCALE`: what each asset of the
+    company is judged to bring (only the terms that apply to the position are present)."""
     w = weights or W
     state = game.state
     company = state.companies[company_id]
+    terms: dict[str, float] = {"vp": float(company.vp)}
     if state.finished:
-        return float(company.vp)
+        return terms
     later = rounds_after(game)
-    value = float(company.vp)
     track = game.content.energy_track
     pending = state.phase in BEFORE_SCORING
+    automa = w.automa_exact and game.automa_level(company_id) is not None
     if pending:
         energies = {cid: state.companies[cid].energy for cid in state.turn_order}
-        value += placement_awards(energies, track.first_vp, track.second_vp).get(company_id, 0)
+        terms["placement"] = float(
+            placement_awards(energies, track.first_vp, track.second_vp).get(company_id, 0)
+        )
         credits, vp = track.credits_for(min(company.energy, ENERGY_CAP))
-        value += vp + credits * REWARD_VALUE["credits"]
+        terms["track"] = vp + credits * (1.0 if automa else REWARD_VALUE["credits"])
         if state.round - 1 < len(state.bonus_tiles):
-            value += bonus_reward(game, company_id, state.bonus_tiles[state.round - 1])[0]
-        value += w.engineer * company.engineers
+            terms["bonus_now"] = float(
+                bonus_reward(game, company_id, state.bonus_tiles[state.round - 1])[0]
+            )
+        terms["engineers"] = w.engineer * company.engineers
     spend = min(1.0, later / 2)  # resources are spent while rounds remain
-    value += company.credits * (w.credit_end + w.credit_early * spend)
     per_machine = w.machine_end + w.machine_early * spend
-    value += (company.excavators + company.mixers) * per_machine
+    terms["resources"] = (
+        company.credits * (w.credit_end + w.credit_early * spend)
+        + (company.excavators + company.mixers) * per_machine
+    )
     if later:
-        value += w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
+        terms["tiles"] = w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
     ahead = forecast(game) if w.water_mode or w.spill else NO_FORECAST  # mode 0: unused
     outlook, now = systems_outlook(game, company_id, ahead, w)
     per_round = sum(
@@ -367,20 +434,21 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     energy_value = w.energy_round * min(per_round, 10) + w.energy_round_more * max(
         0.0, per_round - 10
     )
-    value += energy_value * (later + (0.3 if pending else 0.0))
-    value += income_worth(game, company, later, w)
+    terms["systems"] = energy_value * (later + (0.3 if pending else 0.0))
+    terms["incomes"] = income_worth(game, company, later, w)
     if later and w.future_bonus:
-        value += bonus_outlook(game, company_id, per_round, w)
+        terms["bonus_later"] = bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
-    value += held * (1.0 if later == 0 else w.held)
-    if w.spill:
-        value -= w.spill * spill_loss(game, company_id, ahead)
+    terms["held"] = held * (1.0 if later == 0 else w.held) - (
+        w.spill * spill_loss(game, company_id, ahead) if w.spill else 0.0
+    )
     if pending:
-        value += (w.now_share if later else w.now_share_last) * now
+        terms["now"] = (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())
-    value += built * (w.structure + w.structure_round * later)
+    terms["structures"] = built * (w.structure + w.structure_round * later)
     best = outlook[0] if outlook else 0.0
-    credit = w.credit_end + w.credit_early * spend
+    credit = 1.0 if automa else w.credit_end + w.credit_early * spend
+    contracts = 0.0
     for contract_id in company.contracts:
         contract = game.content.contracts[contract_id]
         if now >= contract.energy:
@@ -389,16 +457,36 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
             chance = w.contract_later
         else:
             chance = 0.1 if later else 0.0
-        value += chance * held_value(contract.reward, credit, per_machine)
+        contracts += chance * held_value(contract.reward, credit, per_machine)
     for contract_id in company.fulfilled:
-        value += (
+        contracts += (
             w.contract_now * HELD_OTHER * other_units(game.content.contracts[contract_id].reward)
         )
+    terms["contracts"] = contracts
     if state.objective:
         counts = objective_counts(game, state.objective)
-        awards = objective_awards(counts, game.content.objective_vp_by_place)
-        value += awards.get(company_id, 0) * (1.0 if later == 0 else w.objective_share)
-    return value
+        table = economy().objective_vp_by_place if automa else game.content.objective_vp_by_place
+        awards = objective_awards(counts, table)
+        terms["objective"] = awards.get(company_id, 0) * (1.0 if later == 0 else w.objective_share)
+    return terms
+
+
+def term_scale(term: str, later: int, weights: Weights) -> float:
+    """The multiplier of one term of `worth` with `later` rounds after this one (`TERM_SCALE`,
+    blended towards 1 by `weights.fitted`)."""
+    scales = TERM_SCALE.get(term)
+    if scales is None or not weights.fitted:
+        return 1.0
+    return 1.0 + weights.fitted * (scales[min(later, len(scales) - 1)] - 1.0)
+
+
+def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
+    """A company's VP now plus an estimate of what its position will still bring: the sum of
+    its `worth_terms`, each times its fitted `term_scale`."""
+    w = weights or W
+    terms = worth_terms(game, company_id, w)
+    later = rounds_after(game)
+    return sum(term_scale(name, later, w) * value for name, value in terms.items())
 
 
 def margin(game: Game, company_id: str) -> float:
