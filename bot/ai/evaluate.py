@@ -183,6 +183,7 @@ def systems_outlook(
     if judged.water_own_only and game.automa_level(company_id) is not None:
         judged = replace(judged, water_mode=0)  # an automa's systems: the headstream guess
     bonus = company_bonus(game, company_id)
+    own_complete = (0.0, judged.own_dam_alone, judged.own_dam_pair, 1.0)
     outlook: list[float] = []
     now = 0
     for dam_space, space in game_map.dam_spaces.items():
@@ -195,6 +196,7 @@ def systems_outlook(
             continue
         basin = game_map.basins[space.basin]
         drops = dam_drops(game, dam_space, dam, ahead, judged)
+        complete = own_complete if dam is not None and dam.owner == company_id else COMPLETE
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
@@ -205,13 +207,24 @@ def systems_outlook(
                     continue
                 pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
                 energy = drops * conduit.production + (bonus if drops else 0)
-                best = max(best, COMPLETE[pieces] * energy)
+                best = max(best, complete[pieces] * energy)
                 if pieces == 3 and dam is not None and dam.water:
                     now = max(now, dam.water * conduit.production + bonus)
         if best:
             outlook.append(best)
     outlook.sort(reverse=True)
     return outlook, now
+
+
+def dam_capacity(game: Game, company_id: str, weights: Weights) -> float:
+    """The drops the company's own dams can hold each round: each level, times how full the
+    headstreams above it keep it (a base or elevation is capacity for every later round,
+    whichever conduit and powerhouse will use it)."""
+    return sum(
+        dam.level * headstream_guess(game, space, weights)
+        for space, dam in game.state.dams.items()
+        if dam.owner == company_id
+    )
 
 
 def spill_loss(game: Game, company_id: str, ahead: Forecast) -> float:
@@ -276,6 +289,10 @@ class Weights:
     # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
     bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
     bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
+    # -- own dams (ai-dams): a base or elevation is capacity for every later round --
+    dam_round: float = 0.0  # a drop of own dam capacity (level x headstream guess), a round left
+    own_dam_alone: float = 0.25  # an own dam's system with the dam alone built (COMPLETE[1])
+    own_dam_pair: float = 0.55  # ... with the dam and one more piece (COMPLETE[2])
 
 
 W = Weights()
@@ -369,6 +386,8 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     )
     value += energy_value * (later + (0.3 if pending else 0.0))
     value += income_worth(game, company, later, w)
+    if later and w.dam_round:
+        value += w.dam_round * later * dam_capacity(game, company_id, w)
     if later and w.future_bonus:
         value += bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
