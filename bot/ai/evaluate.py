@@ -29,11 +29,10 @@ search correct what they misjudge within a round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.ai import goals
-from bot.ai.water import Forecast, forecast
 from bot.rules.content import MapData
 from bot.rules.engine import Game
 from bot.rules.flow import (
@@ -123,8 +122,6 @@ def _upstream(game_map: MapData) -> dict[int, int]:
     return table
 
 
-NO_FORECAST = Forecast((), (), {}, {})  # for water_mode 0, which needs none
-
 # How much of a production system's worth counts, by how many of its three pieces
 # (dam, conduit, powerhouse) are already usable by the company.
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
@@ -136,54 +133,34 @@ def headstream_guess(game: Game, space: str, weights: Weights) -> float:
     return min(1.0, weights.water_per_headstream * upstream)
 
 
-def dam_drops(game: Game, space: str, dam: Dam | None, ahead: Forecast, weights: Weights) -> float:
-    """The drops a round this dam space can produce from, on average over the rounds to come:
-    its capacity (a base's, if none is built) times how well the water reaches it."""
-    mode = weights.water_mode
-    if not ahead.rounds or not mode:
-        water = headstream_guess(game, space, weights)
-        if dam is None:
-            return water
-        return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
-    if mode == 1:  # what the forecast says the dam catches
-        if dam is None:
-            total = float(sum(min(1, reach.get(space, 0)) for reach in ahead.reach))
-        else:
-            total = float(sum(caught.get(space, 0) for caught in ahead.caught))
-            if dam.owner == NEUTRAL:
-                total *= weights.neutral_share
-        return total / ahead.rounds
-    if mode == 3:  # the headstream guess, times the share of the natural water arriving
-        water = headstream_guess(game, space, weights)
-        natural = ahead.natural.get(space, 0)
-        if natural:
-            water *= min(1.0, sum(reach.get(space, 0) for reach in ahead.reach) / natural)
-        if dam is None:
-            return water
-        return dam.level * (0.5 if dam.owner == NEUTRAL else water)
-    # mode 2: the capacity, filled as far as the drops arriving there a round reach
-    arriving = sum(reach.get(space, 0) for reach in ahead.reach) / ahead.rounds
-    water = min(1.0, weights.water_per_drop * arriving)
+# A forecast of the headstream tiles' own water (the former bot/ai/water.py and its modes)
+# measured worse in every form, strong vs Medium, seeds 9000-9023 (this guess: margin -14.3
+# +- 14.3, 7.5 wins of 24): the dams' forecast catch -32.1 +- 12.4 (4 wins; round-1 energy
+# 5.2 -> 0.6), the drops arriving -26.0 (5 games), this guess scaled by the share of the
+# tiles' water arriving -13.2 +- 14.6 (paired +1.0 +- 11.1), a spill penalty for water held
+# -9.1 (14 games). The tiles' water is the lesser part of what fills a dam: players add theirs
+# by Water Management, contracts and incomes, and where is a choice the search plays, not one
+# an evaluation can forecast; this guess (a dam with two headstreams above is full each round)
+# is what companies that top their rivers up achieve. So the forecast was deleted.
+def dam_drops(game: Game, space: str, dam: Dam | None, weights: Weights) -> float:
+    """The drops a round this dam space can produce from: its capacity (a base's, if none is
+    built) times how full the headstreams above keep it; a neutral dam's water is shared."""
+    water = headstream_guess(game, space, weights)
     if dam is None:
         return water
-    return dam.level * water * (weights.neutral_share if dam.owner == NEUTRAL else 1.0)
+    return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
 
 
 def systems_outlook(
-    game: Game, company_id: str, ahead: Forecast | None = None, weights: Weights | None = None
+    game: Game, company_id: str, weights: Weights | None = None
 ) -> tuple[list[float], int]:
     """(the energy a round that each system, built or still to build, promises — weighted by
-    how complete it is and how much water the forecast says reaches it —, best first; the
-    energy the water held now can make)."""
+    how complete it is and how much water reaches it —, best first; the energy the water held
+    now can make)."""
     state = game.state
     game_map = game.map
     judged = weights or W
-    if ahead is None:
-        ahead = forecast(game) if judged.water_mode else NO_FORECAST
-    if judged.water_own_only and game.automa_level(company_id) is not None:
-        judged = replace(judged, water_mode=0)  # an automa's systems: the headstream guess
     bonus = company_bonus(game, company_id)
-    own_complete = (0.0, judged.own_dam_alone, judged.own_dam_pair, 1.0)
     outlook: list[float] = []
     now = 0
     for dam_space, space in game_map.dam_spaces.items():
@@ -195,8 +172,7 @@ def systems_outlook(
         else:
             continue
         basin = game_map.basins[space.basin]
-        drops = dam_drops(game, dam_space, dam, ahead, judged)
-        complete = own_complete if dam is not None and dam.owner == company_id else COMPLETE
+        drops = dam_drops(game, dam_space, dam, judged)
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
@@ -207,7 +183,7 @@ def systems_outlook(
                     continue
                 pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
                 energy = drops * conduit.production + (bonus if drops else 0)
-                best = max(best, complete[pieces] * energy)
+                best = max(best, COMPLETE[pieces] * energy)
                 if pieces == 3 and dam is not None and dam.water:
                     now = max(now, dam.water * conduit.production + bonus)
         if best:
@@ -225,31 +201,6 @@ def dam_capacity(game: Game, company_id: str, weights: Weights) -> float:
         for space, dam in game.state.dams.items()
         if dam.owner == company_id
     )
-
-
-def spill_loss(game: Game, company_id: str, ahead: Forecast) -> float:
-    """The energy lost by holding water at the coming Water Flow: drops that would reach the
-    company's own dams but find them full of the water held now, at the dam's best own
-    system's conduit value."""
-    state = game.state
-    game_map = game.map
-    lost = 0.0
-    for dam_space, spilled in ahead.spilled.items():
-        dam = state.dams.get(dam_space)
-        if dam is None or dam.owner != company_id or not dam.water:
-            continue
-        basin = game_map.basins[game_map.dam_spaces[dam_space].basin]
-        value = 0
-        for conduit_space in basin.conduit_spaces:
-            if conduit_space not in state.conduits:
-                continue
-            conduit = game_map.conduit_spaces[conduit_space]
-            if any(
-                state.powerhouses.get(p) == company_id for p in conduit.connects_powerhouse_spaces
-            ):
-                value = max(value, conduit.production)
-        lost += min(spilled, dam.water) * value
-    return lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,22 +228,13 @@ class Weights:
     contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
     now_share: float = 0.5  # the energy the water held can make this round, while rounds remain
     now_share_last: float = 0.5  # ... in the last round
-    # -- production and water planning (ai-plan) --
-    # Measured, strong vs Medium, seeds 9000-9023 (mode 0: margin -14.3 +- 14.3, 7.5 wins):
-    # mode 1 -32.1 +- 12.4 (4 wins; round-1 energy 5.2 -> 0.6: no action water in the model);
-    # mode 3 own-only -13.2 +- 14.6 (9 wins; paired +1.0 +- 11.1): not a clear gain.
-    water_mode: float = 0  # 0: water_per_headstream; 1: the forecast's catch; 2: its arrivals; 3: 0 x the share arriving
-    water_per_drop: float = 0.7  # (mode 2) how full a dam is, per drop arriving a round
-    water_own_only: bool = False  # the automas' own dams keep the headstream guess
-    spill: float = 0.0  # an energy lost at the coming Water Flow by water held in a full dam
+    # -- production and water (the forecast modes measured worse: see `dam_drops`) --
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
     # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
     bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
     bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
     # -- own dams (ai-dams): a base or elevation is capacity for every later round --
     dam_round: float = 0.0  # a drop of own dam capacity (level x headstream guess), a round left
-    own_dam_alone: float = 0.25  # an own dam's system with the dam alone built (COMPLETE[1])
-    own_dam_pair: float = 0.55  # ... with the dam and one more piece (COMPLETE[2])
 
 
 W = Weights()
@@ -376,8 +318,7 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
     value += (company.excavators + company.mixers) * per_machine
     if later:
         value += w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
-    ahead = forecast(game) if w.water_mode or w.spill else NO_FORECAST  # mode 0: unused
-    outlook, now = systems_outlook(game, company_id, ahead, w)
+    outlook, now = systems_outlook(game, company_id, w)
     per_round = sum(
         weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
     )
@@ -392,8 +333,6 @@ def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:
         value += bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     value += held * (1.0 if later == 0 else w.held)
-    if w.spill:
-        value -= w.spill * spill_loss(game, company_id, ahead)
     if pending:
         value += (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())
