@@ -48,3 +48,18 @@ def test_an_elevation_is_worth_its_capacity_for_every_round_left() -> None:
         with_term = worth(high, "italy", on) - worth(low, "italy", on)
         without = worth(high, "italy", off) - worth(low, "italy", off)
         assert abs(with_term - without - 2.0 * fill * later) < 1e-9, round_number
+
+
+def test_a_dam_no_conduit_links_to_an_own_powerhouse_counts_its_unconnected_share() -> None:
+    weights = replace(evaluate.W, dam_unconnected=0.25)
+    alone = load_position(POSITION)
+    # USA's conduit C9R leads from D9L's basin to Italy's powerhouse P12_0: Italy can produce
+    linked = load_position(POSITION.replace("[map]\n", '[map]\nC9R = "usa"\nP12_0 = "italy"\n'))
+    # Italy's own conduit C9L, but to a powerhouse space it does not hold
+    elsewhere = load_position(
+        POSITION.replace("[map]\n", '[map]\nC9L = "italy"\nP12_0 = "italy"\n')
+    )
+    full = 2 * headstream_guess(alone, "D9L", weights)
+    assert dam_capacity(linked, "italy", weights) == full
+    assert dam_capacity(alone, "italy", weights) == 0.25 * full
+    assert dam_capacity(elsewhere, "italy", weights) == 0.25 * full
