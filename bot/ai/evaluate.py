@@ -249,8 +249,9 @@ class Weights:
     # -- own dams (ai-dams): a base or elevation is capacity for every later round --
     # Off: a lone base's system never ranks among the outlook's three, so a base counts only
     # its income share and flat structure worth. Measured, strong vs Medium, paired with the
-    # base runs: dam_round 1.0 +1.9 +- 11.0 VP (40 games, seeds 9000+); 2.0 +1.8 +- 9.2 (55,
-    # seeds 9000+) and -1.1 +- 11.3 (53, seeds 9500+). At 2.0 the AI builds the bases and
+    # base runs: dam_round 1.0 +1.9 +- 11.0 VP (40 games, seeds 9000+); 2.0 +0.9 +- 7.1 (100,
+    # seeds 9000+) and -1.1 +- 11.3 (53, seeds 9500+); 2.0 with dam_unconnected 0.25 -3.0 +- 7.0
+    # (100, seeds 9000+). At 2.0 the AI builds the bases and
     # elevations (their incomes 5.5 -> 21.9 and 1.9 -> 20.9 VP, 8 games) but makes almost no
     # energy in rounds 1-3 (0.0, 1.2, 4.2 against 5.3, 6.8, 12.4): the term must come with the
     # production it enables, e.g. dam_unconnected < 1.
