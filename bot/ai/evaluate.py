@@ -33,11 +33,10 @@ table (`Weights.automa_exact`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.ai import goals
-from bot.ai.water import Forecast, forecast
 from bot.rules.automa.seats import economy
 from bot.rules.content import MapData
 from bot.rules.engine import Game
@@ -128,8 +127,6 @@ def _upstream(game_map: MapData) -> dict[int, int]:
     return table
 
 
-NO_FORECAST = Forecast((), (), {}, {})  # for water_mode 0, which needs none
-
 # How much of a production system's worth counts, by how many of its three pieces
 # (dam, conduit, powerhouse) are already usable by the company.
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
@@ -141,52 +138,33 @@ def headstream_guess(game: Game, space: str, weights: Weights) -> float:
     return min(1.0, weights.water_per_headstream * upstream)
 
 
-def dam_drops(game: Game, space: str, dam: Dam | None, ahead: Forecast, weights: Weights) -> float:
-    """The drops a round this dam space can produce from, on average over the rounds to come:
-    its capacity (a base's, if none is built) times how well the water reaches it."""
-    mode = weights.water_mode
-    if not ahead.rounds or not mode:
-        water = headstream_guess(game, space, weights)
-        if dam is None:
-            return water
-        return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
-    if mode == 1:  # what the forecast says the dam catches
-        if dam is None:
-            total = float(sum(min(1, reach.get(space, 0)) for reach in ahead.reach))
-        else:
-            total = float(sum(caught.get(space, 0) for caught in ahead.caught))
-            if dam.owner == NEUTRAL:
-                total *= weights.neutral_share
-        return total / ahead.rounds
-    if mode == 3:  # the headstream guess, times the share of the natural water arriving
-        water = headstream_guess(game, space, weights)
-        natural = ahead.natural.get(space, 0)
-        if natural:
-            water *= min(1.0, sum(reach.get(space, 0) for reach in ahead.reach) / natural)
-        if dam is None:
-            return water
-        return dam.level * (0.5 if dam.owner == NEUTRAL else water)
-    # mode 2: the capacity, filled as far as the drops arriving there a round reach
-    arriving = sum(reach.get(space, 0) for reach in ahead.reach) / ahead.rounds
-    water = min(1.0, weights.water_per_drop * arriving)
+# A forecast of the headstream tiles' own water (the former bot/ai/water.py and its modes)
+# measured worse in every form, strong vs Medium, seeds 9000-9023 (this guess: margin -14.3
+# +- 14.3, 7.5 wins of 24): the dams' forecast catch -32.1 +- 12.4 (4 wins; round-1 energy
+# 5.2 -> 0.6), the drops arriving -26.0 (5 games), this guess scaled by the share of the
+# tiles' water arriving -13.2 +- 14.6 (paired +1.0 +- 11.1), a spill penalty for water held
+# -9.1 (14 games). The tiles' water is the lesser part of what fills a dam: players add theirs
+# by Water Management, contracts and incomes, and where is a choice the search plays, not one
+# an evaluation can forecast; this guess (a dam with two headstreams above is full each round)
+# is what companies that top their rivers up achieve. So the forecast was deleted.
+def dam_drops(game: Game, space: str, dam: Dam | None, weights: Weights) -> float:
+    """The drops a round this dam space can produce from: its capacity (a base's, if none is
+    built) times how full the headstreams above keep it; a neutral dam's water is shared."""
+    water = headstream_guess(game, space, weights)
     if dam is None:
         return water
-    return dam.level * water * (weights.neutral_share if dam.owner == NEUTRAL else 1.0)
+    return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
 
 
 def systems_outlook(
-    game: Game, company_id: str, ahead: Forecast | None = None, weights: Weights | None = None
+    game: Game, company_id: str, weights: Weights | None = None
 ) -> tuple[list[float], int]:
     """(the energy a round that each system, built or still to build, promises — weighted by
-    how complete it is and how much water the forecast says reaches it —, best first; the
-    energy the water held now can make)."""
+    how complete it is and how much water reaches it —, best first; the energy the water held
+    now can make)."""
     state = game.state
     game_map = game.map
     judged = weights or W
-    if ahead is None:
-        ahead = forecast(game) if judged.water_mode else NO_FORECAST
-    if judged.water_own_only and game.automa_level(company_id) is not None:
-        judged = replace(judged, water_mode=0)  # an automa's systems: the headstream guess
     bonus = company_bonus(game, company_id)
     outlook: list[float] = []
     now = 0
@@ -199,7 +177,7 @@ def systems_outlook(
         else:
             continue
         basin = game_map.basins[space.basin]
-        drops = dam_drops(game, dam_space, dam, ahead, judged)
+        drops = dam_drops(game, dam_space, dam, judged)
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
@@ -219,29 +197,28 @@ def systems_outlook(
     return outlook, now
 
 
-def spill_loss(game: Game, company_id: str, ahead: Forecast) -> float:
-    """The energy lost by holding water at the coming Water Flow: drops that would reach the
-    company's own dams but find them full of the water held now, at the dam's best own
-    system's conduit value."""
+def dam_capacity(game: Game, company_id: str, weights: Weights) -> float:
+    """The drops the company's own dams can hold each round: each level, times how full the
+    headstreams above it keep it, and by `dam_unconnected` where no built conduit leads from
+    its basin to one of the company's powerhouses yet."""
     state = game.state
     game_map = game.map
-    lost = 0.0
-    for dam_space, spilled in ahead.spilled.items():
-        dam = state.dams.get(dam_space)
-        if dam is None or dam.owner != company_id or not dam.water:
+    total = 0.0
+    for space, dam in state.dams.items():
+        if dam.owner != company_id:
             continue
-        basin = game_map.basins[game_map.dam_spaces[dam_space].basin]
-        value = 0
-        for conduit_space in basin.conduit_spaces:
-            if conduit_space not in state.conduits:
-                continue
-            conduit = game_map.conduit_spaces[conduit_space]
-            if any(
-                state.powerhouses.get(p) == company_id for p in conduit.connects_powerhouse_spaces
-            ):
-                value = max(value, conduit.production)
-        lost += min(spilled, dam.water) * value
-    return lost
+        share = 1.0
+        if weights.dam_unconnected != 1.0:
+            basin = game_map.basins[game_map.dam_spaces[space].basin]
+            linked = any(
+                state.powerhouses.get(powerhouse) == company_id
+                for conduit in basin.conduit_spaces
+                if conduit in state.conduits
+                for powerhouse in game_map.conduit_spaces[conduit].connects_powerhouse_spaces
+            )
+            share = 1.0 if linked else weights.dam_unconnected
+        total += share * dam.level * headstream_guess(game, space, weights)
+    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,18 +251,22 @@ class Weights:
     # An automa's credits are VP at once (1 each: Energy Track, contracts) and its objective
     # tile pays 20/15/10; False judges it as a person (credits at REWARD_VALUE, 15/10/5).
     automa_exact: bool = False
-    # -- production and water planning (ai-plan) --
-    # Measured, strong vs Medium, seeds 9000-9023 (mode 0: margin -14.3 +- 14.3, 7.5 wins):
-    # mode 1 -32.1 +- 12.4 (4 wins; round-1 energy 5.2 -> 0.6: no action water in the model);
-    # mode 3 own-only -13.2 +- 14.6 (9 wins; paired +1.0 +- 11.1): not a clear gain.
-    water_mode: float = 0  # 0: water_per_headstream; 1: the forecast's catch; 2: its arrivals; 3: 0 x the share arriving
-    water_per_drop: float = 0.7  # (mode 2) how full a dam is, per drop arriving a round
-    water_own_only: bool = False  # the automas' own dams keep the headstream guess
-    spill: float = 0.0  # an energy lost at the coming Water Flow by water held in a full dam
+    # -- production and water (the forecast modes measured worse: see `dam_drops`) --
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
     # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
     bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
     bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
+    # -- own dams (ai-dams): a base or elevation is capacity for every later round --
+    # Off: a lone base's system never ranks among the outlook's three, so a base counts only
+    # its income share and flat structure worth. Measured, strong vs Medium, paired with the
+    # base runs: dam_round 1.0 +1.9 +- 11.0 VP (40 games, seeds 9000+); 2.0 +0.9 +- 7.1 (100,
+    # seeds 9000+) and -1.1 +- 11.3 (53, seeds 9500+); 2.0 with dam_unconnected 0.25 -3.0 +- 7.0
+    # (100, seeds 9000+). At 2.0 the AI builds the bases and
+    # elevations (their incomes 5.5 -> 21.9 and 1.9 -> 20.9 VP, 8 games) but makes almost no
+    # energy in rounds 1-3 (0.0, 1.2, 4.2 against 5.3, 6.8, 12.4): the term must come with the
+    # production it enables, e.g. dam_unconnected < 1.
+    dam_round: float = 0.0  # a drop of own dam capacity (level x headstream guess), a round left
+    dam_unconnected: float = 1.0  # its share for a dam no built conduit links to an own powerhouse
 
 
 W = Weights()
@@ -301,8 +282,9 @@ TERMS = (
     "tiles",  # basic tiles, and machinery and tiles on the wheel
     "systems",  # the energy a round the production systems promise, for the rounds left
     "incomes",  # the company board's incomes still to come
+    "dams",  # own dams' capacity for the rounds left (dam_round; 0 by default)
     "bonus_later",  # the later rounds' bonus tiles on the pieces built now
-    "held",  # water held in own dams (less the spill at the coming Water Flow)
+    "held",  # water held in own dams
     "now",  # the energy the water held can still make this round
     "structures",  # structures built (the incomes they uncover)
     "contracts",  # contracts held (a share of their reward), and fulfilled ones' kept part
@@ -426,8 +408,7 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     )
     if later:
         terms["tiles"] = w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
-    ahead = forecast(game) if w.water_mode or w.spill else NO_FORECAST  # mode 0: unused
-    outlook, now = systems_outlook(game, company_id, ahead, w)
+    outlook, now = systems_outlook(game, company_id, w)
     per_round = sum(
         weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
     )
@@ -436,12 +417,12 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     )
     terms["systems"] = energy_value * (later + (0.3 if pending else 0.0))
     terms["incomes"] = income_worth(game, company, later, w)
+    if later and w.dam_round:
+        terms["dams"] = w.dam_round * later * dam_capacity(game, company_id, w)
     if later and w.future_bonus:
         terms["bonus_later"] = bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
-    terms["held"] = held * (1.0 if later == 0 else w.held) - (
-        w.spill * spill_loss(game, company_id, ahead) if w.spill else 0.0
-    )
+    terms["held"] = held * (1.0 if later == 0 else w.held)
     if pending:
         terms["now"] = (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())

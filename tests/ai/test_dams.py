@@ -1,0 +1,65 @@
+"""Own dams in the evaluation: a base or elevation is capacity for every later round."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.ai import evaluate
+from bot.ai.evaluate import dam_capacity, headstream_guess, worth
+from bot.rules.position import load_position
+
+# Round 2: Italy owns a level-2 dam on D9L with nothing to produce it through, its
+# rival USA a base on D10L, and a neutral dam stands on D8L.
+POSITION = """
+[game]
+turn_order = ["italy", "usa"]
+phase = "actions"
+round = 2
+
+[map]
+D9L = { owner = "italy", level = 2 }
+D10L = { owner = "usa", level = 1 }
+D8L = { owner = "neutral", level = 3, water = 1 }
+"""
+
+
+def test_capacity_counts_each_level_of_the_companys_own_dams_only() -> None:
+    game = load_position(POSITION)
+    weights = evaluate.W
+    assert dam_capacity(game, "italy", weights) == 2 * headstream_guess(game, "D9L", weights)
+    assert dam_capacity(game, "usa", weights) == headstream_guess(game, "D10L", weights)
+    assert dam_capacity(game, "usa", weights) > 0
+
+
+def _at(round_number: int, level: int) -> str:
+    """The position in round `round_number`, Italy's dam at `level`."""
+    return POSITION.replace("round = 2", f"round = {round_number}").replace(
+        "level = 2 }", f"level = {level} }}"
+    )
+
+
+def test_an_elevation_is_worth_its_capacity_for_every_round_left() -> None:
+    on = replace(evaluate.W, dam_round=2.0)
+    off = replace(evaluate.W, dam_round=0.0)
+    fill = headstream_guess(load_position(POSITION), "D9L", on)
+    assert fill > 0
+    for round_number, later in ((2, 3), (4, 1), (5, 0)):
+        low, high = load_position(_at(round_number, 2)), load_position(_at(round_number, 3))
+        with_term = worth(high, "italy", on) - worth(low, "italy", on)
+        without = worth(high, "italy", off) - worth(low, "italy", off)
+        assert abs(with_term - without - 2.0 * fill * later) < 1e-9, round_number
+
+
+def test_a_dam_no_conduit_links_to_an_own_powerhouse_counts_its_unconnected_share() -> None:
+    weights = replace(evaluate.W, dam_unconnected=0.25)
+    alone = load_position(POSITION)
+    # USA's conduit C9R leads from D9L's basin to Italy's powerhouse P12_0: Italy can produce
+    linked = load_position(POSITION.replace("[map]\n", '[map]\nC9R = "usa"\nP12_0 = "italy"\n'))
+    # Italy's own conduit C9L, but to a powerhouse space it does not hold
+    elsewhere = load_position(
+        POSITION.replace("[map]\n", '[map]\nC9L = "italy"\nP12_0 = "italy"\n')
+    )
+    full = 2 * headstream_guess(alone, "D9L", weights)
+    assert dam_capacity(linked, "italy", weights) == full
+    assert dam_capacity(alone, "italy", weights) == 0.25 * full
+    assert dam_capacity(elsewhere, "italy", weights) == 0.25 * full
