@@ -48,11 +48,18 @@ class Budget:
 # with 0 own steps (−4, 6 games) and −37 with 1 (−3, 2 games), successive halving 3 of 8 on
 # 2 more worlds −8 (−1, 3 games), 3 worlds each −27 (−15, 5 games, an earlier evaluation):
 # with this evaluation the horizon ending after the seat's own next step judges best.
+# Measured again with 100 paired games a run (bench/ai.py --only medium, seeds 9000+ and
+# 9500+, both seat orders; difference to samples=1 on the same seeds):
+# - samples=2: +5.4 +- 6.2 and +1.1 +- 6.8 VP, together +3.3 +- 4.6 over 200 games, wins
+#   46.0 % against 38.8 %; CPU 0.17 s a decision (p95 0.42), a turn p95 0.95 s: kept;
+# - close=True: -5.6 +- 7.3 over 100; until=round with steps=6: -16.7 over 10 (stopped).
+# At 3-4 seats a world costs about twice a two-seat one (the others' replies), and 4-seat
+# tables already ran at 0.30 s a decision (p95 0.92): they keep one world (`crowded`).
 BUDGETS = {
     "casual": Budget(extend=0, samples=0, finish="cheap"),
     # Greedy replies for other AI and people seats: 4 seats, first 60 decisions of seed 6000,
     # mean 0.41 -> 1.16 s, p95 1.1 -> 3.1 s a decision (over the 0.6 / 2 s limits).
-    "strong": Budget(extend=8, samples=1),
+    "strong": Budget(extend=8, samples=2, crowded=1),
 }
 
 
