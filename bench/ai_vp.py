@@ -12,7 +12,6 @@ and the mean margin with its 95 % interval. A quick proxy for the evaluation's q
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import multiprocessing
 import sys
@@ -22,6 +21,8 @@ from pathlib import Path
 from statistics import mean, stdev
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
+
+from ai import weights  # bench/ai.py, beside this script
 
 from bot.ai import decide, evaluate
 from bot.rules import Game, GameOptions, new_game
@@ -41,15 +42,9 @@ def category(source: str) -> str:
 
 
 def weighted(overrides: str) -> None:
-    """Set the evaluation's weights from `name=value,...` (an experiment)."""
-    fields = {f.name: f.type for f in dataclasses.fields(evaluate.Weights)}
-    changes: dict[str, object] = {}
-    for item in filter(None, overrides.split(",")):
-        name, _, text = item.partition("=")
-        if name not in fields:
-            raise SystemExit(f"unknown weight {name!r}; weights: {', '.join(fields)}")
-        changes[name] = text == "True" if text in ("True", "False") else float(text)
-    evaluate.W = dataclasses.replace(evaluate.W, **changes)  # type: ignore[arg-type]
+    """Set the evaluation's weights from `name=value,...` (an experiment; parsed as
+    bench/ai.py's `--weights`)."""
+    evaluate.W = weights([item for item in overrides.split(",") if item])
 
 
 def play(

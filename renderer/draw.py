@@ -357,7 +357,12 @@ def drawn_once(
     part of ``key``), what ``paint`` drew in ``rect`` is kept (`BLOCKS`) and pasted in one go
     the next time ``key`` is drawn. One that draws outside ``rect`` is drawn each time."""
     target = getattr(draw, "target", None)
-    if type(draw) is not Recorder or target is None or not target.theme or _whole_area(draw, rect):
+    if (
+        type(draw) is not Recorder
+        or target is None
+        or not target.theme
+        or _drawn_over_or_off(draw, rect)
+    ):
         paint(draw)
         return
     x0, y0, x1, y1 = rect
@@ -385,7 +390,7 @@ def drawn_once(
     BLOCKS.keep(full, block if inside else None)
 
 
-def _whole_area(draw: Recorder, rect: Rect) -> bool:
+def _drawn_over_or_off(draw: Recorder, rect: Rect) -> bool:
     """True when ``rect`` is not wholly on ``draw``'s image, or something was drawn over it
     already (its pixels are then not the static background's)."""
     x0, y0, x1, y1 = rect

@@ -198,8 +198,8 @@ def clear_caches() -> None:
 
 def clear_stamps() -> None:
     """Forget every finished view and every stamp (boxes, pieces, texts on flat colours,
-    the views' items, the blocks drawn once: `draw.drawn_once`) with its palette mappings; static backgrounds and text masks stay
-    cached. For benchmarks: a position whose items were never drawn before."""
+    the views' items, the blocks drawn once: `draw.drawn_once`) with its palette mappings;
+    static backgrounds and text masks stay cached. For benchmarks: a position whose items were never drawn before."""
     _VIEWS.clear()
     d.STAMPS.clear()
     d.BLOCKS.clear()

@@ -308,17 +308,14 @@ TERM_SCALE: dict[str, tuple[float, ...]] = {
     "engineers": (2.00, 2.00, 2.00, 2.00, 2.00),
     "contracts": (0.64, 0.88, 1.11, 1.35, 1.59),
     "objective": (1.14, 1.19, 1.23, 1.27, 1.31),
-    "placement": (0.65, 0.65, 0.64, 0.64, 0.64),
-    "track": (0.65, 0.65, 0.64, 0.64, 0.64),
-    "bonus_now": (0.65, 0.65, 0.64, 0.64, 0.64),
-    "now": (0.65, 0.65, 0.64, 0.64, 0.64),
-    "held": (0.65, 0.65, 0.64, 0.64, 0.64),
-    "resources": (0.99, 0.95, 0.90, 0.86, 0.82),
-    "tiles": (0.99, 0.95, 0.90, 0.86, 0.82),
-    "structures": (0.99, 0.95, 0.90, 0.86, 0.82),
-    "systems": (0.99, 0.95, 0.90, 0.86, 0.82),
-    "incomes": (0.99, 0.95, 0.90, 0.86, 0.82),
-    "bonus_later": (0.99, 0.95, 0.90, 0.86, 0.82),
+    # each tied group was fitted as one multiplier
+    **dict.fromkeys(
+        ("placement", "track", "bonus_now", "now", "held"), (0.65, 0.65, 0.64, 0.64, 0.64)
+    ),
+    **dict.fromkeys(
+        ("resources", "tiles", "structures", "systems", "incomes", "bonus_later"),
+        (0.99, 0.95, 0.90, 0.86, 0.82),
+    ),
 }
 
 

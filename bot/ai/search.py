@@ -5,7 +5,7 @@ See the package docstring for the design and why.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.ai.advice import Advice
@@ -14,6 +14,7 @@ from bot.ai.evaluate import margin
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
 from bot.rules.engine import Game
+from bot.rules.events import Event
 from bot.rules.options import Decision, Option
 from bot.rules.prng import SplitMix64
 
@@ -90,6 +91,11 @@ def value_of(game: Game, seat: int) -> float:
 Policy = Callable[[Game, int, Decision], Option]
 
 
+def produced_in(events: Sequence[Event], company: str) -> bool:
+    """Whether these events of one decision include a production by this company."""
+    return any(event.kind == "production" and event.company == company for event in events)
+
+
 def finish_step(game: Game, seat: int, policy: Policy) -> bool:
     """Answer this seat's decisions by `policy` until its step ends (its Confirm, or another
     player's decision); True when the seat produced energy in it."""
@@ -101,9 +107,8 @@ def finish_step(game: Game, seat: int, policy: Policy) -> bool:
         if decision is None:
             break
         option = decision.options[0] if len(decision.options) == 1 else policy(game, seat, decision)
-        events = game.apply(option.notation, decision.player)
-        produced = produced or any(
-            event.kind == "production" and event.company == decision.player for event in events
+        produced = (
+            produced_in(game.apply(option.notation, decision.player), decision.player) or produced
         )
         if option.notation == CONFIRM or decision.simultaneous:
             break
@@ -183,8 +188,7 @@ def played_out(
     greedily), stopped early at the budget's horizon (`until`)."""
     trial = determinized(game, rng)
     start = trial.state.round
-    events = trial.apply(option.notation, player)
-    produced = any(event.kind == "production" and event.company == player for event in events)
+    produced = produced_in(trial.apply(option.notation, player), player)
     if option.notation != CONFIRM:
         produced = finish_step(trial, seat, QUICK) or produced
     for _ in range(budget.steps):
