@@ -13,7 +13,8 @@ Each view of each position is rendered once, twice over:
 
 - "new": as a running bot renders a new position: its finished views forgotten
   (`clear_caches()`), the static backgrounds (drawn first: `warm_game`, and the game's first
-  position), text masks and stamps of the positions rendered before it kept;
+  position, every company's board of it too), text masks and stamps of the positions
+  rendered before it kept;
 - "no stamps": the stamps forgotten too (`stamps_forgotten()`, as `clear_stamps()`): every
   box, piece, text and item drawn afresh, as after a start or once the stamp cache let them
   go; the stamps known before are back after it, so the next "new" picture is drawn as a
@@ -54,6 +55,7 @@ from bot.rules.prng import SplitMix64
 from renderer.expansions import drawing
 from renderer.render import (
     PNG_OPTIONS,
+    board_ids,
     clear_caches,
     encode,
     render,
@@ -182,11 +184,14 @@ def measure(seeds: int) -> dict[str, Figures]:
             taken = positions(seeded(setup, seed), {"start": 0.0, **STAGES})
             # A running bot has drawn its boards' static backgrounds long ago: they are
             # mapped here (every company's board too, as the game's first rounds show them),
-            # and the game's first position (not measured) is rendered.
+            # and the game's first position (not measured) is rendered, with every company's
+            # board: each player looks at theirs in the first round.
             start = taken.pop("start")
             warm_game(start.options)
             for view in views(start.options):
                 render(start, view=view)
+            for company in board_ids(start):
+                render(start, view="company", company=company)
             for state in taken.values():
                 for view in views(state.options):
 

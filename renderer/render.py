@@ -111,7 +111,9 @@ def render(
 def _encoded(parts: list[_Part], size: tuple[int, int], theme_name: str) -> bytes:
     """The PNG of the parts composed (`_compose`) one pixel right of a column of zeros: the
     PNG's rows behind their filter bytes, deflated from the composed bytes themselves."""
-    _composed, rows = _compose(parts, size, theme_name, left=1)
+    _composed, rows, under = _compose(parts, size, theme_name, left=1)
+    if under is not None:  # its background's kept: the bands it did not draw over are spliced
+        return _fitting(functools.partial(png.encode_over, size, _colours(theme_name), rows, under))
     picture = memoryview(rows)[: (size[0] + 1) * size[1]]  # less the last part's slack
     return _fitting(functools.partial(png.encode_filtered, size, _colours(theme_name), picture))
 
@@ -582,15 +584,17 @@ def on_palette(
 
 def _compose(
     parts: list[_Part], size: tuple[int, int], theme_name: str, left: int = 0
-) -> tuple[Image.Image, bytearray]:
+) -> tuple[Image.Image, bytearray, png.Deflated | None]:
     """The parts' static backgrounds on the palette with what each part drew over them (drawn
     there in place, or its patches pasted), ``left`` columns of index 0 to their left (the
-    PNG's filter bytes: `png.encode_filtered`); the picture and the bytes it is drawn in
-    (a row more: a part's place is mapped with whole rows of the picture under it)."""
+    PNG's filter bytes: `png.encode_filtered`); the picture, the bytes it is drawn in
+    (a row more: a part's place is mapped with whole rows of the picture under it) and the
+    kept composition of its backgrounds they were copied from (None: not kept)."""
     width, height = size
     stride = width + left
     statics = _statics_on_palette(theme_name, size, parts, left)
-    rows = statics if isinstance(statics, bytearray) else bytearray(statics)  # kept: copied
+    under = statics if isinstance(statics, png.Deflated) else None
+    rows = bytearray(statics.rows) if under is not None else statics  # kept: copied
     image = _mapped(rows, (stride, height), stride, 0)
     image.putpalette(_palette_of(palette(theme_name)))
     core = image.im
@@ -611,7 +615,7 @@ def _compose(
                 core.paste(patch, box)
             else:
                 core.paste(patch, box, mask)
-    return image, rows
+    return image, rows, under
 
 
 def _mapped(rows: bytearray, size: tuple[int, int], stride: int, offset: int) -> Image.Image:
@@ -623,10 +627,11 @@ def _mapped(rows: bytearray, size: tuple[int, int], stride: int, offset: int) ->
 
 def _statics_on_palette(
     theme_name: str, size: tuple[int, int], parts: list[_Part], left: int = 0
-) -> bytes | bytearray:
+) -> png.Deflated | bytearray:
     """The bytes of the static backgrounds of a view's parts composed on the palette, row by
     row, with ``left`` columns of index 0 to their left (and a row of slack: `_compose`): a
-    kept composition's bytes (copy them to draw), else new bytes.
+    kept composition (copy its rows to draw; with the filter bytes' column, its deflated
+    bands are spliced into the PNGs drawn over it: `png.encode_over`), else new bytes.
 
     The last few compositions are kept (`_COMPOSED`): copying one's bytes costs a tenth of
     composing it again (a blank picture, then every background). A full board's is not: it
@@ -653,12 +658,14 @@ def _statics_on_palette(
         return rows
 
     kept = _COMPOSED.find(key)
-    if isinstance(kept, bytes):
+    if isinstance(kept, png.Deflated):
         return kept
     rows = compose()
-    if len(rows) * 2 <= _COMPOSED.budget:  # else not kept
-        _COMPOSED.keep(key, bytes(rows))
-    return rows
+    if len(rows) * 2 > _COMPOSED.budget:
+        return rows  # not kept
+    made = png.Deflated(bytes(rows), size[0] + left)
+    _COMPOSED.keep(key, made)
+    return made
 
 
 def render_score_sheet(

@@ -12,6 +12,7 @@ from PIL import Image
 
 from renderer import draw as d
 from renderer.layout import Point, Rect
+from renderer.png import Deflated
 
 if TYPE_CHECKING:
     from PIL._imaging import ImagingCore
@@ -36,13 +37,15 @@ class Drawn:
 # images: a view has dozens, and Pillow's Python wrapper of each crop, mapping and paste costs
 # more than mapping a small patch.
 Patches = tuple[tuple[Point, "ImagingCore", "ImagingCore | None"], ...]
-Cached = Image.Image | Drawn | Patches | bytes
-_C = TypeVar("_C", Image.Image, Drawn, Patches, bytes)
+Cached = Image.Image | Drawn | Patches | bytes | Deflated
+_C = TypeVar("_C", Image.Image, Drawn, Patches, bytes, Deflated)
 
 
 def _bytes(item: Cached) -> int:
     if isinstance(item, bytes):
         return len(item)
+    if isinstance(item, Deflated):
+        return item.nbytes
     if isinstance(item, Drawn):
         item = item.image
     if isinstance(item, tuple):

@@ -5,8 +5,9 @@ Plays seeded random games of every setup (the base game at 2-4 players, both set
 each view of the position (every company's board, the full table, now and then with highlights,
 as a preview or in the dark theme), then the score sheet of each finished game and the legends.
 The renders of different games interleave, so a cache that leaked one game's state into
-another's picture would show. Writes {picture: SHA-256 of its PNG} as JSON; with ``--compare``
-it prints the pictures whose bytes differ from an earlier run's (e.g. made on main):
+another's picture would show. Writes {picture: SHA-256 of its decoded pixels and palette} as
+JSON; with ``--compare`` it prints the pictures whose pixels differ from an earlier run's
+(e.g. made on main):
 
     PYTHONHASHSEED=0 python tools/picture_hashes.py --out /tmp/main.json      # on main
     PYTHONHASHSEED=0 python tools/picture_hashes.py --compare /tmp/main.json  # the branch
@@ -20,10 +21,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import io
 import json
 import random
 import sys
 from collections.abc import Iterator
+
+from PIL import Image
 
 from bot.rules import GameOptions, new_game
 from bot.rules.events import Event
@@ -117,7 +121,14 @@ def hashes(every: int) -> dict[str, str]:
 
 
 def _sha(png: bytes) -> str:
-    return hashlib.sha256(png).hexdigest()
+    """The hash of a PNG's decoded picture: its mode, size, palette and pixels (not its bytes:
+    how they are deflated may change, `renderer.png.encode_over`)."""
+    picture = Image.open(io.BytesIO(png))
+    picture.load()
+    found = hashlib.sha256(f"{picture.mode} {picture.size}".encode())
+    found.update(bytes(picture.getpalette() or []))
+    found.update(picture.tobytes())
+    return found.hexdigest()
 
 
 def main() -> int:

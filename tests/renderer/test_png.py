@@ -105,6 +105,9 @@ def test_a_rendered_view_is_its_palette_picture(view: str) -> None:
     assert picture.tobytes() == composed.tobytes()
     assert picture.getpalette() == composed.getpalette()
     assert [k for k, _ in _chunks(data)] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    # Its background's bands spliced in (but the full board's, whose composition is not
+    # kept), it is at most a few per cent larger than deflated whole.
+    assert len(data) <= len(png.encode(composed)) * 1.04
 
 
 def test_rows_behind_a_column_of_filter_bytes_are_written_as_they_are() -> None:
@@ -114,3 +117,84 @@ def test_rows_behind_a_column_of_filter_bytes_are_written_as_they_are() -> None:
     wide.paste(image, (1, 0))
     assert _decoded(png.encode_rows(wide)).tobytes() == image.tobytes()
     assert png.encode_rows(wide) == png.encode(image)
+
+
+def _filtered(image: Image.Image) -> bytearray:
+    """A palette picture's rows, each behind its filter byte (0), as `render._compose` holds them."""
+    width, height = image.size
+    raw = image.tobytes()
+    rows = bytearray()
+    for y in range(height):
+        rows += b"\x00" + raw[y * width : (y + 1) * width]
+    return rows
+
+
+def _background(size: tuple[int, int]) -> Image.Image:
+    """A flat picture with some detail, as a composed static background is."""
+    image = _palette_image(size, 200)
+    image.paste(5, (0, 0, size[0], size[1] // 2))
+    return image
+
+
+def _drawn_over(under: Image.Image, boxes: list[tuple[int, int, int, int]]) -> Image.Image:
+    drawn = under.copy()
+    for number, box in enumerate(boxes):
+        drawn.paste(100 + number, box)
+    return drawn
+
+
+#: Boxes drawn over a 120 x 100 background (bands of 16 rows): none; in the first band; in
+#: the last, short band; on the last row of a band only (the next band, unchanged, is primed
+#: with it); over two bands far apart; over every band.
+DRAWN = [
+    [],
+    [(3, 2, 9, 5)],
+    [(0, 98, 120, 100)],
+    [(10, 31, 20, 32)],
+    [(1, 1, 2, 2), (50, 70, 60, 75)],
+    [(0, 0, 120, 100)],
+]
+
+
+@pytest.mark.parametrize("boxes", DRAWN)
+def test_a_picture_over_a_kept_background_decodes_to_its_own_pixels(
+    boxes: list[tuple[int, int, int, int]],
+) -> None:
+    size = (120, 100)
+    under = _background(size)
+    kept = png.Deflated(bytes(_filtered(under)), size[0] + 1)
+    drawn = _drawn_over(under, boxes)
+    colours = bytes(under.getpalette() or [])
+    data = png.encode_over(size, colours, _filtered(drawn), kept)
+    picture = _decoded(data)
+    assert picture.size == size and picture.tobytes() == drawn.tobytes()
+    assert picture.getpalette() == drawn.getpalette()
+    idat = b"".join(body for kind, body in _chunks(data) if kind == b"IDAT")
+    assert zlib.decompress(idat) == _filtered(drawn)  # zlib's own check of the Adler-32 too
+
+
+def test_what_is_spliced_does_not_depend_on_what_was_kept_before() -> None:
+    """The same picture over the same background gives the same bytes, whichever of the
+    background's bands were deflated for earlier pictures."""
+    size = (120, 100)
+    under = _background(size)
+    colours = bytes(under.getpalette() or [])
+    fresh = png.Deflated(bytes(_filtered(under)), size[0] + 1)
+    used = png.Deflated(bytes(_filtered(under)), size[0] + 1)
+    for boxes in DRAWN:
+        png.encode_over(size, colours, _filtered(_drawn_over(under, boxes)), used)
+    drawn = _filtered(_drawn_over(under, [(10, 31, 20, 32)]))
+    assert png.encode_over(size, colours, drawn, fresh) == png.encode_over(
+        size, colours, drawn, used
+    )
+
+
+def test_a_level_other_than_the_kept_blocks_deflates_it_all() -> None:
+    size = (60, 40)
+    under = _background(size)
+    colours = bytes(under.getpalette() or [])
+    kept = png.Deflated(bytes(_filtered(under)), size[0] + 1)
+    drawn = _filtered(_drawn_over(under, [(0, 0, 5, 5)]))
+    assert png.encode_over(size, colours, drawn, kept, 9) == png.encode_filtered(
+        size, colours, drawn, 9
+    )
