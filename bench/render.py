@@ -12,9 +12,9 @@ together), 2 to 4 players, each taken early, in the middle and late (`SETUPS`, `
 Each view of each position is rendered once, twice over:
 
 - "new": as a running bot renders a new position: its finished views forgotten
-  (`clear_caches()`), the static backgrounds (drawn first: `warm_game`, and the game's first
-  position, every company's board of it too), text masks and stamps of the positions
-  rendered before it kept;
+  (`clear_caches()`), the static backgrounds (drawn first: `warm` as a renderer process
+  starts, `warm_game`, and the game's first position, every company's board of it too), text
+  masks and stamps of the positions rendered before it kept;
 - "no stamps": the stamps forgotten too (`stamps_forgotten()`, as `clear_stamps()`): every
   box, piece, text and item drawn afresh, as after a start or once the stamp cache let them
   go; the stamps known before are back after it, so the next "new" picture is drawn as a
@@ -62,6 +62,7 @@ from renderer.render import (
     render_score_sheet,
     stamps_forgotten,
     views,
+    warm,
     warm_game,
 )
 from renderer.samples import finished_game, midgame_state
@@ -179,6 +180,7 @@ class Figures:
 def measure(seeds: int) -> dict[str, Figures]:
     """Render every view of every setup's positions once each way; by view name."""
     found: dict[str, Figures] = defaultdict(lambda: Figures([], [], []))
+    warm()  # as every renderer process does when it starts
     for setup in SETUPS:
         for seed in range(1, seeds + 1):
             taken = positions(seeded(setup, seed), {"start": 0.0, **STAGES})

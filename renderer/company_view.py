@@ -594,6 +594,15 @@ def _construction(board: _Board) -> None:
             d.ring(draw, rect, board.theme.colour("highlight"), text, width=4)
 
 
+#: How a held contract's line is written (weight, anchor; at the board's small size).
+CONTRACT_TEXT: tuple[Weight, str] = ("regular", "lm")
+
+
+def contract_line(contract_id: str, contract: Any) -> str:
+    """A held contract's line: '303 · 5⚡ → 2VP 1flow rot2'."""
+    return f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
+
+
 def _contracts(board: _Board) -> None:
     """The contracts held, then those fulfilled (or their count when they do not fit)."""
     draw, layout, company, theme = board.draw, board.layout, board.company, board.theme
@@ -612,10 +621,10 @@ def _contracts(board: _Board) -> None:
                 else muted
             )
             draw.rectangle((x0, y0 + 4, x0 + 14, y1 - 4), fill=colour)
-            line = f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
+            line = contract_line(contract_id, contract)
         else:
             line = str(contract_id)
-        d.text(draw, (x0 + 24, cy), line, small, text, "regular", "lm", on=panel)
+        d.text(draw, (x0 + 24, cy), line, small, text, *CONTRACT_TEXT, on=panel)
         if str(contract_id) in board.lit:
             d.ring(draw, rect, theme.colour("highlight"), text, width=4)
     if not held:

@@ -117,6 +117,17 @@ def turn_line(state: GameState, now: Sequence[str] | None = None) -> str:
     return f"{head} · {phase_text(state.phase)}"
 
 
+def playing_lines(company_ids: Sequence[str]) -> list[str]:
+    """Every turn line of one company to play ('Round 3/5 · France to play', an automa's too)
+    of these companies: a picture's commonest new text (`render.warm` lays them out)."""
+    return [
+        f"Round {number}/{ROUNDS} · {company_name(cid)}{automa} to play"
+        for cid in company_ids
+        for number in range(1, ROUNDS + 1)
+        for automa in ("", " (automa)")
+    ]
+
+
 def preview_line(state: GameState) -> str:
     """A private preview's turn line: 'Round 3/5 · your turn' (it is the viewer's turn in
     progress; short, so the preview's mark fits beside it)."""

@@ -111,16 +111,19 @@ def encode_over(
         return encode_filtered(size, colours, memoryview(rows)[:length], level)
     assert stride == under.stride and len(colours) > 16 * 3
     band = stride * BAND_ROWS
-    static = under.rows
+    static = memoryview(under.rows)
     starts = range(0, length, band)
-    same = [rows[a : a + band] == static[a : a + band] for a in starts]
+    # ``startswith`` at an offset compares in place: slicing ``rows`` would copy it.
+    same = [rows.startswith(static[a : min(a + band, length)], a) for a in starts]
     blocks = [b"\x78\x9c"]  # zlib's header: deflate, a 32 KB window, the default level
     i, count = 0, len(starts)
     while i < count:
         a = starts[i]
         end = min(a + band, length)
         # A kept block refers back at most to the row above its band: that row must be the same.
-        if same[i] and (i == 0 or same[i - 1] or rows[a - stride : a] == static[a - stride : a]):
+        if same[i] and (
+            i == 0 or same[i - 1] or rows.startswith(static[a - stride : a], a - stride)
+        ):
             blocks.append(under.band(a, end))
             i += 1
             continue

@@ -32,16 +32,19 @@ from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer import fonts, header, legend, png, score_sheet
 from renderer.background import map_background
-from renderer.company_view import board_height as company_height
 from renderer.company_view import (
+    CONTRACT_TEXT,
     company_background,
     company_key,
+    contract_line,
     draft_offer,
     draw_company,
     half_background,
     strips,
 )
-from renderer.expansions import expansion_views, extending
+from renderer.company_view import board_height as company_height
+from renderer.content import content
+from renderer.expansions import catalogue, expansion_views, extending
 from renderer.expansions.drawing import Drawing
 from renderer.layout import Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
@@ -70,6 +73,8 @@ FULL_CAPTION = (
     "Full board: zoom in to read it. The map, shared and company views are sized for phones."
 )
 GAP = 16
+#: The scoreboard numbers laid out as a process starts (0 to 179: a winner's VP is 120-180).
+SCOREBOARD_NUMBERS = 180
 TOP = 60  # the caption strip above the full board
 TILE = d.TILE
 SHARED_TITLE = "Shared boards"
@@ -661,7 +666,7 @@ def _statics_on_palette(
     if isinstance(kept, png.Deflated):
         return kept
     rows = compose()
-    if len(rows) * 2 > _COMPOSED.budget:
+    if len(rows) > LARGEST_COMPOSED:
         return rows  # not kept
     made = png.Deflated(bytes(rows), size[0] + left)
     _COMPOSED.keep(key, made)
@@ -716,10 +721,33 @@ def _fitting(encode_at: Callable[[int], bytes]) -> bytes:
 
 
 def warm(theme_name: str = "light") -> None:
-    """Build the static images every view of the base map needs, ahead of any request."""
+    """Build the static images every view of the base map needs, and lay out the texts most
+    positions draw anew (`_lay_out_recurring_texts`), ahead of any request."""
     _background_index(theme_name)
     _caption_palette(theme_name)
     _on_palette(theme_name, functools.partial(map_background, "base", theme_name))
+    _lay_out_recurring_texts(theme_name)
+
+
+def _lay_out_recurring_texts(theme_name: str) -> None:
+    """Lay out (`draw.text_mask`, kept) the texts a picture of a new position most often
+    draws for the first time: each company's turn line and the scoreboard's numbers in the
+    phone views' headers, and every contract's line on a company board. Each takes 0.2-0.6 ms
+    the first time, and a company board of a new position showed two to nine (about 520
+    texts: 0.1 s, once a process; a process running for days holds them all the same)."""
+    theme = get_theme(theme_name)
+    every = [(), *((name,) for name in catalogue().expansions)]
+    companies = sorted({cid for expansions in every for cid in content(expansions).companies})
+    lines = header.playing_lines(companies)
+    for size in sorted({_style(view, theme).text["board"] for view in ("map", "company")}):
+        for line in lines:
+            d.text_mask(line, size, "bold", "lm")  # as `header.draw_header` draws it
+        for value in range(SCOREBOARD_NUMBERS):
+            d.text_mask(str(value), size, "bold", "mm")  # as `header.Scoreboard` draws them
+    small = theme.views["company"].text["small"]
+    for expansions in every:
+        for contract_id, contract in content(expansions).contracts.items():
+            d.text_mask(contract_line(contract_id, contract), small, *CONTRACT_TEXT)
 
 
 def warm_game(options: GameOptions, theme_name: str = "light") -> None:
@@ -905,10 +933,13 @@ def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...
 
 # Static backgrounds mapped onto the palette: one per map, board, size and theme.
 _ON_PALETTE = _ImageCache(64 * 1024 * 1024)
-# Views' static backgrounds composed on the palette (a phone view's takes 1.5-3 MB, a full
-# board's 9 and is not kept): every phone view of a game or three (8 MB held three, fewer than
-# one position's views, and bench/render.py found two in three composed again).
-_COMPOSED = _ImageCache(24 * 1024 * 1024)
+# Views' static backgrounds composed on the palette (a phone view's takes 1.2-3 MB, a full
+# board's 7-11 and is not kept): every phone view of a game or two. Those of a 4-player game
+# with two expansions take 18 MB (its company boards 8); at 24 MB with the full board's kept,
+# bench/render.py found a company board's composed again in late positions.
+_COMPOSED = _ImageCache(32 * 1024 * 1024)
+#: The largest composition kept: a phone view's (a full board's would push out three).
+LARGEST_COMPOSED = 4 * 1024 * 1024
 
 
 @functools.lru_cache(maxsize=8)
