@@ -634,6 +634,8 @@ class Recorder(ImageDraw.ImageDraw):
         self.dirty.append((x - 1, y - 1, x + mask.width + 1, y + mask.height + 1))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
+        if not drawn and self.coverage is None and self._blend_over_flat((x, y), mask, fill):
+            return
         piece = self.static_rgb.crop(box)
         for (px, py, _, _), pixels, through in drawn:
             assert pixels is not None  # refused above
@@ -642,6 +644,30 @@ class Recorder(ImageDraw.ImageDraw):
         ImageDraw.ImageDraw.bitmap(ImageDraw.Draw(piece), (x - box[0], y - box[1]), mask, fill)
         self.image.im.paste(piece.im.convert("P", Image.Dither.NONE, self.target.palette.im), box)
         self.under.add(box, piece)
+
+    def _blend_over_flat(self, at: Point, mask: Image.Image, fill: str) -> bool:
+        """Blend a text over a static background that is one colour wherever the text has ink
+        (nothing drawn over it), as a text said to be ``on`` that colour is: its ink's box
+        mapped straight from its coverage values (`blend_indices`). Where its ink has no
+        coverage the blend is the pixel under it, mapped as the background was, so only the
+        ink's box changes. False (nothing drawn) where the background there is not flat."""
+        assert self.target is not None and self.static_rgb is not None and self.under is not None
+        ink = mask.getbbox()
+        if ink is None:
+            return True  # no ink: the pixels stay the background's
+        x, y = at
+        place = (x + ink[0], y + ink[1], x + ink[2], y + ink[3])
+        if place[0] < 0 or place[1] < 0 or place[2] > self.size[0] or place[3] > self.size[1]:
+            return False
+        colours = self.static_rgb.crop(place).getcolors(1)
+        if colours is None:
+            return False
+        on = "#{:02x}{:02x}{:02x}".format(*colours[0][1])
+        inked = mask.crop(ink)
+        indices = blend_indices(fill, on, self.target.theme, self.target.palette)
+        self.image.im.paste(inked.im.point(indices, "P"), place)
+        self.under.add(place, blended(inked, fill, on))
+        return True
 
     def rectangle(self, xy, fill=None, outline=None, width=1):
         """Draw a rectangle and note its box."""
@@ -789,6 +815,34 @@ def _half_mask(mask: Image.Image, dx: int, dy: int) -> Image.Image:
     # The entry keeps its mask alive, so its id cannot be reused for another mask.
     _HALF_MASKS[key] = (mask, small)
     return small
+
+
+#: The palette index of ``fill`` blended over ``on`` at each coverage value, by colours and
+#: theme, with the palette image it was mapped onto (a new palette is mapped again).
+_BLEND_INDICES: dict[tuple[str, str, str], tuple[Image.Image, list[int]]] = {}
+#: The coverage values 0-255 in one row.
+_RAMP = Image.frombytes("L", (256, 1), bytes(range(256)))
+
+
+def blend_indices(fill: str, on: str, theme_name: str, palette: Image.Image) -> list[int]:
+    """The index each coverage value of a text in ``fill`` over ``on`` maps to on ``palette``."""
+    key = (fill, on, theme_name)
+    kept = _BLEND_INDICES.get(key)
+    if kept is not None and kept[0] is palette:
+        return kept[1]
+    row = blended(_RAMP, fill, on)
+    indices = list(row.im.convert("P", Image.Dither.NONE, palette.im))
+    if len(_BLEND_INDICES) > 4096:
+        _BLEND_INDICES.clear()
+    _BLEND_INDICES[key] = (palette, indices)
+    return indices
+
+
+def blended(mask: Image.Image, fill: str, on: str) -> Image.Image:
+    """A text's coverage ``mask`` blended in ``fill`` over ``on``."""
+    flat = Image.new("RGB", mask.size, on)
+    ImageDraw.Draw(flat).bitmap((0, 0), mask, fill=fill)
+    return flat
 
 
 class Underneath:

@@ -29,6 +29,8 @@ from renderer.canvas import (
     StampCache,
     Underneath,
     _recording,
+    blend_indices,
+    blended,
     canvas,
     not_recording,
     noted_texts,
@@ -163,7 +165,7 @@ def _text_stamp(mask: Image.Image, fill: str, on: str) -> Stamp:
         None,
         (0, 0),
         premapped=True,
-        remake=functools.partial(_blended, mask, fill, on),
+        remake=functools.partial(blended, mask, fill, on),
         size=mask.size,
         mapper=functools.partial(_blended_on_palette, mask, fill, on),
     )
@@ -172,38 +174,10 @@ def _text_stamp(mask: Image.Image, fill: str, on: str) -> Stamp:
 def _blended_on_palette(
     mask: Image.Image, fill: str, on: str, theme_name: str, palette: Image.Image
 ) -> Image.Image:
-    """What mapping `_blended` onto ``palette`` gives, in one pass over the mask: a pixel's
+    """What mapping `blended` onto ``palette`` gives, in one pass over the mask: a pixel's
     blend depends only on its coverage value, so each of the 256 is blended and mapped once
-    (`_blend_indices`)."""
-    return Image.Image()._new(mask.im.point(_blend_indices(fill, on, theme_name, palette), "P"))
-
-
-#: The palette index of ``fill`` blended over ``on`` at each coverage value, by colours and
-#: theme, with the palette image it was mapped onto (a new palette is mapped again).
-_BLEND_INDICES: dict[tuple[str, str, str], tuple[Image.Image, list[int]]] = {}
-#: The coverage values 0-255 in one row.
-_RAMP = Image.frombytes("L", (256, 1), bytes(range(256)))
-
-
-def _blend_indices(fill: str, on: str, theme_name: str, palette: Image.Image) -> list[int]:
-    """The index each coverage value of a text in ``fill`` over ``on`` maps to on ``palette``."""
-    key = (fill, on, theme_name)
-    kept = _BLEND_INDICES.get(key)
-    if kept is not None and kept[0] is palette:
-        return kept[1]
-    row = _blended(_RAMP, fill, on)
-    indices = list(row.im.convert("P", Image.Dither.NONE, palette.im))
-    if len(_BLEND_INDICES) > 4096:
-        _BLEND_INDICES.clear()
-    _BLEND_INDICES[key] = (palette, indices)
-    return indices
-
-
-def _blended(mask: Image.Image, fill: str, on: str) -> Image.Image:
-    """A text's coverage ``mask`` blended in ``fill`` over ``on``."""
-    flat = Image.new("RGB", mask.size, on)
-    ImageDraw.Draw(flat).bitmap((0, 0), mask, fill=fill)
-    return flat
+    (`blend_indices`)."""
+    return Image.Image()._new(mask.im.point(blend_indices(fill, on, theme_name, palette), "P"))
 
 
 #: Whether `text` checks every ``on`` claim (tests switch it on: `check_flat`).
