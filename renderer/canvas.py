@@ -634,7 +634,7 @@ class Recorder(ImageDraw.ImageDraw):
         self.dirty.append((x - 1, y - 1, x + mask.width + 1, y + mask.height + 1))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
-        if not drawn and self.coverage is None and self._blend_over_flat((x, y), mask, fill):
+        if self.coverage is None and self._blend_over_flat((x, y), mask, fill, drawn):
             return
         piece = self.static_rgb.crop(box)
         for (px, py, _, _), pixels, through in drawn:
@@ -645,19 +645,28 @@ class Recorder(ImageDraw.ImageDraw):
         self.image.im.paste(piece.im.convert("P", Image.Dither.NONE, self.target.palette.im), box)
         self.under.add(box, piece)
 
-    def _blend_over_flat(self, at: Point, mask: Image.Image, fill: str) -> bool:
+    def _blend_over_flat(
+        self,
+        at: Point,
+        mask: Image.Image,
+        fill: str,
+        drawn: list[tuple[Rect, Image.Image | Stamp | None, Image.Image | None]],
+    ) -> bool:
         """Blend a text over a static background that is one colour wherever the text has ink
-        (nothing drawn over it), as a text said to be ``on`` that colour is: its ink's box
-        mapped straight from its coverage values (`blend_indices`). Where its ink has no
-        coverage the blend is the pixel under it, mapped as the background was, so only the
-        ink's box changes. False (nothing drawn) where the background there is not flat."""
+        (and nothing of ``drawn`` there), as a text said to be ``on`` that colour is: its
+        ink's box mapped straight from its coverage values (`blend_indices`). Where it has
+        no ink the blend is the pixel under it, mapped as it was, so only the ink's box
+        changes. False (nothing drawn) where it is not so."""
         assert self.target is not None and self.static_rgb is not None and self.under is not None
         ink = mask.getbbox()
         if ink is None:
-            return True  # no ink: the pixels stay the background's
+            return True  # no ink: the pixels stay as they are
         x, y = at
         place = (x + ink[0], y + ink[1], x + ink[2], y + ink[3])
         if place[0] < 0 or place[1] < 0 or place[2] > self.size[0] or place[3] > self.size[1]:
+            return False
+        x0, y0, x1, y1 = place
+        if any(box[0] < x1 and x0 < box[2] and box[1] < y1 and y0 < box[3] for box, _, _ in drawn):
             return False
         colours = self.static_rgb.crop(place).getcolors(1)
         if colours is None:
