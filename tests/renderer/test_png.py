@@ -198,3 +198,18 @@ def test_a_level_other_than_the_kept_blocks_deflates_it_all() -> None:
     assert png.encode_over(size, colours, drawn, kept, 9) == png.encode_filtered(
         size, colours, drawn, 9
     )
+
+
+def test_a_view_composed_in_longer_scratch_bytes_is_its_own_picture() -> None:
+    """A thread composes each picture in one scratch buffer, grown to its largest: a smaller
+    view drawn after a larger one uses only the start of it."""
+    from bot.rules import GameOptions, new_game
+    from renderer.render import _check, _who, on_palette
+
+    state = new_game(GameOptions(players=4, seed=5)).state
+    render(state, view="shared")  # the taller picture first
+    for view in ("company", "map"):
+        data = render(state, view=view)
+        look, lit = _check(state, view, "light", ())
+        composed = on_palette(state, view, None, look, lit, False, _who((), ()))
+        assert _decoded(data).tobytes() == composed.tobytes()
