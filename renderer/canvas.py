@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import threading
 from collections import OrderedDict
@@ -675,7 +676,9 @@ class Recorder(ImageDraw.ImageDraw):
         inked = mask.crop(ink)
         indices = blend_indices(fill, on, self.target.theme, self.target.palette)
         self.image.im.paste(inked.im.point(indices, "P"), place)
-        self.under.add(place, blended(inked, fill, on))
+        # Its RGB pixels are blended only if a later text is blended over it.
+        pixels = Stamp(None, None, (0, 0), remake=functools.partial(blended, inked, fill, on))
+        self.under.add(place, pixels)
         return True
 
     def rectangle(self, xy, fill=None, outline=None, width=1):

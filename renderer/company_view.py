@@ -401,11 +401,14 @@ def draw_company(
     dirty: list[Rect] | None = None,
     half: bool = False,
     inline_key: bool = False,
+    steady: bool = False,
 ) -> Image.Image:
     """Return the board view of ``company_id`` in ``state`` as a new RGB image.
 
     ``dirty`` collects the boxes drawn over the static background; ``half`` draws the board at
-    half size (for the full board); ``inline_key``: its captions say the key (`CAPTIONS`).
+    half size (for the full board); ``inline_key``: its captions say the key (`CAPTIONS`);
+    ``steady``: only what the board shows the same all game (its title, its officer's panel
+    with nobody on it), which most pictures of it share with it (`render._overlaid`).
     """
     company = board_of(state, company_id)
     preview = company_id not in state.companies
@@ -432,6 +435,11 @@ def draw_company(
         theme.colour("panel"),
         theme.colour("basin"),
     )
+    if steady:
+        _title(board, state, preview, steady=True)
+        nobody = tuple("" for _ in MAHIRI_SPACES) if company.officer == MAHIRI else ()
+        _officer(draw, board.layout, company, nobody, theme, frozenset())
+        return image
     _title(board, state, preview)
     _wheel(board)
     _tiles(board)
@@ -447,9 +455,9 @@ def draw_company(
     return image
 
 
-def _title(board: _Board, state: GameState, preview: bool) -> None:
+def _title(board: _Board, state: GameState, preview: bool, steady: bool = False) -> None:
     """The title (company and officer), and under it an automa's card or a draft offer's
-    starting goods."""
+    starting goods (not when ``steady``)."""
     draw, layout, company, sizes = board.draw, board.layout, board.company, board.sizes
     c, company_id = board.content, board.company_id
     officer = c.officers.get(company.officer)
@@ -463,6 +471,8 @@ def _title(board: _Board, state: GameState, preview: bool) -> None:
     # Texts drawn on a flat colour say so (`draw.text`'s ``on``): blended and mapped once.
     blank = board.theme.colour("background")
     d.text(draw, layout.points["title"], title, size, board.text, anchor="la", on=blank)
+    if steady:
+        return
     card = next_card(state, company_id) if not preview else ""
     if card:  # an automa: its level and the card on top of its deck, under the title
         line = f"{automa_title(state, company_id)} · {card}"

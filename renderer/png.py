@@ -69,19 +69,22 @@ class Deflated:
     """A composed background's rows behind their filter bytes, and each band of them as a
     deflate block primed with the row above (made when first spliced, then kept)."""
 
-    __slots__ = ("_bands", "level", "rows", "stride")
+    __slots__ = ("_bands", "level", "overlays", "rows", "stride")
 
     def __init__(self, rows: bytes, stride: int, level: int = LEVEL) -> None:
         self.rows = rows
         self.stride = stride
         self.level = level
         self._bands: dict[int, bytes] = {}
+        #: The same rows with some bands replaced, by what replaced them (`Overlaid`).
+        self.overlays: dict[tuple[object, ...], Overlaid] = {}
 
     @property
     def nbytes(self) -> int:
         """The memory it holds once its bands are deflated, fixed from the start (a cache
         counts it in and out): its rows, and an eighth of them for the bands (a view's PNG is
-        2-8 % of its rows)."""
+        2-8 % of its rows) and overlays (a company board's: its bands with the title and the
+        officer, 5-10 % of them)."""
         return len(self.rows) + len(self.rows) // 8
 
     def band(self, start: int, end: int) -> bytes:
@@ -92,12 +95,73 @@ class Deflated:
             kept = self._bands[start] = _block(self.rows, start, end, self.stride, self.level)
         return kept
 
+    def same(self, rows: bytearray, start: int, end: int) -> bool:
+        """Whether ``rows`` hold its bytes ``start:end``."""
+        # ``startswith`` at an offset compares in place: slicing ``rows`` would copy it.
+        return rows.startswith(memoryview(self.rows)[start:end], start)
+
+
+class Overlaid:
+    """A kept composition with some of its bands replaced: the rows most pictures drawn over
+    it share (a company board's title and officer, the same all game), to splice those
+    bands of theirs too (`encode_over`). Its own blocks are those of the bands it replaces
+    and of the bands just below them (primed with a replaced row)."""
+
+    __slots__ = ("_blocks", "bands", "level", "stride", "under")
+
+    def __init__(self, under: Deflated, bands: dict[int, bytes]) -> None:
+        self.under = under
+        self.bands = bands  # band start -> its bytes (a whole band of `BAND_ROWS` or the last)
+        self.stride = under.stride
+        self.level = under.level
+        self._blocks: dict[int, bytes] = {}
+
+    @property
+    def nbytes(self) -> int:
+        """The memory it holds beyond its composition's (its bands and their blocks)."""
+        return 2 * sum(len(band) for band in self.bands.values())
+
+    def same(self, rows: bytearray, start: int, end: int) -> bool:
+        """Whether ``rows`` hold its bytes ``start:end`` (a band, or a row within one)."""
+        band = start - start % (self.stride * BAND_ROWS)
+        replaced = self.bands.get(band)
+        if replaced is None:
+            return self.under.same(rows, start, end)
+        return rows.startswith(memoryview(replaced)[start - band : end - band], start)
+
+    def band(self, start: int, end: int) -> bytes:
+        """The deflate block of its bytes ``start:end`` (a band's), primed with its row above."""
+        above = start - self.stride * BAND_ROWS
+        if start not in self.bands and (start == 0 or above not in self.bands):
+            return self.under.band(start, end)
+        kept = self._blocks.get(start)
+        if kept is None:
+            around = self._rows_around(start, end)
+            kept = self._blocks[start] = _block(
+                around, len(around) - (end - start), len(around), self.stride, self.level
+            )
+        return kept
+
+    def _rows_around(self, start: int, end: int) -> bytes:
+        """Its row above ``start`` (none at 0) and its bytes ``start:end``."""
+        parts = []
+        if start:
+            row = start - self.stride
+            band = row - row % (self.stride * BAND_ROWS)
+            source, base = (self.bands[band], band) if band in self.bands else (self.under.rows, 0)
+            parts.append(source[row - base : start - base])
+        replaced = self.bands.get(start)
+        parts.append(
+            replaced[: end - start] if replaced is not None else self.under.rows[start:end]
+        )
+        return b"".join(parts)
+
 
 def encode_over(
     size: tuple[int, int],
     colours: bytes,
     rows: bytearray,
-    under: Deflated,
+    under: Deflated | Overlaid,
     level: int = LEVEL,
 ) -> bytes:
     """What `encode_filtered` writes for ``rows`` (the first ``size[1]`` rows of a picture
@@ -111,19 +175,15 @@ def encode_over(
         return encode_filtered(size, colours, memoryview(rows)[:length], level)
     assert stride == under.stride and len(colours) > 16 * 3
     band = stride * BAND_ROWS
-    static = memoryview(under.rows)
     starts = range(0, length, band)
-    # ``startswith`` at an offset compares in place: slicing ``rows`` would copy it.
-    same = [rows.startswith(static[a : min(a + band, length)], a) for a in starts]
+    same = [under.same(rows, a, min(a + band, length)) for a in starts]
     blocks = [b"\x78\x9c"]  # zlib's header: deflate, a 32 KB window, the default level
     i, count = 0, len(starts)
     while i < count:
         a = starts[i]
         end = min(a + band, length)
         # A kept block refers back at most to the row above its band: that row must be the same.
-        if same[i] and (
-            i == 0 or same[i - 1] or rows.startswith(static[a - stride : a], a - stride)
-        ):
+        if same[i] and (i == 0 or same[i - 1] or under.same(rows, a - stride, a)):
             blocks.append(under.band(a, end))
             i += 1
             continue

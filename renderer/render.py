@@ -35,6 +35,7 @@ from renderer import fonts, header, legend, png, score_sheet
 from renderer.background import map_background
 from renderer.company_view import (
     CONTRACT_TEXT,
+    board_of,
     company_background,
     company_key,
     contract_line,
@@ -119,9 +120,47 @@ def _encoded(parts: list[_Part], size: tuple[int, int], theme_name: str) -> byte
     PNG's rows behind their filter bytes, deflated from the composed bytes themselves."""
     _composed, rows, under = _compose(parts, size, theme_name, left=1, scratch=True)
     if under is not None:  # its background's kept: the bands it did not draw over are spliced
-        return _fitting(functools.partial(png.encode_over, size, _colours(theme_name), rows, under))
+        like = _overlaid(parts, size, theme_name, under)
+        return _fitting(functools.partial(png.encode_over, size, _colours(theme_name), rows, like))
     picture = memoryview(rows)[: (size[0] + 1) * size[1]]  # less the last part's slack
     return _fitting(functools.partial(png.encode_filtered, size, _colours(theme_name), picture))
+
+
+def _overlaid(
+    parts: list[_Part], size: tuple[int, int], theme_name: str, under: png.Deflated
+) -> png.Deflated | png.Overlaid:
+    """The rows a picture of these parts most likely shares: their kept composition with what
+    its parts draw the same all game (`_Part.steady`: a company board's title and officer)
+    drawn over it, made once a composition and kept with it; the composition itself where
+    no part has such a drawing (or it cannot be drawn on the palette)."""
+    key = tuple(part.steady_key for part in parts if part.steady is not None)
+    if not key:
+        return under
+    kept = under.overlays.get(key)
+    if kept is not None:
+        return kept
+    width, height = size
+    stride = width + 1
+    rows = bytearray(under.rows)
+    for part in parts:
+        if part.steady is None:
+            continue
+        x, y = part.at
+        w, h = _size(part)
+        place = _mapped(rows, (w, h), stride, y * stride + x + 1)
+        with d.placed_at(part.at):
+            drawn = part.steady(_target(theme_name, part.static_palette, place))
+        if drawn.image is not place:
+            return under  # drawn in RGB: not worth mapping for this
+    band = stride * png.BAND_ROWS
+    length = stride * height
+    bands = {
+        a: bytes(rows[a : min(a + band, length)])
+        for a in range(0, length, band)
+        if not under.same(rows, a, min(a + band, length))
+    }
+    made = under.overlays[key] = png.Overlaid(under, bands)
+    return made
 
 
 @functools.lru_cache(maxsize=8)
@@ -268,6 +307,9 @@ class _Part:
     drawn: Callable[[d.PaletteTarget | None], _Drawn] | None
     key: tuple[object, ...]  # everything the drawing reads (the patches' cache key)
     theme: str
+    # What it draws the same all game, drawn alone (`_overlaid`), and what that reads.
+    steady: Callable[[d.PaletteTarget | None], _Drawn] | None = None
+    steady_key: tuple[object, ...] = ()
 
     def rgb(self) -> Image.Image:
         """The part in RGB."""
@@ -501,7 +543,18 @@ def _body_part(
             inline,
         )
         draw_view = functools.partial(draw_company, half=half, inline_key=inline)
-        return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
+        if half:
+            return _Part(at, static, _drawer(draw_view, state, cid, theme, lit), key, theme.name)
+        steady = functools.partial(draw_company, inline_key=inline, steady=True)
+        return _Part(
+            at,
+            static,
+            _drawer(draw_view, state, cid, theme, lit),
+            key,
+            theme.name,
+            _drawer(steady, state, cid, theme, frozenset()),
+            ("steady company", cid, board_of(state, cid).officer),
+        )
     key = (view, state_key, theme.name, lit, changed)
     if view == "map":
         static = functools.partial(map_background, options.map, theme.name)

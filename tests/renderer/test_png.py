@@ -213,3 +213,36 @@ def test_a_view_composed_in_longer_scratch_bytes_is_its_own_picture() -> None:
         look, lit = _check(state, view, "light", ())
         composed = on_palette(state, view, None, look, lit, False, _who((), ()))
         assert _decoded(data).tobytes() == composed.tobytes()
+
+
+#: Bands of 16 rows of a 120 x 100 picture an overlay replaces (by their first row).
+OVERLAID_ROWS = [(16,), (16, 32), (0, 96), (48, 80)]
+
+
+@pytest.mark.parametrize("overlaid", OVERLAID_ROWS)
+@pytest.mark.parametrize("boxes", DRAWN)
+def test_a_picture_over_an_overlaid_background_decodes_to_its_own_pixels(
+    overlaid: tuple[int, ...], boxes: list[tuple[int, int, int, int]]
+) -> None:
+    """Bands a picture shares with the overlay, with the composition under it, or with
+    neither (drawn over both), and the bands just below replaced ones, all splice right."""
+    size = (120, 100)
+    stride = size[0] + 1
+    under = _background(size)
+    kept = png.Deflated(bytes(_filtered(under)), stride)
+    # Each reaches its band's last row: the band below is primed with a row of the overlay.
+    steady = _drawn_over(under, [(5, y + 3, 40, y + 16) for y in overlaid])
+    steady_rows = _filtered(steady)
+    band = stride * png.BAND_ROWS
+    replaced = {
+        y * stride: bytes(steady_rows[y * stride : min(y * stride + band, stride * size[1])])
+        for y in overlaid
+    }
+    like = png.Overlaid(kept, replaced)
+    drawn = _drawn_over(steady, boxes)
+    colours = bytes(under.getpalette() or [])
+    data = png.encode_over(size, colours, _filtered(drawn), like)
+    assert _decoded(data).tobytes() == drawn.tobytes()
+    # The same bytes whichever blocks were made before.
+    again = png.Overlaid(png.Deflated(bytes(_filtered(under)), stride), replaced)
+    assert png.encode_over(size, colours, _filtered(drawn), again) == data
