@@ -132,7 +132,8 @@ def _overlaid(
     """The rows a picture of these parts most likely shares: their kept composition with what
     its parts draw the same all game (`_Part.steady`: a company board's title and officer)
     drawn over it, made once a composition and kept with it; the composition itself where
-    no part has such a drawing (or it cannot be drawn on the palette)."""
+    no part has such a drawing. (Drawn in RGB where pictures are, `draw.drawn_in_rgb`, and
+    mapped: the same rows either way, so a PNG's bytes depend only on its picture.)"""
     key = tuple(part.steady_key for part in parts if part.steady is not None)
     if not key:
         return under
@@ -150,8 +151,9 @@ def _overlaid(
         place = _mapped(rows, (w, h), stride, y * stride + x + 1)
         with d.placed_at(part.at):
             drawn = part.steady(_target(theme_name, part.static_palette, place))
-        if drawn.image is not place:
-            return under  # drawn in RGB: not worth mapping for this
+        if drawn.image is not place:  # drawn in RGB
+            mapped = drawn.image.quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
+            place.im.paste(mapped.im, (0, 0, w, h))
     band = stride * png.BAND_ROWS
     length = stride * height
     bands = {
