@@ -672,7 +672,9 @@ class Recorder(ImageDraw.ImageDraw):
         colours = self.static_rgb.crop(place).getcolors(1)
         if colours is None:
             return False
-        on = "#{:02x}{:02x}{:02x}".format(*colours[0][1])
+        rgb = colours[0][1]
+        assert isinstance(rgb, tuple), "an RGB background's colour is a triple"
+        on = "#{:02x}{:02x}{:02x}".format(*rgb)
         inked = mask.crop(ink)
         indices = blend_indices(fill, on, self.target.theme, self.target.palette)
         self.image.im.paste(inked.im.point(indices, "P"), place)

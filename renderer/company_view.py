@@ -608,7 +608,7 @@ def _construction(board: _Board) -> None:
 CONTRACT_TEXT: tuple[Weight, str] = ("regular", "lm")
 
 
-def contract_line(contract_id: str, contract: Any) -> str:
+def contract_line(contract_id: int | str, contract: Any) -> str:
     """A held contract's line: '303 · 5⚡ → 2VP 1flow rot2'."""
     return f"{contract_id} · {contract.energy}⚡ → {reward_text(contract.reward)}"
 

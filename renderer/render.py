@@ -574,7 +574,17 @@ def _body_part(
     own = _view_drawing(options, view)
     static = functools.partial(own.background, view, theme.name)
     draw_own = functools.partial(own.view_drawer(view), view)
-    return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
+    if own.steady_view is None or own.steady_key is None:
+        return _Part(at, static, _drawer(draw_own, state, theme, lit), key, theme.name)
+    return _Part(
+        at,
+        static,
+        _drawer(draw_own, state, theme, lit),
+        key,
+        theme.name,
+        _drawer(functools.partial(own.steady_view, view), state, theme),
+        ("steady", view, own.steady_key(view, state)),
+    )
 
 
 def _board_args(
@@ -661,10 +671,10 @@ def _compose(
     stride = width + left
     statics = _statics_on_palette(theme_name, size, parts, left)
     under = statics if isinstance(statics, png.Deflated) else None
-    if under is None:
+    if isinstance(statics, bytearray):
         rows = statics  # new bytes, not kept
     else:
-        rows = _scratch_copy(under.rows) if scratch else bytearray(under.rows)
+        rows = _scratch_copy(statics.rows) if scratch else bytearray(statics.rows)
     image = _mapped(rows, (stride, height), stride, 0)
     image.putpalette(_palette_of(palette(theme_name)))
     core = image.im

@@ -48,6 +48,15 @@ class DrawView(Protocol):
     ) -> Image.Image: ...
 
 
+class SteadyView(Protocol):
+    """Draws (as `DrawView`) only what one of the expansion's views of a state shows the same
+    all game."""
+
+    def __call__(
+        self, view: str, state: GameState, theme: Theme, dirty: list[Rect] | None = None
+    ) -> Image.Image: ...
+
+
 def _nothing() -> Mapping[str, str]:
     return MappingProxyType({})
 
@@ -60,6 +69,9 @@ class Drawing:
     `draw_view` (the view of a state); `view_layout` names the board layout a base view uses
     instead (a board extension, drawn by `shared_static`/`draw_shared` or
     `company_static`/`draw_company`, with `company_key` what of the state the latter reads).
+    `steady_view` draws what one of its views of a state shows the same all game, and
+    `steady_key` says what of the state that reads (`render._overlaid`: pictures of the view
+    splice in what they share with it).
     `feature_rows`, `feature_title`, `course_key` and `bridge_slots` feed the layout generator
     (`renderer.layout.generate_features`); `samples` and `sample_state` the docs and tests.
     """
@@ -68,6 +80,8 @@ class Drawing:
     views: Mapping[str, str] = field(default_factory=_nothing)
     view_background: ViewBackground | None = None
     draw_view: DrawView | None = None
+    steady_view: SteadyView | None = None
+    steady_key: Callable[[str, GameState], tuple[object, ...]] | None = None
     scoreboard_columns: Callable[[], ScoreboardColumns] | None = None
     key_entries: Callable[[str], KeyEntries] | None = None
     legend_sections: Callable[[], LegendSections] | None = None

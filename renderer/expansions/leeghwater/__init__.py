@@ -254,6 +254,24 @@ def draw_view(
     return image
 
 
+def steady_view(
+    view: str, state: GameState, theme: Theme, dirty: list[Rect] | None = None
+) -> Image.Image:
+    """What the works view shows the same all game: each Private Building's name, VP, cost
+    and action (`_building_header`)."""
+    image, draw = d.over(view_background(view, theme.name), dirty)
+    layout = board_layout(WORKS)
+    for slot, tile in enumerate(steady_key(view, state)):
+        _building_header(draw, layout, slot, str(tile), state, theme)
+    return image
+
+
+def steady_key(view: str, state: GameState) -> tuple[object, ...]:
+    """The Private Buildings the works view shows (set up with the game, kept all game)."""
+    layout = board_layout(WORKS)
+    return tuple(_board(state).get("buildings", [])[: len(layout.lists["building_headers"])])
+
+
 def _paint_work(
     draw: ImageDraw.ImageDraw,
     rect: Rect,
@@ -292,19 +310,10 @@ def _building(
     """One Private Building: its name, VP, cost and action, building spaces and action spaces."""
     c = content(state.options.expansions)
     sizes = theme.views["shared"].text
-    text, muted = theme.colour("text"), theme.colour("text muted")
+    text = theme.colour("text")
     building = tables.BUILDINGS.of(c).get(tile)
-    x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
-    name = building.name if building else tile
-    # Texts on the board's panel or in a space's box say so (`draw.text`'s ``on``).
-    panel, space_fill = theme.colour("panel"), theme.colour("space")
-    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm", on=panel)
-    if building is not None:
-        tx = x0 + 16 + int(d.text_width(name, sizes["label"], "bold"))
-        terms = f"{building.vp} VP · cost {machinery(building.cost)}"
-        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm", on=panel)
-        action = f"action: {action_text(tile, state.options.expansions)}"
-        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm", on=panel)
+    space_fill = theme.colour("space")
+    _building_header(draw, layout, slot, tile, state, theme)
 
     for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
         who = row[index] if index < len(row) else BLOCKED
@@ -347,6 +356,26 @@ def _building(
             d.text(draw, (ax1 - 10, ay), cost, sizes["small"], ink, "regular", "rm", on=space_fill)
     if tile in lit and len(placements) < len(actions):
         d.ring(draw, actions[len(placements)], theme.colour("highlight"), text, width=5)
+
+
+def _building_header(
+    draw: ImageDraw.ImageDraw, layout: Any, slot: int, tile: str, state: GameState, theme: Theme
+) -> None:
+    """A Private Building's name, VP, cost and action, above its spaces."""
+    building = tables.BUILDINGS.of(content(state.options.expansions)).get(tile)
+    sizes = theme.views["shared"].text
+    text, muted = theme.colour("text"), theme.colour("text muted")
+    x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
+    name = building.name if building else tile
+    # Texts on the board's panel say so (`draw.text`'s ``on``).
+    panel = theme.colour("panel")
+    d.text(draw, (x0, y0 + 20), name, sizes["label"], text, anchor="lm", on=panel)
+    if building is not None:
+        tx = x0 + 16 + int(d.text_width(name, sizes["label"], "bold"))
+        terms = f"{building.vp} VP · cost {machinery(building.cost)}"
+        d.text(draw, (tx, y0 + 20), terms, sizes["small"], text, "regular", "lm", on=panel)
+        action = f"action: {action_text(tile, state.options.expansions)}"
+        d.text(draw, (x0, y0 + 60), action, sizes["small"], muted, "regular", "lm", on=panel)
 
 
 def _paint_building_space(
@@ -608,6 +637,8 @@ DRAWING = Drawing(
     views=VIEWS,
     view_background=view_background,
     draw_view=draw_view,
+    steady_view=steady_view,
+    steady_key=steady_key,
     scoreboard_columns=scoreboard_columns,
     key_entries=key_entries,
     legend_sections=legend_sections,
