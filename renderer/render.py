@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -33,20 +32,17 @@ from bot.rules.state import GameOptions, GameState
 from renderer import draw as d
 from renderer import fonts, header, legend, png, score_sheet
 from renderer.background import map_background
+from renderer.company_view import board_height as company_height
 from renderer.company_view import (
-    CONTRACT_TEXT,
     board_of,
     company_background,
     company_key,
-    contract_line,
     draft_offer,
     draw_company,
     half_background,
     strips,
 )
-from renderer.company_view import board_height as company_height
-from renderer.content import content
-from renderer.expansions import catalogue, expansion_views, extending
+from renderer.expansions import expansion_views, extending
 from renderer.expansions.drawing import Drawing
 from renderer.layout import Point, Rect, board_layout, map_layout
 from renderer.map_view import draw_map
@@ -57,6 +53,16 @@ from renderer.palette import build_palette as build_palette
 from renderer.palette import palette_fingerprint as palette_fingerprint
 from renderer.people import Player
 from renderer.shared_view import draw_shared, shared_background
+from renderer.statics import COMPOSED as _COMPOSED
+from renderer.statics import LARGEST_COMPOSED
+from renderer.statics import ON_PALETTE as _ON_PALETTE
+from renderer.statics import background_index as _background_index
+from renderer.statics import ink_index as _ink_index
+from renderer.statics import lay_out_recurring_texts as _lay_out_recurring_texts
+from renderer.statics import mapped as _mapped
+from renderer.statics import on_palette as _on_palette
+from renderer.statics import scratch_copy as _scratch_copy
+from renderer.statics import static_key as _static_key
 from renderer.theme import PARTIAL_VIEWS, Theme, ViewStyle, get_theme
 from renderer.view_cache import Drawn as _Drawn
 from renderer.view_cache import ImageCache as _ImageCache
@@ -75,8 +81,6 @@ FULL_CAPTION = (
     "Full board: zoom in to read it. The map, shared and company views are sized for phones."
 )
 GAP = 16
-#: The scoreboard numbers laid out as a process starts (0 to 179: a winner's VP is 120-180).
-SCOREBOARD_NUMBERS = 180
 TOP = 60  # the caption strip above the full board
 TILE = d.TILE
 SHARED_TITLE = "Shared boards"
@@ -698,29 +702,6 @@ def _compose(
     return image, rows, under
 
 
-#: Each thread's scratch bytes to compose a picture in (`_scratch_copy`).
-_SCRATCH = threading.local()
-
-
-def _scratch_copy(rows: bytes) -> bytearray:
-    """``rows`` copied to the start of this thread's scratch bytes (grown to the largest
-    picture it composed, 1.2-3 MB): new bytes of a picture's size cost a render their page
-    faults (0.6 ms for 2 MB) each time the bot has given freed memory back
-    (`bot.service.images.trim_due`)."""
-    buffer: bytearray | None = getattr(_SCRATCH, "buffer", None)
-    if buffer is None or len(buffer) < len(rows):
-        buffer = _SCRATCH.buffer = bytearray(len(rows))
-    memoryview(buffer)[: len(rows)] = rows
-    return buffer
-
-
-def _mapped(rows: bytearray, size: tuple[int, int], stride: int, offset: int) -> Image.Image:
-    """A palette picture of ``size`` whose pixels are ``rows``' bytes from ``offset`` on, its
-    rows ``stride`` bytes apart: drawing on it draws in them (a part drawn in its place)."""
-    core = Image.core.map_buffer(rows, size, "raw", offset, ("P", stride, 1))
-    return Image.new("P", (0, 0))._new(core)
-
-
 def _statics_on_palette(
     theme_name: str, size: tuple[int, int], parts: list[_Part], left: int = 0
 ) -> png.Deflated | bytearray:
@@ -818,27 +799,6 @@ def warm(theme_name: str = "light") -> None:
     _caption_palette(theme_name)
     _on_palette(theme_name, functools.partial(map_background, "base", theme_name))
     _lay_out_recurring_texts(theme_name)
-
-
-def _lay_out_recurring_texts(theme_name: str) -> None:
-    """Lay out (`draw.text_mask`, kept) the texts a picture of a new position most often
-    draws for the first time: each company's turn line and the scoreboard's numbers in the
-    phone views' headers, and every contract's line on a company board. Each takes 0.2-0.6 ms
-    the first time, and a company board of a new position showed two to nine (about 520
-    texts: 0.1 s, once a process; a process running for days holds them all the same)."""
-    theme = get_theme(theme_name)
-    every = [(), *((name,) for name in catalogue().expansions)]
-    companies = sorted({cid for expansions in every for cid in content(expansions).companies})
-    lines = header.playing_lines(companies)
-    for size in sorted({_style(view, theme).text["board"] for view in ("map", "company")}):
-        for line in lines:
-            d.text_mask(line, size, "bold", "lm")  # as `header.draw_header` draws it
-        for value in range(SCOREBOARD_NUMBERS):
-            d.text_mask(str(value), size, "bold", "mm")  # as `header.Scoreboard` draws them
-    small = theme.views["company"].text["small"]
-    for expansions in every:
-        for contract_id, contract in content(expansions).contracts.items():
-            d.text_mask(contract_line(contract_id, contract), small, *CONTRACT_TEXT)
 
 
 def warm_game(options: GameOptions, theme_name: str = "light") -> None:
@@ -1007,32 +967,6 @@ def draw_full(
     return image
 
 
-def _on_palette(theme_name: str, background: functools.partial[Image.Image]) -> Image.Image:
-    """Return ``background()`` mapped onto the palette of ``theme_name`` (cached by what the
-    background is drawn from: its function and arguments)."""
-    key = (theme_name, *_static_key(background))
-    return _ON_PALETTE.get(
-        key,
-        lambda: background().quantize(palette=palette(theme_name), dither=Image.Dither.NONE),
-    )
-
-
-def _static_key(background: functools.partial[Image.Image]) -> tuple[object, ...]:
-    """What a static background is drawn from: its function and arguments."""
-    return (background.func, background.args, tuple(background.keywords.items()))
-
-
-# Static backgrounds mapped onto the palette: one per map, board, size and theme.
-_ON_PALETTE = _ImageCache(64 * 1024 * 1024)
-# Views' static backgrounds composed on the palette (a phone view's takes 1.2-3 MB, a full
-# board's 7-11 and is not kept): every phone view of a game or two. Those of a 4-player game
-# with two expansions take 18 MB (its company boards 8); at 24 MB with the full board's kept,
-# bench/render.py found a company board's composed again in late positions.
-_COMPOSED = _ImageCache(32 * 1024 * 1024)
-#: The largest composition kept: a phone view's (a full board's would push out three).
-LARGEST_COMPOSED = 4 * 1024 * 1024
-
-
 @functools.lru_cache(maxsize=8)
 def _caption(width: int, theme_name: str) -> Image.Image:
     """Return the full board's caption strip."""
@@ -1055,16 +989,3 @@ def _caption_palette(theme_name: str) -> Image.Image:
     """Return the caption strip of the base map's full board on the theme's palette."""
     width = map_layout("base").width + GAP + board_layout("shared").width
     return _on_palette(theme_name, functools.partial(_caption, width, theme_name))
-
-
-def _background_index(theme_name: str) -> int:
-    return _ink_index(theme_name, get_theme(theme_name).colour("background"))
-
-
-@functools.lru_cache(maxsize=256)
-def _ink_index(theme_name: str, colour: str) -> int:
-    """The palette index a pixel of ``colour`` is mapped to."""
-    swatch = Image.new("RGB", (1, 1), colour)
-    index = swatch.quantize(palette=palette(theme_name), dither=Image.Dither.NONE).getpixel((0, 0))
-    assert isinstance(index, (int, float)), "a palette image's pixel is one index"
-    return int(index)
