@@ -250,6 +250,9 @@ class Weights:
     fitted: float = 0.0
     # An automa's credits are VP at once (1 each: Energy Track, contracts) and its objective
     # tile pays 20/15/10; False judges it as a person (credits at REWARD_VALUE, 15/10/5).
+    # Measured, strong vs Medium, paired with the default on seeds 9000+ (samples=2): True
+    # +1.5 +- 2.7 VP over 70 games (stopped for time), wins 33.0 against 33.0, 44 of the 70
+    # games unchanged (1 of 90 decisions of one game): off until 100 games confirm it.
     automa_exact: bool = False
     # -- production and water (the forecast modes measured worse: see `dam_drops`) --
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
@@ -267,6 +270,14 @@ class Weights:
     # production it enables, e.g. dam_unconnected < 1.
     dam_round: float = 0.0  # a drop of own dam capacity (level x headstream guess), a round left
     dam_unconnected: float = 1.0  # its share for a dam no built conduit links to an own powerhouse
+    # -- this round's production: its scoring terms (PRODUCED) times this while rounds remain --
+    # Off (1). Measured, strong vs Medium, paired with the default on seeds 9000+ (bench/ai.py
+    # --only medium --seed 4000; samples=2; the default: 44.0 %, margin -6.8 +- 6.1): 1.5
+    # -2.6 +- 5.6 VP over 100 games, wins 36.0 against 44.5 (it changed 5 of 90 decisions of
+    # one game); with dam_round 2.0, 1.5 -5.4 +- 10.8 over 50 (stopped), wins 17.0 against
+    # 26.5: it still made no energy in rounds 1-2 (3-4 games of bench/ai_vp.py: 0.0, 0.0 at
+    # 1.5; 0.0, 2.3 at 2.5), the bases taking round 1 before any system could produce.
+    produced: float = 1.0
 
 
 W = Weights()
@@ -449,13 +460,20 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     return terms
 
 
+# The terms that score the energy made this round (as if the round ended now): `Weights.produced`.
+PRODUCED = ("placement", "track", "bonus_now")
+
+
 def term_scale(term: str, later: int, weights: Weights) -> float:
     """The multiplier of one term of `worth` with `later` rounds after this one (`TERM_SCALE`,
-    blended towards 1 by `weights.fitted`)."""
+    blended towards 1 by `weights.fitted`; a PRODUCED term also by `weights.produced`)."""
     scales = TERM_SCALE.get(term)
-    if scales is None or not weights.fitted:
-        return 1.0
-    return 1.0 + weights.fitted * (scales[min(later, len(scales) - 1)] - 1.0)
+    scale = 1.0
+    if scales is not None and weights.fitted:
+        scale += weights.fitted * (scales[min(later, len(scales) - 1)] - 1.0)
+    if later and term in PRODUCED:
+        scale *= weights.produced
+    return scale
 
 
 def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:

@@ -54,6 +54,10 @@ class Budget:
 # - samples=2: +5.4 +- 6.2 and +1.1 +- 6.8 VP, together +3.3 +- 4.6 over 200 games, wins
 #   46.0 % against 38.8 %; CPU 0.17 s a decision (p95 0.42), a turn p95 0.95 s: kept;
 # - close=True: -5.6 +- 7.3 over 100; until=round with steps=6: -16.7 over 10 (stopped).
+# Not played out, as they change few decisions (one game against Medium, each decision of the
+# default's game asked again): samples=3 changed 1 of 90 (seed 9001); the best of every option
+# extended lay outside the first pass's 8 best in 1 of 25 decisions with more than 8 options
+# (seed 9002), so extend=12 or a wider first decision could change about as few.
 # At 3-4 seats a world costs about twice a two-seat one (the others' replies), and 4-seat
 # tables already ran at 0.30 s a decision (p95 0.92): they keep one world (`crowded`).
 BUDGETS = {
