@@ -100,6 +100,25 @@ class Deflated:
         # ``startswith`` at an offset compares in place: slicing ``rows`` would copy it.
         return rows.startswith(memoryview(self.rows)[start:end], start)
 
+    def overlaid(self, rows: bytearray, height: int) -> Overlaid:
+        """Its rows with the bands of the first ``height`` rows that ``rows`` (a copy of them
+        drawn over) changed replaced."""
+        length = self.stride * height
+        return Overlaid(
+            self,
+            {
+                a: bytes(rows[a:end])
+                for a, end in _bands(self.stride, length)
+                if not self.same(rows, a, end)
+            },
+        )
+
+
+def _bands(stride: int, length: int) -> list[tuple[int, int]]:
+    """The (start, end) of each band of `BAND_ROWS` rows of ``stride`` bytes in ``length``."""
+    band = stride * BAND_ROWS
+    return [(a, min(a + band, length)) for a in range(0, length, band)]
+
 
 class Overlaid:
     """A kept composition with some of its bands replaced: the rows most pictures drawn over
@@ -115,11 +134,6 @@ class Overlaid:
         self.stride = under.stride
         self.level = under.level
         self._blocks: dict[int, bytes] = {}
-
-    @property
-    def nbytes(self) -> int:
-        """The memory it holds beyond its composition's (its bands and their blocks)."""
-        return 2 * sum(len(band) for band in self.bands.values())
 
     def same(self, rows: bytearray, start: int, end: int) -> bool:
         """Whether ``rows`` hold its bytes ``start:end`` (a band, or a row within one)."""
@@ -174,14 +188,12 @@ def encode_over(
     if level != under.level:  # its blocks are of another level: all deflated here
         return encode_filtered(size, colours, memoryview(rows)[:length], level)
     assert stride == under.stride and len(colours) > 16 * 3
-    band = stride * BAND_ROWS
-    starts = range(0, length, band)
-    same = [under.same(rows, a, min(a + band, length)) for a in starts]
+    bands = _bands(stride, length)
+    same = [under.same(rows, a, end) for a, end in bands]
     blocks = [b"\x78\x9c"]  # zlib's header: deflate, a 32 KB window, the default level
-    i, count = 0, len(starts)
+    i, count = 0, len(bands)
     while i < count:
-        a = starts[i]
-        end = min(a + band, length)
+        a, end = bands[i]
         # A kept block refers back at most to the row above its band: that row must be the same.
         if same[i] and (i == 0 or same[i - 1] or under.same(rows, a - stride, a)):
             blocks.append(under.band(a, end))
@@ -190,7 +202,7 @@ def encode_over(
         j = i + 1
         while j < count and not same[j]:
             j += 1
-        blocks.append(_block(rows, a, min(starts[j - 1] + band, length), stride, level))
+        blocks.append(_block(rows, a, bands[j - 1][1], stride, level))
         i = j
     # The last block (empty, fixed codes, final), then the Adler-32 of every row.
     blocks += (b"\x03\x00", struct.pack(">I", zlib_ng.adler32(memoryview(rows)[:length])))

@@ -158,14 +158,7 @@ def _overlaid(
         if drawn.image is not place:  # drawn in RGB
             mapped = drawn.image.quantize(palette=palette(theme_name), dither=Image.Dither.NONE)
             place.im.paste(mapped.im, (0, 0, w, h))
-    band = stride * png.BAND_ROWS
-    length = stride * height
-    bands = {
-        a: bytes(rows[a : min(a + band, length)])
-        for a in range(0, length, band)
-        if not under.same(rows, a, min(a + band, length))
-    }
-    made = under.overlays[key] = png.Overlaid(under, bands)
+    made = under.overlays[key] = under.overlaid(rows, height)
     return made
 
 

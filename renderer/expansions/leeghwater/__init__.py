@@ -261,8 +261,9 @@ def steady_view(
     and action (`_building_header`)."""
     image, draw = d.over(view_background(view, theme.name), dirty)
     layout = board_layout(WORKS)
-    for slot, tile in enumerate(steady_key(view, state)):
-        _building_header(draw, layout, slot, str(tile), state, theme)
+    buildings = tables.BUILDINGS.of(content(state.options.expansions))
+    for slot, tile in enumerate(map(str, steady_key(view, state))):
+        _building_header(draw, layout, slot, tile, buildings.get(tile), state, theme)
     return image
 
 
@@ -313,7 +314,7 @@ def _building(
     text = theme.colour("text")
     building = tables.BUILDINGS.of(c).get(tile)
     space_fill = theme.colour("space")
-    _building_header(draw, layout, slot, tile, state, theme)
+    _building_header(draw, layout, slot, tile, building, state, theme)
 
     for index, rect in enumerate(layout.lists["building_spaces"][slot * 4 : slot * 4 + 4]):
         who = row[index] if index < len(row) else BLOCKED
@@ -359,10 +360,16 @@ def _building(
 
 
 def _building_header(
-    draw: ImageDraw.ImageDraw, layout: Any, slot: int, tile: str, state: GameState, theme: Theme
+    draw: ImageDraw.ImageDraw,
+    layout: Any,
+    slot: int,
+    tile: str,
+    building: Any,
+    state: GameState,
+    theme: Theme,
 ) -> None:
-    """A Private Building's name, VP, cost and action, above its spaces."""
-    building = tables.BUILDINGS.of(content(state.options.expansions)).get(tile)
+    """A Private Building's name, VP, cost and action (``building``: its table row, None if
+    unknown), above its spaces."""
     sizes = theme.views["shared"].text
     text, muted = theme.colour("text"), theme.colour("text muted")
     x0, y0, _x1, _y1 = layout.lists["building_headers"][slot]
