@@ -49,6 +49,7 @@ from bot.rules.flow import (
 )
 from bot.rules.production import company_bonus
 from bot.rules.state import NEUTRAL, Company, Dam
+from bot.rules.water import flow_drops
 
 # What one unit of each plain reward is worth, in VP (other reward keys: REWARD_OTHER).
 REWARD_VALUE = {"vp": 1.0, "credits": 0.45, "excavators": 0.9, "mixers": 0.9, "energy": 0.6}
@@ -132,10 +133,46 @@ def _upstream(game_map: MapData) -> dict[int, int]:
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
 
 
+_ABOVE: dict[int, tuple[MapData, dict[str, tuple[str, ...]]]] = {}
+
+
+def _dams_above(game_map: MapData) -> dict[str, tuple[str, ...]]:
+    """Per dam space, the dam spaces a drop meets before it: every dam space of the basins
+    upstream, and the upper space of its own basin for a lower one (kept per map object)."""
+    known = _ABOVE.get(id(game_map))
+    if known is not None and known[0] is game_map:
+        return known[1]
+
+    def basins_above(basin_id: int, seen: frozenset[int]) -> set[int]:
+        found: set[int] = set()
+        for above in game_map.basins[basin_id].fed_by_basins:
+            if above in game_map.basins and above not in seen:
+                found |= {above} | basins_above(above, seen | {basin_id})
+        return found
+
+    table: dict[str, tuple[str, ...]] = {}
+    for basin_id, basin in game_map.basins.items():
+        upstream = [
+            d
+            for b in sorted(basins_above(basin_id, frozenset()))
+            for d in game_map.basins[b].dam_spaces
+        ]
+        for index, space in enumerate(basin.dam_spaces):
+            table[space] = tuple(upstream) + tuple(basin.dam_spaces[:index])
+    _ABOVE[id(game_map)] = (game_map, table)  # the map kept, so its id is never reused
+    return table
+
+
 def headstream_guess(game: Game, space: str, weights: Weights) -> float:
-    """How full a dam space is each round, guessed from the headstreams above its basin."""
+    """How full a dam space is each round, guessed from the headstreams above its basin, and
+    by `upstream_catch` for each built dam a drop meets first (those fill before it)."""
     upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
-    return min(1.0, weights.water_per_headstream * upstream)
+    guess = min(1.0, weights.water_per_headstream * upstream)
+    if weights.upstream_catch != 1.0 and guess:
+        dams = game.state.dams
+        blocked = sum(1 for above in _dams_above(game.map)[space] if above in dams)
+        guess *= weights.upstream_catch**blocked
+    return guess
 
 
 # A forecast of the headstream tiles' own water (the former bot/ai/water.py and its modes)
@@ -256,6 +293,10 @@ class Weights:
     automa_exact: bool = False
     # -- production and water (the forecast modes measured worse: see `dam_drops`) --
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
+    # Each built dam a drop meets before this space's fills first: the guess times this per dam.
+    upstream_catch: float = 1.0
+    # Drops on the headstreams bound for own dams, as a share of a drop held (`held`).
+    waiting: float = 0.0
     # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
     bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
     bonus_spread: float = 4.0  # a later tile's reward averaged over energies this far either side
@@ -296,6 +337,7 @@ TERMS = (
     "dams",  # own dams' capacity for the rounds left (dam_round; 0 by default)
     "bonus_later",  # the later rounds' bonus tiles on the pieces built now
     "held",  # water held in own dams
+    "waiting",  # drops on the headstreams that the Water Flow will bring to own dams
     "now",  # the energy the water held can still make this round
     "structures",  # structures built (the incomes they uncover)
     "contracts",  # contracts held (a share of their reward), and fulfilled ones' kept part
@@ -383,6 +425,25 @@ def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weight
     return total * weights.future_bonus
 
 
+def waiting_drops(game: Game, company_id: str) -> int:
+    """The drops now on the headstream tiles that this round's Water Flow will bring to the
+    company's own dams, as the dams stand (they flow one at a time, headstreams in order)."""
+    state = game.state
+    capacity = game.capacities()
+    water = game.water_levels()
+    caught = 0
+    for headstream in game.map.headstreams:
+        drops = state.headstream_water.get(headstream, 0)
+        if not drops:
+            continue
+        start = game.map.headstream_feeds[headstream]
+        for result in flow_drops(game.map, start, drops, capacity, water):
+            if result.stopped_at is not None:
+                water[result.stopped_at] = water.get(result.stopped_at, 0) + 1
+                caught += state.dams[result.stopped_at].owner == company_id
+    return caught
+
+
 def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> dict[str, float]:
     """The parts of `worth`, by name (`TERMS`), before `TERM_SCALE`: what each asset of the
     company is judged to bring (only the terms that apply to the position are present)."""
@@ -431,6 +492,8 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
         terms["bonus_later"] = bonus_outlook(game, company_id, per_round, w)
     held = sum(d.water for d in state.dams.values() if d.owner == company_id)
     terms["held"] = held * (1.0 if later == 0 else w.held)
+    if w.waiting and later and any(state.headstream_water.values()):
+        terms["waiting"] = w.waiting * w.held * waiting_drops(game, company_id)
     if pending:
         terms["now"] = (w.now_share if later else w.now_share_last) * now
     built = sum(company.placed.values())

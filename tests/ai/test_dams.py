@@ -63,3 +63,44 @@ def test_a_dam_no_conduit_links_to_an_own_powerhouse_counts_its_unconnected_shar
     assert dam_capacity(linked, "italy", weights) == full
     assert dam_capacity(alone, "italy", weights) == 0.25 * full
     assert dam_capacity(elsewhere, "italy", weights) == 0.25 * full
+
+
+# Round 2: HB's basin 2 flows through basin 5 into 9, where Italy has a level-2 dam on D9U.
+UPSTREAM = """
+[game]
+turn_order = ["italy", "usa"]
+phase = "actions"
+round = 2
+headstream_water = { HB = 2 }
+
+[map]
+D9U = { owner = "italy", level = 2 }
+"""
+
+
+def test_drops_waiting_on_a_headstream_count_where_they_will_stop() -> None:
+    assert evaluate.waiting_drops(load_position(UPSTREAM), "italy") == 2
+    assert evaluate.waiting_drops(load_position(UPSTREAM), "usa") == 0
+    # (the neutral D2L on the way is full) a neutral base on D5L keeps the first drop; the
+    # second flows on to Italy
+    blocked = UPSTREAM + 'D5L = { owner = "neutral", level = 1 }\n'
+    assert evaluate.waiting_drops(load_position(blocked), "italy") == 1
+    # the term is off by default and, once on, is the drops at the held weight times `waiting`
+    on = replace(evaluate.W, waiting=0.5)
+    assert "waiting" not in evaluate.worth_terms(load_position(UPSTREAM), "italy")
+    terms = evaluate.worth_terms(load_position(UPSTREAM), "italy", on)
+    assert terms["waiting"] == 0.5 * on.held * 2
+
+
+def test_each_dam_built_above_a_space_scales_its_guess_by_upstream_catch() -> None:
+    catch = replace(evaluate.W, upstream_catch=0.8)
+    clear = load_position(UPSTREAM)  # the 2-seat setup's neutral dams: D2L is above D9U
+    free = headstream_guess(clear, "D9U", evaluate.W)
+    assert free > 0 and "D2L" in clear.state.dams
+    assert abs(headstream_guess(clear, "D9U", catch) - free * 0.8) < 1e-12
+    # D5U is a second dam above; D9L below D9U and D1U on another river do not count
+    built = UPSTREAM + ('D5U = { owner = "usa", level = 1 }\nD1U = { owner = "usa", level = 1 }\n')
+    game = load_position(built)
+    assert "D9L" in game.state.dams
+    assert abs(headstream_guess(game, "D9U", catch) - free * 0.8**2) < 1e-12
+    assert headstream_guess(game, "D9U", evaluate.W) == free
