@@ -85,9 +85,10 @@ def test_drops_waiting_on_a_headstream_count_where_they_will_stop() -> None:
     # second flows on to Italy
     blocked = UPSTREAM + 'D5L = { owner = "neutral", level = 1 }\n'
     assert evaluate.waiting_drops(load_position(blocked), "italy") == 1
-    # the term is off by default and, once on, is the drops at the held weight times `waiting`
+    # the term is the drops at the held weight times `waiting`, and gone with `waiting` 0
     on = replace(evaluate.W, waiting=0.5)
-    assert "waiting" not in evaluate.worth_terms(load_position(UPSTREAM), "italy")
+    off = replace(evaluate.W, waiting=0.0)
+    assert "waiting" not in evaluate.worth_terms(load_position(UPSTREAM), "italy", off)
     terms = evaluate.worth_terms(load_position(UPSTREAM), "italy", on)
     assert terms["waiting"] == 0.5 * on.held * 2
 
@@ -95,7 +96,8 @@ def test_drops_waiting_on_a_headstream_count_where_they_will_stop() -> None:
 def test_each_dam_built_above_a_space_scales_its_guess_by_upstream_catch() -> None:
     catch = replace(evaluate.W, upstream_catch=0.8)
     clear = load_position(UPSTREAM)  # the 2-seat setup's neutral dams: D2L is above D9U
-    free = headstream_guess(clear, "D9U", evaluate.W)
+    plain = replace(evaluate.W, upstream_catch=1.0)
+    free = headstream_guess(clear, "D9U", plain)
     assert free > 0 and "D2L" in clear.state.dams
     assert abs(headstream_guess(clear, "D9U", catch) - free * 0.8) < 1e-12
     # D5U is a second dam above; D9L below D9U and D1U on another river do not count
@@ -103,4 +105,4 @@ def test_each_dam_built_above_a_space_scales_its_guess_by_upstream_catch() -> No
     game = load_position(built)
     assert "D9L" in game.state.dams
     assert abs(headstream_guess(game, "D9U", catch) - free * 0.8**2) < 1e-12
-    assert headstream_guess(game, "D9U", evaluate.W) == free
+    assert headstream_guess(game, "D9U", plain) == free

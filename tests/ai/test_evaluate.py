@@ -11,7 +11,9 @@ from bot.rules.position import load_position
 
 # Italy holds contract 204 (2 energy: 3 credits, 2 drops later) and a dam of 3 drops: one drop
 # through C7R (3) on the +2 space makes 5 energy, and the two left would reach the contract
-# again — which made holding it look better than fulfilling it.
+# again — which made holding it look better than fulfilling it. USA has no excavators: else
+# its cheapest reply in the search builds a base under the contract's drops, a real gift that
+# made the two options a tie (0.1 VP) once drops on the headstreams counted (`waiting`).
 POSITION = """
 [game]
 players = 2
@@ -23,6 +25,9 @@ current = "italy"
 
 [company.italy]
 contracts = [204]
+
+[company.usa]
+excavators = 0
 
 [map]
 D7U = { owner = "italy", level = 3, water = 3 }
