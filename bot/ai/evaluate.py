@@ -303,9 +303,10 @@ class Weights:
     # 50.0 and 46.0); upstream_catch alone (9000+) 0.8 +2.9 +- 4.9, 0.6 +2.6 +- 4.9. Against
     # Expert (intro, 6000+): waiting 1.0 +0.8 +- 4.4 (wins 28.5 to 29.5), with upstream_catch
     # 0.8 -0.8 +- 5.9 (wins 28.5 to 34.0), and on seeds 6500+ -0.5 +- 5.4 (wins 31.0 to 32.0).
-    # Both on by default: together they gained most over the Medium seeds (+2.8 VP, wins
-    # 44.5 % to 48.0 %) and won more against Expert (29.5 % to 33.0 %) at an even margin; every
-    # figure is within noise of the others. About 7 % more CPU a decision (the flow simulated).
+    # Both on by default: together they gained most over the Medium seeds (+2.8 VP; the
+    # bench's share 44.0 % to 48.0 % of 200, where the paired wins above count a VP tie half)
+    # and won more against Expert (29.5 % to 33.0 %) at an even margin; every figure is within
+    # noise of the others. About 7 % more CPU a decision (the flow simulated).
     waiting: float = 1.0
     # -- goals (bot/ai/goals.py): bonus tiles, contracts, objective, resources at the end --
     bonus_growth: float = 4.0  # energy a round more than the best round so far, each round on
