@@ -106,9 +106,9 @@ _UPSTREAM: dict[int, tuple[MapData, dict[int, int]]] = {}
 def _upstream(game_map: MapData) -> dict[int, int]:
     """Per basin, how many headstreams feed it (directly or through the basins above); kept
     per map object (content is loaded once per process)."""
-    known = _UPSTREAM.get(id(game_map))
-    if known is not None and known[0] is game_map:
-        return known[1]
+    known = _cached(_UPSTREAM, game_map)
+    if known is not None:
+        return known
     memo: dict[int, int] = {}
 
     def count(basin_id: int, seen: frozenset[int]) -> int:
@@ -128,6 +128,12 @@ def _upstream(game_map: MapData) -> dict[int, int]:
     return table
 
 
+def _cached(cache: dict[int, tuple[MapData, Any]], game_map: MapData) -> Any:
+    """A per-map table kept in `cache` for this very map object, or None."""
+    known = cache.get(id(game_map))
+    return known[1] if known is not None and known[0] is game_map else None
+
+
 # How much of a production system's worth counts, by how many of its three pieces
 # (dam, conduit, powerhouse) are already usable by the company.
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
@@ -139,9 +145,9 @@ _ABOVE: dict[int, tuple[MapData, dict[str, tuple[str, ...]]]] = {}
 def _dams_above(game_map: MapData) -> dict[str, tuple[str, ...]]:
     """Per dam space, the dam spaces a drop meets before it: every dam space of the basins
     upstream, and the upper space of its own basin for a lower one (kept per map object)."""
-    known = _ABOVE.get(id(game_map))
-    if known is not None and known[0] is game_map:
-        return known[1]
+    known = _cached(_ABOVE, game_map)
+    if known is not None:
+        return known
 
     def basins_above(basin_id: int, seen: frozenset[int]) -> set[int]:
         found: set[int] = set()
