@@ -224,13 +224,16 @@ def systems_outlook(
         best = 0.0  # a dam's water is produced once: its best system counts
         for conduit_space in basin.conduit_spaces:
             conduit = game_map.conduit_spaces[conduit_space]
-            have_conduit = 1 if conduit_space in state.conduits else 0
+            conduit_owner = state.conduits.get(conduit_space)
+            have_conduit = 1 if conduit_owner is not None else 0
+            # Through a rival's conduit each drop costs a credit and gives the rival a VP.
+            toll = judged.foreign_conduit if conduit_owner not in (None, company_id) else 0.0
             for powerhouse in conduit.connects_powerhouse_spaces:
                 owner = state.powerhouses.get(powerhouse)
                 if owner is not None and owner != company_id:
                     continue
                 pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
-                energy = drops * conduit.production + (bonus if drops else 0)
+                energy = max(0.0, drops * (conduit.production - toll) + (bonus if drops else 0))
                 best = max(best, COMPLETE[pieces] * energy)
                 if pieces == 3 and dam is not None and dam.water:
                     now = max(now, dam.water * conduit.production + bonus)
@@ -336,6 +339,8 @@ class Weights:
     # 26.5: it still made no energy in rounds 1-2 (3-4 games of bench/ai_vp.py: 0.0, 0.0 at
     # 1.5; 0.0, 2.3 at 2.5), the bases taking round 1 before any system could produce.
     produced: float = 1.0
+    # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
+    foreign_conduit: float = 0.0
 
 
 W = Weights()
