@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.ai import evaluate
-from bot.ai.evaluate import dam_capacity, headstream_guess, worth
+from bot.ai.evaluate import dam_capacity, headstream_guess, systems_outlook, worth
 from bot.rules.position import load_position
 
 # Round 2: Italy owns a level-2 dam on D9L with nothing to produce it through, its
@@ -106,3 +106,18 @@ def test_each_dam_built_above_a_space_scales_its_guess_by_upstream_catch() -> No
     assert "D9L" in game.state.dams
     assert abs(headstream_guess(game, "D9U", catch) - free * 0.8**2) < 1e-12
     assert headstream_guess(game, "D9U", plain) == free
+
+
+def test_a_system_through_a_rivals_conduit_loses_the_toll_of_each_drop() -> None:
+    weights = replace(evaluate.W, foreign_conduit=1.0)
+    own = load_position(POSITION.replace("[map]\n", '[map]\nC9R = "italy"\nP12_0 = "italy"\n'))
+    rivals = load_position(POSITION.replace("[map]\n", '[map]\nC9R = "usa"\nP12_0 = "italy"\n'))
+    drops = 2 * headstream_guess(own, "D9L", weights)
+    production = own.map.conduit_spaces["C9R"].production
+    best_own = systems_outlook(own, "italy", weights)[0][0]
+    best_rivals = systems_outlook(rivals, "italy", weights)[0][0]
+    assert abs(best_own - best_rivals - drops * 1.0) < 1e-9
+    assert production > 1.0  # the toll leaves the system worth something
+    # without the knob a rival's conduit counts as one's own
+    off = replace(evaluate.W, foreign_conduit=0.0)
+    assert systems_outlook(rivals, "italy", off)[0][0] == systems_outlook(own, "italy", off)[0][0]
