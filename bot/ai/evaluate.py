@@ -340,6 +340,10 @@ class Weights:
     # 1.5; 0.0, 2.3 at 2.5), the bases taking round 1 before any system could produce.
     produced: float = 1.0
     # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
+    # Off. Measured, strong vs Medium, paired with the default on seeds 9000+ (100 games; the
+    # default 50.0 %, margin -2.0 +- 6.6): 1.0 -1.1 +- 6.3 VP, wins 45.5 against 50.0 (12 games
+    # unchanged). The diagnosis behind it (seed 6003 against Expert: a level-3 dam built for a
+    # rival's value-1 conduit) is real, but the search's own step already pays the toll.
     foreign_conduit: float = 0.0
 
 
