@@ -280,6 +280,10 @@ class Weights:
     tile: float = 1.0  # a basic tile in the supply (without it, no structure of its kind)
     energy_round: float = 1.3  # an energy a round the production systems promise (first 10)
     energy_round_more: float = 0.6  # each energy a round past 10
+    # The second and third best systems' share of the energy a round (a company produces a
+    # few times a round, from different dams; the best system counts whole).
+    second_system: float = 0.5
+    third_system: float = 0.3
     held: float = 0.5  # a drop in one's own dam while rounds remain
     structure: float = 1.0
     structure_round: float = 0.4  # a structure, for each round left (the incomes it uncovers)
@@ -506,7 +510,8 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
         terms["tiles"] = w.tile * len(company.tiles) + wheel_worth(company, per_machine, w)
     outlook, now = systems_outlook(game, company_id, w)
     per_round = sum(
-        weight * min(e, 16) for weight, e in zip((1.0, 0.5, 0.3), outlook, strict=False)
+        weight * min(e, 16)
+        for weight, e in zip((1.0, w.second_system, w.third_system), outlook, strict=False)
     )
     energy_value = w.energy_round * min(per_round, 10) + w.energy_round_more * max(
         0.0, per_round - 10
