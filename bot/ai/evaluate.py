@@ -343,6 +343,9 @@ class Weights:
     # 26.5: it still made no energy in rounds 1-2 (3-4 games of bench/ai_vp.py: 0.0, 0.0 at
     # 1.5; 0.0, 2.3 at 2.5), the bases taking round 1 before any system could produce.
     produced: float = 1.0
+    # -- the Energy Track placement judged at each company's energy plus this per engineer it
+    # has yet to place this round (0: at the energy made so far, as if the round ended now) --
+    placement_pace: float = 0.0
     # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
     # Off. Measured, strong vs Medium, paired with the default on seeds 9000+ (100 games; the
     # default 50.0 %, margin -2.0 +- 6.6): 1.0 -1.1 +- 6.3 VP, wins 45.5 against 50.0 (12 games
@@ -475,6 +478,14 @@ def waiting_drops(game: Game, company_id: str) -> int:
     return caught
 
 
+def projected_energy(company: Company, weights: Weights) -> int:
+    """The energy a company is judged to end the round with, for the placement on the Energy
+    Track: what it made so far plus `placement_pace` for each engineer it has yet to place (the
+    placement if the round ended now judged an early production as a lead the others could
+    no longer take)."""
+    return int(company.energy + weights.placement_pace * company.engineers + 0.5)
+
+
 def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> dict[str, float]:
     """The parts of `worth`, by name (`TERMS`), before `TERM_SCALE`: what each asset of the
     company is judged to bring (only the terms that apply to the position are present)."""
@@ -489,7 +500,7 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     pending = state.phase in BEFORE_SCORING
     automa = w.automa_exact and game.automa_level(company_id) is not None
     if pending:
-        energies = {cid: state.companies[cid].energy for cid in state.turn_order}
+        energies = {cid: projected_energy(state.companies[cid], w) for cid in state.turn_order}
         terms["placement"] = float(
             placement_awards(energies, track.first_vp, track.second_vp).get(company_id, 0)
         )
