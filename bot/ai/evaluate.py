@@ -302,7 +302,9 @@ class Weights:
     # tile pays 20/15/10; False judges it as a person (credits at REWARD_VALUE, 15/10/5).
     # Measured, strong vs Medium, paired with the default on seeds 9000+ (samples=2): True
     # +1.5 +- 2.7 VP over 70 games (stopped for time), wins 33.0 against 33.0, 44 of the 70
-    # games unchanged (1 of 90 decisions of one game): off until 100 games confirm it.
+    # games unchanged (1 of 90 decisions of one game). Again with waiting and upstream_catch
+    # on, 100 games (seeds 9000+; the default 50.0 %): +0.8 +- 1.7 VP, wins 48.0 against 50.0
+    # (63 games unchanged): no gain in wins, so it stays off.
     automa_exact: bool = False
     # -- production and water (the forecast modes measured worse: see `dam_drops`) --
     neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
