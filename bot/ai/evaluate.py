@@ -279,16 +279,24 @@ class Weights:
     wheel_rotation: float = 0.12  # the share of a machine's worth lost per rotation it waits
     tile: float = 1.0  # a basic tile in the supply (without it, no structure of its kind)
     energy_round: float = 1.3  # an energy a round the production systems promise (first 10)
-    energy_round_more: float = 0.6  # each energy a round past 10
+    # each energy a round past 10 (1.0: +1.0 +- 1.6 VP over 48 games vs Medium, seeds 9000+,
+    # paired, 37 unchanged: the outlook seldom passes 10)
+    energy_round_more: float = 0.6
     # The second and third best systems' share of the energy a round (a company produces a
-    # few times a round, from different dams; the best system counts whole).
+    # few times a round, from different dams; the best system counts whole). Not measured
+    # yet. The outlook runs well below what companies make (two games vs Medium, seeds 9000
+    # and 9003: 6.9 estimated at round 4's start against 13 and 24 made; 12.0 and 11.6 in
+    # round 5 against 30 and 32), but raising energy_round to 1.8 measured worse (-8.1 +-
+    # 10.1 VP over 37 games, seeds 9000+), as did lowering it to 1.0 (-6.5 +- 8.0 over 30).
     second_system: float = 0.5
     third_system: float = 0.3
     held: float = 0.5  # a drop in one's own dam while rounds remain
     structure: float = 1.0
     structure_round: float = 0.4  # a structure, for each round left (the incomes it uncovers)
     objective_share: float = 0.6  # the objective tile's standing while rounds remain
-    water_per_headstream: float = 0.7  # how full a dam is each round, per headstream above it
+    # how full a dam is each round, per headstream above it (0.85: -4.5 +- 6.8 VP over 73
+    # games vs Medium, seeds 9000+, paired; stopped)
+    water_per_headstream: float = 0.7
     income: float = 1.0  # an active income, for each round left to receive it
     income_near: tuple[float, ...] = (0.0, 0.45, 0.15)  # share of an income 1, 2 pieces away
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
@@ -344,9 +352,16 @@ class Weights:
     # one game); with dam_round 2.0, 1.5 -5.4 +- 10.8 over 50 (stopped), wins 17.0 against
     # 26.5: it still made no energy in rounds 1-2 (3-4 games of bench/ai_vp.py: 0.0, 0.0 at
     # 1.5; 0.0, 2.3 at 2.5), the bases taking round 1 before any system could produce.
+    # With waiting and upstream_catch on (default 50.0 % on seeds 9000+): 0.7 -2.6 +- 9.4 VP
+    # over 42 games, wins 16.0 against 20.0 (stopped).
     produced: float = 1.0
     # -- the Energy Track placement judged at each company's energy plus this per engineer it
     # has yet to place this round (0: at the energy made so far, as if the round ended now) --
+    # Off. Measured, strong vs Medium, 100 games paired with the default on each seed set:
+    # 1.0 on seeds 11000+ +7.9 +- 6.3 VP (wins 39.5 -> 43.0, 43.0 %), on seeds 9000+ -4.4 +-
+    # 7.1 (wins 50.0 -> 44.0, 43.0 %); together +1.7 VP and the wins even. Seeds 9000+ picked
+    # the default (it is 50.0 % there, 39.0 % on 11000+), so they favour it; a third seed set
+    # should decide.
     placement_pace: float = 0.0
     # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
     # Off. Measured, strong vs Medium, paired with the default on seeds 9000+ (100 games; the

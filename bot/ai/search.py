@@ -53,7 +53,10 @@ class Budget:
 # 9500+, both seat orders; difference to samples=1 on the same seeds):
 # - samples=2: +5.4 +- 6.2 and +1.1 +- 6.8 VP, together +3.3 +- 4.6 over 200 games, wins
 #   46.0 % against 38.8 %; CPU 0.17 s a decision (p95 0.42), a turn p95 0.95 s: kept;
-# - close=True: -5.6 +- 7.3 over 100; until=round with steps=6: -16.7 over 10 (stopped).
+# - close=True: -5.6 +- 7.3 over 100; until=round with steps=6: -16.7 over 10 (stopped);
+# - steps=2 with samples=1 (about the same CPU; in a decision looked at, seed 9001 round 4,
+#   both worlds gave each of the 12 options searched the same value, the automa's flipped
+#   card being public): -13.9 +- 12.0 over 44 (stopped), wins 13.0 against 21.0.
 # Not played out, as they change few decisions (one game against Medium, each decision of the
 # default's game asked again): samples=3 changed 1 of 90 (seed 9001); the best of every option
 # extended lay outside the first pass's 8 best in 1 of 25 decisions with more than 8 options
