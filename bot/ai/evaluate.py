@@ -278,7 +278,9 @@ class Weights:
     machine_early: float = 1.0
     wheel_rotation: float = 0.12  # the share of a machine's worth lost per rotation it waits
     tile: float = 1.0  # a basic tile in the supply (without it, no structure of its kind)
-    energy_round: float = 1.3  # an energy a round the production systems promise (first 10)
+    # an energy a round the production systems promise (first 10); 1.8 measured worse (-8.1 +-
+    # 10.1 VP over 37 games vs Medium, seeds 9000+, paired), as did 1.0 (-6.5 +- 8.0 over 30)
+    energy_round: float = 1.3
     # each energy a round past 10 (1.0: +1.0 +- 1.6 VP over 48 games vs Medium, seeds 9000+,
     # paired, 37 unchanged: the outlook seldom passes 10)
     energy_round_more: float = 0.6
@@ -286,8 +288,7 @@ class Weights:
     # few times a round, from different dams; the best system counts whole). Not measured
     # yet. The outlook runs well below what companies make (two games vs Medium, seeds 9000
     # and 9003: 6.9 estimated at round 4's start against 13 and 24 made; 12.0 and 11.6 in
-    # round 5 against 30 and 32), but raising energy_round to 1.8 measured worse (-8.1 +-
-    # 10.1 VP over 37 games, seeds 9000+), as did lowering it to 1.0 (-6.5 +- 8.0 over 30).
+    # round 5 against 30 and 32), though a higher energy_round measured worse.
     second_system: float = 0.5
     third_system: float = 0.3
     held: float = 0.5  # a drop in one's own dam while rounds remain
@@ -359,15 +360,15 @@ class Weights:
     # has yet to place this round (0: at the energy made so far, as if the round ended now) --
     # Off. Measured, strong vs Medium, 100 games paired with the default on each seed set:
     # 1.0 on seeds 11000+ +7.9 +- 6.3 VP (wins 39.5 -> 43.0, 43.0 %), on seeds 9000+ -4.4 +-
-    # 7.1 (wins 50.0 -> 44.0, 43.0 %); together +1.7 VP and the wins even. Seeds 9000+ picked
-    # the default (it is 50.0 % there, 39.0 % on 11000+), so they favour it; a third seed set
-    # should decide.
+    # 7.1 (wins 50.0 -> 44.0, 43.0 %); on seeds 12000+ (50 games) +4.2 +- 9.8 (wins 21.5 ->
+    # 27.5, 54.0 %). Seeds 9000+ picked the default (it is 50.0 % there, 39.0 % on 11000+), so
+    # they favour it; within noise over the 250 games (+2.2 VP, wins 111.0 -> 114.5).
     placement_pace: float = 0.0
     # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
     # Off. Measured, strong vs Medium, paired with the default on seeds 9000+ (100 games; the
     # default 50.0 %, margin -2.0 +- 6.6): 1.0 -1.1 +- 6.3 VP, wins 45.5 against 50.0 (12 games
-    # unchanged). The diagnosis behind it (seed 6003 against Expert: a level-3 dam built for a
-    # rival's value-1 conduit) is real, but the search's own step already pays the toll.
+    # unchanged). The diagnosis behind it was one game (seed 6003 against Expert: a level-3
+    # dam built for a rival's value-1 conduit).
     foreign_conduit: float = 0.0
 
 
