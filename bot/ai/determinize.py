@@ -47,21 +47,24 @@ def hide(state: GameState, game: Game, rng: SplitMix64) -> None:
         redraw(game, state, rng)
 
 
-_ATOMS = (str, int, float, bool, type(None))
+_ATOMS = frozenset((str, int, float, bool, type(None)))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _copied(value: Any) -> Any:
-    """A deep copy of a state's value: JSON-like containers and the state's dataclasses."""
+    """A deep copy of a state's value: JSON-like containers and the state's dataclasses.
+
+    Atoms inside a container are taken as they are without a call (most of a state's values
+    are atoms, and a call for each was most of a copy's cost)."""
     kind = type(value)
     if kind in _ATOMS:
         return value
     if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
+        return {key: item if type(item) in _ATOMS else _copied(item) for key, item in value.items()}
     if kind is list:
-        return [_copied(item) for item in value]
+        return [item if type(item) in _ATOMS else _copied(item) for item in value]
     if kind is tuple:
-        return tuple(_copied(item) for item in value)
+        return tuple(item if type(item) in _ATOMS else _copied(item) for item in value)
     names = _FIELDS.get(kind)
     if names is None:
         if not is_dataclass(value):
@@ -69,7 +72,8 @@ def _copied(value: Any) -> Any:
         names = _FIELDS[kind] = tuple(f.name for f in fields(value))
     out = object.__new__(kind)
     for name in names:
-        object.__setattr__(out, name, _copied(getattr(value, name)))
+        item = getattr(value, name)
+        object.__setattr__(out, name, item if type(item) in _ATOMS else _copied(item))
     return out
 
 

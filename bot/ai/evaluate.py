@@ -199,44 +199,116 @@ def dam_drops(game: Game, space: str, dam: Dam | None, weights: Weights) -> floa
     return dam.level * (weights.neutral_share if dam.owner == NEUTRAL else water)
 
 
+# A dam space as `systems_outlook` reads it: its id, its basin, the headstreams above the
+# basin, the dam spaces a drop meets before it, and the basin's conduits (space, production,
+# the powerhouse spaces it leads to).
+Conduits = tuple[tuple[str, int, tuple[str, ...]], ...]
+SystemSpace = tuple[str, int, int, tuple[str, ...], Conduits]
+_SYSTEMS: dict[int, tuple[MapData, tuple[SystemSpace, ...]]] = {}
+
+
+def _system_spaces(game_map: MapData) -> tuple[SystemSpace, ...]:
+    """Every dam space with what `systems_outlook` reads of the map for it, in map order (kept
+    per map object: the outlook is a large part of the search's CPU, and a map never changes)."""
+    known = _cached(_SYSTEMS, game_map)
+    if known is not None:
+        return known
+    upstream = _upstream(game_map)
+    above = _dams_above(game_map)
+    table = tuple(
+        (
+            dam_space,
+            space.basin,
+            upstream.get(space.basin, 0),
+            above[dam_space],
+            tuple(
+                (
+                    conduit_space,
+                    game_map.conduit_spaces[conduit_space].production,
+                    game_map.conduit_spaces[conduit_space].connects_powerhouse_spaces,
+                )
+                for conduit_space in game_map.basins[space.basin].conduit_spaces
+            ),
+        )
+        for dam_space, space in game_map.dam_spaces.items()
+    )
+    _SYSTEMS[id(game_map)] = (game_map, table)  # the map kept, so its id is never reused
+    return table
+
+
+def conduit_standing(
+    game: Game, company_id: str, conduits: Conduits, toll_rate: float
+) -> list[tuple[int, int, float, int]]:
+    """Per conduit space of a basin that leads to a powerhouse space the company could use:
+    (production, 1 if a conduit is built there, the toll a drop through it costs, 1 if it leads
+    to one of the company's own powerhouses). A rival's powerhouse is no use to the company."""
+    state = game.state
+    standing = []
+    for conduit_space, production, houses in conduits:
+        usable = -1  # no powerhouse space it could produce at
+        for powerhouse in houses:
+            owner = state.powerhouses.get(powerhouse)
+            if owner == company_id:
+                usable = 1
+                break
+            if owner is None:
+                usable = 0
+        if usable < 0:
+            continue
+        conduit_owner = state.conduits.get(conduit_space)
+        # Through a rival's conduit each drop costs a credit and gives the rival a VP.
+        toll = toll_rate if conduit_owner not in (None, company_id) else 0.0
+        standing.append((production, 1 if conduit_owner is not None else 0, toll, usable))
+    return standing
+
+
 def systems_outlook(
     game: Game, company_id: str, weights: Weights | None = None
 ) -> tuple[list[float], int]:
     """(the energy a round that each system, built or still to build, promises — weighted by
     how complete it is and how much water reaches it —, best first; the energy the water held
-    now can make)."""
+    now can make).
+
+    A dam space's drops are `dam_drops`'s, computed inline; of the systems through one conduit
+    the one with the most pieces built counts (the energy is the same, the share larger)."""
     state = game.state
-    game_map = game.map
     judged = weights or W
     bonus = company_bonus(game, company_id)
+    dams = state.dams
+    per_headstream, catch = judged.water_per_headstream, judged.upstream_catch
+    basins: dict[int, list[tuple[int, int, float, int]]] = {}
     outlook: list[float] = []
     now = 0
-    for dam_space, space in game_map.dam_spaces.items():
-        dam = state.dams.get(dam_space)
+    for dam_space, basin, upstream, above, conduits in _system_spaces(game.map):
+        dam = dams.get(dam_space)
         if dam is None:
             have_dam = 0
         elif dam.owner == company_id or dam.owner == NEUTRAL:
             have_dam = 1
         else:
             continue
-        basin = game_map.basins[space.basin]
-        drops = dam_drops(game, dam_space, dam, judged)
+        if dam is not None and dam.owner == NEUTRAL:
+            drops = dam.level * judged.neutral_share
+        else:
+            water = min(1.0, per_headstream * upstream)
+            if catch != 1.0 and water:
+                water *= catch ** sum(1 for space in above if space in dams)
+            drops = water if dam is None else dam.level * water
+        standing = basins.get(basin)
+        if standing is None:
+            standing = basins[basin] = conduit_standing(
+                game, company_id, conduits, judged.foreign_conduit
+            )
+        extra = bonus if drops else 0
+        held = dam.water if dam is not None else 0
         best = 0.0  # a dam's water is produced once: its best system counts
-        for conduit_space in basin.conduit_spaces:
-            conduit = game_map.conduit_spaces[conduit_space]
-            conduit_owner = state.conduits.get(conduit_space)
-            have_conduit = 1 if conduit_owner is not None else 0
-            # Through a rival's conduit each drop costs a credit and gives the rival a VP.
-            toll = judged.foreign_conduit if conduit_owner not in (None, company_id) else 0.0
-            for powerhouse in conduit.connects_powerhouse_spaces:
-                owner = state.powerhouses.get(powerhouse)
-                if owner is not None and owner != company_id:
-                    continue
-                pieces = have_dam + have_conduit + (1 if owner == company_id else 0)
-                energy = max(0.0, drops * (conduit.production - toll) + (bonus if drops else 0))
-                best = max(best, COMPLETE[pieces] * energy)
-                if pieces == 3 and dam is not None and dam.water:
-                    now = max(now, dam.water * conduit.production + bonus)
+        for production, have_conduit, toll, own_house in standing:
+            pieces = have_dam + have_conduit + own_house
+            promise = COMPLETE[pieces] * max(0.0, drops * (production - toll) + extra)
+            if promise > best:
+                best = promise
+            if pieces == 3 and held:
+                now = max(now, held * production + bonus)
         if best:
             outlook.append(best)
     outlook.sort(reverse=True)
