@@ -203,7 +203,7 @@ def dam_drops(game: Game, space: str, dam: Dam | None, weights: Weights) -> floa
 # basin, the dam spaces a drop meets before it, and the basin's conduits (space, production,
 # the powerhouse spaces it leads to).
 Conduits = tuple[tuple[str, int, tuple[str, ...]], ...]
-SystemSpace = tuple[str, int, int, tuple[str, ...], Conduits]
+SystemSpace = tuple[str, int, int, frozenset[str], Conduits]
 _SYSTEMS: dict[int, tuple[MapData, tuple[SystemSpace, ...]]] = {}
 
 
@@ -220,7 +220,7 @@ def _system_spaces(game_map: MapData) -> tuple[SystemSpace, ...]:
             dam_space,
             space.basin,
             upstream.get(space.basin, 0),
-            above[dam_space],
+            frozenset(above[dam_space]),
             tuple(
                 (
                     conduit_space,
@@ -292,7 +292,7 @@ def systems_outlook(
         else:
             water = min(1.0, per_headstream * upstream)
             if catch != 1.0 and water:
-                water *= catch ** sum(1 for space in above if space in dams)
+                water *= catch ** len(above.intersection(dams))
             drops = water if dam is None else dam.level * water
         standing = basins.get(basin)
         if standing is None:
@@ -304,7 +304,8 @@ def systems_outlook(
         best = 0.0  # a dam's water is produced once: its best system counts
         for production, have_conduit, toll, own_house in standing:
             pieces = have_dam + have_conduit + own_house
-            promise = COMPLETE[pieces] * max(0.0, drops * (production - toll) + extra)
+            energy = drops * (production - toll) + extra
+            promise = COMPLETE[pieces] * energy if energy > 0 else 0.0
             if promise > best:
                 best = promise
             if pieces == 3 and held:
