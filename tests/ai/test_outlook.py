@@ -10,6 +10,7 @@ games on every board, where structures of every company, neutral dams and water 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from bot.rules.prng import SplitMix64
 from bot.rules.production import company_bonus
 from bot.rules.state import NEUTRAL
 
-BOARDS = {
+BOARDS: dict[str, dict[str, Any]] = {
     "base": dict(setup="full"),
     "leeghwater": dict(setup="full", expansions=("leeghwater",)),
     "colorado": dict(setup="intro", expansions=("colorado",)),
