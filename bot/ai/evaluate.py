@@ -435,7 +435,10 @@ class Weights:
     # 1.0 on seeds 11000+ +7.9 +- 6.3 VP (wins 39.5 -> 43.0, 43.0 %), on seeds 9000+ -4.4 +-
     # 7.1 (wins 50.0 -> 44.0, 43.0 %); on seeds 12000+ (50 games) +4.2 +- 9.8 (wins 21.5 ->
     # 27.5, 54.0 %). Seeds 9000+ picked the default (it is 50.0 % there, 39.0 % on 11000+), so
-    # they favour it; within noise over the 250 games (+2.2 VP, wins 111.0 -> 114.5).
+    # they favour it; within noise over the 250 games (+2.2 VP, wins 111.0 -> 114.5). Then on
+    # fresh seeds, 100 games each: 12000+ -1.0 +- 6.6 (wins 46.5 -> 49.0; the default 47.0 %),
+    # 13000+ -3.1 +- 6.9 (48.5 -> 43.5; the default 49.0 %). Over all 450 games +0.3 VP, wins
+    # 206.0 -> 207.0: no gain, so it stays off.
     placement_pace: float = 0.0
     # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
     # Off. Measured, strong vs Medium, paired with the default on seeds 9000+ (100 games; the
