@@ -40,9 +40,33 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+_RANKS: dict[int, tuple[Iterable[str], dict[str, int]]] = {}
+
+
+def _rank(spaces: Iterable[str]) -> dict[str, int]:
+    """Each space's index in `spaces`; kept for a map's tables (they never change), made
+    afresh for a list (a state's seats)."""
+    if isinstance(spaces, list):
+        return {space: index for index, space in enumerate(spaces)}
+    known = _RANKS.get(id(spaces))
+    if known is not None and known[0] is spaces:
+        return known[1]
+    rank = {space: index for index, space in enumerate(spaces)}
+    _RANKS[id(spaces)] = (spaces, rank)  # the table kept, so its id is never reused
+    return rank
+
+
 def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
     """`table` with its keys in the order of `spaces` (keys not in `spaces` last, sorted)."""
-    rank = {space: index for index, space in enumerate(spaces)}
+    rank = _rank(spaces)
+    last = -1
+    for key in table:  # most often already in order: the table itself, without sorting
+        index = rank.get(key)
+        if index is None or index <= last:
+            break
+        last = index
+    else:
+        return table
     keys = sorted(table, key=lambda key: (key not in rank, rank.get(key, 0), key))
     if keys == list(table):
         return table
