@@ -192,7 +192,8 @@ def headstream_guess(game: Game, space: str, weights: Weights) -> float:
 # is what companies that top their rivers up achieve. So the forecast was deleted.
 def dam_drops(game: Game, space: str, dam: Dam | None, weights: Weights) -> float:
     """The drops a round this dam space can produce from: its capacity (a base's, if none is
-    built) times how full the headstreams above keep it; a neutral dam's water is shared."""
+    built) times how full the headstreams above keep it; a neutral dam's water is shared.
+    `systems_outlook` computes the same inline (tests/ai/test_outlook.py holds them equal)."""
     water = headstream_guess(game, space, weights)
     if dam is None:
         return water
