@@ -359,10 +359,12 @@ class Weights:
     # paired, 37 unchanged: the outlook seldom passes 10)
     energy_round_more: float = 0.6
     # The second and third best systems' share of the energy a round (a company produces a
-    # few times a round, from different dams; the best system counts whole). Not measured
-    # yet. The outlook runs well below what companies make (two games vs Medium, seeds 9000
-    # and 9003: 6.9 estimated at round 4's start against 13 and 24 made; 12.0 and 11.6 in
-    # round 5 against 30 and 32), though a higher energy_round measured worse.
+    # few times a round, from different dams; the best system counts whole). The outlook runs
+    # well below what companies make (two games vs Medium, seeds 9000 and 9003: 6.9 estimated
+    # at round 4's start against 13 and 24 made; 12.0 and 11.6 in round 5 against 30 and 32),
+    # yet a higher energy_round measured worse, and so did 0.8 and 0.6 here: -7.2 +- 6.2 VP
+    # over 100 games (50 each on seeds 12000+ and 13000+, paired with the default; 20
+    # unchanged), wins 47.5 -> 39.5.
     second_system: float = 0.5
     third_system: float = 0.3
     held: float = 0.5  # a drop in one's own dam while rounds remain
