@@ -139,10 +139,10 @@ def _cached(cache: dict[int, tuple[MapData, Any]], game_map: MapData) -> Any:
 COMPLETE = (0.0, 0.25, 0.55, 1.0)
 
 
-_ABOVE: dict[int, tuple[MapData, dict[str, tuple[str, ...]]]] = {}
+_ABOVE: dict[int, tuple[MapData, dict[str, frozenset[str]]]] = {}
 
 
-def _dams_above(game_map: MapData) -> dict[str, tuple[str, ...]]:
+def _dams_above(game_map: MapData) -> dict[str, frozenset[str]]:
     """Per dam space, the dam spaces a drop meets before it: every dam space of the basins
     upstream, and the upper space of its own basin for a lower one (kept per map object)."""
     known = _cached(_ABOVE, game_map)
@@ -156,7 +156,7 @@ def _dams_above(game_map: MapData) -> dict[str, tuple[str, ...]]:
                 found |= {above} | basins_above(above, seen | {basin_id})
         return found
 
-    table: dict[str, tuple[str, ...]] = {}
+    table: dict[str, frozenset[str]] = {}
     for basin_id, basin in game_map.basins.items():
         upstream = [
             d
@@ -164,21 +164,27 @@ def _dams_above(game_map: MapData) -> dict[str, tuple[str, ...]]:
             for d in game_map.basins[b].dam_spaces
         ]
         for index, space in enumerate(basin.dam_spaces):
-            table[space] = tuple(upstream) + tuple(basin.dam_spaces[:index])
+            table[space] = frozenset(upstream) | frozenset(basin.dam_spaces[:index])
     _ABOVE[id(game_map)] = (game_map, table)  # the map kept, so its id is never reused
     return table
 
 
-def headstream_guess(game: Game, space: str, weights: Weights) -> float:
-    """How full a dam space is each round, guessed from the headstreams above its basin, and
-    by `upstream_catch` for each built dam a drop meets first (those fill before it)."""
-    upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
+def water_guess(
+    upstream: int, above: frozenset[str], dams: Mapping[str, Dam], weights: Weights
+) -> float:
+    """How full a dam space is each round, guessed from the `upstream` headstreams above its
+    basin, and by `upstream_catch` for each built dam a drop meets first (those fill before
+    it; `above` are the spaces a drop meets before this one)."""
     guess = min(1.0, weights.water_per_headstream * upstream)
     if weights.upstream_catch != 1.0 and guess:
-        dams = game.state.dams
-        blocked = sum(1 for above in _dams_above(game.map)[space] if above in dams)
-        guess *= weights.upstream_catch**blocked
+        guess *= weights.upstream_catch ** len(above.intersection(dams))
     return guess
+
+
+def headstream_guess(game: Game, space: str, weights: Weights) -> float:
+    """`water_guess` for this dam space as the dams stand."""
+    upstream = _upstream(game.map).get(game.map.dam_spaces[space].basin, 0)
+    return water_guess(upstream, _dams_above(game.map)[space], game.state.dams, weights)
 
 
 # A forecast of the headstream tiles' own water (the former bot/ai/water.py and its modes)
@@ -193,7 +199,7 @@ def headstream_guess(game: Game, space: str, weights: Weights) -> float:
 def dam_drops(game: Game, space: str, dam: Dam | None, weights: Weights) -> float:
     """The drops a round this dam space can produce from: its capacity (a base's, if none is
     built) times how full the headstreams above keep it; a neutral dam's water is shared.
-    `systems_outlook` computes the same inline (tests/ai/test_outlook.py holds them equal)."""
+    `systems_outlook` computes the same from its table (tests/ai/test_outlook.py)."""
     water = headstream_guess(game, space, weights)
     if dam is None:
         return water
@@ -221,7 +227,7 @@ def _system_spaces(game_map: MapData) -> tuple[SystemSpace, ...]:
             dam_space,
             space.basin,
             upstream.get(space.basin, 0),
-            frozenset(above[dam_space]),
+            above[dam_space],
             tuple(
                 (
                     conduit_space,
@@ -270,13 +276,12 @@ def systems_outlook(
     how complete it is and how much water reaches it —, best first; the energy the water held
     now can make).
 
-    A dam space's drops are `dam_drops`'s, computed inline; of the systems through one conduit
+    A dam space's drops are `dam_drops`'s, from the map's table; of the systems through one conduit
     the one with the most pieces built counts (the energy is the same, the share larger)."""
     state = game.state
     judged = weights or W
     bonus = company_bonus(game, company_id)
     dams = state.dams
-    per_headstream, catch = judged.water_per_headstream, judged.upstream_catch
     basins: dict[int, list[tuple[int, int, float, int]]] = {}
     outlook: list[float] = []
     now = 0
@@ -291,9 +296,7 @@ def systems_outlook(
         if dam is not None and dam.owner == NEUTRAL:
             drops = dam.level * judged.neutral_share
         else:
-            water = min(1.0, per_headstream * upstream)
-            if catch != 1.0 and water:
-                water *= catch ** len(above.intersection(dams))
+            water = water_guess(upstream, above, dams, judged)
             drops = water if dam is None else dam.level * water
         standing = basins.get(basin)
         if standing is None:

@@ -40,25 +40,33 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-_RANKS: dict[int, tuple[Iterable[str], dict[str, int]]] = {}
+MapRanks = tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int]]
+_MAP_RANKS: dict[int, tuple[MapData, MapRanks]] = {}
 
 
-def _rank(spaces: Iterable[str]) -> dict[str, int]:
-    """Each space's index in `spaces`; kept for a map's tables (they never change), made
-    afresh for a list (a state's seats)."""
-    if isinstance(spaces, list):
-        return {space: index for index, space in enumerate(spaces)}
-    known = _RANKS.get(id(spaces))
-    if known is not None and known[0] is spaces:
+def _ranks(spaces: Iterable[str]) -> dict[str, int]:
+    """Each space's index in `spaces`."""
+    return {space: index for index, space in enumerate(spaces)}
+
+
+def _map_ranks(game_map: MapData) -> MapRanks:
+    """The ranks of the map's dam, conduit, powerhouse and headstream spaces, kept per map
+    object (a game is opened for every option the AI tries, and a map never changes)."""
+    known = _MAP_RANKS.get(id(game_map))
+    if known is not None and known[0] is game_map:
         return known[1]
-    rank = {space: index for index, space in enumerate(spaces)}
-    _RANKS[id(spaces)] = (spaces, rank)  # the table kept, so its id is never reused
-    return rank
+    ranks = (
+        _ranks(game_map.dam_spaces),
+        _ranks(game_map.conduit_spaces),
+        _ranks(game_map.powerhouse_spaces),
+        _ranks(game_map.headstreams),
+    )
+    _MAP_RANKS[id(game_map)] = (game_map, ranks)  # the map kept, so its id is never reused
+    return ranks
 
 
-def _in_order(table: dict[str, Any], spaces: Iterable[str]) -> dict[str, Any]:
-    """`table` with its keys in the order of `spaces` (keys not in `spaces` last, sorted)."""
-    rank = _rank(spaces)
+def _in_order(table: dict[str, Any], rank: dict[str, int]) -> dict[str, Any]:
+    """`table` with its keys in the order of `rank` (keys not in it last, sorted)."""
     last = -1
     for key in table:  # most often already in order: the table itself, without sorting
         index = rank.get(key)
@@ -114,13 +122,14 @@ class Game:
         order (PostgreSQL's jsonb reorders keys). Called when a game is made from a state and
         after every placement.
         """
-        state, game_map = self.state, self.map
-        state.dams = _in_order(state.dams, game_map.dam_spaces)
-        state.conduits = _in_order(state.conduits, game_map.conduit_spaces)
-        state.powerhouses = _in_order(state.powerhouses, game_map.powerhouse_spaces)
-        state.headstream_tiles = _in_order(state.headstream_tiles, game_map.headstreams)
-        state.headstream_water = _in_order(state.headstream_water, game_map.headstreams)
-        state.companies = _in_order(state.companies, state.seats)
+        state = self.state
+        dams, conduits, powerhouses, headstreams = _map_ranks(self.map)
+        state.dams = _in_order(state.dams, dams)
+        state.conduits = _in_order(state.conduits, conduits)
+        state.powerhouses = _in_order(state.powerhouses, powerhouses)
+        state.headstream_tiles = _in_order(state.headstream_tiles, headstreams)
+        state.headstream_water = _in_order(state.headstream_water, headstreams)
+        state.companies = _in_order(state.companies, _ranks(state.seats))
 
     # -- queries -----------------------------------------------------------------------
     @property
