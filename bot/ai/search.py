@@ -19,6 +19,8 @@ from bot.rules.options import Decision, Option
 from bot.rules.prng import SplitMix64
 
 CONFIRM = "confirm"
+ACTIONS = "actions"  # the phase in which the seats take their turns
+TURN_STARTS = ("turn", "automa_turn")  # the decisions that begin a seat's turn
 MAX_STEP = 40  # decisions of one step followed at most (a turn has a handful)
 
 
@@ -42,6 +44,13 @@ class Budget:
     # Worlds per extended option with three or more companies (0: `samples`): the others'
     # replies there make a world cost about twice a two-seat one's.
     crowded: int = 0
+    # An extension begun in the actions phase gives the others one turn each at most, and
+    # ends with the phase (before the Water Flow and the scoring). Without it, an option that
+    # ends the seat's round (the Bank, its last engineers) ran through the others' remaining
+    # turns, the scoring and the next income to the seat's first step of the next round, with
+    # that round's engineers in hand, and was compared with options judged after one reply
+    # within this round: the Bank won with 10 engineers left (seed 14097, round 3).
+    one_lap: bool = False
 
 
 # Measured against the Medium automa (2 seats, intro, the same first seeds; mean VP margin
@@ -155,16 +164,26 @@ def greedy(then: Policy) -> Policy:
 QUICK = greedy(confirm_only)
 
 
-def others_until_mine(game: Game, seat: int, replies: str, within: int = 0) -> bool:
+def others_until_mine(
+    game: Game, seat: int, replies: str, within: int = 0, lap: bool = False
+) -> bool:
     """Answer the other seats' decisions (automas by their rules, people and AIs by the
     cheapest completion, or greedily for their own seat when `replies` is "greedy") until
-    this seat decides again; False when the game ended first, or round `within` (if given)."""
+    this seat decides again; False when the game ended first, or round `within` (if given),
+    or (with `lap`) the actions phase, or another seat would begin its second turn."""
+    begun: set[str] = set()
     for _ in range(400):
         if game.is_over or (within and game.state.round != within):
+            return False
+        if lap and game.state.phase != ACTIONS:
             return False
         if seat_decision(game, seat) is not None:
             return True
         decision = game.decisions()[0]
+        if lap and decision.kind in TURN_STARTS:
+            if decision.player in begun:
+                return False
+            begun.add(decision.player)
         if game.automa_level(decision.player) is not None:
             option = automa_answer(game, decision)
         elif replies == "greedy" and len(decision.options) > 1:
@@ -195,14 +214,16 @@ def played_out(
     greedily), stopped early at the budget's horizon (`until`)."""
     trial = determinized(game, rng)
     start = trial.state.round
+    lap = budget.one_lap and trial.state.phase == ACTIONS
     produced = produced_in(trial.apply(option.notation, player), player)
     if option.notation != CONFIRM:
         produced = finish_step(trial, seat, QUICK) or produced
     for _ in range(budget.steps):
         if horizon_reached(trial, start, produced, budget.until):
             return trial
-        if not others_until_mine(trial, seat, budget.replies, start if budget.until else 0):
-            return trial  # the game or, with a horizon, the round ended: judged at its end
+        within = start if budget.until else 0
+        if not others_until_mine(trial, seat, budget.replies, within, lap):
+            return trial  # the game, the actions or, with a horizon, the round ended
         produced = finish_step(trial, seat, QUICK)
     if budget.close and not horizon_reached(trial, start, produced, budget.until):
         others_until_mine(trial, seat, budget.replies)
