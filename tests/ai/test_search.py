@@ -100,3 +100,29 @@ def test_crowded_tables_search_their_own_number_of_worlds(monkeypatch: MonkeyPat
         assert mixed == answer(game, found, Budget(extend=3, samples=same_as))
     assert found is not None
     assert mixed != answer(game, found, Budget(extend=3, samples=1))  # two worlds do differ
+
+
+def test_one_lap_judges_an_option_ending_the_seat_s_round_within_that_round() -> None:
+    """All the seat's engineers on the Bank: the plain horizon runs on to the next round's
+    first step (engineers refilled); `one_lap` stops after one turn of the other seat."""
+    game, seat = ai_turn(5, 10)
+    decision = seat_decision(game, seat)
+    assert decision is not None and decision.find("bank") is not None
+    game.apply("bank", decision.player)
+    decision = seat_decision(game, seat)
+    assert decision is not None and decision.kind == "bank"
+    everyone = decision.options[-1]  # the most engineers
+    start = game.state.round
+    mine = game.state.seats[seat]
+    (other,) = (company for company in game.state.companies if company != mine)
+    before = game.state.companies[other].engineers
+    plain = played_out(game, seat, everyone, decision.player, SplitMix64(1), Budget(8, 1))
+    assert plain.state.round == start + 1  # judged in the next round, engineers in hand
+    assert plain.state.companies[mine].engineers > 0
+    lap = played_out(
+        game, seat, everyone, decision.player, SplitMix64(1), Budget(8, 1, one_lap=True)
+    )
+    assert lap.state.round == start and lap.state.phase == "actions"
+    assert lap.state.companies[mine].engineers == 0
+    left = lap.state.companies[other].engineers
+    assert 0 < before - left <= 3  # one turn of the other seat (1 to 3 engineers), no more
