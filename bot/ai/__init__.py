@@ -39,7 +39,10 @@ Design (`bot.ai.search`, `bot.ai.evaluate`, `bot.ai.determinize`), and why:
   determinization: the rest of its step, the other seats' replies up to its next decision
   (automas by their own rules on their re-shuffled decks, people and AIs by the cheapest
   completion) and its whole next step, then judges that position; the others are ranked
-  below them. Work is counted in options and plies (`search.BUDGETS`), never in time.
+  below them. In the actions phase the replies are one turn of each other seat at most and
+  end with the phase, so an option that ends the seat's round is judged in that round, as
+  the others are (`Budget.one_lap`). Work is counted in options and plies
+  (`search.BUDGETS`), never in time.
 
 """
 
