@@ -49,7 +49,8 @@ class Budget:
     # ends the seat's round (the Bank, its last engineers) ran through the others' remaining
     # turns, the scoring and the next income to the seat's first step of the next round, with
     # that round's engineers in hand, and was compared with options judged after one reply
-    # within this round: the Bank won with 10 engineers left (seed 14097, round 3).
+    # within this round: the Bank won with 10 engineers left (seed 14097, round 3). It ends an
+    # extension before a "round" horizon would: `until` needs it off.
     one_lap: bool = False
 
 
@@ -217,7 +218,8 @@ def played_out(
 ) -> Game:
     """A fresh determinization of `game` after this option, the rest of the step, then at
     most `budget.steps` times the others' replies and the seat's next step (each played
-    greedily), stopped early at the budget's horizon (`until`)."""
+    greedily), stopped early at the budget's horizon (`until`) or, with `one_lap`, when the
+    actions phase ends or another seat would take a second turn before the seat's next one."""
     trial = determinized(game, rng)
     start = trial.state.round
     lap = budget.one_lap and trial.state.phase == ACTIONS
