@@ -82,7 +82,9 @@ BUDGETS = {
     # unchanged), wins 44.5 -> 43.5; against Expert (intro, seeds 11000+) +1.1 +- 4.2 (44
     # unchanged), wins 35.5 -> 35.5. On for the comparisons it makes right (`Budget.one_lap`),
     # with no gain in wins to show (+1.2 VP over the 300 games). With engineer 0.6 as well:
-    # -1.7 +- 6.7 VP against one_lap alone (14000+), wins 46.0 -> 42.5.
+    # -1.7 +- 6.7 VP against one_lap alone (14000+), wins 46.0 -> 42.5. Twice the work with
+    # it (extend=12, samples=3: 0.23 s a decision, p95 0.66 s): +1.9 +- 7.6 VP over 96 games
+    # paired with one_lap alone (14000+), wins 45.5 -> 40.5, so more search does not pay yet.
     "strong": Budget(extend=8, samples=2, crowded=1, one_lap=True),
 }
 
