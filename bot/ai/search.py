@@ -11,16 +11,16 @@ from dataclasses import dataclass
 from bot.ai.advice import Advice
 from bot.ai.determinize import copy_game, determinized
 from bot.ai.evaluate import margin
+from bot.rules.actions import TURN_KINDS
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
 from bot.rules.engine import Game
 from bot.rules.events import Event
+from bot.rules.flow import ACTIONS_PHASE
 from bot.rules.options import Decision, Option
 from bot.rules.prng import SplitMix64
 
 CONFIRM = "confirm"
-ACTIONS = "actions"  # the phase in which the seats take their turns
-TURN_STARTS = ("turn", "automa_turn")  # the decisions that begin a seat's turn
 MAX_STEP = 40  # decisions of one step followed at most (a turn has a handful)
 
 
@@ -184,12 +184,12 @@ def others_until_mine(
     for _ in range(400):
         if game.is_over or (within and game.state.round != within):
             return False
-        if lap and game.state.phase != ACTIONS:
+        if lap and game.state.phase != ACTIONS_PHASE:
             return False
         if seat_decision(game, seat) is not None:
             return True
         decision = game.decisions()[0]
-        if lap and decision.kind in TURN_STARTS:
+        if lap and decision.kind in TURN_KINDS:
             if decision.player in begun:
                 return False
             begun.add(decision.player)
@@ -224,14 +224,14 @@ def played_out(
     actions phase ends or another seat would take a second turn before the seat's next one."""
     trial = determinized(game, rng)
     start = trial.state.round
-    lap = budget.one_lap and trial.state.phase == ACTIONS
+    lap = budget.one_lap and trial.state.phase == ACTIONS_PHASE
     produced = produced_in(trial.apply(option.notation, player), player)
     if option.notation != CONFIRM:
         produced = finish_step(trial, seat, QUICK) or produced
+    within = start if budget.until else 0
     for _ in range(budget.steps):
         if horizon_reached(trial, start, produced, budget.until):
             return trial
-        within = start if budget.until else 0
         if not others_until_mine(trial, seat, budget.replies, within, lap):
             return trial  # the game, the actions or, with a horizon, the round ended
         produced = finish_step(trial, seat, QUICK)

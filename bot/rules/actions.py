@@ -328,9 +328,13 @@ def _confirm(game: Game, entry: Task, move: Move) -> None:
     game.push({"kind": "next_turn", "after": entry["player"]})
 
 
+# The decision kinds that begin a company's turn: a person's (or AI's), an automa's.
+TURN_KINDS = ("turn", "automa_turn")
+
+
 def turn_task(game: Game, company_id: str) -> Task:
     """The task of a company's turn: a person's choice of action, or an automa's card."""
-    kind = "turn" if game.automa_level(company_id) is None else "automa_turn"
+    kind = TURN_KINDS[0] if game.automa_level(company_id) is None else TURN_KINDS[1]
     return {"kind": kind, "player": company_id}
 
 

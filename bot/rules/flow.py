@@ -17,6 +17,7 @@ from bot.rules.water import flow_from_headstream
 
 RULES: RuleSet[Game] = RuleSet("flow")
 
+ACTIONS_PHASE = "actions"  # the phase in which the companies take their turns
 ENERGY_CAP = 30  # RULINGS 5: energy past 30 counts as 30 for credits and the bonus tile.
 
 
@@ -87,7 +88,7 @@ def _headstreams(game: Game, entry: Task) -> None:
 
 @RULES.task("actions_start")
 def _actions_start(game: Game, entry: Task) -> None:
-    game.state.phase = "actions"
+    game.state.phase = ACTIONS_PHASE
     game.push({"kind": "next_turn", "after": None})
 
 
