@@ -244,12 +244,11 @@ def _system_spaces(game_map: MapData) -> tuple[SystemSpace, ...]:
     return table
 
 
-def conduit_standing(
-    game: Game, company_id: str, conduits: Conduits, toll_rate: float
-) -> list[tuple[int, int, float, int]]:
+def conduit_standing(game: Game, company_id: str, conduits: Conduits) -> list[tuple[int, int, int]]:
     """Per conduit space of a basin that leads to a powerhouse space the company could use:
-    (production, 1 if a conduit is built there, the toll a drop through it costs, 1 if it leads
-    to one of the company's own powerhouses). A rival's powerhouse is no use to the company."""
+    (production, 1 if a conduit is built there, 1 if it leads to one of the company's own
+    powerhouses). A rival's powerhouse is no use to the company; a rival's conduit counts as
+    one's own (judging the toll measured no better: see the knobs removed, below `W`)."""
     state = game.state
     standing = []
     for conduit_space, production, houses in conduits:
@@ -263,10 +262,7 @@ def conduit_standing(
                 usable = 0
         if usable < 0:
             continue
-        conduit_owner = state.conduits.get(conduit_space)
-        # Through a rival's conduit each drop costs a credit and gives the rival a VP.
-        toll = toll_rate if conduit_owner not in (None, company_id) else 0.0
-        standing.append((production, 1 if conduit_owner is not None else 0, toll, usable))
+        standing.append((production, 1 if conduit_space in state.conduits else 0, usable))
     return standing
 
 
@@ -283,7 +279,7 @@ def systems_outlook(
     judged = weights or W
     bonus = company_bonus(game, company_id)
     dams = state.dams
-    basins: dict[int, list[tuple[int, int, float, int]]] = {}
+    basins: dict[int, list[tuple[int, int, int]]] = {}
     outlook: list[float] = []
     now = 0
     for dam_space, basin, upstream, above, conduits in _system_spaces(game.map):
@@ -301,15 +297,13 @@ def systems_outlook(
             drops = water if dam is None else dam.level * water
         standing = basins.get(basin)
         if standing is None:
-            standing = basins[basin] = conduit_standing(
-                game, company_id, conduits, judged.foreign_conduit
-            )
+            standing = basins[basin] = conduit_standing(game, company_id, conduits)
         extra = bonus if drops else 0
         held = dam.water if dam is not None else 0
         best = 0.0  # a dam's water is produced once: its best system counts
-        for production, have_conduit, toll, own_house in standing:
+        for production, have_conduit, own_house in standing:
             pieces = have_dam + have_conduit + own_house
-            energy = drops * (production - toll) + extra
+            energy = drops * production + extra
             promise = COMPLETE[pieces] * energy if energy > 0 else 0.0
             if promise > best:
                 best = promise
@@ -378,8 +372,12 @@ class Weights:
     second_system: float = 0.5
     third_system: float = 0.3
     held: float = 0.5  # a drop in one's own dam while rounds remain
+    # a structure (2.0: +3.9 +- 5.7 VP over 99 games vs Medium, seeds 16000+, paired with the
+    # default; wins 37.5 -> 41.5)
     structure: float = 1.0
-    structure_round: float = 0.4  # a structure, for each round left (the incomes it uncovers)
+    # a structure, for each round left (the incomes it uncovers); 0.8: +3.3 +- 5.9 over 99
+    # (16000+; wins 37.5 -> 41.5), with dam_round 1.0 see there (no gain on fresh seeds)
+    structure_round: float = 0.4
     objective_share: float = 0.6  # the objective tile's standing while rounds remain
     # how full a dam is each round, per headstream above it (0.85: -4.5 +- 6.8 VP over 73
     # games vs Medium, seeds 9000+, paired; stopped)
@@ -431,39 +429,29 @@ class Weights:
     # (100, seeds 9000+). At 2.0 the AI builds the bases and
     # elevations (their incomes 5.5 -> 21.9 and 1.9 -> 20.9 VP, 8 games) but makes almost no
     # energy in rounds 1-3 (0.0, 1.2, 4.2 against 5.3, 6.8, 12.4): the term must come with the
-    # production it enables, e.g. dam_unconnected < 1.
+    # production it enables, e.g. dam_unconnected < 1. Again with one_lap (seeds 16000+, 100
+    # games paired with the default, which won 37.9 % there): 1.0 +5.0 +- 7.0 (wins 37.5 ->
+    # 47.0; 5 bases by round 4 in 2 of 3 games looked at), 1.5 +2.5 +- 7.9 (41.5); 1.0 with
+    # structure_round 0.8 +6.5 +- 7.1 (49.0), and with structure 2.0 as well +5.5 +- 6.7
+    # (43.0). On fresh seeds (17000+, the default 49.0 %) 1.0 with structure_round 0.8 gave
+    # -7.9 +- 6.7 (wins 47.0 -> 40.0): over the 195 games -0.6 +- 5.0 VP, wins 84.5 -> 89.0.
     dam_round: float = 0.0  # a drop of own dam capacity (level x headstream guess), a round left
     dam_unconnected: float = 1.0  # its share for a dam no built conduit links to an own powerhouse
-    # -- this round's production: its scoring terms (PRODUCED) times this while rounds remain --
-    # Off (1). Measured, strong vs Medium, paired with the default on seeds 9000+ (bench/ai.py
-    # --only medium --seed 4000; samples=2; the default: 44.0 %, margin -6.8 +- 6.1): 1.5
-    # -2.6 +- 5.6 VP over 100 games, wins 36.0 against 44.5 (it changed 5 of 90 decisions of
-    # one game); with dam_round 2.0, 1.5 -5.4 +- 10.8 over 50 (stopped), wins 17.0 against
-    # 26.5: it still made no energy in rounds 1-2 (3-4 games of bench/ai_vp.py: 0.0, 0.0 at
-    # 1.5; 0.0, 2.3 at 2.5), the bases taking round 1 before any system could produce.
-    # With waiting and upstream_catch on (default 50.0 % on seeds 9000+): 0.7 -2.6 +- 9.4 VP
-    # over 42 games, wins 16.0 against 20.0 (stopped).
-    produced: float = 1.0
-    # -- the Energy Track placement judged at each company's energy plus this per engineer it
-    # has yet to place this round (0: at the energy made so far, as if the round ended now) --
-    # Off. Measured, strong vs Medium, 100 games paired with the default on each seed set:
-    # 1.0 on seeds 11000+ +7.9 +- 6.3 VP (wins 39.5 -> 43.0, 43.0 %), on seeds 9000+ -4.4 +-
-    # 7.1 (wins 50.0 -> 44.0, 43.0 %); on seeds 12000+ (50 games) +4.2 +- 9.8 (wins 21.5 ->
-    # 27.5, 54.0 %). Seeds 9000+ picked the default (it is 50.0 % there, 39.0 % on 11000+), so
-    # they favour it; within noise over the 250 games (+2.2 VP, wins 111.0 -> 114.5). Then on
-    # fresh seeds, 100 games each: 12000+ -1.0 +- 6.6 (wins 46.5 -> 49.0; the default 47.0 %),
-    # 13000+ -3.1 +- 6.9 (48.5 -> 43.5; the default 49.0 %). Over all 450 games +0.3 VP, wins
-    # 206.0 -> 207.0: no gain, so it stays off.
-    placement_pace: float = 0.0
-    # -- a system through a rival's conduit: energy a drop deducted (the credit, the rival's VP) --
-    # Off. Measured, strong vs Medium, paired with the default on seeds 9000+ (100 games; the
-    # default 50.0 %, margin -2.0 +- 6.6): 1.0 -1.1 +- 6.3 VP, wins 45.5 against 50.0 (12 games
-    # unchanged). The diagnosis behind it was one game (seed 6003 against Expert: a level-3
-    # dam built for a rival's value-1 conduit).
-    foreign_conduit: float = 0.0
 
 
 W = Weights()
+
+# Knobs measured and removed (strong vs Medium, 100 games paired with the default unless
+# stated); none won more games:
+# - this round's scoring terms (placement, track, bonus_now) times 1.5 while rounds remain:
+#   -2.6 +- 5.6 VP (seeds 9000+, wins 36.0 against 44.5), with dam_round 2.0 -5.4 +- 10.8 over
+#   50 (the bases took round 1 before any system could produce), 0.7 -2.6 +- 9.4 over 42;
+# - the Energy Track placement judged at each company's energy plus 1 per engineer it has yet
+#   to place (not as if the round ended now): +7.9 +- 6.3 (11000+), -4.4 +- 7.1 (9000+),
+#   +4.2 +- 9.8 over 50 (12000+), then on fresh seeds -1.0 +- 6.6 (12000+) and -3.1 +- 6.9
+#   (13000+): over 450 games +0.3 VP, wins 206.0 -> 207.0;
+# - a system through a rival's conduit judged with the toll (a credit and the rival's VP a
+#   drop) taken from each drop's energy: -1.1 +- 6.3 (9000+, wins 45.5 against 50.0).
 
 # The named parts of `worth` (`worth_terms`), in the order they are added.
 TERMS = (
@@ -587,14 +575,6 @@ def waiting_drops(game: Game, company_id: str) -> int:
     return caught
 
 
-def projected_energy(company: Company, weights: Weights) -> int:
-    """The energy a company is judged to end the round with, for the placement on the Energy
-    Track: what it made so far plus `placement_pace` for each engineer it has yet to place (the
-    placement if the round ended now judged an early production as a lead the others could
-    no longer take)."""
-    return int(company.energy + weights.placement_pace * company.engineers + 0.5)
-
-
 def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> dict[str, float]:
     """The parts of `worth`, by name (`TERMS`), before `TERM_SCALE`: what each asset of the
     company is judged to bring (only the terms that apply to the position are present)."""
@@ -609,7 +589,7 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     pending = state.phase in BEFORE_SCORING
     automa = w.automa_exact and game.automa_level(company_id) is not None
     if pending:
-        energies = {cid: projected_energy(state.companies[cid], w) for cid in state.turn_order}
+        energies = {cid: state.companies[cid].energy for cid in state.turn_order}
         terms["placement"] = float(
             placement_awards(energies, track.first_vp, track.second_vp).get(company_id, 0)
         )
@@ -675,20 +655,13 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     return terms
 
 
-# The terms that score the energy made this round (as if the round ended now): `Weights.produced`.
-PRODUCED = ("placement", "track", "bonus_now")
-
-
 def term_scale(term: str, later: int, weights: Weights) -> float:
     """The multiplier of one term of `worth` with `later` rounds after this one (`TERM_SCALE`,
-    blended towards 1 by `weights.fitted`; a PRODUCED term also by `weights.produced`)."""
+    blended towards 1 by `weights.fitted`)."""
     scales = TERM_SCALE.get(term)
-    scale = 1.0
-    if scales is not None and weights.fitted:
-        scale += weights.fitted * (scales[min(later, len(scales) - 1)] - 1.0)
-    if later and term in PRODUCED:
-        scale *= weights.produced
-    return scale
+    if scales is None or not weights.fitted:
+        return 1.0
+    return 1.0 + weights.fitted * (scales[min(later, len(scales) - 1)] - 1.0)
 
 
 def worth(game: Game, company_id: str, weights: Weights | None = None) -> float:

@@ -5,7 +5,7 @@ See the package docstring for the design and why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ai.advice import Advice
@@ -15,7 +15,6 @@ from bot.rules.actions import TURN_KINDS
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
 from bot.rules.engine import Game
-from bot.rules.events import Event
 from bot.rules.flow import ACTIONS_PHASE
 from bot.rules.options import Decision, Option
 from bot.rules.prng import SplitMix64
@@ -35,12 +34,6 @@ class Budget:
     refine: int = 0  # the best extended options then played in `more` further determinizations
     more: int = 0
     finish: str = "greedy"  # how the first pass completes each option's step: greedy, cheap
-    close: bool = False  # an extension ends after the others' replies to the seat's last step
-    # Where an extension may end before its `steps` own steps: "" never; "round" once the round
-    # has moved on (the Energy Track scored: `worth` counts a round as if it ended now, most
-    # exactly at its end); "production" after a step in which the seat produced, or at the
-    # round's end. With a horizon, `steps` is the cap on the seat's own later steps.
-    until: str = ""
     # Worlds per extended option with three or more companies (0: `samples`): the others'
     # replies there make a world cost about twice a two-seat one's.
     crowded: int = 0
@@ -49,8 +42,7 @@ class Budget:
     # ends the seat's round (the Bank, its last engineers) ran through the others' remaining
     # turns, the scoring and the next income to the seat's first step of the next round, with
     # that round's engineers in hand, and was compared with options judged after one reply
-    # within this round: the Bank won with 10 engineers left (seed 14097, round 3). It ends an
-    # extension before a "round" horizon would: `until` needs it off.
+    # within this round: the Bank won with 10 engineers left (seed 14097, round 3).
     one_lap: bool = False
 
 
@@ -63,7 +55,9 @@ class Budget:
 # 9500+, both seat orders; difference to samples=1 on the same seeds):
 # - samples=2: +5.4 +- 6.2 and +1.1 +- 6.8 VP, together +3.3 +- 4.6 over 200 games, wins
 #   46.0 % against 38.8 %; CPU 0.17 s a decision (p95 0.42), a turn p95 0.95 s: kept;
-# - close=True: -5.6 +- 7.3 over 100; until=round with steps=6: -16.7 over 10 (stopped);
+# - an extension closed by the others' replies to the seat's last step: -5.6 +- 7.3 over 100;
+#   one run to the round's end (up to 6 own steps): -16.7 over 10 (stopped); the knobs for
+#   both, and one for a horizon after the seat's first production (never measured), removed;
 # - steps=2 with samples=1 (about the same CPU; in a decision looked at, seed 9001 round 4,
 #   both worlds gave each of the 12 options searched the same value, the automa's flipped
 #   card being public): -13.9 +- 12.0 over 44 (stopped), wins 13.0 against 21.0.
@@ -116,15 +110,9 @@ def value_of(game: Game, seat: int) -> float:
 Policy = Callable[[Game, int, Decision], Option]
 
 
-def produced_in(events: Sequence[Event], company: str) -> bool:
-    """Whether these events of one decision include a production by this company."""
-    return any(event.kind == "production" and event.company == company for event in events)
-
-
-def finish_step(game: Game, seat: int, policy: Policy) -> bool:
+def finish_step(game: Game, seat: int, policy: Policy) -> None:
     """Answer this seat's decisions by `policy` until its step ends (its Confirm, or another
-    player's decision); True when the seat produced energy in it."""
-    produced = False
+    player's decision)."""
     for _ in range(MAX_STEP):
         if game.is_over:
             break
@@ -132,12 +120,9 @@ def finish_step(game: Game, seat: int, policy: Policy) -> bool:
         if decision is None:
             break
         option = decision.options[0] if len(decision.options) == 1 else policy(game, seat, decision)
-        produced = (
-            produced_in(game.apply(option.notation, decision.player), decision.player) or produced
-        )
+        game.apply(option.notation, decision.player)
         if option.notation == CONFIRM or decision.simultaneous:
             break
-    return produced
 
 
 def confirm_only(game: Game, seat: int, decision: Decision) -> Option:
@@ -173,16 +158,14 @@ def greedy(then: Policy) -> Policy:
 QUICK = greedy(confirm_only)
 
 
-def others_until_mine(
-    game: Game, seat: int, replies: str, within: int = 0, lap: bool = False
-) -> bool:
+def others_until_mine(game: Game, seat: int, replies: str, lap: bool = False) -> bool:
     """Answer the other seats' decisions (automas by their rules, people and AIs by the
     cheapest completion, or greedily for their own seat when `replies` is "greedy") until
-    this seat decides again; False when the game ended first, or round `within` (if given),
-    or (with `lap`) the actions phase, or another seat would begin its second turn."""
+    this seat decides again; False when the game ended first, or (with `lap`) the actions
+    phase, or another seat would begin its second turn."""
     begun: set[str] = set()
     for _ in range(400):
-        if game.is_over or (within and game.state.round != within):
+        if game.is_over:
             return False
         if lap and game.state.phase != ACTIONS_PHASE:
             return False
@@ -205,38 +188,22 @@ def others_until_mine(
     return False
 
 
-def horizon_reached(game: Game, start: int, produced: bool, until: str) -> bool:
-    """Whether an extension stops here: the round begun at `start` is over (`until` "round"
-    or "production"), or the seat's last step produced (`until` "production")."""
-    if not until:
-        return False
-    if game.is_over or game.state.round != start:
-        return True
-    return until == "production" and produced
-
-
 def played_out(
     game: Game, seat: int, option: Option, player: str, rng: SplitMix64, budget: Budget
 ) -> Game:
     """A fresh determinization of `game` after this option, the rest of the step, then at
     most `budget.steps` times the others' replies and the seat's next step (each played
-    greedily), stopped early at the budget's horizon (`until`) or, with `one_lap`, when the
-    actions phase ends or another seat would take a second turn before the seat's next one."""
+    greedily), stopped early, with `one_lap`, when the actions phase ends or another seat
+    would take a second turn before the seat's next one."""
     trial = determinized(game, rng)
-    start = trial.state.round
     lap = budget.one_lap and trial.state.phase == ACTIONS_PHASE
-    produced = produced_in(trial.apply(option.notation, player), player)
+    trial.apply(option.notation, player)
     if option.notation != CONFIRM:
-        produced = finish_step(trial, seat, QUICK) or produced
-    within = start if budget.until else 0
+        finish_step(trial, seat, QUICK)
     for _ in range(budget.steps):
-        if horizon_reached(trial, start, produced, budget.until):
-            return trial
-        if not others_until_mine(trial, seat, budget.replies, within, lap):
-            return trial  # the game, the actions or, with a horizon, the round ended
-        produced = finish_step(trial, seat, QUICK)
-    if budget.close and not horizon_reached(trial, start, produced, budget.until):
-        others_until_mine(trial, seat, budget.replies)
+        if not others_until_mine(trial, seat, budget.replies, lap):
+            return trial  # the game or the actions phase ended
+        finish_step(trial, seat, QUICK)
     return trial
 
 

@@ -108,31 +108,9 @@ def test_each_dam_built_above_a_space_scales_its_guess_by_upstream_catch() -> No
     assert headstream_guess(game, "D9U", plain) == free
 
 
-def test_a_system_through_a_rivals_conduit_loses_the_toll_of_each_drop() -> None:
-    weights = replace(evaluate.W, foreign_conduit=1.0)
+def test_a_rivals_conduit_serves_a_system_as_one_s_own_would() -> None:
     own = load_position(POSITION.replace("[map]\n", '[map]\nC9R = "italy"\nP12_0 = "italy"\n'))
     rivals = load_position(POSITION.replace("[map]\n", '[map]\nC9R = "usa"\nP12_0 = "italy"\n'))
-    drops = 2 * headstream_guess(own, "D9L", weights)
-    production = own.map.conduit_spaces["C9R"].production
-    best_own = systems_outlook(own, "italy", weights)[0][0]
-    best_rivals = systems_outlook(rivals, "italy", weights)[0][0]
-    assert abs(best_own - best_rivals - drops * 1.0) < 1e-9
-    assert production > 1.0  # the toll leaves the system worth something
-    # without the knob a rival's conduit counts as one's own
-    off = replace(evaluate.W, foreign_conduit=0.0)
-    assert systems_outlook(rivals, "italy", off)[0][0] == systems_outlook(own, "italy", off)[0][0]
-
-
-def test_placement_pace_judges_the_track_at_the_energy_still_to_come() -> None:
-    # Italy has made 5 energy with 2 engineers left, USA 3 with 10 left
-    text = POSITION.replace(
-        "round = 2\n",
-        "round = 2\n\n[company.italy]\nenergy = 5\nengineers = 2\n\n"
-        "[company.usa]\nenergy = 3\nengineers = 10\n",
-    )
-    game = load_position(text)
-    now = evaluate.worth_terms(game, "italy", replace(evaluate.W, placement_pace=0.0))
-    paced = evaluate.worth_terms(game, "italy", replace(evaluate.W, placement_pace=1.0))
-    first = game.content.energy_track.first_vp
-    assert now["placement"] == first  # as if the round ended now: Italy leads
-    assert paced["placement"] < first  # 5 + 2 against 3 + 10: USA will pass it
+    best_own = systems_outlook(own, "italy")[0][0]
+    assert best_own > 0
+    assert systems_outlook(rivals, "italy")[0][0] == best_own

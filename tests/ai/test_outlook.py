@@ -29,7 +29,7 @@ BOARDS: dict[str, dict[str, Any]] = {
 }
 VARIANTS = (
     evaluate.W,
-    replace(evaluate.W, foreign_conduit=1.0),
+    replace(evaluate.W, neutral_share=0.8),
     replace(evaluate.W, upstream_catch=1.0, water_per_headstream=0.85),
 )
 
@@ -50,13 +50,12 @@ def plain_outlook(game: Game, company_id: str, weights: Weights) -> tuple[list[f
         for conduit_space in game.map.basins[space.basin].conduit_spaces:
             conduit = game.map.conduit_spaces[conduit_space]
             conduit_owner = state.conduits.get(conduit_space)
-            toll = weights.foreign_conduit if conduit_owner not in (None, company_id) else 0.0
             for powerhouse in conduit.connects_powerhouse_spaces:
                 owner = state.powerhouses.get(powerhouse)
                 if owner is not None and owner != company_id:
                     continue
                 pieces = have_dam + (conduit_owner is not None) + (owner == company_id)
-                energy = max(0.0, drops * (conduit.production - toll) + (bonus if drops else 0))
+                energy = drops * conduit.production + (bonus if drops else 0)
                 best = max(best, COMPLETE[pieces] * energy)
                 if pieces == 3 and dam is not None and dam.water:
                     now = max(now, dam.water * conduit.production + bonus)

@@ -30,46 +30,18 @@ def ai_turn(seed: int, own_turns: int) -> tuple[Game, int]:
         taken += 1
 
 
-def test_a_round_horizon_ends_at_the_round_s_end_and_a_step_horizon_within_it() -> None:
+def test_an_extension_plays_the_seat_s_next_step_on_a_copy() -> None:
     game, seat = ai_turn(5, 2)
     decision = seat_decision(game, seat)
     assert decision is not None and game.state.phase == "actions"
-    start = game.state.round
+    start, applied = game.state.round, game.state.decisions
     option = decision.options[0]
     plain = played_out(game, seat, option, decision.player, SplitMix64(1), Budget(8, 1))
     assert plain.state.round == start  # one own step more: still the same round
-    whole = Budget(8, 1, steps=40, until="round")
-    ended = played_out(game, seat, option, decision.player, SplitMix64(1), whole)
-    assert ended.state.round == start + 1  # the round scored, and not a step of the next
-    assert ended.state.decisions > plain.state.decisions
-    assert ended.state.phase in ("income", "actions")
-    assert all(company.energy == 0 for company in ended.state.companies.values())
-    capped = played_out(
-        game, seat, option, decision.player, SplitMix64(1), Budget(8, 1, steps=1, until="round")
-    )
-    assert capped.state.round == start  # `steps` caps the horizon
-    assert capped.state.decisions == plain.state.decisions
-    assert game.state.round == start  # the game itself is never touched
-
-
-def test_a_production_horizon_ends_after_the_seat_s_step_that_produced() -> None:
-    budget = Budget(8, 1, steps=40, until="production")
-    found = 0
-    for seed in (3, 5, 8):
-        game, seat = ai_turn(seed, 4)
-        decision = seat_decision(game, seat)
-        assert decision is not None
-        start = game.state.round
-        for option in decision.options[:4]:
-            trial = played_out(game, seat, option, decision.player, SplitMix64(2), budget)
-            if trial.state.round != start or trial.is_over:
-                continue  # no production before the round's end: stopped there
-            found += 1
-            company = trial.state.seats[seat]
-            # It stopped right after the seat's step: the seat made energy this round and
-            # the next decision is the others' (or the seat's Confirm-free next step).
-            assert trial.state.companies[company].energy > 0
-    assert found  # some playouts did stop at a production within the round
+    assert plain.state.decisions > applied + 1  # the option, the replies, the next step
+    again = played_out(game, seat, option, decision.player, SplitMix64(1), Budget(8, 1))
+    assert again.state.decisions == plain.state.decisions  # the same world, the same playout
+    assert (game.state.round, game.state.decisions) == (start, applied)  # never touched
 
 
 def test_crowded_tables_search_their_own_number_of_worlds(monkeypatch: MonkeyPatch) -> None:

@@ -68,15 +68,6 @@ def test_the_term_scales_blend_towards_one() -> None:
         evaluate.TERM_SCALE.update(saved)
 
 
-def test_produced_scales_this_round_s_scoring_while_rounds_remain() -> None:
-    weights = dataclasses.replace(evaluate.W, fitted=0.0, produced=2.0)
-    for term in evaluate.PRODUCED:
-        assert term_scale(term, 1, weights) == 2.0
-        assert term_scale(term, 0, weights) == 1.0  # the last round's scoring is VP as it is
-    assert term_scale("systems", 1, weights) == 1.0
-    assert term_scale("placement", 1, dataclasses.replace(weights, produced=1.0)) == 1.0
-
-
 # France is the Medium automa, in round 2's actions with 7 energy made: the track pays 3
 # credits (4 VP to an automa: it has no credits, each one is 1 VP); it leads the objective
 # (basins with one of its dams), first place paying an automa 20 VP, not 15.
