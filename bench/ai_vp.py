@@ -4,7 +4,9 @@ Plays `--games` two-seat introductory games of `--level` (casual or strong) agai
 automa at `--automa` (0 easy .. 3 expert), seeds from `--seed` on, and prints each game's VP
 and, over all games, the mean VP by source (round scoring, bonus tiles, contracts, incomes,
 final conversions, ...) of the AI and of the automa, the mean energy each makes in each round,
-and the mean margin with its 95 % interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the win rates).
+how it makes it (productions a game, energy a production, the share of the drops from its own
+dams, neutral ones and rivals'), the structures on the map at the end (and the dams' mean
+level), and the mean margin with its 95 % interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the win rates).
 
     /work/venv/bin/python bench/ai_vp.py --level casual --games 8 --seed 5000
 """
@@ -19,6 +21,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 from statistics import mean, stdev
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -28,9 +31,12 @@ from bot.ai import decide, evaluate
 from bot.rules import Game, GameOptions, new_game
 from bot.rules.automa.play import automa_answer
 from bot.rules.automa.seats import player_seat
+from bot.rules.state import NEUTRAL
 
 AI_SEED_SALT = 0x5EED_A1
 ENERGY = "energy in round "  # rows of energy made each round (not VP), printed apart
+PRODUCTION = "production "  # rows of productions (count, energy, drops by dam owner), printed apart
+STRUCTURE = "structure "  # rows of structures on the map at the end, printed apart
 
 
 def category(source: str) -> str:
@@ -75,8 +81,22 @@ def play(
             rows[kind][f"{ENERGY}{self.state.round}"] += amount
         produced(self, company_id, amount, source)
 
+    emitted = Game.emit
+
+    def emit(self: Game, kind: str, company: str | None = None, *args: Any, **kw: Any) -> None:
+        emitted(self, kind, company, *args, **kw)
+        if self is game and kind == "production" and company is not None:
+            event = self.events[-1]
+            who = "automa" if self.automa_level(company) is not None else "ai"
+            owner = self.state.dams[event.data["dam"]].owner
+            mine = "own" if owner == company else "neutral" if owner == NEUTRAL else "rival"
+            rows[who][f"{PRODUCTION}count"] += 1
+            rows[who][f"{PRODUCTION}energy"] += event.amount
+            rows[who][f"{PRODUCTION}drops {mine}"] += event.data["drops"]
+
     Game.gain = gain  # type: ignore[method-assign]
     Game.add_energy = add_energy  # type: ignore[method-assign]
+    Game.emit = emit  # type: ignore[method-assign]
     ai_seed = (seed * 1_000_003) ^ AI_SEED_SALT
     cpu = 0.0
     try:
@@ -94,7 +114,14 @@ def play(
     finally:
         Game.gain = original  # type: ignore[method-assign]
         Game.add_energy = produced  # type: ignore[method-assign]
+        Game.emit = emitted  # type: ignore[method-assign]
     ai, auto = game.state.seats[0], game.state.seats[1]
+    for kind, company_id in (("ai", ai), ("automa", auto)):
+        for piece, count in game.company(company_id).placed.items():
+            rows[kind][f"{STRUCTURE}{piece}"] += count
+        levels = [d.level for d in game.state.dams.values() if d.owner == company_id]
+        rows[kind][f"{STRUCTURE}dam levels"] += sum(levels)
+        rows[kind][f"{STRUCTURE}dams"] += len(levels)
     return (
         seed,
         {k: dict(v) for k, v in rows.items()},
@@ -142,7 +169,11 @@ def main(argv: list[str] | None = None) -> None:
                 totals[kind][key] += value
     n = len(results)
     keys = sorted(
-        (k for k in set(totals["ai"]) | set(totals["automa"]) if not k.startswith(ENERGY)),
+        (
+            k
+            for k in set(totals["ai"]) | set(totals["automa"])
+            if not k.startswith((ENERGY, PRODUCTION, STRUCTURE))
+        ),
         key=lambda k: -totals["automa"].get(k, 0),
     )
     print(
@@ -157,6 +188,30 @@ def main(argv: list[str] | None = None) -> None:
     for kind in ("ai", "automa"):
         made = " ".join(f"{totals[kind].get(f'{ENERGY}{r}', 0) / n:5.1f}" for r in rounds)
         print(f"  energy made, rounds 1-5      {'AI' if kind == 'ai' else 'automa'} {made}")
+    for kind in ("ai", "automa"):
+        row = totals[kind]
+        count = row.get(f"{PRODUCTION}count", 0)
+        drops = {
+            mine: row.get(f"{PRODUCTION}drops {mine}", 0) for mine in ("own", "neutral", "rival")
+        }
+        held = sum(drops.values()) or 1
+        shares = ", ".join(f"{mine} {100 * d / held:.0f} %" for mine, d in drops.items())
+        print(
+            f"  productions                  {'AI' if kind == 'ai' else 'automa'} "
+            f"{count / n:.1f} a game, {row.get(f'{PRODUCTION}energy', 0) / max(count, 1):.1f} "
+            f"energy each; drops from dams {shares}"
+        )
+    for kind in ("ai", "automa"):
+        row = totals[kind]
+        pieces = ", ".join(
+            f"{row.get(f'{STRUCTURE}{piece}', 0) / n:.1f} {piece}s"
+            for piece in ("base", "elevation", "conduit", "powerhouse")
+        )
+        level = row.get(f"{STRUCTURE}dam levels", 0) / max(row.get(f"{STRUCTURE}dams", 0), 1)
+        print(
+            f"  structures at the end        {'AI' if kind == 'ai' else 'automa'} {pieces}; "
+            f"dam level {level:.1f}"
+        )
     spread = 1.96 * stdev(margins) / math.sqrt(n) if n > 1 else 0.0
     print(
         f"mean margin {mean(margins):+.1f} ± {spread:.1f} VP; wins {wins:g} of {n}; "

@@ -386,6 +386,8 @@ class Weights:
     # seeds 9000+ +2.1 +- 6.2 VP; 14000+ +2.0 +- 7.3, wins 46.0 -> 42.5)
     income: float = 1.0
     income_near: tuple[float, ...] = (0.0, 0.45, 0.15)  # share of an income 1, 2 pieces away
+    # an energy a round of the company ability (`ABILITY_ENERGY`), for each round left
+    ability: float = 0.0
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
     contract_now: float = 0.6  # share of a held contract's reward: the water held reaches it
     contract_later: float = 0.35  # ... only a system still to fill or finish reaches it
@@ -464,6 +466,7 @@ TERMS = (
     "tiles",  # basic tiles, and machinery and tiles on the wheel
     "systems",  # the energy a round the production systems promise, for the rounds left
     "incomes",  # the company board's incomes still to come
+    "ability",  # the company ability (3rd powerhouse) for the rounds left (`Weights.ability`)
     "dams",  # own dams' capacity for the rounds left (dam_round; 0 by default)
     "bonus_later",  # the later rounds' bonus tiles on the pieces built now
     "held",  # water held in own dams
@@ -532,6 +535,32 @@ def income_worth(game: Game, company: Company, later: int, weights: Weights) -> 
         )
         total += share * reward_value(income.reward)
     return total * later * weights.income
+
+
+# The company ability (unlocked by the `ability_after_powerhouses`-th powerhouse) as the energy a
+# round it is about worth, by its key: the Expert and Hard automas build 3-4 powerhouses and
+# make their later rounds' energy with it (Italy's 3 a production) while the AI, with nothing
+# counting it, stopped at 2 (bench/ai_vp.py). Guesses at about 2.5 productions a round.
+ABILITY_ENERGY = {
+    "italy_plus3_energy": 7.5,  # 3 energy on each production
+    "germany_second_production": 4.0,  # a second production on about half of them
+    "usa_flow_energy": 3.0,  # drops entering the basins of its powerhouses
+    "france_contract_minus3": 2.0,  # contracts 3 energy larger within reach
+    "netherlands_refill_dam": 3.0,  # a drop into another own dam after a production
+}
+ABILITY_OTHER = 2.0  # an ability not listed
+
+
+def ability_worth(game: Game, company: Company, later: int, weights: Weights) -> float:
+    """The company ability for every later round once unlocked, a powerhouse or two away in
+    part (`Weights.income_near`), at `Weights.ability` VP an energy a round."""
+    if not later or not weights.ability or not game.automa_has(company.id, "company_ability_from"):
+        return 0.0
+    away = game.content.common.ability_after_powerhouses - company.placed.get("powerhouse", 0)
+    near = weights.income_near
+    share = 1.0 if away <= 0 else (near[away] if away < len(near) else 0.0)
+    key = game.content.companies[company.id].ability_key
+    return share * ABILITY_ENERGY.get(key, ABILITY_OTHER) * weights.ability * later
 
 
 def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weights) -> float:
@@ -618,6 +647,8 @@ def worth_terms(game: Game, company_id: str, weights: Weights | None = None) -> 
     )
     terms["systems"] = energy_value * (later + (0.3 if pending else 0.0))
     terms["incomes"] = income_worth(game, company, later, w)
+    if later and w.ability:
+        terms["ability"] = ability_worth(game, company, later, w)
     if later and w.dam_round:
         terms["dams"] = w.dam_round * later * dam_capacity(game, company_id, w)
     if later and w.future_bonus:
