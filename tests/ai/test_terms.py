@@ -46,8 +46,10 @@ def test_worth_is_the_sum_of_its_scaled_terms_over_a_played_game() -> None:
             for weights in (evaluate.W, half):
                 scaled = sum(term_scale(t, later, weights) * v for t, v in terms.items())
                 assert abs(worth(game, company, weights) - scaled) < 1e-9
-    # every term shows up in a game (the own-dam term only when its weight is set)
-    assert seen == set(TERMS) - ({"dams"} if not evaluate.W.dam_round else set())
+    # every term shows up in a game (the own-dam and ability terms only when their weight is set)
+    off = {"dams"} if not evaluate.W.dam_round else set()
+    off |= {"ability"} if not evaluate.W.ability else set()
+    assert seen == set(TERMS) - off
     assert worth_terms(positions[-1], "usa") == {"vp": float(positions[-1].company("usa").vp)}
 
 
