@@ -404,7 +404,12 @@ class Weights:
     # (63 games unchanged): no gain in wins, so it stays off.
     automa_exact: bool = False
     # -- production and water (the forecast modes measured worse: see `dam_drops`) --
-    neutral_share: float = 0.5  # share of a neutral dam's water a company counts (shared)
+    # The share of a neutral dam's water a company counts (it is shared). The AI takes most of
+    # its drops from neutral dams (86 % against the Expert automa's 33 %, 10 games, seeds
+    # 11000+, bench/ai_vp.py); 0.3 turned it to its own (40 %, elevations 1.1 -> 2.1 a game)
+    # but won fewer: -3.7 +- 6.6 VP over 100 games vs Medium (seeds 18000+, paired with the
+    # default), wins 44.0 -> 38.0.
+    neutral_share: float = 0.5
     # Each built dam a drop meets before this space's fills first: the guess times this per dam.
     upstream_catch: float = 0.8
     # Drops on the headstreams bound for own dams, as a share of a drop held (`held`): without
