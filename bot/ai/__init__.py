@@ -32,7 +32,8 @@ Design (`bot.ai.search`, `bot.ai.evaluate`, `bot.ai.determinize`), and why:
   `worth` instead counts the round's scoring as if it ended now (so a production's VP are seen
   when its energy is made), the production systems built or under way (dam capacity ×
   conduit value, weighted by completeness and by the water that reaches them), resources,
-  structures, contracts against the energy in reach, and the objective tile.
+  structures and the incomes and company ability they unlock, contracts against the energy in
+  reach, and the objective tile.
 - **Levels differ in work.** `casual` judges each option with the rest of its step finished
   the cheapest way (Confirm, else the first option), one sub-choice at a time. `strong`
   finishes each option's step greedily, then takes its best few options further in a fresh
