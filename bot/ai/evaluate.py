@@ -391,8 +391,9 @@ class Weights:
     # What an energy a round of the company ability (`ABILITY_ENERGY`) is worth, for each round
     # left. Measured, strong vs Medium, 0.6 paired with it off (0): seeds 18000+ +3.3 +- 4.7
     # VP over 100 games (41 unchanged), wins 44.0 -> 47.5; on fresh seeds 19000+ +3.5 +- 4.4
-    # (38 unchanged), wins 46.5 -> 50.5; over the 200, +3.4 +- 3.2, wins 90.5 -> 98.0. The
-    # AI then builds its third powerhouse (3.0 a game against the Expert automa, from 2.3).
+    # (38 unchanged), wins 46.5 -> 50.5; over the 200, +3.4 +- 3.2, wins 90.5 -> 98.0.
+    # Against Expert (intro, seeds 17000+ and 17100+, 100 games): +3.7 +- 5.6, wins 40.5 ->
+    # 40.5. It builds its third powerhouse sooner (3.1 -> 3.3 a game against Expert, 10 games).
     ability: float = 0.6
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
     contract_now: float = 0.6  # share of a held contract's reward: the water held reaches it
