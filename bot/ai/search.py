@@ -79,6 +79,10 @@ BUDGETS = {
     # -1.7 +- 6.7 VP against one_lap alone (14000+), wins 46.0 -> 42.5. Twice the work with
     # it (extend=12, samples=3: 0.23 s a decision, p95 0.66 s): +1.9 +- 7.6 VP over 96 games
     # paired with one_lap alone (14000+), wins 45.5 -> 40.5, so more search does not pay yet.
+    # steps=2 with one_lap (the seat's step after next, after the others' replies; 0.18-0.23 s
+    # a decision, p95 0.45-0.56 s, a turn p95 1.0-1.25 s): seeds 18000+ +1.7 +- 7.4 VP over
+    # 100 games paired with steps=1, wins 44.0 -> 52.0; with the ability term, on fresh seeds
+    # 19000+, -4.3 +- 7.2 against it alone, wins 50.5 -> 45.5: no gain.
     "strong": Budget(extend=8, samples=2, crowded=1, one_lap=True),
 }
 
