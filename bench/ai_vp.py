@@ -6,7 +6,8 @@ and, over all games, the mean VP by source (round scoring, bonus tiles, contract
 final conversions, ...) of the AI and of the automa, the mean energy each makes in each round,
 how it makes it (productions a game, energy a production, the share of the drops from its own
 dams, neutral ones and rivals'), the structures on the map at the end (and the dams' mean
-level), and the mean margin with its 95 % interval. A quick proxy for the evaluation's quality (`bench/ai.py` gives the win rates).
+level), and the mean margin with its 95 % interval. A quick proxy for the evaluation's
+quality (`bench/ai.py` gives the win rates).
 
     /work/venv/bin/python bench/ai_vp.py --level casual --games 8 --seed 5000
 """
