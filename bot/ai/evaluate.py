@@ -394,6 +394,7 @@ class Weights:
     # (38 unchanged), wins 46.5 -> 50.5; over the 200, +3.4 +- 3.2, wins 90.5 -> 98.0.
     # Against Expert (intro, seeds 17000+ and 17100+, 100 games): +3.7 +- 5.6, wins 40.5 ->
     # 40.5. It builds its third powerhouse sooner (3.1 -> 3.3 a game against Expert, 10 games).
+    # 1.0 against 0.6 (19000+, 100 games): +0.0 +- 4.2, wins 50.5 -> 48.0.
     ability: float = 0.6
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
     contract_now: float = 0.6  # share of a held contract's reward: the water held reaches it
