@@ -393,7 +393,7 @@ class Weights:
     # VP over 100 games (41 unchanged), wins 44.0 -> 47.5; on fresh seeds 19000+ +3.5 +- 4.4
     # (38 unchanged), wins 46.5 -> 50.5; over the 200, +3.4 +- 3.2, wins 90.5 -> 98.0.
     # Against Expert (intro, seeds 17000+ and 17100+, 100 games): +3.7 +- 5.6, wins 40.5 ->
-    # 40.5. It builds its third powerhouse sooner (3.1 -> 3.3 a game against Expert, 10 games).
+    # 40.5; seeds 13000+ and 13100+: +0.1 +- 4.3, wins 39.0 -> 41.0 (over the 200: +1.9 +- 3.5). It builds its third powerhouse sooner (3.1 -> 3.3 a game against Expert, 10 games).
     # 1.0 against 0.6 (19000+, 100 games): +0.0 +- 4.2, wins 50.5 -> 48.0.
     ability: float = 0.6
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
