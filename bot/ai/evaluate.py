@@ -40,6 +40,7 @@ from typing import Any
 
 from bot.ai import goals
 from bot.rules.automa.seats import economy
+from bot.rules.companies import ITALY_ENERGY
 from bot.rules.content import MapData
 from bot.rules.engine import Game
 from bot.rules.flow import (
@@ -393,7 +394,8 @@ class Weights:
     # VP over 100 games (41 unchanged), wins 44.0 -> 47.5; on fresh seeds 19000+ +3.5 +- 4.4
     # (38 unchanged), wins 46.5 -> 50.5; over the 200, +3.4 +- 3.2, wins 90.5 -> 98.0.
     # Against Expert (intro, seeds 17000+ and 17100+, 100 games): +3.7 +- 5.6, wins 40.5 ->
-    # 40.5; seeds 13000+ and 13100+: +0.1 +- 4.3, wins 39.0 -> 41.0 (over the 200: +1.9 +- 3.5). It builds its third powerhouse sooner (3.1 -> 3.3 a game against Expert, 10 games).
+    # 40.5; seeds 13000+ and 13100+: +0.1 +- 4.3, wins 39.0 -> 41.0 (over the 200: +1.9 +-
+    # 3.5). It builds its third powerhouse sooner (3.1 -> 3.3 a game against Expert, 10 games).
     # 1.0 against 0.6 (19000+, 100 games): +0.0 +- 4.2, wins 50.5 -> 48.0.
     ability: float = 0.6
     future_bonus: float = 0.6  # a later round's bonus tile, counted on the pieces built now
@@ -533,6 +535,14 @@ def wheel_worth(company: Company, per_machine: float, weights: Weights) -> float
     return total
 
 
+def near_share(away: int, weights: Weights) -> float:
+    """The share of what a piece unlocks that counts with `away` pieces still to build: whole
+    once built, `Weights.income_near` a piece or two away."""
+    if away <= 0:
+        return 1.0
+    return weights.income_near[away] if away < len(weights.income_near) else 0.0
+
+
 def income_worth(game: Game, company: Company, later: int, weights: Weights) -> float:
     """The company board's incomes still to be received: those active for every later round,
     those a piece or two away in part."""
@@ -541,12 +551,7 @@ def income_worth(game: Game, company: Company, later: int, weights: Weights) -> 
     total = 0.0
     for income in game.content.companies[company.id].income:
         away = income.after_piece - company.placed.get(income.track, 0)
-        share = (
-            1.0
-            if away <= 0
-            else (weights.income_near[away] if away < len(weights.income_near) else 0.0)
-        )
-        total += share * reward_value(income.reward)
+        total += near_share(away, weights) * reward_value(income.reward)
     return total * later * weights.income
 
 
@@ -554,8 +559,9 @@ def income_worth(game: Game, company: Company, later: int, weights: Weights) -> 
 # round it is about worth, by its key: the Expert and Hard automas build 3-4 powerhouses and
 # make their later rounds' energy with it (Italy's 3 a production) while the AI, with nothing
 # counting it, stopped at 2 (bench/ai_vp.py). Guesses at about 2.5 productions a round.
+PRODUCTIONS_A_ROUND = 2.5
 ABILITY_ENERGY = {
-    "italy_plus3_energy": 7.5,  # 3 energy on each production
+    "italy_plus3_energy": ITALY_ENERGY * PRODUCTIONS_A_ROUND,  # 3 energy on each production
     "germany_second_production": 4.0,  # a second production on about half of them
     "usa_flow_energy": 3.0,  # drops entering the basins of its powerhouses
     "france_contract_minus3": 2.0,  # contracts 3 energy larger within reach
@@ -566,14 +572,14 @@ ABILITY_OTHER = 2.0  # an ability not listed
 
 def ability_worth(game: Game, company: Company, later: int, weights: Weights) -> float:
     """The company ability for every later round once unlocked, a powerhouse or two away in
-    part (`Weights.income_near`), at `Weights.ability` VP an energy a round."""
-    if not later or not weights.ability or not game.automa_has(company.id, "company_ability_from"):
+    part (`near_share`), at `Weights.ability` VP an energy a round."""
+    if not game.automa_has(company.id, "company_ability_from"):
         return 0.0
     away = game.content.common.ability_after_powerhouses - company.placed.get("powerhouse", 0)
-    near = weights.income_near
-    share = 1.0 if away <= 0 else (near[away] if away < len(near) else 0.0)
     key = game.content.companies[company.id].ability_key
-    return share * ABILITY_ENERGY.get(key, ABILITY_OTHER) * weights.ability * later
+    return (
+        near_share(away, weights) * ABILITY_ENERGY.get(key, ABILITY_OTHER) * weights.ability * later
+    )
 
 
 def bonus_outlook(game: Game, company_id: str, per_round: float, weights: Weights) -> float:
